@@ -1,0 +1,168 @@
+#include "an_autotune.h"
+
+#include <ctype.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void an_at_init(struct an_at_result *r, const struct an_at_opts *o)
+{
+	memset(r, 0, sizeof(*r));
+	r->opts = *o;
+}
+
+int an_at_match_id(const regex_t *re, const char *name, char *buf, size_t n)
+{
+	regmatch_t m[2];
+	size_t len;
+
+	if (regexec(re, name, 2, m, 0) || m[1].rm_so < 0)
+		return -1;
+	len = (size_t)(m[1].rm_eo - m[1].rm_so);
+	if (len >= n)
+		len = n - 1;
+	memcpy(buf, name + m[1].rm_so, len);
+	buf[len] = '\0';
+	return 0;
+}
+
+static int all_digits(const char *s)
+{
+	if (!*s)
+		return 0;
+	for (; *s; s++)
+		if (!isdigit((unsigned char)*s))
+			return 0;
+	return 1;
+}
+
+/* "007" and "7" are one candidate, as int() made them in the Python original. */
+static void canonical_id(const char *id, char *buf, size_t n)
+{
+	while (all_digits(id) && id[0] == '0' && id[1])
+		id++;
+	snprintf(buf, n, "%s", id);
+}
+
+int an_at_add_sample(struct an_at_result *r, const char *raw, size_t input, double ps)
+{
+	char id[256];
+	size_t idx = r->ncands;
+	struct an_at_cand *c;
+	int found;
+
+	canonical_id(raw, id, sizeof(id));
+	found = xp_hmap_get_or_put(&r->by_id_, id, &idx);
+	if (found < 0)
+		return XP_ERR_NOMEM;
+	if (!found) {
+		if (r->ncands == r->cap) {
+			size_t cap = r->cap ? r->cap * 2 : 16;
+			struct an_at_cand *nc = realloc(r->cands, cap * sizeof(*nc));
+
+			if (!nc)
+				return XP_ERR_NOMEM;
+			r->cands = nc;
+			r->cap = cap;
+		}
+		c = &r->cands[r->ncands++];
+		memset(c, 0, sizeof(*c));
+		c->last_input_ = SIZE_MAX;
+		c->id = strdup(id);
+		if (!c->id)
+			return XP_ERR_NOMEM;
+	}
+	c = &r->cands[idx];
+	if (c->last_input_ != input) {
+		c->inputs++;
+		c->last_input_ = input;
+	}
+	if (c->nsamples_ == c->cap_) {
+		size_t cap = c->cap_ ? c->cap_ * 2 : 8;
+		double *ns = realloc(c->samples_, cap * sizeof(*ns));
+
+		if (!ns)
+			return XP_ERR_NOMEM;
+		c->samples_ = ns;
+		c->cap_ = cap;
+	}
+	c->samples_[c->nsamples_++] = ps;
+	return 0;
+}
+
+int an_at_add(struct an_at_result *r, const struct an_exec_list *l, struct xp_err *err)
+{
+	size_t input = r->inputs++, i, chosen = SIZE_MAX, got = 0;
+	char id[256];
+
+	for (i = 0; i < l->n && chosen == SIZE_MAX; i++)
+		if (!an_at_match_id(r->opts.id_re, l->execs[i].name, id, sizeof(id)))
+			chosen = l->execs[i].device;	/* planes are scanned in file order */
+	for (i = 0; i < l->n; i++) {
+		const struct an_exec *x = &l->execs[i];
+
+		if (!r->opts.all_devices && x->device != chosen)
+			continue;
+		if (an_at_match_id(r->opts.id_re, x->name, id, sizeof(id)))
+			continue;
+		if (an_at_add_sample(r, id, input, (double)an_exec_time(x, r->opts.time)))
+			return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
+		got++;
+	}
+	if (!got)
+		r->inputs_without++;
+	return 0;
+}
+
+static int cmp_cand_id(const void *a, const void *b)
+{
+	const struct an_at_cand *x = a, *y = b;
+	int dx = all_digits(x->id), dy = all_digits(y->id);
+
+	if (dx && dy) {
+		size_t lx = strlen(x->id), ly = strlen(y->id);
+
+		if (lx != ly)
+			return lx < ly ? -1 : 1;
+	} else if (dx != dy) {
+		return dx ? -1 : 1;
+	}
+	return strcmp(x->id, y->id);
+}
+
+int an_at_finish(struct an_at_result *r, struct xp_err *err)
+{
+	size_t i, j, fastest = 0;
+
+	qsort(r->cands, r->ncands, sizeof(*r->cands), cmp_cand_id);
+	for (i = 0; i < r->ncands; i++) {
+		an_summarize(r->cands[i].samples_, r->cands[i].nsamples_, r->opts.trim, &r->cands[i].s);
+		if (r->cands[i].s.mean < r->cands[fastest].s.mean)
+			fastest = i;
+	}
+	for (i = 0; i < r->ncands; i++) {
+		struct an_at_cand *c = &r->cands[i];
+
+		c->rank = 1;
+		for (j = 0; j < r->ncands; j++)
+			if (r->cands[j].s.mean < c->s.mean || (r->cands[j].s.mean == c->s.mean && j < i))
+				c->rank++;
+		c->p_vs_fastest = i == fastest ? 1 : an_welch_p(&c->s, &r->cands[fastest].s);
+		c->tied = c->p_vs_fastest >= r->opts.alpha;
+	}
+	return 0;
+}
+
+void an_at_release(struct an_at_result *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->ncands; i++) {
+		free(r->cands[i].id);
+		free(r->cands[i].samples_);
+	}
+	free(r->cands);
+	xp_hmap_release(&r->by_id_);
+	memset(r, 0, sizeof(*r));
+}

@@ -1,0 +1,60 @@
+/*
+ * Autotune candidates: samples per candidate id (from function names such as
+ * jit_autotune_fn_<i>), trimmed statistics, rank, and a Welch test against
+ * the fastest.
+ */
+#ifndef AN_AUTOTUNE_H
+#define AN_AUTOTUNE_H
+
+#include <regex.h>
+#include <stddef.h>
+
+#include "an_exec.h"
+#include "an_functions.h"
+#include "an_stats.h"
+#include "xp_hmap.h"
+
+#define AN_AT_DEFAULT_ID_REGEX "^jit_autotune_fn_([0-9]+)"
+
+struct an_at_opts {
+	const regex_t *id_re;	/* group 1 is the id */
+	size_t trim;		/* default 1, as the profiler it replaces */
+	int all_devices;	/* pool every selected device, not the first that ran one */
+	enum an_time time;
+	double alpha;		/* significance for "tied with the fastest" (0.05) */
+};
+
+struct an_at_cand {
+	char *id;		/* canonical: digits without leading zeros */
+	size_t inputs;		/* inputs that gave at least one sample */
+	struct an_summary s;	/* picoseconds */
+	size_t rank;		/* 1 = fastest trimmed mean */
+	int tied;		/* not significantly slower than the fastest (Welch p >= alpha) */
+	double p_vs_fastest;
+	/* private */
+	double *samples_;
+	size_t nsamples_, cap_, last_input_;
+};
+
+struct an_at_result {
+	struct an_at_opts opts;
+	struct an_at_cand *cands;	/* after finish: by id (numeric order when numeric) */
+	size_t ncands, cap;
+	size_t inputs;		/* inputs added */
+	size_t inputs_without;	/* inputs with no candidate */
+	/* private */
+	struct xp_hmap by_id_;
+};
+
+void an_at_init(struct an_at_result *r, const struct an_at_opts *o);
+/* Adds one input's executions; the device rule of an_at_opts applies per input. */
+int an_at_add(struct an_at_result *r, const struct an_exec_list *l, struct xp_err *err);
+/* Adds one sample for a raw id (as captured) from input number `input`. */
+int an_at_add_sample(struct an_at_result *r, const char *id, size_t input, double ps);
+int an_at_finish(struct an_at_result *r, struct xp_err *err);
+void an_at_release(struct an_at_result *r);
+
+/* Group 1 of re in name, copied into buf; 0 on a match. */
+int an_at_match_id(const regex_t *re, const char *name, char *buf, size_t n);
+
+#endif

@@ -1,0 +1,559 @@
+#include "an_exec.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A plane's event by start time: sorting these needs no context pointer. */
+struct ev_ref {
+	int64_t start;
+	uint32_t idx;
+};
+
+static int cmp_ev_ref(const void *a, const void *b)
+{
+	const struct ev_ref *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+int an_is_device_plane(const char *name)
+{
+	return !strncmp(name, "/device:GPU:", 12) || !strncmp(name, "/device:TPU:", 12) ||
+	       !strncmp(name, "/device:CUSTOM:", 15);
+}
+
+int an_device_matches(const char *name, const char *pat)
+{
+	size_t n = strlen(name), m = strlen(pat), i, j;
+
+	if (!m)
+		return 1;
+	for (i = 0; i + m <= n; i++) {
+		for (j = 0; j < m; j++)
+			if (tolower((unsigned char)name[i + j]) != tolower((unsigned char)pat[j]))
+				break;
+		if (j < m)
+			continue;
+		if (isdigit((unsigned char)pat[m - 1]) && isdigit((unsigned char)name[i + m]))
+			continue;
+		return 1;
+	}
+	return 0;
+}
+
+const char *an_split_fingerprint(struct xp_arena *a, const char *name, const char **fp)
+{
+	size_t n = strlen(name), i;
+
+	*fp = NULL;
+	if (n < 3 || name[n - 1] != ')')
+		return name;
+	for (i = n - 2; i > 0 && isdigit((unsigned char)name[i]); i--)
+		;
+	if (name[i] != '(' || i == n - 2 || i == 0)
+		return name;
+	*fp = xp_arena_strndup(a, name + i + 1, n - i - 2);
+	return xp_arena_strndup(a, name, i);
+}
+
+/* --- host linkage: device correlation_id -> launch -> enclosing ExecuteThunks ---------- */
+
+struct launch {
+	uint64_t corr;
+	int64_t start;
+	uint32_t plane;
+};
+
+struct host_exec {
+	const char *module;
+	uint32_t plane;
+	int64_t start, end;
+	int64_t max_end;	/* the largest end among this and earlier entries of the module */
+};
+
+struct host_link {
+	struct launch *launches;
+	size_t nlaunches;
+	struct host_exec *hexecs;
+	size_t nhexecs;
+};
+
+static int cmp_launch(const void *a, const void *b)
+{
+	const struct launch *x = a, *y = b;
+
+	if (x->corr != y->corr)
+		return x->corr < y->corr ? -1 : 1;
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+static int cmp_hexec(const void *a, const void *b)
+{
+	const struct host_exec *x = a, *y = b;
+	int c = strcmp(x->module, y->module);
+
+	if (c)
+		return c;
+	if (x->plane != y->plane)
+		return x->plane < y->plane ? -1 : 1;
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+static void host_link_release(struct host_link *h)
+{
+	free(h->launches);
+	free(h->hexecs);
+	memset(h, 0, sizeof(*h));
+}
+
+static int host_link_build(const struct xp_trace *t, struct host_link *h)
+{
+	size_t pi, i, nl = 0, nh = 0;
+
+	for (pi = 0; pi < t->nplanes; pi++) {
+		const struct xp_plane *p = &t->planes[pi];
+
+		if (strncmp(p->name, "/host:", 6))
+			continue;
+		for (i = 0; i < p->nevents; i++) {
+			nl += xp_event_stat(p, &p->events[i], XP_K_CORRELATION_ID) != NULL;
+			nh += xp_event_stat(p, &p->events[i], XP_K_MODULE_NAME) != NULL;
+		}
+	}
+	if (!nl || !nh)
+		return 0;
+	h->launches = malloc(nl * sizeof(*h->launches));
+	h->hexecs = malloc(nh * sizeof(*h->hexecs));
+	if (!h->launches || !h->hexecs)
+		return XP_ERR_NOMEM;
+	for (pi = 0; pi < t->nplanes; pi++) {
+		const struct xp_plane *p = &t->planes[pi];
+
+		if (strncmp(p->name, "/host:", 6))
+			continue;
+		for (i = 0; i < p->nevents; i++) {
+			const struct xp_event *e = &p->events[i];
+			const struct xp_stat *s = xp_event_stat(p, e, XP_K_CORRELATION_ID);
+			size_t len;
+
+			if (s && !xp_stat_u64(s, &h->launches[h->nlaunches].corr)) {
+				h->launches[h->nlaunches].start = e->start_ps;
+				h->launches[h->nlaunches].plane = (uint32_t)pi;
+				h->nlaunches++;
+			}
+			s = xp_event_stat(p, e, XP_K_MODULE_NAME);
+			if (s && (h->hexecs[h->nhexecs].module = xp_stat_str(p, s, &len))) {
+				h->hexecs[h->nhexecs].plane = (uint32_t)pi;
+				h->hexecs[h->nhexecs].start = e->start_ps;
+				h->hexecs[h->nhexecs].end = e->start_ps + e->dur_ps;
+				h->nhexecs++;
+			}
+		}
+	}
+	qsort(h->launches, h->nlaunches, sizeof(*h->launches), cmp_launch);
+	qsort(h->hexecs, h->nhexecs, sizeof(*h->hexecs), cmp_hexec);
+	for (i = 0; i < h->nhexecs; i++) {
+		struct host_exec *x = &h->hexecs[i];
+
+		x->max_end = x->end;
+		if (i && !strcmp(x->module, x[-1].module) && x->plane == x[-1].plane &&
+		    x[-1].max_end > x->max_end)
+			x->max_end = x[-1].max_end;
+	}
+	return 0;
+}
+
+/* Returns 1 + the index of the ExecuteThunks event that launched (corr, module), or 0. */
+static size_t host_link_find(const struct host_link *h, uint64_t corr, const char *module)
+{
+	size_t lo = 0, hi = h->nlaunches, i;
+	const struct launch *l;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (h->launches[mid].corr < corr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == h->nlaunches || h->launches[lo].corr != corr)
+		return 0;
+	l = &h->launches[lo];
+	/* Last entry of (module, plane) whose start <= launch start. */
+	lo = 0;
+	hi = h->nhexecs;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct host_exec *x = &h->hexecs[mid];
+		int c = strcmp(x->module, module);
+
+		if (c < 0 || (!c && (x->plane < l->plane || (x->plane == l->plane && x->start <= l->start))))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (i = lo; i-- > 0;) {
+		const struct host_exec *x = &h->hexecs[i];
+
+		if (strcmp(x->module, module) || x->plane != l->plane || x->max_end < l->start)
+			break;
+		if (x->start <= l->start && l->start <= x->end)
+			return i + 1;	/* the latest-starting enclosing one */
+	}
+	return 0;
+}
+
+/* --- per plane ---------------------------------------------------------------------- */
+
+struct plane_ctx {
+	const struct xp_trace *t;
+	const struct xp_plane *p;
+	const struct an_exec_opts *o;
+	struct an_exec_list *out;
+	struct host_link *host;
+	int host_built;
+	uint32_t device;
+};
+
+static struct an_exec *push_exec(struct an_exec_list *l)
+{
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 64;
+		struct an_exec *ne = realloc(l->execs, cap * sizeof(*ne));
+
+		if (!ne)
+			return NULL;
+		l->execs = ne;
+		l->cap = cap;
+	}
+	memset(&l->execs[l->n], 0, sizeof(l->execs[0]));
+	return &l->execs[l->n++];
+}
+
+/* Name, fingerprint and program id of a function event. */
+static int describe(struct plane_ctx *c, const struct xp_event *e, struct an_exec *x)
+{
+	const struct xp_plane *p = c->p;
+	const struct xp_stat *s = xp_event_stat(p, e, XP_K_HLO_MODULE);
+	const char *raw = NULL;
+	size_t len = 0;
+
+	if (s)
+		raw = xp_stat_str(p, s, &len);
+	raw = raw ? xp_arena_strndup(&c->out->arena, raw, len) : xp_event_name(p, e);
+	if (!raw)
+		return XP_ERR_NOMEM;
+	x->name = an_split_fingerprint(&c->out->arena, raw, &x->fingerprint);
+	if (!x->name)
+		return XP_ERR_NOMEM;
+	s = xp_event_stat(p, e, XP_K_PROGRAM_ID);
+	x->has_program_id = s && !xp_stat_u64(s, &x->program_id);
+	if (!x->has_program_id && x->fingerprint) {
+		char *end;
+
+		x->program_id = strtoull(x->fingerprint, &end, 10);
+		x->has_program_id = !*end;
+	}
+	s = xp_event_stat(p, e, XP_K_RUN_ID);
+	x->has_run_id = s && !xp_stat_u64(s, &x->run_id);
+	return 0;
+}
+
+static int same_function(const struct an_exec *a, const struct an_exec *b)
+{
+	return !strcmp(a->name, b->name) && a->has_program_id == b->has_program_id &&
+	       (!a->has_program_id || a->program_id == b->program_id);
+}
+
+/* Union length of intervals given in start order, accumulated one at a time. */
+struct merger {
+	int64_t s, e, total;
+	int open;
+};
+
+static void merger_add(struct merger *m, int64_t s, int64_t e)
+{
+	if (m->open && s <= m->e) {
+		if (e > m->e)
+			m->e = e;
+		return;
+	}
+	if (m->open)
+		m->total += m->e - m->s;
+	m->s = s;
+	m->e = e;
+	m->open = 1;
+}
+
+static int64_t merger_total(const struct merger *m)
+{
+	return m->total + (m->open ? m->e - m->s : 0);
+}
+
+static int find_line(const struct xp_plane *p, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < p->nlines; i++)
+		if (!strcmp(p->lines[i].name, name))
+			return (int)i;
+	return -1;
+}
+
+/* Marks the lines whose events are device work; returns how many. */
+static size_t device_lines(const struct xp_plane *p, unsigned char *use, int *module_line)
+{
+	size_t i, n = 0;
+
+	*module_line = find_line(p, "XLA Modules");
+	if (*module_line >= 0) {
+		use[*module_line] = 1;
+		return 1;
+	}
+	for (i = 0; i < p->nlines; i++)
+		if (!strncmp(p->lines[i].name, "Stream #", 8))
+			use[i] = 1, n++;
+	if (!n)
+		for (i = 0; i < p->nlines; i++)
+			use[i] = 1, n++;
+	return n;
+}
+
+/* Children time of every execution found on this plane (those from index first). */
+static int add_children(struct plane_ctx *c, size_t first, const int32_t *owner)
+{
+	const struct xp_plane *p = c->p;
+	struct ev_ref *all = malloc((p->nevents + 1) * sizeof(*all));
+	unsigned char *hit = malloc(p->nevmetas + 1);
+	size_t i, n = 0;
+
+	if (!all || !hit) {
+		free(all);
+		free(hit);
+		return XP_ERR_NOMEM;
+	}
+	for (i = 0; i <= p->nevmetas; i++)
+		hit[i] = !regexec(c->o->children, p->evmetas[i].name, 0, NULL, 0);
+	for (i = 0; i < p->nevents; i++) {
+		const struct xp_event *e = &p->events[i];
+
+		if (hit[e->meta] && e->dur_ps >= c->o->min_dur_ps) {
+			all[n].start = e->start_ps;
+			all[n].idx = (uint32_t)i;
+			n++;
+		}
+	}
+	qsort(all, n, sizeof(*all), cmp_ev_ref);
+	for (i = first; i < c->out->n; i++) {
+		struct an_exec *x = &c->out->execs[i];
+		int64_t end = x->start_ps + x->span_ps;
+		struct merger m = {0};
+		size_t lo = 0, hi = n, k;
+
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (all[mid].start < x->start_ps)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		for (k = lo; k < n && all[k].start <= end; k++) {
+			const struct xp_event *e = &p->events[all[k].idx];
+
+			if (e->start_ps + e->dur_ps > end || owner[all[k].idx] == (int32_t)i)
+				continue;
+			merger_add(&m, e->start_ps, e->start_ps + e->dur_ps);
+		}
+		x->children_ps = merger_total(&m);
+	}
+	free(all);
+	free(hit);
+	return 0;
+}
+
+/* Per execution under construction: its interval merger. */
+struct open_exec {
+	struct merger m;
+	int64_t end;
+};
+
+static int scan_plane(struct plane_ctx *c)
+{
+	const struct xp_plane *p = c->p;
+	struct an_device *dev = &c->out->devices[c->device];
+	unsigned char *use = calloc(p->nlines + 1, 1);
+	struct ev_ref *evs = malloc((p->nevents + 1) * sizeof(*evs));
+	int32_t *owner = malloc((p->nevents + 1) * sizeof(*owner));
+	struct open_exec *open = NULL;
+	int32_t *by_host = NULL;	/* host exec index -> exec index */
+	size_t first = c->out->n, i, n = 0, run_exec = SIZE_MAX;
+	struct merger busy = {0};
+	int module_line, ret = 0;
+
+	if (!use || !evs || !owner) {
+		ret = XP_ERR_NOMEM;
+		goto out;
+	}
+	device_lines(p, use, &module_line);
+	for (i = 0; i < p->nevents; i++) {
+		const struct xp_event *e = &p->events[i];
+
+		owner[i] = -1;
+		if (!use[e->line])
+			continue;
+		if (e->dur_ps < c->o->min_dur_ps) {
+			dev->dropped_short++;
+			continue;
+		}
+		evs[n].start = e->start_ps;
+		evs[n].idx = (uint32_t)i;
+		n++;
+	}
+	qsort(evs, n, sizeof(*evs), cmp_ev_ref);
+	dev->events = n;
+	if (module_line < 0 && !c->host_built) {
+		ret = host_link_build(c->t, c->host);
+		c->host_built = 1;
+		if (ret)
+			goto out;
+	}
+	if (module_line < 0 && c->host->nhexecs) {
+		by_host = malloc(c->host->nhexecs * sizeof(*by_host));
+		if (!by_host) {
+			ret = XP_ERR_NOMEM;
+			goto out;
+		}
+		for (i = 0; i < c->host->nhexecs; i++)
+			by_host[i] = -1;
+	}
+	open = calloc(n + 1, sizeof(*open));
+	if (!open) {
+		ret = XP_ERR_NOMEM;
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		const struct xp_event *e = &p->events[evs[i].idx];
+		int64_t end = e->start_ps + e->dur_ps;
+		struct an_exec probe = {0}, *x;
+		size_t xi = SIZE_MAX, hk = 0;
+
+		merger_add(&busy, e->start_ps, end);
+		if (module_line < 0 && !xp_event_stat(p, e, XP_K_HLO_MODULE)) {
+			dev->unattributed_events++;
+			dev->unattributed_ps += e->dur_ps;
+			continue;
+		}
+		ret = describe(c, e, &probe);
+		if (ret)
+			goto out;
+		if (module_line < 0) {
+			const struct xp_stat *cs = xp_event_stat(p, e, XP_K_CORRELATION_ID);
+			uint64_t corr;
+
+			if (by_host && cs && !xp_stat_u64(cs, &corr))
+				hk = host_link_find(c->host, corr, probe.name);
+			if (hk && by_host[hk - 1] >= 0)
+				xi = (size_t)by_host[hk - 1];
+			else if (!hk && run_exec != SIZE_MAX &&
+				 same_function(&c->out->execs[run_exec], &probe))
+				xi = run_exec;
+		}
+		if (xi == SIZE_MAX) {
+			x = push_exec(c->out);
+			if (!x) {
+				ret = XP_ERR_NOMEM;
+				goto out;
+			}
+			*x = probe;
+			x->device = c->device;
+			x->start_ps = e->start_ps;
+			x->split = module_line >= 0 ? AN_SPLIT_MODULE_LINE : hk ? AN_SPLIT_HOST : AN_SPLIT_RUNS;
+			xi = c->out->n - 1;
+			if (hk)
+				by_host[hk - 1] = (int32_t)xi;
+		}
+		if (!hk && module_line < 0)
+			run_exec = xi;
+		x = &c->out->execs[xi];
+		x->events++;
+		merger_add(&open[xi - first].m, e->start_ps, end);
+		if (end > open[xi - first].end || x->events == 1)
+			open[xi - first].end = end;
+		owner[evs[i].idx] = (int32_t)(xi - first);
+	}
+	dev->busy_ps = merger_total(&busy);
+	for (i = first; i < c->out->n; i++) {
+		struct an_exec *x = &c->out->execs[i];
+
+		x->busy_ps = merger_total(&open[i - first].m);
+		x->span_ps = open[i - first].end - x->start_ps;
+	}
+	if (c->o->children) {
+		/* owner[] holds indexes relative to first; shift execs' view to match. */
+		for (i = 0; i < p->nevents; i++)
+			if (owner[i] >= 0)
+				owner[i] += (int32_t)first;
+		ret = add_children(c, first, owner);
+	}
+out:
+	free(use);
+	free(evs);
+	free(owner);
+	free(open);
+	free(by_host);
+	return ret;
+}
+
+int an_exec_find(const struct xp_trace *t, const struct an_exec_opts *o,
+		 struct an_exec_list *out, struct xp_err *err)
+{
+	struct host_link host = {0};
+	struct plane_ctx c = {.t = t, .o = o, .out = out, .host = &host};
+	size_t pi, nd = 0;
+	int ret = 0;
+
+	memset(out, 0, sizeof(*out));
+	xp_arena_init(&out->arena);
+	out->hostname = t->nhostnames ? t->hostnames[0] : "";
+	out->hostname = xp_arena_strndup(&out->arena, out->hostname, strlen(out->hostname));
+	out->devices = calloc(t->nplanes + 1, sizeof(*out->devices));
+	if (!out->devices || !out->hostname)
+		return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
+	for (pi = 0; pi < t->nplanes; pi++) {
+		const struct xp_plane *p = &t->planes[pi];
+
+		if (!an_is_device_plane(p->name) || !p->nevents)
+			continue;
+		if (o->device && !an_device_matches(p->name, o->device))
+			continue;
+		out->devices[nd].plane = (uint32_t)pi;
+		out->devices[nd].name = xp_arena_strndup(&out->arena, p->name, strlen(p->name));
+		if (!out->devices[nd].name) {
+			ret = XP_ERR_NOMEM;
+			break;
+		}
+		c.p = p;
+		c.device = (uint32_t)nd;
+		out->ndevices = ++nd;
+		ret = scan_plane(&c);
+		if (ret)
+			break;
+	}
+	host_link_release(&host);
+	if (ret)
+		return xp_err_set(err, ret, "out of memory");
+	return 0;
+}
+
+void an_exec_list_release(struct an_exec_list *l)
+{
+	xp_arena_release(&l->arena);
+	free(l->execs);
+	free(l->devices);
+	memset(l, 0, sizeof(*l));
+}

@@ -1,0 +1,83 @@
+/*
+ * Function executions: one call of a jitted function on one device plane.
+ *
+ * A plane with an "XLA Modules" line (TPU): each event there is one execution.
+ * Otherwise (GPU: "Stream #N(...)" lines) device events that carry an
+ * hlo_module stat belong to that function; they are split into executions by
+ * the host's GpuExecutable::ExecuteThunks event that launched them (through
+ * correlation_id) when the file has that linkage, else by runs of consecutive
+ * events (in start order, across streams) of the same function.
+ */
+#ifndef AN_EXEC_H
+#define AN_EXEC_H
+
+#include <regex.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "xp_model.h"
+
+struct an_exec_opts {
+	const char *device;		/* --device pattern; NULL: every device plane */
+	const regex_t *children;	/* --children: time = union of matching contained events */
+	int64_t min_dur_ps;		/* device events shorter than this are dropped */
+};
+
+enum an_split {
+	AN_SPLIT_MODULE_LINE,	/* one event on an XLA Modules line */
+	AN_SPLIT_HOST,		/* grouped by the launching host ExecuteThunks event */
+	AN_SPLIT_RUNS,		/* a run of consecutive events of one function */
+};
+
+struct an_exec {
+	uint32_t device;	/* index into list->devices */
+	const char *name;	/* function name, fingerprint removed */
+	const char *fingerprint;	/* the "(digits)" suffix's digits, or NULL */
+	uint64_t program_id;
+	int has_program_id;	/* program_id stat, else the fingerprint */
+	uint64_t run_id;
+	int has_run_id;
+	enum an_split split;
+	int64_t start_ps;	/* relative to the plane's base */
+	int64_t busy_ps;	/* union of its device intervals */
+	int64_t span_ps;	/* first start to last end */
+	int64_t children_ps;	/* with --children: union of matching contained events */
+	uint32_t events;
+};
+
+struct an_device {
+	uint32_t plane;		/* index into the trace's planes */
+	const char *name;	/* plane name */
+	int64_t busy_ps;	/* union of all its device events */
+	size_t events;		/* device events considered */
+	size_t dropped_short;	/* dropped by min_dur_ps */
+	size_t unattributed_events;	/* device events with no function */
+	int64_t unattributed_ps;	/* their summed duration */
+};
+
+/* Owns its arrays and strings (copied out of the trace): free with an_exec_list_release. */
+struct an_exec_list {
+	struct xp_arena arena;
+	struct an_exec *execs;
+	size_t n, cap;
+	struct an_device *devices;
+	size_t ndevices;
+	const char *hostname;	/* XSpace hostnames[0] or "" */
+};
+
+/* Finds executions on the device planes of t that opts selects. */
+int an_exec_find(const struct xp_trace *t, const struct an_exec_opts *opts,
+		 struct an_exec_list *out, struct xp_err *err);
+void an_exec_list_release(struct an_exec_list *l);
+
+/* Whether a plane is a device plane (/device:GPU:, /device:TPU:, /device:CUSTOM:). */
+int an_is_device_plane(const char *name);
+/*
+ * --device PATTERN: case-insensitive substring of the plane name; a pattern
+ * ending in a digit must not be followed by another digit ("TPU:1" is not "TPU:10").
+ */
+int an_device_matches(const char *plane_name, const char *pattern);
+/* Splits "name(123)" into name and digits; *fp is NULL when there is no such suffix. */
+const char *an_split_fingerprint(struct xp_arena *a, const char *name, const char **fp);
+
+#endif

@@ -1,0 +1,211 @@
+#include "an_functions.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int64_t an_exec_time(const struct an_exec *x, enum an_time t)
+{
+	switch (t) {
+	case AN_TIME_SPAN:
+		return x->span_ps;
+	case AN_TIME_CHILDREN:
+		return x->children_ps;
+	default:
+		return x->busy_ps;
+	}
+}
+
+void an_fn_init(struct an_fn_result *r, const struct an_fn_opts *o)
+{
+	memset(r, 0, sizeof(*r));
+	r->opts = *o;
+}
+
+char *an_device_key(const char *hostname, const char *plane)
+{
+	size_t len = strlen(hostname) + strlen(plane) + 2;
+	char *k = malloc(len);
+
+	if (k)
+		snprintf(k, len, "%s%s%s", hostname, *hostname ? ":" : "", plane);
+	return k;
+}
+
+static int push_double(double **v, size_t *n, size_t *cap, double x)
+{
+	if (*n == *cap) {
+		size_t c = *cap ? *cap * 2 : 8;
+		double *nv = realloc(*v, c * sizeof(*nv));
+
+		if (!nv)
+			return XP_ERR_NOMEM;
+		*v = nv;
+		*cap = c;
+	}
+	(*v)[(*n)++] = x;
+	return 0;
+}
+
+static int add_dev(struct an_fn_row *row, size_t dev)
+{
+	size_t i;
+
+	for (i = 0; i < row->ndevs_; i++)
+		if (row->devs_[i] == dev)
+			return 0;
+	if (row->ndevs_ == row->devcap_) {
+		size_t c = row->devcap_ ? row->devcap_ * 2 : 4;
+		size_t *nd = realloc(row->devs_, c * sizeof(*nd));
+
+		if (!nd)
+			return XP_ERR_NOMEM;
+		row->devs_ = nd;
+		row->devcap_ = c;
+	}
+	row->devs_[row->ndevs_++] = dev;
+	return 0;
+}
+
+static struct an_fn_row *row_for(struct an_fn_result *r, const struct an_exec *x, const char *devkey)
+{
+	char prog[24] = "-";
+	size_t len, idx = r->nrows;
+	char *key;
+	struct an_fn_row *row;
+	int found;
+
+	if (x->has_program_id)
+		snprintf(prog, sizeof(prog), "%" PRIu64, x->program_id);
+	len = strlen(x->name) + strlen(prog) + strlen(devkey) + 3;
+	key = malloc(len);
+	if (!key)
+		return NULL;
+	snprintf(key, len, "%s\x1f%s\x1f%s", x->name, prog, r->opts.per_device ? devkey : "");
+	found = xp_hmap_get_or_put(&r->by_key_, key, &idx);
+	free(key);
+	if (found < 0)
+		return NULL;
+	if (found)
+		return &r->rows[idx];
+	if (r->nrows == r->cap) {
+		size_t c = r->cap ? r->cap * 2 : 32;
+		struct an_fn_row *nr = realloc(r->rows, c * sizeof(*nr));
+
+		if (!nr)
+			return NULL;
+		r->rows = nr;
+		r->cap = c;
+	}
+	row = &r->rows[r->nrows++];
+	memset(row, 0, sizeof(*row));
+	row->name = strdup(x->name);
+	row->fingerprint = x->fingerprint ? strdup(x->fingerprint) : NULL;
+	row->program_id = x->program_id;
+	row->has_program_id = x->has_program_id;
+	row->device = r->opts.per_device ? strdup(devkey) : NULL;
+	if (!row->name || (x->fingerprint && !row->fingerprint) || (r->opts.per_device && !row->device))
+		return NULL;
+	return row;
+}
+
+int an_fn_add(struct an_fn_result *r, const struct an_exec_list *l, struct xp_err *err)
+{
+	size_t *dev_id = calloc(l->ndevices + 1, sizeof(*dev_id));
+	char **dev_key = calloc(l->ndevices + 1, sizeof(*dev_key));
+	size_t i;
+	int ret = 0;
+
+	if (!dev_id || !dev_key) {
+		ret = XP_ERR_NOMEM;
+		goto out;
+	}
+	r->inputs++;
+	for (i = 0; i < l->ndevices; i++) {
+		const struct an_device *d = &l->devices[i];
+		int found;
+
+		dev_key[i] = an_device_key(l->hostname, d->name);
+		dev_id[i] = r->dev_ids_.n;
+		if (!dev_key[i] || (found = xp_hmap_get_or_put(&r->dev_ids_, dev_key[i], &dev_id[i])) < 0) {
+			ret = XP_ERR_NOMEM;
+			goto out;
+		}
+		r->device_busy_ps += d->busy_ps;
+		r->device_events += d->events;
+		r->dropped_short += d->dropped_short;
+		r->unattributed_events += d->unattributed_events;
+		r->unattributed_ps += d->unattributed_ps;
+	}
+	r->devices = r->dev_ids_.n;
+	for (i = 0; i < l->n; i++) {
+		const struct an_exec *x = &l->execs[i];
+		struct an_fn_row *row;
+
+		if (r->opts.match && regexec(r->opts.match, x->name, 0, NULL, 0))
+			continue;
+		row = row_for(r, x, dev_key[x->device]);
+		if (!row || push_double(&row->samples_, &row->nsamples_, &row->cap_,
+					(double)an_exec_time(x, r->opts.time)) ||
+		    add_dev(row, dev_id[x->device])) {
+			ret = XP_ERR_NOMEM;
+			goto out;
+		}
+		row->events += x->events;
+		r->executions++;
+	}
+out:
+	for (i = 0; dev_key && i < l->ndevices; i++)
+		free(dev_key[i]);
+	free(dev_key);
+	free(dev_id);
+	return ret ? xp_err_set(err, ret, "out of memory") : 0;
+}
+
+static int cmp_row(const void *a, const void *b)
+{
+	const struct an_fn_row *x = a, *y = b;
+	int c;
+
+	if (x->s.total != y->s.total)
+		return x->s.total > y->s.total ? -1 : 1;
+	c = strcmp(x->name, y->name);
+	if (c)
+		return c;
+	if (x->program_id != y->program_id)
+		return x->program_id < y->program_id ? -1 : 1;
+	return strcmp(x->device ? x->device : "", y->device ? y->device : "");
+}
+
+int an_fn_finish(struct an_fn_result *r, struct xp_err *err)
+{
+	size_t i;
+
+	for (i = 0; i < r->nrows; i++) {
+		struct an_fn_row *row = &r->rows[i];
+
+		an_summarize(row->samples_, row->nsamples_, r->opts.trim, &row->s);
+		row->ndevices = row->ndevs_;
+		row->share = r->device_busy_ps > 0 ? row->s.total / (double)r->device_busy_ps : 0;
+	}
+	qsort(r->rows, r->nrows, sizeof(*r->rows), cmp_row);
+	return 0;
+}
+
+void an_fn_release(struct an_fn_result *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nrows; i++) {
+		free(r->rows[i].name);
+		free(r->rows[i].fingerprint);
+		free(r->rows[i].device);
+		free(r->rows[i].samples_);
+		free(r->rows[i].devs_);
+	}
+	free(r->rows);
+	xp_hmap_release(&r->by_key_);
+	xp_hmap_release(&r->dev_ids_);
+	memset(r, 0, sizeof(*r));
+}

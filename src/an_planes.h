@@ -1,0 +1,45 @@
+/* What a file holds: planes, their lines and device facts. */
+#ifndef AN_PLANES_H
+#define AN_PLANES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "xp_model.h"
+
+struct an_plane_line {
+	int64_t id;
+	const char *name;	/* points into the trace */
+	size_t events;
+	int64_t first_ps, last_end_ps;	/* relative to the plane base; 0 when no events */
+};
+
+/* Device facts from plane stats; a field is valid when its has_ flag is set. */
+struct an_device_facts {
+	const char *vendor;	/* device_vendor, or NULL */
+	const char *model;	/* gpu_device_name or device_type_string, or NULL */
+	uint64_t clock_khz, cores, mem_bw, mem_size, cc_major, cc_minor;
+	unsigned has_clock : 1, has_cores : 1, has_mem_bw : 1, has_mem_size : 1, has_cc : 1;
+};
+
+struct an_plane_info {
+	int64_t id;
+	const char *name;
+	int is_device;
+	size_t nlines, events;
+	int64_t span_ps;	/* first event start to last event end */
+	struct an_device_facts dev;
+	struct an_plane_line *lines;
+};
+
+/* Borrows strings from the trace: keep the trace until an_planes_release. */
+struct an_planes {
+	struct an_plane_info *planes;
+	size_t n;
+	size_t events;
+};
+
+int an_planes_describe(const struct xp_trace *t, struct an_planes *out, struct xp_err *err);
+void an_planes_release(struct an_planes *p);
+
+#endif

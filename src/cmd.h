@@ -1,0 +1,97 @@
+/*
+ * Commands: one cmd_<name>.c each, parsing its options, calling the library
+ * and choosing the formatter. Only command files and main.c print or pick
+ * exit codes.
+ *
+ * Adding a command:
+ *   1. write src/cmd_<name>.c with `int cmd_<name>(int argc, char **argv)`
+ *      and an option table (struct opt_cmd) that its --help comes from;
+ *   2. declare it below and add a row to the table in main.c;
+ *   3. document it in man/xplane-stat.1 and add CLI cases in tests/cli/<name>/.
+ */
+#ifndef CMD_H
+#define CMD_H
+
+#include <regex.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "an_functions.h"
+#include "out_table.h"
+#include "xp_err.h"
+#include "xp_model.h"
+
+enum cmd_exit {
+	EXIT_OK = 0,
+	EXIT_ERROR = 1,		/* out of memory, cannot write the output */
+	EXIT_USAGE = 2,		/* bad command line */
+	EXIT_INPUT = 3,		/* an input is unreadable or not a valid XSpace */
+	EXIT_NOMATCH = 4,	/* nothing matched: no device plane, function or candidate */
+	EXIT_UNSUPPORTED = 5,	/* a feature this build lacks */
+};
+
+int cmd_functions(int argc, char **argv);
+int cmd_autotune(int argc, char **argv);
+int cmd_planes(int argc, char **argv);
+
+/* Options several commands share; the rows come from the macros below. */
+struct cmd_common {
+	int json, csv, tsv;
+	const char *output;
+	const char *device;
+	const char *children;
+	const char *time;
+	int64_t min_dur_ps;
+	uint64_t max_input;
+};
+
+#define CMD_OPTS_FORMAT(c)                                                                         \
+	{"json", 0, OPT_FLAG, &(c)->json, NULL, "print JSON (schema_version 1; time fields name their unit)"}, \
+	{"csv", 0, OPT_FLAG, &(c)->csv, NULL, "print CSV with a header row"},                          \
+	{"tsv", 0, OPT_FLAG, &(c)->tsv, NULL, "print tab-separated values with a header row"},         \
+	{"output", 'o', OPT_STR, &(c)->output, "FILE", "write to FILE (via a temporary name, renamed when complete); - is stdout"}
+
+#define CMD_OPTS_SELECT(c)                                                                         \
+	{"device", 'd', OPT_STR, &(c)->device, "PATTERN",                                          \
+	 "only device planes whose name contains PATTERN, any case (gpu, TPU:1)"},                 \
+	{"min-duration", 0, OPT_DUR, &(c)->min_dur_ps, "DUR", "drop device events shorter than DUR (1us, 250ns)"}, \
+	{"children", 0, OPT_STR, &(c)->children, "REGEX",                                          \
+	 "time = union of the plane's events inside each execution whose name matches REGEX"},     \
+	{"time", 0, OPT_STR, &(c)->time, "busy|span", "busy: union of device intervals (default); span: first start to last end"}, \
+	{"max-input-size", 0, OPT_BYTES, &(c)->max_input, "SIZE",                                  \
+	 "refuse stdin or gzip input that expands past SIZE (default 16G)"}
+
+void cmd_common_init(struct cmd_common *c);
+/* The output mode from --json/--csv/--tsv; -1 (message printed) if several. */
+int cmd_output_mode(const struct cmd_common *c);
+
+/* --time and --children into the time an execution is measured by (enum an_time). */
+int cmd_pick_time(const struct cmd_common *c, enum an_time *t);
+
+/* "xplane-stat: " + message on stderr. */
+void cmd_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The exit code for a library error code. */
+int cmd_exit_for(int xp_code);
+/* Compiles an extended regex; prints why not and returns EXIT_USAGE on failure. */
+int cmd_regex(regex_t *re, const char *pattern, const char *option);
+
+/* Loads and decodes one input; prints the error and returns its exit code on failure. */
+int cmd_load(const char *path, uint64_t max_input, struct xp_trace **t);
+/* Copies the reader's counts of skipped or odd items into notes, naming the input. */
+int cmd_note_counts(struct xp_notes *n, const char *path, const struct xp_trace *t);
+/* "'PATH': no device plane with events[ matching 'X'] (planes here: A, B)" on stderr. */
+void cmd_no_device(const char *path, const struct xp_trace *t, const char *pattern);
+
+/* Output destination: stdout, or FILE written under a temporary name and renamed. */
+struct cmd_out {
+	FILE *f;
+	char *path, *tmp;
+};
+
+int cmd_out_open(struct cmd_out *o, const char *path);
+/* Finishes (ok) or abandons the output; returns EXIT_OK or EXIT_ERROR (message printed). */
+int cmd_out_close(struct cmd_out *o, int ok);
+/* Prints collected warnings to stderr ("xplane-stat: warning: ..."). */
+void cmd_print_notes(const struct xp_notes *n);
+
+#endif

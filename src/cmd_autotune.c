@@ -1,0 +1,194 @@
+/* xplane-stat autotune: per candidate id, trimmed statistics over many profiles. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "an_autotune.h"
+#include "an_compat.h"
+#include "an_exec.h"
+#include "cmd.h"
+#include "opt.h"
+#include "out_autotune.h"
+#include "xp_input.h"
+
+struct at_args {
+	struct cmd_common c;
+	const char *id_regex;
+	const char *compat;
+	size_t trim;
+	int all_devices;
+};
+
+/* One input: its samples into r (compat or not); returns an exit code. */
+static int add_input(const struct at_args *a, const char *path, const struct an_exec_opts *xo,
+		     const struct an_compat_opts *co, struct an_at_result *r, struct xp_notes *notes)
+{
+	struct xp_err err = {0};
+	struct xp_trace *t;
+	struct an_exec_list l;
+	int ret = cmd_load(path, a->c.max_input, &t);
+
+	if (ret)
+		return ret;
+	if (cmd_note_counts(notes, path, t)) {
+		ret = EXIT_ERROR;
+		goto out;
+	}
+	if (co) {
+		struct an_compat_file info;
+		size_t before = r->ncands;
+
+		ret = an_compat_add(t, co, r, r->inputs++, &info, &err);
+		if (ret == XP_ERR_USAGE) {
+			cmd_no_device(path, t, co->device);
+			ret = EXIT_NOMATCH;
+			goto out;
+		}
+		if (!ret && info.truncated)
+			ret = xp_notes_add(notes, "'%s': stopped after %d events on '%s', as --compat=ejkernel "
+					   "prescribes; later events were not read", path, AN_COMPAT_MAX_EVENTS,
+					   info.plane);
+		(void)before;
+	} else {
+		ret = an_exec_find(t, xo, &l, &err);
+		if (!ret && !l.ndevices)
+			xp_notes_add(notes, "'%s': no device plane with events%s", path,
+				     a->c.device ? " matching --device" : "");
+		if (!ret)
+			ret = an_at_add(r, &l, &err);
+		an_exec_list_release(&l);
+	}
+	if (ret) {
+		cmd_error("%s", err.code ? err.msg : "out of memory");
+		ret = cmd_exit_for(ret);
+	}
+out:
+	xp_trace_free(t);
+	return ret;
+}
+
+int cmd_autotune(int argc, char **argv)
+{
+	struct at_args a = {.trim = 1};
+	const struct opt opts[] = {
+		CMD_OPTS_SELECT(&a.c),
+		{"id-regex", 0, OPT_STR, &a.id_regex, "REGEX",
+		 "candidate id = group 1 of REGEX in function names (default " AN_AT_DEFAULT_ID_REGEX ")"},
+		{"trim", 0, OPT_SIZE, &a.trim, "K", "drop the K fastest and K slowest samples when over 2K remain (default 1)"},
+		{"all-devices", 0, OPT_FLAG, &a.all_devices, NULL,
+		 "pool samples from every selected device (default: per input, the first device that ran a candidate)"},
+		{"compat", 0, OPT_STR, &a.compat, "ejkernel",
+		 "reproduce the numbers of ejkernel's Python profiler exactly, limits included"},
+		CMD_OPTS_FORMAT(&a.c),
+		{0},
+	};
+	const struct opt_cmd cmd = {
+		"autotune", "[OPTIONS] FILE|DIR|-...",
+		"Per autotuning candidate (functions named jit_autotune_fn_<i>): samples = its\n"
+		"executions' device times over all inputs; trimmed mean and population std, min,\n"
+		"median, max, a 95% Student-t interval of the mean, rank, and whether a Welch test\n"
+		"(p >= 0.05) finds it tied with the fastest. --json prints {\"<i>\": {\"mean_s\": ...,\n"
+		"\"std_s\": ..., ...}} so a tuner's json.load gets what the Python profiler returned.",
+		opts,
+	};
+	struct an_at_opts ao = {0};
+	struct an_at_result res;
+	struct an_exec_opts xo = {0};
+	struct an_compat_opts co = {0};
+	struct xp_pathlist paths = {0};
+	struct xp_notes notes = {0};
+	struct xp_err err = {0};
+	struct cmd_out out = {0};
+	regex_t id_re, child_re;
+	int have_id = 0, have_child = 0, mode, ret;
+	const char **pos = NULL;
+	char msg[256];
+	size_t npos, i;
+
+	cmd_common_init(&a.c);
+	an_at_init(&res, &ao);
+	ret = opt_parse(&cmd, argc, argv, &pos, &npos, stdout, msg, sizeof(msg));
+	if (ret) {
+		if (ret < 0)
+			cmd_error("%s", msg);
+		ret = ret < 0 ? EXIT_USAGE : EXIT_OK;
+		goto out;
+	}
+	ret = EXIT_USAGE;
+	if (!npos) {
+		cmd_error("no input given (see 'xplane-stat autotune --help')");
+		goto out;
+	}
+	mode = cmd_output_mode(&a.c);
+	if (mode < 0 || cmd_pick_time(&a.c, &ao.time))
+		goto out;
+	if (a.compat && strcmp(a.compat, "ejkernel")) {
+		cmd_error("--compat: '%s' is not a known profiler (ejkernel is)", a.compat);
+		goto out;
+	}
+	if (a.compat && (a.c.time || a.c.min_dur_ps || a.all_devices || a.trim != 1 || a.id_regex)) {
+		cmd_error("--compat=ejkernel fixes --time, --min-duration, --all-devices, --trim and --id-regex");
+		goto out;
+	}
+	if ((ret = cmd_regex(&id_re, a.id_regex ? a.id_regex : AN_AT_DEFAULT_ID_REGEX, "--id-regex")))
+		goto out;
+	have_id = 1;
+	ret = EXIT_USAGE;
+	if (id_re.re_nsub < 1) {
+		cmd_error("--id-regex: '%s' has no capture group for the id", a.id_regex);
+		goto out;
+	}
+	if (a.c.children && (ret = cmd_regex(&child_re, a.c.children, "--children")))
+		goto out;
+	have_child = a.c.children != NULL;
+	xo.device = a.c.device;
+	xo.children = have_child ? &child_re : NULL;
+	xo.min_dur_ps = a.c.min_dur_ps;
+	ao.id_re = &id_re;
+	ao.trim = a.trim;
+	ao.all_devices = a.all_devices;
+	ao.alpha = 0.05;
+	an_at_init(&res, &ao);
+	co.device = a.c.device ? a.c.device : "gpu";
+	co.children = xo.children;
+	co.id_re = &id_re;
+	if (xp_pathlist_expand(&paths, pos, npos, &err)) {
+		cmd_error("%s", err.msg);
+		ret = cmd_exit_for(err.code);
+		goto out;
+	}
+	for (i = 0; i < paths.n; i++) {
+		ret = add_input(&a, paths.paths[i], &xo, a.compat ? &co : NULL, &res, &notes);
+		if (ret)
+			goto out;
+	}
+	an_at_finish(&res, &err);
+	if (res.inputs_without && !a.compat)
+		xp_notes_add(&notes, "%zu of %zu inputs hold no candidate", res.inputs_without, res.inputs);
+	cmd_print_notes(&notes);
+	if (!res.ncands) {
+		cmd_error("no autotune candidates: no function name matches '%s'",
+			  a.id_regex ? a.id_regex : AN_AT_DEFAULT_ID_REGEX);
+		ret = EXIT_NOMATCH;
+		goto out;
+	}
+	ret = cmd_out_open(&out, a.c.output);
+	if (ret)
+		goto out;
+	if (out_autotune(out.f, (enum out_mode)mode, &res, out.f == stdout && out_use_colour(stdout))) {
+		cmd_error("out of memory");
+		cmd_out_close(&out, 0);
+		ret = EXIT_ERROR;
+		goto out;
+	}
+	ret = cmd_out_close(&out, 1);
+out:
+	if (have_id)
+		regfree(&id_re);
+	if (have_child)
+		regfree(&child_re);
+	an_at_release(&res);
+	xp_pathlist_release(&paths);
+	xp_notes_release(&notes);
+	free(pos);
+	return ret;
+}

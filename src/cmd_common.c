@@ -1,0 +1,221 @@
+#include "cmd.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "an_exec.h"
+#include "an_functions.h"
+#include "xp_input.h"
+
+void cmd_common_init(struct cmd_common *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->max_input = XP_DEFAULT_MAX_INPUT;
+}
+
+void cmd_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	fputs("xplane-stat: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+int cmd_output_mode(const struct cmd_common *c)
+{
+	if (c->json + c->csv + c->tsv > 1) {
+		cmd_error("--json, --csv and --tsv exclude each other");
+		return -1;
+	}
+	return c->json ? OUT_JSON : c->csv ? OUT_CSV : c->tsv ? OUT_TSV : OUT_TABLE;
+}
+
+int cmd_exit_for(int code)
+{
+	switch (code) {
+	case XP_OK:
+		return EXIT_OK;
+	case XP_ERR_IO:
+	case XP_ERR_FORMAT:
+	case XP_ERR_LIMIT:
+		return EXIT_INPUT;
+	case XP_ERR_USAGE:
+		return EXIT_USAGE;
+	default:
+		return EXIT_ERROR;
+	}
+}
+
+int cmd_regex(regex_t *re, const char *pattern, const char *option)
+{
+	int r = regcomp(re, pattern, REG_EXTENDED);
+
+	if (r) {
+		char msg[256];
+
+		regerror(r, re, msg, sizeof(msg));
+		cmd_error("%s: invalid regular expression '%s': %s", option, pattern, msg);
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
+
+int cmd_load(const char *path, uint64_t max_input, struct xp_trace **t)
+{
+	struct xp_err err = {0};
+	struct xp_buf b;
+	int ret;
+
+	*t = NULL;
+	ret = xp_buf_load(path, max_input, &b, &err);
+	if (!ret) {
+		ret = xp_trace_read(NULL, b.data, b.len, t, &err);
+		xp_buf_release(&b);
+		if (ret && err.msg[0] != '\'') {
+			/* The reader does not know the path: name it here. */
+			char msg[sizeof(err.msg) + 32];
+
+			memcpy(msg, err.msg, sizeof(err.msg));
+			snprintf(err.msg, sizeof(err.msg), "'%.200s': %.300s", path, msg);
+		}
+	}
+	if (ret) {
+		cmd_error("%s", err.msg);
+		return cmd_exit_for(ret);
+	}
+	return EXIT_OK;
+}
+
+int cmd_note_counts(struct xp_notes *n, const char *path, const struct xp_trace *t)
+{
+	const struct xp_read_counts *c = &t->counts;
+	size_t i;
+	int r = 0;
+
+	if (c->aggregated_events)
+		r |= xp_notes_add(n, "'%s': %zu aggregated events (num_occurrences, no time) skipped",
+				  path, c->aggregated_events);
+	if (c->events_missing_metadata)
+		r |= xp_notes_add(n, "'%s': %zu events refer to event metadata the file lacks (named \"\")",
+				  path, c->events_missing_metadata);
+	if (c->stats_missing_metadata)
+		r |= xp_notes_add(n, "'%s': %zu stats refer to stat metadata the file lacks (ignored)",
+				  path, c->stats_missing_metadata);
+	if (c->duplicate_metadata)
+		r |= xp_notes_add(n, "'%s': %zu metadata ids appear more than once (the last one is used)",
+				  path, c->duplicate_metadata);
+	for (i = 0; i < t->nerrors; i++)
+		r |= xp_notes_add(n, "'%s': the profiler recorded an error: %s", path, t->errors[i]);
+	return r ? XP_ERR_NOMEM : 0;
+}
+
+void cmd_no_device(const char *path, const struct xp_trace *t, const char *pattern)
+{
+	char list[1024] = "";
+	size_t i, len = 0;
+
+	for (i = 0; i < t->nplanes && len + 4 < sizeof(list); i++) {
+		int w = snprintf(list + len, sizeof(list) - len, "%s%s%s", i ? ", " : "",
+				 t->planes[i].name,
+				 an_is_device_plane(t->planes[i].name) && !t->planes[i].nevents ? " (no events)" : "");
+
+		if (w < 0)
+			break;
+		len += (size_t)w;
+	}
+	if (len >= sizeof(list))
+		strcpy(list + sizeof(list) - 5, "...");
+	cmd_error("'%s': no device plane with events%s%s%s (planes here: %s)", path,
+		  pattern ? " matching '" : "", pattern ? pattern : "", pattern ? "'" : "",
+		  t->nplanes ? list : "none");
+}
+
+int cmd_out_open(struct cmd_out *o, const char *path)
+{
+	int fd;
+
+	memset(o, 0, sizeof(*o));
+	if (!path || !strcmp(path, "-")) {
+		o->f = stdout;
+		return EXIT_OK;
+	}
+	o->path = strdup(path);
+	if (!o->path || asprintf(&o->tmp, "%s.tmp-XXXXXX", path) < 0) {
+		cmd_error("out of memory");
+		return EXIT_ERROR;
+	}
+	fd = mkstemp(o->tmp);
+	if (fd < 0 || !(o->f = fdopen(fd, "w"))) {
+		cmd_error("cannot create '%s': %s", o->tmp, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return EXIT_ERROR;
+	}
+	return EXIT_OK;
+}
+
+int cmd_out_close(struct cmd_out *o, int ok)
+{
+	int ret = EXIT_OK;
+
+	if (o->f == stdout || !o->f) {
+		free(o->path);
+		free(o->tmp);
+		return EXIT_OK;	/* stdout is checked once, in main */
+	}
+	if (ok && (fflush(o->f) || ferror(o->f) || fsync(fileno(o->f)))) {
+		cmd_error("cannot write '%s': %s", o->path, strerror(errno));
+		ok = 0;
+		ret = EXIT_ERROR;
+	}
+	if (fclose(o->f) && ok) {
+		cmd_error("cannot write '%s': %s", o->path, strerror(errno));
+		ok = 0;
+		ret = EXIT_ERROR;
+	}
+	if (ok && rename(o->tmp, o->path)) {
+		cmd_error("cannot rename to '%s': %s", o->path, strerror(errno));
+		ret = EXIT_ERROR;
+		ok = 0;
+	}
+	if (!ok)
+		unlink(o->tmp);
+	free(o->path);
+	free(o->tmp);
+	memset(o, 0, sizeof(*o));
+	return ret;
+}
+
+void cmd_print_notes(const struct xp_notes *n)
+{
+	size_t i;
+
+	for (i = 0; i < n->n; i++)
+		cmd_error("warning: %s", n->msgs[i]);
+}
+
+int cmd_pick_time(const struct cmd_common *c, enum an_time *t)
+{
+	if (c->children) {
+		if (c->time) {
+			cmd_error("--children and --time exclude each other");
+			return EXIT_USAGE;
+		}
+		*t = AN_TIME_CHILDREN;
+	} else if (!c->time || !strcmp(c->time, "busy")) {
+		*t = AN_TIME_BUSY;
+	} else if (!strcmp(c->time, "span")) {
+		*t = AN_TIME_SPAN;
+	} else {
+		cmd_error("--time: '%s' is not busy or span", c->time);
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
+}

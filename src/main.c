@@ -1,0 +1,95 @@
+/* xplane-stat: the command table, global options, dispatch, the final check of stdout. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd.h"
+
+struct command {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *summary;
+};
+
+static const struct command commands[] = {
+	{"functions", cmd_functions, "device time per jitted function (the default)"},
+	{"autotune", cmd_autotune, "compare jit_autotune_fn_<i> candidates over many profiles"},
+	{"planes", cmd_planes, "list the planes, lines and device facts a file holds"},
+};
+
+#define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
+
+static void usage(FILE *f)
+{
+	size_t i;
+
+	fprintf(f, "usage: xplane-stat [COMMAND] [OPTIONS] FILE|DIR|-...\n\n"
+		   "Reads XPlane profile dumps (*.xplane.pb, also gzip) written by the JAX,\n"
+		   "TensorFlow and XLA profilers and reports how long each jitted function ran\n"
+		   "on the device. Without a command, 'functions' runs.\n\ncommands:\n");
+	for (i = 0; i < NCOMMANDS; i++)
+		fprintf(f, "  %-10s  %s\n", commands[i].name, commands[i].summary);
+	fprintf(f, "\n'xplane-stat COMMAND --help' shows a command's options; 'man xplane-stat' has the rest.\n"
+		   "exit status: 0 ok, 1 error, 2 usage, 3 unreadable or invalid input, 4 nothing matched\n");
+}
+
+static const struct command *find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < NCOMMANDS; i++)
+		if (!strcmp(commands[i].name, name))
+			return &commands[i];
+	return NULL;
+}
+
+/* git's rule: a failed write to stdout is an error, except a closed pipe, which ends quietly. */
+static int check_stdout(int ret)
+{
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return ret;
+	if (errno == EPIPE)
+		return ret;
+	cmd_error("write error on standard output: %s", strerror(errno));
+	return ret ? ret : EXIT_ERROR;
+}
+
+int main(int argc, char **argv)
+{
+	const struct command *c;
+
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		usage(stdout);
+		return check_stdout(EXIT_OK);
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("xplane-stat %s\n", XPS_VERSION);
+		return check_stdout(EXIT_OK);
+	}
+	if (!strcmp(argv[1], "help")) {
+		if (argc < 3) {
+			usage(stdout);
+			return check_stdout(EXIT_OK);
+		}
+		c = find(argv[2]);
+		if (!c) {
+			cmd_error("'%s' is not a command (see 'xplane-stat --help')", argv[2]);
+			return EXIT_USAGE;
+		}
+		{
+			char *args[] = {argv[2], (char *)"--help", NULL};
+
+			return check_stdout(c->fn(2, args));
+		}
+	}
+	c = find(argv[1]);
+	if (c)
+		return check_stdout(c->fn(argc - 1, argv + 1));
+	/* No command: the arguments are those of 'functions'. */
+	argv[0] = (char *)"functions";
+	return check_stdout(cmd_functions(argc, argv));
+}

@@ -1,0 +1,203 @@
+#include "opt.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+int opt_parse_duration(const char *s, int64_t *ps)
+{
+	static const struct {
+		const char *unit;
+		double scale;
+	} units[] = {{"ps", 1}, {"ns", 1e3}, {"us", 1e6}, {"ms", 1e9}, {"s", 1e12}};
+	char *end;
+	double v;
+	size_t i;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (end == s || errno || v < 0 || !isfinite(v))
+		return -1;
+	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		if (!strcmp(end, units[i].unit)) {
+			double r = v * units[i].scale;
+
+			if (r > 9.2e18)
+				return -1;
+			*ps = (int64_t)llround(r);
+			return 0;
+		}
+	}
+	return -1;
+}
+
+static int parse_bytes(const char *s, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+	int shift = 0;
+
+	errno = 0;
+	if (*s == '-')
+		return -1;
+	v = strtoull(s, &end, 10);
+	if (end == s || errno)
+		return -1;
+	switch (*end) {
+	case 'K': case 'k': shift = 10; end++; break;
+	case 'M': case 'm': shift = 20; end++; break;
+	case 'G': case 'g': shift = 30; end++; break;
+	case 'T': case 't': shift = 40; end++; break;
+	}
+	if (*end == 'B' || *end == 'b')
+		end++;
+	if (*end || (shift && v > (UINT64_MAX >> shift)))
+		return -1;
+	*out = (uint64_t)v << shift;
+	return 0;
+}
+
+static int set_value(const struct opt *o, const char *arg, char *err, size_t errlen)
+{
+	char *end;
+	unsigned long long v;
+
+	switch (o->kind) {
+	case OPT_STR:
+		*(const char **)o->ptr = arg;
+		return 0;
+	case OPT_SIZE:
+		errno = 0;
+		v = strtoull(arg, &end, 10);
+		if (*arg == '-' || end == arg || *end || errno) {
+			snprintf(err, errlen, "--%s: '%s' is not a non-negative integer", o->lng, arg);
+			return -1;
+		}
+		*(size_t *)o->ptr = (size_t)v;
+		return 0;
+	case OPT_DUR:
+		if (opt_parse_duration(arg, (int64_t *)o->ptr)) {
+			snprintf(err, errlen, "--%s: '%s' is not a duration such as 1us, 250ns, 2.5ms", o->lng, arg);
+			return -1;
+		}
+		return 0;
+	case OPT_BYTES:
+		if (parse_bytes(arg, (uint64_t *)o->ptr)) {
+			snprintf(err, errlen, "--%s: '%s' is not a size such as 512M or 16G", o->lng, arg);
+			return -1;
+		}
+		return 0;
+	default:
+		return -1;
+	}
+}
+
+static const struct opt *find_long(const struct opt *o, const char *name, size_t len)
+{
+	for (; o->kind != OPT_END; o++)
+		if (o->lng && strlen(o->lng) == len && !strncmp(o->lng, name, len))
+			return o;
+	return NULL;
+}
+
+static const struct opt *find_short(const struct opt *o, char c)
+{
+	for (; o->kind != OPT_END; o++)
+		if (o->shrt && o->shrt == c)
+			return o;
+	return NULL;
+}
+
+int opt_parse(const struct opt_cmd *c, int argc, char **argv, const char ***pos, size_t *npos,
+	      FILE *out, char *err, size_t errlen)
+{
+	int i, only_pos = 0;
+
+	*npos = 0;
+	*pos = calloc((size_t)argc + 1, sizeof(**pos));
+	if (!*pos) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i], *val = NULL;
+		const struct opt *o;
+
+		if (only_pos || a[0] != '-' || !a[1]) {
+			(*pos)[(*npos)++] = a;
+			continue;
+		}
+		if (!strcmp(a, "--")) {
+			only_pos = 1;
+			continue;
+		}
+		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			opt_help(c, out);
+			return 1;
+		}
+		if (a[1] == '-') {
+			const char *eq = strchr(a + 2, '=');
+			size_t len = eq ? (size_t)(eq - a - 2) : strlen(a + 2);
+
+			o = find_long(c->opts, a + 2, len);
+			if (!o) {
+				snprintf(err, errlen, "unknown option '%.*s' (see 'xplane-stat %s --help')",
+					 (int)(len + 2), a, c->name);
+				return -1;
+			}
+			if (eq)
+				val = eq + 1;
+		} else {
+			o = find_short(c->opts, a[1]);
+			if (!o) {
+				snprintf(err, errlen, "unknown option '-%c' (see 'xplane-stat %s --help')",
+					 a[1], c->name);
+				return -1;
+			}
+			if (a[2])
+				val = a + 2;
+		}
+		if (o->kind == OPT_FLAG) {
+			if (val) {
+				snprintf(err, errlen, "--%s takes no value", o->lng);
+				return -1;
+			}
+			*(int *)o->ptr = 1;
+			continue;
+		}
+		if (!val) {
+			if (i + 1 >= argc) {
+				snprintf(err, errlen, "--%s needs a value (%s)", o->lng, o->arg);
+				return -1;
+			}
+			val = argv[++i];
+		}
+		if (set_value(o, val, err, errlen))
+			return -1;
+	}
+	return 0;
+}
+
+void opt_help(const struct opt_cmd *c, FILE *f)
+{
+	const struct opt *o;
+	size_t w = 0;
+
+	fprintf(f, "usage: xplane-stat %s %s\n\n%s\n\noptions:\n", c->name, c->usage, c->about);
+	for (o = c->opts; o->kind != OPT_END; o++) {
+		size_t len = strlen(o->lng) + 6 + (o->arg && o->kind != OPT_FLAG ? strlen(o->arg) + 1 : 0);
+
+		if (len > w)
+			w = len;
+	}
+	for (o = c->opts; o->kind != OPT_END; o++) {
+		char head[128];
+
+		snprintf(head, sizeof(head), "%c%c%s--%s%s%s", o->shrt ? '-' : ' ', o->shrt ? o->shrt : ' ',
+			 o->shrt ? ", " : "  ", o->lng, o->kind != OPT_FLAG ? " " : "",
+			 o->kind != OPT_FLAG ? o->arg : "");
+		fprintf(f, "  %-*s  %s\n", (int)w, head, o->help);
+	}
+	fprintf(f, "  %-*s  %s\n", (int)w, "-h, --help", "show this help");
+}

@@ -1,0 +1,17 @@
+/* Formatters for autotune candidates. */
+#ifndef OUT_AUTOTUNE_H
+#define OUT_AUTOTUNE_H
+
+#include <stdio.h>
+
+#include "an_autotune.h"
+#include "out_table.h"
+
+/*
+ * JSON is an object keyed by candidate id (a string), each value carrying
+ * mean_s and std_s as the Python profiler returned them, plus the rest and
+ * "schema_version": 1; the top level holds ids only, so a tuner can iterate it.
+ */
+int out_autotune(FILE *f, enum out_mode mode, const struct an_at_result *r, int colour);
+
+#endif

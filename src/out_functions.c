@@ -1,0 +1,175 @@
+#include "out_functions.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+#include "out_json.h"
+
+static const char *time_name(enum an_time t)
+{
+	return t == AN_TIME_SPAN ? "span" : t == AN_TIME_CHILDREN ? "children" : "busy";
+}
+
+static int print_json(FILE *f, const struct an_fn_result *r, const struct xp_notes *notes)
+{
+	cJSON *doc = out_json_doc(), *rows;
+	size_t i;
+
+	if (!doc)
+		return -1;
+	cJSON_AddStringToObject(doc, "command", "functions");
+	cJSON_AddStringToObject(doc, "time", time_name(r->opts.time));
+	cJSON_AddNumberToObject(doc, "trim", (double)r->opts.trim);
+	cJSON_AddNumberToObject(doc, "inputs", (double)r->inputs);
+	cJSON_AddNumberToObject(doc, "devices", (double)r->devices);
+	cJSON_AddNumberToObject(doc, "executions", (double)r->executions);
+	out_json_add_ns(doc, "device_busy_ns", (double)r->device_busy_ps);
+	cJSON_AddNumberToObject(doc, "device_events", (double)r->device_events);
+	cJSON_AddNumberToObject(doc, "dropped_short_events", (double)r->dropped_short);
+	cJSON_AddNumberToObject(doc, "unattributed_events", (double)r->unattributed_events);
+	out_json_add_ns(doc, "unattributed_ns", (double)r->unattributed_ps);
+	rows = cJSON_AddArrayToObject(doc, "functions");
+	for (i = 0; rows && i < r->nrows; i++) {
+		const struct an_fn_row *row = &r->rows[i];
+		cJSON *o = cJSON_CreateObject();
+
+		if (!o)
+			break;
+		cJSON_AddItemToArray(rows, o);
+		cJSON_AddStringToObject(o, "name", row->name);
+		if (row->has_program_id)
+			out_json_add_u64(o, "program_id", row->program_id);
+		else
+			cJSON_AddNullToObject(o, "program_id");
+		if (row->fingerprint)
+			cJSON_AddStringToObject(o, "fingerprint", row->fingerprint);
+		else
+			cJSON_AddNullToObject(o, "fingerprint");
+		if (row->device)
+			cJSON_AddStringToObject(o, "device", row->device);
+		cJSON_AddNumberToObject(o, "devices", (double)row->ndevices);
+		cJSON_AddNumberToObject(o, "executions", (double)row->s.n);
+		cJSON_AddNumberToObject(o, "executions_used", (double)row->s.n_used);
+		cJSON_AddNumberToObject(o, "events", (double)row->events);
+		out_json_add_ns(o, "total_ns", row->s.total);
+		cJSON_AddNumberToObject(o, "mean_ns", row->s.mean / 1000.0);
+		cJSON_AddNumberToObject(o, "std_ns", row->s.std / 1000.0);
+		out_json_add_ns(o, "min_ns", row->s.min);
+		cJSON_AddNumberToObject(o, "median_ns", row->s.median / 1000.0);
+		out_json_add_ns(o, "max_ns", row->s.max);
+		cJSON_AddNumberToObject(o, "share", row->share);
+	}
+	out_json_add_notes(doc, notes);
+	return out_json_print(doc, f);
+}
+
+static void fmt_program(char *buf, size_t n, const struct an_fn_row *row)
+{
+	if (row->has_program_id)
+		snprintf(buf, n, "%" PRIu64, row->program_id);
+	else
+		snprintf(buf, n, "-");
+}
+
+static int print_machine(FILE *f, enum out_mode mode, const struct an_fn_result *r)
+{
+	static const char *const h[] = {"function", "program_id", "fingerprint", "device", "devices",
+					"executions", "events", "total_ns", "mean_ns", "std_ns",
+					"min_ns", "median_ns", "max_ns", "share"};
+	struct out_table t;
+	size_t i;
+	int ret;
+
+	out_table_init(&t, sizeof(h) / sizeof(h[0]), h, NULL);
+	for (i = 0; i < r->nrows; i++) {
+		const struct an_fn_row *row = &r->rows[i];
+		char prog[24];
+
+		if (row->has_program_id)
+			snprintf(prog, sizeof(prog), "%" PRIu64, row->program_id);
+		else
+			prog[0] = '\0';
+		out_table_add(&t, "%s", row->name);
+		out_table_add(&t, "%s", prog);
+		out_table_add(&t, "%s", row->fingerprint ? row->fingerprint : "");
+		out_table_add(&t, "%s", row->device ? row->device : "");
+		out_table_add(&t, "%zu", row->ndevices);
+		out_table_add(&t, "%zu", row->s.n);
+		out_table_add(&t, "%zu", row->events);
+		out_table_add(&t, "%.3f", row->s.total / 1000.0);
+		out_table_add(&t, "%.3f", row->s.mean / 1000.0);
+		out_table_add(&t, "%.3f", row->s.std / 1000.0);
+		out_table_add(&t, "%.3f", row->s.min / 1000.0);
+		out_table_add(&t, "%.3f", row->s.median / 1000.0);
+		out_table_add(&t, "%.3f", row->s.max / 1000.0);
+		out_table_add(&t, "%.6f", row->share);
+	}
+	ret = out_table_print(&t, f, mode, 0);
+	out_table_release(&t);
+	return ret;
+}
+
+static int print_table(FILE *f, const struct an_fn_result *r, int colour)
+{
+	static const char *const h[] = {"FUNCTION", "PROGRAM", "DEVICE", "DEVS", "EXECS", "TOTAL",
+					"MEAN", "STD", "MIN", "MEDIAN", "MAX", "SHARE"};
+	static const unsigned char right[] = {0, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1};
+	struct out_table t;
+	char b[7][48];
+	size_t i;
+	int ret;
+
+	out_table_init(&t, sizeof(h) / sizeof(h[0]), h, right);
+	for (i = 0; i < r->nrows; i++) {
+		const struct an_fn_row *row = &r->rows[i];
+
+		fmt_program(b[0], sizeof(b[0]), row);
+		out_fmt_time(b[1], sizeof(b[1]), row->s.total);
+		out_fmt_time(b[2], sizeof(b[2]), row->s.mean);
+		out_fmt_time(b[3], sizeof(b[3]), row->s.std);
+		out_fmt_time(b[4], sizeof(b[4]), row->s.min);
+		out_fmt_time(b[5], sizeof(b[5]), row->s.median);
+		out_fmt_time(b[6], sizeof(b[6]), row->s.max);
+		out_table_add(&t, "%s", row->name);
+		out_table_add(&t, "%s", b[0]);
+		out_table_add(&t, "%s", row->device ? row->device : "all");
+		out_table_add(&t, "%zu", row->ndevices);
+		out_table_add(&t, "%zu", row->s.n);
+		out_table_add(&t, "%s", b[1]);
+		out_table_add(&t, "%s", b[2]);
+		out_table_add(&t, "%s", b[3]);
+		out_table_add(&t, "%s", b[4]);
+		out_table_add(&t, "%s", b[5]);
+		out_table_add(&t, "%s", b[6]);
+		out_table_add(&t, "%.1f%%", row->share * 100);
+	}
+	ret = out_table_print(&t, f, OUT_TABLE, colour);
+	out_table_release(&t);
+	if (ret)
+		return ret;
+	out_fmt_time(b[0], sizeof(b[0]), (double)r->device_busy_ps);
+	out_fmt_time(b[1], sizeof(b[1]), (double)r->unattributed_ps);
+	fprintf(f, "\n%zu executions of %zu functions on %zu device%s in %zu input%s; device busy %s",
+		r->executions, r->nrows, r->devices, r->devices == 1 ? "" : "s", r->inputs,
+		r->inputs == 1 ? "" : "s", b[0]);
+	if (r->unattributed_events)
+		fprintf(f, "; %zu device events (%s) belong to no function", r->unattributed_events, b[1]);
+	if (r->opts.trim)
+		fprintf(f, "; mean and std drop the %zu fastest and slowest", r->opts.trim);
+	fprintf(f, "\n");
+	return 0;
+}
+
+int out_functions(FILE *f, enum out_mode mode, const struct an_fn_result *r,
+		  const struct xp_notes *notes, int colour)
+{
+	switch (mode) {
+	case OUT_JSON:
+		return print_json(f, r, notes);
+	case OUT_CSV:
+	case OUT_TSV:
+		return print_machine(f, mode, r);
+	default:
+		return print_table(f, r, colour);
+	}
+}

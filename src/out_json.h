@@ -1,0 +1,22 @@
+/* JSON helpers over cJSON shared by the formatters. */
+#ifndef OUT_JSON_H
+#define OUT_JSON_H
+
+#include <cjson/cJSON.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "xp_err.h"
+
+/* A new object carrying "schema_version": 1. */
+cJSON *out_json_doc(void);
+/* Adds a uint64 exactly (cJSON numbers are doubles, which round above 2^53). */
+void out_json_add_u64(cJSON *obj, const char *name, uint64_t v);
+/* Adds "warnings": [...]. */
+void out_json_add_notes(cJSON *obj, const struct xp_notes *n);
+/* Prints and frees doc; -1 if it could not be built or printed. */
+int out_json_print(cJSON *doc, FILE *f);
+/* Picoseconds as a nanosecond number (3 decimals exact). */
+void out_json_add_ns(cJSON *obj, const char *name, double ps);
+
+#endif

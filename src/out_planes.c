@@ -1,0 +1,151 @@
+#include "out_planes.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+#include "out_json.h"
+
+/* "AMD, 304 cores, 2.10 GHz, 192.0 GiB, 2662.4 GB/s, cc 9.4" from what the plane states. */
+static void fmt_facts(char *buf, size_t n, const struct an_device_facts *d)
+{
+	size_t len = 0;
+
+#define ADD(...)                                                                     \
+	do {                                                                         \
+		int w_ = snprintf(buf + len, n - len, "%s", len ? ", " : "");        \
+		if (w_ > 0 && (size_t)w_ < n - len)                                  \
+			len += (size_t)w_;                                           \
+		w_ = snprintf(buf + len, n - len, __VA_ARGS__);                      \
+		if (w_ > 0 && (size_t)w_ < n - len)                                  \
+			len += (size_t)w_;                                           \
+	} while (0)
+	buf[0] = '\0';
+	if (d->vendor)
+		ADD("%s", d->vendor);
+	if (d->model)
+		ADD("%s", d->model);
+	if (d->has_cores)
+		ADD("%" PRIu64 " cores", d->cores);
+	if (d->has_clock)
+		ADD("%.2f GHz", (double)d->clock_khz / 1e6);
+	if (d->has_mem_size)
+		ADD("%.1f GiB", (double)d->mem_size / (1024.0 * 1024 * 1024));
+	if (d->has_mem_bw)
+		ADD("%.1f GB/s", (double)d->mem_bw / 1e9);
+	if (d->has_cc)
+		ADD("cc %" PRIu64 ".%" PRIu64, d->cc_major, d->cc_minor);
+#undef ADD
+}
+
+static int print_json(FILE *f, const char *path, const struct an_planes *p)
+{
+	cJSON *doc = out_json_doc(), *planes;
+	size_t i, j;
+
+	if (!doc)
+		return -1;
+	cJSON_AddStringToObject(doc, "command", "planes");
+	cJSON_AddStringToObject(doc, "input", path);
+	cJSON_AddNumberToObject(doc, "events", (double)p->events);
+	planes = cJSON_AddArrayToObject(doc, "planes");
+	for (i = 0; planes && i < p->n; i++) {
+		const struct an_plane_info *pi = &p->planes[i];
+		cJSON *o = cJSON_CreateObject(), *lines, *dev;
+
+		if (!o)
+			break;
+		cJSON_AddItemToArray(planes, o);
+		cJSON_AddNumberToObject(o, "id", (double)pi->id);
+		cJSON_AddStringToObject(o, "name", pi->name);
+		cJSON_AddBoolToObject(o, "device", pi->is_device);
+		cJSON_AddNumberToObject(o, "events", (double)pi->events);
+		out_json_add_ns(o, "span_ns", (double)pi->span_ps);
+		dev = cJSON_AddObjectToObject(o, "facts");
+		if (pi->dev.vendor)
+			cJSON_AddStringToObject(dev, "vendor", pi->dev.vendor);
+		if (pi->dev.model)
+			cJSON_AddStringToObject(dev, "model", pi->dev.model);
+		if (pi->dev.has_clock)
+			out_json_add_u64(dev, "clock_rate_khz", pi->dev.clock_khz);
+		if (pi->dev.has_cores)
+			out_json_add_u64(dev, "core_count", pi->dev.cores);
+		if (pi->dev.has_mem_bw)
+			out_json_add_u64(dev, "memory_bandwidth_bytes_per_s", pi->dev.mem_bw);
+		if (pi->dev.has_mem_size)
+			out_json_add_u64(dev, "memory_size_bytes", pi->dev.mem_size);
+		if (pi->dev.has_cc) {
+			out_json_add_u64(dev, "compute_cap_major", pi->dev.cc_major);
+			out_json_add_u64(dev, "compute_cap_minor", pi->dev.cc_minor);
+		}
+		lines = cJSON_AddArrayToObject(o, "lines");
+		for (j = 0; lines && j < pi->nlines; j++) {
+			cJSON *l = cJSON_CreateObject();
+
+			if (!l)
+				break;
+			cJSON_AddItemToArray(lines, l);
+			cJSON_AddNumberToObject(l, "id", (double)pi->lines[j].id);
+			cJSON_AddStringToObject(l, "name", pi->lines[j].name);
+			cJSON_AddNumberToObject(l, "events", (double)pi->lines[j].events);
+		}
+	}
+	return out_json_print(doc, f);
+}
+
+static int print_rows(FILE *f, enum out_mode mode, const struct an_planes *p, int colour)
+{
+	static const char *const hm[] = {"plane_id", "plane", "device", "line_id", "line", "events"};
+	static const char *const ht[] = {"ID", "PLANE / LINE", "LINES", "EVENTS", "SPAN", "DEVICE"};
+	static const unsigned char right[] = {1, 0, 1, 1, 1, 0};
+	int machine = mode == OUT_CSV || mode == OUT_TSV;
+	struct out_table t;
+	size_t i, j;
+	int ret;
+
+	if (machine)
+		out_table_init(&t, 6, hm, NULL);
+	else
+		out_table_init(&t, 6, ht, right);
+	for (i = 0; i < p->n; i++) {
+		const struct an_plane_info *pi = &p->planes[i];
+		char facts[256], span[48];
+
+		if (machine) {
+			for (j = 0; j < pi->nlines; j++) {
+				out_table_add(&t, "%" PRId64, pi->id);
+				out_table_add(&t, "%s", pi->name);
+				out_table_add(&t, "%s", pi->is_device ? "true" : "false");
+				out_table_add(&t, "%" PRId64, pi->lines[j].id);
+				out_table_add(&t, "%s", pi->lines[j].name);
+				out_table_add(&t, "%zu", pi->lines[j].events);
+			}
+			continue;
+		}
+		fmt_facts(facts, sizeof(facts), &pi->dev);
+		out_fmt_time(span, sizeof(span), (double)pi->span_ps);
+		out_table_add(&t, "%" PRId64, pi->id);
+		out_table_add(&t, "%s", pi->name);
+		out_table_add(&t, "%zu", pi->nlines);
+		out_table_add(&t, "%zu", pi->events);
+		out_table_add(&t, "%s", pi->events ? span : "-");
+		out_table_add(&t, "%s", facts);
+		for (j = 0; j < pi->nlines; j++) {
+			out_table_add(&t, "%s", "");
+			out_table_add(&t, "  %s", pi->lines[j].name);
+			out_table_add(&t, "%s", "");
+			out_table_add(&t, "%zu", pi->lines[j].events);
+			out_table_add(&t, "%s", "");
+			out_table_add(&t, "%s", "");
+		}
+	}
+	ret = out_table_print(&t, f, mode, colour);
+	out_table_release(&t);
+	return ret;
+}
+
+int out_planes(FILE *f, enum out_mode mode, const char *path, const struct an_planes *p, int colour)
+{
+	if (mode == OUT_JSON)
+		return print_json(f, path, p);
+	return print_rows(f, mode, p, colour);
+}

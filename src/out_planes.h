@@ -1,0 +1,13 @@
+/* Formatters for `planes`: what a file holds. */
+#ifndef OUT_PLANES_H
+#define OUT_PLANES_H
+
+#include <stdio.h>
+
+#include "an_planes.h"
+#include "out_table.h"
+
+/* Text, CSV or TSV (one row per line of each plane), or JSON. */
+int out_planes(FILE *f, enum out_mode mode, const char *path, const struct an_planes *p, int colour);
+
+#endif

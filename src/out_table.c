@@ -1,0 +1,230 @@
+#include "out_table.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+void out_table_init(struct out_table *t, size_t ncols, const char *const *headers,
+		    const unsigned char *right)
+{
+	memset(t, 0, sizeof(*t));
+	t->ncols = ncols;
+	t->headers = headers;
+	t->right = right;
+}
+
+void out_table_add(struct out_table *t, const char *fmt, ...)
+{
+	va_list ap;
+	char *s = NULL;
+
+	if (t->failed)
+		return;
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0) {
+		va_end(ap);
+		t->failed = 1;
+		return;
+	}
+	va_end(ap);
+	if (t->ncells == t->cap) {
+		size_t cap = t->cap ? t->cap * 2 : t->ncols * 16;
+		char **nc = realloc(t->cells, cap * sizeof(*nc));
+
+		if (!nc) {
+			free(s);
+			t->failed = 1;
+			return;
+		}
+		t->cells = nc;
+		t->cap = cap;
+	}
+	t->cells[t->ncells++] = s;
+}
+
+void out_table_release(struct out_table *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->ncells; i++)
+		free(t->cells[i]);
+	free(t->cells);
+	memset(t, 0, sizeof(*t));
+}
+
+size_t out_utf8_len(const unsigned char *s)
+{
+	size_t n, i;
+	unsigned cp;
+
+	if (s[0] < 0x80)
+		return 1;
+	if ((s[0] & 0xe0) == 0xc0)
+		n = 2, cp = s[0] & 0x1f;
+	else if ((s[0] & 0xf0) == 0xe0)
+		n = 3, cp = s[0] & 0x0f;
+	else if ((s[0] & 0xf8) == 0xf0)
+		n = 4, cp = s[0] & 0x07;
+	else
+		return 0;
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (s[i] & 0x3f);
+	}
+	if ((n == 2 && cp < 0x80) || (n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
+	    cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return n;
+}
+
+/* Prints s for a terminal (f != NULL) and returns its width in columns. */
+static size_t put_text(FILE *f, const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t width = 0, n;
+
+	while (*s) {
+		n = out_utf8_len(s);
+		if (n == 0 || *s < 0x20 || *s == 0x7f) {
+			if (f)
+				fprintf(f, "\\x%02x", *s);
+			width += 4;
+			s++;
+			continue;
+		}
+		if (f)
+			fwrite(s, 1, n, f);
+		width++;
+		s += n;
+	}
+	return width;
+}
+
+static void put_csv(FILE *f, const char *s)
+{
+	if (!strpbrk(s, ",\"\r\n") && !(s[0] == ' ' || (s[0] && s[strlen(s) - 1] == ' '))) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static void put_tsv(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '\t': fputs("\\t", f); break;
+		case '\n': fputs("\\n", f); break;
+		case '\r': fputs("\\r", f); break;
+		case '\\': fputs("\\\\", f); break;
+		default: fputc(*s, f);
+		}
+	}
+}
+
+static void print_plain(const struct out_table *t, FILE *f, enum out_mode mode)
+{
+	size_t i, c;
+	size_t nrows = t->ncells / t->ncols;
+
+	for (i = 0; i <= nrows; i++) {
+		for (c = 0; c < t->ncols; c++) {
+			const char *s = i ? t->cells[(i - 1) * t->ncols + c] : t->headers[c];
+
+			if (c)
+				fputc(mode == OUT_CSV ? ',' : '\t', f);
+			if (mode == OUT_CSV)
+				put_csv(f, s);
+			else
+				put_tsv(f, s);
+		}
+		fputc('\n', f);
+	}
+}
+
+int out_table_print(const struct out_table *t, FILE *f, enum out_mode mode, int colour)
+{
+	size_t nrows = t->ncells / t->ncols, i, c, *w;
+
+	if (t->failed)
+		return -1;
+	if (mode == OUT_CSV || mode == OUT_TSV) {
+		print_plain(t, f, mode);
+		return 0;
+	}
+	w = calloc(t->ncols, sizeof(*w));
+	if (!w)
+		return -1;
+	for (c = 0; c < t->ncols; c++) {
+		w[c] = put_text(NULL, t->headers[c]);
+		for (i = 0; i < nrows; i++) {
+			size_t cw = put_text(NULL, t->cells[i * t->ncols + c]);
+
+			if (cw > w[c])
+				w[c] = cw;
+		}
+	}
+	for (i = 0; i <= nrows; i++) {
+		if (!i && colour)
+			fputs("\033[1m", f);
+		for (c = 0; c < t->ncols; c++) {
+			const char *s = i ? t->cells[(i - 1) * t->ncols + c] : t->headers[c];
+			size_t cw = put_text(NULL, s), pad = w[c] - cw;
+			int last = c + 1 == t->ncols;
+
+			if (c)
+				fputs("  ", f);
+			if (t->right && t->right[c])
+				fprintf(f, "%*s", (int)pad, "");
+			put_text(f, s);
+			if (!(t->right && t->right[c]) && !last)
+				fprintf(f, "%*s", (int)pad, "");
+		}
+		if (!i && colour)
+			fputs("\033[0m", f);
+		fputc('\n', f);
+	}
+	free(w);
+	return 0;
+}
+
+void out_fmt_time(char *buf, size_t n, double ps)
+{
+	static const struct {
+		double scale;
+		const char *unit;
+	} units[] = {{1e12, "s"}, {1e9, "ms"}, {1e6, "us"}, {1e3, "ns"}, {1, "ps"}};
+	size_t i;
+
+	if (!isfinite(ps)) {
+		snprintf(buf, n, "-");
+		return;
+	}
+	for (i = 0; i < sizeof(units) / sizeof(units[0]) - 1; i++)
+		if (fabs(ps) >= units[i].scale)
+			break;
+	snprintf(buf, n, "%.3f %s", ps / units[i].scale, units[i].unit);
+}
+
+void out_fmt_ns(char *buf, size_t n, double ps)
+{
+	snprintf(buf, n, "%.3f", ps / 1000.0);
+}
+
+int out_use_colour(FILE *f)
+{
+	const char *nc = getenv("NO_COLOR");
+
+	if (nc && *nc)
+		return 0;
+	return isatty(fileno(f));
+}

@@ -1,0 +1,79 @@
+#include "xp_arena.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define XP_ARENA_CHUNK (256 * 1024)
+
+struct xp_arena_chunk {
+	struct xp_arena_chunk *next;
+	size_t size, used;
+	max_align_t data[];
+};
+
+void xp_arena_init(struct xp_arena *a)
+{
+	a->head = NULL;
+	a->used_bytes = 0;
+}
+
+void xp_arena_release(struct xp_arena *a)
+{
+	struct xp_arena_chunk *c = a->head;
+
+	while (c) {
+		struct xp_arena_chunk *next = c->next;
+		free(c);
+		c = next;
+	}
+	a->head = NULL;
+	a->used_bytes = 0;
+}
+
+void *xp_arena_alloc(struct xp_arena *a, size_t size)
+{
+	const size_t align = sizeof(max_align_t);
+	struct xp_arena_chunk *c = a->head;
+	size_t need = (size + align - 1) & ~(align - 1);
+	void *p;
+
+	if (need < size)
+		return NULL;
+	if (!c || c->size - c->used < need) {
+		size_t cap = need > XP_ARENA_CHUNK ? need : XP_ARENA_CHUNK;
+
+		if (cap > SIZE_MAX - sizeof(*c))
+			return NULL;
+		c = malloc(sizeof(*c) + cap);
+		if (!c)
+			return NULL;
+		c->size = cap;
+		c->used = 0;
+		/* A big block goes behind the head so the head's free space is kept. */
+		if (a->head && need > XP_ARENA_CHUNK) {
+			c->next = a->head->next;
+			a->head->next = c;
+		} else {
+			c->next = a->head;
+			a->head = c;
+		}
+	}
+	p = (char *)c->data + c->used;
+	c->used += need;
+	a->used_bytes += need;
+	memset(p, 0, size);
+	return p;
+}
+
+char *xp_arena_strndup(struct xp_arena *a, const char *s, size_t len)
+{
+	char *p = xp_arena_alloc(a, len + 1);
+
+	if (!p)
+		return NULL;
+	if (len)
+		memcpy(p, s, len);
+	p[len] = '\0';
+	return p;
+}

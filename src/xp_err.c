@@ -1,0 +1,54 @@
+#include "xp_err.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+
+int xp_err_set(struct xp_err *err, int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!err || err->code)
+		return code;
+	err->code = code;
+	va_start(ap, fmt);
+	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	va_end(ap);
+	return code;
+}
+
+#include <stdlib.h>
+#include <string.h>
+
+int xp_notes_add(struct xp_notes *w, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	int r;
+
+	if (w->n == w->cap) {
+		size_t cap = w->cap ? w->cap * 2 : 8;
+		char **nm = realloc(w->msgs, cap * sizeof(*nm));
+
+		if (!nm)
+			return XP_ERR_NOMEM;
+		w->msgs = nm;
+		w->cap = cap;
+	}
+	va_start(ap, fmt);
+	r = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	if (r < 0)
+		return XP_ERR_NOMEM;
+	w->msgs[w->n++] = s;
+	return 0;
+}
+
+void xp_notes_release(struct xp_notes *w)
+{
+	size_t i;
+
+	for (i = 0; i < w->n; i++)
+		free(w->msgs[i]);
+	free(w->msgs);
+	memset(w, 0, sizeof(*w));
+}

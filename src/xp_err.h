@@ -1,0 +1,37 @@
+/* Error reporting for library code: a code and a message, never printed here. */
+#ifndef XP_ERR_H
+#define XP_ERR_H
+
+enum xp_errcode {
+	XP_OK = 0,
+	XP_ERR_NOMEM = -1,	/* out of memory */
+	XP_ERR_IO = -2,		/* cannot open or read an input */
+	XP_ERR_FORMAT = -3,	/* input is not a valid XSpace (or gzip of one) */
+	XP_ERR_LIMIT = -4,	/* input exceeds a limit (size, time range) */
+	XP_ERR_USAGE = -5,	/* bad argument from the caller (e.g. a regex) */
+};
+
+struct xp_err {
+	int code;
+	char msg[512];
+};
+
+/* Records the first error only: later calls keep the original cause. Returns code. */
+int xp_err_set(struct xp_err *err, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+#endif
+
+#ifndef XP_NOTES_DEFINED
+#define XP_NOTES_DEFINED
+#include <stddef.h>
+/* Warnings collected for the output ("warnings" in JSON, stderr otherwise). */
+struct xp_notes {
+	char **msgs;
+	size_t n, cap;
+};
+
+/* Appends a formatted warning; returns XP_ERR_NOMEM if it could not. */
+int xp_notes_add(struct xp_notes *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void xp_notes_release(struct xp_notes *w);
+#endif

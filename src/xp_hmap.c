@@ -1,0 +1,76 @@
+#include "xp_hmap.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xp_err.h"
+
+static uint64_t hash_str(const char *s)
+{
+	uint64_t h = 1469598103934665603ULL;	/* FNV-1a */
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 1099511628211ULL;
+	return h;
+}
+
+static int grow(struct xp_hmap *m)
+{
+	size_t cap = m->cap ? m->cap * 2 : 64, i;
+	char **keys = calloc(cap, sizeof(*keys));
+	size_t *vals = calloc(cap, sizeof(*vals));
+
+	if (!keys || !vals) {
+		free(keys);
+		free(vals);
+		return XP_ERR_NOMEM;
+	}
+	for (i = 0; i < m->cap; i++) {
+		size_t j;
+
+		if (!m->keys[i])
+			continue;
+		for (j = hash_str(m->keys[i]) & (cap - 1); keys[j]; j = (j + 1) & (cap - 1))
+			;
+		keys[j] = m->keys[i];
+		vals[j] = m->vals[i];
+	}
+	free(m->keys);
+	free(m->vals);
+	m->keys = keys;
+	m->vals = vals;
+	m->cap = cap;
+	return 0;
+}
+
+int xp_hmap_get_or_put(struct xp_hmap *m, const char *key, size_t *val)
+{
+	size_t j;
+
+	if ((m->n + 1) * 2 > m->cap && grow(m))
+		return XP_ERR_NOMEM;
+	for (j = hash_str(key) & (m->cap - 1); m->keys[j]; j = (j + 1) & (m->cap - 1)) {
+		if (!strcmp(m->keys[j], key)) {
+			*val = m->vals[j];
+			return 1;
+		}
+	}
+	m->keys[j] = strdup(key);
+	if (!m->keys[j])
+		return XP_ERR_NOMEM;
+	m->vals[j] = *val;
+	m->n++;
+	return 0;
+}
+
+void xp_hmap_release(struct xp_hmap *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->cap; i++)
+		free(m->keys[i]);
+	free(m->keys);
+	free(m->vals);
+	memset(m, 0, sizeof(*m));
+}

@@ -1,0 +1,349 @@
+#include "xp_input.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+static int read_all_fd(int fd, uint64_t max_size, unsigned char **out, size_t *len)
+{
+	size_t cap = 1 << 16, n = 0;
+	unsigned char *buf = malloc(cap);
+
+	if (!buf)
+		return XP_ERR_NOMEM;
+	for (;;) {
+		ssize_t r;
+
+		if (n == cap) {
+			unsigned char *nb;
+
+			if ((uint64_t)cap >= max_size + 1) {
+				free(buf);
+				return XP_ERR_LIMIT;
+			}
+			cap *= 2;
+			nb = realloc(buf, cap);
+			if (!nb) {
+				free(buf);
+				return XP_ERR_NOMEM;
+			}
+			buf = nb;
+		}
+		r = read(fd, buf + n, cap - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			free(buf);
+			return XP_ERR_IO;
+		}
+		if (r == 0)
+			break;
+		n += (size_t)r;
+		if ((uint64_t)n > max_size) {
+			free(buf);
+			return XP_ERR_LIMIT;
+		}
+	}
+	*out = buf;
+	*len = n;
+	return 0;
+}
+
+/* Inflates gzip (concatenated members too) into a heap buffer of at most max_size bytes. */
+static int inflate_gzip(const unsigned char *in, size_t in_len, uint64_t max_size,
+			unsigned char **out, size_t *out_len, struct xp_err *err, const char *path)
+{
+	z_stream zs;
+	size_t cap = in_len * 4 + 4096, n = 0;
+	unsigned char *buf;
+	int zr = Z_OK, ret = 0;
+
+	memset(&zs, 0, sizeof(zs));
+	if (inflateInit2(&zs, 15 + 32) != Z_OK)
+		return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
+	if ((uint64_t)cap > max_size + 1)
+		cap = (size_t)max_size + 1;
+	buf = malloc(cap);
+	if (!buf) {
+		inflateEnd(&zs);
+		return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
+	}
+	zs.next_in = (unsigned char *)in;
+	while (1) {
+		size_t chunk = in_len - (size_t)(zs.next_in - in);
+
+		if (n == cap) {
+			unsigned char *nb;
+
+			if ((uint64_t)n > max_size) {
+				ret = xp_err_set(err, XP_ERR_LIMIT,
+						 "'%s': decompresses to more than %" PRIu64 " bytes "
+						 "(--max-input-size raises the limit)", path, max_size);
+				goto out;
+			}
+			cap = (uint64_t)cap * 2 > max_size + 1 ? (size_t)max_size + 1 : cap * 2;
+			nb = realloc(buf, cap);
+			if (!nb) {
+				ret = xp_err_set(err, XP_ERR_NOMEM, "out of memory");
+				goto out;
+			}
+			buf = nb;
+		}
+		zs.avail_in = chunk > UINT32_MAX ? UINT32_MAX : (uInt)chunk;
+		zs.next_out = buf + n;
+		zs.avail_out = cap - n > UINT32_MAX ? UINT32_MAX : (uInt)(cap - n);
+		zr = inflate(&zs, Z_NO_FLUSH);
+		n = (size_t)(zs.next_out - buf);
+		if (zr == Z_STREAM_END) {
+			/* Another gzip member may follow, as with `cat a.gz b.gz`. */
+			if ((size_t)(zs.next_in - in) < in_len && inflateReset(&zs) == Z_OK)
+				continue;
+			break;
+		}
+		if ((uint64_t)n > max_size) {
+			ret = xp_err_set(err, XP_ERR_LIMIT,
+					 "'%s': decompresses to more than %" PRIu64 " bytes "
+					 "(--max-input-size raises the limit)", path, max_size);
+			goto out;
+		}
+		if (zr == Z_BUF_ERROR && zs.avail_out != 0) {
+			ret = xp_err_set(err, XP_ERR_FORMAT, "'%s': truncated gzip stream", path);
+			goto out;
+		}
+		if (zr != Z_OK && zr != Z_BUF_ERROR) {
+			ret = xp_err_set(err, XP_ERR_FORMAT, "'%s': corrupt gzip data (%s)", path,
+					 zs.msg ? zs.msg : "inflate failed");
+			goto out;
+		}
+	}
+out:
+	inflateEnd(&zs);
+	if (ret) {
+		free(buf);
+		return ret;
+	}
+	*out = buf;
+	*out_len = n;
+	return 0;
+}
+
+int xp_buf_load(const char *path, uint64_t max_size, struct xp_buf *b, struct xp_err *err)
+{
+	int is_stdin = !strcmp(path, "-");
+	int fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	int ret = 0;
+
+	memset(b, 0, sizeof(*b));
+	if (fd < 0)
+		return xp_err_set(err, XP_ERR_IO, "'%s': %s", path, strerror(errno));
+	if (fstat(fd, &st) < 0) {
+		ret = xp_err_set(err, XP_ERR_IO, "'%s': %s", path, strerror(errno));
+		goto out;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		ret = xp_err_set(err, XP_ERR_IO, "'%s': %s", path, strerror(EISDIR));
+		goto out;
+	}
+	if (S_ISREG(st.st_mode) && st.st_size > 0) {
+		void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+
+		if (m == MAP_FAILED) {
+			ret = xp_err_set(err, XP_ERR_IO, "'%s': %s", path, strerror(errno));
+			goto out;
+		}
+		b->map_ = m;
+		b->map_len_ = (size_t)st.st_size;
+		b->data = m;
+		b->len = (size_t)st.st_size;
+	} else {
+		int r = read_all_fd(fd, max_size, &b->heap_, &b->len);
+
+		if (r == XP_ERR_LIMIT)
+			ret = xp_err_set(err, r, "'%s': more than %" PRIu64 " bytes "
+					 "(--max-input-size raises the limit)", path, max_size);
+		else if (r)
+			ret = xp_err_set(err, r, "'%s': %s", path,
+					 r == XP_ERR_NOMEM ? "out of memory" : strerror(errno));
+		if (ret)
+			goto out;
+		b->data = b->heap_;
+	}
+	if (b->len == 0) {
+		ret = xp_err_set(err, XP_ERR_FORMAT, "'%s': empty file", path);
+		goto out;
+	}
+	if (b->len >= 2 && b->data[0] == 0x1f && b->data[1] == 0x8b) {
+		unsigned char *plain;
+		size_t plain_len;
+
+		ret = inflate_gzip(b->data, b->len, max_size, &plain, &plain_len, err, path);
+		if (ret)
+			goto out;
+		xp_buf_release(b);
+		b->heap_ = plain;
+		b->data = plain;
+		b->len = plain_len;
+		b->compressed = 1;
+		if (!plain_len)
+			ret = xp_err_set(err, XP_ERR_FORMAT, "'%s': empty after decompression", path);
+	}
+out:
+	if (!is_stdin)
+		close(fd);
+	if (ret)
+		xp_buf_release(b);
+	return ret;
+}
+
+void xp_buf_release(struct xp_buf *b)
+{
+	if (b->map_)
+		munmap(b->map_, b->map_len_);
+	free(b->heap_);
+	memset(b, 0, sizeof(*b));
+}
+
+static int push_path(struct xp_pathlist *l, const char *p)
+{
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 16;
+		char **np = realloc(l->paths, cap * sizeof(*np));
+
+		if (!np)
+			return XP_ERR_NOMEM;
+		l->paths = np;
+		l->cap = cap;
+	}
+	l->paths[l->n] = strdup(p);
+	if (!l->paths[l->n])
+		return XP_ERR_NOMEM;
+	l->n++;
+	return 0;
+}
+
+static int ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+
+	return n >= m && !strcmp(s + n - m, suffix);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The directories on the path from the walk's root, to skip symlink loops. */
+struct dir_stack {
+	dev_t dev[64];
+	ino_t ino[64];
+	int depth;
+};
+
+static int walk_dir(struct xp_pathlist *l, const char *dir, struct dir_stack *ds, struct xp_err *err)
+{
+	DIR *d;
+	struct dirent *de;
+	struct xp_pathlist names = {0};
+	struct stat st;
+	size_t i;
+	int k, ret = 0;
+
+	if (stat(dir, &st) < 0)
+		return xp_err_set(err, XP_ERR_IO, "'%s': %s", dir, strerror(errno));
+	for (k = 0; k < ds->depth; k++)
+		if (ds->dev[k] == st.st_dev && ds->ino[k] == st.st_ino)
+			return 0;	/* a symlink back to an enclosing directory */
+	if (ds->depth == 64)
+		return xp_err_set(err, XP_ERR_LIMIT, "'%s': directories nested over 64 deep", dir);
+	ds->dev[ds->depth] = st.st_dev;
+	ds->ino[ds->depth] = st.st_ino;
+	ds->depth++;
+	d = opendir(dir);
+	if (!d) {
+		ret = xp_err_set(err, XP_ERR_IO, "'%s': %s", dir, strerror(errno));
+		goto out;
+	}
+	while ((de = readdir(d))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		if (push_path(&names, de->d_name)) {
+			ret = xp_err_set(err, XP_ERR_NOMEM, "out of memory");
+			goto out;
+		}
+	}
+	qsort(names.paths, names.n, sizeof(char *), cmp_str);
+	for (i = 0; i < names.n && !ret; i++) {
+		size_t len = strlen(dir) + strlen(names.paths[i]) + 2;
+		char *full = malloc(len);
+
+		if (!full) {
+			ret = xp_err_set(err, XP_ERR_NOMEM, "out of memory");
+			break;
+		}
+		snprintf(full, len, "%s%s%s", dir, ends_with(dir, "/") ? "" : "/", names.paths[i]);
+		if (stat(full, &st) < 0) {
+			if (errno != ENOENT)	/* a dangling symlink is not an input */
+				ret = xp_err_set(err, XP_ERR_IO, "'%s': %s", full, strerror(errno));
+		} else if (S_ISDIR(st.st_mode)) {
+			ret = walk_dir(l, full, ds, err);
+		} else if (ends_with(full, ".xplane.pb") || ends_with(full, ".xplane.pb.gz")) {
+			if (push_path(l, full))
+				ret = xp_err_set(err, XP_ERR_NOMEM, "out of memory");
+		}
+		free(full);
+	}
+out:
+	if (d)
+		closedir(d);
+	xp_pathlist_release(&names);
+	ds->depth--;
+	return ret;
+}
+
+int xp_pathlist_expand(struct xp_pathlist *l, const char *const *args, size_t nargs,
+		       struct xp_err *err)
+{
+	size_t i;
+	int ret;
+
+	for (i = 0; i < nargs; i++) {
+		struct stat st;
+
+		if (strcmp(args[i], "-") && stat(args[i], &st) == 0 && S_ISDIR(st.st_mode)) {
+			struct dir_stack ds = {.depth = 0};
+			size_t before = l->n;
+
+			ret = walk_dir(l, args[i], &ds, err);
+			if (ret)
+				return ret;
+			if (l->n == before)
+				return xp_err_set(err, XP_ERR_IO,
+						  "'%s': no *.xplane.pb or *.xplane.pb.gz files in this directory",
+						  args[i]);
+			continue;
+		}
+		if (push_path(l, args[i]))
+			return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
+	}
+	return 0;
+}
+
+void xp_pathlist_release(struct xp_pathlist *l)
+{
+	size_t i;
+
+	for (i = 0; i < l->n; i++)
+		free(l->paths[i]);
+	free(l->paths);
+	memset(l, 0, sizeof(*l));
+}

@@ -1,0 +1,41 @@
+/* Getting the bytes of an input: a file (mapped), standard input, gzip; directory walks. */
+#ifndef XP_INPUT_H
+#define XP_INPUT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "xp_err.h"
+
+/* Default for --max-input-size: the most bytes read from stdin or inflated from gzip. */
+#define XP_DEFAULT_MAX_INPUT ((uint64_t)16 << 30)
+
+struct xp_buf {
+	const unsigned char *data;
+	size_t len;
+	int compressed;		/* the input was gzip */
+	/* private */
+	void *map_;
+	size_t map_len_;
+	unsigned char *heap_;
+};
+
+/* Loads path ("-" is standard input), inflating gzip. Release with xp_buf_release. */
+int xp_buf_load(const char *path, uint64_t max_size, struct xp_buf *b, struct xp_err *err);
+void xp_buf_release(struct xp_buf *b);
+
+struct xp_pathlist {
+	char **paths;
+	size_t n, cap;
+};
+
+/*
+ * Expands the command-line inputs: files and "-" as given, directories walked
+ * recursively (symlinks followed, loops skipped) for *.xplane.pb and
+ * *.xplane.pb.gz, each directory's finds in sorted order.
+ */
+int xp_pathlist_expand(struct xp_pathlist *l, const char *const *args, size_t nargs,
+		       struct xp_err *err);
+void xp_pathlist_release(struct xp_pathlist *l);
+
+#endif

@@ -1,0 +1,338 @@
+#include "xp_model.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const key_names[XP_KEY_COUNT] = {
+	[XP_K_HLO_MODULE] = "hlo_module",
+	[XP_K_PROGRAM_ID] = "program_id",
+	[XP_K_RUN_ID] = "run_id",
+	[XP_K_SCOPE_RANGE_ID] = "scope_range_id",
+	[XP_K_CORRELATION_ID] = "correlation_id",
+	[XP_K_MODULE_NAME] = "module_name",
+	[XP_K_HLO_OP] = "hlo_op",
+};
+
+int xp_trace_read(const struct xp_reader *r, const void *buf, size_t len,
+		  struct xp_trace **out, struct xp_err *err)
+{
+	struct xp_trace *t = calloc(1, sizeof(*t));
+	int ret;
+
+	*out = NULL;
+	if (!t)
+		return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
+	xp_arena_init(&t->arena);
+	ret = (r ? r : &xp_reader_protobuf_c)->read(buf, len, t, err);
+	if (ret) {
+		xp_trace_free(t);
+		return ret;
+	}
+	*out = t;
+	return 0;
+}
+
+void xp_trace_free(struct xp_trace *t)
+{
+	if (!t)
+		return;
+	xp_arena_release(&t->arena);
+	free(t);
+}
+
+/* Sorting by (id, original position) so that "the last duplicate wins" is stable. */
+struct id_pos {
+	int64_t id;
+	size_t pos;
+};
+
+static int cmp_id_pos(const void *a, const void *b)
+{
+	const struct id_pos *x = a, *y = b;
+
+	if (x->id != y->id)
+		return x->id < y->id ? -1 : 1;
+	return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+/*
+ * Sorts n elements of size sz (each starting with an int64 id) by id and keeps
+ * the last of equal ids, as a protobuf map does. Returns the new count.
+ */
+static size_t sort_unique_by_id(void *base, size_t n, size_t sz, size_t *dups, int *nomem)
+{
+	struct id_pos *ix;
+	char *tmp;
+	size_t i, out = 0;
+
+	if (n < 2)
+		return n;
+	ix = malloc(n * sizeof(*ix));
+	tmp = malloc(n * sz);
+	if (!ix || !tmp) {
+		free(ix);
+		free(tmp);
+		*nomem = 1;
+		return n;
+	}
+	for (i = 0; i < n; i++) {
+		memcpy(&ix[i].id, (char *)base + i * sz, sizeof(int64_t));
+		ix[i].pos = i;
+	}
+	qsort(ix, n, sizeof(*ix), cmp_id_pos);
+	for (i = 0; i < n; i++) {
+		if (i + 1 < n && ix[i + 1].id == ix[i].id) {
+			(*dups)++;
+			continue;
+		}
+		memcpy(tmp + out * sz, (char *)base + ix[i].pos * sz, sz);
+		out++;
+	}
+	memcpy(base, tmp, out * sz);
+	free(ix);
+	free(tmp);
+	return out;
+}
+
+int xp_plane_index_metadata(struct xp_plane *p, struct xp_read_counts *c, struct xp_err *err)
+{
+	int nomem = 0;
+	size_t i;
+	int k;
+
+	/* evmetas has room for the sentinel at [nevmetas], zeroed by the reader. */
+	p->nevmetas = sort_unique_by_id(p->evmetas, p->nevmetas, sizeof(*p->evmetas),
+					&c->duplicate_metadata, &nomem);
+	p->nstatmetas = sort_unique_by_id(p->statmetas, p->nstatmetas, sizeof(*p->statmetas),
+					  &c->duplicate_metadata, &nomem);
+	if (nomem)
+		return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
+	memset(&p->evmetas[p->nevmetas], 0, sizeof(p->evmetas[0]));
+	p->evmetas[p->nevmetas].name = "";
+	p->evmetas[p->nevmetas].display_name = "";
+	memset(p->has_key, 0, sizeof(p->has_key));
+	for (i = 0; i < p->nstatmetas; i++) {
+		for (k = 0; k < XP_KEY_COUNT; k++) {
+			if (!p->has_key[k] && !strcmp(p->statmetas[i].name, key_names[k])) {
+				p->key_id[k] = p->statmetas[i].id;
+				p->has_key[k] = 1;
+			}
+		}
+	}
+	return 0;
+}
+
+uint32_t xp_plane_meta_index(const struct xp_plane *p, int64_t metadata_id)
+{
+	size_t lo = 0, hi = p->nevmetas;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (p->evmetas[mid].id < metadata_id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < p->nevmetas && p->evmetas[lo].id == metadata_id)
+		return (uint32_t)lo;
+	return (uint32_t)p->nevmetas;
+}
+
+static const struct xp_statmeta *find_statmeta(const struct xp_plane *p, int64_t id)
+{
+	size_t lo = 0, hi = p->nstatmetas;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (p->statmetas[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < p->nstatmetas && p->statmetas[lo].id == id)
+		return &p->statmetas[lo];
+	return NULL;
+}
+
+static void count_unknown_stats(const struct xp_plane *p, struct xp_read_counts *c)
+{
+	size_t i;
+
+	for (i = 0; i < p->nstats; i++) {
+		const struct xp_stat *s = &p->stats[i];
+
+		if (!find_statmeta(p, s->meta_id) ||
+		    (s->type == XP_STAT_REF && !find_statmeta(p, (int64_t)s->v.u)))
+			c->stats_missing_metadata++;
+	}
+}
+
+int xp_plane_finish(struct xp_plane *p, struct xp_read_counts *c, struct xp_err *err)
+{
+	int have_base = 0;
+	size_t i, j;
+
+	p->base_ns = 0;
+	for (i = 0; i < p->nlines; i++) {
+		if (p->lines[i].nevents && (!have_base || p->lines[i].timestamp_ns < p->base_ns)) {
+			p->base_ns = p->lines[i].timestamp_ns;
+			have_base = 1;
+		}
+	}
+	for (i = 0; i < p->nlines; i++) {
+		const struct xp_line *l = &p->lines[i];
+		int64_t delta_ns, delta_ps;
+
+		if (!l->nevents)
+			continue;
+		if (__builtin_sub_overflow(l->timestamp_ns, p->base_ns, &delta_ns) ||
+		    __builtin_mul_overflow(delta_ns, (int64_t)1000, &delta_ps))
+			return xp_err_set(err, XP_ERR_LIMIT,
+					  "plane '%s': line '%s' starts too far from the plane's first line "
+					  "(%" PRId64 " ns vs %" PRId64 " ns) for int64 picoseconds",
+					  p->name, l->name, l->timestamp_ns, p->base_ns);
+		for (j = l->first_event; j < l->first_event + l->nevents; j++) {
+			struct xp_event *e = &p->events[j];
+			int64_t end;
+
+			if (e->dur_ps < 0)
+				return xp_err_set(err, XP_ERR_FORMAT,
+						  "plane '%s': line '%s': event '%s' has a negative duration (%" PRId64 " ps)",
+						  p->name, l->name, xp_event_name(p, e), e->dur_ps);
+			if (__builtin_add_overflow(e->start_ps, delta_ps, &e->start_ps) ||
+			    __builtin_add_overflow(e->start_ps, e->dur_ps, &end))
+				return xp_err_set(err, XP_ERR_LIMIT,
+						  "plane '%s': line '%s': event '%s' ends past the int64 picosecond range",
+						  p->name, l->name, xp_event_name(p, e));
+		}
+	}
+	count_unknown_stats(p, c);
+	return 0;
+}
+
+static const struct xp_stat *find_in(const struct xp_plane *p, uint32_t first, uint32_t n, int64_t id)
+{
+	uint32_t i;
+
+	for (i = 0; i < n; i++)
+		if (p->stats[first + i].meta_id == id)
+			return &p->stats[first + i];
+	return NULL;
+}
+
+const struct xp_stat *xp_event_stat(const struct xp_plane *p, const struct xp_event *e,
+				    enum xp_key k)
+{
+	const struct xp_stat *s;
+	const struct xp_evmeta *m;
+
+	if (!p->has_key[k])
+		return NULL;
+	s = find_in(p, e->stats_first, e->nstats, p->key_id[k]);
+	if (s)
+		return s;
+	m = &p->evmetas[e->meta];
+	return find_in(p, m->stats_first, m->nstats, p->key_id[k]);
+}
+
+const char *xp_stat_name(const struct xp_plane *p, const struct xp_stat *s)
+{
+	const struct xp_statmeta *m = find_statmeta(p, s->meta_id);
+
+	return m ? m->name : "";
+}
+
+const struct xp_stat *xp_plane_stat(const struct xp_plane *p, const char *name)
+{
+	uint32_t i;
+
+	for (i = 0; i < p->npstats; i++) {
+		const struct xp_stat *s = &p->stats[p->pstats_first + i];
+
+		if (!strcmp(xp_stat_name(p, s), name))
+			return s;
+	}
+	return NULL;
+}
+
+const char *xp_stat_str(const struct xp_plane *p, const struct xp_stat *s, size_t *len)
+{
+	const struct xp_statmeta *m;
+
+	switch (s->type) {
+	case XP_STAT_STR:
+	case XP_STAT_BYTES:
+		*len = s->v.s.len;
+		return s->v.s.p;
+	case XP_STAT_REF:
+		m = find_statmeta(p, (int64_t)s->v.u);
+		if (!m)
+			return NULL;
+		*len = strlen(m->name);
+		return m->name;
+	default:
+		return NULL;
+	}
+}
+
+int xp_stat_u64(const struct xp_stat *s, uint64_t *out)
+{
+	switch (s->type) {
+	case XP_STAT_UINT64:
+		*out = s->v.u;
+		return 0;
+	case XP_STAT_INT64:
+		*out = (uint64_t)s->v.i;
+		return 0;
+	case XP_STAT_DOUBLE:
+		if (s->v.d >= 0 && s->v.d < 18446744073709551616.0 && s->v.d == floor(s->v.d)) {
+			*out = (uint64_t)s->v.d;
+			return 0;
+		}
+		return -1;
+	default:
+		return -1;
+	}
+}
+
+/* Shortest %g form that reads back as the same double. */
+static void format_double(double d, char *buf, size_t n)
+{
+	int prec;
+
+	for (prec = 1; prec <= 17; prec++) {
+		snprintf(buf, n, "%.*g", prec, d);
+		if (strtod(buf, NULL) == d)
+			return;
+	}
+}
+
+void xp_stat_format(const struct xp_plane *p, const struct xp_stat *s, char *buf, size_t n)
+{
+	const char *str;
+	size_t len;
+
+	switch (s->type) {
+	case XP_STAT_DOUBLE:
+		format_double(s->v.d, buf, n);
+		return;
+	case XP_STAT_UINT64:
+		snprintf(buf, n, "%" PRIu64, s->v.u);
+		return;
+	case XP_STAT_INT64:
+		snprintf(buf, n, "%" PRId64, s->v.i);
+		return;
+	default:
+		str = xp_stat_str(p, s, &len);
+		if (!str) {
+			snprintf(buf, n, "%s", "");
+			return;
+		}
+		snprintf(buf, n, "%.*s", (int)(len > (size_t)INT32_MAX ? INT32_MAX : len), str);
+	}
+}

@@ -1,0 +1,167 @@
+/*
+ * The in-memory model of one XSpace file: planes, lines, events, stats.
+ *
+ * Ownership: a trace owns every string and array it hands out (all in its
+ * arena); free only the trace. Nothing outside the readers (xp_read_*.c)
+ * sees protobuf-c structs.
+ *
+ * Time: every event's start is int64 picoseconds relative to its plane's base,
+ * start_ps = (line.timestamp_ns - plane.base_ns) * 1000 + offset_ps, where
+ * base_ns is the smallest timestamp of the plane's lines that hold events.
+ * Absolute picoseconds are never formed: epoch-scale timestamps (1.7e18 ns)
+ * would overflow int64 when multiplied by 1000.
+ */
+#ifndef XP_MODEL_H
+#define XP_MODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "xp_arena.h"
+#include "xp_err.h"
+
+enum xp_stat_type {
+	XP_STAT_NONE = 0,	/* a stat with no value set */
+	XP_STAT_DOUBLE,
+	XP_STAT_UINT64,
+	XP_STAT_INT64,
+	XP_STAT_STR,
+	XP_STAT_BYTES,
+	XP_STAT_REF,		/* v.u names a stat-metadata entry whose name is the value */
+};
+
+struct xp_stat {
+	int64_t meta_id;	/* key into the plane's stat metadata */
+	uint32_t type;		/* enum xp_stat_type */
+	union {
+		double d;
+		uint64_t u;
+		int64_t i;
+		struct {
+			const char *p;
+			uint32_t len;
+		} s;
+	} v;
+};
+
+/* Stats the analyses look up by name; resolved to metadata ids once per plane. */
+enum xp_key {
+	XP_K_HLO_MODULE,
+	XP_K_PROGRAM_ID,
+	XP_K_RUN_ID,
+	XP_K_SCOPE_RANGE_ID,
+	XP_K_CORRELATION_ID,
+	XP_K_MODULE_NAME,
+	XP_K_HLO_OP,
+	XP_KEY_COUNT
+};
+
+struct xp_statmeta {
+	int64_t id;
+	const char *name;
+};
+
+struct xp_evmeta {
+	int64_t id;
+	const char *name;
+	const char *display_name;
+	uint32_t stats_first, nstats;	/* range in plane->stats */
+};
+
+struct xp_event {
+	int64_t start_ps;	/* relative to the plane's base */
+	int64_t dur_ps;
+	uint32_t meta;		/* index into plane->evmetas */
+	uint32_t line;		/* index into plane->lines */
+	uint32_t stats_first, nstats;	/* range in plane->stats */
+};
+
+struct xp_line {
+	int64_t id;
+	const char *name;
+	const char *display_name;
+	int64_t timestamp_ns;
+	int64_t duration_ps;
+	size_t first_event, nevents;	/* range in plane->events */
+};
+
+struct xp_plane {
+	int64_t id;
+	const char *name;
+	int64_t base_ns;		/* see the time note at the top */
+	struct xp_line *lines;
+	size_t nlines;
+	struct xp_event *events;	/* line by line, each line in file order */
+	size_t nevents;
+	/* Sorted by id; one extra entry at [nevmetas] stands for a missing id. */
+	struct xp_evmeta *evmetas;
+	size_t nevmetas;
+	struct xp_statmeta *statmetas;	/* sorted by id */
+	size_t nstatmetas;
+	struct xp_stat *stats;		/* pool for events, event metadata, plane */
+	size_t nstats;
+	uint32_t pstats_first, npstats;	/* the plane's own stats */
+	int64_t key_id[XP_KEY_COUNT];
+	unsigned char has_key[XP_KEY_COUNT];
+};
+
+/* Facts the reader noticed and did not turn into events; reported as warnings. */
+struct xp_read_counts {
+	size_t aggregated_events;	/* num_occurrences events: no time, skipped */
+	size_t events_missing_metadata;	/* metadata_id not in event_metadata */
+	size_t stats_missing_metadata;	/* stat metadata_id not in stat_metadata */
+	size_t duplicate_metadata;	/* repeated map keys: the last one wins */
+};
+
+struct xp_trace {
+	struct xp_arena arena;
+	struct xp_plane *planes;
+	size_t nplanes;
+	const char **hostnames;
+	size_t nhostnames;
+	const char **errors;	/* XSpace.errors as written by the profiler */
+	size_t nerrors;
+	const char **warnings;	/* XSpace.warnings */
+	size_t nwarnings;
+	struct xp_read_counts counts;
+};
+
+/* A decoder of XSpace bytes into the model. */
+struct xp_reader {
+	const char *name;
+	/* Fills an initialised, empty trace; returns 0 or a negative xp_errcode. */
+	int (*read)(const void *buf, size_t len, struct xp_trace *t, struct xp_err *err);
+};
+
+extern const struct xp_reader xp_reader_protobuf_c;
+
+/* Decodes buf with reader r (NULL: the default reader). *out is NULL on error. */
+int xp_trace_read(const struct xp_reader *r, const void *buf, size_t len,
+		  struct xp_trace **out, struct xp_err *err);
+void xp_trace_free(struct xp_trace *t);
+
+/* Stat lookup: the event's own stats first, then its metadata's. NULL if absent. */
+const struct xp_stat *xp_event_stat(const struct xp_plane *p, const struct xp_event *e,
+				    enum xp_key k);
+/* A plane-level stat by name, NULL if absent. */
+const struct xp_stat *xp_plane_stat(const struct xp_plane *p, const char *name);
+/* The name of a stat's metadata entry, "" if unknown. */
+const char *xp_stat_name(const struct xp_plane *p, const struct xp_stat *s);
+/* String value of a str, bytes or ref stat; NULL for other types. */
+const char *xp_stat_str(const struct xp_plane *p, const struct xp_stat *s, size_t *len);
+/* Integer value of an int64, uint64 (as bits) or integral double stat; -1 if none. */
+int xp_stat_u64(const struct xp_stat *s, uint64_t *out);
+/* Any value as text, integers in decimal as their type prints them. */
+void xp_stat_format(const struct xp_plane *p, const struct xp_stat *s, char *buf, size_t n);
+
+static inline const char *xp_event_name(const struct xp_plane *p, const struct xp_event *e)
+{
+	return p->evmetas[e->meta].name;
+}
+
+/* For readers: build helpers shared by every decoder (xp_model.c). */
+int xp_plane_index_metadata(struct xp_plane *p, struct xp_read_counts *c, struct xp_err *err);
+uint32_t xp_plane_meta_index(const struct xp_plane *p, int64_t metadata_id);
+int xp_plane_finish(struct xp_plane *p, struct xp_read_counts *c, struct xp_err *err);
+
+#endif

@@ -1,0 +1,247 @@
+/*
+ * The reference reader: protobuf-c unpacks the whole XSpace, then the model is
+ * copied out of it. Simple and obviously right; the speed comes from another
+ * reader behind the same interface.
+ */
+#include <stdint.h>
+#include <string.h>
+
+#include "xp_model.h"
+#include "xplane.pb-c.h"
+
+typedef Tensorflow__Profiler__XSpace PbSpace;
+typedef Tensorflow__Profiler__XPlane PbPlane;
+typedef Tensorflow__Profiler__XStat PbStat;
+
+static const char *dup_str(struct xp_trace *t, const char *s)
+{
+	return xp_arena_strndup(&t->arena, s ? s : "", s ? strlen(s) : 0);
+}
+
+static int copy_stat(struct xp_trace *t, const PbStat *in, struct xp_stat *out)
+{
+	out->meta_id = in->metadata_id;
+	switch (in->value_case) {
+	case TENSORFLOW__PROFILER__XSTAT__VALUE_DOUBLE_VALUE:
+		out->type = XP_STAT_DOUBLE;
+		out->v.d = in->double_value;
+		break;
+	case TENSORFLOW__PROFILER__XSTAT__VALUE_UINT64_VALUE:
+		out->type = XP_STAT_UINT64;
+		out->v.u = in->uint64_value;
+		break;
+	case TENSORFLOW__PROFILER__XSTAT__VALUE_INT64_VALUE:
+		out->type = XP_STAT_INT64;
+		out->v.i = in->int64_value;
+		break;
+	case TENSORFLOW__PROFILER__XSTAT__VALUE_REF_VALUE:
+		out->type = XP_STAT_REF;
+		out->v.u = in->ref_value;
+		break;
+	case TENSORFLOW__PROFILER__XSTAT__VALUE_STR_VALUE:
+	case TENSORFLOW__PROFILER__XSTAT__VALUE_BYTES_VALUE: {
+		int is_str = in->value_case == TENSORFLOW__PROFILER__XSTAT__VALUE_STR_VALUE;
+		const char *src = is_str ? in->str_value : (const char *)in->bytes_value.data;
+		size_t len = is_str ? (in->str_value ? strlen(in->str_value) : 0) : in->bytes_value.len;
+
+		if (len > UINT32_MAX)
+			return XP_ERR_LIMIT;
+		out->type = is_str ? XP_STAT_STR : XP_STAT_BYTES;
+		out->v.s.p = xp_arena_strndup(&t->arena, src ? src : "", len);
+		out->v.s.len = (uint32_t)len;
+		if (!out->v.s.p)
+			return XP_ERR_NOMEM;
+		break;
+	}
+	default:
+		out->type = XP_STAT_NONE;
+	}
+	return 0;
+}
+
+static int copy_stats(struct xp_trace *t, struct xp_plane *p, PbStat **in, size_t n,
+		      uint32_t *first, uint32_t *count)
+{
+	size_t i;
+	int ret;
+
+	*first = (uint32_t)p->nstats;
+	*count = (uint32_t)n;
+	for (i = 0; i < n; i++) {
+		ret = copy_stat(t, in[i], &p->stats[p->nstats++]);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int count_plane(const PbPlane *in, size_t *nstats, size_t *nevents)
+{
+	size_t i, j, s = in->n_stats, e = 0;
+
+	for (i = 0; i < in->n_event_metadata; i++)
+		if (in->event_metadata[i]->value)
+			s += in->event_metadata[i]->value->n_stats;
+	for (i = 0; i < in->n_lines; i++) {
+		e += in->lines[i]->n_events;
+		for (j = 0; j < in->lines[i]->n_events; j++)
+			s += in->lines[i]->events[j]->n_stats;
+	}
+	*nstats = s;
+	*nevents = e;
+	return s > UINT32_MAX || e > UINT32_MAX ? XP_ERR_LIMIT : 0;
+}
+
+static int copy_metadata(struct xp_trace *t, const PbPlane *in, struct xp_plane *p)
+{
+	size_t i;
+	int ret;
+
+	for (i = 0; i < in->n_stat_metadata; i++) {
+		const Tensorflow__Profiler__XStatMetadata *m = in->stat_metadata[i]->value;
+
+		p->statmetas[i].id = in->stat_metadata[i]->key;
+		p->statmetas[i].name = dup_str(t, m ? m->name : NULL);
+		if (!p->statmetas[i].name)
+			return XP_ERR_NOMEM;
+	}
+	p->nstatmetas = in->n_stat_metadata;
+	for (i = 0; i < in->n_event_metadata; i++) {
+		const Tensorflow__Profiler__XEventMetadata *m = in->event_metadata[i]->value;
+		struct xp_evmeta *em = &p->evmetas[i];
+
+		em->id = in->event_metadata[i]->key;
+		em->name = dup_str(t, m ? m->name : NULL);
+		em->display_name = dup_str(t, m ? m->display_name : NULL);
+		if (!em->name || !em->display_name)
+			return XP_ERR_NOMEM;
+		ret = copy_stats(t, p, m ? m->stats : NULL, m ? m->n_stats : 0,
+				 &em->stats_first, &em->nstats);
+		if (ret)
+			return ret;
+	}
+	p->nevmetas = in->n_event_metadata;
+	return 0;
+}
+
+static int copy_lines(struct xp_trace *t, const PbPlane *in, struct xp_plane *p)
+{
+	size_t i, j;
+	int ret;
+
+	for (i = 0; i < in->n_lines; i++) {
+		const Tensorflow__Profiler__XLine *l = in->lines[i];
+		struct xp_line *ol = &p->lines[i];
+
+		ol->id = l->id;
+		ol->name = dup_str(t, l->name);
+		ol->display_name = dup_str(t, l->display_name);
+		if (!ol->name || !ol->display_name)
+			return XP_ERR_NOMEM;
+		ol->timestamp_ns = l->timestamp_ns;
+		ol->duration_ps = l->duration_ps;
+		ol->first_event = p->nevents;
+		for (j = 0; j < l->n_events; j++) {
+			const Tensorflow__Profiler__XEvent *e = l->events[j];
+			struct xp_event *oe;
+
+			if (e->data_case == TENSORFLOW__PROFILER__XEVENT__DATA_NUM_OCCURRENCES) {
+				t->counts.aggregated_events++;
+				continue;
+			}
+			oe = &p->events[p->nevents++];
+			oe->start_ps = e->offset_ps;
+			oe->dur_ps = e->duration_ps;
+			oe->line = (uint32_t)i;
+			oe->meta = xp_plane_meta_index(p, e->metadata_id);
+			if (oe->meta == p->nevmetas)
+				t->counts.events_missing_metadata++;
+			ret = copy_stats(t, p, e->stats, e->n_stats, &oe->stats_first, &oe->nstats);
+			if (ret)
+				return ret;
+		}
+		ol->nevents = p->nevents - ol->first_event;
+	}
+	p->nlines = in->n_lines;
+	return 0;
+}
+
+static int copy_plane(struct xp_trace *t, const PbPlane *in, struct xp_plane *p, struct xp_err *err)
+{
+	size_t nstats, nevents;
+	int ret;
+
+	p->id = in->id;
+	p->name = dup_str(t, in->name);
+	ret = count_plane(in, &nstats, &nevents);
+	if (ret)
+		return xp_err_set(err, ret, "plane '%s' has more than 2^32 events or stats",
+				  in->name ? in->name : "");
+	p->stats = xp_arena_alloc(&t->arena, (nstats + 1) * sizeof(*p->stats));
+	p->events = xp_arena_alloc(&t->arena, (nevents + 1) * sizeof(*p->events));
+	p->lines = xp_arena_alloc(&t->arena, (in->n_lines + 1) * sizeof(*p->lines));
+	p->evmetas = xp_arena_alloc(&t->arena, (in->n_event_metadata + 1) * sizeof(*p->evmetas));
+	p->statmetas = xp_arena_alloc(&t->arena, (in->n_stat_metadata + 1) * sizeof(*p->statmetas));
+	if (!p->name || !p->stats || !p->events || !p->lines || !p->evmetas || !p->statmetas)
+		return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
+	ret = copy_metadata(t, in, p);
+	if (!ret)
+		ret = copy_stats(t, p, in->stats, in->n_stats, &p->pstats_first, &p->npstats);
+	if (!ret)
+		ret = xp_plane_index_metadata(p, &t->counts, err);
+	if (!ret)
+		ret = copy_lines(t, in, p);
+	if (ret)
+		return xp_err_set(err, ret, ret == XP_ERR_NOMEM ? "out of memory"
+				  : "plane '%s': a string is over 4 GiB", p->name);
+	return xp_plane_finish(p, &t->counts, err);
+}
+
+static int copy_strings(struct xp_trace *t, char **in, size_t n, const char ***out, size_t *nout)
+{
+	size_t i;
+
+	*out = xp_arena_alloc(&t->arena, (n + 1) * sizeof(**out));
+	if (!*out)
+		return XP_ERR_NOMEM;
+	for (i = 0; i < n; i++) {
+		(*out)[i] = dup_str(t, in[i]);
+		if (!(*out)[i])
+			return XP_ERR_NOMEM;
+	}
+	*nout = n;
+	return 0;
+}
+
+static int pbc_read(const void *buf, size_t len, struct xp_trace *t, struct xp_err *err)
+{
+	PbSpace *space = tensorflow__profiler__xspace__unpack(NULL, len, buf);
+	size_t i;
+	int ret = 0;
+
+	if (!space)
+		return xp_err_set(err, XP_ERR_FORMAT, "not a valid XSpace protobuf");
+	t->planes = xp_arena_alloc(&t->arena, (space->n_planes + 1) * sizeof(*t->planes));
+	if (!t->planes) {
+		ret = xp_err_set(err, XP_ERR_NOMEM, "out of memory");
+		goto out;
+	}
+	for (i = 0; i < space->n_planes; i++) {
+		ret = copy_plane(t, space->planes[i], &t->planes[i], err);
+		if (ret)
+			goto out;
+		t->nplanes++;
+	}
+	if (copy_strings(t, space->hostnames, space->n_hostnames, &t->hostnames, &t->nhostnames) ||
+	    copy_strings(t, space->errors, space->n_errors, &t->errors, &t->nerrors) ||
+	    copy_strings(t, space->warnings, space->n_warnings, &t->warnings, &t->nwarnings))
+		ret = xp_err_set(err, XP_ERR_NOMEM, "out of memory");
+out:
+	tensorflow__profiler__xspace__free_unpacked(space, NULL);
+	return ret;
+}
+
+const struct xp_reader xp_reader_protobuf_c = {
+	.name = "protobuf-c",
+	.read = pbc_read,
+};

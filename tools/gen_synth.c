@@ -1,0 +1,631 @@
+/*
+ * gen_synth - write synthetic XPlane traces whose analysis results are
+ * known exactly (see tests/synth/EXPECTED.md for the hand-computed answers).
+ *
+ * Usage: gen_synth OUTDIR
+ *
+ * Every time below is given in picoseconds relative to the plane base (the
+ * smallest timestamp_ns among the plane's lines that hold events); the event
+ * offset written to the file is derived from it and the line's timestamp.
+ * The output is byte-for-byte deterministic: no clocks, no randomness, and
+ * map entries are written in insertion order.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+
+#include "xplane.pb-c.h"
+
+typedef Tensorflow__Profiler__XSpace XSpace;
+typedef Tensorflow__Profiler__XPlane XPlane;
+typedef Tensorflow__Profiler__XLine XLine;
+typedef Tensorflow__Profiler__XEvent XEvent;
+typedef Tensorflow__Profiler__XStat XStat;
+typedef Tensorflow__Profiler__XEventMetadata XEventMetadata;
+typedef Tensorflow__Profiler__XStatMetadata XStatMetadata;
+typedef Tensorflow__Profiler__XPlane__EventMetadataEntry EventMetadataEntry;
+typedef Tensorflow__Profiler__XPlane__StatMetadataEntry StatMetadataEntry;
+
+#define NS(x) ((int64_t)(x) * 1000)		/* nanoseconds to ps */
+#define US(x) ((int64_t)(x) * 1000000)		/* microseconds to ps */
+
+/* A plane under construction and the base its relative times refer to. */
+struct plane {
+	XPlane *xp;
+	int64_t base_ns;
+};
+
+static const char *outdir;
+
+static void die(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("gen_synth: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(1);
+}
+
+static void *xrealloc(void *p, size_t size)
+{
+	p = realloc(p, size);
+	if (!p)
+		die("out of memory");
+	return p;
+}
+
+static void *xmalloc(size_t size)
+{
+	return xrealloc(NULL, size);
+}
+
+static char *xstrdup(const char *s)
+{
+	char *d = strdup(s);
+
+	if (!d)
+		die("out of memory");
+	return d;
+}
+
+/* Append ITEM to the protobuf-c repeated field ARR of length N. */
+#define PUSH(arr, n, item) do {						\
+		(arr) = xrealloc((arr), ((n) + 1) * sizeof(*(arr)));	\
+		(arr)[(n)++] = (item);					\
+	} while (0)
+
+/* ---- building blocks ---------------------------------------------- */
+
+static XSpace *space_new(void)
+{
+	XSpace *sp = xmalloc(sizeof(*sp));
+
+	tensorflow__profiler__xspace__init(sp);
+	return sp;
+}
+
+/* Add a plane; BASE_NS must equal the smallest timestamp of its lines with events. */
+static struct plane plane_add(XSpace *sp, int64_t id, const char *name, int64_t base_ns)
+{
+	struct plane p;
+
+	p.xp = xmalloc(sizeof(*p.xp));
+	tensorflow__profiler__xplane__init(p.xp);
+	p.xp->id = id;
+	p.xp->name = xstrdup(name);
+	p.base_ns = base_ns;
+	PUSH(sp->planes, sp->n_planes, p.xp);
+	return p;
+}
+
+static XLine *line_add(struct plane *p, int64_t id, const char *name, int64_t ts_ns)
+{
+	XLine *ln = xmalloc(sizeof(*ln));
+
+	tensorflow__profiler__xline__init(ln);
+	ln->id = id;
+	ln->display_id = id;
+	ln->name = xstrdup(name);
+	ln->timestamp_ns = ts_ns;
+	PUSH(p->xp->lines, p->xp->n_lines, ln);
+	return ln;
+}
+
+/* Id of the stat metadata called NAME, created (ids 1, 2, ...) on first use. */
+static int64_t stat_md(struct plane *p, const char *name)
+{
+	XPlane *xp = p->xp;
+	StatMetadataEntry *e;
+	XStatMetadata *m;
+	size_t i;
+
+	for (i = 0; i < xp->n_stat_metadata; i++)
+		if (strcmp(xp->stat_metadata[i]->value->name, name) == 0)
+			return xp->stat_metadata[i]->key;
+	m = xmalloc(sizeof(*m));
+	tensorflow__profiler__xstat_metadata__init(m);
+	m->id = (int64_t)xp->n_stat_metadata + 1;
+	m->name = xstrdup(name);
+	e = xmalloc(sizeof(*e));
+	tensorflow__profiler__xplane__stat_metadata_entry__init(e);
+	e->key = m->id;
+	e->value = m;
+	PUSH(xp->stat_metadata, xp->n_stat_metadata, e);
+	return m->id;
+}
+
+/* Event metadata called NAME, created (ids 1, 2, ...) on first use. */
+static XEventMetadata *event_md(struct plane *p, const char *name)
+{
+	XPlane *xp = p->xp;
+	EventMetadataEntry *e;
+	XEventMetadata *m;
+	size_t i;
+
+	for (i = 0; i < xp->n_event_metadata; i++)
+		if (strcmp(xp->event_metadata[i]->value->name, name) == 0)
+			return xp->event_metadata[i]->value;
+	m = xmalloc(sizeof(*m));
+	tensorflow__profiler__xevent_metadata__init(m);
+	m->id = (int64_t)xp->n_event_metadata + 1;
+	m->name = xstrdup(name);
+	e = xmalloc(sizeof(*e));
+	tensorflow__profiler__xplane__event_metadata_entry__init(e);
+	e->key = m->id;
+	e->value = m;
+	PUSH(xp->event_metadata, xp->n_event_metadata, e);
+	return m;
+}
+
+/* Add event NAME on LN covering [START_PS, START_PS + DUR_PS) relative to the plane base. */
+static XEvent *ev_add(struct plane *p, XLine *ln, const char *name,
+		      int64_t start_ps, int64_t dur_ps)
+{
+	XEvent *ev = xmalloc(sizeof(*ev));
+
+	tensorflow__profiler__xevent__init(ev);
+	ev->metadata_id = event_md(p, name)->id;
+	ev->data_case = TENSORFLOW__PROFILER__XEVENT__DATA_OFFSET_PS;
+	ev->offset_ps = start_ps - (ln->timestamp_ns - p->base_ns) * 1000;
+	if (ev->offset_ps < 0)
+		die("event %s starts before its line", name);
+	ev->duration_ps = dur_ps;
+	PUSH(ln->events, ln->n_events, ev);
+	return ev;
+}
+
+/* A new stat named NAME appended to the stat list (*N, *V). */
+static XStat *stat_new(struct plane *p, size_t *n, XStat ***v, const char *name)
+{
+	XStat *st = xmalloc(sizeof(*st));
+
+	tensorflow__profiler__xstat__init(st);
+	st->metadata_id = stat_md(p, name);
+	PUSH(*v, *n, st);
+	return st;
+}
+
+static void ev_i64(struct plane *p, XEvent *ev, const char *name, int64_t val)
+{
+	XStat *st = stat_new(p, &ev->n_stats, &ev->stats, name);
+
+	st->value_case = TENSORFLOW__PROFILER__XSTAT__VALUE_INT64_VALUE;
+	st->int64_value = val;
+}
+
+static void ev_u64(struct plane *p, XEvent *ev, const char *name, uint64_t val)
+{
+	XStat *st = stat_new(p, &ev->n_stats, &ev->stats, name);
+
+	st->value_case = TENSORFLOW__PROFILER__XSTAT__VALUE_UINT64_VALUE;
+	st->uint64_value = val;
+}
+
+static void ev_str(struct plane *p, XEvent *ev, const char *name, const char *val)
+{
+	XStat *st = stat_new(p, &ev->n_stats, &ev->stats, name);
+
+	st->value_case = TENSORFLOW__PROFILER__XSTAT__VALUE_STR_VALUE;
+	st->str_value = xstrdup(val);
+}
+
+/* A ref_value stat: the value is the name of another stat metadata entry. */
+static void ev_ref(struct plane *p, XEvent *ev, const char *name, const char *val)
+{
+	XStat *st = stat_new(p, &ev->n_stats, &ev->stats, name);
+
+	st->value_case = TENSORFLOW__PROFILER__XSTAT__VALUE_REF_VALUE;
+	st->ref_value = (uint64_t)stat_md(p, val);
+}
+
+/* Metadata-level stats, shared by every event of event metadata MD. */
+static void md_i64(struct plane *p, const char *md, const char *name, int64_t val)
+{
+	XEventMetadata *m = event_md(p, md);
+	XStat *st = stat_new(p, &m->n_stats, &m->stats, name);
+
+	st->value_case = TENSORFLOW__PROFILER__XSTAT__VALUE_INT64_VALUE;
+	st->int64_value = val;
+}
+
+static void md_str(struct plane *p, const char *md, const char *name, const char *val)
+{
+	XEventMetadata *m = event_md(p, md);
+	XStat *st = stat_new(p, &m->n_stats, &m->stats, name);
+
+	st->value_case = TENSORFLOW__PROFILER__XSTAT__VALUE_STR_VALUE;
+	st->str_value = xstrdup(val);
+}
+
+/* A GPU kernel of function MODULE; PID < 0 means no program_id stat. */
+static XEvent *kernel(struct plane *p, XLine *ln, const char *name, const char *module,
+		      int64_t pid, int64_t start_ps, int64_t dur_ps)
+{
+	XEvent *ev = ev_add(p, ln, name, start_ps, dur_ps);
+
+	if (module)
+		ev_str(p, ev, "hlo_module", module);
+	if (pid >= 0)
+		ev_i64(p, ev, "program_id", pid);
+	return ev;
+}
+
+/* Serialize SP to OUTDIR/NAME and free it. */
+static void space_write(XSpace *sp, const char *name)
+{
+	size_t len = tensorflow__profiler__xspace__get_packed_size(sp);
+	uint8_t *buf = xmalloc(len ? len : 1);
+	size_t plen = strlen(outdir) + strlen(name) + 2;
+	char *path = xmalloc(plen);
+	FILE *f;
+
+	if (tensorflow__profiler__xspace__pack(sp, buf) != len)
+		die("%s: packed size mismatch", name);
+	snprintf(path, plen, "%s/%s", outdir, name);
+	f = fopen(path, "wb");
+	if (!f)
+		die("%s: %s", path, strerror(errno));
+	if (fwrite(buf, 1, len, f) != len)
+		die("%s: write failed: %s", path, strerror(errno));
+	if (fclose(f) != 0)
+		die("%s: close failed: %s", path, strerror(errno));
+	free(path);
+	free(buf);
+	/* Everything above came from malloc, so the unpacked-message freer applies. */
+	protobuf_c_message_free_unpacked(&sp->base, NULL);
+}
+
+static void make_dir(const char *path)
+{
+	if (mkdir(path, 0777) != 0 && errno != EEXIST)
+		die("%s: %s", path, strerror(errno));
+}
+
+/* ---- scenarios ------------------------------------------------------ */
+
+/* Unrelated host activity: must never produce a function row. */
+static void host_noise(XSpace *sp)
+{
+	struct plane h = plane_add(sp, 100, "/host:CPU", 3000);
+	XLine *py = line_add(&h, 1, "python", 3000);
+
+	ev_add(&h, py, "PjitFunction(f)", US(1), US(40));
+	ev_add(&h, py, "PjitFunction(g)", US(50), US(40));
+	ev_add(&h, py, "np.asarray", US(95), US(3));
+}
+
+/*
+ * TPU:0 XLA Ops line: ops nested in the module events, named fusion.* and
+ * copy.*, overlapping each other, one straddling a module end and one
+ * outside every module (the --children cases).  The line starts 2 ns after
+ * the plane base.
+ */
+static void tpu0_ops(struct plane *p)
+{
+	XLine *ops = line_add(p, 2, "XLA Ops", 1002);
+
+	/* inside jit_f run 1 [10, 20] us */
+	ev_add(p, ops, "fusion.1", US(11), US(3));
+	ev_add(p, ops, "fusion.2", US(13), US(3));
+	ev_add(p, ops, "copy.1", US(15), US(2));
+	ev_add(p, ops, "fusion.3", US(18), US(1));
+	ev_add(p, ops, "fusion.4", NS(19500), NS(1500));	/* ends at 21: not contained */
+	/* inside jit_g program 7 [30, 50] us */
+	ev_add(p, ops, "copy.2", US(31), US(4));
+	ev_add(p, ops, "copy.3", US(33), US(4));
+	ev_add(p, ops, "fusion.5", US(40), US(8));
+	/* inside jit_f run 2 [60, 72] us: exactly the module's bounds */
+	ev_add(p, ops, "fusion.6", US(60), US(12));
+	/* inside jit_g program 8 [80, 110] us */
+	ev_add(p, ops, "fusion.7", US(85), US(10));
+	ev_add(p, ops, "fusion.8", US(90), US(10));
+	ev_add(p, ops, "copy.4", US(100), US(5));
+	/* between modules */
+	ev_add(p, ops, "copy.5", US(112), US(3));
+	/* jit_f run 3 [120, 134] us has no ops */
+}
+
+/*
+ * TPU:0 XLA Modules line.  jit_f is named by stripping the "(123456)"
+ * fingerprint and has only run_id (1, 2, 3).  jit_g is named by an
+ * hlo_module ref_value stat (its metadata is called "cluster_g(42)"), its
+ * program_id 7 sits on the event metadata, and its second event overrides
+ * it with its own program_id 8.
+ */
+static void tpu0_modules(struct plane *p)
+{
+	XLine *mod = line_add(p, 1, "XLA Modules", 1000);
+	XEvent *ev;
+
+	md_i64(p, "cluster_g(42)", "program_id", 7);
+
+	ev = ev_add(p, mod, "jit_f(123456)", US(10), US(10));
+	ev_i64(p, ev, "run_id", 1);
+	ev = ev_add(p, mod, "cluster_g(42)", US(30), US(20));
+	ev_ref(p, ev, "hlo_module", "jit_g");
+	ev = ev_add(p, mod, "jit_f(123456)", US(60), US(12));
+	ev_i64(p, ev, "run_id", 2);
+	ev = ev_add(p, mod, "cluster_g(42)", US(80), US(30));
+	ev_ref(p, ev, "hlo_module", "jit_g");
+	ev_i64(p, ev, "program_id", 8);
+	ev = ev_add(p, mod, "jit_f(123456)", US(120), US(14));
+	ev_i64(p, ev, "run_id", 3);
+}
+
+/* Scenario 1: TPU-style planes (XLA Modules / XLA Ops), two devices. */
+static void gen_tpu_basic(void)
+{
+	XSpace *sp = space_new();
+	struct plane t0, t1;
+	XLine *mod, *ops;
+	XEvent *ev;
+
+	host_noise(sp);
+
+	t0 = plane_add(sp, 1, "/device:TPU:0", 1000);
+	tpu0_modules(&t0);
+	tpu0_ops(&t0);
+
+	/* TPU:1: one more execution of jit_f, run_id 1, 16 us, one 2 us op. */
+	t1 = plane_add(sp, 2, "/device:TPU:1", 5000);
+	mod = line_add(&t1, 1, "XLA Modules", 5000);
+	ops = line_add(&t1, 2, "XLA Ops", 5000);
+	ev = ev_add(&t1, mod, "jit_f(123456)", US(2), US(16));
+	ev_i64(&t1, ev, "run_id", 1);
+	ev_add(&t1, ops, "fusion.1", US(3), US(2));
+
+	space_write(sp, "tpu_basic.xplane.pb");
+}
+
+/*
+ * Scenario 2: line timestamps near 1.7e18 ns, so timestamp_ns * 1000
+ * overflows int64 (and loses precision as a double); an empty line with
+ * timestamp 0 must not pull the plane base down.  Three kernels of jit_epoch
+ * on two streams: busy (union) 5000 ps, sum 6000 ps, span 7000 ps.
+ */
+static void gen_epoch(void)
+{
+	const int64_t t = INT64_C(1700000000123456789);
+	XSpace *sp = space_new();
+	struct plane g = plane_add(sp, 1, "/device:GPU:0", t);
+	XLine *s13 = line_add(&g, 1, "Stream #13(Compute)", t);
+	XLine *s14 = line_add(&g, 2, "Stream #14(Compute)", t + 1000);
+
+	line_add(&g, 3, "Stream #15(MemcpyD2H)", 0);
+	kernel(&g, s13, "fusion_a", "jit_epoch", 1, 999000, 3000);
+	kernel(&g, s14, "fusion_b", "jit_epoch", 1, 1001000, 2000);
+	kernel(&g, s13, "fusion_c", "jit_epoch", 1, 1005000, 1000);
+
+	space_write(sp, "epoch.xplane.pb");
+}
+
+/*
+ * Scenario 3: executions by the runs rule (no host plane).  jit_step
+ * (program 5) and jit_other (program 6) alternate on Stream #7 and
+ * Stream #8; kernels overlap across streams inside an execution; an
+ * untagged kernel sits inside a jit_step run without breaking it; one
+ * jit_step kernel has no program_id and forms its own run.  jit_other's
+ * stats sit on its kernels' event metadata except for one kernel.  Stream #8
+ * is the earlier line: it sets the plane base, Stream #7 starts 1 us later.
+ */
+static void gen_gpu_runs(void)
+{
+	XSpace *sp = space_new();
+	struct plane g = plane_add(sp, 1, "/device:GPU:0", 1000);
+	XLine *s7 = line_add(&g, 1, "Stream #7(Compute)", 2000);
+	XLine *s8 = line_add(&g, 2, "Stream #8(MemcpyH2D)", 1000);
+
+	md_str(&g, "other_kernel", "hlo_module", "jit_other");
+	md_i64(&g, "other_kernel", "program_id", 6);
+
+	/* X1 jit_step: busy [1,10] + [11,12] = 10 us */
+	kernel(&g, s7, "fusion_1", "jit_step", 5, US(1), US(6));
+	kernel(&g, s8, "memcpy_1", "jit_step", 5, US(5), US(5));
+	kernel(&g, s7, "fusion_2", "jit_step", 5, US(11), US(1));
+	/* X2 jit_other (metadata-level stats): 3 + 1 = 4 us */
+	ev_add(&g, s7, "other_kernel", US(13), US(3));
+	ev_add(&g, s7, "other_kernel", US(17), US(1));
+	/* X3 jit_step: [19,21] + [24,26] = 4 us; untagged kernel at [22,23] */
+	kernel(&g, s7, "fusion_3", "jit_step", 5, US(19), US(2));
+	kernel(&g, s7, "untagged_kernel", NULL, -1, US(22), US(1));
+	kernel(&g, s8, "memcpy_2", "jit_step", 5, US(24), US(2));
+	kernel(&g, s7, "fusion_4", "jit_step", 5, US(25), US(1));
+	/* X4 jit_step without program_id: 3 us */
+	kernel(&g, s7, "fusion_5", "jit_step", -1, US(27), US(3));
+	/* X5 jit_step: [31,32] + [32,33] touching = 2 us */
+	kernel(&g, s7, "fusion_6", "jit_step", 5, US(31), US(1));
+	kernel(&g, s8, "memcpy_3", "jit_step", 5, US(32), US(1));
+	/* X6 jit_other: [34,37] u [36,41] = 7 us; second kernel has event-level stats */
+	ev_add(&g, s7, "other_kernel", US(34), US(3));
+	kernel(&g, s8, "other_memcpy", "jit_other", 6, US(36), US(5));
+	/* X7 jit_step: [42,54] u [51,59] + [61,64] = 17 + 3 = 20 us */
+	kernel(&g, s7, "fusion_7", "jit_step", 5, US(42), US(12));
+	kernel(&g, s8, "memcpy_4", "jit_step", 5, US(51), US(8));
+	kernel(&g, s7, "fusion_8", "jit_step", 5, US(61), US(3));
+
+	space_write(sp, "gpu_runs.xplane.pb");
+}
+
+/* A cuLaunchKernel host event with correlation id CORR. */
+static void launch(struct plane *h, XLine *ln, int64_t start_ps, uint64_t corr)
+{
+	XEvent *ev = ev_add(h, ln, "cuLaunchKernel", start_ps, US(1));
+
+	ev_u64(h, ev, "correlation_id", corr);
+}
+
+/* A GpuExecutable::ExecuteThunks host event for MODULE. */
+static void thunks(struct plane *h, XLine *ln, int64_t start_ps, int64_t dur_ps,
+		   const char *module)
+{
+	XEvent *ev = ev_add(h, ln, "GpuExecutable::ExecuteThunks", start_ps, dur_ps);
+
+	ev_str(h, ev, "module_name", module);
+}
+
+/*
+ * Scenario 4: host linkage.  Two back-to-back ExecuteThunks of jit_train,
+ * each launching two kernels; on the device the four kernels form a single
+ * run, so host linkage gives 2 executions (5 us, 6 us) and the runs rule 1
+ * (11 us).  Host Threads/100 starts 10 ns after the host plane base.
+ */
+static void gen_gpu_host(void)
+{
+	XSpace *sp = space_new();
+	struct plane g = plane_add(sp, 1, "/device:GPU:0", 5000);
+	struct plane h = plane_add(sp, 2, "/host:CPU", 4000);
+	XLine *s7 = line_add(&g, 1, "Stream #7(Compute)", 5000);
+	XLine *py = line_add(&h, 1, "python", 4000);
+	XLine *th = line_add(&h, 2, "Host Threads/100", 4010);
+	XEvent *ev;
+	static const struct {
+		int64_t start_us, dur_us;
+		uint64_t corr;
+	} k[] = { { 0, 3, 101 }, { 4, 2, 102 }, { 7, 5, 103 }, { 13, 1, 104 } };
+	size_t i;
+
+	for (i = 0; i < sizeof(k) / sizeof(k[0]); i++) {
+		ev = kernel(&g, s7, "train_kernel", "jit_train", 3,
+			    US(k[i].start_us), US(k[i].dur_us));
+		ev_u64(&g, ev, "correlation_id", k[i].corr);
+	}
+
+	thunks(&h, py, US(10), US(20), "jit_train");
+	thunks(&h, py, US(30), US(20), "jit_train");
+	launch(&h, th, US(12), 101);
+	launch(&h, th, US(15), 102);
+	launch(&h, th, US(32), 103);
+	launch(&h, th, US(36), 104);
+
+	space_write(sp, "gpu_host.xplane.pb");
+}
+
+/* One kernel per autotune candidate, at 10, 200 and 300 us. */
+static void autotune_plane(XSpace *sp, int64_t id, const char *name, const int64_t dur_us[3])
+{
+	static const char *const fn[3] = {
+		"jit_autotune_fn_0", "jit_autotune_fn_1", "jit_autotune_fn_2",
+	};
+	static const int64_t start_us[3] = { 10, 200, 300 };
+	struct plane g = plane_add(sp, id, name, 1000);
+	XLine *s7 = line_add(&g, 1, "Stream #7(Compute)", 1000);
+	int i;
+
+	for (i = 0; i < 3; i++)
+		kernel(&g, s7, "autotune_kernel", fn[i], 10 + i,
+		       US(start_us[i]), US(dur_us[i]));
+}
+
+/*
+ * Scenario 5: five autotune rounds on /device:GPU:0 (candidate 1 clearly
+ * fastest, 0 and 2 tied at a trimmed mean of 100 us); round 0 also has
+ * /device:GPU:1 with other times, seen only with --all-devices.
+ */
+static void gen_autotune(void)
+{
+	static const int64_t gpu0_us[5][3] = {
+		{ 102, 50, 102 },
+		{ 100, 52, 99 },
+		{ 98, 49, 105 },
+		{ 110, 51, 96 },
+		{ 95, 60, 99 },
+	};
+	static const int64_t gpu1_us[3] = { 100, 30, 80 };
+	char dir[4096], name[64];
+	XSpace *sp;
+	int r;
+
+	if (snprintf(dir, sizeof(dir), "%s/autotune", outdir) >= (int)sizeof(dir))
+		die("output path too long");
+	make_dir(dir);
+	for (r = 0; r < 5; r++) {
+		sp = space_new();
+		autotune_plane(sp, 1, "/device:GPU:0", gpu0_us[r]);
+		if (r == 0)
+			autotune_plane(sp, 2, "/device:GPU:1", gpu1_us);
+		snprintf(name, sizeof(name), "autotune/round_%d.xplane.pb", r);
+		space_write(sp, name);
+	}
+}
+
+/* Stream #1 of the compat plane: events deliberately out of start order. */
+static void compat_stream1(struct plane *g, XLine *ln)
+{
+	XEvent *ev;
+
+	kernel(g, ln, "k_a2", "jit_a", 1, US(40), US(8));	/* replaces k_a1 */
+	kernel(g, ln, "k_short", "jit_short", 2, US(1), NS(999));	/* < 1 us: dropped */
+	ev = kernel(g, ln, "k_b_scoped", "jit_b", 4, US(20), US(3));
+	ev_i64(g, ev, "scope_range_id", 7);
+	kernel(g, ln, "k_tie1", "jit_tie", 5, US(70), US(2));
+	kernel(g, ln, "volta_sgemm_128x64", NULL, -1, US(80), US(5));	/* not jit_ */
+}
+
+/* Stream #2 of the compat plane. */
+static void compat_stream2(struct plane *g, XLine *ln)
+{
+	XEvent *ev;
+
+	kernel(g, ln, "k_a1", "jit_a", 1, US(10), US(5));
+	kernel(g, ln, "k_a3", "jit_a", 1, US(60), NS(500));	/* dropped, no replace */
+	kernel(g, ln, "k_b", "jit_b", 4, US(25), US(2));
+	kernel(g, ln, "k_c", "jit_c", -1, US(30), US(6));	/* P = None */
+	ev = kernel(g, ln, "k_d", "jit_d", -1, US(50), US(4));
+	ev_i64(g, ev, "run_id", 9);				/* P from run_id */
+	ev_add(g, ln, "jit_meta_only", US(55), US(2));		/* name from metadata */
+	kernel(g, ln, "k_tie2", "jit_tie", 5, US(70), US(3));	/* same start: wins */
+	kernel(g, ln, "k_edge", "jit_edge", 3, US(90), US(1));	/* exactly 1 us: kept */
+	kernel(g, ln, "k_at", "jit_autotune_fn_3", 12, US(95), US(7));
+}
+
+/*
+ * Scenario 6: compat=ejkernel keys.  A host plane comes first (no "gpu" in
+ * its name), then /device:GPU:0 (the one used) and /device:GPU:1 (ignored).
+ */
+static void gen_compat(void)
+{
+	XSpace *sp = space_new();
+	struct plane h = plane_add(sp, 100, "/host:CPU", 1000);
+	struct plane g = plane_add(sp, 1, "/device:GPU:0", 1000);
+	struct plane g1;
+	XLine *s1, *s2;
+
+	ev_add(&h, line_add(&h, 1, "python", 1000), "jit_a", US(1), US(50));
+	s1 = line_add(&g, 1, "Stream #1(Compute)", 1000);
+	s2 = line_add(&g, 2, "Stream #2(Compute)", 1000);
+	compat_stream1(&g, s1);
+	compat_stream2(&g, s2);
+
+	g1 = plane_add(sp, 2, "/device:GPU:1", 1000);
+	kernel(&g1, line_add(&g1, 1, "Stream #1(Compute)", 1000),
+	       "k_a", "jit_a", 1, US(100), US(100));
+
+	space_write(sp, "compat.xplane.pb");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 2) {
+		fprintf(stderr, "usage: gen_synth OUTDIR\n");
+		return 2;
+	}
+	outdir = argv[1];
+	make_dir(outdir);
+	gen_tpu_basic();
+	gen_epoch();
+	gen_gpu_runs();
+	gen_gpu_host();
+	gen_autotune();
+	gen_compat();
+	return 0;
+}
