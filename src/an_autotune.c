@@ -148,8 +148,16 @@ int an_at_finish(struct an_at_result *r, struct xp_err *err)
 		for (j = 0; j < r->ncands; j++)
 			if (r->cands[j].s.mean < c->s.mean || (r->cands[j].s.mean == c->s.mean && j < i))
 				c->rank++;
-		c->p_vs_fastest = i == fastest ? 1 : an_welch_p(&c->s, &r->cands[fastest].s);
-		c->tied = c->p_vs_fastest >= r->opts.alpha;
+		if (i == fastest) {
+			c->p_vs_fastest = 1;
+			c->tied = 1;
+		} else if (c->s.n_used < 2 || r->cands[fastest].s.n_used < 2) {
+			c->p_vs_fastest = -1;
+			c->tied = -1;	/* too few samples for a test */
+		} else {
+			c->p_vs_fastest = an_welch_p(&c->s, &r->cands[fastest].s);
+			c->tied = c->p_vs_fastest >= r->opts.alpha;
+		}
 	}
 	return 0;
 }

@@ -29,8 +29,9 @@ struct an_at_cand {
 	size_t inputs;		/* inputs that gave at least one sample */
 	struct an_summary s;	/* picoseconds */
 	size_t rank;		/* 1 = fastest trimmed mean */
-	int tied;		/* not significantly slower than the fastest (Welch p >= alpha) */
-	double p_vs_fastest;
+	int tied;		/* 1: Welch p >= alpha against the fastest (the fastest itself
+				   included); 0: slower; -1: untested, fewer than 2 samples used */
+	double p_vs_fastest;	/* -1 when untested */
 	/* private */
 	double *samples_;
 	size_t nsamples_, cap_, last_input_;

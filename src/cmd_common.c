@@ -153,7 +153,7 @@ int cmd_out_open(struct cmd_out *o, const char *path)
 	}
 	fd = mkstemp(o->tmp);
 	if (fd < 0 || !(o->f = fdopen(fd, "w"))) {
-		cmd_error("cannot create '%s': %s", o->tmp, strerror(errno));
+		cmd_error("cannot create '%s': %s", o->path, strerror(errno));
 		if (fd >= 0)
 			close(fd);
 		return EXIT_ERROR;

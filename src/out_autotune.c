@@ -28,8 +28,13 @@ static int print_json(FILE *f, const struct an_at_result *r)
 		cJSON_AddNumberToObject(o, "ci95_low_s", c->s.ci_lo / 1e12);
 		cJSON_AddNumberToObject(o, "ci95_high_s", c->s.ci_hi / 1e12);
 		cJSON_AddNumberToObject(o, "rank", (double)c->rank);
-		cJSON_AddBoolToObject(o, "tied_with_fastest", c->tied);
-		cJSON_AddNumberToObject(o, "p_vs_fastest", c->p_vs_fastest);
+		if (c->tied < 0) {
+			cJSON_AddNullToObject(o, "tied_with_fastest");
+			cJSON_AddNullToObject(o, "p_vs_fastest");
+		} else {
+			cJSON_AddBoolToObject(o, "tied_with_fastest", c->tied);
+			cJSON_AddNumberToObject(o, "p_vs_fastest", c->p_vs_fastest);
+		}
 	}
 	return out_json_print(doc, f);
 }
@@ -67,8 +72,11 @@ static int print_rows(FILE *f, enum out_mode mode, const struct an_at_result *r,
 			out_table_add(&t, "%.12g", c->s.median / 1e12);
 			out_table_add(&t, "%.12g", c->s.max / 1e12);
 			out_table_add(&t, "%zu", c->rank);
-			out_table_add(&t, "%s", c->tied ? "true" : "false");
-			out_table_add(&t, "%.4g", c->p_vs_fastest);
+			out_table_add(&t, "%s", c->tied < 0 ? "" : c->tied ? "true" : "false");
+			if (c->tied < 0)
+				out_table_add(&t, "%s", "");
+			else
+				out_table_add(&t, "%.4g", c->p_vs_fastest);
 			continue;
 		}
 		out_fmt_time(b[0], sizeof(b[0]), c->s.mean);
@@ -91,7 +99,7 @@ static int print_rows(FILE *f, enum out_mode mode, const struct an_at_result *r,
 		out_table_add(&t, "%zu", c->rank);
 		if (c->rank == 1)
 			out_table_add(&t, "fastest");
-		else if (c->s.n_used < 2)
+		else if (c->tied < 0)
 			out_table_add(&t, "untested (n<2)");
 		else
 			out_table_add(&t, "%s (p=%.2g)", c->tied ? "tied" : "slower", c->p_vs_fastest);

@@ -176,10 +176,15 @@ int out_table_print(const struct out_table *t, FILE *f, enum out_mode mode, int 
 	for (i = 0; i <= nrows; i++) {
 		if (!i && colour)
 			fputs("\033[1m", f);
-		for (c = 0; c < t->ncols; c++) {
+		size_t end = t->ncols;
+
+		/* Trailing empty cells print nothing, so no line ends in spaces. */
+		while (i && end > 1 && !t->cells[(i - 1) * t->ncols + end - 1][0])
+			end--;
+		for (c = 0; c < end; c++) {
 			const char *s = i ? t->cells[(i - 1) * t->ncols + c] : t->headers[c];
 			size_t cw = put_text(NULL, s), pad = w[c] - cw;
-			int last = c + 1 == t->ncols;
+			int last = c + 1 == end;
 
 			if (c)
 				fputs("  ", f);
@@ -207,6 +212,10 @@ void out_fmt_time(char *buf, size_t n, double ps)
 
 	if (!isfinite(ps)) {
 		snprintf(buf, n, "-");
+		return;
+	}
+	if (ps == 0) {
+		snprintf(buf, n, "0");
 		return;
 	}
 	for (i = 0; i < sizeof(units) / sizeof(units[0]) - 1; i++)

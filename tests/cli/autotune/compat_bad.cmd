@@ -1,0 +1,1 @@
+xplane-stat autotune --compat=other $SYNTH/autotune

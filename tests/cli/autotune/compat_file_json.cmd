@@ -1,0 +1,1 @@
+xplane-stat autotune --compat=ejkernel --json $SYNTH/compat.xplane.pb

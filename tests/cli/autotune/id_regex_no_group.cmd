@@ -1,0 +1,1 @@
+xplane-stat autotune --id-regex 'jit_dot' testdata/real/mi300x_jax_gemm.xplane.pb

@@ -1,0 +1,1 @@
+xplane-stat autotune --all-devices --csv $SYNTH/autotune

@@ -1,0 +1,1 @@
+xplane-stat autotune --json $SYNTH/autotune

@@ -1,0 +1,1 @@
+xplane-stat autotune --trim 0 --csv $SYNTH/autotune

@@ -1,0 +1,1 @@
+xplane-stat --min-duration 5 testdata/real/mi300x_jax_gemm.xplane.pb

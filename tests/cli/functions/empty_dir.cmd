@@ -1,0 +1,1 @@
+mkdir $TMP/d; xplane-stat $TMP/d

@@ -1,0 +1,1 @@
+: > $TMP/empty.xplane.pb; xplane-stat $TMP/empty.xplane.pb

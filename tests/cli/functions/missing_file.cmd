@@ -1,0 +1,1 @@
+xplane-stat testdata/no-such-file.xplane.pb

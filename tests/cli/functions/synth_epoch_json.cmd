@@ -1,0 +1,1 @@
+xplane-stat --json $SYNTH/epoch.xplane.pb

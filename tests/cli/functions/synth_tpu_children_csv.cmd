@@ -1,0 +1,1 @@
+xplane-stat --csv --per-device --children 'fusion' $SYNTH/tpu_basic.xplane.pb

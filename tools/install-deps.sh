@@ -1,0 +1,28 @@
+#!/bin/sh
+# Installs the Debian packages xplane-stat needs to build and test, if any is missing.
+# As root it runs apt-get; otherwise it prints the exact command and fails.
+set -eu
+
+PKGS="cmake make gcc pkg-config libprotobuf-c-dev protobuf-c-compiler zlib1g-dev libcjson-dev"
+
+missing=""
+for p in $PKGS; do
+	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+		# pkg-config may be provided by pkgconf.
+		if [ "$p" = pkg-config ] && command -v pkg-config >/dev/null 2>&1; then
+			continue
+		fi
+		missing="$missing $p"
+	fi
+done
+[ -z "$missing" ] && exit 0
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "xplane-stat: missing Debian packages:$missing" >&2
+	echo "install them with:  sudo apt-get install -y$missing" >&2
+	exit 1
+fi
+echo "installing:$missing" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq $missing >/dev/null
