@@ -13,7 +13,8 @@ deps:
 
 build: deps
 	@cmake -S . -B $(BUILD) $(CMAKE_FLAGS) >/dev/null
-	@cmake --build $(BUILD) -j$(JOBS)
+	@cmake --build $(BUILD) -j$(JOBS) >$(BUILD)/build.log 2>&1 || { cat $(BUILD)/build.log; exit 1; }
+	@echo "built $(BUILD)/xplane-stat"
 
 demo: build
 	@echo '$$ xplane-stat testdata/real/mi300x_jax_gemm.xplane.pb'

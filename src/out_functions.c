@@ -111,15 +111,20 @@ static int print_machine(FILE *f, enum out_mode mode, const struct an_fn_result 
 
 static int print_table(FILE *f, const struct an_fn_result *r, int colour)
 {
-	static const char *const h[] = {"FUNCTION", "PROGRAM", "DEVICE", "DEVS", "EXECS", "TOTAL",
-					"MEAN", "STD", "MIN", "MEDIAN", "MAX", "SHARE"};
-	static const unsigned char right[] = {0, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1};
+	/* The DEVICE column only when rows are per device; pooled rows show DEVS. */
+	static const char *const hd[] = {"FUNCTION", "PROGRAM", "DEVICE", "EXECS", "TOTAL",
+					 "MEAN", "STD", "MIN", "MEDIAN", "MAX", "SHARE"};
+	static const char *const hp[] = {"FUNCTION", "PROGRAM", "DEVS", "EXECS", "TOTAL",
+					 "MEAN", "STD", "MIN", "MEDIAN", "MAX", "SHARE"};
+	static const unsigned char rd[] = {0, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1};
+	static const unsigned char rp[] = {0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
+	int per_device = r->opts.per_device;
 	struct out_table t;
 	char b[7][48];
 	size_t i;
 	int ret;
 
-	out_table_init(&t, sizeof(h) / sizeof(h[0]), h, right);
+	out_table_init(&t, 11, per_device ? hd : hp, per_device ? rd : rp);
 	for (i = 0; i < r->nrows; i++) {
 		const struct an_fn_row *row = &r->rows[i];
 
@@ -132,8 +137,10 @@ static int print_table(FILE *f, const struct an_fn_result *r, int colour)
 		out_fmt_time(b[6], sizeof(b[6]), row->s.max);
 		out_table_add(&t, "%s", row->name);
 		out_table_add(&t, "%s", b[0]);
-		out_table_add(&t, "%s", row->device ? row->device : "all");
-		out_table_add(&t, "%zu", row->ndevices);
+		if (per_device)
+			out_table_add(&t, "%s", row->device);
+		else
+			out_table_add(&t, "%zu", row->ndevices);
 		out_table_add(&t, "%zu", row->s.n);
 		out_table_add(&t, "%s", b[1]);
 		out_table_add(&t, "%s", b[2]);
