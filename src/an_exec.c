@@ -61,24 +61,33 @@ const char *an_split_fingerprint(struct xp_arena *a, const char *name, const cha
 
 /* --- host linkage: device correlation_id -> launch -> enclosing ExecuteThunks ---------- */
 
+/*
+ * Launches (host events with a correlation_id) run on API or callback threads;
+ * the ExecuteThunks events (with a module_name stat) run on executor threads,
+ * one per device in multi-device runs, and those overlap in time. So each
+ * launch line is first paired with the executor line that encloses most of
+ * its launches, and a launch is then resolved only on that line.
+ */
 struct launch {
 	uint64_t corr;
 	int64_t start;
-	uint32_t plane;
+	uint32_t line;		/* index into host_link.lines */
 };
 
 struct host_exec {
 	const char *module;
-	uint32_t plane;
+	uint32_t line;		/* index into host_link.lines */
 	int64_t start, end;
-	int64_t max_end;	/* the largest end among this and earlier entries of the module */
+	int64_t max_end;	/* the largest end among this and earlier entries of the line */
 };
 
 struct host_link {
 	struct launch *launches;
 	size_t nlaunches;
-	struct host_exec *hexecs;
+	struct host_exec *hexecs;	/* by (line, start) */
 	size_t nhexecs;
+	uint32_t *exec_line_of;		/* launch line -> paired executor line, or UINT32_MAX */
+	size_t nlines;
 };
 
 static int cmp_launch(const void *a, const void *b)
@@ -93,12 +102,9 @@ static int cmp_launch(const void *a, const void *b)
 static int cmp_hexec(const void *a, const void *b)
 {
 	const struct host_exec *x = a, *y = b;
-	int c = strcmp(x->module, y->module);
 
-	if (c)
-		return c;
-	if (x->plane != y->plane)
-		return x->plane < y->plane ? -1 : 1;
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
 	return x->start < y->start ? -1 : x->start > y->start;
 }
 
@@ -106,18 +112,82 @@ static void host_link_release(struct host_link *h)
 {
 	free(h->launches);
 	free(h->hexecs);
+	free(h->exec_line_of);
 	memset(h, 0, sizeof(*h));
+}
+
+/*
+ * The latest-starting event on executor line `line` that encloses time t (and
+ * is of `module` unless NULL); returns 1 + its index, or 0.
+ */
+static size_t enclosing(const struct host_link *h, uint32_t line, int64_t t, const char *module)
+{
+	size_t lo = 0, hi = h->nhexecs, i;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct host_exec *x = &h->hexecs[mid];
+
+		if (x->line < line || (x->line == line && x->start <= t))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (i = lo; i-- > 0;) {
+		const struct host_exec *x = &h->hexecs[i];
+
+		if (x->line != line || x->max_end < t)
+			break;
+		if (x->start <= t && t <= x->end && (!module || !strcmp(x->module, module)))
+			return i + 1;
+	}
+	return 0;
+}
+
+/* Pairs each launch line with the executor line that encloses most of its launches. */
+static int pair_lines(struct host_link *h)
+{
+	size_t n = h->nlines, i, j, *votes = calloc(n * n + 1, sizeof(*votes));
+	unsigned char *is_exec = calloc(n + 1, 1);
+
+	h->exec_line_of = malloc((n + 1) * sizeof(*h->exec_line_of));
+	if (!votes || !is_exec || !h->exec_line_of) {
+		free(votes);
+		free(is_exec);
+		return XP_ERR_NOMEM;
+	}
+	for (i = 0; i < h->nhexecs; i++)
+		is_exec[h->hexecs[i].line] = 1;
+	for (i = 0; i < h->nlaunches; i++)
+		for (j = 0; j < n; j++)
+			if (is_exec[j] && enclosing(h, (uint32_t)j, h->launches[i].start, NULL))
+				votes[h->launches[i].line * n + j]++;
+	for (i = 0; i < n; i++) {
+		size_t best = 0;
+
+		h->exec_line_of[i] = UINT32_MAX;
+		for (j = 0; j < n; j++) {
+			if (votes[i * n + j] > best) {
+				best = votes[i * n + j];
+				h->exec_line_of[i] = (uint32_t)j;
+			}
+		}
+	}
+	free(votes);
+	free(is_exec);
+	return 0;
 }
 
 static int host_link_build(const struct xp_trace *t, struct host_link *h)
 {
-	size_t pi, i, nl = 0, nh = 0;
+	size_t pi, i, nl = 0, nh = 0, line_base = 0;
 
 	for (pi = 0; pi < t->nplanes; pi++) {
 		const struct xp_plane *p = &t->planes[pi];
 
 		if (strncmp(p->name, "/host:", 6))
 			continue;
+		h->nlines += p->nlines;
 		for (i = 0; i < p->nevents; i++) {
 			nl += xp_event_stat(p, &p->events[i], XP_K_CORRELATION_ID) != NULL;
 			nh += xp_event_stat(p, &p->events[i], XP_K_MODULE_NAME) != NULL;
@@ -137,21 +207,23 @@ static int host_link_build(const struct xp_trace *t, struct host_link *h)
 		for (i = 0; i < p->nevents; i++) {
 			const struct xp_event *e = &p->events[i];
 			const struct xp_stat *s = xp_event_stat(p, e, XP_K_CORRELATION_ID);
+			uint32_t line = (uint32_t)(line_base + e->line);
 			size_t len;
 
 			if (s && !xp_stat_u64(s, &h->launches[h->nlaunches].corr)) {
 				h->launches[h->nlaunches].start = e->start_ps;
-				h->launches[h->nlaunches].plane = (uint32_t)pi;
+				h->launches[h->nlaunches].line = line;
 				h->nlaunches++;
 			}
 			s = xp_event_stat(p, e, XP_K_MODULE_NAME);
 			if (s && (h->hexecs[h->nhexecs].module = xp_stat_str(p, s, &len))) {
-				h->hexecs[h->nhexecs].plane = (uint32_t)pi;
+				h->hexecs[h->nhexecs].line = line;
 				h->hexecs[h->nhexecs].start = e->start_ps;
 				h->hexecs[h->nhexecs].end = e->start_ps + e->dur_ps;
 				h->nhexecs++;
 			}
 		}
+		line_base += p->nlines;
 	}
 	qsort(h->launches, h->nlaunches, sizeof(*h->launches), cmp_launch);
 	qsort(h->hexecs, h->nhexecs, sizeof(*h->hexecs), cmp_hexec);
@@ -159,17 +231,16 @@ static int host_link_build(const struct xp_trace *t, struct host_link *h)
 		struct host_exec *x = &h->hexecs[i];
 
 		x->max_end = x->end;
-		if (i && !strcmp(x->module, x[-1].module) && x->plane == x[-1].plane &&
-		    x[-1].max_end > x->max_end)
+		if (i && x->line == x[-1].line && x[-1].max_end > x->max_end)
 			x->max_end = x[-1].max_end;
 	}
-	return 0;
+	return pair_lines(h);
 }
 
 /* Returns 1 + the index of the ExecuteThunks event that launched (corr, module), or 0. */
 static size_t host_link_find(const struct host_link *h, uint64_t corr, const char *module)
 {
-	size_t lo = 0, hi = h->nlaunches, i;
+	size_t lo = 0, hi = h->nlaunches;
 	const struct launch *l;
 
 	while (lo < hi) {
@@ -183,28 +254,9 @@ static size_t host_link_find(const struct host_link *h, uint64_t corr, const cha
 	if (lo == h->nlaunches || h->launches[lo].corr != corr)
 		return 0;
 	l = &h->launches[lo];
-	/* Last entry of (module, plane) whose start <= launch start. */
-	lo = 0;
-	hi = h->nhexecs;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		const struct host_exec *x = &h->hexecs[mid];
-		int c = strcmp(x->module, module);
-
-		if (c < 0 || (!c && (x->plane < l->plane || (x->plane == l->plane && x->start <= l->start))))
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (i = lo; i-- > 0;) {
-		const struct host_exec *x = &h->hexecs[i];
-
-		if (strcmp(x->module, module) || x->plane != l->plane || x->max_end < l->start)
-			break;
-		if (x->start <= l->start && l->start <= x->end)
-			return i + 1;	/* the latest-starting enclosing one */
-	}
-	return 0;
+	if (h->exec_line_of[l->line] == UINT32_MAX)
+		return 0;
+	return enclosing(h, h->exec_line_of[l->line], l->start, module);
 }
 
 /* --- per plane ---------------------------------------------------------------------- */

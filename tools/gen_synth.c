@@ -510,6 +510,56 @@ static void gen_gpu_host(void)
 	space_write(sp, "gpu_host.xplane.pb");
 }
 
+/*
+ * Scenario 7: host linkage on two GPUs whose executor threads overlap in
+ * time. Each device's ExecuteThunks run on its own line (py_xla_execute/1 for
+ * GPU:0, /2 for GPU:1) and its launches on another (Host Threads/10, /20).
+ * Launches fall inside both devices' ExecuteThunks, so "the latest enclosing
+ * event" would mix devices; pairing each launch line with the executor line
+ * that encloses most of its launches (L10 -> /1: 4 of 4 vs 3; L20 -> /2: 4 vs 1)
+ * gives 2 executions per device. Kernel [start, end] in us, busy per execution:
+ *   GPU:0: K1 [0,2] K2 [3,5] | K3 [6,9] K4 [10,11]   -> 4, 4
+ *   GPU:1: K11 [0,1] K12 [2,4] | K13 [5,10] K14 [11,12] -> 3, 6
+ * (the runs rule would give one execution per device: 8 and 9 us).
+ */
+static void gen_gpu_host_multi(void)
+{
+	XSpace *sp = space_new();
+	struct plane g0 = plane_add(sp, 1, "/device:GPU:0", 0);
+	struct plane g1 = plane_add(sp, 2, "/device:GPU:1", 0);
+	struct plane h = plane_add(sp, 3, "/host:CPU", 0);
+	XLine *s0 = line_add(&g0, 1, "Stream #1(Compute)", 0);
+	XLine *s1 = line_add(&g1, 1, "Stream #2(Compute)", 0);
+	XLine *x0 = line_add(&h, 1, "py_xla_execute/1", 0);
+	XLine *x1 = line_add(&h, 2, "py_xla_execute/2", 0);
+	XLine *l0 = line_add(&h, 3, "Host Threads/10", 0);
+	XLine *l1 = line_add(&h, 4, "Host Threads/20", 0);
+	static const struct {
+		int gpu;
+		int64_t start_us, dur_us, launch_us;
+		uint64_t corr;
+	} k[] = {
+		{ 0, 0, 2, 11, 1 }, { 0, 3, 2, 20, 2 }, { 0, 6, 3, 51, 3 }, { 0, 10, 1, 60, 4 },
+		{ 1, 0, 1, 13, 11 }, { 1, 2, 2, 44, 12 }, { 1, 5, 5, 49, 13 }, { 1, 11, 1, 84, 14 },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(k) / sizeof(k[0]); i++) {
+		struct plane *g = k[i].gpu ? &g1 : &g0;
+		XEvent *ev = kernel(g, k[i].gpu ? s1 : s0, "m_kernel", "jit_m", 1,
+				    US(k[i].start_us), US(k[i].dur_us));
+
+		ev_u64(g, ev, "correlation_id", k[i].corr);
+		launch(&h, k[i].gpu ? l1 : l0, US(k[i].launch_us), k[i].corr);
+	}
+	thunks(&h, x0, US(10), US(30), "jit_m");
+	thunks(&h, x0, US(50), US(30), "jit_m");
+	thunks(&h, x1, US(12), US(33), "jit_m");
+	thunks(&h, x1, US(48), US(37), "jit_m");
+
+	space_write(sp, "gpu_host_multi.xplane.pb");
+}
+
 /* One kernel per autotune candidate, at 10, 200 and 300 us. */
 static void autotune_plane(XSpace *sp, int64_t id, const char *name, const int64_t dur_us[3])
 {
@@ -625,6 +675,7 @@ int main(int argc, char **argv)
 	gen_epoch();
 	gen_gpu_runs();
 	gen_gpu_host();
+	gen_gpu_host_multi();
 	gen_autotune();
 	gen_compat();
 	return 0;

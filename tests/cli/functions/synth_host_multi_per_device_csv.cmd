@@ -1,0 +1,1 @@
+xplane-stat --csv --per-device $SYNTH/gpu_host_multi.xplane.pb
