@@ -17,6 +17,7 @@
 #include <stdio.h>
 
 #include "an_functions.h"
+#include "opt.h"
 #include "out_table.h"
 #include "xp_err.h"
 #include "xp_model.h"
@@ -81,6 +82,18 @@ int cmd_load(const char *path, uint64_t max_input, struct xp_trace **t);
 int cmd_note_counts(struct xp_notes *n, const char *path, const struct xp_trace *t);
 /* "'PATH': no device plane with events[ matching 'X'] (planes here: A, B)" on stderr. */
 void cmd_no_device(const char *path, const struct xp_trace *t, const char *pattern);
+
+/*
+ * Parses a command's arguments. Returns -1 to go on, or the exit code to return
+ * now: EXIT_OK after --help, EXIT_USAGE after a message. Frees nothing: the
+ * caller frees *pos.
+ */
+int cmd_parse(const struct opt_cmd *c, int argc, char **argv, const char ***pos, size_t *npos);
+
+/* Writes a result through its formatter; -1 from it means out of memory. */
+typedef int (*cmd_print_fn)(FILE *f, enum out_mode mode, int colour, const void *result);
+/* Opens -o (or stdout), prints, closes atomically; returns the exit code. */
+int cmd_write(const char *output, enum out_mode mode, cmd_print_fn print, const void *result);
 
 /* Output destination: stdout, or FILE written under a temporary name and renamed. */
 struct cmd_out {

@@ -66,6 +66,11 @@ out:
 	return ret;
 }
 
+static int print_autotune(FILE *f, enum out_mode mode, int colour, const void *r)
+{
+	return out_autotune(f, mode, r, colour);
+}
+
 int cmd_autotune(int argc, char **argv)
 {
 	struct at_args a = {.trim = 1};
@@ -97,22 +102,16 @@ int cmd_autotune(int argc, char **argv)
 	struct xp_pathlist paths = {0};
 	struct xp_notes notes = {0};
 	struct xp_err err = {0};
-	struct cmd_out out = {0};
 	regex_t id_re, child_re;
 	int have_id = 0, have_child = 0, mode, ret;
 	const char **pos = NULL;
-	char msg[256];
 	size_t npos, i;
 
 	cmd_common_init(&a.c);
 	an_at_init(&res, &ao);
-	ret = opt_parse(&cmd, argc, argv, &pos, &npos, stdout, msg, sizeof(msg));
-	if (ret) {
-		if (ret < 0)
-			cmd_error("%s", msg);
-		ret = ret < 0 ? EXIT_USAGE : EXIT_OK;
+	ret = cmd_parse(&cmd, argc, argv, &pos, &npos);
+	if (ret >= 0)
 		goto out;
-	}
 	ret = EXIT_USAGE;
 	if (!npos) {
 		cmd_error("no input given (see 'xplane-stat autotune --help')");
@@ -171,16 +170,7 @@ int cmd_autotune(int argc, char **argv)
 		ret = EXIT_NOMATCH;
 		goto out;
 	}
-	ret = cmd_out_open(&out, a.c.output);
-	if (ret)
-		goto out;
-	if (out_autotune(out.f, (enum out_mode)mode, &res, out.f == stdout && out_use_colour(stdout))) {
-		cmd_error("out of memory");
-		cmd_out_close(&out, 0);
-		ret = EXIT_ERROR;
-		goto out;
-	}
-	ret = cmd_out_close(&out, 1);
+	ret = cmd_write(a.c.output, (enum out_mode)mode, print_autotune, &res);
 out:
 	if (have_id)
 		regfree(&id_re);

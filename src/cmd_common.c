@@ -219,3 +219,32 @@ int cmd_pick_time(const struct cmd_common *c, enum an_time *t)
 	}
 	return EXIT_OK;
 }
+
+int cmd_parse(const struct opt_cmd *c, int argc, char **argv, const char ***pos, size_t *npos)
+{
+	char msg[256];
+	int r = opt_parse(c, argc, argv, pos, npos, stdout, msg, sizeof(msg));
+
+	if (r > 0)
+		return EXIT_OK;
+	if (r < 0) {
+		cmd_error("%s", msg);
+		return EXIT_USAGE;
+	}
+	return -1;
+}
+
+int cmd_write(const char *output, enum out_mode mode, cmd_print_fn print, const void *result)
+{
+	struct cmd_out out;
+	int ret = cmd_out_open(&out, output);
+
+	if (ret)
+		return ret;
+	if (print(out.f, mode, out.f == stdout && out_use_colour(stdout), result)) {
+		cmd_error("out of memory");
+		cmd_out_close(&out, 0);
+		return EXIT_ERROR;
+	}
+	return cmd_out_close(&out, 1);
+}

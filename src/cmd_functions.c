@@ -16,6 +16,19 @@ struct fn_args {
 	int per_device;
 };
 
+/* What the formatter needs: the result and the warnings for JSON. */
+struct fn_output {
+	const struct an_fn_result *res;
+	const struct xp_notes *notes;
+};
+
+static int print_functions(FILE *f, enum out_mode mode, int colour, const void *arg)
+{
+	const struct fn_output *o = arg;
+
+	return out_functions(f, mode, o->res, o->notes, colour);
+}
+
 int cmd_functions(int argc, char **argv)
 {
 	struct fn_args a = {.trim = 0};
@@ -37,25 +50,20 @@ int cmd_functions(int argc, char **argv)
 	struct an_exec_opts xo = {0};
 	struct an_fn_opts fo = {0};
 	struct an_fn_result res;
+	struct fn_output fo_out;
 	struct xp_pathlist paths = {0};
 	struct xp_notes notes = {0};
 	struct xp_err err = {0};
-	struct cmd_out out = {0};
 	regex_t match_re, child_re;
 	int have_match = 0, have_child = 0, mode, ret, any_device = 0;
 	const char **pos = NULL;
-	char msg[256];
 	size_t npos, i;
 
 	cmd_common_init(&a.c);
 	an_fn_init(&res, &fo);
-	ret = opt_parse(&cmd, argc, argv, &pos, &npos, stdout, msg, sizeof(msg));
-	if (ret) {
-		if (ret < 0)
-			cmd_error("%s", msg);
-		ret = ret < 0 ? EXIT_USAGE : EXIT_OK;
+	ret = cmd_parse(&cmd, argc, argv, &pos, &npos);
+	if (ret >= 0)
 		goto out;
-	}
 	ret = EXIT_USAGE;
 	if (!npos) {
 		cmd_error("no input given (see 'xplane-stat functions --help')");
@@ -130,16 +138,9 @@ int cmd_functions(int argc, char **argv)
 		ret = EXIT_NOMATCH;
 		goto out;
 	}
-	ret = cmd_out_open(&out, a.c.output);
-	if (ret)
-		goto out;
-	if (out_functions(out.f, (enum out_mode)mode, &res, &notes, out.f == stdout && out_use_colour(stdout))) {
-		cmd_error("out of memory");
-		cmd_out_close(&out, 0);
-		ret = EXIT_ERROR;
-		goto out;
-	}
-	ret = cmd_out_close(&out, 1);
+	fo_out.res = &res;
+	fo_out.notes = &notes;
+	ret = cmd_write(a.c.output, (enum out_mode)mode, print_functions, &fo_out);
 	if (mode != OUT_JSON)
 		cmd_print_notes(&notes);
 	if (!ret && !res.nrows)

@@ -6,6 +6,18 @@
 #include "opt.h"
 #include "out_planes.h"
 
+struct planes_output {
+	const char *path;
+	const struct an_planes *planes;
+};
+
+static int print_planes(FILE *f, enum out_mode mode, int colour, const void *arg)
+{
+	const struct planes_output *o = arg;
+
+	return out_planes(f, mode, o->path, o->planes, colour);
+}
+
 int cmd_planes(int argc, char **argv)
 {
 	struct cmd_common c;
@@ -24,21 +36,16 @@ int cmd_planes(int argc, char **argv)
 	};
 	struct xp_trace *t = NULL;
 	struct an_planes p = {0};
+	struct planes_output po;
 	struct xp_err err = {0};
-	struct cmd_out out = {0};
 	const char **pos = NULL;
-	char msg[256];
 	size_t npos;
 	int ret, mode;
 
 	cmd_common_init(&c);
-	ret = opt_parse(&cmd, argc, argv, &pos, &npos, stdout, msg, sizeof(msg));
-	if (ret) {
-		if (ret < 0)
-			cmd_error("%s", msg);
-		ret = ret < 0 ? EXIT_USAGE : EXIT_OK;
+	ret = cmd_parse(&cmd, argc, argv, &pos, &npos);
+	if (ret >= 0)
 		goto out;
-	}
 	ret = EXIT_USAGE;
 	if (npos != 1) {
 		cmd_error("planes takes one input (see 'xplane-stat planes --help')");
@@ -55,16 +62,9 @@ int cmd_planes(int argc, char **argv)
 		ret = EXIT_ERROR;
 		goto out;
 	}
-	ret = cmd_out_open(&out, c.output);
-	if (ret)
-		goto out;
-	if (out_planes(out.f, (enum out_mode)mode, pos[0], &p, out.f == stdout && out_use_colour(stdout))) {
-		cmd_error("out of memory");
-		cmd_out_close(&out, 0);
-		ret = EXIT_ERROR;
-		goto out;
-	}
-	ret = cmd_out_close(&out, 1);
+	po.path = pos[0];
+	po.planes = &p;
+	ret = cmd_write(c.output, (enum out_mode)mode, print_planes, &po);
 out:
 	an_planes_release(&p);
 	xp_trace_free(t);
