@@ -536,7 +536,13 @@ static int scan_plane(struct plane_ctx *c)
 		merger_add(&open[xi - first].m, e->start_ps, end);
 		if (end > open[xi - first].end || x->events == 1)
 			open[xi - first].end = end;
-		owner[evs[i].idx] = (int32_t)(xi - first);
+		/*
+		 * Only a module-line event is excluded from its own children: it spans
+		 * the execution and would count itself. A GPU execution's kernels are
+		 * the work --children measures, so they stay in.
+		 */
+		if (module_line >= 0)
+			owner[evs[i].idx] = (int32_t)(xi - first);
 	}
 	dev->busy_ps = merger_total(&busy);
 	for (i = first; i < c->out->n; i++) {

@@ -19,7 +19,11 @@
 
 struct an_exec_opts {
 	const char *device;		/* --device pattern; NULL: every device plane */
-	const regex_t *children;	/* --children: time = union of matching contained events */
+	/*
+	 * --children: time = union of the plane's events inside the execution's
+	 * span whose name matches; an XLA Modules event is not its own child.
+	 */
+	const regex_t *children;
 	int64_t min_dur_ps;		/* device events shorter than this are dropped */
 };
 

@@ -190,6 +190,27 @@ int an_fn_finish(struct an_fn_result *r, struct xp_err *err)
 		row->share = r->device_busy_ps > 0 ? row->s.total / (double)r->device_busy_ps : 0;
 	}
 	qsort(r->rows, r->nrows, sizeof(*r->rows), cmp_row);
+	r->functions = r->nrows;
+	if (r->opts.per_device) {
+		struct xp_hmap seen = {0};
+
+		r->functions = 0;
+		for (i = 0; i < r->nrows; i++) {
+			char key[64 + 4096];
+			size_t v = 0;
+			int found;
+
+			snprintf(key, sizeof(key), "%.4096s\x1f%d%" PRIu64, r->rows[i].name,
+				 r->rows[i].has_program_id, r->rows[i].program_id);
+			found = xp_hmap_get_or_put(&seen, key, &v);
+			if (found < 0) {
+				xp_hmap_release(&seen);
+				return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
+			}
+			r->functions += !found;
+		}
+		xp_hmap_release(&seen);
+	}
 	return 0;
 }
 

@@ -56,6 +56,7 @@ struct an_fn_result {
 	size_t unattributed_events;
 	int64_t unattributed_ps;
 	size_t executions;
+	size_t functions;	/* distinct (name, program id); rows count devices apart too */
 	/* private */
 	struct xp_hmap by_key_, dev_ids_;
 };

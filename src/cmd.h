@@ -60,7 +60,7 @@ struct cmd_common {
 	 "time = union of the plane's events inside each execution whose name matches REGEX"},     \
 	{"time", 0, OPT_STR, &(c)->time, "busy|span", "busy: union of device intervals (default); span: first start to last end"}, \
 	{"max-input-size", 0, OPT_BYTES, &(c)->max_input, "SIZE",                                  \
-	 "refuse stdin or gzip input that expands past SIZE (default 16G)"}
+	 "refuse input from stdin or a pipe, or gzip input, over SIZE bytes (default 16G)"}
 
 void cmd_common_init(struct cmd_common *c);
 /* The output mode from --json/--csv/--tsv; -1 (message printed) if several. */

@@ -39,7 +39,7 @@ static int add_input(const struct at_args *a, const char *path, const struct an_
 
 		ret = an_compat_add(t, co, r, r->inputs++, &info, &err);
 		if (ret == XP_ERR_USAGE) {
-			cmd_no_device(path, t, co->device);
+			cmd_error("'%s': %s", path, err.msg);
 			ret = EXIT_NOMATCH;
 			goto out;
 		}

@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "an_exec.h"
@@ -152,6 +153,14 @@ int cmd_out_open(struct cmd_out *o, const char *path)
 		return EXIT_ERROR;
 	}
 	fd = mkstemp(o->tmp);
+	if (fd >= 0) {
+		/* mkstemp makes 0600; give the file the mode it would have had (or had). */
+		struct stat st;
+		mode_t mask = umask(0);
+
+		umask(mask);
+		fchmod(fd, stat(path, &st) == 0 ? st.st_mode & 07777 : 0666 & ~mask);
+	}
 	if (fd < 0 || !(o->f = fdopen(fd, "w"))) {
 		cmd_error("cannot create '%s': %s", o->path, strerror(errno));
 		if (fd >= 0)

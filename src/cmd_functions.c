@@ -132,8 +132,10 @@ int cmd_functions(int argc, char **argv)
 	an_fn_finish(&res, &err);
 	if (!res.nrows && mode != OUT_JSON) {
 		cmd_error("no jitted function executions found: %s",
-			  res.device_events ? "no device event carries an hlo_module stat (not an XLA program? 'xplane-stat planes FILE' shows what it holds)"
-			  : have_match ? "no function matches --match" : "the device planes hold no events");
+			  have_match ? "no function matches --match"
+			  : res.device_events ? "no device event carries an hlo_module stat (not an XLA program? "
+						"'xplane-stat planes FILE' shows what it holds)"
+			  : "the device planes hold no events");
 		cmd_print_notes(&notes);
 		ret = EXIT_NOMATCH;
 		goto out;

@@ -23,7 +23,7 @@ int cmd_planes(int argc, char **argv)
 	struct cmd_common c;
 	const struct opt opts[] = {
 		{"max-input-size", 0, OPT_BYTES, &c.max_input, "SIZE",
-		 "refuse stdin or gzip input that expands past SIZE (default 16G)"},
+		 "refuse input from stdin or a pipe, or gzip input, over SIZE bytes (default 16G)"},
 		CMD_OPTS_FORMAT(&c),
 		{0},
 	};

@@ -5,6 +5,8 @@
 
 #include "out_json.h"
 
+#define PLURAL(n) ((n) == 1 ? "" : "s")
+
 static const char *time_name(enum an_time t)
 {
 	return t == AN_TIME_SPAN ? "span" : t == AN_TIME_CHILDREN ? "children" : "busy";
@@ -23,6 +25,7 @@ static int print_json(FILE *f, const struct an_fn_result *r, const struct xp_not
 	cJSON_AddNumberToObject(doc, "inputs", (double)r->inputs);
 	cJSON_AddNumberToObject(doc, "devices", (double)r->devices);
 	cJSON_AddNumberToObject(doc, "executions", (double)r->executions);
+	cJSON_AddNumberToObject(doc, "functions_count", (double)r->functions);
 	out_json_add_ns(doc, "device_busy_ns", (double)r->device_busy_ps);
 	cJSON_AddNumberToObject(doc, "device_events", (double)r->device_events);
 	cJSON_AddNumberToObject(doc, "dropped_short_events", (double)r->dropped_short);
@@ -156,11 +159,12 @@ static int print_table(FILE *f, const struct an_fn_result *r, int colour)
 		return ret;
 	out_fmt_time(b[0], sizeof(b[0]), (double)r->device_busy_ps);
 	out_fmt_time(b[1], sizeof(b[1]), (double)r->unattributed_ps);
-	fprintf(f, "\n%zu executions of %zu functions on %zu device%s in %zu input%s; device busy %s",
-		r->executions, r->nrows, r->devices, r->devices == 1 ? "" : "s", r->inputs,
-		r->inputs == 1 ? "" : "s", b[0]);
+	fprintf(f, "\n%zu execution%s of %zu function%s on %zu device%s in %zu input%s; device busy %s",
+		r->executions, PLURAL(r->executions), r->functions, PLURAL(r->functions),
+		r->devices, PLURAL(r->devices), r->inputs, PLURAL(r->inputs), b[0]);
 	if (r->unattributed_events)
-		fprintf(f, "; %zu device events (%s) belong to no function", r->unattributed_events, b[1]);
+		fprintf(f, "; %zu device event%s (%s) belong%s to no function", r->unattributed_events,
+			PLURAL(r->unattributed_events), b[1], r->unattributed_events == 1 ? "s" : "");
 	if (r->opts.trim)
 		fprintf(f, "; mean and std drop the %zu fastest and slowest", r->opts.trim);
 	fprintf(f, "\n");

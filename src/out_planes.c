@@ -110,6 +110,15 @@ static int print_rows(FILE *f, enum out_mode mode, const struct an_planes *p, in
 		const struct an_plane_info *pi = &p->planes[i];
 		char facts[256], span[48];
 
+		if (machine && !pi->nlines) {
+			out_table_add(&t, "%" PRId64, pi->id);
+			out_table_add(&t, "%s", pi->name);
+			out_table_add(&t, "%s", pi->is_device ? "true" : "false");
+			out_table_add(&t, "%s", "");
+			out_table_add(&t, "%s", "");
+			out_table_add(&t, "%s", "0");
+			continue;
+		}
 		if (machine) {
 			for (j = 0; j < pi->nlines; j++) {
 				out_table_add(&t, "%" PRId64, pi->id);

@@ -680,24 +680,31 @@ static void test_gpu_runs(void)
 	an_fn_release(&r);
 
 	/*
-	 * --children '.*': only untagged_kernel [22,23] lies inside another
-	 * execution's window (X3 [19,26]).  jit_step/5 {0,1,0,0} us: mean 0.25,
-	 * var (3*0.0625 + 0.5625)/4 = 0.1875 -> std 0.25*sqrt(3) us.
+	 * --children '.*' on GPU: a GPU execution's own kernels count (only a TPU
+	 * module event is excluded from its own children), so each execution gets
+	 * the union of every event inside its window [first start, last end]:
+	 * X1 [1,12] 10, X2 [13,18] 4, X3 [19,26] 2+1+2 = 5 (untagged_kernel [22,23]
+	 * now counts), X4 3, X5 [31,33] 2, X6 [34,41] 7, X7 [42,64] 17+3 = 20.
+	 * jit_step/5 = X1,X3,X5,X7 = {10,5,2,20}: total 37, mean 9.25, deviations
+	 * 0.75,-4.25,-7.25,10.75 -> squares 0.5625+18.0625+52.5625+115.5625 = 186.75,
+	 * var 46.6875 -> std sqrt(46.6875) us; sorted {2,5,10,20}: median 7.5.
 	 */
 	if (!find_execs(t, NULL, ".*", &l)) {
+		static const int64_t want_us[7] = {10, 4, 5, 3, 2, 7, 20};
+
 		CHECK_INT(l.n, 7);
-		for (i = 0; i < l.n; i++)
-			CHECK_INT(l.execs[i].children_ps, i == 2 ? US(1) : 0);
+		for (i = 0; i < l.n && i < 7; i++)
+			CHECK_INT(l.execs[i].children_ps, US(want_us[i]));
 		an_exec_list_release(&l);
 	}
 	fo.time = AN_TIME_CHILDREN;
 	fn_rows(t, ".*", &fo, &r);
 	check_row("gpu_runs children jit_step/5", find_row(&r, "jit_step", 1, 5, NULL), 1,
-		  &(struct want){4, 4, US(1), 250000, 250000 * sqrt(3.0), 0, 0, US(1)});
+		  &(struct want){4, 4, US(37), 9250000, sqrt(46.6875) * 1e6, US(2), 7500000, US(20)});
 	check_row("gpu_runs children jit_step/none", find_row(&r, "jit_step", 0, 0, NULL), 1,
-		  &(struct want){1, 1, 0, 0, 0, 0, 0, 0});
+		  &(struct want){1, 1, US(3), US(3), 0, US(3), US(3), US(3)});
 	check_row("gpu_runs children jit_other/6", find_row(&r, "jit_other", 1, 6, NULL), 1,
-		  &(struct want){2, 2, 0, 0, 0, 0, 0, 0});
+		  &(struct want){2, 2, US(11), 5500000, 1500000, US(4), 5500000, US(7)});
 	an_fn_release(&r);
 
 	xp_trace_free(t);

@@ -1,0 +1,1 @@
+xplane-stat autotune --compat=ejkernel --device tpu $SYNTH/autotune/round_0.xplane.pb

@@ -1,0 +1,1 @@
+umask 022; xplane-stat --csv -o $TMP/x.csv testdata/real/mi300x_jax_gemm.xplane.pb && stat -c %a $TMP/x.csv; chmod 640 $TMP/x.csv; xplane-stat --csv -o $TMP/x.csv testdata/real/mi300x_jax_gemm.xplane.pb && stat -c %a $TMP/x.csv
