@@ -134,6 +134,7 @@ struct xp_reader {
 };
 
 extern const struct xp_reader xp_reader_protobuf_c;
+extern const struct xp_reader xp_reader_wire;	/* xp_read_wire.c: walks the wire format */
 
 /* Decodes buf with reader r (NULL: the default reader). *out is NULL on error. */
 int xp_trace_read(const struct xp_reader *r, const void *buf, size_t len,

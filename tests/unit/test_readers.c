@@ -1,0 +1,708 @@
+/*
+ * The wire reader against the protobuf-c reader, taken as the oracle: on
+ * every trace in testdata and SYNTH_DIR, on truncations and byte mutations of
+ * a real trace, and on hand-made inputs, both must fail, or both succeed with
+ * identical models.
+ *
+ * The one accepted disagreement is the wire reader rejecting tags that
+ * protobuf-c lets through (field number 0 in a multi-byte tag, a field number
+ * past 2^29 - 1); see the top of src/xp_read_wire.c.
+ */
+#include <dirent.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "test.h"
+#include "xp_input.h"
+#include "xp_model.h"
+
+/* ---- model comparison ----------------------------------------------------------- */
+
+struct diff {
+	char msg[512];
+};
+
+static int differ(struct diff *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static int differ(struct diff *d, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(d->msg, sizeof(d->msg), fmt, ap);
+	va_end(ap);
+	return 1;
+}
+
+static int str_differ(const char *a, const char *b)
+{
+	return !a || !b || strcmp(a, b);
+}
+
+static int stat_differ(const struct xp_stat *a, const struct xp_stat *b)
+{
+	if (a->meta_id != b->meta_id || a->type != b->type)
+		return 1;
+	switch (a->type) {
+	case XP_STAT_DOUBLE:
+		return memcmp(&a->v.d, &b->v.d, sizeof(a->v.d)) != 0;
+	case XP_STAT_UINT64:
+	case XP_STAT_REF:
+		return a->v.u != b->v.u;
+	case XP_STAT_INT64:
+		return a->v.i != b->v.i;
+	case XP_STAT_STR:
+	case XP_STAT_BYTES:
+		return a->v.s.len != b->v.s.len || !a->v.s.p || !b->v.s.p ||
+		       memcmp(a->v.s.p, b->v.s.p, a->v.s.len) || b->v.s.p[b->v.s.len] != '\0';
+	default:
+		return 0;
+	}
+}
+
+static int plane_differ(const struct xp_plane *a, const struct xp_plane *b, size_t pi,
+			struct diff *d)
+{
+	size_t i;
+	int k;
+
+	if (a->id != b->id || str_differ(a->name, b->name) || a->base_ns != b->base_ns)
+		return differ(d, "plane %zu: id, name or base", pi);
+	if (a->nlines != b->nlines || a->nevents != b->nevents || a->nevmetas != b->nevmetas ||
+	    a->nstatmetas != b->nstatmetas || a->nstats != b->nstats)
+		return differ(d, "plane %zu: counts %zu/%zu/%zu/%zu/%zu vs %zu/%zu/%zu/%zu/%zu", pi,
+			      a->nlines, a->nevents, a->nevmetas, a->nstatmetas, a->nstats,
+			      b->nlines, b->nevents, b->nevmetas, b->nstatmetas, b->nstats);
+	for (i = 0; i < a->nlines; i++) {
+		const struct xp_line *x = &a->lines[i], *y = &b->lines[i];
+
+		if (x->id != y->id || str_differ(x->name, y->name) ||
+		    str_differ(x->display_name, y->display_name) ||
+		    x->timestamp_ns != y->timestamp_ns || x->duration_ps != y->duration_ps ||
+		    x->first_event != y->first_event || x->nevents != y->nevents)
+			return differ(d, "plane %zu: line %zu", pi, i);
+	}
+	for (i = 0; i < a->nevents; i++) {
+		const struct xp_event *x = &a->events[i], *y = &b->events[i];
+
+		if (x->start_ps != y->start_ps || x->dur_ps != y->dur_ps || x->meta != y->meta ||
+		    x->line != y->line || x->stats_first != y->stats_first || x->nstats != y->nstats)
+			return differ(d, "plane %zu: event %zu", pi, i);
+	}
+	/* <= : the sentinel entry for a missing id too. */
+	for (i = 0; i <= a->nevmetas; i++) {
+		const struct xp_evmeta *x = &a->evmetas[i], *y = &b->evmetas[i];
+
+		if (x->id != y->id || str_differ(x->name, y->name) ||
+		    str_differ(x->display_name, y->display_name) ||
+		    x->stats_first != y->stats_first || x->nstats != y->nstats)
+			return differ(d, "plane %zu: event metadata %zu", pi, i);
+	}
+	for (i = 0; i < a->nstatmetas; i++)
+		if (a->statmetas[i].id != b->statmetas[i].id ||
+		    str_differ(a->statmetas[i].name, b->statmetas[i].name))
+			return differ(d, "plane %zu: stat metadata %zu", pi, i);
+	for (i = 0; i < a->nstats; i++)
+		if (stat_differ(&a->stats[i], &b->stats[i]))
+			return differ(d, "plane %zu: stat %zu", pi, i);
+	if (a->pstats_first != b->pstats_first || a->npstats != b->npstats)
+		return differ(d, "plane %zu: plane stats range", pi);
+	for (k = 0; k < XP_KEY_COUNT; k++)
+		if (a->has_key[k] != b->has_key[k] || (a->has_key[k] && a->key_id[k] != b->key_id[k]))
+			return differ(d, "plane %zu: key %d", pi, k);
+	return 0;
+}
+
+static int strs_differ(const char **a, size_t na, const char **b, size_t nb)
+{
+	size_t i;
+
+	if (na != nb)
+		return 1;
+	for (i = 0; i < na; i++)
+		if (str_differ(a[i], b[i]))
+			return 1;
+	return 0;
+}
+
+/* 0 if the two models are identical, else 1 with the first difference in d. */
+static int traces_differ(const struct xp_trace *a, const struct xp_trace *b, struct diff *d)
+{
+	const struct xp_read_counts *x = &a->counts, *y = &b->counts;
+	size_t i;
+
+	if (a->nplanes != b->nplanes)
+		return differ(d, "%zu planes vs %zu", a->nplanes, b->nplanes);
+	for (i = 0; i < a->nplanes; i++)
+		if (plane_differ(&a->planes[i], &b->planes[i], i, d))
+			return 1;
+	if (strs_differ(a->hostnames, a->nhostnames, b->hostnames, b->nhostnames) ||
+	    strs_differ(a->errors, a->nerrors, b->errors, b->nerrors) ||
+	    strs_differ(a->warnings, a->nwarnings, b->warnings, b->nwarnings))
+		return differ(d, "hostnames, errors or warnings");
+	if (x->aggregated_events != y->aggregated_events ||
+	    x->events_missing_metadata != y->events_missing_metadata ||
+	    x->stats_missing_metadata != y->stats_missing_metadata ||
+	    x->duplicate_metadata != y->duplicate_metadata)
+		return differ(d, "read counts");
+	return 0;
+}
+
+/* ---- the oracle ----------------------------------------------------------------- */
+
+enum verdict {
+	AGREE_FAIL,
+	AGREE_OK,
+	WIRE_STRICTER,		/* a documented class: the wire reader rejects, protobuf-c does not */
+	DISAGREE,
+};
+
+/* Decodes with both readers; reports a disagreement under label unless quiet. */
+static enum verdict oracle(const char *label, const void *buf, size_t len, int quiet)
+{
+	struct xp_trace *tp = NULL, *tw = NULL;
+	struct xp_err ep = {0}, ew = {0};
+	struct diff d;
+	enum verdict v;
+	int rp, rw;
+
+	rp = xp_trace_read(&xp_reader_protobuf_c, buf, len, &tp, &ep);
+	rw = xp_trace_read(&xp_reader_wire, buf, len, &tw, &ew);
+	if (rp && rw) {
+		v = AGREE_FAIL;
+	} else if (!rp && !rw) {
+		v = traces_differ(tp, tw, &d) ? DISAGREE : AGREE_OK;
+		if (v == DISAGREE && !quiet)
+			fprintf(stderr, "%s: models differ: %s\n", label, d.msg);
+	} else if (rw && (strstr(ew.msg, "field number 0") || strstr(ew.msg, "field number past"))) {
+		v = WIRE_STRICTER;
+	} else {
+		v = DISAGREE;
+		if (!quiet)
+			fprintf(stderr, "%s: protobuf-c %s, wire %s\n", label,
+				rp ? ep.msg : "accepts", rw ? ew.msg : "accepts");
+	}
+	xp_trace_free(tp);
+	xp_trace_free(tw);
+	return v;
+}
+
+static int load(const char *path, struct xp_buf *b)
+{
+	struct xp_err err = {0};
+
+	if (!xp_buf_load(path, XP_DEFAULT_MAX_INPUT, b, &err))
+		return 0;
+	fprintf(stderr, "%s: %s\n", path, err.msg);
+	test_failures++;
+	return -1;
+}
+
+/* ---- every trace on disk -------------------------------------------------------- */
+
+static void oracle_file(const char *path, int expect_ok)
+{
+	struct xp_buf b;
+	enum verdict v;
+
+	if (load(path, &b))
+		return;
+	v = oracle(path, b.data, b.len, 0);
+	CHECK(v == AGREE_OK || v == AGREE_FAIL);
+	if (expect_ok >= 0 && v != (expect_ok ? AGREE_OK : AGREE_FAIL)) {
+		fprintf(stderr, "%s: expected both readers to %s\n", path, expect_ok ? "accept" : "reject");
+		test_failures++;
+	}
+	xp_buf_release(&b);
+}
+
+static void test_corpus(void)
+{
+	const char *dirs[] = {TESTDATA_DIR "/real", SYNTH_DIR};
+	struct xp_pathlist l = {0};
+	struct xp_err err = {0};
+	char path[4096];
+	struct dirent *de;
+	DIR *dir;
+	size_t i, nbad = 0;
+
+	CHECK_INT(xp_pathlist_expand(&l, dirs, 2, &err), 0);
+	CHECK(l.n >= 10);
+	for (i = 0; i < l.n; i++)
+		oracle_file(l.paths[i], 1);
+	xp_pathlist_release(&l);
+
+	/* Every file under bad/, the license text included: both must reject each. */
+	dir = opendir(TESTDATA_DIR "/bad");
+	CHECK(dir != NULL);
+	while (dir && (de = readdir(dir))) {
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/bad/%s", TESTDATA_DIR, de->d_name);
+		oracle_file(path, 0);
+		nbad++;
+	}
+	if (dir)
+		closedir(dir);
+	CHECK(nbad >= 2);
+}
+
+/* ---- truncations and mutations of a real trace --------------------------------- */
+
+#define SMALL_REAL TESTDATA_DIR "/real/mi300x_jax_gemm.xplane.pb"
+
+static void test_truncations(void)
+{
+	struct xp_buf b;
+	unsigned char *cut;
+	char label[64];
+	size_t off, n = 0, nok = 0;
+	enum verdict v;
+
+	if (load(SMALL_REAL, &b))
+		return;
+	for (off = 0; off < b.len; off++) {
+		if (!(off < 64 || off >= b.len - 64 || off % 997 == 0))
+			continue;
+		/* An exact copy, so that a read past the end is one a sanitizer sees. */
+		cut = malloc(off ? off : 1);
+		if (!cut)
+			abort();
+		memcpy(cut, b.data, off);
+		snprintf(label, sizeof(label), "truncated at %zu", off);
+		v = oracle(label, cut, off, 0);
+		free(cut);
+		CHECK(v == AGREE_OK || v == AGREE_FAIL);
+		nok += v == AGREE_OK;
+		n++;
+	}
+	CHECK(n > 200);
+	CHECK(nok >= 1);	/* the empty prefix at least: an XSpace with nothing in it */
+	xp_buf_release(&b);
+}
+
+/* Deterministic byte mutations: 1 to 3 bytes set to random values, 600 times. */
+static void test_mutations(void)
+{
+	struct xp_buf b;
+	unsigned char *m;
+	uint64_t rng = 0x9e3779b97f4a7c15ULL;
+	size_t i, j, count[4] = {0};
+	char label[64];
+	enum verdict v;
+
+	if (load(SMALL_REAL, &b))
+		return;
+	m = malloc(b.len);
+	CHECK(m != NULL);
+	for (i = 0; m && i < 600; i++) {
+		memcpy(m, b.data, b.len);
+		for (j = 0; j <= i % 3; j++) {
+			rng = rng * 6364136223846793005ULL + 1442695040888963407ULL;
+			m[(rng >> 33) % b.len] = (unsigned char)(rng >> 20);
+		}
+		snprintf(label, sizeof(label), "mutation %zu", i);
+		v = oracle(label, m, b.len, 0);
+		count[v]++;
+		CHECK(v != DISAGREE);
+	}
+	if (getenv("XPS_TEST_VERBOSE"))
+		printf("mutations: %zu both fail, %zu both ok, %zu wire stricter, %zu disagree\n",
+		       count[AGREE_FAIL], count[AGREE_OK], count[WIRE_STRICTER], count[DISAGREE]);
+	free(m);
+	xp_buf_release(&b);
+}
+
+/* ---- hand-made inputs ----------------------------------------------------------- */
+
+struct pb {
+	unsigned char *p;
+	size_t n, cap;
+};
+
+static void put(struct pb *b, const void *data, size_t n)
+{
+	if (b->n + n > b->cap) {
+		b->cap = (b->n + n) * 2 + 64;
+		b->p = realloc(b->p, b->cap);
+		if (!b->p)
+			abort();
+	}
+	memcpy(b->p + b->n, data, n);
+	b->n += n;
+}
+
+static void put_varint(struct pb *b, uint64_t v)
+{
+	unsigned char c;
+
+	do {
+		c = (v & 0x7f) | (v > 0x7f ? 0x80 : 0);
+		put(b, &c, 1);
+		v >>= 7;
+	} while (v);
+}
+
+static void put_tag(struct pb *b, uint32_t field, unsigned wt)
+{
+	put_varint(b, (uint64_t)field << 3 | wt);
+}
+
+static void put_int(struct pb *b, uint32_t field, uint64_t v)
+{
+	put_tag(b, field, 0);
+	put_varint(b, v);
+}
+
+static void put_bytes(struct pb *b, uint32_t field, const void *data, size_t n)
+{
+	put_tag(b, field, 2);
+	put_varint(b, n);
+	put(b, data, n);
+}
+
+static void put_str(struct pb *b, uint32_t field, const char *s)
+{
+	put_bytes(b, field, s, strlen(s));
+}
+
+/* Moves sub into b as field `field`, and empties sub. */
+static void put_msg(struct pb *b, uint32_t field, struct pb *sub)
+{
+	put_bytes(b, field, sub->p, sub->n);
+	sub->n = 0;
+}
+
+static void put_double(struct pb *b, uint32_t field, double d)
+{
+	put_tag(b, field, 1);
+	put(b, &d, 8);
+}
+
+/* Unknown fields of every wire type, when on. */
+static int with_unknown;
+
+static void put_unknown(struct pb *b)
+{
+	static const unsigned char ten[] = {0x81, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x01};
+	uint32_t f32 = 7;
+
+	if (!with_unknown)
+		return;
+	put_int(b, 15, 300);
+	put_double(b, 16, 2.5);
+	put_str(b, 17, "skip me");
+	put_tag(b, 18, 5);
+	put(b, &f32, 4);
+	put_tag(b, 2047, 0);		/* a two-byte tag, a ten-byte varint */
+	put(b, ten, sizeof(ten));
+	put_bytes(b, 536870911, "", 0);	/* the largest field number */
+}
+
+static void stat_int(struct pb *b, int64_t meta, int64_t v)
+{
+	put_unknown(b);
+	put_int(b, 1, (uint64_t)meta);
+	put_int(b, 4, (uint64_t)v);
+}
+
+static void statmeta(struct pb *plane, int64_t id, const char *name)
+{
+	struct pb e = {0}, v = {0};
+
+	put_int(&v, 1, (uint64_t)id);
+	put_str(&v, 2, name);
+	put_str(&v, 3, "a description");
+	put_unknown(&v);
+	put_int(&e, 1, (uint64_t)id);
+	put_unknown(&e);
+	put_msg(&e, 2, &v);
+	put_msg(plane, 5, &e);
+	free(e.p);
+	free(v.p);
+}
+
+/*
+ * One XSpace that touches every field the model reads: fields out of number
+ * order, a duplicate map key, a map value given twice (merged), oneofs set
+ * twice, strings with NULs, aggregated events with stats, a missing metadata id.
+ */
+static void build_space(struct pb *out)
+{
+	static const unsigned char packed[] = {1, 0x96, 0x01, 3};
+	struct pb pl = {0}, ln = {0}, ev = {0}, st = {0}, em = {0}, v = {0};
+
+	/* Plane 1: lines first, then the plane's stats, then the metadata. */
+	put_unknown(&pl);
+	put_int(&ln, 10, 4);			/* display_id */
+	put_str(&ln, 2, "Stream #1");
+	put_int(&ln, 3, 1700000000000000000ULL);
+	put_int(&ln, 9, 123456);
+	put_bytes(&ln, 11, "stream\0one", 10);
+	put_int(&ln, 1, 1);
+	put_unknown(&ln);
+	/* e0: every stat type; meta 10 */
+	put_int(&ev, 1, 10);
+	put_int(&ev, 2, 5000);
+	put_int(&ev, 3, 300);
+	put_unknown(&ev);
+	put_int(&st, 1, 2);
+	put_double(&st, 2, 0.1);
+	put_msg(&ev, 4, &st);
+	put_int(&st, 1, 2);
+	put_int(&st, 3, UINT64_MAX);
+	put_msg(&ev, 4, &st);
+	stat_int(&st, 2, -5);
+	put_msg(&ev, 4, &st);
+	put_int(&st, 1, 1);
+	put_bytes(&st, 5, "jit_f\0tail", 10);	/* a str stops at its NUL */
+	put_msg(&ev, 4, &st);
+	put_int(&st, 1, 4);
+	put_bytes(&st, 6, "by\0tes", 6);	/* bytes keep every byte */
+	put_msg(&ev, 4, &st);
+	put_int(&st, 1, 1);
+	put_int(&st, 7, 3);			/* a ref */
+	put_msg(&ev, 4, &st);
+	put_str(&st, 5, "overwritten");		/* oneof: the int wins */
+	put_int(&st, 4, 42);
+	put_int(&st, 1, 9);
+	put_msg(&ev, 4, &st);
+	put_int(&st, 1, 3);			/* no value at all */
+	put_msg(&ev, 4, &st);
+	put_msg(&ln, 4, &ev);
+	/* e1: aggregated, with stats that must not enter the pool */
+	put_int(&ev, 1, 10);
+	stat_int(&st, 2, 1);
+	put_msg(&ev, 4, &st);
+	put_int(&ev, 2, 100);
+	put_int(&ev, 5, 4);
+	stat_int(&st, 2, 2);
+	put_msg(&ev, 4, &st);
+	put_msg(&ln, 4, &ev);
+	/* e2: offset, num_occurrences, offset: the last offset wins; missing metadata */
+	put_int(&ev, 1, 99);
+	put_int(&ev, 2, 7);
+	put_int(&ev, 5, 2);
+	put_int(&ev, 2, 9000);
+	put_int(&ev, 3, 1);
+	put_int(&ev, 3, 2);			/* scalars: the last wins */
+	put_msg(&ln, 4, &ev);
+	/* e3: nothing set: offset 0, metadata 0 (missing) */
+	put_msg(&ln, 4, &ev);
+	put_msg(&pl, 3, &ln);
+	/* a second line, 1 us later, with an event of the merged metadata 11 */
+	put_str(&ln, 2, "Stream #2");
+	put_int(&ln, 3, 1700000000000001000ULL);
+	put_int(&ev, 1, 11);
+	put_int(&ev, 2, 1);
+	put_int(&ev, 3, 2);
+	put_msg(&ln, 4, &ev);
+	put_msg(&pl, 3, &ln);
+	/* an empty line */
+	put_msg(&pl, 3, &ln);
+
+	/* the plane's stats */
+	put_int(&st, 1, 1);
+	put_str(&st, 5, "plane module");
+	put_msg(&pl, 6, &st);
+	put_int(&pl, 1, 77);
+	put_str(&pl, 2, "/device:GPU:9");
+	put_int(&pl, 1, 7);			/* the last id wins */
+
+	/* event metadata 10, with a stat and child ids packed and not */
+	put_int(&v, 1, 10);
+	put_str(&v, 2, "jit_f(12)");
+	put_str(&v, 4, "f");
+	put_bytes(&v, 3, "\x01\x02", 2);
+	stat_int(&st, 2, 12);
+	put_msg(&v, 5, &st);
+	put_bytes(&v, 6, packed, sizeof(packed));
+	put_int(&v, 6, 5);
+	put_unknown(&v);
+	put_int(&em, 1, 10);
+	put_msg(&em, 2, &v);
+	put_msg(&pl, 4, &em);
+	/* event metadata 11: the value twice, merged */
+	put_str(&v, 2, "old name");
+	put_str(&v, 4, "kept display");
+	stat_int(&st, 2, 1);
+	put_msg(&v, 5, &st);
+	put_msg(&em, 2, &v);
+	put_int(&em, 1, 11);
+	put_str(&v, 2, "new name");
+	stat_int(&st, 3, 2);
+	put_msg(&v, 5, &st);
+	put_msg(&em, 2, &v);
+	put_msg(&pl, 4, &em);
+	/* a duplicate of 10: the last wins, its stats stay in the pool */
+	put_int(&em, 1, 10);
+	put_str(&v, 2, "jit_f(12)");
+	stat_int(&st, 2, 13);
+	put_msg(&v, 5, &st);
+	put_msg(&em, 2, &v);
+	put_msg(&pl, 4, &em);
+	/* an entry with a key only */
+	put_int(&em, 1, 12);
+	put_msg(&pl, 4, &em);
+	statmeta(&pl, 4, "bytes stat");
+	statmeta(&pl, 1, "hlo_module");
+	statmeta(&pl, 2, "program_id");
+	statmeta(&pl, 3, "ref_target");
+	statmeta(&pl, 2, "program_id");
+
+	put_str(out, 4, "host-a");
+	put_unknown(out);
+	put_msg(out, 1, &pl);
+	put_str(out, 2, "an error");
+	/* Plane 2: a name only. */
+	put_str(&pl, 2, "/host:CPU");
+	put_msg(out, 1, &pl);
+	put_str(out, 3, "a warning");
+	put_str(out, 4, "host-b");
+	free(pl.p);
+	free(ln.p);
+	free(ev.p);
+	free(st.p);
+	free(em.p);
+	free(v.p);
+}
+
+static void test_handmade(void)
+{
+	struct pb plain = {0}, unk = {0};
+	struct xp_trace *tp = NULL, *tw = NULL;
+	struct xp_err err = {0};
+	const struct xp_plane *p;
+	struct diff d;
+
+	build_space(&plain);
+	with_unknown = 1;
+	build_space(&unk);
+	with_unknown = 0;
+	CHECK(oracle("hand-made", plain.p, plain.n, 0) == AGREE_OK);
+	CHECK(oracle("hand-made with unknown fields", unk.p, unk.n, 0) == AGREE_OK);
+
+	/* Unknown fields change nothing. */
+	CHECK_INT(xp_trace_read(&xp_reader_protobuf_c, plain.p, plain.n, &tp, &err), 0);
+	CHECK_INT(xp_trace_read(&xp_reader_wire, unk.p, unk.n, &tw, &err), 0);
+	if (tp && tw && traces_differ(tp, tw, &d)) {
+		fprintf(stderr, "unknown fields changed the model: %s\n", d.msg);
+		test_failures++;
+	}
+	/* A few facts, so that two equally wrong readers do not pass. */
+	if (tw) {
+		CHECK_INT(tw->nplanes, 2);
+		p = &tw->planes[0];
+		CHECK_INT(p->id, 7);
+		CHECK_STR(p->name, "/device:GPU:9");
+		CHECK_INT(p->nlines, 3);
+		CHECK_STR(p->lines[0].display_name, "stream");
+		CHECK_INT(p->nevents, 4);
+		CHECK_INT(p->events[1].start_ps, 9000);
+		CHECK_INT(p->events[1].dur_ps, 2);
+		CHECK_INT(p->events[3].start_ps, 1000000 + 1);
+		CHECK_INT(p->nevmetas, 3);
+		CHECK_STR(p->evmetas[1].name, "new name");
+		CHECK_STR(p->evmetas[1].display_name, "kept display");
+		CHECK_INT(p->evmetas[1].nstats, 2);
+		CHECK_INT(p->nstatmetas, 4);
+		CHECK_INT(p->events[0].nstats, 8);
+		CHECK_INT(p->stats[p->events[0].stats_first + 3].v.s.len, 5);
+		CHECK_INT(p->stats[p->events[0].stats_first + 4].v.s.len, 6);
+		CHECK_INT(p->stats[p->events[0].stats_first + 6].type, XP_STAT_INT64);
+		CHECK_INT(p->stats[p->events[0].stats_first + 7].type, XP_STAT_NONE);
+		/* 4 metadata stats (duplicates too), 1 plane stat, 8 event stats */
+		CHECK_INT(p->nstats, 13);
+		CHECK_INT(p->npstats, 1);
+		CHECK_INT(tw->counts.aggregated_events, 1);
+		CHECK_INT(tw->counts.events_missing_metadata, 2);
+		CHECK_INT(tw->counts.duplicate_metadata, 2);
+		CHECK_INT(tw->nhostnames, 2);
+		CHECK_STR(tw->hostnames[1], "host-b");
+		CHECK_STR(tw->planes[1].name, "/host:CPU");
+	}
+	xp_trace_free(tp);
+	xp_trace_free(tw);
+	free(plain.p);
+	free(unk.p);
+}
+
+/* Expects the wire reader to reject buf with reason, and protobuf-c to reject it too unless pbc_ok. */
+static void check_rejected(const char *label, const void *buf, size_t len, const char *reason,
+			   int pbc_ok)
+{
+	struct xp_trace *t = NULL;
+	struct xp_err err = {0};
+	int ret = xp_trace_read(&xp_reader_wire, buf, len, &t, &err);
+
+	if (ret != XP_ERR_FORMAT || !strstr(err.msg, "not a valid XSpace protobuf (at byte ") ||
+	    !strstr(err.msg, reason)) {
+		fprintf(stderr, "%s: wire reader returned %d '%s', expected '%s'\n", label, ret,
+			err.msg, reason);
+		test_failures++;
+	}
+	xp_trace_free(t);
+	memset(&err, 0, sizeof(err));
+	ret = xp_trace_read(&xp_reader_protobuf_c, buf, len, &t, &err);
+	if (!ret != !!pbc_ok) {
+		fprintf(stderr, "%s: protobuf-c %s it\n", label, ret ? "rejects" : "accepts");
+		test_failures++;
+	}
+	xp_trace_free(t);
+}
+
+static void test_malformed(void)
+{
+#define REJECT(label, reason, pbc_ok, ...)                                              \
+	do {                                                                            \
+		static const unsigned char b_[] = {__VA_ARGS__};                        \
+		check_rejected(label, b_, sizeof(b_), reason, pbc_ok);                  \
+	} while (0)
+	REJECT("11-byte varint", "varint longer than 10 bytes", 0,
+	       0x78, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01);
+	REJECT("truncated varint", "truncated varint", 0, 0x78, 0xff);
+	REJECT("length past the end", "length past the end", 0, 0x22, 0x05, 'a', 'b');
+	REJECT("huge length", "length past the end", 0, 0x22, 0xff, 0xff, 0xff, 0xff, 0x0f, 'a');
+	REJECT("6-byte length prefix", "length prefix longer than 5 bytes", 0,
+	       0x22, 0x81, 0x80, 0x80, 0x80, 0x80, 0x00, 'a');
+	REJECT("6-byte tag", "tag longer than 5 bytes", 0, 0xf8, 0xff, 0xff, 0xff, 0xff, 0x0f, 0);
+	REJECT("start group", "group wire type", 0, 0x7b, 0x7c);
+	REJECT("end group", "group wire type", 0, 0x7c);
+	REJECT("wire type 6", "invalid wire type", 0, 0x7e, 0);
+	REJECT("wire type 7", "invalid wire type", 0, 0x7f, 0);
+	REJECT("truncated fixed64", "truncated fixed64", 0, 0x79, 1, 2, 3);
+	REJECT("truncated fixed32", "truncated fixed32", 0, 0x7d, 1, 2, 3);
+	REJECT("field 0", "field number 0", 0, 0x00, 0x01);
+	/* a plane that holds a line whose length runs past the plane, not the buffer */
+	REJECT("nested length", "length past the end", 0,
+	       0x0a, 0x03, 0x1a, 0x04, 0x08, 0x22, 0x01, 'x');
+	REJECT("hostname as varint", "wrong wire type for field 4", 0, 0x20, 0x01);
+	REJECT("plane name as varint", "wrong wire type for field 2", 0, 0x0a, 0x02, 0x10, 0x01);
+	/* XStat.double_value as a varint, in the plane's stats */
+	REJECT("double as varint", "wrong wire type for field 2", 0,
+	       0x0a, 0x04, 0x32, 0x02, 0x10, 0x01);
+	/* XEventMetadata.child_id as fixed64 */
+	REJECT("child_id fixed64", "wrong wire type for field 6", 0,
+	       0x0a, 0x0d, 0x22, 0x0b, 0x12, 0x09, 0x31, 1, 2, 3, 4, 5, 6, 7, 8);
+	REJECT("child_id packed, truncated", "truncated varint", 0,
+	       0x0a, 0x07, 0x22, 0x05, 0x12, 0x03, 0x32, 0x01, 0x80);
+	/* an unknown group deep inside an event's stat */
+	REJECT("group in a stat", "group wire type", 0,
+	       0x0a, 0x08, 0x1a, 0x06, 0x22, 0x04, 0x22, 0x02, 0x7b, 0x7c);
+	/* Stricter than protobuf-c (see the top of src/xp_read_wire.c). */
+	REJECT("field 0, two-byte tag", "field number 0", 1, 0x80, 0x00, 0x01);
+	REJECT("field past 2^29 - 1", "field number past", 1, 0xa2, 0x80, 0x80, 0x80, 0x10, 0x01, 'x');
+#undef REJECT
+}
+
+int main(void)
+{
+	test_corpus();
+	test_truncations();
+	test_mutations();
+	test_handmade();
+	test_malformed();
+	return test_done("test_readers");
+}

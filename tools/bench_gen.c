@@ -1,0 +1,165 @@
+/*
+ * bench_gen: deterministic large inputs for tools/bench.
+ *
+ *   bench_gen IN OUT TARGET_MB
+ *
+ * Reads the XSpace IN and writes OUT in which every line's events are
+ * repeated k times, copy j shifted by j times the plane's time span (plus a
+ * gap), so the result is the same shape as IN, about TARGET_MB large, with
+ * executions that never overlap. Stats are shared between copies.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xplane.pb-c.h"
+
+typedef Tensorflow__Profiler__XSpace XSpace;
+typedef Tensorflow__Profiler__XPlane XPlane;
+typedef Tensorflow__Profiler__XLine XLine;
+typedef Tensorflow__Profiler__XEvent XEvent;
+
+static void die(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("bench_gen: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(1);
+}
+
+static void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+
+	if (!p)
+		die("out of memory");
+	return p;
+}
+
+static unsigned char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	unsigned char *buf;
+	long n;
+
+	if (!f)
+		die("%s: %s", path, strerror(errno));
+	if (fseek(f, 0, SEEK_END) || (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET))
+		die("%s: cannot size", path);
+	buf = xmalloc((size_t)n);
+	if (fread(buf, 1, (size_t)n, f) != (size_t)n)
+		die("%s: short read", path);
+	fclose(f);
+	*len = (size_t)n;
+	return buf;
+}
+
+/* The plane's events from first start to last end, in ps (line timestamps included). */
+static int64_t plane_span_ps(const XPlane *p)
+{
+	int64_t lo = INT64_MAX, hi = INT64_MIN;
+	size_t i, j;
+
+	for (i = 0; i < p->n_lines; i++) {
+		const XLine *l = p->lines[i];
+
+		for (j = 0; j < l->n_events; j++) {
+			int64_t s = (l->timestamp_ns - p->lines[0]->timestamp_ns) * 1000 + l->events[j]->offset_ps;
+
+			if (s < lo)
+				lo = s;
+			if (s + l->events[j]->duration_ps > hi)
+				hi = s + l->events[j]->duration_ps;
+		}
+	}
+	return hi > lo ? hi - lo : 0;
+}
+
+int main(int argc, char **argv)
+{
+	size_t len, i, j, k, reps, out_len;
+	unsigned char *in, *out;
+	XSpace *sp;
+	XEvent ****orig;
+	FILE *f;
+
+	if (argc != 4) {
+		fprintf(stderr, "usage: bench_gen IN OUT TARGET_MB\n");
+		return 2;
+	}
+	in = slurp(argv[1], &len);
+	sp = tensorflow__profiler__xspace__unpack(NULL, len, in);
+	if (!sp)
+		die("%s: not a valid XSpace", argv[1]);
+	/* size(k) ~ len + (k - 1) * event_bytes: solve for the target. */
+	{
+		double ev_bytes = 0, target = atof(argv[3]) * 1e6;
+
+		for (i = 0; i < sp->n_planes; i++)
+			for (j = 0; j < sp->planes[i]->n_lines; j++)
+				for (k = 0; k < sp->planes[i]->lines[j]->n_events; k++)
+					ev_bytes += (double)tensorflow__profiler__xevent__get_packed_size(
+							    sp->planes[i]->lines[j]->events[k]) + 3;
+		reps = ev_bytes > 0 && target > (double)len ? (size_t)((target - (double)len) / ev_bytes + 1.5) : 1;
+	}
+	orig = xmalloc(sp->n_planes * sizeof(*orig));
+	for (i = 0; i < sp->n_planes; i++) {
+		XPlane *p = sp->planes[i];
+		int64_t shift = plane_span_ps(p) + 1000000;	/* +1 us gap */
+
+		orig[i] = xmalloc((p->n_lines + 1) * sizeof(**orig));
+		for (j = 0; j < p->n_lines; j++) {
+			XLine *l = p->lines[j];
+			XEvent **ev = xmalloc(l->n_events * reps * sizeof(*ev) + 1);
+			XEvent *copies = xmalloc(l->n_events * (reps - 1) * sizeof(*copies) + 1);
+			size_t n = l->n_events, e;
+
+			orig[i][j] = l->events;
+			memcpy(ev, l->events, n * sizeof(*ev));
+			for (k = 1; k < reps; k++) {
+				for (e = 0; e < n; e++) {
+					XEvent *c = &copies[(k - 1) * n + e];
+
+					*c = *l->events[e];
+					if (c->data_case == TENSORFLOW__PROFILER__XEVENT__DATA_OFFSET_PS)
+						c->offset_ps += (int64_t)k * shift;
+					ev[k * n + e] = c;
+				}
+			}
+			l->events = ev;
+			l->n_events = n * reps;
+		}
+	}
+	out_len = tensorflow__profiler__xspace__get_packed_size(sp);
+	out = xmalloc(out_len);
+	tensorflow__profiler__xspace__pack(sp, out);
+	f = fopen(argv[2], "wb");
+	if (!f || fwrite(out, 1, out_len, f) != out_len || fclose(f))
+		die("%s: %s", argv[2], strerror(errno));
+	fprintf(stderr, "bench_gen: %s: %zu copies, %.1f MB\n", argv[2], reps, out_len / 1e6);
+	/* Put the original event arrays back so protobuf-c frees what it allocated. */
+	for (i = 0; i < sp->n_planes; i++) {
+		for (j = 0; j < sp->planes[i]->n_lines; j++) {
+			XLine *l = sp->planes[i]->lines[j];
+			size_t n = l->n_events / reps;
+
+			if (reps > 1 && n)
+				free(l->events[n]);	/* the copies block starts there */
+			free(l->events);
+			l->events = orig[i][j];
+			l->n_events = n;
+		}
+		free(orig[i]);
+	}
+	free(orig);
+	tensorflow__profiler__xspace__free_unpacked(sp, NULL);
+	free(out);
+	free(in);
+	return 0;
+}
