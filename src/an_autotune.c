@@ -12,19 +12,17 @@ void an_at_init(struct an_at_result *r, const struct an_at_opts *o)
 	r->opts = *o;
 }
 
-int an_at_match_id(const regex_t *re, const char *name, char *buf, size_t n)
+char *an_at_match_id(const regex_t *re, const char *name, int *nomem)
 {
 	regmatch_t m[2];
-	size_t len;
+	char *id;
 
 	if (regexec(re, name, 2, m, 0) || m[1].rm_so < 0)
-		return -1;
-	len = (size_t)(m[1].rm_eo - m[1].rm_so);
-	if (len >= n)
-		len = n - 1;
-	memcpy(buf, name + m[1].rm_so, len);
-	buf[len] = '\0';
-	return 0;
+		return NULL;
+	id = strndup(name + m[1].rm_so, (size_t)(m[1].rm_eo - m[1].rm_so));
+	if (!id)
+		*nomem = 1;
+	return id;
 }
 
 static int all_digits(const char *s)
@@ -38,21 +36,20 @@ static int all_digits(const char *s)
 }
 
 /* "007" and "7" are one candidate, as int() made them in the Python original. */
-static void canonical_id(const char *id, char *buf, size_t n)
+static const char *canonical_id(const char *id)
 {
 	while (all_digits(id) && id[0] == '0' && id[1])
 		id++;
-	snprintf(buf, n, "%s", id);
+	return id;
 }
 
 int an_at_add_sample(struct an_at_result *r, const char *raw, size_t input, double ps)
 {
-	char id[256];
+	const char *id = canonical_id(raw);
 	size_t idx = r->ncands;
 	struct an_at_cand *c;
 	int found;
 
-	canonical_id(raw, id, sizeof(id));
 	found = xp_hmap_get_or_put(&r->by_id_, id, &idx);
 	if (found < 0)
 		return XP_ERR_NOMEM;
@@ -94,22 +91,29 @@ int an_at_add_sample(struct an_at_result *r, const char *raw, size_t input, doub
 int an_at_add(struct an_at_result *r, const struct an_exec_list *l, struct xp_err *err)
 {
 	size_t input = r->inputs++, i, chosen = SIZE_MAX, got = 0;
-	char id[256];
+	int nomem = 0, ret = 0;
+	char *id;
 
-	for (i = 0; i < l->n && chosen == SIZE_MAX; i++)
-		if (!an_at_match_id(r->opts.id_re, l->execs[i].name, id, sizeof(id)))
+	for (i = 0; i < l->n && chosen == SIZE_MAX; i++) {
+		id = an_at_match_id(r->opts.id_re, l->execs[i].name, &nomem);
+		if (id)
 			chosen = l->execs[i].device;	/* planes are scanned in file order */
-	for (i = 0; i < l->n; i++) {
+		free(id);
+	}
+	for (i = 0; i < l->n && !nomem && !ret; i++) {
 		const struct an_exec *x = &l->execs[i];
 
 		if (!r->opts.all_devices && x->device != chosen)
 			continue;
-		if (an_at_match_id(r->opts.id_re, x->name, id, sizeof(id)))
+		id = an_at_match_id(r->opts.id_re, x->name, &nomem);
+		if (!id)
 			continue;
-		if (an_at_add_sample(r, id, input, (double)an_exec_time(x, r->opts.time)))
-			return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
+		ret = an_at_add_sample(r, id, input, (double)an_exec_time(x, r->opts.time));
+		free(id);
 		got++;
 	}
+	if (nomem || ret)
+		return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
 	if (!got)
 		r->inputs_without++;
 	return 0;

@@ -55,7 +55,10 @@ int an_at_add_sample(struct an_at_result *r, const char *id, size_t input, doubl
 int an_at_finish(struct an_at_result *r, struct xp_err *err);
 void an_at_release(struct an_at_result *r);
 
-/* Group 1 of re in name, copied into buf; 0 on a match. */
-int an_at_match_id(const regex_t *re, const char *name, char *buf, size_t n);
+/*
+ * Group 1 of re in name, as a malloc'd string the caller frees; NULL when it
+ * does not match (or out of memory: *nomem is set).
+ */
+char *an_at_match_id(const regex_t *re, const char *name, int *nomem);
 
 #endif

@@ -83,20 +83,24 @@ static char *make_key(const struct xp_plane *p, const struct xp_event *e)
 {
 	const struct xp_stat *prog = xp_event_stat(p, e, XP_K_PROGRAM_ID);
 	const struct xp_stat *mod = xp_event_stat(p, e, XP_K_HLO_MODULE);
-	char name[4096], pid[64], sid[64];
-	char *key;
-	size_t len;
+	const char *name = xp_event_name(p, e);
+	char pid[64], sid[64], num[64];
+	size_t len = strlen(name);
+	char *key = NULL;
 
-	if (mod)
-		py_repr(p, mod, name, sizeof(name));
-	else
-		snprintf(name, sizeof(name), "%s", xp_event_name(p, e));
+	/* A string-valued hlo_module is used as is, however long; numbers go through py_repr. */
+	if (mod && (mod->type == XP_STAT_STR || mod->type == XP_STAT_BYTES || mod->type == XP_STAT_REF) &&
+	    (name = xp_stat_str(p, mod, &len)) && len) {
+		/* name and len set */
+	} else if (mod) {
+		py_repr(p, mod, num, sizeof(num));
+		name = num;
+		len = strlen(num);
+	}
 	py_repr(p, prog ? prog : xp_event_stat(p, e, XP_K_RUN_ID), pid, sizeof(pid));
 	py_repr(p, xp_event_stat(p, e, XP_K_SCOPE_RANGE_ID), sid, sizeof(sid));
-	len = strlen(name) + strlen(pid) + strlen(sid) + 4;
-	key = malloc(len);
-	if (key)
-		snprintf(key, len, "%s(%s-%s)", name, pid, sid);
+	if (asprintf(&key, "%.*s(%s-%s)", (int)len, name, pid, sid) < 0)
+		return NULL;
 	return key;
 }
 
@@ -194,11 +198,16 @@ int an_compat_add(const struct xp_trace *t, const struct an_compat_opts *o, stru
 	}
 	info->keys = nkeys;
 	for (i = 0; i < nkeys; i++) {
-		char id[256];
+		int nomem = 0;
+		char *id = an_at_match_id(o->id_re, names[i], &nomem);
 
-		if (an_at_match_id(o->id_re, names[i], id, sizeof(id)))
+		if (nomem)
+			goto nomem;
+		if (!id)
 			continue;
-		if (an_at_add_sample(r, id, input, (double)val[i]))
+		ret = an_at_add_sample(r, id, input, (double)val[i]);
+		free(id);
+		if (ret)
 			goto nomem;
 	}
 	goto out;

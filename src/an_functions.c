@@ -196,13 +196,14 @@ int an_fn_finish(struct an_fn_result *r, struct xp_err *err)
 
 		r->functions = 0;
 		for (i = 0; i < r->nrows; i++) {
-			char key[64 + 4096];
+			char *key = NULL;
 			size_t v = 0;
-			int found;
+			int found = -1;
 
-			snprintf(key, sizeof(key), "%.4096s\x1f%d%" PRIu64, r->rows[i].name,
-				 r->rows[i].has_program_id, r->rows[i].program_id);
-			found = xp_hmap_get_or_put(&seen, key, &v);
+			if (asprintf(&key, "%s\x1f%d%" PRIu64, r->rows[i].name, r->rows[i].has_program_id,
+				     r->rows[i].program_id) >= 0)
+				found = xp_hmap_get_or_put(&seen, key, &v);
+			free(key);
 			if (found < 0) {
 				xp_hmap_release(&seen);
 				return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
