@@ -25,9 +25,14 @@
  * A malformed input is rejected when the walk reaches the fault, so when an
  * earlier plane also fails a model check (a negative duration, say), that is
  * the error reported, where protobuf-c reports the malformed bytes.
+ *
+ * The wire primitives return the cursor past what they read, or NULL once
+ * they have recorded why the input is malformed; the cursor stays in a
+ * register that way, which the hot loops over events and stats depend on.
  */
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "xp_model.h"
@@ -44,14 +49,21 @@ enum {
 /* Strings are packed into chunks of this size taken from the trace's arena. */
 #define STR_CHUNK (64 * 1024)
 
+#define likely(x) __builtin_expect(!!(x), 1)
+#define unlikely(x) __builtin_expect(!!(x), 0)
+
 struct rd {
 	const uint8_t *base;	/* the whole input, for byte offsets in messages */
+	const uint8_t *limit;	/* its end: reads may look past a message up to here */
 	struct xp_trace *t;
 	struct xp_err *err;
 	char *str;		/* free space for strings */
 	size_t str_left;
-	/* Capacities of the plane being filled. */
+	/* The plane being filled: capacities, and metadata ids to indexes. */
 	size_t cap_stats, cap_events;
+	uint32_t *meta_tab;	/* [id - meta_min], when the ids are dense enough */
+	int64_t meta_min;
+	uint64_t meta_span;
 };
 
 /* What the counting pass finds in one plane. */
@@ -61,30 +73,22 @@ struct plane_counts {
 	size_t agg_stats_max;	/* most stats of one aggregated event */
 };
 
-static __attribute__((cold, noinline)) void set_bad(struct rd *r, const uint8_t *at,
-						     const char *why, uint32_t field)
+static __attribute__((cold, noinline)) const uint8_t *bad(struct rd *r, const uint8_t *at,
+							  const char *why)
 {
-	char buf[64];
-
-	if (field) {
-		snprintf(buf, sizeof(buf), "wrong wire type for field %u", (unsigned)field);
-		why = buf;
-	}
 	xp_err_set(r->err, XP_ERR_FORMAT, "not a valid XSpace protobuf (at byte %zu: %s)",
 		   (size_t)(at - r->base), why);
+	return NULL;
 }
 
-/* The constant return value lets the compiler see that outputs are set on success. */
-static inline int bad(struct rd *r, const uint8_t *at, const char *why)
+static __attribute__((cold, noinline)) const uint8_t *bad_wire_type(struct rd *r,
+								    const uint8_t *at,
+								    uint32_t field)
 {
-	set_bad(r, at, why, 0);
-	return XP_ERR_FORMAT;
-}
-
-static inline int bad_wire_type(struct rd *r, const uint8_t *at, uint32_t field)
-{
-	set_bad(r, at, NULL, field);
-	return XP_ERR_FORMAT;
+	xp_err_set(r->err, XP_ERR_FORMAT,
+		   "not a valid XSpace protobuf (at byte %zu: wrong wire type for field %u)",
+		   (size_t)(at - r->base), (unsigned)field);
+	return NULL;
 }
 
 static int nomem(struct rd *r)
@@ -92,148 +96,214 @@ static int nomem(struct rd *r)
 	return xp_err_set(r->err, XP_ERR_NOMEM, "out of memory");
 }
 
-/* ---- wire primitives: each reads at *pp, never past end, and advances *pp ---- */
+/* ---- wire primitives: each reads from p, never at or past end ---- */
 
-static int varint_slow(struct rd *r, const uint8_t **pp, const uint8_t *end, uint64_t *v,
-		       size_t max, const char *too_long)
+struct varint {
+	const uint8_t *p;	/* past the varint; NULL if malformed */
+	uint64_t v;
+};
+
+static __attribute__((noinline)) struct varint varint_slow(struct rd *r, const uint8_t *p,
+							   const uint8_t *end, size_t max,
+							   const char *too_long)
 {
-	const uint8_t *p = *pp;
+	struct varint out = {NULL, 0};
 	size_t i, avail = (size_t)(end - p);
-	uint64_t x = 0;
 
 	for (i = 0; i < max; i++) {
-		if (i == avail)
-			return bad(r, p, "truncated varint");
-		x |= (uint64_t)(p[i] & 0x7f) << (7 * i);
+		if (i == avail) {
+			bad(r, p, "truncated varint");
+			return out;
+		}
+		out.v |= (uint64_t)(p[i] & 0x7f) << (7 * i);
 		if (!(p[i] & 0x80)) {
-			*v = x;
-			*pp = p + i + 1;
-			return 0;
+			out.p = p + i + 1;
+			return out;
 		}
 	}
-	return bad(r, p, too_long);
+	bad(r, p, too_long);
+	return out;
 }
 
-static inline int rd_varint(struct rd *r, const uint8_t **pp, const uint8_t *end, uint64_t *v)
+static inline uint64_t load_le64(const uint8_t *p)
 {
-	const uint8_t *p = *pp;
+	uint64_t x;
 
-	if (__builtin_expect(p < end && *p < 0x80, 1)) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	memcpy(&x, p, 8);
+#else
+	int i;
+
+	for (x = 0, i = 7; i >= 0; i--)
+		x = x << 8 | p[i];
+#endif
+	return x;
+}
+
+/* The low seven bits of each byte of w, packed together: 56 bits. */
+static inline uint64_t pack7(uint64_t w)
+{
+	w = (w & 0x007f007f007f007fULL) | (w & 0x7f007f007f007f00ULL) >> 1;
+	w = (w & 0x00003fff00003fffULL) | (w & 0x3fff00003fff0000ULL) >> 2;
+	return (w & 0x000000000fffffffULL) | (w & 0x0fffffff00000000ULL) >> 4;
+}
+
+/*
+ * Messages are small (a stat is a few bytes), so the fast paths load eight
+ * bytes at p as long as they lie in the input, and check the end of the
+ * message afterwards. Varints of nine or ten bytes (negative integers) take
+ * the slow path.
+ */
+static inline const uint8_t *get_varint(struct rd *r, const uint8_t *p, const uint8_t *end,
+					uint64_t *v)
+{
+	struct varint s;
+	uint64_t w, stop;
+	unsigned n;
+
+	if (likely(p < end && *p < 0x80)) {
 		*v = *p;
-		*pp = p + 1;
-		return 0;
+		return p + 1;
 	}
-	if (end - p >= 2 && p[1] < 0x80) {
-		*v = (uint64_t)(p[0] & 0x7f) | (uint64_t)p[1] << 7;
-		*pp = p + 2;
-		return 0;
+	if (likely(r->limit - p >= 8)) {
+		/* A byte under 0x80 ends the varint: look for the first of eight at once. */
+		w = load_le64(p);
+		stop = ~w & 0x8080808080808080ULL;
+		n = (__builtin_ctzll(stop | 1ULL << 63) >> 3) + 1;
+		if (likely(stop && n <= (size_t)(end - p))) {
+			*v = pack7(w & ~0ULL >> (64 - 8 * n));
+			return p + n;
+		}
 	}
-	return varint_slow(r, pp, end, v, 10, "varint longer than 10 bytes");
+	s = varint_slow(r, p, end, 10, "varint longer than 10 bytes");
+	*v = s.v;
+	return s.p;
 }
 
-static int tag_slow(struct rd *r, const uint8_t **pp, const uint8_t *end, uint32_t *field,
-		    unsigned *wt)
+/* Steps over a varint without decoding it. */
+static inline const uint8_t *skip_varint(struct rd *r, const uint8_t *p, const uint8_t *end)
 {
-	const uint8_t *at = *pp;
-	uint64_t v = 0;
-	int ret = varint_slow(r, pp, end, &v, 5, "tag longer than 5 bytes");
+	const uint8_t *q;
+	uint64_t stop;
 
-	if (ret)
-		return ret;
-	if (v > UINT32_MAX)
-		return bad(r, at, "field number past 2^29 - 1");
-	if (v >> 3 == 0)
-		return bad(r, at, "field number 0");
-	*field = (uint32_t)(v >> 3);
-	*wt = (unsigned)(v & 7);
-	return 0;
+	if (likely(r->limit - p >= 8)) {
+		stop = ~load_le64(p) & 0x8080808080808080ULL;
+		q = p + (__builtin_ctzll(stop | 1ULL << 63) >> 3) + 1;
+		if (likely(stop && q <= end))
+			return q;
+	}
+	return varint_slow(r, p, end, 10, "varint longer than 10 bytes").p;
 }
 
-/* Reads a tag; the caller has checked *pp < end. */
-static inline int rd_tag(struct rd *r, const uint8_t **pp, const uint8_t *end, uint32_t *field,
-			 unsigned *wt)
+/* Returns the tag in v, or p NULL; the outputs of get_tag stay in registers. */
+static __attribute__((noinline)) struct varint tag_slow(struct rd *r, const uint8_t *p,
+							const uint8_t *end)
 {
-	uint8_t b = **pp;
+	struct varint s = varint_slow(r, p, end, 5, "tag longer than 5 bytes");
 
-	if (__builtin_expect(b >= 8 && b < 0x80, 1)) {
+	if (s.p && s.v > UINT32_MAX)
+		s.p = bad(r, p, "field number past 2^29 - 1");
+	else if (s.p && s.v >> 3 == 0)
+		s.p = bad(r, p, "field number 0");
+	return s;
+}
+
+/* Reads a tag; the caller has checked p < end. */
+static inline const uint8_t *get_tag(struct rd *r, const uint8_t *p, const uint8_t *end,
+				     uint32_t *field, unsigned *wt)
+{
+	struct varint s;
+	uint8_t b = *p;
+
+	if (likely(b >= 8 && b < 0x80)) {
 		*field = b >> 3;
 		*wt = b & 7;
-		(*pp)++;
-		return 0;
+		return p + 1;
 	}
-	return tag_slow(r, pp, end, field, wt);
+	s = tag_slow(r, p, end);
+	*field = (uint32_t)(s.v >> 3);
+	*wt = (unsigned)(s.v & 7);
+	return s.p;
 }
 
-/* Reads a length prefix and the bounds of the bytes it covers. */
-static inline int rd_len(struct rd *r, const uint8_t **pp, const uint8_t *end,
-			 const uint8_t **sub, const uint8_t **sub_end)
+/*
+ * Reads a length prefix; *sub is where the bytes it covers start, and the
+ * return value where they end.
+ */
+static inline const uint8_t *get_len(struct rd *r, const uint8_t *p, const uint8_t *end,
+				     const uint8_t **sub)
 {
-	const uint8_t *at = *pp;
+	struct varint s;
 	uint64_t n;
-	int ret;
 
-	if (__builtin_expect(at < end && *at < 0x80, 1)) {
-		n = *at;
-		*pp = at + 1;
+	*sub = p;	/* set on every path, for the compiler's sake */
+	if (likely(p < end && *p < 0x80)) {
+		n = *p;
+		s.p = p + 1;
+	} else if (end - p >= 2 && p[1] < 0x80) {
+		n = (uint64_t)(p[0] & 0x7f) | (uint64_t)p[1] << 7;
+		s.p = p + 2;
 	} else {
 		/* Five bytes hold any length under 2^35; protobuf-c allows no more. */
-		ret = varint_slow(r, pp, end, &n, 5, "length prefix longer than 5 bytes");
-		if (ret)
-			return ret;
+		s = varint_slow(r, p, end, 5, "length prefix longer than 5 bytes");
+		if (!s.p)
+			return NULL;
+		n = s.v;
 	}
-	if (n > (uint64_t)(end - *pp))
-		return bad(r, at, "length past the end of the enclosing message");
-	*sub = *pp;
-	*sub_end = *pp + n;
-	*pp = *sub_end;
-	return 0;
+	if (unlikely(n > (uint64_t)(end - s.p)))
+		return bad(r, p, "length past the end of the enclosing message");
+	*sub = s.p;
+	return s.p + n;
+}
+
+static __attribute__((noinline)) const uint8_t *skip_other(struct rd *r, const uint8_t *p,
+							   const uint8_t *end, unsigned wt)
+{
+	switch (wt) {
+	case WT_I64:
+		return end - p < 8 ? bad(r, p, "truncated fixed64") : p + 8;
+	case WT_I32:
+		return end - p < 4 ? bad(r, p, "truncated fixed32") : p + 4;
+	case WT_SGROUP:
+	case WT_EGROUP:
+		return bad(r, p, "group wire type");
+	default:
+		return bad(r, p, "invalid wire type");
+	}
 }
 
 /* Skips the value of a field whose tag has just been read. */
-static int skip_value(struct rd *r, const uint8_t **pp, const uint8_t *end, unsigned wt)
+static inline const uint8_t *skip_value(struct rd *r, const uint8_t *p, const uint8_t *end,
+					unsigned wt)
 {
-	const uint8_t *s, *e;
-	uint64_t v = 0;
+	const uint8_t *s;
 
-	switch (wt) {
-	case WT_VARINT:
-		return rd_varint(r, pp, end, &v);
-	case WT_I64:
-		if (end - *pp < 8)
-			return bad(r, *pp, "truncated fixed64");
-		*pp += 8;
-		return 0;
-	case WT_LEN:
-		return rd_len(r, pp, end, &s, &e);
-	case WT_I32:
-		if (end - *pp < 4)
-			return bad(r, *pp, "truncated fixed32");
-		*pp += 4;
-		return 0;
-	case WT_SGROUP:
-	case WT_EGROUP:
-		return bad(r, *pp, "group wire type");
-	default:
-		return bad(r, *pp, "invalid wire type");
+	if (wt == WT_VARINT)
+		return skip_varint(r, p, end);
+	if (wt == WT_LEN)
+		return get_len(r, p, end, &s);
+	return skip_other(r, p, end, wt);
+}
+
+/* The value of known fields, checked against their wire type (tag at tag_at). */
+static inline const uint8_t *get_varint_field(struct rd *r, const uint8_t *p, const uint8_t *end,
+					      const uint8_t *tag_at, uint32_t field, unsigned wt,
+					      uint64_t *v)
+{
+	if (unlikely(wt != WT_VARINT))
+		return bad_wire_type(r, tag_at, field);
+	return get_varint(r, p, end, v);
+}
+
+static inline const uint8_t *get_len_field(struct rd *r, const uint8_t *p, const uint8_t *end,
+					   const uint8_t *tag_at, uint32_t field, unsigned wt,
+					   const uint8_t **sub)
+{
+	if (unlikely(wt != WT_LEN)) {
+		*sub = p;
+		return bad_wire_type(r, tag_at, field);
 	}
-}
-
-/* A field's value as a known field of wire type want: a varint or a length. */
-static inline int rd_varint_field(struct rd *r, const uint8_t **pp, const uint8_t *end,
-				  const uint8_t *tag_at, uint32_t field, unsigned wt, uint64_t *v)
-{
-	if (wt != WT_VARINT)
-		return bad_wire_type(r, tag_at, field);
-	return rd_varint(r, pp, end, v);
-}
-
-static inline int rd_len_field(struct rd *r, const uint8_t **pp, const uint8_t *end,
-			       const uint8_t *tag_at, uint32_t field, unsigned wt,
-			       const uint8_t **sub, const uint8_t **sub_end)
-{
-	if (wt != WT_LEN)
-		return bad_wire_type(r, tag_at, field);
-	return rd_len(r, pp, end, sub, sub_end);
+	return get_len(r, p, end, sub);
 }
 
 /* ---- strings ---- */
@@ -273,28 +343,40 @@ static const char *name_copy(struct rd *r, const uint8_t *s, const uint8_t *e)
 /* ---- the counting pass ---- */
 
 /* Counts an event's stats and whether it is an aggregate (num_occurrences). */
-static int count_event(struct rd *r, const uint8_t *p, const uint8_t *end, struct plane_counts *c)
+static inline int count_event(struct rd *r, const uint8_t *p, const uint8_t *end,
+			      struct plane_counts *c)
 {
-	const uint8_t *s, *e;
+	const uint8_t *s;
 	size_t nstats = 0;
 	uint32_t f;
 	unsigned wt;
-	int agg = 0, ret;
+	int agg = 0;
 
+	/* Fields 1, 2 and 3 usually come first, in order (see fill_event). */
+	if (likely(p < end && *p == (1 << 3 | WT_VARINT)))
+		p = skip_varint(r, p + 1, end);
+	if (likely(p && p < end && *p == (2 << 3 | WT_VARINT)))
+		p = skip_varint(r, p + 1, end);
+	if (likely(p && p < end && *p == (3 << 3 | WT_VARINT)))
+		p = skip_varint(r, p + 1, end);
+	if (!p)
+		return XP_ERR_FORMAT;
 	while (p < end) {
-		ret = rd_tag(r, &p, end, &f, &wt);
-		if (ret)
-			return ret;
-		if (f == 4 && wt == WT_LEN) {
-			ret = rd_len(r, &p, end, &s, &e);
-			nstats++;
-		} else {
-			if (wt == WT_VARINT && (f == 2 || f == 5))
+		p = get_tag(r, p, end, &f, &wt);
+		if (!p)
+			return XP_ERR_FORMAT;
+		if (wt == WT_VARINT) {
+			if (f == 2 || f == 5)
 				agg = f == 5;
-			ret = skip_value(r, &p, end, wt);
+			p = skip_varint(r, p, end);
+		} else if (wt == WT_LEN) {
+			p = get_len(r, p, end, &s);
+			nstats += f == 4;
+		} else {
+			p = skip_other(r, p, end, wt);
 		}
-		if (ret)
-			return ret;
+		if (!p)
+			return XP_ERR_FORMAT;
 	}
 	if (agg) {
 		if (nstats > c->agg_stats_max)
@@ -308,24 +390,27 @@ static int count_event(struct rd *r, const uint8_t *p, const uint8_t *end, struc
 
 static int count_line(struct rd *r, const uint8_t *p, const uint8_t *end, struct plane_counts *c)
 {
-	const uint8_t *s, *e;
+	const uint8_t *s;
 	uint32_t f;
 	unsigned wt;
 	int ret;
 
 	while (p < end) {
-		ret = rd_tag(r, &p, end, &f, &wt);
-		if (ret)
-			return ret;
+		p = get_tag(r, p, end, &f, &wt);
+		if (!p)
+			return XP_ERR_FORMAT;
 		if (f == 4 && wt == WT_LEN) {
-			ret = rd_len(r, &p, end, &s, &e);
-			if (!ret)
-				ret = count_event(r, s, e, c);
+			p = get_len(r, p, end, &s);
+			if (!p)
+				return XP_ERR_FORMAT;
+			ret = count_event(r, s, p, c);
+			if (ret)
+				return ret;
 		} else {
-			ret = skip_value(r, &p, end, wt);
+			p = skip_value(r, p, end, wt);
+			if (!p)
+				return XP_ERR_FORMAT;
 		}
-		if (ret)
-			return ret;
 	}
 	return 0;
 }
@@ -334,68 +419,67 @@ static int count_line(struct rd *r, const uint8_t *p, const uint8_t *end, struct
 static int count_evmeta_entry(struct rd *r, const uint8_t *p, const uint8_t *end,
 			      struct plane_counts *c)
 {
-	const uint8_t *s, *e, *vs, *ve;
-	uint32_t f, vf;
-	unsigned wt, vwt;
-	int ret;
+	const uint8_t *s, *e, *sub;
+	uint32_t f;
+	unsigned wt;
 
 	while (p < end) {
-		ret = rd_tag(r, &p, end, &f, &wt);
-		if (ret)
-			return ret;
+		p = get_tag(r, p, end, &f, &wt);
+		if (!p)
+			return XP_ERR_FORMAT;
 		if (f != 2 || wt != WT_LEN) {
-			ret = skip_value(r, &p, end, wt);
-			if (ret)
-				return ret;
+			p = skip_value(r, p, end, wt);
+			if (!p)
+				return XP_ERR_FORMAT;
 			continue;
 		}
-		ret = rd_len(r, &p, end, &s, &e);
-		while (!ret && s < e) {
-			ret = rd_tag(r, &s, e, &vf, &vwt);
-			if (ret)
-				break;
-			if (vf == 5 && vwt == WT_LEN) {
-				ret = rd_len(r, &s, e, &vs, &ve);
+		e = p = get_len(r, p, end, &s);
+		if (!p)
+			return XP_ERR_FORMAT;
+		while (s < e) {
+			s = get_tag(r, s, e, &f, &wt);
+			if (s && f == 5 && wt == WT_LEN) {
+				s = get_len(r, s, e, &sub);
 				c->stats++;
-			} else {
-				ret = skip_value(r, &s, e, vwt);
+			} else if (s) {
+				s = skip_value(r, s, e, wt);
 			}
+			if (!s)
+				return XP_ERR_FORMAT;
 		}
-		if (ret)
-			return ret;
 	}
 	return 0;
 }
 
 static int count_plane(struct rd *r, const uint8_t *p, const uint8_t *end, struct plane_counts *c)
 {
-	const uint8_t *s, *e;
+	const uint8_t *s;
 	uint32_t f;
 	unsigned wt;
-	int ret;
+	int ret = 0;
 
 	memset(c, 0, sizeof(*c));
 	while (p < end) {
-		ret = rd_tag(r, &p, end, &f, &wt);
-		if (ret)
-			return ret;
+		p = get_tag(r, p, end, &f, &wt);
+		if (!p)
+			return XP_ERR_FORMAT;
 		if (wt != WT_LEN || f < 3 || f > 6) {
-			ret = skip_value(r, &p, end, wt);
-			if (ret)
-				return ret;
+			p = skip_value(r, p, end, wt);
+			if (!p)
+				return XP_ERR_FORMAT;
 			continue;
 		}
-		ret = rd_len(r, &p, end, &s, &e);
-		if (ret)
-			return ret;
+		p = get_len(r, p, end, &s);
+		if (!p)
+			return XP_ERR_FORMAT;
 		switch (f) {
 		case 3:
 			c->lines++;
-			ret = count_line(r, s, e, c);
+			ret = count_line(r, s, p, c);
 			break;
 		case 4:
 			c->evmetas++;
-			ret = count_evmeta_entry(r, s, e, c);
+			ret = count_evmeta_entry(r, s, p, c);
 			break;
 		case 5:
 			c->statmetas++;
@@ -412,61 +496,16 @@ static int count_plane(struct rd *r, const uint8_t *p, const uint8_t *end, struc
 
 /* ---- the filling pass ---- */
 
-static int fill_stat(struct rd *r, const uint8_t *p, const uint8_t *end, struct xp_stat *out)
+/*
+ * A str or bytes value, copied rather than pointed into the input: a trace
+ * owns every string it hands out. Zero-copy values would need the trace to
+ * hold on to the input buffer.
+ */
+static __attribute__((noinline)) int stat_string(struct rd *r, struct xp_stat *out,
+						 const uint8_t *s, const uint8_t *e)
 {
-	const uint8_t *s = NULL, *e = NULL, *at;
-	uint32_t f;
-	unsigned wt;
-	uint64_t v = 0;
-	size_t len;
-	int ret;
+	size_t len = (size_t)(e - s);
 
-	out->meta_id = 0;
-	out->type = XP_STAT_NONE;
-	while (p < end) {
-		at = p;
-		ret = rd_tag(r, &p, end, &f, &wt);
-		if (ret)
-			return ret;
-		switch (f) {
-		case 1:
-			ret = rd_varint_field(r, &p, end, at, f, wt, &v);
-			out->meta_id = (int64_t)v;
-			break;
-		case 2:
-			if (wt != WT_I64)
-				return bad_wire_type(r, at, f);
-			if (end - p < 8)
-				return bad(r, p, "truncated fixed64");
-			memcpy(&out->v.d, p, sizeof(out->v.d));
-			p += 8;
-			out->type = XP_STAT_DOUBLE;
-			break;
-		case 3:
-		case 4:
-		case 7:
-			ret = rd_varint_field(r, &p, end, at, f, wt, &v);
-			out->v.u = v;
-			out->type = f == 3 ? XP_STAT_UINT64 : f == 4 ? XP_STAT_INT64 : XP_STAT_REF;
-			break;
-		case 5:
-		case 6:
-			ret = rd_len_field(r, &p, end, at, f, wt, &s, &e);
-			out->type = f == 5 ? XP_STAT_STR : XP_STAT_BYTES;
-			break;
-		default:
-			ret = skip_value(r, &p, end, wt);
-		}
-		if (ret)
-			return ret;
-	}
-	if (out->type != XP_STAT_STR && out->type != XP_STAT_BYTES)
-		return 0;
-	/*
-	 * Copied, not pointed into the input: a trace owns every string it hands
-	 * out. Zero-copy values would need the trace to hold the input buffer.
-	 */
-	len = (size_t)(e - s);
 	if (out->type == XP_STAT_STR) {
 		const uint8_t *nul = memchr(s, '\0', len);
 
@@ -480,84 +519,187 @@ static int fill_stat(struct rd *r, const uint8_t *p, const uint8_t *end, struct 
 	return out->v.s.p ? 0 : nomem(r);
 }
 
-/* Appends a stat to the plane's pool. */
-static inline int add_stat(struct rd *r, struct xp_plane *pl, const uint8_t *s, const uint8_t *e)
+static inline __attribute__((always_inline)) int fill_stat(struct rd *r, const uint8_t *p,
+							   const uint8_t *end, struct xp_stat *out)
 {
-	if (pl->nstats >= r->cap_stats)
-		return bad(r, s, "stat count changed between passes");
+	const uint8_t *s = NULL, *at;
+	int64_t meta_id = 0;
+	uint32_t f, type = XP_STAT_NONE;
+	unsigned wt;
+	uint64_t v = 0, bits = 0;
+
+	/* Writers put metadata_id first: take it without the general dispatch. */
+	if (likely(p < end && *p == (1 << 3 | WT_VARINT))) {
+		p = get_varint(r, p + 1, end, &v);
+		if (!p)
+			return XP_ERR_FORMAT;
+		meta_id = (int64_t)v;
+	}
+	while (p < end) {
+		at = p;
+		p = get_tag(r, p, end, &f, &wt);
+		if (!p)
+			return XP_ERR_FORMAT;
+		switch (f) {
+		case 1:
+			p = get_varint_field(r, p, end, at, f, wt, &v);
+			meta_id = (int64_t)v;
+			break;
+		case 2:
+			if (wt != WT_I64) {
+				p = bad_wire_type(r, at, f);
+			} else if (end - p < 8) {
+				p = bad(r, p, "truncated fixed64");
+			} else {
+				bits = load_le64(p);
+				p += 8;
+				type = XP_STAT_DOUBLE;
+			}
+			break;
+		case 3:
+		case 4:
+		case 7:
+			p = get_varint_field(r, p, end, at, f, wt, &bits);
+			type = f == 3 ? XP_STAT_UINT64 : f == 4 ? XP_STAT_INT64 : XP_STAT_REF;
+			break;
+		case 5:
+		case 6:
+			/* s is where the value starts, bits its length */
+			p = get_len_field(r, p, end, at, f, wt, &s);
+			bits = p ? (uint64_t)(p - s) : 0;
+			type = f == 5 ? XP_STAT_STR : XP_STAT_BYTES;
+			break;
+		default:
+			p = skip_value(r, p, end, wt);
+		}
+		if (!p)
+			return XP_ERR_FORMAT;
+	}
+	out->meta_id = meta_id;
+	out->type = type;
+	if (type == XP_STAT_DOUBLE)
+		memcpy(&out->v.d, &bits, sizeof(out->v.d));
+	else if (type != XP_STAT_STR && type != XP_STAT_BYTES)
+		out->v.u = bits;
+	else
+		return stat_string(r, out, s, s + bits);
+	return 0;
+}
+
+/* Appends a stat to the plane's pool. */
+static int add_stat(struct rd *r, struct xp_plane *pl, const uint8_t *s, const uint8_t *e)
+{
+	if (pl->nstats >= r->cap_stats) {
+		bad(r, s, "stat count changed between passes");
+		return XP_ERR_FORMAT;
+	}
 	return fill_stat(r, s, e, &pl->stats[pl->nstats++]);
 }
 
-static int fill_event(struct rd *r, const uint8_t *p, const uint8_t *end, struct xp_plane *pl,
-		      uint32_t line)
+/* The index of an event metadata id in pl->evmetas, pl->nevmetas if absent. */
+static inline uint32_t meta_index(const struct rd *r, const struct xp_plane *pl, int64_t id)
+{
+	uint64_t k = (uint64_t)id - (uint64_t)r->meta_min;
+
+	if (!r->meta_tab)
+		return xp_plane_meta_index(pl, id);
+	return k < r->meta_span ? r->meta_tab[k] : (uint32_t)pl->nevmetas;
+}
+
+static inline int fill_event(struct rd *r, const uint8_t *p, const uint8_t *end,
+			     struct xp_plane *pl, uint32_t line)
 {
 	struct xp_event *ev;
-	const uint8_t *s, *e, *at = p;
-	size_t stats_first = pl->nstats;
+	const uint8_t *s, *at = p;
+	size_t stats_first = pl->nstats, ns = stats_first;
 	int64_t meta_id = 0, off = 0, dur = 0;
 	uint32_t f;
 	unsigned wt;
 	uint64_t v = 0;
 	int agg = 0, ret;
 
+	/* Writers put fields 1, 2 and 3 first, in order: take them without the switch. */
+	if (likely(p < end && *p == (1 << 3 | WT_VARINT))) {
+		p = get_varint(r, p + 1, end, &v);
+		meta_id = (int64_t)v;
+	}
+	if (likely(p && p < end && *p == (2 << 3 | WT_VARINT))) {
+		p = get_varint(r, p + 1, end, &v);
+		off = (int64_t)v;
+	}
+	if (likely(p && p < end && *p == (3 << 3 | WT_VARINT))) {
+		p = get_varint(r, p + 1, end, &v);
+		dur = (int64_t)v;
+	}
+	if (!p)
+		return XP_ERR_FORMAT;
 	while (p < end) {
 		at = p;
-		ret = rd_tag(r, &p, end, &f, &wt);
-		if (ret)
-			return ret;
+		p = get_tag(r, p, end, &f, &wt);
+		if (!p)
+			return XP_ERR_FORMAT;
 		switch (f) {
 		case 1:
-			ret = rd_varint_field(r, &p, end, at, f, wt, &v);
+			p = get_varint_field(r, p, end, at, f, wt, &v);
 			meta_id = (int64_t)v;
 			break;
 		case 2:
-			ret = rd_varint_field(r, &p, end, at, f, wt, &v);
+			p = get_varint_field(r, p, end, at, f, wt, &v);
 			off = (int64_t)v;
 			agg = 0;
 			break;
 		case 3:
-			ret = rd_varint_field(r, &p, end, at, f, wt, &v);
+			p = get_varint_field(r, p, end, at, f, wt, &v);
 			dur = (int64_t)v;
 			break;
 		case 4:
 			/* Stats go in before we know whether the event is kept. */
-			ret = rd_len_field(r, &p, end, at, f, wt, &s, &e);
-			if (!ret)
-				ret = add_stat(r, pl, s, e);
+			p = get_len_field(r, p, end, at, f, wt, &s);
+			if (!p)
+				return XP_ERR_FORMAT;
+			if (unlikely(ns >= r->cap_stats)) {
+				bad(r, s, "stat count changed between passes");
+				return XP_ERR_FORMAT;
+			}
+			ret = fill_stat(r, s, p, &pl->stats[ns++]);
+			if (ret)
+				return ret;
 			break;
 		case 5:
-			ret = rd_varint_field(r, &p, end, at, f, wt, &v);
+			p = get_varint_field(r, p, end, at, f, wt, &v);
 			agg = 1;
 			break;
 		default:
-			ret = skip_value(r, &p, end, wt);
+			p = skip_value(r, p, end, wt);
 		}
-		if (ret)
-			return ret;
+		if (!p)
+			return XP_ERR_FORMAT;
 	}
 	if (agg) {
 		r->t->counts.aggregated_events++;
-		pl->nstats = stats_first;
 		return 0;
 	}
-	if (pl->nevents >= r->cap_events)
-		return bad(r, at, "event count changed between passes");
+	if (unlikely(pl->nevents >= r->cap_events)) {
+		bad(r, at, "event count changed between passes");
+		return XP_ERR_FORMAT;
+	}
+	pl->nstats = ns;
 	ev = &pl->events[pl->nevents++];
 	ev->start_ps = off;
 	ev->dur_ps = dur;
 	ev->line = line;
-	ev->meta = xp_plane_meta_index(pl, meta_id);
+	ev->meta = meta_index(r, pl, meta_id);
 	if (ev->meta == pl->nevmetas)
 		r->t->counts.events_missing_metadata++;
 	ev->stats_first = (uint32_t)stats_first;
-	ev->nstats = (uint32_t)(pl->nstats - stats_first);
+	ev->nstats = (uint32_t)(ns - stats_first);
 	return 0;
 }
 
 static int fill_line(struct rd *r, const uint8_t *p, const uint8_t *end, struct xp_plane *pl)
 {
 	struct xp_line *l = &pl->lines[pl->nlines];
-	const uint8_t *s, *e, *at, *name = NULL, *name_end = NULL, *dname = NULL, *dname_end = NULL;
+	const uint8_t *s, *at, *name = NULL, *name_end = NULL, *dname = NULL, *dname_end = NULL;
 	uint32_t f;
 	unsigned wt;
 	uint64_t v = 0;
@@ -566,41 +708,44 @@ static int fill_line(struct rd *r, const uint8_t *p, const uint8_t *end, struct 
 	l->first_event = pl->nevents;
 	while (p < end) {
 		at = p;
-		ret = rd_tag(r, &p, end, &f, &wt);
-		if (ret)
-			return ret;
+		p = get_tag(r, p, end, &f, &wt);
+		if (!p)
+			return XP_ERR_FORMAT;
 		switch (f) {
 		case 1:
-			ret = rd_varint_field(r, &p, end, at, f, wt, &v);
+			p = get_varint_field(r, p, end, at, f, wt, &v);
 			l->id = (int64_t)v;
 			break;
 		case 2:
-			ret = rd_len_field(r, &p, end, at, f, wt, &name, &name_end);
+			p = name_end = get_len_field(r, p, end, at, f, wt, &name);
 			break;
 		case 3:
-			ret = rd_varint_field(r, &p, end, at, f, wt, &v);
+			p = get_varint_field(r, p, end, at, f, wt, &v);
 			l->timestamp_ns = (int64_t)v;
 			break;
 		case 4:
-			ret = rd_len_field(r, &p, end, at, f, wt, &s, &e);
-			if (!ret)
-				ret = fill_event(r, s, e, pl, (uint32_t)pl->nlines);
+			p = get_len_field(r, p, end, at, f, wt, &s);
+			if (!p)
+				return XP_ERR_FORMAT;
+			ret = fill_event(r, s, p, pl, (uint32_t)pl->nlines);
+			if (ret)
+				return ret;
 			break;
 		case 9:
-			ret = rd_varint_field(r, &p, end, at, f, wt, &v);
+			p = get_varint_field(r, p, end, at, f, wt, &v);
 			l->duration_ps = (int64_t)v;
 			break;
 		case 10:
-			ret = rd_varint_field(r, &p, end, at, f, wt, &v);
+			p = get_varint_field(r, p, end, at, f, wt, &v);
 			break;
 		case 11:
-			ret = rd_len_field(r, &p, end, at, f, wt, &dname, &dname_end);
+			p = dname_end = get_len_field(r, p, end, at, f, wt, &dname);
 			break;
 		default:
-			ret = skip_value(r, &p, end, wt);
+			p = skip_value(r, p, end, wt);
 		}
-		if (ret)
-			return ret;
+		if (!p)
+			return XP_ERR_FORMAT;
 	}
 	l->nevents = pl->nevents - l->first_event;
 	l->name = name_copy(r, name, name_end);
@@ -614,23 +759,24 @@ static int fill_line(struct rd *r, const uint8_t *p, const uint8_t *end, struct 
 /* Checks a packed run of varints (XEventMetadata.child_id). */
 static int check_packed_varints(struct rd *r, const uint8_t *p, const uint8_t *end)
 {
-	uint64_t v = 0;
-	int ret;
-
 	while (p < end) {
-		ret = rd_varint(r, &p, end, &v);
-		if (ret)
-			return ret;
+		p = skip_varint(r, p, end);
+		if (!p)
+			return XP_ERR_FORMAT;
 	}
 	return 0;
 }
 
-/* An XEventMetadata: every copy of the entry's value merges into em. */
+/* The strings of an XEventMetadata: the last copy of each wins. */
+struct evmeta_strs {
+	const uint8_t *name, *name_end, *dname, *dname_end;
+};
+
+/* One copy of a map entry's XEventMetadata value; its stats add up across copies. */
 static int fill_evmeta_value(struct rd *r, const uint8_t *p, const uint8_t *end,
-			     struct xp_plane *pl, const uint8_t **name, const uint8_t **name_end,
-			     const uint8_t **dname, const uint8_t **dname_end)
+			     struct xp_plane *pl, struct evmeta_strs *str)
 {
-	const uint8_t *s, *e, *at;
+	const uint8_t *s, *at;
 	uint32_t f;
 	unsigned wt;
 	uint64_t v = 0;
@@ -638,42 +784,45 @@ static int fill_evmeta_value(struct rd *r, const uint8_t *p, const uint8_t *end,
 
 	while (p < end) {
 		at = p;
-		ret = rd_tag(r, &p, end, &f, &wt);
-		if (ret)
-			return ret;
+		p = get_tag(r, p, end, &f, &wt);
+		if (!p)
+			return XP_ERR_FORMAT;
 		switch (f) {
 		case 1:
-			ret = rd_varint_field(r, &p, end, at, f, wt, &v);
+			p = get_varint_field(r, p, end, at, f, wt, &v);
 			break;
 		case 2:
-			ret = rd_len_field(r, &p, end, at, f, wt, name, name_end);
+			p = str->name_end = get_len_field(r, p, end, at, f, wt, &str->name);
 			break;
 		case 3:
-			ret = rd_len_field(r, &p, end, at, f, wt, &s, &e);
+			p = get_len_field(r, p, end, at, f, wt, &s);
 			break;
 		case 4:
-			ret = rd_len_field(r, &p, end, at, f, wt, dname, dname_end);
+			p = str->dname_end = get_len_field(r, p, end, at, f, wt, &str->dname);
 			break;
 		case 5:
-			ret = rd_len_field(r, &p, end, at, f, wt, &s, &e);
-			if (!ret)
-				ret = add_stat(r, pl, s, e);
+			p = get_len_field(r, p, end, at, f, wt, &s);
+			if (!p)
+				return XP_ERR_FORMAT;
+			ret = add_stat(r, pl, s, p);
+			if (ret)
+				return ret;
 			break;
 		case 6:
 			/* child_id: packed or not, as repeated scalars may be. */
 			if (wt == WT_LEN) {
-				ret = rd_len(r, &p, end, &s, &e);
-				if (!ret)
-					ret = check_packed_varints(r, s, e);
+				p = get_len(r, p, end, &s);
+				if (p && check_packed_varints(r, s, p))
+					return XP_ERR_FORMAT;
 			} else {
-				ret = rd_varint_field(r, &p, end, at, f, wt, &v);
+				p = get_varint_field(r, p, end, at, f, wt, &v);
 			}
 			break;
 		default:
-			ret = skip_value(r, &p, end, wt);
+			p = skip_value(r, p, end, wt);
 		}
-		if (ret)
-			return ret;
+		if (!p)
+			return XP_ERR_FORMAT;
 	}
 	return 0;
 }
@@ -682,7 +831,8 @@ static int fill_evmeta_entry(struct rd *r, const uint8_t *p, const uint8_t *end,
 			     struct xp_plane *pl)
 {
 	struct xp_evmeta *em = &pl->evmetas[pl->nevmetas];
-	const uint8_t *s, *e, *at, *name = NULL, *name_end = NULL, *dname = NULL, *dname_end = NULL;
+	struct evmeta_strs str = {NULL, NULL, NULL, NULL};
+	const uint8_t *s, *at;
 	size_t stats_first = pl->nstats;
 	uint32_t f;
 	unsigned wt;
@@ -691,27 +841,27 @@ static int fill_evmeta_entry(struct rd *r, const uint8_t *p, const uint8_t *end,
 
 	while (p < end) {
 		at = p;
-		ret = rd_tag(r, &p, end, &f, &wt);
-		if (ret)
-			return ret;
-		switch (f) {
-		case 1:
-			ret = rd_varint_field(r, &p, end, at, f, wt, &v);
+		p = get_tag(r, p, end, &f, &wt);
+		if (!p)
+			return XP_ERR_FORMAT;
+		if (f == 1) {
+			p = get_varint_field(r, p, end, at, f, wt, &v);
 			em->id = (int64_t)v;
-			break;
-		case 2:
-			ret = rd_len_field(r, &p, end, at, f, wt, &s, &e);
-			if (!ret)
-				ret = fill_evmeta_value(r, s, e, pl, &name, &name_end, &dname, &dname_end);
-			break;
-		default:
-			ret = skip_value(r, &p, end, wt);
+		} else if (f == 2) {
+			p = get_len_field(r, p, end, at, f, wt, &s);
+			if (!p)
+				return XP_ERR_FORMAT;
+			ret = fill_evmeta_value(r, s, p, pl, &str);
+			if (ret)
+				return ret;
+		} else {
+			p = skip_value(r, p, end, wt);
 		}
-		if (ret)
-			return ret;
+		if (!p)
+			return XP_ERR_FORMAT;
 	}
-	em->name = name_copy(r, name, name_end);
-	em->display_name = name_copy(r, dname, dname_end);
+	em->name = name_copy(r, str.name, str.name_end);
+	em->display_name = name_copy(r, str.dname, str.dname_end);
 	if (!em->name || !em->display_name)
 		return nomem(r);
 	em->stats_first = (uint32_t)stats_first;
@@ -724,42 +874,43 @@ static int fill_statmeta_entry(struct rd *r, const uint8_t *p, const uint8_t *en
 			       struct xp_plane *pl)
 {
 	struct xp_statmeta *sm = &pl->statmetas[pl->nstatmetas];
-	const uint8_t *s, *e, *at, *ds, *de, *name = NULL, *name_end = NULL;
-	uint32_t f, vf;
-	unsigned wt, vwt;
+	const uint8_t *s, *e, *at, *d, *name = NULL, *name_end = NULL;
+	uint32_t f;
+	unsigned wt;
 	uint64_t v = 0;
-	int ret;
 
 	while (p < end) {
 		at = p;
-		ret = rd_tag(r, &p, end, &f, &wt);
-		if (ret)
-			return ret;
+		p = get_tag(r, p, end, &f, &wt);
+		if (!p)
+			return XP_ERR_FORMAT;
 		if (f == 1) {
-			ret = rd_varint_field(r, &p, end, at, f, wt, &v);
+			p = get_varint_field(r, p, end, at, f, wt, &v);
 			sm->id = (int64_t)v;
 		} else if (f == 2) {
 			/* The XStatMetadata value: id 1, name 2, description 3. */
-			ret = rd_len_field(r, &p, end, at, f, wt, &s, &e);
-			while (!ret && s < e) {
+			e = p = get_len_field(r, p, end, at, f, wt, &s);
+			while (p && s < e) {
 				at = s;
-				ret = rd_tag(r, &s, e, &vf, &vwt);
-				if (ret)
-					break;
-				if (vf == 1)
-					ret = rd_varint_field(r, &s, e, at, vf, vwt, &v);
-				else if (vf == 2)
-					ret = rd_len_field(r, &s, e, at, vf, vwt, &name, &name_end);
-				else if (vf == 3)
-					ret = rd_len_field(r, &s, e, at, vf, vwt, &ds, &de);
+				s = get_tag(r, s, e, &f, &wt);
+				if (!s)
+					return XP_ERR_FORMAT;
+				if (f == 1)
+					s = get_varint_field(r, s, e, at, f, wt, &v);
+				else if (f == 2)
+					s = name_end = get_len_field(r, s, e, at, f, wt, &name);
+				else if (f == 3)
+					s = get_len_field(r, s, e, at, f, wt, &d);
 				else
-					ret = skip_value(r, &s, e, vwt);
+					s = skip_value(r, s, e, wt);
+				if (!s)
+					return XP_ERR_FORMAT;
 			}
 		} else {
-			ret = skip_value(r, &p, end, wt);
+			p = skip_value(r, p, end, wt);
 		}
-		if (ret)
-			return ret;
+		if (!p)
+			return XP_ERR_FORMAT;
 	}
 	sm->name = name_copy(r, name, name_end);
 	if (!sm->name)
@@ -776,22 +927,90 @@ static void *alloc_array(struct xp_trace *t, size_t n, size_t size)
 }
 
 /*
+ * A table from metadata id to index, for the usual small dense ids, instead
+ * of a binary search per event; left NULL (and the search used) otherwise.
+ */
+static int index_meta_ids(struct rd *r, const struct xp_plane *pl)
+{
+	uint64_t span;
+	size_t i;
+
+	r->meta_tab = NULL;
+	if (!pl->nevmetas)
+		return 0;
+	r->meta_min = pl->evmetas[0].id;
+	span = (uint64_t)pl->evmetas[pl->nevmetas - 1].id - (uint64_t)r->meta_min;
+	if (span > 4 * (uint64_t)pl->nevmetas + 1024)
+		return 0;
+	r->meta_span = span + 1;
+	r->meta_tab = malloc(r->meta_span * sizeof(*r->meta_tab));
+	if (!r->meta_tab)
+		return nomem(r);
+	for (i = 0; i < r->meta_span; i++)
+		r->meta_tab[i] = (uint32_t)pl->nevmetas;
+	for (i = 0; i < pl->nevmetas; i++)
+		r->meta_tab[(uint64_t)pl->evmetas[i].id - (uint64_t)r->meta_min] = (uint32_t)i;
+	return 0;
+}
+
+/* Walk 0 of a plane: id, name, metadata; walk 1: the plane's stats; walk 2: lines. */
+static int plane_walk(struct rd *r, const uint8_t *p, const uint8_t *end, struct xp_plane *pl,
+		      int walk, const uint8_t **name, const uint8_t **name_end)
+{
+	const uint8_t *s, *at;
+	uint32_t f;
+	unsigned wt;
+	uint64_t v = 0;
+	int ret = 0;
+
+	while (p < end) {
+		at = p;
+		p = get_tag(r, p, end, &f, &wt);
+		if (!p)
+			return XP_ERR_FORMAT;
+		if (f == 1) {
+			p = get_varint_field(r, p, end, at, f, wt, &v);
+			pl->id = (int64_t)v;
+		} else if (f == 2) {
+			p = *name_end = get_len_field(r, p, end, at, f, wt, name);
+		} else if (f >= 3 && f <= 6) {
+			p = get_len_field(r, p, end, at, f, wt, &s);
+			if (!p)
+				return XP_ERR_FORMAT;
+			if (walk == 0 && f == 4)
+				ret = fill_evmeta_entry(r, s, p, pl);
+			else if (walk == 0 && f == 5)
+				ret = fill_statmeta_entry(r, s, p, pl);
+			else if (walk == 1 && f == 6)
+				ret = add_stat(r, pl, s, p);
+			else if (walk == 2 && f == 3)
+				ret = fill_line(r, s, p, pl);
+			if (ret)
+				return ret;
+		} else {
+			p = skip_value(r, p, end, wt);
+		}
+		if (!p)
+			return XP_ERR_FORMAT;
+	}
+	return 0;
+}
+
+/*
  * Fills pl from one XPlane in the order the protobuf-c reader does, whatever
  * the order of the fields on the wire: metadata (their stats first in the
  * pool), the plane's stats, the metadata index, then lines and events.
  */
 static int read_plane(struct rd *r, const uint8_t *start, const uint8_t *end, struct xp_plane *pl)
 {
+	const uint8_t *name = NULL, *name_end = NULL;
 	struct plane_counts c;
-	const uint8_t *p, *s, *e, *at, *name = NULL, *name_end = NULL;
-	uint32_t f;
-	unsigned wt;
-	uint64_t v = 0;
-	int ret, walk;
+	int ret;
 
+	r->meta_tab = NULL;
 	ret = count_plane(r, start, end, &c);
 	if (ret)
-		return ret;
+		goto out;
 	r->cap_stats = c.stats + c.agg_stats_max;
 	r->cap_events = c.events;
 	pl->stats = alloc_array(r->t, r->cap_stats, sizeof(*pl->stats));
@@ -799,61 +1018,45 @@ static int read_plane(struct rd *r, const uint8_t *start, const uint8_t *end, st
 	pl->lines = alloc_array(r->t, c.lines, sizeof(*pl->lines));
 	pl->evmetas = alloc_array(r->t, c.evmetas, sizeof(*pl->evmetas));
 	pl->statmetas = alloc_array(r->t, c.statmetas, sizeof(*pl->statmetas));
-	if (!pl->stats || !pl->events || !pl->lines || !pl->evmetas || !pl->statmetas)
-		return nomem(r);
-
-	for (walk = 0; walk < 3; walk++) {
-		p = start;
-		while (p < end) {
-			at = p;
-			ret = rd_tag(r, &p, end, &f, &wt);
-			if (ret)
-				return ret;
-			if (f == 1) {
-				ret = rd_varint_field(r, &p, end, at, f, wt, &v);
-				pl->id = (int64_t)v;
-			} else if (f == 2) {
-				ret = rd_len_field(r, &p, end, at, f, wt, &name, &name_end);
-			} else if (f >= 3 && f <= 6) {
-				ret = rd_len_field(r, &p, end, at, f, wt, &s, &e);
-				if (ret)
-					return ret;
-				if (walk == 0 && f == 4)
-					ret = fill_evmeta_entry(r, s, e, pl);
-				else if (walk == 0 && f == 5)
-					ret = fill_statmeta_entry(r, s, e, pl);
-				else if (walk == 1 && f == 6)
-					ret = add_stat(r, pl, s, e);
-				else if (walk == 2 && f == 3)
-					ret = fill_line(r, s, e, pl);
-			} else {
-				ret = skip_value(r, &p, end, wt);
-			}
-			if (ret)
-				return ret;
-		}
-		if (walk == 0) {
-			pl->name = name_copy(r, name, name_end);
-			if (!pl->name)
-				return nomem(r);
-			if (c.stats > UINT32_MAX || c.events > UINT32_MAX)
-				return xp_err_set(r->err, XP_ERR_LIMIT,
-						  "plane '%s' has more than 2^32 events or stats", pl->name);
-			pl->pstats_first = (uint32_t)pl->nstats;
-		} else if (walk == 1) {
-			pl->npstats = (uint32_t)(pl->nstats - pl->pstats_first);
-			ret = xp_plane_index_metadata(pl, &r->t->counts, r->err);
-			if (ret)
-				return ret;
-		}
+	if (!pl->stats || !pl->events || !pl->lines || !pl->evmetas || !pl->statmetas) {
+		ret = nomem(r);
+		goto out;
 	}
-	return xp_plane_finish(pl, &r->t->counts, r->err);
+	ret = plane_walk(r, start, end, pl, 0, &name, &name_end);
+	if (ret)
+		goto out;
+	pl->name = name_copy(r, name, name_end);
+	if (!pl->name) {
+		ret = nomem(r);
+		goto out;
+	}
+	if (c.stats > UINT32_MAX || c.events > UINT32_MAX) {
+		ret = xp_err_set(r->err, XP_ERR_LIMIT, "plane '%s' has more than 2^32 events or stats",
+				 pl->name);
+		goto out;
+	}
+	pl->pstats_first = (uint32_t)pl->nstats;
+	ret = plane_walk(r, start, end, pl, 1, &name, &name_end);
+	if (ret)
+		goto out;
+	pl->npstats = (uint32_t)(pl->nstats - pl->pstats_first);
+	ret = xp_plane_index_metadata(pl, &r->t->counts, r->err);
+	if (!ret)
+		ret = index_meta_ids(r, pl);
+	if (!ret)
+		ret = plane_walk(r, start, end, pl, 2, &name, &name_end);
+	if (!ret)
+		ret = xp_plane_finish(pl, &r->t->counts, r->err);
+out:
+	free(r->meta_tab);
+	r->meta_tab = NULL;
+	return ret;
 }
 
 static int wire_read(const void *buf, size_t len, struct xp_trace *t, struct xp_err *err)
 {
-	const uint8_t *start = buf, *end = start + len, *p, *s, *e, *at;
-	struct rd r = {.base = start, .t = t, .err = err};
+	const uint8_t *start = buf, *end = start + len, *p, *s, *at;
+	struct rd r = {.base = start, .limit = end, .t = t, .err = err};
 	/* Indexed by field number: 1 planes, 2 errors, 3 warnings, 4 hostnames. */
 	const char **strs[5] = {NULL};
 	size_t n[5] = {0}, k[5] = {0};
@@ -866,27 +1069,22 @@ static int wire_read(const void *buf, size_t len, struct xp_trace *t, struct xp_
 		p = start;
 		while (p < end) {
 			at = p;
-			ret = rd_tag(&r, &p, end, &f, &wt);
-			if (ret)
-				return ret;
-			if (f > 4) {
-				ret = skip_value(&r, &p, end, wt);
-				if (ret)
-					return ret;
-				continue;
-			}
-			ret = rd_len_field(&r, &p, end, at, f, wt, &s, &e);
-			if (ret)
-				return ret;
+			p = get_tag(&r, p, end, &f, &wt);
+			if (p && f > 4)
+				p = skip_value(&r, p, end, wt);
+			else if (p)
+				p = get_len_field(&r, p, end, at, f, wt, &s);
+			if (!p)
+				return XP_ERR_FORMAT;
 			if (pass == 0) {
-				n[f]++;
+				n[f > 4 ? 0 : f]++;
 			} else if (f == 1) {
-				ret = read_plane(&r, s, e, &t->planes[t->nplanes]);
+				ret = read_plane(&r, s, p, &t->planes[t->nplanes]);
 				if (ret)
 					return ret;
 				t->nplanes++;
-			} else {
-				strs[f][k[f]] = name_copy(&r, s, e);
+			} else if (f <= 4) {
+				strs[f][k[f]] = name_copy(&r, s, p);
 				if (!strs[f][k[f]++])
 					return nomem(&r);
 			}

@@ -234,19 +234,22 @@ static void test_corpus(void)
 		oracle_file(l.paths[i], 1);
 	xp_pathlist_release(&l);
 
-	/* Every file under bad/, the license text included: both must reject each. */
+	/* Every file under bad/: the traces must be rejected, the rest (a license) agreed on. */
 	dir = opendir(TESTDATA_DIR "/bad");
 	CHECK(dir != NULL);
 	while (dir && (de = readdir(dir))) {
+		size_t n = strlen(de->d_name);
+		int trace = n > 10 && !strcmp(de->d_name + n - 10, ".xplane.pb");
+
 		if (de->d_name[0] == '.')
 			continue;
 		snprintf(path, sizeof(path), "%s/bad/%s", TESTDATA_DIR, de->d_name);
-		oracle_file(path, 0);
-		nbad++;
+		oracle_file(path, trace ? 0 : -1);
+		nbad += trace;
 	}
 	if (dir)
 		closedir(dir);
-	CHECK(nbad >= 2);
+	CHECK(nbad >= 1);
 }
 
 /* ---- truncations and mutations of a real trace --------------------------------- */
@@ -629,9 +632,12 @@ static void test_handmade(void)
 	free(unk.p);
 }
 
-/* Expects the wire reader to reject buf with reason, and protobuf-c to reject it too unless pbc_ok. */
+/*
+ * Expects the wire reader to reject buf with reason, and protobuf-c to reject
+ * it too if pbc is 0 (accept it if 1, either if -1: versions differ there).
+ */
 static void check_rejected(const char *label, const void *buf, size_t len, const char *reason,
-			   int pbc_ok)
+			   int pbc)
 {
 	struct xp_trace *t = NULL;
 	struct xp_err err = {0};
@@ -646,7 +652,7 @@ static void check_rejected(const char *label, const void *buf, size_t len, const
 	xp_trace_free(t);
 	memset(&err, 0, sizeof(err));
 	ret = xp_trace_read(&xp_reader_protobuf_c, buf, len, &t, &err);
-	if (!ret != !!pbc_ok) {
+	if (pbc >= 0 && (ret == 0) != pbc) {
 		fprintf(stderr, "%s: protobuf-c %s it\n", label, ret ? "rejects" : "accepts");
 		test_failures++;
 	}
@@ -655,10 +661,10 @@ static void check_rejected(const char *label, const void *buf, size_t len, const
 
 static void test_malformed(void)
 {
-#define REJECT(label, reason, pbc_ok, ...)                                              \
+#define REJECT(label, reason, pbc, ...)                                                 \
 	do {                                                                            \
 		static const unsigned char b_[] = {__VA_ARGS__};                        \
-		check_rejected(label, b_, sizeof(b_), reason, pbc_ok);                  \
+		check_rejected(label, b_, sizeof(b_), reason, pbc);                     \
 	} while (0)
 	REJECT("11-byte varint", "varint longer than 10 bytes", 0,
 	       0x78, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01);
@@ -674,7 +680,7 @@ static void test_malformed(void)
 	REJECT("wire type 7", "invalid wire type", 0, 0x7f, 0);
 	REJECT("truncated fixed64", "truncated fixed64", 0, 0x79, 1, 2, 3);
 	REJECT("truncated fixed32", "truncated fixed32", 0, 0x7d, 1, 2, 3);
-	REJECT("field 0", "field number 0", 0, 0x00, 0x01);
+	REJECT("field 0", "field number 0", -1, 0x00, 0x01);
 	/* a plane that holds a line whose length runs past the plane, not the buffer */
 	REJECT("nested length", "length past the end", 0,
 	       0x0a, 0x03, 0x1a, 0x04, 0x08, 0x22, 0x01, 'x');
@@ -692,8 +698,9 @@ static void test_malformed(void)
 	REJECT("group in a stat", "group wire type", 0,
 	       0x0a, 0x08, 0x1a, 0x06, 0x22, 0x04, 0x22, 0x02, 0x7b, 0x7c);
 	/* Stricter than protobuf-c (see the top of src/xp_read_wire.c). */
-	REJECT("field 0, two-byte tag", "field number 0", 1, 0x80, 0x00, 0x01);
-	REJECT("field past 2^29 - 1", "field number past", 1, 0xa2, 0x80, 0x80, 0x80, 0x10, 0x01, 'x');
+	REJECT("field 0, two-byte tag", "field number 0", -1, 0x80, 0x00, 0x01);
+	REJECT("field past 2^29 - 1", "field number past", -1,
+	       0xa2, 0x80, 0x80, 0x80, 0x10, 0x01, 'x');
 #undef REJECT
 }
 
