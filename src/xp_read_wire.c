@@ -151,8 +151,7 @@ static inline uint64_t pack7(uint64_t w)
 /*
  * Messages are small (a stat is a few bytes), so the fast paths load eight
  * bytes at p as long as they lie in the input, and check the end of the
- * message afterwards. Varints of nine or ten bytes (negative integers) take
- * the slow path.
+ * message afterwards.
  */
 static inline const uint8_t *get_varint(struct rd *r, const uint8_t *p, const uint8_t *end,
 					uint64_t *v)
@@ -173,6 +172,15 @@ static inline const uint8_t *get_varint(struct rd *r, const uint8_t *p, const ui
 		if (likely(stop && n <= (size_t)(end - p))) {
 			*v = pack7(w & ~0ULL >> (64 - 8 * n));
 			return p + n;
+		}
+		/* Nine or ten bytes: values from 2^56, negative integers. */
+		if (!stop && end - p >= 9 && p[8] < 0x80) {
+			*v = pack7(w) | (uint64_t)p[8] << 56;
+			return p + 9;
+		}
+		if (!stop && end - p >= 10 && p[9] < 0x80) {
+			*v = pack7(w) | (uint64_t)(p[8] & 0x7f) << 56 | (uint64_t)p[9] << 63;
+			return p + 10;
 		}
 	}
 	s = varint_slow(r, p, end, 10, "varint longer than 10 bytes");

@@ -283,6 +283,8 @@ static void test_truncations(void)
 	}
 	CHECK(n > 200);
 	CHECK(nok >= 1);	/* the empty prefix at least: an XSpace with nothing in it */
+	if (getenv("XPS_TEST_VERBOSE"))
+		printf("truncations: %zu, both ok at %zu\n", n, nok);
 	xp_buf_release(&b);
 }
 
