@@ -97,7 +97,40 @@ static size_t sort_unique_by_id(void *base, size_t n, size_t sz, size_t *dups, i
 	return out;
 }
 
-int xp_plane_index_metadata(struct xp_plane *p, struct xp_read_counts *c, struct xp_err *err)
+/*
+ * A table for ids (sorted, in elements of `stride` bytes) that are dense:
+ * spanning at most 4n + 1024 values. Otherwise ix->tab stays NULL (search).
+ */
+static int build_id_index(struct xp_id_index *ix, struct xp_arena *a, const void *base, size_t n,
+			  size_t stride)
+{
+	int64_t lo, hi;
+	uint64_t i;
+
+	memset(ix, 0, sizeof(*ix));
+	if (!n)
+		return 0;
+	memcpy(&lo, base, sizeof(lo));
+	memcpy(&hi, (const char *)base + (n - 1) * stride, sizeof(hi));
+	if ((uint64_t)hi - (uint64_t)lo > 4 * (uint64_t)n + 1024)
+		return 0;
+	ix->min = lo;
+	ix->span = (uint64_t)hi - (uint64_t)lo + 1;
+	ix->tab = xp_arena_alloc(a, ix->span * sizeof(*ix->tab));
+	if (!ix->tab)
+		return XP_ERR_NOMEM;
+	memset(ix->tab, 0xff, ix->span * sizeof(*ix->tab));
+	for (i = 0; i < n; i++) {
+		int64_t id;
+
+		memcpy(&id, (const char *)base + i * stride, sizeof(id));
+		ix->tab[(uint64_t)id - (uint64_t)lo] = (uint32_t)i;
+	}
+	return 0;
+}
+
+int xp_plane_index_metadata(struct xp_plane *p, struct xp_arena *a, struct xp_read_counts *c,
+			    struct xp_err *err)
 {
 	int nomem = 0;
 	size_t i;
@@ -108,7 +141,9 @@ int xp_plane_index_metadata(struct xp_plane *p, struct xp_read_counts *c, struct
 					&c->duplicate_metadata, &nomem);
 	p->nstatmetas = sort_unique_by_id(p->statmetas, p->nstatmetas, sizeof(*p->statmetas),
 					  &c->duplicate_metadata, &nomem);
-	if (nomem)
+	if (nomem ||
+	    build_id_index(&p->evmeta_ix, a, p->evmetas, p->nevmetas, sizeof(*p->evmetas)) ||
+	    build_id_index(&p->statmeta_ix, a, p->statmetas, p->nstatmetas, sizeof(*p->statmetas)))
 		return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
 	memset(&p->evmetas[p->nevmetas], 0, sizeof(p->evmetas[0]));
 	p->evmetas[p->nevmetas].name = "";
@@ -125,38 +160,11 @@ int xp_plane_index_metadata(struct xp_plane *p, struct xp_read_counts *c, struct
 	return 0;
 }
 
-uint32_t xp_plane_meta_index(const struct xp_plane *p, int64_t metadata_id)
-{
-	size_t lo = 0, hi = p->nevmetas;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (p->evmetas[mid].id < metadata_id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo < p->nevmetas && p->evmetas[lo].id == metadata_id)
-		return (uint32_t)lo;
-	return (uint32_t)p->nevmetas;
-}
-
 static const struct xp_statmeta *find_statmeta(const struct xp_plane *p, int64_t id)
 {
-	size_t lo = 0, hi = p->nstatmetas;
+	uint32_t i = xp_id_find(&p->statmeta_ix, p->statmetas, p->nstatmetas, sizeof(*p->statmetas), id);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (p->statmetas[mid].id < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo < p->nstatmetas && p->statmetas[lo].id == id)
-		return &p->statmetas[lo];
-	return NULL;
+	return i == UINT32_MAX ? NULL : &p->statmetas[i];
 }
 
 static void count_unknown_stats(const struct xp_plane *p, struct xp_read_counts *c)

@@ -85,6 +85,16 @@ struct xp_line {
 	size_t first_event, nevents;	/* range in plane->events */
 };
 
+/*
+ * Metadata id -> array index: a table when the ids are dense (the usual case),
+ * else a binary search over the array sorted by id.
+ */
+struct xp_id_index {
+	uint32_t *tab;		/* [id - min], UINT32_MAX for absent; NULL: search */
+	int64_t min;
+	uint64_t span;
+};
+
 struct xp_plane {
 	int64_t id;
 	const char *name;
@@ -103,6 +113,7 @@ struct xp_plane {
 	uint32_t pstats_first, npstats;	/* the plane's own stats */
 	int64_t key_id[XP_KEY_COUNT];
 	unsigned char has_key[XP_KEY_COUNT];
+	struct xp_id_index evmeta_ix, statmeta_ix;	/* built by xp_plane_index_metadata */
 };
 
 /* Facts the reader noticed and did not turn into events; reported as warnings. */
@@ -160,9 +171,49 @@ static inline const char *xp_event_name(const struct xp_plane *p, const struct x
 	return p->evmetas[e->meta].name;
 }
 
+/*
+ * Index in an array of n elements of `stride` bytes, each starting with an
+ * int64 id and sorted by it; UINT32_MAX when id is absent.
+ */
+static inline uint32_t xp_id_find(const struct xp_id_index *ix, const void *base, size_t n,
+				  size_t stride, int64_t id)
+{
+	size_t lo = 0, hi = n;
+	int64_t got;
+
+	if (ix->tab) {
+		uint64_t k = (uint64_t)id - (uint64_t)ix->min;
+
+		return k < ix->span ? ix->tab[k] : UINT32_MAX;
+	}
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		__builtin_memcpy(&got, (const char *)base + mid * stride, sizeof(got));
+		if (got < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < n) {
+		__builtin_memcpy(&got, (const char *)base + lo * stride, sizeof(got));
+		if (got == id)
+			return (uint32_t)lo;
+	}
+	return UINT32_MAX;
+}
+
+/* The index of an event metadata id in p->evmetas; p->nevmetas (the sentinel) if absent. */
+static inline uint32_t xp_plane_meta_index(const struct xp_plane *p, int64_t metadata_id)
+{
+	uint32_t i = xp_id_find(&p->evmeta_ix, p->evmetas, p->nevmetas, sizeof(*p->evmetas), metadata_id);
+
+	return i == UINT32_MAX ? (uint32_t)p->nevmetas : i;
+}
+
 /* For readers: build helpers shared by every decoder (xp_model.c). */
-int xp_plane_index_metadata(struct xp_plane *p, struct xp_read_counts *c, struct xp_err *err);
-uint32_t xp_plane_meta_index(const struct xp_plane *p, int64_t metadata_id);
+int xp_plane_index_metadata(struct xp_plane *p, struct xp_arena *a, struct xp_read_counts *c,
+			    struct xp_err *err);
 int xp_plane_finish(struct xp_plane *p, struct xp_read_counts *c, struct xp_err *err);
 
 #endif

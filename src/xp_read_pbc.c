@@ -188,7 +188,7 @@ static int copy_plane(struct xp_trace *t, const PbPlane *in, struct xp_plane *p,
 	if (!ret)
 		ret = copy_stats(t, p, in->stats, in->n_stats, &p->pstats_first, &p->npstats);
 	if (!ret)
-		ret = xp_plane_index_metadata(p, &t->counts, err);
+		ret = xp_plane_index_metadata(p, &t->arena, &t->counts, err);
 	if (!ret)
 		ret = copy_lines(t, in, p);
 	if (ret)

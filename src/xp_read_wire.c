@@ -59,11 +59,8 @@ struct rd {
 	struct xp_err *err;
 	char *str;		/* free space for strings */
 	size_t str_left;
-	/* The plane being filled: capacities, and metadata ids to indexes. */
+	/* The plane being filled: its capacities. */
 	size_t cap_stats, cap_events;
-	uint32_t *meta_tab;	/* [id - meta_min], when the ids are dense enough */
-	int64_t meta_min;
-	uint64_t meta_span;
 };
 
 /* What the counting pass finds in one plane. */
@@ -604,15 +601,6 @@ static int add_stat(struct rd *r, struct xp_plane *pl, const uint8_t *s, const u
 	return fill_stat(r, s, e, &pl->stats[pl->nstats++]);
 }
 
-/* The index of an event metadata id in pl->evmetas, pl->nevmetas if absent. */
-static inline uint32_t meta_index(const struct rd *r, const struct xp_plane *pl, int64_t id)
-{
-	uint64_t k = (uint64_t)id - (uint64_t)r->meta_min;
-
-	if (!r->meta_tab)
-		return xp_plane_meta_index(pl, id);
-	return k < r->meta_span ? r->meta_tab[k] : (uint32_t)pl->nevmetas;
-}
 
 static inline int fill_event(struct rd *r, const uint8_t *p, const uint8_t *end,
 			     struct xp_plane *pl, uint32_t line)
@@ -696,7 +684,7 @@ static inline int fill_event(struct rd *r, const uint8_t *p, const uint8_t *end,
 	ev->start_ps = off;
 	ev->dur_ps = dur;
 	ev->line = line;
-	ev->meta = meta_index(r, pl, meta_id);
+	ev->meta = xp_plane_meta_index(pl, meta_id);
 	if (ev->meta == pl->nevmetas)
 		r->t->counts.events_missing_metadata++;
 	ev->stats_first = (uint32_t)stats_first;
@@ -934,33 +922,6 @@ static void *alloc_array(struct xp_trace *t, size_t n, size_t size)
 	return xp_arena_alloc(&t->arena, (n + 1) * size);
 }
 
-/*
- * A table from metadata id to index, for the usual small dense ids, instead
- * of a binary search per event; left NULL (and the search used) otherwise.
- */
-static int index_meta_ids(struct rd *r, const struct xp_plane *pl)
-{
-	uint64_t span;
-	size_t i;
-
-	r->meta_tab = NULL;
-	if (!pl->nevmetas)
-		return 0;
-	r->meta_min = pl->evmetas[0].id;
-	span = (uint64_t)pl->evmetas[pl->nevmetas - 1].id - (uint64_t)r->meta_min;
-	if (span > 4 * (uint64_t)pl->nevmetas + 1024)
-		return 0;
-	r->meta_span = span + 1;
-	r->meta_tab = malloc(r->meta_span * sizeof(*r->meta_tab));
-	if (!r->meta_tab)
-		return nomem(r);
-	for (i = 0; i < r->meta_span; i++)
-		r->meta_tab[i] = (uint32_t)pl->nevmetas;
-	for (i = 0; i < pl->nevmetas; i++)
-		r->meta_tab[(uint64_t)pl->evmetas[i].id - (uint64_t)r->meta_min] = (uint32_t)i;
-	return 0;
-}
-
 /* Walk 0 of a plane: id, name, metadata; walk 1: the plane's stats; walk 2: lines. */
 static int plane_walk(struct rd *r, const uint8_t *p, const uint8_t *end, struct xp_plane *pl,
 		      int walk, const uint8_t **name, const uint8_t **name_end)
@@ -1015,7 +976,6 @@ static int read_plane(struct rd *r, const uint8_t *start, const uint8_t *end, st
 	struct plane_counts c;
 	int ret;
 
-	r->meta_tab = NULL;
 	ret = count_plane(r, start, end, &c);
 	if (ret)
 		goto out;
@@ -1048,16 +1008,12 @@ static int read_plane(struct rd *r, const uint8_t *start, const uint8_t *end, st
 	if (ret)
 		goto out;
 	pl->npstats = (uint32_t)(pl->nstats - pl->pstats_first);
-	ret = xp_plane_index_metadata(pl, &r->t->counts, r->err);
-	if (!ret)
-		ret = index_meta_ids(r, pl);
+	ret = xp_plane_index_metadata(pl, &r->t->arena, &r->t->counts, r->err);
 	if (!ret)
 		ret = plane_walk(r, start, end, pl, 2, &name, &name_end);
 	if (!ret)
 		ret = xp_plane_finish(pl, &r->t->counts, r->err);
 out:
-	free(r->meta_tab);
-	r->meta_tab = NULL;
 	return ret;
 }
 

@@ -250,6 +250,48 @@ static void test_duplicate_metadata(void)
 	}
 }
 
+/* Ids too sparse for a table (1 and 2^40) are found by binary search; a missing one is the sentinel. */
+static void test_sparse_ids(void)
+{
+	PbPlane p = TENSORFLOW__PROFILER__XPLANE__INIT;
+	PbEm em[2];
+	PbEmEntry ent[2], *ep[2] = {&ent[0], &ent[1]};
+	PbLine l, *lp[1] = {&l};
+	PbEvent e[3], *evp[3] = {&e[0], &e[1], &e[2]};
+	static const int64_t ids[2] = {(int64_t)1 << 40, 1};
+	struct xp_trace *t;
+	struct xp_err err;
+	int i;
+
+	p.name = "/device:TPU:0";
+	for (i = 0; i < 2; i++) {
+		tensorflow__profiler__xevent_metadata__init(&em[i]);
+		em[i].name = i ? "small" : "big";
+		tensorflow__profiler__xplane__event_metadata_entry__init(&ent[i]);
+		ent[i].key = ids[i];
+		ent[i].value = &em[i];
+	}
+	p.n_event_metadata = 2;
+	p.event_metadata = ep;
+	event(&e[0], (int64_t)1 << 40, 0, 1);
+	event(&e[1], 1, 5, 1);
+	event(&e[2], 7, 9, 1);
+	tensorflow__profiler__xline__init(&l);
+	l.n_events = 3;
+	l.events = evp;
+	p.n_lines = 1;
+	p.lines = lp;
+	CHECK_INT(roundtrip(&p, &t, &err), 0);
+	if (t) {
+		CHECK(t->planes[0].evmeta_ix.tab == NULL);
+		CHECK_STR(xp_event_name(&t->planes[0], &t->planes[0].events[0]), "big");
+		CHECK_STR(xp_event_name(&t->planes[0], &t->planes[0].events[1]), "small");
+		CHECK_STR(xp_event_name(&t->planes[0], &t->planes[0].events[2]), "");
+		CHECK_INT(t->counts.events_missing_metadata, 1);
+		xp_trace_free(t);
+	}
+}
+
 static void test_garbage(void)
 {
 	static const unsigned char junk[] = {0x0a, 0xff, 0xff, 0xff, 0xff, 0x0f, 0x01};
@@ -292,6 +334,7 @@ int main(void)
 	test_time_overflow();
 	test_bad_events();
 	test_duplicate_metadata();
+	test_sparse_ids();
 	test_garbage();
 	test_names();
 	return test_done("test_model");
