@@ -44,6 +44,9 @@ struct cmd_common {
 	const char *time;
 	int64_t min_dur_ps;
 	uint64_t max_input;
+	/* private: set by cmd_common_setup, freed by cmd_common_release */
+	regex_t child_re_;
+	int have_child_;
 };
 
 #define CMD_OPTS_FORMAT(c)                                                                         \
@@ -63,11 +66,16 @@ struct cmd_common {
 	 "refuse input from stdin or a pipe, or gzip input, over SIZE bytes (default 16G)"}
 
 void cmd_common_init(struct cmd_common *c);
+/*
+ * After parsing: the output mode, the time measure (--time, --children) and the
+ * execution options (--device, --children, --min-duration). Returns -1 to go
+ * on, else the exit code (message printed).
+ */
+int cmd_common_setup(struct cmd_common *c, enum out_mode *mode, enum an_time *t,
+		     struct an_exec_opts *xo);
+void cmd_common_release(struct cmd_common *c);
 /* The output mode from --json/--csv/--tsv; -1 (message printed) if several. */
 int cmd_output_mode(const struct cmd_common *c);
-
-/* --time and --children into the time an execution is measured by (enum an_time). */
-int cmd_pick_time(const struct cmd_common *c, enum an_time *t);
 
 /* "xplane-stat: " + message on stderr. */
 void cmd_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -102,8 +102,9 @@ int cmd_autotune(int argc, char **argv)
 	struct xp_pathlist paths = {0};
 	struct xp_notes notes = {0};
 	struct xp_err err = {0};
-	regex_t id_re, child_re;
-	int have_id = 0, have_child = 0, mode, ret;
+	regex_t id_re;
+	int have_id = 0, ret;
+	enum out_mode mode = OUT_TABLE;
 	const char **pos = NULL;
 	size_t npos, i;
 
@@ -117,9 +118,10 @@ int cmd_autotune(int argc, char **argv)
 		cmd_error("no input given (see 'xplane-stat autotune --help')");
 		goto out;
 	}
-	mode = cmd_output_mode(&a.c);
-	if (mode < 0 || cmd_pick_time(&a.c, &ao.time))
+	ret = cmd_common_setup(&a.c, &mode, &ao.time, &xo);
+	if (ret >= 0)
 		goto out;
+	ret = EXIT_USAGE;
 	if (a.compat && strcmp(a.compat, "ejkernel")) {
 		cmd_error("--compat: '%s' is not a known profiler (ejkernel is)", a.compat);
 		goto out;
@@ -136,12 +138,6 @@ int cmd_autotune(int argc, char **argv)
 		cmd_error("--id-regex: '%s' has no capture group for the id", a.id_regex);
 		goto out;
 	}
-	if (a.c.children && (ret = cmd_regex(&child_re, a.c.children, "--children")))
-		goto out;
-	have_child = a.c.children != NULL;
-	xo.device = a.c.device;
-	xo.children = have_child ? &child_re : NULL;
-	xo.min_dur_ps = a.c.min_dur_ps;
 	ao.id_re = &id_re;
 	ao.trim = a.trim;
 	ao.all_devices = a.all_devices;
@@ -170,12 +166,11 @@ int cmd_autotune(int argc, char **argv)
 		ret = EXIT_NOMATCH;
 		goto out;
 	}
-	ret = cmd_write(a.c.output, (enum out_mode)mode, print_autotune, &res);
+	ret = cmd_write(a.c.output, mode, print_autotune, &res);
 out:
 	if (have_id)
 		regfree(&id_re);
-	if (have_child)
-		regfree(&child_re);
+	cmd_common_release(&a.c);
 	an_at_release(&res);
 	xp_pathlist_release(&paths);
 	xp_notes_release(&notes);

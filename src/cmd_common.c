@@ -210,7 +210,8 @@ void cmd_print_notes(const struct xp_notes *n)
 		cmd_error("warning: %s", n->msgs[i]);
 }
 
-int cmd_pick_time(const struct cmd_common *c, enum an_time *t)
+/* --time and --children into the time an execution is measured by. */
+static int pick_time(const struct cmd_common *c, enum an_time *t)
 {
 	if (c->children) {
 		if (c->time) {
@@ -256,4 +257,35 @@ int cmd_write(const char *output, enum out_mode mode, cmd_print_fn print, const 
 		return EXIT_ERROR;
 	}
 	return cmd_out_close(&out, 1);
+}
+
+int cmd_common_setup(struct cmd_common *c, enum out_mode *mode, enum an_time *t,
+		     struct an_exec_opts *xo)
+{
+	int m = cmd_output_mode(c), ret;
+
+	if (m < 0)
+		return EXIT_USAGE;
+	*mode = (enum out_mode)m;
+	ret = pick_time(c, t);
+	if (ret)
+		return ret;
+	if (c->children) {
+		ret = cmd_regex(&c->child_re_, c->children, "--children");
+		if (ret)
+			return ret;
+		c->have_child_ = 1;
+	}
+	memset(xo, 0, sizeof(*xo));
+	xo->device = c->device;
+	xo->children = c->have_child_ ? &c->child_re_ : NULL;
+	xo->min_dur_ps = c->min_dur_ps;
+	return -1;
+}
+
+void cmd_common_release(struct cmd_common *c)
+{
+	if (c->have_child_)
+		regfree(&c->child_re_);
+	c->have_child_ = 0;
 }

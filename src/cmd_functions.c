@@ -54,8 +54,9 @@ int cmd_functions(int argc, char **argv)
 	struct xp_pathlist paths = {0};
 	struct xp_notes notes = {0};
 	struct xp_err err = {0};
-	regex_t match_re, child_re;
-	int have_match = 0, have_child = 0, mode, ret, any_device = 0;
+	regex_t match_re;
+	int have_match = 0, ret, any_device = 0;
+	enum out_mode mode = OUT_TABLE;
 	const char **pos = NULL;
 	size_t npos, i;
 
@@ -69,18 +70,12 @@ int cmd_functions(int argc, char **argv)
 		cmd_error("no input given (see 'xplane-stat functions --help')");
 		goto out;
 	}
-	mode = cmd_output_mode(&a.c);
-	if (mode < 0 || cmd_pick_time(&a.c, &fo.time))
+	ret = cmd_common_setup(&a.c, &mode, &fo.time, &xo);
+	if (ret >= 0)
 		goto out;
 	if (a.match && (ret = cmd_regex(&match_re, a.match, "--match")))
 		goto out;
 	have_match = a.match != NULL;
-	if (a.c.children && (ret = cmd_regex(&child_re, a.c.children, "--children")))
-		goto out;
-	have_child = a.c.children != NULL;
-	xo.device = a.c.device;
-	xo.children = have_child ? &child_re : NULL;
-	xo.min_dur_ps = a.c.min_dur_ps;
 	fo.match = have_match ? &match_re : NULL;
 	fo.trim = a.trim;
 	fo.per_device = a.per_device;
@@ -142,7 +137,7 @@ int cmd_functions(int argc, char **argv)
 	}
 	fo_out.res = &res;
 	fo_out.notes = &notes;
-	ret = cmd_write(a.c.output, (enum out_mode)mode, print_functions, &fo_out);
+	ret = cmd_write(a.c.output, mode, print_functions, &fo_out);
 	if (mode != OUT_JSON)
 		cmd_print_notes(&notes);
 	if (!ret && !res.nrows)
@@ -150,8 +145,7 @@ int cmd_functions(int argc, char **argv)
 out:
 	if (have_match)
 		regfree(&match_re);
-	if (have_child)
-		regfree(&child_re);
+	cmd_common_release(&a.c);
 	an_fn_release(&res);
 	xp_pathlist_release(&paths);
 	xp_notes_release(&notes);
