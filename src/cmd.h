@@ -29,6 +29,7 @@ enum cmd_exit {
 	EXIT_INPUT = 3,		/* an input is unreadable or not a valid XSpace */
 	EXIT_NOMATCH = 4,	/* nothing matched: no device plane, function or candidate */
 	EXIT_UNSUPPORTED = 5,	/* a feature this build lacks */
+	EXIT_PARTIAL = 6,	/* some inputs of several were unreadable: the result covers the rest */
 };
 
 int cmd_functions(int argc, char **argv);
