@@ -139,7 +139,8 @@ int an_at_finish(struct an_at_result *r, struct xp_err *err)
 {
 	size_t i, j, fastest = 0;
 
-	qsort(r->cands, r->ncands, sizeof(*r->cands), cmp_cand_id);
+	if (r->ncands > 1)	/* qsort(NULL, 0) is undefined */
+		qsort(r->cands, r->ncands, sizeof(*r->cands), cmp_cand_id);
 	for (i = 0; i < r->ncands; i++) {
 		an_summarize(r->cands[i].samples_, r->cands[i].nsamples_, r->opts.trim, &r->cands[i].s);
 		if (r->cands[i].s.mean < r->cands[fastest].s.mean)

@@ -189,7 +189,8 @@ int an_fn_finish(struct an_fn_result *r, struct xp_err *err)
 		row->ndevices = row->ndevs_;
 		row->share = r->device_busy_ps > 0 ? row->s.total / (double)r->device_busy_ps : 0;
 	}
-	qsort(r->rows, r->nrows, sizeof(*r->rows), cmp_row);
+	if (r->nrows > 1)	/* qsort(NULL, 0) is undefined */
+		qsort(r->rows, r->nrows, sizeof(*r->rows), cmp_row);
 	r->functions = r->nrows;
 	if (r->opts.per_device) {
 		struct xp_hmap seen = {0};

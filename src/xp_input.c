@@ -281,7 +281,8 @@ static int walk_dir(struct xp_pathlist *l, const char *dir, struct dir_stack *ds
 			goto out;
 		}
 	}
-	qsort(names.paths, names.n, sizeof(char *), cmp_str);
+	if (names.n > 1)	/* qsort(NULL, 0) is undefined */
+		qsort(names.paths, names.n, sizeof(char *), cmp_str);
 	for (i = 0; i < names.n && !ret; i++) {
 		size_t len = strlen(dir) + strlen(names.paths[i]) + 2;
 		char *full = malloc(len);
