@@ -44,6 +44,12 @@ int an_device_matches(const char *name, const char *pat)
 	return 0;
 }
 
+int an_exec_wants_plane(const char *name, void *device_pattern)
+{
+	return an_is_device_plane(name) &&
+	       (!device_pattern || an_device_matches(name, device_pattern));
+}
+
 const char *an_split_fingerprint(struct xp_arena *a, const char *name, const char **fp)
 {
 	size_t n = strlen(name), i;
@@ -178,10 +184,16 @@ static int pair_lines(struct host_link *h)
 	return 0;
 }
 
-static int host_link_build(const struct xp_trace *t, struct host_link *h)
+static int host_link_build(struct xp_trace *t, struct host_link *h, struct xp_err *err)
 {
 	size_t pi, i, nl = 0, nh = 0, line_base = 0;
+	int ret;
 
+	/* Host planes are read only now, when a device plane needs them (lazy planes). */
+	for (pi = 0; pi < t->nplanes; pi++) {
+		if (!strncmp(t->planes[pi].name, "/host:", 6) && (ret = xp_trace_load_plane(t, pi, err)))
+			return ret;
+	}
 	for (pi = 0; pi < t->nplanes; pi++) {
 		const struct xp_plane *p = &t->planes[pi];
 
@@ -262,7 +274,8 @@ static size_t host_link_find(const struct host_link *h, uint64_t corr, const cha
 /* --- per plane ---------------------------------------------------------------------- */
 
 struct plane_ctx {
-	const struct xp_trace *t;
+	struct xp_trace *t;
+	struct xp_err *err;	/* set for errors other than out of memory */
 	const struct xp_plane *p;
 	const struct an_exec_opts *o;
 	struct an_exec_list *out;
@@ -469,7 +482,7 @@ static int scan_plane(struct plane_ctx *c)
 	qsort(evs, n, sizeof(*evs), cmp_ev_ref);
 	dev->events = n;
 	if (module_line < 0 && !c->host_built) {
-		ret = host_link_build(c->t, c->host);
+		ret = host_link_build(c->t, c->host, c->err);
 		c->host_built = 1;
 		if (ret)
 			goto out;
@@ -567,11 +580,12 @@ out:
 	return ret;
 }
 
-int an_exec_find(const struct xp_trace *t, const struct an_exec_opts *o,
+int an_exec_find(struct xp_trace *t, const struct an_exec_opts *o,
 		 struct an_exec_list *out, struct xp_err *err)
 {
 	struct host_link host = {0};
-	struct plane_ctx c = {.t = t, .o = o, .out = out, .host = &host};
+	struct xp_err why = {0};
+	struct plane_ctx c = {.t = t, .err = &why, .o = o, .out = out, .host = &host};
 	size_t pi, nd = 0;
 	int ret = 0;
 
@@ -585,9 +599,14 @@ int an_exec_find(const struct xp_trace *t, const struct an_exec_opts *o,
 	for (pi = 0; pi < t->nplanes; pi++) {
 		const struct xp_plane *p = &t->planes[pi];
 
-		if (!an_is_device_plane(p->name) || !p->nevents)
+		if (!an_is_device_plane(p->name))
 			continue;
 		if (o->device && !an_device_matches(p->name, o->device))
+			continue;
+		ret = xp_trace_load_plane(t, pi, &why);
+		if (ret)
+			break;
+		if (!p->nevents)
 			continue;
 		out->devices[nd].plane = (uint32_t)pi;
 		out->devices[nd].name = xp_arena_strndup(&out->arena, p->name, strlen(p->name));
@@ -603,6 +622,10 @@ int an_exec_find(const struct xp_trace *t, const struct an_exec_opts *o,
 			break;
 	}
 	host_link_release(&host);
+	if (ret && why.code) {
+		*err = why;
+		return ret;
+	}
 	if (ret)
 		return xp_err_set(err, ret, "out of memory");
 	return 0;

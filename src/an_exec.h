@@ -69,13 +69,18 @@ struct an_exec_list {
 	const char *hostname;	/* XSpace hostnames[0] or "" */
 };
 
-/* Finds executions on the device planes of t that opts selects. */
-int an_exec_find(const struct xp_trace *t, const struct an_exec_opts *opts,
+/*
+ * Finds executions on the device planes of t that opts selects. Reads the
+ * planes it needs that the reader deferred (lazy planes), hence t is not const.
+ */
+int an_exec_find(struct xp_trace *t, const struct an_exec_opts *opts,
 		 struct an_exec_list *out, struct xp_err *err);
 void an_exec_list_release(struct an_exec_list *l);
 
 /* Whether a plane is a device plane (/device:GPU:, /device:TPU:, /device:CUSTOM:). */
 int an_is_device_plane(const char *name);
+/* For xp_read_opts.want_plane: device planes matching the --device pattern ctx (or any). */
+int an_exec_wants_plane(const char *name, void *device_pattern);
 /*
  * --device PATTERN: case-insensitive substring of the plane name; a pattern
  * ending in a digit must not be followed by another digit ("TPU:1" is not "TPU:10").

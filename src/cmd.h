@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "an_exec.h"
 #include "an_functions.h"
 #include "opt.h"
 #include "out_table.h"
@@ -45,9 +46,12 @@ struct cmd_common {
 	const char *time;
 	int64_t min_dur_ps;
 	uint64_t max_input;
+	size_t jobs;		/* 0: the online CPUs */
+	const char *reader;
 	/* private: set by cmd_common_setup, freed by cmd_common_release */
 	regex_t child_re_;
 	int have_child_;
+	const struct xp_reader *reader_;
 };
 
 #define CMD_OPTS_FORMAT(c)                                                                         \
@@ -62,7 +66,13 @@ struct cmd_common {
 	{"min-duration", 0, OPT_DUR, &(c)->min_dur_ps, "DUR", "drop device events shorter than DUR (1us, 250ns)"}, \
 	{"children", 0, OPT_STR, &(c)->children, "REGEX",                                          \
 	 "time = union of the plane's events inside each execution whose name matches REGEX"},     \
-	{"time", 0, OPT_STR, &(c)->time, "busy|span", "busy: union of device intervals (default); span: first start to last end"}, \
+	{"time", 0, OPT_STR, &(c)->time, "busy|span", "busy: union of device intervals (default); span: first start to last end"}
+
+#define CMD_OPTS_INPUT(c)                                                                          \
+	{"jobs", 'j', OPT_SIZE, &(c)->jobs, "N",                                                   \
+	 "threads for inputs, or one input's planes (default: online CPUs); same result for any N"}, \
+	{"reader", 0, OPT_STR, &(c)->reader, "NAME",                                               \
+	 "decoder: wire (default, fast) or protobuf-c (the reference; reads every plane)"},       \
 	{"max-input-size", 0, OPT_BYTES, &(c)->max_input, "SIZE",                                  \
 	 "refuse input from stdin or a pipe, or gzip input, over SIZE bytes (default 16G)"}
 
@@ -75,6 +85,10 @@ void cmd_common_init(struct cmd_common *c);
 int cmd_common_setup(struct cmd_common *c, enum out_mode *mode, enum an_time *t,
 		     struct an_exec_opts *xo);
 void cmd_common_release(struct cmd_common *c);
+/* After parsing: --reader and --jobs. Returns -1 to go on, else the exit code (message printed). */
+int cmd_input_setup(struct cmd_common *c);
+/* Threads for n inputs: --jobs, else the online CPUs, at most n. */
+unsigned cmd_jobs(const struct cmd_common *c, size_t n);
 /* The output mode from --json/--csv/--tsv; -1 (message printed) if several. */
 int cmd_output_mode(const struct cmd_common *c);
 
@@ -87,10 +101,64 @@ int cmd_regex(regex_t *re, const char *pattern, const char *option);
 
 /* Loads and decodes one input; prints the error and returns its exit code on failure. */
 int cmd_load(const char *path, uint64_t max_input, struct xp_trace **t);
+/*
+ * Loads and decodes one input as --reader and --max-input-size say, on `jobs`
+ * threads, printing nothing: on failure err names the path. With lazy, only
+ * device planes (matching --device) are decoded now, the rest on demand.
+ * Returns an exit code.
+ */
+int cmd_read(const struct cmd_common *c, const char *path, unsigned jobs, int lazy,
+	     struct xp_trace **t, struct xp_err *err);
+
+/* One input, read and analysed on a worker thread; nothing printed yet. */
+struct cmd_input {
+	const char *path;
+	int code;		/* EXIT_OK, or why it failed (err says more) */
+	struct xp_err err;
+	struct xp_notes notes;	/* the reader's counts, as warnings */
+	struct xp_trace *t;	/* kept when asked for, else freed */
+	struct an_exec_list execs;	/* with exec options */
+	int have_execs;
+};
+
+/*
+ * Reads path and, when xo is not NULL, finds its executions. keep: keep the
+ * trace in in->t. Returns in (allocated); NULL when out of memory.
+ */
+struct cmd_input *cmd_input_process(const struct cmd_common *c, const char *path, unsigned jobs,
+				    const struct an_exec_opts *xo, int keep);
+void cmd_input_free(struct cmd_input *in);
+
+/*
+ * Inputs of a batch: counts failures, shows progress on a terminal. A failed
+ * input becomes a warning and the rest goes on; see cmd_batch_exit.
+ */
+struct cmd_batch {
+	size_t n, done, failed;
+	int first_code;		/* exit code of the first failure */
+	int fatal;		/* out of memory somewhere: the result is not to be trusted */
+	/* private */
+	double start_, last_draw_;
+	int tty_, drawn_;
+};
+
+void cmd_batch_init(struct cmd_batch *b, size_t n);
+/*
+ * Accounts for one finished input; a failed one is added to notes (one input
+ * alone: its message is printed and 1 is returned to stop).
+ */
+int cmd_batch_step(struct cmd_batch *b, const struct cmd_input *in, struct xp_notes *notes);
+/* Clears the progress line. */
+void cmd_batch_end(struct cmd_batch *b);
+/*
+ * The exit code once the result is out (ret: that of writing it): EXIT_PARTIAL
+ * when some inputs failed, with a line on stderr saying how many.
+ */
+int cmd_batch_exit(const struct cmd_batch *b, int ret);
 /* Copies the reader's counts of skipped or odd items into notes, naming the input. */
 int cmd_note_counts(struct xp_notes *n, const char *path, const struct xp_trace *t);
 /* "'PATH': no device plane with events[ matching 'X'] (planes here: A, B)" on stderr. */
-void cmd_no_device(const char *path, const struct xp_trace *t, const char *pattern);
+void cmd_no_device(const char *path, struct xp_trace *t, const char *pattern);
 
 /*
  * Parses a command's arguments. Returns -1 to go on, or the exit code to return

@@ -9,6 +9,7 @@
 #include "opt.h"
 #include "out_autotune.h"
 #include "xp_input.h"
+#include "xp_pool.h"
 
 struct at_args {
 	struct cmd_common c;
@@ -18,52 +19,73 @@ struct at_args {
 	int all_devices;
 };
 
-/* One input: its samples into r (compat or not); returns an exit code. */
-static int add_input(const struct at_args *a, const char *path, const struct an_exec_opts *xo,
-		     const struct an_compat_opts *co, struct an_at_result *r, struct xp_notes *notes)
+/* The inputs' samples pooled into one result, input by input in order. */
+struct at_batch {
+	const struct at_args *a;
+	const struct xp_pathlist *paths;
+	const struct an_exec_opts *xo;
+	const struct an_compat_opts *co;	/* --compat, else NULL */
+	unsigned plane_jobs;
+	struct an_at_result *res;
+	struct xp_notes *notes;
+	struct cmd_batch b;
+	int ret;		/* an exit code that stops the batch; -1: going on */
+};
+
+static void *at_work(size_t i, void *ctx)
 {
+	struct at_batch *ab = ctx;
+
+	/* --compat reads the trace its own way: keep it, find no executions. */
+	return cmd_input_process(&ab->a->c, ab->paths->paths[i], ab->plane_jobs,
+				 ab->co ? NULL : ab->xo, ab->co != NULL);
+}
+
+/* One input's samples into the result; returns an exit code, -1 to go on. */
+static int add_input(struct at_batch *ab, struct cmd_input *in)
+{
+	struct an_at_result *r = ab->res;
 	struct xp_err err = {0};
-	struct xp_trace *t;
-	struct an_exec_list l;
-	int ret = cmd_load(path, a->c.max_input, &t);
+	int ret;
 
-	if (ret)
-		return ret;
-	if (cmd_note_counts(notes, path, t)) {
-		ret = EXIT_ERROR;
-		goto out;
-	}
-	if (co) {
+	if (ab->co) {
 		struct an_compat_file info;
-		size_t before = r->ncands;
 
-		ret = an_compat_add(t, co, r, r->inputs++, &info, &err);
+		ret = an_compat_add(in->t, ab->co, r, r->inputs++, &info, &err);
 		if (ret == XP_ERR_USAGE) {
-			cmd_error("'%s': %s", path, err.msg);
-			ret = EXIT_NOMATCH;
-			goto out;
+			cmd_error("'%s': %s", in->path, err.msg);
+			return EXIT_NOMATCH;
 		}
 		if (!ret && info.truncated)
-			ret = xp_notes_add(notes, "'%s': stopped after %d events on '%s', as --compat=ejkernel "
-					   "prescribes; later events were not read", path, AN_COMPAT_MAX_EVENTS,
-					   info.plane);
-		(void)before;
+			ret = xp_notes_add(ab->notes, "'%s': stopped after %d events on '%s', as --compat=ejkernel "
+					   "prescribes; later events were not read", in->path,
+					   AN_COMPAT_MAX_EVENTS, info.plane);
 	} else {
-		ret = an_exec_find(t, xo, &l, &err);
-		if (!ret && !l.ndevices)
-			xp_notes_add(notes, "'%s': no device plane with events%s", path,
-				     a->c.device ? " matching --device" : "");
-		if (!ret)
-			ret = an_at_add(r, &l, &err);
-		an_exec_list_release(&l);
+		if (!in->execs.ndevices)
+			xp_notes_add(ab->notes, "'%s': no device plane with events%s", in->path,
+				     ab->a->c.device ? " matching --device" : "");
+		ret = an_at_add(r, &in->execs, &err);
 	}
 	if (ret) {
 		cmd_error("%s", err.code ? err.msg : "out of memory");
-		ret = cmd_exit_for(ret);
+		return cmd_exit_for(ret);
 	}
+	return -1;
+}
+
+static void at_done(size_t i, void *result, void *ctx)
+{
+	struct at_batch *ab = ctx;
+	struct cmd_input *in = result;
+
+	if (ab->ret >= 0)
+		goto out;
+	if (cmd_batch_step(&ab->b, in, ab->notes))
+		ab->ret = in ? in->code : EXIT_ERROR;
+	else if (in && !in->code)
+		ab->ret = add_input(ab, in);
 out:
-	xp_trace_free(t);
-	return ret;
+	cmd_input_free(in);
 }
 
 static int print_autotune(FILE *f, enum out_mode mode, int colour, const void *r)
@@ -83,6 +105,7 @@ int cmd_autotune(int argc, char **argv)
 		 "pool samples from every selected device (default: per input, the first device that ran a candidate)"},
 		{"compat", 0, OPT_STR, &a.compat, "ejkernel",
 		 "reproduce the numbers of ejkernel's Python profiler exactly, limits included"},
+		CMD_OPTS_INPUT(&a.c),
 		CMD_OPTS_FORMAT(&a.c),
 		{0},
 	};
@@ -105,8 +128,9 @@ int cmd_autotune(int argc, char **argv)
 	regex_t id_re;
 	int have_id = 0, ret;
 	enum out_mode mode = OUT_TABLE;
+	struct at_batch ab = {0};
 	const char **pos = NULL;
-	size_t npos, i;
+	size_t npos;
 
 	cmd_common_init(&a.c);
 	an_at_init(&res, &ao);
@@ -151,10 +175,26 @@ int cmd_autotune(int argc, char **argv)
 		ret = cmd_exit_for(err.code);
 		goto out;
 	}
-	for (i = 0; i < paths.n; i++) {
-		ret = add_input(&a, paths.paths[i], &xo, a.compat ? &co : NULL, &res, &notes);
-		if (ret)
-			goto out;
+	ab.a = &a;
+	ab.paths = &paths;
+	ab.xo = &xo;
+	ab.co = a.compat ? &co : NULL;
+	ab.res = &res;
+	ab.notes = &notes;
+	ab.ret = -1;
+	ab.plane_jobs = paths.n == 1 ? cmd_jobs(&a.c, SIZE_MAX) : 1;
+	cmd_batch_init(&ab.b, paths.n);
+	xp_pool_run(paths.n, cmd_jobs(&a.c, paths.n), at_work, at_done, &ab);
+	cmd_batch_end(&ab.b);
+	if (ab.ret >= 0) {
+		ret = ab.ret;
+		goto out;
+	}
+	if (ab.b.failed == paths.n) {
+		cmd_print_notes(&notes);
+		cmd_error("none of the %zu inputs could be read", paths.n);
+		ret = ab.b.first_code;
+		goto out;
 	}
 	an_at_finish(&res, &err);
 	if (res.inputs_without && !a.compat)
@@ -167,6 +207,7 @@ int cmd_autotune(int argc, char **argv)
 		goto out;
 	}
 	ret = cmd_write(a.c.output, mode, print_autotune, &res);
+	ret = cmd_batch_exit(&ab.b, ret);
 out:
 	if (have_id)
 		regfree(&id_re);

@@ -5,11 +5,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "an_exec.h"
 #include "an_functions.h"
 #include "xp_input.h"
+#include "xp_pool.h"
 
 void cmd_common_init(struct cmd_common *c)
 {
@@ -68,30 +70,182 @@ int cmd_regex(regex_t *re, const char *pattern, const char *option)
 	return EXIT_OK;
 }
 
-int cmd_load(const char *path, uint64_t max_input, struct xp_trace **t)
+static void buf_free(void *b)
 {
-	struct xp_err err = {0};
-	struct xp_buf b;
+	xp_buf_release(b);
+	free(b);
+}
+
+int cmd_read(const struct cmd_common *c, const char *path, unsigned jobs, int lazy,
+	     struct xp_trace **t, struct xp_err *err)
+{
+	struct xp_read_opts ro = {.reader = c->reader_, .jobs = jobs};
+	struct xp_buf *b = calloc(1, sizeof(*b));
 	int ret;
 
 	*t = NULL;
-	ret = xp_buf_load(path, max_input, &b, &err);
+	if (!b) {
+		xp_err_set(err, XP_ERR_NOMEM, "out of memory");
+		return EXIT_ERROR;
+	}
+	if (lazy) {
+		ro.want_plane = an_exec_wants_plane;
+		ro.want_ctx = (void *)c->device;
+	}
+	ret = xp_buf_load(path, c->max_input, b, err);
 	if (!ret) {
-		ret = xp_trace_read(NULL, b.data, b.len, t, &err);
-		xp_buf_release(&b);
-		if (ret && err.msg[0] != '\'') {
+		ret = xp_trace_read_opts(&ro, b->data, b->len, t, err);
+		if (ret && err->msg[0] != '\'') {
 			/* The reader does not know the path: name it here. */
-			char msg[sizeof(err.msg) + 32];
+			char msg[sizeof(err->msg) + 32];
 
-			memcpy(msg, err.msg, sizeof(err.msg));
-			snprintf(err.msg, sizeof(err.msg), "'%.200s': %.300s", path, msg);
+			memcpy(msg, err->msg, sizeof(err->msg));
+			snprintf(err->msg, sizeof(err->msg), "'%.200s': %.300s", path, msg);
 		}
 	}
-	if (ret) {
-		cmd_error("%s", err.msg);
-		return cmd_exit_for(ret);
+	if (!ret && lazy) {
+		xp_trace_adopt_buf(*t, buf_free, b);	/* deferred planes read from it */
+		return EXIT_OK;
 	}
-	return EXIT_OK;
+	buf_free(b);
+	return cmd_exit_for(ret);
+}
+
+int cmd_load(const char *path, uint64_t max_input, struct xp_trace **t)
+{
+	struct cmd_common c;
+	struct xp_err err = {0};
+	int ret;
+
+	cmd_common_init(&c);
+	c.max_input = max_input;
+	ret = cmd_read(&c, path, 1, 0, t, &err);
+	if (ret)
+		cmd_error("%s", err.msg);
+	return ret;
+}
+
+struct cmd_input *cmd_input_process(const struct cmd_common *c, const char *path, unsigned jobs,
+				    const struct an_exec_opts *xo, int keep)
+{
+	struct cmd_input *in = calloc(1, sizeof(*in));
+
+	if (!in)
+		return NULL;
+	in->path = path;
+	in->code = cmd_read(c, path, jobs, xo != NULL, &in->t, &in->err);
+	if (in->code)
+		return in;
+	if (cmd_note_counts(&in->notes, path, in->t)) {
+		in->code = EXIT_ERROR;
+		xp_err_set(&in->err, XP_ERR_NOMEM, "out of memory");
+	} else if (xo) {
+		int r = an_exec_find(in->t, xo, &in->execs, &in->err);
+
+		in->have_execs = 1;
+		if (r) {
+			/* A plane read late can be malformed: name the input. */
+			if (r != XP_ERR_NOMEM && in->err.msg[0] != '\'') {
+				char msg[sizeof(in->err.msg)];
+
+				memcpy(msg, in->err.msg, sizeof(msg));
+				snprintf(in->err.msg, sizeof(in->err.msg), "'%.200s': %.300s", path, msg);
+			}
+			in->code = cmd_exit_for(r);
+		}
+	}
+	if (!keep) {
+		xp_trace_free(in->t);
+		in->t = NULL;
+	}
+	return in;
+}
+
+void cmd_input_free(struct cmd_input *in)
+{
+	if (!in)
+		return;
+	xp_trace_free(in->t);
+	if (in->have_execs)
+		an_exec_list_release(&in->execs);
+	xp_notes_release(&in->notes);
+	free(in);
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+void cmd_batch_init(struct cmd_batch *b, size_t n)
+{
+	memset(b, 0, sizeof(*b));
+	b->n = n;
+	b->tty_ = n > 1 && isatty(STDERR_FILENO);
+	b->start_ = now_s();
+}
+
+/* "xplane-stat: 120/1000 inputs (12%)" redrawn in place, after the first second. */
+static void batch_draw(struct cmd_batch *b)
+{
+	double t;
+
+	if (!b->tty_)
+		return;
+	t = now_s();
+	if (t - b->start_ < 1.0 || (t - b->last_draw_ < 0.1 && b->done < b->n))
+		return;
+	b->last_draw_ = t;
+	b->drawn_ = 1;
+	fflush(stdout);
+	fprintf(stderr, "\rxplane-stat: %zu/%zu inputs (%zu%%)%s", b->done, b->n,
+		b->done * 100 / b->n, b->failed ? ", some unreadable" : "");
+	fflush(stderr);
+}
+
+void cmd_batch_end(struct cmd_batch *b)
+{
+	if (b->drawn_)
+		fputs("\r\033[K", stderr);
+	b->drawn_ = 0;
+}
+
+int cmd_batch_step(struct cmd_batch *b, const struct cmd_input *in, struct xp_notes *notes)
+{
+	size_t i;
+
+	b->done++;
+	if (!in || in->code) {
+		b->failed++;
+		if (!b->first_code)
+			b->first_code = in ? in->code : EXIT_ERROR;
+		if (!in || in->code == EXIT_ERROR)
+			b->fatal = 1;
+		if (b->n == 1) {
+			cmd_error("%s", in ? in->err.msg : "out of memory");
+			return 1;
+		}
+		if (xp_notes_add(notes, "%s (input skipped)", in ? in->err.msg : "out of memory"))
+			b->fatal = 1;
+	} else {
+		for (i = 0; i < in->notes.n; i++)
+			if (xp_notes_add(notes, "%s", in->notes.msgs[i]))
+				b->fatal = 1;
+	}
+	batch_draw(b);
+	return 0;
+}
+
+int cmd_batch_exit(const struct cmd_batch *b, int ret)
+{
+	if (ret || !b->failed)
+		return ret;
+	cmd_error("%zu of %zu inputs could not be read; the result covers the other %zu",
+		  b->failed, b->n, b->n - b->failed);
+	return b->fatal ? EXIT_ERROR : EXIT_PARTIAL;
 }
 
 int cmd_note_counts(struct xp_notes *n, const char *path, const struct xp_trace *t)
@@ -117,15 +271,22 @@ int cmd_note_counts(struct xp_notes *n, const char *path, const struct xp_trace 
 	return r ? XP_ERR_NOMEM : 0;
 }
 
-void cmd_no_device(const char *path, const struct xp_trace *t, const char *pattern)
+void cmd_no_device(const char *path, struct xp_trace *t, const char *pattern)
 {
 	char list[1024] = "";
 	size_t i, len = 0;
+	struct xp_err err;
+
+	/* Device planes the reader deferred: read to say which have no events. */
+	for (i = 0; i < t->nplanes; i++)
+		if (an_is_device_plane(t->planes[i].name))
+			xp_trace_load_plane(t, i, &err);
 
 	for (i = 0; i < t->nplanes && len + 4 < sizeof(list); i++) {
 		int w = snprintf(list + len, sizeof(list) - len, "%s%s%s", i ? ", " : "",
 				 t->planes[i].name,
-				 an_is_device_plane(t->planes[i].name) && !t->planes[i].nevents ? " (no events)" : "");
+				 an_is_device_plane(t->planes[i].name) && t->planes[i].loaded &&
+				 !t->planes[i].nevents ? " (no events)" : "");
 
 		if (w < 0)
 			break;
@@ -163,8 +324,13 @@ int cmd_out_open(struct cmd_out *o, const char *path)
 	}
 	if (fd < 0 || !(o->f = fdopen(fd, "w"))) {
 		cmd_error("cannot create '%s': %s", o->path, strerror(errno));
-		if (fd >= 0)
+		if (fd >= 0) {
 			close(fd);
+			unlink(o->tmp);
+		}
+		free(o->path);
+		free(o->tmp);
+		memset(o, 0, sizeof(*o));
 		return EXIT_ERROR;
 	}
 	return EXIT_OK;
@@ -259,6 +425,27 @@ int cmd_write(const char *output, enum out_mode mode, cmd_print_fn print, const 
 	return cmd_out_close(&out, 1);
 }
 
+int cmd_input_setup(struct cmd_common *c)
+{
+	c->reader_ = c->reader ? xp_reader_find(c->reader) : xp_reader_default;
+	if (!c->reader_) {
+		cmd_error("--reader: '%s' is not a reader (wire, protobuf-c)", c->reader);
+		return EXIT_USAGE;
+	}
+	return -1;
+}
+
+unsigned cmd_jobs(const struct cmd_common *c, size_t n)
+{
+	size_t j = c->jobs ? c->jobs : xp_online_cpus();
+
+	if (j > n)
+		j = n;
+	if (j > 256)
+		j = 256;
+	return j ? (unsigned)j : 1;
+}
+
 int cmd_common_setup(struct cmd_common *c, enum out_mode *mode, enum an_time *t,
 		     struct an_exec_opts *xo)
 {
@@ -266,6 +453,9 @@ int cmd_common_setup(struct cmd_common *c, enum out_mode *mode, enum an_time *t,
 
 	if (m < 0)
 		return EXIT_USAGE;
+	ret = cmd_input_setup(c);
+	if (ret >= 0)
+		return ret;
 	*mode = (enum out_mode)m;
 	ret = pick_time(c, t);
 	if (ret)

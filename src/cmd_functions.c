@@ -8,12 +8,14 @@
 #include "opt.h"
 #include "out_functions.h"
 #include "xp_input.h"
+#include "xp_pool.h"
 
 struct fn_args {
 	struct cmd_common c;
 	const char *match;
 	size_t trim;
 	int per_device;
+	int per_file;
 };
 
 /* What the formatter needs: the result and the warnings for JSON. */
@@ -29,6 +31,107 @@ static int print_functions(FILE *f, enum out_mode mode, int colour, const void *
 	return out_functions(f, mode, o->res, o->notes, colour);
 }
 
+/* The inputs' executions pooled into one result, or one JSON line per input. */
+struct fn_batch {
+	const struct fn_args *a;
+	const struct xp_pathlist *paths;
+	const struct an_exec_opts *xo;
+	const struct an_fn_opts *fo;
+	unsigned plane_jobs;
+	struct an_fn_result *res;
+	struct xp_notes *notes;
+	struct cmd_batch b;
+	FILE *per_file;		/* --per-file: lines go here */
+	int any_device;
+	int ret;		/* an exit code that stops the batch; -1: going on */
+};
+
+static void *fn_work(size_t i, void *ctx)
+{
+	struct fn_batch *fb = ctx;
+
+	return cmd_input_process(&fb->a->c, fb->paths->paths[i], fb->plane_jobs, fb->xo,
+				 fb->paths->n == 1);
+}
+
+/* --per-file: the input's own result as one JSON line. */
+static int fn_line(struct fn_batch *fb, const struct cmd_input *in)
+{
+	struct an_fn_result one;
+	struct xp_err err = {0};
+	int ret;
+
+	if (!in || in->code)
+		return out_functions_line(fb->per_file, in ? in->path : "", NULL, NULL,
+					  in ? in->err.msg : "out of memory",
+					  in ? in->code : EXIT_ERROR);
+	an_fn_init(&one, fb->fo);
+	ret = an_fn_add(&one, &in->execs, &err) || an_fn_finish(&one, &err) ||
+	      out_functions_line(fb->per_file, in->path, &one, &in->notes, NULL, 0);
+	an_fn_release(&one);
+	return ret ? -1 : 0;
+}
+
+static void fn_done(size_t i, void *result, void *ctx)
+{
+	struct fn_batch *fb = ctx;
+	struct cmd_input *in = result;
+	const char *path = fb->paths->paths[i];
+	struct xp_err err = {0};
+
+	if (fb->ret >= 0)
+		goto out;
+	if (fb->per_file) {
+		cmd_batch_step(&fb->b, in, fb->notes);
+		if (fn_line(fb, in))
+			fb->ret = EXIT_ERROR;
+		goto out;
+	}
+	if (cmd_batch_step(&fb->b, in, fb->notes)) {
+		fb->ret = in ? in->code : EXIT_ERROR;
+		goto out;
+	}
+	if (!in || in->code)
+		goto out;
+	if (!in->execs.ndevices) {
+		if (fb->paths->n == 1) {
+			cmd_no_device(path, in->t, fb->a->c.device);
+			fb->ret = EXIT_NOMATCH;
+			goto out;
+		}
+		xp_notes_add(fb->notes, "'%s': no device plane with events%s", path,
+			     fb->a->c.device ? " matching --device" : "");
+	}
+	fb->any_device |= in->execs.ndevices > 0;
+	if (an_fn_add(fb->res, &in->execs, &err)) {
+		cmd_error("%s", err.msg);
+		fb->ret = EXIT_ERROR;
+	}
+out:
+	cmd_input_free(in);
+}
+
+/* --per-file: a JSON line per input, as each is done, in input order. */
+static int run_per_file(struct fn_batch *fb, unsigned jobs)
+{
+	struct cmd_out out;
+	int ret = cmd_out_open(&out, fb->a->c.output);
+
+	if (ret)
+		return ret;
+	fb->per_file = out.f;
+	xp_pool_run(fb->paths->n, jobs, fn_work, fn_done, fb);
+	cmd_batch_end(&fb->b);
+	cmd_print_notes(fb->notes);
+	ret = cmd_out_close(&out, fb->ret < 0);
+	if (ret)
+		return ret;
+	if (fb->ret >= 0)
+		return fb->ret;
+	return fb->b.failed ? (fb->b.fatal ? EXIT_ERROR : fb->b.failed == fb->b.n ? fb->b.first_code
+			       : EXIT_PARTIAL) : EXIT_OK;
+}
+
 int cmd_functions(int argc, char **argv)
 {
 	struct fn_args a = {.trim = 0};
@@ -37,6 +140,9 @@ int cmd_functions(int argc, char **argv)
 		{"match", 'm', OPT_STR, &a.match, "REGEX", "only functions whose name matches REGEX (extended)"},
 		{"trim", 0, OPT_SIZE, &a.trim, "K", "mean and std drop the K fastest and K slowest executions (when over 2K)"},
 		{"per-device", 0, OPT_FLAG, &a.per_device, NULL, "a row per function and device, not pooled"},
+		{"per-file", 0, OPT_FLAG, &a.per_file, NULL,
+		 "a JSON line per input with its own result (or its error), in input order"},
+		CMD_OPTS_INPUT(&a.c),
 		CMD_OPTS_FORMAT(&a.c),
 		{0},
 	};
@@ -44,7 +150,9 @@ int cmd_functions(int argc, char **argv)
 		"functions", "[OPTIONS] FILE|DIR|-...",
 		"Device time of each jitted function (XLA module) per execution, pooled over all\n"
 		"inputs: executions, total, mean, std (population), min, median, max and share of\n"
-		"device busy time. Directories are searched for *.xplane.pb and *.xplane.pb.gz.",
+		"device busy time. Directories are searched for *.xplane.pb and *.xplane.pb.gz.\n"
+		"An unreadable input among several is skipped with a warning and the exit\n"
+		"status is 6 (partial result); see EXIT STATUS in xplane-stat(1).",
 		opts,
 	};
 	struct an_exec_opts xo = {0};
@@ -55,10 +163,12 @@ int cmd_functions(int argc, char **argv)
 	struct xp_notes notes = {0};
 	struct xp_err err = {0};
 	regex_t match_re;
-	int have_match = 0, ret, any_device = 0;
+	struct fn_batch fb = {0};
+	int have_match = 0, ret;
 	enum out_mode mode = OUT_TABLE;
 	const char **pos = NULL;
-	size_t npos, i;
+	unsigned jobs;
+	size_t npos;
 
 	cmd_common_init(&a.c);
 	an_fn_init(&res, &fo);
@@ -85,43 +195,41 @@ int cmd_functions(int argc, char **argv)
 		ret = cmd_exit_for(err.code);
 		goto out;
 	}
-	for (i = 0; i < paths.n; i++) {
-		struct xp_trace *t;
-		struct an_exec_list l;
-
-		ret = cmd_load(paths.paths[i], a.c.max_input, &t);
-		if (ret)
-			goto out;
-		if (cmd_note_counts(&notes, paths.paths[i], t) ||
-		    an_exec_find(t, &xo, &l, &err)) {
-			xp_trace_free(t);
-			cmd_error("%s", err.code ? err.msg : "out of memory");
-			ret = EXIT_ERROR;
-			goto out;
-		}
-		if (!l.ndevices) {
-			if (paths.n == 1) {
-				cmd_no_device(paths.paths[i], t, a.c.device);
-				ret = EXIT_NOMATCH;
-				an_exec_list_release(&l);
-				xp_trace_free(t);
-				goto out;
-			}
-			xp_notes_add(&notes, "'%s': no device plane with events%s", paths.paths[i],
-				     a.c.device ? " matching --device" : "");
-		}
-		any_device |= l.ndevices > 0;
-		ret = an_fn_add(&res, &l, &err) ? EXIT_ERROR : EXIT_OK;
-		an_exec_list_release(&l);
-		xp_trace_free(t);
-		if (ret) {
-			cmd_error("%s", err.msg);
+	fb.a = &a;
+	fb.paths = &paths;
+	fb.xo = &xo;
+	fb.fo = &fo;
+	fb.res = &res;
+	fb.notes = &notes;
+	fb.ret = -1;
+	jobs = cmd_jobs(&a.c, paths.n);
+	fb.plane_jobs = paths.n == 1 ? cmd_jobs(&a.c, SIZE_MAX) : 1;
+	cmd_batch_init(&fb.b, paths.n);
+	if (a.per_file) {
+		if (a.c.csv || a.c.tsv) {
+			cmd_error("--per-file prints JSON lines: it excludes --csv and --tsv");
+			ret = EXIT_USAGE;
 			goto out;
 		}
+		ret = run_per_file(&fb, jobs);
+		goto out;
 	}
-	if (!any_device) {
+	xp_pool_run(paths.n, jobs, fn_work, fn_done, &fb);
+	cmd_batch_end(&fb.b);
+	if (fb.ret >= 0) {
+		ret = fb.ret;
+		goto out;
+	}
+	if (fb.b.failed == paths.n) {
+		cmd_print_notes(&notes);
+		cmd_error("none of the %zu inputs could be read", paths.n);
+		ret = fb.b.first_code;
+		goto out;
+	}
+	if (!fb.any_device) {
 		cmd_error("no device plane with events in any input%s", a.c.device ? " matching --device" : "");
-		ret = EXIT_NOMATCH;
+		cmd_print_notes(&notes);
+		ret = fb.b.failed ? fb.b.first_code : EXIT_NOMATCH;
 		goto out;
 	}
 	an_fn_finish(&res, &err);
@@ -142,6 +250,7 @@ int cmd_functions(int argc, char **argv)
 		cmd_print_notes(&notes);
 	if (!ret && !res.nrows)
 		ret = EXIT_NOMATCH;
+	ret = cmd_batch_exit(&fb.b, ret);
 out:
 	if (have_match)
 		regfree(&match_re);

@@ -1,4 +1,5 @@
 /* xplane-stat planes: what a file holds, to find one's way in it. */
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "an_planes.h"
@@ -22,8 +23,7 @@ int cmd_planes(int argc, char **argv)
 {
 	struct cmd_common c;
 	const struct opt opts[] = {
-		{"max-input-size", 0, OPT_BYTES, &c.max_input, "SIZE",
-		 "refuse input from stdin or a pipe, or gzip input, over SIZE bytes (default 16G)"},
+		CMD_OPTS_INPUT(&c),
 		CMD_OPTS_FORMAT(&c),
 		{0},
 	};
@@ -54,9 +54,14 @@ int cmd_planes(int argc, char **argv)
 	mode = cmd_output_mode(&c);
 	if (mode < 0)
 		goto out;
-	ret = cmd_load(pos[0], c.max_input, &t);
-	if (ret)
+	ret = cmd_input_setup(&c);
+	if (ret >= 0)
 		goto out;
+	ret = cmd_read(&c, pos[0], cmd_jobs(&c, SIZE_MAX), 0, &t, &err);
+	if (ret) {
+		cmd_error("%s", err.msg);
+		goto out;
+	}
 	if (an_planes_describe(t, &p, &err)) {
 		cmd_error("%s", err.msg);
 		ret = EXIT_ERROR;

@@ -12,13 +12,12 @@ static const char *time_name(enum an_time t)
 	return t == AN_TIME_SPAN ? "span" : t == AN_TIME_CHILDREN ? "children" : "busy";
 }
 
-static int print_json(FILE *f, const struct an_fn_result *r, const struct xp_notes *notes)
+/* The result's fields into doc. */
+static void add_result(cJSON *doc, const struct an_fn_result *r)
 {
-	cJSON *doc = out_json_doc(), *rows;
+	cJSON *rows;
 	size_t i;
 
-	if (!doc)
-		return -1;
 	cJSON_AddStringToObject(doc, "command", "functions");
 	cJSON_AddStringToObject(doc, "time", time_name(r->opts.time));
 	cJSON_AddNumberToObject(doc, "trim", (double)r->opts.trim);
@@ -62,8 +61,36 @@ static int print_json(FILE *f, const struct an_fn_result *r, const struct xp_not
 		out_json_add_ns(o, "max_ns", row->s.max);
 		cJSON_AddNumberToObject(o, "share", row->share);
 	}
+}
+
+static int print_json(FILE *f, const struct an_fn_result *r, const struct xp_notes *notes)
+{
+	cJSON *doc = out_json_doc();
+
+	if (!doc)
+		return -1;
+	add_result(doc, r);
 	out_json_add_notes(doc, notes);
 	return out_json_print(doc, f);
+}
+
+int out_functions_line(FILE *f, const char *input, const struct an_fn_result *r,
+		       const struct xp_notes *notes, const char *error, int exit_code)
+{
+	cJSON *doc = out_json_doc();
+
+	if (!doc)
+		return -1;
+	cJSON_AddStringToObject(doc, "input", input);
+	if (error) {
+		cJSON_AddStringToObject(doc, "command", "functions");
+		cJSON_AddStringToObject(doc, "error", error);
+		cJSON_AddNumberToObject(doc, "exit_code", exit_code);
+	} else {
+		add_result(doc, r);
+		out_json_add_notes(doc, notes);
+	}
+	return out_json_print_line(doc, f);
 }
 
 static void fmt_program(char *buf, size_t n, const struct an_fn_row *row)

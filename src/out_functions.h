@@ -11,4 +11,11 @@
 int out_functions(FILE *f, enum out_mode mode, const struct an_fn_result *r,
 		  const struct xp_notes *notes, int colour);
 
+/*
+ * One input's result as one line of JSON (--per-file): the fields of the JSON
+ * output plus "input"; for an input that failed (r NULL), "error" and "exit_code".
+ */
+int out_functions_line(FILE *f, const char *input, const struct an_fn_result *r,
+		       const struct xp_notes *notes, const char *error, int exit_code);
+
 #endif

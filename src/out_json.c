@@ -37,9 +37,9 @@ void out_json_add_notes(cJSON *obj, const struct xp_notes *n)
 		cJSON_AddItemToArray(a, cJSON_CreateString(n->msgs[i]));
 }
 
-int out_json_print(cJSON *doc, FILE *f)
+static int print_doc(cJSON *doc, FILE *f, int one_line)
 {
-	char *s = doc ? cJSON_Print(doc) : NULL;
+	char *s = !doc ? NULL : one_line ? cJSON_PrintUnformatted(doc) : cJSON_Print(doc);
 	int ret = s ? 0 : -1;
 
 	if (s) {
@@ -49,4 +49,14 @@ int out_json_print(cJSON *doc, FILE *f)
 	}
 	cJSON_Delete(doc);
 	return ret;
+}
+
+int out_json_print(cJSON *doc, FILE *f)
+{
+	return print_doc(doc, f, 0);
+}
+
+int out_json_print_line(cJSON *doc, FILE *f)
+{
+	return print_doc(doc, f, 1);
 }

@@ -16,6 +16,8 @@ void out_json_add_u64(cJSON *obj, const char *name, uint64_t v);
 void out_json_add_notes(cJSON *obj, const struct xp_notes *n);
 /* Prints and frees doc; -1 if it could not be built or printed. */
 int out_json_print(cJSON *doc, FILE *f);
+/* The same on one line (JSON lines). */
+int out_json_print_line(cJSON *doc, FILE *f);
 /* Picoseconds as a nanosecond number (3 decimals exact). */
 void out_json_add_ns(cJSON *obj, const char *name, double ps);
 

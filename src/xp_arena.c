@@ -45,7 +45,8 @@ void *xp_arena_alloc(struct xp_arena *a, size_t size)
 
 		if (cap > SIZE_MAX - sizeof(*c))
 			return NULL;
-		c = malloc(sizeof(*c) + cap);
+		/* A big block comes zeroed from fresh pages: no second pass to clear it. */
+		c = need > XP_ARENA_CHUNK ? calloc(1, sizeof(*c) + cap) : malloc(sizeof(*c) + cap);
 		if (!c)
 			return NULL;
 		c->size = cap;
@@ -60,10 +61,30 @@ void *xp_arena_alloc(struct xp_arena *a, size_t size)
 		}
 	}
 	p = (char *)c->data + c->used;
+	if (c->used || need <= XP_ARENA_CHUNK)
+		memset(p, 0, size);
 	c->used += need;
 	a->used_bytes += need;
-	memset(p, 0, size);
 	return p;
+}
+
+void xp_arena_adopt(struct xp_arena *dst, struct xp_arena *src)
+{
+	struct xp_arena_chunk *last = src->head;
+
+	if (!last)
+		return;
+	while (last->next)
+		last = last->next;
+	/* Behind dst's head, so that the head's free space is kept for dst. */
+	if (dst->head) {
+		last->next = dst->head->next;
+		dst->head->next = src->head;
+	} else {
+		dst->head = src->head;
+	}
+	dst->used_bytes += src->used_bytes;
+	xp_arena_init(src);
 }
 
 char *xp_arena_strndup(struct xp_arena *a, const char *s, size_t len)

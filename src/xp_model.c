@@ -16,8 +16,19 @@ static const char *const key_names[XP_KEY_COUNT] = {
 	[XP_K_HLO_OP] = "hlo_op",
 };
 
-int xp_trace_read(const struct xp_reader *r, const void *buf, size_t len,
-		  struct xp_trace **out, struct xp_err *err)
+const struct xp_reader *const xp_reader_default = &xp_reader_wire;
+
+const struct xp_reader *xp_reader_find(const char *name)
+{
+	if (!strcmp(name, xp_reader_wire.name))
+		return &xp_reader_wire;
+	if (!strcmp(name, xp_reader_protobuf_c.name))
+		return &xp_reader_protobuf_c;
+	return NULL;
+}
+
+int xp_trace_read_opts(const struct xp_read_opts *o, const void *buf, size_t len,
+		       struct xp_trace **out, struct xp_err *err)
 {
 	struct xp_trace *t = calloc(1, sizeof(*t));
 	int ret;
@@ -26,7 +37,10 @@ int xp_trace_read(const struct xp_reader *r, const void *buf, size_t len,
 	if (!t)
 		return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
 	xp_arena_init(&t->arena);
-	ret = (r ? r : &xp_reader_protobuf_c)->read(buf, len, t, err);
+	t->reader_ = o->reader ? o->reader : xp_reader_default;
+	t->buf_ = buf;
+	t->len_ = len;
+	ret = t->reader_->read(buf, len, o, t, err);
 	if (ret) {
 		xp_trace_free(t);
 		return ret;
@@ -35,11 +49,36 @@ int xp_trace_read(const struct xp_reader *r, const void *buf, size_t len,
 	return 0;
 }
 
+int xp_trace_read(const struct xp_reader *r, const void *buf, size_t len,
+		  struct xp_trace **out, struct xp_err *err)
+{
+	struct xp_read_opts o = {.reader = r};
+
+	return xp_trace_read_opts(&o, buf, len, out, err);
+}
+
+int xp_trace_load_plane(struct xp_trace *t, size_t i, struct xp_err *err)
+{
+	if (t->planes[i].loaded)
+		return 0;
+	if (!t->reader_->load_plane)
+		return xp_err_set(err, XP_ERR_USAGE, "plane %zu was not read", i);
+	return t->reader_->load_plane(t, i, err);
+}
+
+void xp_trace_adopt_buf(struct xp_trace *t, void (*buf_free)(void *owner), void *owner)
+{
+	t->buf_free_ = buf_free;
+	t->buf_owner_ = owner;
+}
+
 void xp_trace_free(struct xp_trace *t)
 {
 	if (!t)
 		return;
 	xp_arena_release(&t->arena);
+	if (t->buf_free_)
+		t->buf_free_(t->buf_owner_);
 	free(t);
 }
 

@@ -98,6 +98,7 @@ struct xp_id_index {
 struct xp_plane {
 	int64_t id;
 	const char *name;
+	int loaded;			/* 0: deferred (lazy), only id and name are set */
 	int64_t base_ns;		/* see the time note at the top */
 	struct xp_line *lines;
 	size_t nlines;
@@ -135,21 +136,60 @@ struct xp_trace {
 	const char **warnings;	/* XSpace.warnings */
 	size_t nwarnings;
 	struct xp_read_counts counts;
+	/* private: for lazy planes */
+	const struct xp_reader *reader_;
+	const void *buf_;
+	size_t len_;
+	void *lazy_;		/* the reader's own state */
+	void (*buf_free_)(void *buf_owner);
+	void *buf_owner_;
+};
+
+struct xp_reader;
+
+/* How to read: which decoder, how many threads, which planes. */
+struct xp_read_opts {
+	const struct xp_reader *reader;	/* NULL: xp_reader_default */
+	unsigned jobs;			/* threads decoding planes; 0 or 1: the caller's only */
+	/*
+	 * Lazy planes: planes for which want_plane returns 0 keep their id and
+	 * name but no lines, events or metadata (plane->loaded is 0) until
+	 * xp_trace_load_plane. NULL: every plane is read.
+	 */
+	int (*want_plane)(const char *name, void *ctx);
+	void *want_ctx;
 };
 
 /* A decoder of XSpace bytes into the model. */
 struct xp_reader {
 	const char *name;
 	/* Fills an initialised, empty trace; returns 0 or a negative xp_errcode. */
-	int (*read)(const void *buf, size_t len, struct xp_trace *t, struct xp_err *err);
+	int (*read)(const void *buf, size_t len, const struct xp_read_opts *o, struct xp_trace *t,
+		    struct xp_err *err);
+	/* Reads plane i that want_plane deferred (NULL: the reader defers none). */
+	int (*load_plane)(struct xp_trace *t, size_t i, struct xp_err *err);
 };
 
-extern const struct xp_reader xp_reader_protobuf_c;
+extern const struct xp_reader xp_reader_protobuf_c;	/* the reference: unpacks it all */
 extern const struct xp_reader xp_reader_wire;	/* xp_read_wire.c: walks the wire format */
+extern const struct xp_reader *const xp_reader_default;
+/* The reader named name ("wire", "protobuf-c"), NULL if none. */
+const struct xp_reader *xp_reader_find(const char *name);
 
 /* Decodes buf with reader r (NULL: the default reader). *out is NULL on error. */
 int xp_trace_read(const struct xp_reader *r, const void *buf, size_t len,
 		  struct xp_trace **out, struct xp_err *err);
+/*
+ * The same with options. With lazy planes the trace reads from buf later:
+ * buf must outlive the trace (see xp_trace_adopt_buf).
+ */
+int xp_trace_read_opts(const struct xp_read_opts *o, const void *buf, size_t len,
+		       struct xp_trace **out, struct xp_err *err);
+/* Decodes a plane the reader deferred; 0 at once if it is loaded. */
+int xp_trace_load_plane(struct xp_trace *t, size_t i, struct xp_err *err);
+/* The trace frees the input with buf_free(owner) when it is freed itself. */
+void xp_trace_adopt_buf(struct xp_trace *t, void (*buf_free)(void *owner), void *owner);
+/* Frees the trace and, if adopted, its input; accepts NULL. */
 void xp_trace_free(struct xp_trace *t);
 
 /* Stat lookup: the event's own stats first, then its metadata's. NULL if absent. */

@@ -194,7 +194,9 @@ static int copy_plane(struct xp_trace *t, const PbPlane *in, struct xp_plane *p,
 	if (ret)
 		return xp_err_set(err, ret, ret == XP_ERR_NOMEM ? "out of memory"
 				  : "plane '%s': a string is over 4 GiB", p->name);
-	return xp_plane_finish(p, &t->counts, err);
+	ret = xp_plane_finish(p, &t->counts, err);
+	p->loaded = !ret;
+	return ret;
 }
 
 static int copy_strings(struct xp_trace *t, char **in, size_t n, const char ***out, size_t *nout)
@@ -213,7 +215,9 @@ static int copy_strings(struct xp_trace *t, char **in, size_t n, const char ***o
 	return 0;
 }
 
-static int pbc_read(const void *buf, size_t len, struct xp_trace *t, struct xp_err *err)
+/* Reads every plane whatever o->want_plane says: unpacking is all or nothing. */
+static int pbc_read(const void *buf, size_t len, const struct xp_read_opts *o, struct xp_trace *t,
+		    struct xp_err *err)
 {
 	PbSpace *space = tensorflow__profiler__xspace__unpack(NULL, len, buf);
 	size_t i;

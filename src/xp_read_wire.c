@@ -30,6 +30,7 @@
  * they have recorded why the input is malformed; the cursor stays in a
  * register that way, which the hot loops over events and stats depend on.
  */
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,7 +56,8 @@ enum {
 struct rd {
 	const uint8_t *base;	/* the whole input, for byte offsets in messages */
 	const uint8_t *limit;	/* its end: reads may look past a message up to here */
-	struct xp_trace *t;
+	struct xp_arena *arena;	/* the trace's, or a thread's own until merged */
+	struct xp_read_counts *counts;
 	struct xp_err *err;
 	char *str;		/* free space for strings */
 	size_t str_left;
@@ -319,9 +321,9 @@ static char *str_copy(struct rd *r, const uint8_t *s, size_t len)
 	char *d;
 
 	if (len >= STR_CHUNK / 4)
-		return xp_arena_strndup(&r->t->arena, (const char *)s, len);
+		return xp_arena_strndup(r->arena, (const char *)s, len);
 	if (r->str_left <= len) {
-		r->str = xp_arena_alloc(&r->t->arena, STR_CHUNK);
+		r->str = xp_arena_alloc(r->arena, STR_CHUNK);
 		r->str_left = r->str ? STR_CHUNK : 0;
 		if (!r->str)
 			return NULL;
@@ -672,7 +674,7 @@ static inline int fill_event(struct rd *r, const uint8_t *p, const uint8_t *end,
 			return XP_ERR_FORMAT;
 	}
 	if (agg) {
-		r->t->counts.aggregated_events++;
+		r->counts->aggregated_events++;
 		return 0;
 	}
 	if (unlikely(pl->nevents >= r->cap_events)) {
@@ -686,7 +688,7 @@ static inline int fill_event(struct rd *r, const uint8_t *p, const uint8_t *end,
 	ev->line = line;
 	ev->meta = xp_plane_meta_index(pl, meta_id);
 	if (ev->meta == pl->nevmetas)
-		r->t->counts.events_missing_metadata++;
+		r->counts->events_missing_metadata++;
 	ev->stats_first = (uint32_t)stats_first;
 	ev->nstats = (uint32_t)(ns - stats_first);
 	return 0;
@@ -915,11 +917,11 @@ static int fill_statmeta_entry(struct rd *r, const uint8_t *p, const uint8_t *en
 	return 0;
 }
 
-static void *alloc_array(struct xp_trace *t, size_t n, size_t size)
+static void *alloc_array(struct xp_arena *a, size_t n, size_t size)
 {
 	if (n >= SIZE_MAX / size)
 		return NULL;
-	return xp_arena_alloc(&t->arena, (n + 1) * size);
+	return xp_arena_alloc(a, (n + 1) * size);
 }
 
 /* Walk 0 of a plane: id, name, metadata; walk 1: the plane's stats; walk 2: lines. */
@@ -981,11 +983,11 @@ static int read_plane(struct rd *r, const uint8_t *start, const uint8_t *end, st
 		goto out;
 	r->cap_stats = c.stats + c.agg_stats_max;
 	r->cap_events = c.events;
-	pl->stats = alloc_array(r->t, r->cap_stats, sizeof(*pl->stats));
-	pl->events = alloc_array(r->t, c.events, sizeof(*pl->events));
-	pl->lines = alloc_array(r->t, c.lines, sizeof(*pl->lines));
-	pl->evmetas = alloc_array(r->t, c.evmetas, sizeof(*pl->evmetas));
-	pl->statmetas = alloc_array(r->t, c.statmetas, sizeof(*pl->statmetas));
+	pl->stats = alloc_array(r->arena, r->cap_stats, sizeof(*pl->stats));
+	pl->events = alloc_array(r->arena, c.events, sizeof(*pl->events));
+	pl->lines = alloc_array(r->arena, c.lines, sizeof(*pl->lines));
+	pl->evmetas = alloc_array(r->arena, c.evmetas, sizeof(*pl->evmetas));
+	pl->statmetas = alloc_array(r->arena, c.statmetas, sizeof(*pl->statmetas));
 	if (!pl->stats || !pl->events || !pl->lines || !pl->evmetas || !pl->statmetas) {
 		ret = nomem(r);
 		goto out;
@@ -1008,27 +1010,163 @@ static int read_plane(struct rd *r, const uint8_t *start, const uint8_t *end, st
 	if (ret)
 		goto out;
 	pl->npstats = (uint32_t)(pl->nstats - pl->pstats_first);
-	ret = xp_plane_index_metadata(pl, &r->t->arena, &r->t->counts, r->err);
+	ret = xp_plane_index_metadata(pl, r->arena, r->counts, r->err);
 	if (!ret)
 		ret = plane_walk(r, start, end, pl, 2, &name, &name_end);
 	if (!ret)
-		ret = xp_plane_finish(pl, &r->t->counts, r->err);
+		ret = xp_plane_finish(pl, r->counts, r->err);
+	pl->loaded = !ret;
 out:
 	return ret;
 }
 
-static int wire_read(const void *buf, size_t len, struct xp_trace *t, struct xp_err *err)
+/* A plane's id and name only: all a deferred plane holds. */
+static int plane_header(struct rd *r, const uint8_t *p, const uint8_t *end, struct xp_plane *pl)
 {
-	const uint8_t *start = buf, *end = start + len, *p, *s, *at;
-	struct rd r = {.base = start, .limit = end, .t = t, .err = err};
-	/* Indexed by field number: 1 planes, 2 errors, 3 warnings, 4 hostnames. */
-	const char **strs[5] = {NULL};
-	size_t n[5] = {0}, k[5] = {0};
+	const uint8_t *name = NULL, *name_end = NULL, *at;
 	uint32_t f;
 	unsigned wt;
-	int ret, pass;
+	uint64_t v = 0;
 
-	/* Pass 0 counts what the XSpace holds, pass 1 reads it. */
+	while (p < end) {
+		at = p;
+		p = get_tag(r, p, end, &f, &wt);
+		if (p && f == 1) {
+			p = get_varint_field(r, p, end, at, f, wt, &v);
+			pl->id = (int64_t)v;
+		} else if (p && f == 2) {
+			p = name_end = get_len_field(r, p, end, at, f, wt, &name);
+		} else if (p) {
+			p = skip_value(r, p, end, wt);
+		}
+		if (!p)
+			return XP_ERR_FORMAT;
+	}
+	pl->name = name_copy(r, name, name_end);
+	return pl->name ? 0 : nomem(r);
+}
+
+/* Where each XPlane message lies in the input: kept for planes read later. */
+struct plane_range {
+	const uint8_t *start, *end;
+};
+
+/* Planes to decode, shared by the threads that decode them. */
+struct plane_job {
+	const uint8_t *base, *limit;
+	struct xp_plane *planes;
+	const struct plane_range *ranges;
+	const size_t *todo;		/* plane indexes */
+	size_t ntodo;
+	size_t next;			/* next todo entry to take (atomic) */
+	int *rets;			/* per todo entry */
+	struct xp_err *errs;		/* per todo entry */
+};
+
+struct plane_worker {
+	struct plane_job *job;
+	struct xp_arena arena;		/* merged into the trace's when done */
+	struct xp_read_counts counts;	/* added to the trace's */
+	pthread_t thread;
+};
+
+static void *plane_worker_run(void *arg)
+{
+	struct plane_worker *w = arg;
+	struct plane_job *j = w->job;
+	struct rd r = {.base = j->base, .limit = j->limit, .arena = &w->arena, .counts = &w->counts};
+	size_t k;
+
+	while ((k = __atomic_fetch_add(&j->next, 1, __ATOMIC_RELAXED)) < j->ntodo) {
+		size_t i = j->todo[k];
+
+		r.err = &j->errs[k];
+		j->rets[k] = read_plane(&r, j->ranges[i].start, j->ranges[i].end, &j->planes[i]);
+	}
+	return NULL;
+}
+
+static void add_counts(struct xp_read_counts *to, const struct xp_read_counts *c)
+{
+	to->aggregated_events += c->aggregated_events;
+	to->events_missing_metadata += c->events_missing_metadata;
+	to->stats_missing_metadata += c->stats_missing_metadata;
+	to->duplicate_metadata += c->duplicate_metadata;
+}
+
+/*
+ * Decodes the planes todo[0..n) on up to `jobs` threads (the caller's among
+ * them). The model does not depend on the number of threads: each plane is
+ * decoded whole by one thread, and the error reported is that of the first
+ * failing plane in todo order, as a single thread would report it.
+ */
+static int decode_planes(struct xp_trace *t, const struct plane_range *ranges, const size_t *todo,
+			 size_t n, unsigned jobs, struct xp_err *err)
+{
+	struct plane_job j = {
+		.base = t->buf_, .limit = (const uint8_t *)t->buf_ + t->len_,
+		.planes = t->planes, .ranges = ranges, .todo = todo, .ntodo = n,
+	};
+	struct plane_worker *w;
+	size_t k, nw = jobs > 1 ? jobs : 1, started = 1;
+	int ret = 0;
+
+	if (!n)
+		return 0;
+	if (nw > n)
+		nw = n;
+	w = calloc(nw, sizeof(*w));
+	j.rets = calloc(n, sizeof(*j.rets));
+	j.errs = calloc(n, sizeof(*j.errs));
+	if (!w || !j.rets || !j.errs) {
+		ret = xp_err_set(err, XP_ERR_NOMEM, "out of memory");
+		goto out;
+	}
+	for (k = 0; k < nw; k++) {
+		w[k].job = &j;
+		xp_arena_init(&w[k].arena);
+	}
+	/* Threads that cannot start leave their share to those that did. */
+	for (k = 1; k < nw; k++) {
+		if (pthread_create(&w[k].thread, NULL, plane_worker_run, &w[k]))
+			break;
+		started++;
+	}
+	plane_worker_run(&w[0]);
+	for (k = 1; k < started; k++)
+		pthread_join(w[k].thread, NULL);
+	for (k = 0; k < nw; k++) {
+		xp_arena_adopt(&t->arena, &w[k].arena);
+		add_counts(&t->counts, &w[k].counts);
+	}
+	for (k = 0; k < n && !ret; k++) {
+		if (j.rets[k]) {
+			ret = j.rets[k];
+			*err = j.errs[k];
+		}
+	}
+out:
+	free(w);
+	free(j.rets);
+	free(j.errs);
+	return ret;
+}
+
+static int wire_read(const void *buf, size_t len, const struct xp_read_opts *o, struct xp_trace *t,
+		     struct xp_err *err)
+{
+	const uint8_t *start = buf, *end = start + len, *p, *s, *at;
+	struct xp_read_counts counts = {0};
+	struct rd r = {.base = start, .limit = end, .arena = &t->arena, .counts = &counts, .err = err};
+	/* Indexed by field number: 1 planes, 2 errors, 3 warnings, 4 hostnames. */
+	const char **strs[5] = {NULL};
+	size_t n[5] = {0}, k[5] = {0}, *todo = NULL, ntodo = 0, i;
+	struct plane_range *ranges = NULL;
+	uint32_t f;
+	unsigned wt;
+	int ret = 0, pass;
+
+	/* Pass 0 counts what the XSpace holds, pass 1 takes its strings and plane ranges. */
 	for (pass = 0; pass < 2; pass++) {
 		p = start;
 		while (p < end) {
@@ -1043,10 +1181,8 @@ static int wire_read(const void *buf, size_t len, struct xp_trace *t, struct xp_
 			if (pass == 0) {
 				n[f > 4 ? 0 : f]++;
 			} else if (f == 1) {
-				ret = read_plane(&r, s, p, &t->planes[t->nplanes]);
-				if (ret)
-					return ret;
-				t->nplanes++;
+				ranges[k[1]].start = s;
+				ranges[k[1]++].end = p;
 			} else if (f <= 4) {
 				strs[f][k[f]] = name_copy(&r, s, p);
 				if (!strs[f][k[f]++])
@@ -1054,23 +1190,49 @@ static int wire_read(const void *buf, size_t len, struct xp_trace *t, struct xp_
 			}
 		}
 		if (pass == 0) {
-			t->planes = alloc_array(t, n[1], sizeof(*t->planes));
+			t->planes = alloc_array(&t->arena, n[1], sizeof(*t->planes));
+			ranges = alloc_array(&t->arena, n[1], sizeof(*ranges));
 			for (f = 2; f <= 4; f++)
-				strs[f] = alloc_array(t, n[f], sizeof(*strs[f]));
-			if (!t->planes || !strs[2] || !strs[3] || !strs[4])
+				strs[f] = alloc_array(&t->arena, n[f], sizeof(*strs[f]));
+			if (!t->planes || !ranges || !strs[2] || !strs[3] || !strs[4])
 				return nomem(&r);
 		}
 	}
+	t->nplanes = n[1];
 	t->errors = strs[2];
 	t->nerrors = n[2];
 	t->warnings = strs[3];
 	t->nwarnings = n[3];
 	t->hostnames = strs[4];
 	t->nhostnames = n[4];
-	return 0;
+	t->lazy_ = ranges;
+	todo = malloc((n[1] + 1) * sizeof(*todo));
+	if (!todo)
+		return nomem(&r);
+	for (i = 0; i < n[1]; i++) {
+		if (o->want_plane) {
+			ret = plane_header(&r, ranges[i].start, ranges[i].end, &t->planes[i]);
+			if (ret)
+				goto out;
+			if (!o->want_plane(t->planes[i].name, o->want_ctx))
+				continue;
+		}
+		todo[ntodo++] = i;
+	}
+	ret = decode_planes(t, ranges, todo, ntodo, o->jobs, err);
+out:
+	add_counts(&t->counts, &counts);
+	free(todo);
+	return ret;
+}
+
+static int wire_load_plane(struct xp_trace *t, size_t i, struct xp_err *err)
+{
+	return decode_planes(t, t->lazy_, &i, 1, 1, err);
 }
 
 const struct xp_reader xp_reader_wire = {
 	.name = "wire",
 	.read = wire_read,
+	.load_plane = wire_load_plane,
 };

@@ -76,7 +76,7 @@ static struct xp_trace *load(const char *rel)
 }
 
 /* Executions of t on the planes matching device (NULL: all), with --children pattern. */
-static int find_execs(const struct xp_trace *t, const char *device, const char *children,
+static int find_execs(struct xp_trace *t, const char *device, const char *children,
 		      struct an_exec_list *l)
 {
 	struct an_exec_opts o = {.device = device};
@@ -99,7 +99,7 @@ static int find_execs(const struct xp_trace *t, const char *device, const char *
 }
 
 /* Function rows of one trace: executions (children pattern or NULL), then an_fn_*. */
-static void fn_rows(const struct xp_trace *t, const char *children, const struct an_fn_opts *fo,
+static void fn_rows(struct xp_trace *t, const char *children, const struct an_fn_opts *fo,
 		    struct an_fn_result *r)
 {
 	struct an_exec_list l;
