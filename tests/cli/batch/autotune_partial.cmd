@@ -1,0 +1,1 @@
+cp -r $SYNTH/autotune $TMP/d; cp testdata/bad/corrupt_utf8_mangled.xplane.pb $TMP/d/round_2b.xplane.pb; xplane-stat autotune $TMP/d >$TMP/o; echo "exit $?"; xplane-stat autotune $SYNTH/autotune | diff - $TMP/o && echo "same table as without the bad input"

@@ -1,0 +1,1 @@
+xplane-stat --reader=fast testdata/real

@@ -1,0 +1,1 @@
+require /usr/bin/python3; mkdir -p $TMP/d/a $TMP/d/b; cp testdata/real/mi300x_jax_gemm.xplane.pb $TMP/d/a/; cp testdata/bad/corrupt_utf8_mangled.xplane.pb $TMP/d/b/x.xplane.pb; xplane-stat --json $TMP/d >$TMP/o; echo "exit $?"; /usr/bin/python3 -c "import json,sys; d=json.load(sys.stdin); print(d[\"inputs\"], len(d[\"functions\"]), d[\"warnings\"])" <$TMP/o

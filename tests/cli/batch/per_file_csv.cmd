@@ -1,0 +1,1 @@
+xplane-stat --per-file --csv testdata/real

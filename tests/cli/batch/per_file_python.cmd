@@ -1,0 +1,1 @@
+require /usr/bin/python3; xplane-stat --per-file testdata/real $SYNTH/tpu_basic.xplane.pb | /usr/bin/python3 -c "import json,sys; [print(d[\"input\"], d[\"inputs\"], d[\"executions\"], len(d[\"functions\"])) for d in map(json.loads, sys.stdin)]"
