@@ -66,6 +66,17 @@ static int inflate_gzip(const unsigned char *in, size_t in_len, uint64_t max_siz
 	unsigned char *buf;
 	int zr = Z_OK, ret = 0;
 
+	/*
+	 * The gzip trailer holds the size mod 2^32 (of the last member only): a
+	 * hint that spares the copies of growing the buffer, when it is plausible.
+	 */
+	if (in_len >= 18) {
+		const unsigned char *t = in + in_len - 4;
+		size_t isize = (size_t)t[0] | (size_t)t[1] << 8 | (size_t)t[2] << 16 | (size_t)t[3] << 24;
+
+		if (isize >= in_len && isize < (size_t)UINT32_MAX)
+			cap = isize + 1;
+	}
 	memset(&zs, 0, sizeof(zs));
 	if (inflateInit2(&zs, 15 + 32) != Z_OK)
 		return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
@@ -182,8 +193,8 @@ int xp_buf_load(const char *path, uint64_t max_size, struct xp_buf *b, struct xp
 		goto out;
 	}
 	if (b->len >= 2 && b->data[0] == 0x1f && b->data[1] == 0x8b) {
-		unsigned char *plain;
-		size_t plain_len;
+		unsigned char *plain = NULL;
+		size_t plain_len = 0;
 
 		ret = inflate_gzip(b->data, b->len, max_size, &plain, &plain_len, err, path);
 		if (ret)
