@@ -12,6 +12,9 @@
 #include <unistd.h>
 #include <zlib.h>
 
+/* Files up to this size are mapped with their pages populated at once. */
+#define XP_POPULATE_MAX ((off_t)64 << 20)
+
 static int read_all_fd(int fd, uint64_t max_size, unsigned char **out, size_t *len)
 {
 	size_t cap = 1 << 16, n = 0;
@@ -165,7 +168,13 @@ int xp_buf_load(const char *path, uint64_t max_size, struct xp_buf *b, struct xp
 		goto out;
 	}
 	if (S_ISREG(st.st_mode) && st.st_size > 0) {
-		void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+		/*
+		 * A small file is read whole: map it in one go rather than a page
+		 * fault at a time. A large one is left to fault in what is read,
+		 * as lazy planes read only part of it.
+		 */
+		int populate = st.st_size <= XP_POPULATE_MAX ? MAP_POPULATE : 0;
+		void *m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE | populate, fd, 0);
 
 		if (m == MAP_FAILED) {
 			ret = xp_err_set(err, XP_ERR_IO, "'%s': %s", path, strerror(errno));
