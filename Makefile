@@ -1,10 +1,21 @@
 # The two set-up commands: `make demo` and `make test`. Both install missing
 # Debian packages (tools/install-deps.sh), configure and build in build/.
+# `make test` then runs the suite again under sanitizers (build-asan/) and
+# each fuzz harness briefly (build-fuzz/); `make fuzz` fuzzes for longer
+# (RELIABILITY.md).
 BUILD ?= build
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=RelWithDebInfo -DXPS_BUILD_TESTS=ON
 
-.PHONY: all deps build demo test clean
+ASAN_BUILD ?= build-asan
+FUZZ_BUILD ?= build-fuzz
+FUZZ_TIME ?= 60
+FUZZ_SMOKE ?= 4
+FUZZ_HARNESSES ?=
+CLANG ?= $(shell command -v clang 2>/dev/null || command -v clang-14 2>/dev/null)
+SANITIZE = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+
+.PHONY: all deps build demo test test-asan fuzz-build fuzz fuzz-smoke clean
 
 all: build
 
@@ -25,6 +36,34 @@ demo: build
 
 test: build
 	@cd $(BUILD) && ctest --output-on-failure -j$(JOBS)
+	@$(MAKE) --no-print-directory test-asan
+	@$(MAKE) --no-print-directory fuzz-smoke
+
+# Every test again with AddressSanitizer and UndefinedBehaviorSanitizer (gcc);
+# any report fails the test.
+test-asan: deps
+	@cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DXPS_BUILD_TESTS=ON -DCMAKE_C_COMPILER=gcc \
+		"-DCMAKE_C_FLAGS=-O1 $(SANITIZE)" >/dev/null
+	@cmake --build $(ASAN_BUILD) -j$(JOBS) >$(ASAN_BUILD)/build.log 2>&1 || { cat $(ASAN_BUILD)/build.log; exit 1; }
+	@echo "built $(ASAN_BUILD)/xplane-stat (address and undefined-behaviour sanitizers)"
+	@cd $(ASAN_BUILD) && ctest --output-on-failure -j$(JOBS)
+
+# libFuzzer harnesses (fuzz/), built with clang in their own directory.
+fuzz-build: deps
+	@test -n "$(CLANG)" || { echo "xplane-stat: fuzzing needs clang (tools/install-deps.sh installs it)" >&2; exit 1; }
+	@cmake -S . -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DXPS_BUILD_TESTS=ON -DXPS_FUZZ=ON \
+		-DCMAKE_C_COMPILER=$(CLANG) "-DCMAKE_C_FLAGS=-fsanitize=fuzzer-no-link $(SANITIZE)" >/dev/null
+	@cmake --build $(FUZZ_BUILD) -j$(JOBS) --target fuzzers >$(FUZZ_BUILD)/build.log 2>&1 || \
+		{ cat $(FUZZ_BUILD)/build.log; exit 1; }
+
+# Each harness for FUZZ_TIME seconds (default 60), one after another; FUZZ_HARNESSES picks some.
+fuzz: fuzz-build
+	@fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_TIME) $(FUZZ_HARNESSES)
+
+# Each harness for a few seconds, part of `make test`; skipped without clang.
+fuzz-smoke:
+	@if [ -z "$(CLANG)" ]; then echo "fuzz smoke run skipped: clang not installed"; \
+	else $(MAKE) --no-print-directory fuzz-build && fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_SMOKE) $(FUZZ_HARNESSES); fi
 
 clean:
-	rm -rf $(BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)

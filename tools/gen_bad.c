@@ -1,0 +1,647 @@
+/*
+ * gen_bad - write the crafted bad inputs of the catalogue in RELIABILITY.md
+ * (tests/cli/bad/ runs xplane-stat on each).
+ *
+ * Usage: gen_bad OUTDIR
+ *
+ * Well-formed traces with odd contents are built with protobuf-c's encoder;
+ * malformed ones wrap protobuf-c output in hand-written wire bytes. Every
+ * file is byte-for-byte deterministic (no clock; "random" bytes come from a
+ * fixed linear congruential generator). Times are picoseconds; the control
+ * trace gpu.xplane.pb has two functions on one stream:
+ *   jit_train (program 7): kernels [0, 10) and [10, 15) us -> one 15 us run
+ *   jit_eval  (program 8): kernel  [20, 24) us             -> one 4 us run
+ * and every variant below says what it changes.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "xplane.pb-c.h"
+
+typedef Tensorflow__Profiler__XSpace XSpace;
+typedef Tensorflow__Profiler__XPlane XPlane;
+typedef Tensorflow__Profiler__XLine XLine;
+typedef Tensorflow__Profiler__XEvent XEvent;
+typedef Tensorflow__Profiler__XStat XStat;
+typedef Tensorflow__Profiler__XEventMetadata XEventMetadata;
+typedef Tensorflow__Profiler__XStatMetadata XStatMetadata;
+typedef Tensorflow__Profiler__XPlane__EventMetadataEntry EventMetadataEntry;
+typedef Tensorflow__Profiler__XPlane__StatMetadataEntry StatMetadataEntry;
+
+#define US(x) ((int64_t)(x) * 1000000)
+
+static const char *outdir;
+
+static void die(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("gen_bad: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(1);
+}
+
+static void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+
+	if (!p)
+		die("out of memory");
+	return p;
+}
+
+static void *xrealloc(void *p, size_t size)
+{
+	p = realloc(p, size);
+	if (!p)
+		die("out of memory");
+	return p;
+}
+
+static char *xstrdup(const char *s)
+{
+	char *d = strdup(s);
+
+	if (!d)
+		die("out of memory");
+	return d;
+}
+
+#define PUSH(arr, n, item) do {						\
+		(arr) = xrealloc((arr), ((n) + 1) * sizeof(*(arr)));	\
+		(arr)[(n)++] = (item);					\
+	} while (0)
+
+/* ---- bytes ------------------------------------------------------------------------ */
+
+struct bytes {
+	uint8_t *p;
+	size_t n;
+};
+
+static void put(struct bytes *b, const void *data, size_t n)
+{
+	b->p = xrealloc(b->p, b->n + n + 1);
+	memcpy(b->p + b->n, data, n);
+	b->n += n;
+}
+
+static void put_varint(struct bytes *b, uint64_t v)
+{
+	uint8_t c;
+
+	do {
+		c = (uint8_t)((v & 0x7f) | (v > 0x7f ? 0x80 : 0));
+		put(b, &c, 1);
+		v >>= 7;
+	} while (v);
+}
+
+/* A length-delimited field: tag, length, then the n bytes at data. */
+static void put_len(struct bytes *b, uint32_t field, const void *data, size_t n)
+{
+	put_varint(b, (uint64_t)field << 3 | 2);
+	put_varint(b, n);
+	put(b, data, n);
+}
+
+static void write_file(const char *name, const struct bytes *b)
+{
+	size_t plen = strlen(outdir) + strlen(name) + 2;
+	char *path = xcalloc(1, plen);
+	FILE *f;
+
+	snprintf(path, plen, "%s/%s", outdir, name);
+	f = fopen(path, "wb");
+	if (!f)
+		die("%s: %s", path, strerror(errno));
+	if ((b->n && fwrite(b->p, 1, b->n, f) != b->n) || fclose(f))
+		die("%s: write failed: %s", path, strerror(errno));
+	free(path);
+}
+
+/* ---- messages --------------------------------------------------------------------- */
+
+static XSpace *space_new(void)
+{
+	XSpace *sp = xcalloc(1, sizeof(*sp));
+
+	tensorflow__profiler__xspace__init(sp);
+	PUSH(sp->hostnames, sp->n_hostnames, xstrdup("bad-host"));
+	return sp;
+}
+
+static XPlane *plane_add(XSpace *sp, int64_t id, const char *name)
+{
+	XPlane *p = xcalloc(1, sizeof(*p));
+
+	tensorflow__profiler__xplane__init(p);
+	p->id = id;
+	p->name = xstrdup(name);
+	PUSH(sp->planes, sp->n_planes, p);
+	return p;
+}
+
+static XLine *line_add(XPlane *p, int64_t id, const char *name, int64_t ts_ns)
+{
+	XLine *l = xcalloc(1, sizeof(*l));
+
+	tensorflow__profiler__xline__init(l);
+	l->id = id;
+	l->display_id = id;
+	l->name = xstrdup(name);
+	l->timestamp_ns = ts_ns;
+	PUSH(p->lines, p->n_lines, l);
+	return l;
+}
+
+/* Event metadata entry id -> name (a second call with the same id adds a duplicate key). */
+static XEventMetadata *evmeta_add(XPlane *p, int64_t id, const char *name)
+{
+	EventMetadataEntry *e = xcalloc(1, sizeof(*e));
+	XEventMetadata *m = xcalloc(1, sizeof(*m));
+
+	tensorflow__profiler__xevent_metadata__init(m);
+	m->id = id;
+	m->name = xstrdup(name);
+	tensorflow__profiler__xplane__event_metadata_entry__init(e);
+	e->key = id;
+	e->value = m;
+	PUSH(p->event_metadata, p->n_event_metadata, e);
+	return m;
+}
+
+static void statmeta_add(XPlane *p, int64_t id, const char *name)
+{
+	StatMetadataEntry *e = xcalloc(1, sizeof(*e));
+	XStatMetadata *m = xcalloc(1, sizeof(*m));
+
+	tensorflow__profiler__xstat_metadata__init(m);
+	m->id = id;
+	m->name = xstrdup(name);
+	tensorflow__profiler__xplane__stat_metadata_entry__init(e);
+	e->key = id;
+	e->value = m;
+	PUSH(p->stat_metadata, p->n_stat_metadata, e);
+}
+
+static XEvent *event_add(XLine *l, int64_t meta, int64_t offset_ps, int64_t dur_ps)
+{
+	XEvent *e = xcalloc(1, sizeof(*e));
+
+	tensorflow__profiler__xevent__init(e);
+	e->metadata_id = meta;
+	e->data_case = TENSORFLOW__PROFILER__XEVENT__DATA_OFFSET_PS;
+	e->offset_ps = offset_ps;
+	e->duration_ps = dur_ps;
+	PUSH(l->events, l->n_events, e);
+	return e;
+}
+
+static XStat *stat_add(XEvent *e, int64_t meta)
+{
+	XStat *s = xcalloc(1, sizeof(*s));
+
+	tensorflow__profiler__xstat__init(s);
+	s->metadata_id = meta;
+	PUSH(e->stats, e->n_stats, s);
+	return s;
+}
+
+static void stat_str(XEvent *e, int64_t meta, const char *v)
+{
+	XStat *s = stat_add(e, meta);
+
+	s->value_case = TENSORFLOW__PROFILER__XSTAT__VALUE_STR_VALUE;
+	s->str_value = xstrdup(v);
+}
+
+static void stat_i64(XEvent *e, int64_t meta, int64_t v)
+{
+	XStat *s = stat_add(e, meta);
+
+	s->value_case = TENSORFLOW__PROFILER__XSTAT__VALUE_INT64_VALUE;
+	s->int64_value = v;
+}
+
+static void stat_ref(XEvent *e, int64_t meta, uint64_t v)
+{
+	XStat *s = stat_add(e, meta);
+
+	s->value_case = TENSORFLOW__PROFILER__XSTAT__VALUE_REF_VALUE;
+	s->ref_value = v;
+}
+
+static struct bytes pack_space(XSpace *sp)
+{
+	struct bytes b = {0};
+
+	b.n = tensorflow__profiler__xspace__get_packed_size(sp);
+	b.p = xcalloc(1, b.n + 1);
+	if (tensorflow__profiler__xspace__pack(sp, b.p) != b.n)
+		die("packed size mismatch");
+	/* Everything above came from malloc, so the unpacked-message freer applies. */
+	protobuf_c_message_free_unpacked(&sp->base, NULL);
+	return b;
+}
+
+static struct bytes pack_plane(XPlane *p)
+{
+	struct bytes b = {0};
+
+	b.n = tensorflow__profiler__xplane__get_packed_size(p);
+	b.p = xcalloc(1, b.n + 1);
+	tensorflow__profiler__xplane__pack(p, b.p);
+	protobuf_c_message_free_unpacked(&p->base, NULL);
+	return b;
+}
+
+static void write_space(const char *name, XSpace *sp)
+{
+	struct bytes b = pack_space(sp);
+
+	write_file(name, &b);
+	free(b.p);
+}
+
+/* ---- the control trace and its variants ------------------------------------------- */
+
+/* Stat metadata ids of the control trace. */
+enum { SM_HLO_MODULE = 1, SM_PROGRAM_ID = 2 };
+/* Event metadata ids. */
+enum { EM_FUSION = 1, EM_GEMM = 2, EM_REDUCE = 3 };
+
+/* A kernel of function `module` (NULL: none) with program id pid (< 0: none). */
+static XEvent *kernel(XLine *l, int64_t meta, int64_t start, int64_t dur, const char *module, int64_t pid)
+{
+	XEvent *e = event_add(l, meta, start, dur);
+
+	if (module)
+		stat_str(e, SM_HLO_MODULE, module);
+	if (pid >= 0)
+		stat_i64(e, SM_PROGRAM_ID, pid);
+	return e;
+}
+
+/* The device plane of the control trace, on line timestamp ts_ns; names may be replaced. */
+static XPlane *gpu_plane(XSpace *sp, const char *train, const char *eval)
+{
+	XPlane *p = plane_add(sp, 1, "/device:GPU:0");
+	XLine *l = line_add(p, 1, "Stream #7(Compute)", 1000);
+
+	statmeta_add(p, SM_HLO_MODULE, "hlo_module");
+	statmeta_add(p, SM_PROGRAM_ID, "program_id");
+	evmeta_add(p, EM_FUSION, "fusion_1");
+	evmeta_add(p, EM_GEMM, "gemm_1");
+	evmeta_add(p, EM_REDUCE, "reduce_1");
+	kernel(l, EM_FUSION, US(0), US(10), train, 7);
+	kernel(l, EM_GEMM, US(10), US(5), train, 7);
+	kernel(l, EM_REDUCE, US(20), US(4), eval, 8);
+	return p;
+}
+
+static void gen_control(void)
+{
+	XSpace *sp = space_new();
+
+	gpu_plane(sp, "jit_train", "jit_eval");
+	write_space("gpu.xplane.pb", sp);
+}
+
+/*
+ * The same kernels on two streams, each line's events and the lines
+ * themselves in reverse order: the answer must not change.
+ */
+static void gen_order(int reversed)
+{
+	XSpace *sp = space_new();
+	XPlane *p = plane_add(sp, 1, "/device:GPU:0");
+	XLine *a, *b;
+
+	statmeta_add(p, SM_HLO_MODULE, "hlo_module");
+	statmeta_add(p, SM_PROGRAM_ID, "program_id");
+	evmeta_add(p, EM_FUSION, "fusion_1");
+	evmeta_add(p, EM_GEMM, "memcpy_1");
+	if (!reversed) {
+		a = line_add(p, 1, "Stream #7(Compute)", 1000);
+		b = line_add(p, 2, "Stream #8(Memcpy)", 1000);
+		kernel(a, EM_FUSION, US(0), US(10), "jit_train", 7);
+		kernel(a, EM_FUSION, US(20), US(4), "jit_eval", 8);
+		kernel(a, EM_FUSION, US(30), US(6), "jit_train", 7);
+		kernel(b, EM_GEMM, US(5), US(10), "jit_train", 7);
+		kernel(b, EM_GEMM, US(22), US(1), "jit_eval", 8);
+		kernel(b, EM_GEMM, US(35), US(2), "jit_train", 7);
+		write_space("in_order.xplane.pb", sp);
+		return;
+	}
+	b = line_add(p, 2, "Stream #8(Memcpy)", 1000);
+	a = line_add(p, 1, "Stream #7(Compute)", 1000);
+	kernel(b, EM_GEMM, US(35), US(2), "jit_train", 7);
+	kernel(b, EM_GEMM, US(22), US(1), "jit_eval", 8);
+	kernel(b, EM_GEMM, US(5), US(10), "jit_train", 7);
+	kernel(a, EM_FUSION, US(30), US(6), "jit_train", 7);
+	kernel(a, EM_FUSION, US(20), US(4), "jit_eval", 8);
+	kernel(a, EM_FUSION, US(0), US(10), "jit_train", 7);
+	write_space("out_of_order.xplane.pb", sp);
+}
+
+/* Negative and overflowing durations, offsets and line timestamps. */
+static void gen_times(void)
+{
+	XSpace *sp;
+	XPlane *p;
+	XLine *l;
+
+	/* jit_eval's kernel lasts -4 us. */
+	sp = space_new();
+	p = gpu_plane(sp, "jit_train", "jit_eval");
+	p->lines[0]->events[2]->duration_ps = -US(4);
+	write_space("negative_duration.xplane.pb", sp);
+
+	/* The last kernel starts at INT64_MAX - 10 ps and lasts 4 us: it ends past int64. */
+	sp = space_new();
+	p = gpu_plane(sp, "jit_train", "jit_eval");
+	p->lines[0]->events[2]->offset_ps = INT64_MAX - 10;
+	write_space("overflow_offset.xplane.pb", sp);
+
+	/* A second stream at INT64_MAX ns: (INT64_MAX - 1000) ns is past int64 picoseconds. */
+	sp = space_new();
+	p = gpu_plane(sp, "jit_train", "jit_eval");
+	l = line_add(p, 2, "Stream #8(Compute)", INT64_MAX);
+	kernel(l, EM_FUSION, 0, US(1), "jit_train", 7);
+	write_space("far_lines.xplane.pb", sp);
+
+	/*
+	 * jit_eval's kernel starts 30 us before its line (offset -10 us on a
+	 * line 20 us after the plane's other line): legal protobuf, odd data.
+	 */
+	sp = space_new();
+	p = gpu_plane(sp, "jit_train", NULL);
+	l = line_add(p, 2, "Stream #8(Compute)", 1000 + 20000);
+	kernel(l, EM_REDUCE, -US(30), US(4), "jit_eval", 8);
+	write_space("negative_offset.xplane.pb", sp);
+}
+
+/*
+ * Metadata: an event whose metadata id is absent (99), a stat whose
+ * metadata id is absent (98), event metadata 2 given twice (first
+ * "gemm_old", then "gemm_1": the last wins), stat metadata 2 given twice.
+ */
+static void gen_metadata(void)
+{
+	XSpace *sp = space_new();
+	XPlane *p = gpu_plane(sp, "jit_train", "jit_eval");
+	XEvent *e;
+
+	e = kernel(p->lines[0], 99, US(30), US(1), "jit_eval", 8);
+	stat_i64(e, 98, 5);
+	write_space("missing_metadata.xplane.pb", sp);
+
+	sp = space_new();
+	p = plane_add(sp, 1, "/device:GPU:0");
+	statmeta_add(p, SM_HLO_MODULE, "hlo_module");
+	statmeta_add(p, SM_PROGRAM_ID, "old_program_id");
+	statmeta_add(p, SM_PROGRAM_ID, "program_id");
+	evmeta_add(p, EM_FUSION, "fusion_1");
+	evmeta_add(p, EM_GEMM, "gemm_old");
+	evmeta_add(p, EM_REDUCE, "reduce_1");
+	evmeta_add(p, EM_GEMM, "gemm_1");
+	{
+		XLine *l = line_add(p, 1, "Stream #7(Compute)", 1000);
+
+		kernel(l, EM_FUSION, US(0), US(10), "jit_train", 7);
+		kernel(l, EM_GEMM, US(10), US(5), "jit_train", 7);
+		kernel(l, EM_REDUCE, US(20), US(4), "jit_eval", 8);
+	}
+	write_space("duplicate_metadata.xplane.pb", sp);
+}
+
+/*
+ * ref_value naming a stat metadata id that does not exist (77): jit_eval's
+ * kernel names its module by reference, so its function is unknown.
+ */
+static void gen_ref_nowhere(void)
+{
+	XSpace *sp = space_new();
+	XPlane *p = gpu_plane(sp, "jit_train", NULL);
+
+	stat_ref(p->lines[0]->events[2], SM_HLO_MODULE, 77);
+	write_space("ref_nowhere.xplane.pb", sp);
+}
+
+/*
+ * Function names with invalid UTF-8 (a lone 0xff, a truncated sequence),
+ * control characters (tab, newline, escape, DEL), CSV's quote and comma,
+ * and a valid multi-byte name. Strings stop at a NUL, so none is written.
+ */
+static void gen_names(void)
+{
+	XSpace *sp = space_new();
+
+	gpu_plane(sp, "jit_\xff\xe2\x82 bad,\"utf8\"", "jit_ctl\t\n\x1b[31m\x7f\xc3\xa9t\xc3\xa9");
+	write_space("bad_names.xplane.pb", sp);
+}
+
+/* ---- malformed wire bytes ---------------------------------------------------------- */
+
+static size_t varint_len(uint64_t v)
+{
+	size_t n = 1;
+
+	while (v > 0x7f) {
+		v >>= 7;
+		n++;
+	}
+	return n;
+}
+
+/*
+ * The control trace where the first kernel's first stat carries an unknown
+ * field (number 99) nested 20000 deep: each level one length-delimited
+ * field holding the next. Readers skip it as a whole and give the control
+ * trace's answer.
+ */
+static void gen_deep_unknown(void)
+{
+	enum { DEPTH = 20000 };
+	size_t *len = xcalloc(DEPTH + 1, sizeof(*len)), k;
+	struct bytes b = {0};
+	XSpace *sp = space_new();
+	XPlane *p = gpu_plane(sp, "jit_train", "jit_eval");
+	XStat *st = p->lines[0]->events[0]->stats[0];
+	ProtobufCMessageUnknownField *u = xcalloc(1, sizeof(*u));
+
+	/* Level k holds level k - 1: a tag (2 bytes for field 99), a length, the content. */
+	for (k = 1; k <= DEPTH; k++)
+		len[k] = 2 + varint_len(len[k - 1]) + len[k - 1];
+	for (k = DEPTH; k >= 2; k--) {
+		put_varint(&b, 99 << 3 | 2);
+		put_varint(&b, len[k - 2]);
+	}
+	if (b.n != len[DEPTH - 1])
+		die("deep_unknown: %zu bytes, expected %zu", b.n, len[DEPTH - 1]);
+	u->tag = 99;
+	u->wire_type = PROTOBUF_C_WIRE_TYPE_LENGTH_PREFIXED;
+	u->len = b.n;
+	u->data = b.p;
+	st->base.unknown_fields = u;
+	st->base.n_unknown_fields = 1;
+	write_space("deep_unknown.xplane.pb", sp);
+	free(len);
+}
+
+static struct bytes control_plane(void)
+{
+	XSpace *sp = space_new();
+	XPlane *p = gpu_plane(sp, "jit_train", "jit_eval");
+
+	/* Take the plane out of the space so it can be packed alone. */
+	sp->n_planes = 0;
+	protobuf_c_message_free_unpacked(&sp->base, NULL);
+	return pack_plane(p);
+}
+
+static void gen_wire(void)
+{
+	struct bytes plane = control_plane(), b = {0}, inner = {0};
+	static const uint8_t varint_name[] = {0x10, 0x05};	/* XPlane.name (2) as a varint */
+	int i;
+
+	/* The plane's length prefix claims 1000 bytes more than the file holds. */
+	put_varint(&b, 1 << 3 | 2);
+	put_varint(&b, plane.n + 1000);
+	put(&b, plane.p, plane.n);
+	write_file("len_past_end.xplane.pb", &b);
+	b.n = 0;
+
+	/* The plane's name given again, as a varint: a known field with the wrong wire type. */
+	memcpy(inner.p = xcalloc(1, plane.n + sizeof(varint_name)), plane.p, plane.n);
+	memcpy(inner.p + plane.n, varint_name, sizeof(varint_name));
+	put_len(&b, 1, inner.p, plane.n + sizeof(varint_name));
+	write_file("wrong_wire_type.xplane.pb", &b);
+	b.n = 0;
+	free(inner.p);
+	inner.p = NULL;
+
+	/* 20000 start-group tags: groups are refused, whatever their depth. */
+	for (i = 0; i < 20000; i++)
+		put_varint(&b, 99 << 3 | 3);
+	write_file("deep_groups.xplane.pb", &b);
+	b.n = 0;
+
+	/* Random bytes. */
+	{
+		uint64_t x = 0x2545f4914f6cdd1dULL;
+		uint8_t c;
+
+		for (i = 0; i < 4096; i++) {
+			x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+			c = (uint8_t)(x >> 56);
+			put(&b, &c, 1);
+		}
+		write_file("random.xplane.pb", &b);
+		b.n = 0;
+	}
+	free(b.p);
+	free(plane.p);
+}
+
+/* ---- gzip -------------------------------------------------------------------------- */
+
+/* in as one gzip member (deflate level 9). */
+static struct bytes gzip_bytes(const struct bytes *in)
+{
+	struct bytes out = {0};
+	z_stream zs;
+
+	memset(&zs, 0, sizeof(zs));
+	if (deflateInit2(&zs, 9, Z_DEFLATED, 15 + 16, 9, Z_DEFAULT_STRATEGY) != Z_OK)
+		die("deflateInit2 failed");
+	out.n = deflateBound(&zs, in->n);
+	out.p = xcalloc(1, out.n);
+	zs.next_in = in->p;
+	zs.avail_in = (uInt)in->n;
+	zs.next_out = out.p;
+	zs.avail_out = (uInt)out.n;
+	if (deflate(&zs, Z_FINISH) != Z_STREAM_END)
+		die("deflate failed");
+	out.n = zs.total_out;
+	deflateEnd(&zs);
+	return out;
+}
+
+static void gen_gzip(void)
+{
+	XSpace *sp = space_new();
+	struct bytes plain, gz, b = {0};
+	size_t pad = (size_t)64 << 20;
+
+	gpu_plane(sp, "jit_train", "jit_eval");
+	plain = pack_space(sp);
+
+	gz = gzip_bytes(&plain);
+	write_file("gpu.xplane.pb.gz", &gz);
+	/* Cut in the middle of the deflate data. */
+	b.p = gz.p;
+	b.n = gz.n / 2;
+	write_file("truncated.xplane.pb.gz", &b);
+	/* The CRC of the data in the trailer altered. */
+	gz.p[gz.n - 8] ^= 0x55;
+	write_file("bad_crc.xplane.pb.gz", &gz);
+	gz.p[gz.n - 8] ^= 0x55;
+	/* Bytes after the last member that are not another member. */
+	b.p = NULL;
+	b.n = 0;
+	put(&b, gz.p, gz.n);
+	put(&b, "trailing garbage", 16);
+	write_file("trailing_garbage.xplane.pb.gz", &b);
+	free(b.p);
+	free(gz.p);
+
+	/*
+	 * A bomb: the control trace, then an unknown field (number 15) of 64 MiB
+	 * of zeros, about 64 KiB compressed. A valid XSpace: with a limit above
+	 * 64 MiB it reads as the control trace.
+	 */
+	b.p = NULL;
+	b.n = 0;
+	put(&b, plain.p, plain.n);
+	put_varint(&b, 15 << 3 | 2);
+	put_varint(&b, pad);
+	b.p = xrealloc(b.p, b.n + pad + 1);
+	memset(b.p + b.n, 0, pad);
+	b.n += pad;
+	gz = gzip_bytes(&b);
+	write_file("bomb.xplane.pb.gz", &gz);
+	free(gz.p);
+	free(b.p);
+	free(plain.p);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 2)
+		die("usage: gen_bad OUTDIR");
+	outdir = argv[1];
+	gen_control();
+	gen_order(0);
+	gen_order(1);
+	gen_times();
+	gen_metadata();
+	gen_ref_nowhere();
+	gen_names();
+	gen_wire();
+	gen_deep_unknown();
+	gen_gzip();
+	return 0;
+}
