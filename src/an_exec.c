@@ -441,6 +441,16 @@ static int add_children(struct plane_ctx *c, size_t first, const int32_t *owner)
 	return 0;
 }
 
+static int any_module_event(const struct xp_plane *p, const struct ev_ref *evs, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (xp_event_stat(p, &p->events[evs[i].idx], XP_K_HLO_MODULE))
+			return 1;
+	return 0;
+}
+
 /* Per execution under construction: its interval merger. */
 struct open_exec {
 	struct merger m;
@@ -481,7 +491,8 @@ static int scan_plane(struct plane_ctx *c)
 	}
 	qsort(evs, n, sizeof(*evs), cmp_ev_ref);
 	dev->events = n;
-	if (module_line < 0 && !c->host_built) {
+	/* Host planes are read only for a plane whose events name a function. */
+	if (module_line < 0 && !c->host_built && any_module_event(p, evs, n)) {
 		ret = host_link_build(c->t, c->host, c->err);
 		c->host_built = 1;
 		if (ret)
