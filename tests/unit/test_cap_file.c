@@ -1,0 +1,384 @@
+/* Capture record files: writer and reader round trip, truncated and corrupt files. */
+#include <errno.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "cap_file.h"
+#include "cap_format.h"
+#include "cap_write.h"
+#include "test.h"
+
+/* Bytes written to a temporary file, read back into memory. */
+struct blob {
+	unsigned char *p;
+	size_t n;
+};
+
+static void slurp(FILE *tmp, struct blob *b)
+{
+	long n;
+
+	fflush(tmp);
+	n = ftell(tmp);
+	b->p = malloc((size_t)n + 1);
+	b->n = (size_t)n;
+	rewind(tmp);
+	CHECK(fread(b->p, 1, b->n, tmp) == b->n);
+}
+
+static const struct cap_kernel k1 = {
+	.start = 1000100, .end = 1000350, .device = 1, .context = 7, .stream = 13, .correlation = 42,
+	.name = "_Z6matmulPfS_S_i", .demangled = "matmul(float*, float*, float*, int)",
+	.grid = {64, 2, 1}, .block = {256, 1, 1}, .regs = 40, .static_shmem = 1024,
+	.dynamic_shmem = 2048, .graph_id = 5, .graph_node_id = 0x100000002ull,
+};
+
+/* A complete file with one record of every kind (and a repeated kernel name). */
+static void write_all(FILE *tmp, struct blob *b, int finish)
+{
+	struct cap_writer w;
+	struct cap_header h = {.pid = 4242, .flags = CAP_F_NVTX, .cupti_version = 130001,
+			       .start_wall_ns = 1700000000123456789ull, .start_ts = 1000000};
+	struct cap_device d = {.id = 1, .name = "NVIDIA H100 80GB HBM3", .cc_major = 9, .cc_minor = 0,
+			       .sm_count = 132, .clock_khz = 1980000, .mem_size = 85000000000ull,
+			       .mem_bandwidth = 3352000000000ull, .warp_size = 32, .max_warps_per_sm = 64,
+			       .max_blocks_per_sm = 32, .max_threads_per_block = 1024,
+			       .regs_per_sm = 65536, .regs_per_block = 65536, .shmem_per_sm = 233472,
+			       .shmem_per_block = 49152};
+	struct cap_kernel k2 = k1;
+	struct cap_memcpy mc = {.start = 1000400, .end = 1000500, .bytes = 1 << 20, .device = 1,
+				.context = 7, .stream = 14, .correlation = 43, .kind = CAP_COPY_H2D,
+				.src_kind = CAP_MEM_PINNED, .dst_kind = CAP_MEM_DEVICE, .async = 1,
+				.src_device = 1, .dst_device = 1};
+	struct cap_memset ms = {.start = 1000600, .end = 1000610, .bytes = 4096, .device = 1, .context = 7,
+				.stream = 13, .correlation = 44, .value = 0xab, .mem_kind = CAP_MEM_DEVICE};
+	struct cap_api a = {.start = 1000050, .end = 1000060, .thread = 777, .correlation = 42,
+			    .cbid = 307, .name = "cuLaunchKernel"};
+	struct cap_marker m1 = {.ts = 1000010, .id = 9, .flags = CAP_MARK_START, .thread = 777,
+				.name = "XlaModule:#hlo_module=jit_f,program_id=3#", .domain = "TSL"};
+	struct cap_marker m2 = {.ts = 1000900, .id = 9, .flags = CAP_MARK_END, .thread = 777};
+	struct cap_range r = {.ts = 1000001, .start = 1};
+	struct cap_note note = {.warning = 1, .text = "hello"};
+	struct cap_trailer t = {.dropped = 3, .end_ts = 1001000, .end_wall_ns = 1700000000124457789ull};
+
+	k2.start = 1000360;
+	k2.end = 1000380;
+	k2.correlation = 45;
+	k2.demangled = NULL;
+	CHECK_INT(cap_writer_open(&w, fileno(tmp), &h), 0);
+	CHECK_INT(cap_writer_device(&w, &d), 0);
+	CHECK_INT(cap_writer_kernel(&w, &k1), 0);
+	CHECK_INT(cap_writer_kernel(&w, &k2), 0);
+	CHECK_INT(cap_writer_memcpy(&w, &mc), 0);
+	CHECK_INT(cap_writer_memset(&w, &ms), 0);
+	CHECK_INT(cap_writer_api(&w, &a), 0);
+	CHECK_INT(cap_writer_marker(&w, &m1), 0);
+	CHECK_INT(cap_writer_marker(&w, &m2), 0);
+	CHECK_INT(cap_writer_range(&w, &r), 0);
+	CHECK_INT(cap_writer_note(&w, &note), 0);
+	CHECK_INT(cap_writer_dropped(&w, 2), 0);
+	if (finish) {
+		CHECK_INT(cap_writer_finish(&w, &t), 0);
+		/* strings: device name, k1 name, k1 demangled, api name, marker name, "TSL" */
+		CHECK_INT(t.records, 6 + 11);
+	} else {
+		CHECK_INT(cap_writer_flush(&w), 0);
+	}
+	cap_writer_release(&w);
+	slurp(tmp, b);
+}
+
+static void test_round_trip(void)
+{
+	FILE *tmp = tmpfile();
+	struct blob b;
+	struct cap_file f;
+	struct xp_err err = {0};
+
+	write_all(tmp, &b, 1);
+	CHECK_INT(cap_file_read(b.p, b.n, &f, &err), 0);
+	CHECK_INT(f.header.version, CAP_VERSION);
+	CHECK_INT(f.header.pid, 4242);
+	CHECK_INT(f.header.flags, CAP_F_NVTX);
+	CHECK_INT(f.header.cupti_version, 130001);
+	CHECK(f.header.start_wall_ns == 1700000000123456789ull);
+	CHECK_INT(f.header.start_ts, 1000000);
+	CHECK_INT(f.complete, 1);
+	CHECK_INT(f.trailer.records, 17);
+	CHECK_INT(f.trailer.end_ts, 1001000);
+	/* DROPPED records sum to 2, the trailer says 3: the larger one stands */
+	CHECK_INT(f.dropped, 3);
+	CHECK_INT(f.last_ts, 1001000);
+	CHECK_INT(f.truncated_bytes + f.unknown_records + f.short_records + f.bad_string_refs, 0);
+
+	CHECK_INT(f.ndevices, 1);
+	CHECK_STR(f.devices[0].name, "NVIDIA H100 80GB HBM3");
+	CHECK_INT(f.devices[0].sm_count, 132);
+	CHECK(f.devices[0].mem_bandwidth == 3352000000000ull);
+	CHECK_INT(f.devices[0].shmem_per_block, 49152);
+
+	CHECK_INT(f.nkernels, 2);
+	CHECK_INT(f.kernels[0].start, k1.start);
+	CHECK_INT(f.kernels[0].end, k1.end);
+	CHECK_INT(f.kernels[0].stream, 13);
+	CHECK_INT(f.kernels[0].correlation, 42);
+	CHECK_STR(f.kernels[0].name, k1.name);
+	CHECK_STR(f.kernels[0].demangled, k1.demangled);
+	CHECK_INT(f.kernels[0].grid[1], 2);
+	CHECK_INT(f.kernels[0].block[0], 256);
+	CHECK_INT(f.kernels[0].regs, 40);
+	CHECK_INT(f.kernels[0].dynamic_shmem, 2048);
+	CHECK_INT(f.kernels[0].graph_id, 5);
+	CHECK(f.kernels[0].graph_node_id == 0x100000002ull);
+	/* the same name is one string: both point at it */
+	CHECK(f.kernels[1].name == f.kernels[0].name);
+	CHECK(f.kernels[1].demangled == NULL);
+
+	CHECK_INT(f.nmemcpys, 1);
+	CHECK_INT(f.memcpys[0].bytes, 1 << 20);
+	CHECK_INT(f.memcpys[0].kind, CAP_COPY_H2D);
+	CHECK_INT(f.memcpys[0].src_kind, CAP_MEM_PINNED);
+	CHECK_INT(f.memcpys[0].dst_kind, CAP_MEM_DEVICE);
+	CHECK_INT(f.memcpys[0].async, 1);
+	CHECK_INT(f.nmemsets, 1);
+	CHECK_INT(f.memsets[0].value, 0xab);
+	CHECK_INT(f.memsets[0].bytes, 4096);
+	CHECK_INT(f.napis, 1);
+	CHECK_INT(f.apis[0].thread, 777);
+	CHECK_INT(f.apis[0].cbid, 307);
+	CHECK_STR(f.apis[0].name, "cuLaunchKernel");
+	CHECK_INT(f.nmarkers, 2);
+	CHECK_STR(f.markers[0].name, "XlaModule:#hlo_module=jit_f,program_id=3#");
+	CHECK_STR(f.markers[0].domain, "TSL");
+	CHECK_INT(f.markers[1].flags, CAP_MARK_END);
+	CHECK(f.markers[1].name == NULL && f.markers[1].domain == NULL);
+	CHECK_INT(f.nranges, 1);
+	CHECK_INT(f.ranges[0].start, 1);
+	CHECK_INT(f.nnotes, 1);
+	CHECK_STR(f.notes[0].text, "hello");
+	CHECK_INT(f.notes[0].warning, 1);
+	cap_file_release(&f);
+	free(b.p);
+	fclose(tmp);
+}
+
+/* Every prefix of a complete file: the header must be whole, records are kept up to the cut. */
+static void test_truncated(void)
+{
+	FILE *tmp = tmpfile();
+	struct blob b;
+	size_t cut, prev_records = 0, first_kernel_end = 0;
+
+	write_all(tmp, &b, 1);
+	for (cut = 0; cut <= b.n; cut++) {
+		struct cap_file f;
+		struct xp_err err = {0};
+		int r = cap_file_read(b.p, cut, &f, &err);
+		size_t records;
+
+		if (cut < CAP_HEADER_SIZE) {
+			CHECK_INT(r, XP_ERR_FORMAT);
+			continue;
+		}
+		CHECK_INT(r, 0);
+		if (r)
+			continue;
+		records = f.ndevices + f.nkernels + f.nmemcpys + f.nmemsets + f.napis + f.nmarkers +
+			  f.nranges + f.nnotes;
+		CHECK(records >= prev_records);
+		prev_records = records;
+		CHECK_INT(f.complete, cut == b.n);
+		if (f.nkernels && !first_kernel_end)
+			first_kernel_end = cut;
+		cap_file_release(&f);
+	}
+	CHECK_INT(prev_records, 10);
+	/* header 64, device name string 8+4+21, device 8+72, k1's two strings 8+4+16 and 8+4+35, k1 8+88 */
+	CHECK_INT(first_kernel_end, 64 + 33 + 80 + 28 + 47 + 96);
+	{
+		struct cap_file f;
+		struct xp_err err = {0};
+
+		/* cut 10 bytes into k1's record */
+		CHECK_INT(cap_file_read(b.p, first_kernel_end - 86, &f, &err), 0);
+		CHECK_INT(f.nkernels, 0);
+		CHECK_INT(f.ndevices, 1);
+		CHECK_INT(f.truncated_bytes, 10);
+		CHECK_INT(f.complete, 0);
+		cap_file_release(&f);
+	}
+	free(b.p);
+	fclose(tmp);
+
+	/* a file without its trailer (the process was killed): readable, partial */
+	tmp = tmpfile();
+	write_all(tmp, &b, 0);
+	{
+		struct cap_file f;
+		struct xp_err err = {0};
+
+		CHECK_INT(cap_file_read(b.p, b.n, &f, &err), 0);
+		CHECK_INT(f.complete, 0);
+		CHECK_INT(f.truncated_bytes, 0);
+		CHECK_INT(f.nkernels, 2);
+		CHECK_INT(f.dropped, 2);
+		CHECK_INT(f.last_ts, 1000900);
+		cap_file_release(&f);
+	}
+	free(b.p);
+	fclose(tmp);
+}
+
+static int read_err(const unsigned char *p, size_t n, const char *want)
+{
+	struct cap_file f;
+	struct xp_err err = {0};
+	int r = cap_file_read(p, n, &f, &err);
+
+	if (!r)
+		cap_file_release(&f);
+	else if (!strstr(err.msg, want))
+		fprintf(stderr, "error '%s' lacks '%s'\n", err.msg, want), test_failures++;
+	return r;
+}
+
+static void test_corrupt(void)
+{
+	FILE *tmp = tmpfile();
+	struct blob b;
+	unsigned char *c;
+	struct cap_file f;
+	struct xp_err err = {0};
+	size_t off;
+
+	write_all(tmp, &b, 1);
+	c = malloc(b.n + 200);
+
+	memcpy(c, b.p, b.n);
+	c[1] = 'Y';
+	CHECK_INT(read_err(c, b.n, "bad magic"), XP_ERR_FORMAT);
+	memcpy(c, b.p, b.n);
+	cap_put32(c + 8, 2);
+	CHECK_INT(read_err(c, b.n, "version 2"), XP_ERR_FORMAT);
+	memcpy(c, b.p, b.n);
+	cap_put32(c + 12, 8);
+	CHECK_INT(read_err(c, b.n, "header size"), XP_ERR_FORMAT);
+	/* the reserved half-word of the first record must be 0 */
+	memcpy(c, b.p, b.n);
+	c[CAP_HEADER_SIZE + 2] = 1;
+	CHECK_INT(read_err(c, b.n, "bad record header at byte 64"), XP_ERR_FORMAT);
+	/* an absurd length is corruption, not truncation */
+	memcpy(c, b.p, b.n);
+	cap_put32(c + CAP_HEADER_SIZE + 4, 0x7fffffff);
+	CHECK_INT(read_err(c, b.n, "bad record header"), XP_ERR_FORMAT);
+	/* strings must come in order */
+	memcpy(c, b.p, b.n);
+	cap_put32(c + CAP_HEADER_SIZE + 8, 2);
+	CHECK_INT(read_err(c, b.n, "string id 2 where 1 was due"), XP_ERR_FORMAT);
+
+	/* an unknown record type and a longer kernel payload (a later version) are read */
+	off = CAP_HEADER_SIZE;
+	memcpy(c, b.p, off);
+	cap_put16(c + off, 12);
+	cap_put16(c + off + 2, 0);
+	cap_put32(c + off + 4, 3);
+	memcpy(c + off + 8, "abc", 3);
+	off += 11;
+	memcpy(c + off, b.p + CAP_HEADER_SIZE, b.n - CAP_HEADER_SIZE);
+	off += b.n - CAP_HEADER_SIZE;
+	CHECK_INT(cap_file_read(c, off, &f, &err), 0);
+	CHECK_INT(f.unknown_records, 1);
+	CHECK_INT(f.nkernels, 2);
+	CHECK_INT(f.complete, 1);
+	cap_file_release(&f);
+
+	/* bytes after the trailer are counted and ignored */
+	memcpy(c, b.p, b.n);
+	memset(c + b.n, 0xee, 20);
+	CHECK_INT(cap_file_read(c, b.n + 20, &f, &err), 0);
+	CHECK_INT(f.after_trailer, 20);
+	CHECK_INT(f.complete, 1);
+	cap_file_release(&f);
+	free(c);
+	free(b.p);
+	fclose(tmp);
+}
+
+/* A kernel record longer than version 1's, and one shorter (skipped). */
+static void test_payload_sizes(void)
+{
+	unsigned char buf[CAP_HEADER_SIZE + 2 * (CAP_REC_HEADER + 100)] = {0};
+	unsigned char *p = buf + CAP_HEADER_SIZE;
+	struct cap_file f;
+	struct xp_err err = {0};
+
+	memcpy(buf, CAP_MAGIC, CAP_MAGIC_LEN);
+	cap_put32(buf + 8, CAP_VERSION);
+	cap_put32(buf + 12, CAP_HEADER_SIZE);
+	cap_put16(p, CAP_REC_KERNEL);
+	cap_put32(p + 4, 100);
+	cap_put64(p + 8, 5);		/* start */
+	cap_put64(p + 16, 9);		/* end */
+	cap_put32(p + 8 + 24, 3);	/* stream */
+	p += CAP_REC_HEADER + 100;
+	cap_put16(p, CAP_REC_KERNEL);
+	cap_put32(p + 4, 40);
+	CHECK_INT(cap_file_read(buf, (size_t)(p + 48 - buf), &f, &err), 0);
+	CHECK_INT(f.nkernels, 1);
+	CHECK_INT(f.kernels[0].end, 9);
+	CHECK_INT(f.kernels[0].stream, 3);
+	CHECK_INT(f.short_records, 1);
+	CHECK_INT(f.complete, 0);
+	cap_file_release(&f);
+}
+
+/* Enough records to pass the writer's flush threshold several times. */
+static void test_many(void)
+{
+	FILE *tmp = tmpfile();
+	struct cap_writer w;
+	struct cap_header h = {.pid = 1, .start_ts = 10};
+	struct cap_trailer t = {0};
+	struct cap_file f;
+	struct xp_err err = {0};
+	struct blob b;
+	char name[32];
+	uint32_t i;
+
+	CHECK_INT(cap_writer_open(&w, fileno(tmp), &h), 0);
+	for (i = 0; i < 30000; i++) {
+		struct cap_kernel k = {.start = 100 + i, .end = 101 + i, .correlation = i};
+
+		snprintf(name, sizeof(name), "k%u", i % 100);
+		k.name = name;
+		CHECK_INT(cap_writer_kernel(&w, &k), 0);
+	}
+	CHECK_INT(cap_writer_finish(&w, &t), 0);
+	CHECK_INT(t.records, 30000 + 100);
+	cap_writer_release(&w);
+	slurp(tmp, &b);
+	CHECK_INT(cap_file_read(b.p, b.n, &f, &err), 0);
+	CHECK_INT(f.nkernels, 30000);
+	CHECK_STR(f.kernels[29999].name, "k99");
+	CHECK_INT(f.kernels[29999].correlation, 29999);
+	CHECK_INT(f.complete, 1);
+	cap_file_release(&f);
+	free(b.p);
+	fclose(tmp);
+
+	/* a write error is kept and reported */
+	CHECK_INT(cap_writer_open(&w, -1, &h), 0);
+	CHECK_INT(cap_writer_flush(&w), -EBADF);
+	CHECK_INT(cap_writer_dropped(&w, 1), -EBADF);
+	cap_writer_release(&w);
+}
+
+int main(void)
+{
+	test_round_trip();
+	test_truncated();
+	test_corrupt();
+	test_payload_sizes();
+	test_many();
+	return test_done("test_cap_file");
+}
