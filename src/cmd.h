@@ -137,9 +137,10 @@ struct cmd_batch {
 	size_t n, done, failed;
 	int first_code;		/* exit code of the first failure */
 	int fatal;		/* out of memory somewhere: the result is not to be trusted */
+	int progress;		/* draw progress: stderr is a terminal (clear it to never draw) */
 	/* private */
 	double start_, last_draw_;
-	int tty_, drawn_;
+	int drawn_;
 };
 
 void cmd_batch_init(struct cmd_batch *b, size_t n);

@@ -184,7 +184,7 @@ void cmd_batch_init(struct cmd_batch *b, size_t n)
 {
 	memset(b, 0, sizeof(*b));
 	b->n = n;
-	b->tty_ = n > 1 && isatty(STDERR_FILENO);
+	b->progress = n > 1 && isatty(STDERR_FILENO);
 	b->start_ = now_s();
 }
 
@@ -193,7 +193,7 @@ static void batch_draw(struct cmd_batch *b)
 {
 	double t;
 
-	if (!b->tty_)
+	if (!b->progress)
 		return;
 	t = now_s();
 	if (t - b->start_ < 1.0 || (t - b->last_draw_ < 0.1 && b->done < b->n))

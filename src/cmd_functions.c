@@ -1,6 +1,7 @@
 /* xplane-stat functions: device time of every jitted function (the default command). */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "an_exec.h"
 #include "an_functions.h"
@@ -120,6 +121,9 @@ static int run_per_file(struct fn_batch *fb, unsigned jobs)
 	if (ret)
 		return ret;
 	fb->per_file = out.f;
+	/* Lines on a terminal would be broken by the progress line. */
+	if (out.f == stdout && isatty(STDOUT_FILENO))
+		fb->b.progress = 0;
 	xp_pool_run(fb->paths->n, jobs, fn_work, fn_done, fb);
 	cmd_batch_end(&fb->b);
 	cmd_print_notes(fb->notes);
@@ -195,6 +199,9 @@ int cmd_functions(int argc, char **argv)
 		ret = cmd_exit_for(err.code);
 		goto out;
 	}
+	if (paths.duplicates)
+		xp_notes_add(&notes, "%zu file%s found again through a symbolic link (read once)",
+			     paths.duplicates, paths.duplicates == 1 ? "" : "s");
 	fb.a = &a;
 	fb.paths = &paths;
 	fb.xo = &xo;
