@@ -179,3 +179,9 @@ void an_at_release(struct an_at_result *r)
 	xp_hmap_release(&r->by_id_);
 	memset(r, 0, sizeof(*r));
 }
+
+const double *an_at_samples(const struct an_at_cand *c, size_t *n)
+{
+	*n = c->nsamples_;
+	return c->samples_;
+}

@@ -53,6 +53,8 @@ int an_at_add(struct an_at_result *r, const struct an_exec_list *l, struct xp_er
 /* Adds one sample for a raw id (as captured) from input number `input`. */
 int an_at_add_sample(struct an_at_result *r, const char *id, size_t input, double ps);
 int an_at_finish(struct an_at_result *r, struct xp_err *err);
+/* A candidate's samples in picoseconds, every one (untrimmed), in no particular order. */
+const double *an_at_samples(const struct an_at_cand *c, size_t *n);
 void an_at_release(struct an_at_result *r);
 
 /*

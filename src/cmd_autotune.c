@@ -1,6 +1,7 @@
 /* xplane-stat autotune: per candidate id, trimmed statistics over many profiles. */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "an_autotune.h"
 #include "an_compat.h"
@@ -17,6 +18,7 @@ struct at_args {
 	const char *compat;
 	size_t trim;
 	int all_devices;
+	int per_file;
 };
 
 /* The inputs' samples pooled into one result, input by input in order. */
@@ -25,7 +27,9 @@ struct at_batch {
 	const struct xp_pathlist *paths;
 	const struct an_exec_opts *xo;
 	const struct an_compat_opts *co;	/* --compat, else NULL */
+	const struct an_at_opts *ao;
 	unsigned plane_jobs;
+	FILE *per_file;		/* --per-file: lines go here */
 	struct an_at_result *res;
 	struct xp_notes *notes;
 	struct cmd_batch b;
@@ -41,51 +45,115 @@ static void *at_work(size_t i, void *ctx)
 				 ab->co ? NULL : ab->xo, ab->co != NULL);
 }
 
-/* One input's samples into the result; returns an exit code, -1 to go on. */
-static int add_input(struct at_batch *ab, struct cmd_input *in)
+/*
+ * One input's samples into r, its warnings into notes; returns -1 to go on,
+ * else an exit code with the message in err.
+ */
+static int add_input(const struct at_batch *ab, struct cmd_input *in, struct an_at_result *r,
+		     struct xp_notes *notes, struct xp_err *err)
 {
-	struct an_at_result *r = ab->res;
-	struct xp_err err = {0};
 	int ret;
 
 	if (ab->co) {
 		struct an_compat_file info;
 
-		ret = an_compat_add(in->t, ab->co, r, r->inputs++, &info, &err);
+		ret = an_compat_add(in->t, ab->co, r, r->inputs++, &info, err);
 		if (ret == XP_ERR_USAGE) {
-			cmd_error("'%s': %s", in->path, err.msg);
+			char msg[sizeof(err->msg)];
+
+			memcpy(msg, err->msg, sizeof(msg));
+			snprintf(err->msg, sizeof(err->msg), "'%.200s': %.300s", in->path, msg);
 			return EXIT_NOMATCH;
 		}
 		if (!ret && info.truncated)
-			ret = xp_notes_add(ab->notes, "'%s': stopped after %d events on '%s', as --compat=ejkernel "
+			ret = xp_notes_add(notes, "'%s': stopped after %d events on '%s', as --compat=ejkernel "
 					   "prescribes; later events were not read", in->path,
 					   AN_COMPAT_MAX_EVENTS, info.plane);
 	} else {
 		if (!in->execs.ndevices)
-			xp_notes_add(ab->notes, "'%s': no device plane with events%s", in->path,
+			xp_notes_add(notes, "'%s': no device plane with events%s", in->path,
 				     ab->a->c.device ? " matching --device" : "");
-		ret = an_at_add(r, &in->execs, &err);
+		ret = an_at_add(r, &in->execs, err);
 	}
 	if (ret) {
-		cmd_error("%s", err.code ? err.msg : "out of memory");
+		if (!err->code)
+			xp_err_set(err, XP_ERR_NOMEM, "out of memory");
 		return cmd_exit_for(ret);
 	}
 	return -1;
+}
+
+/* --per-file: the input's own candidates, with their samples, as one JSON line. */
+static int at_line(struct at_batch *ab, struct cmd_input *in)
+{
+	struct an_at_result one;
+	struct xp_notes notes = {0};
+	struct xp_err err = {0};
+	size_t i;
+	int ret;
+
+	if (!in || in->code)
+		return out_autotune_line(ab->per_file, in ? in->path : "", NULL, NULL,
+					 in ? in->err.msg : "out of memory", in ? in->code : EXIT_ERROR);
+	an_at_init(&one, ab->ao);
+	for (i = 0; i < in->notes.n; i++)
+		xp_notes_add(&notes, "%s", in->notes.msgs[i]);
+	ret = add_input(ab, in, &one, &notes, &err);
+	if (ret < 0 && an_at_finish(&one, &err))
+		ret = EXIT_ERROR;
+	if (ret < 0)
+		ret = out_autotune_line(ab->per_file, in->path, &one, &notes, NULL, 0);
+	else
+		ret = out_autotune_line(ab->per_file, in->path, NULL, NULL, err.msg, ret);
+	an_at_release(&one);
+	xp_notes_release(&notes);
+	return ret;
 }
 
 static void at_done(size_t i, void *result, void *ctx)
 {
 	struct at_batch *ab = ctx;
 	struct cmd_input *in = result;
+	struct xp_err err = {0};
 
 	if (ab->ret >= 0)
 		goto out;
-	if (cmd_batch_step(&ab->b, in, ab->notes))
+	if (ab->per_file) {
+		cmd_batch_step(&ab->b, in, ab->notes);
+		if (at_line(ab, in))
+			ab->ret = EXIT_ERROR;
+	} else if (cmd_batch_step(&ab->b, in, ab->notes)) {
 		ab->ret = in ? in->code : EXIT_ERROR;
-	else if (in && !in->code)
-		ab->ret = add_input(ab, in);
+	} else if (in && !in->code) {
+		ab->ret = add_input(ab, in, ab->res, ab->notes, &err);
+		if (ab->ret >= 0)
+			cmd_error("%s", err.msg);
+	}
 out:
 	cmd_input_free(in);
+}
+
+/* --per-file: a JSON line per input, in input order. */
+static int run_per_file(struct at_batch *ab, unsigned jobs)
+{
+	struct cmd_out out;
+	int ret = cmd_out_open(&out, ab->a->c.output);
+
+	if (ret)
+		return ret;
+	ab->per_file = out.f;
+	if (out.f == stdout && isatty(STDOUT_FILENO))
+		ab->b.progress = 0;
+	xp_pool_run(ab->paths->n, jobs, at_work, at_done, ab);
+	cmd_batch_end(&ab->b);
+	cmd_print_notes(ab->notes);
+	ret = cmd_out_close(&out, ab->ret < 0);
+	if (ret)
+		return ret;
+	if (ab->ret >= 0)
+		return ab->ret;
+	return ab->b.failed ? (ab->b.fatal ? EXIT_ERROR : ab->b.failed == ab->b.n ? ab->b.first_code
+			       : EXIT_PARTIAL) : EXIT_OK;
 }
 
 static int print_autotune(FILE *f, enum out_mode mode, int colour, const void *r)
@@ -105,6 +173,8 @@ int cmd_autotune(int argc, char **argv)
 		 "pool samples from every selected device (default: per input, the first device that ran a candidate)"},
 		{"compat", 0, OPT_STR, &a.compat, "ejkernel",
 		 "reproduce the numbers of ejkernel's Python profiler exactly, limits included"},
+		{"per-file", 0, OPT_FLAG, &a.per_file, NULL,
+		 "a JSON line per input with its own candidates and their samples, in input order"},
 		CMD_OPTS_INPUT(&a.c),
 		CMD_OPTS_FORMAT(&a.c),
 		{0},
@@ -175,15 +245,28 @@ int cmd_autotune(int argc, char **argv)
 		ret = cmd_exit_for(err.code);
 		goto out;
 	}
+	if (paths.duplicates)
+		xp_notes_add(&notes, "%zu file%s found again through a symbolic link (read once)",
+			     paths.duplicates, paths.duplicates == 1 ? "" : "s");
 	ab.a = &a;
 	ab.paths = &paths;
 	ab.xo = &xo;
 	ab.co = a.compat ? &co : NULL;
+	ab.ao = &ao;
 	ab.res = &res;
 	ab.notes = &notes;
 	ab.ret = -1;
 	ab.plane_jobs = paths.n == 1 ? cmd_jobs(&a.c, SIZE_MAX) : 1;
 	cmd_batch_init(&ab.b, paths.n);
+	if (a.per_file) {
+		ret = EXIT_USAGE;
+		if (a.c.csv || a.c.tsv) {
+			cmd_error("--per-file prints JSON lines: it excludes --csv and --tsv");
+			goto out;
+		}
+		ret = run_per_file(&ab, cmd_jobs(&a.c, paths.n));
+		goto out;
+	}
 	xp_pool_run(paths.n, cmd_jobs(&a.c, paths.n), at_work, at_done, &ab);
 	cmd_batch_end(&ab.b);
 	if (ab.ret >= 0) {

@@ -2,13 +2,11 @@
 
 #include "out_json.h"
 
-static int print_json(FILE *f, const struct an_at_result *r)
+/* Candidates into doc, keyed by id; with samples: every sample too. */
+static void add_cands(cJSON *doc, const struct an_at_result *r, int samples)
 {
-	cJSON *doc = cJSON_CreateObject();
-	size_t i;
+	size_t i, j, n;
 
-	if (!doc)
-		return -1;
 	for (i = 0; i < r->ncands; i++) {
 		const struct an_at_cand *c = &r->cands[i];
 		cJSON *o = out_json_doc();
@@ -35,8 +33,45 @@ static int print_json(FILE *f, const struct an_at_result *r)
 			cJSON_AddBoolToObject(o, "tied_with_fastest", c->tied);
 			cJSON_AddNumberToObject(o, "p_vs_fastest", c->p_vs_fastest);
 		}
+		if (samples) {
+			const double *v = an_at_samples(c, &n);
+			cJSON *a = cJSON_AddArrayToObject(o, "samples_s");
+
+			for (j = 0; a && j < n; j++)
+				cJSON_AddItemToArray(a, cJSON_CreateNumber(v[j] / 1e12));
+		}
 	}
+}
+
+static int print_json(FILE *f, const struct an_at_result *r)
+{
+	cJSON *doc = cJSON_CreateObject();
+
+	if (!doc)
+		return -1;
+	add_cands(doc, r, 0);
 	return out_json_print(doc, f);
+}
+
+int out_autotune_line(FILE *f, const char *input, const struct an_at_result *r,
+		      const struct xp_notes *notes, const char *error, int exit_code)
+{
+	cJSON *doc = out_json_doc(), *cands;
+
+	if (!doc)
+		return -1;
+	cJSON_AddStringToObject(doc, "input", input);
+	cJSON_AddStringToObject(doc, "command", "autotune");
+	if (error) {
+		cJSON_AddStringToObject(doc, "error", error);
+		cJSON_AddNumberToObject(doc, "exit_code", exit_code);
+	} else {
+		cands = cJSON_AddObjectToObject(doc, "candidates");
+		if (cands)
+			add_cands(cands, r, 1);
+		out_json_add_notes(doc, notes);
+	}
+	return out_json_print_line(doc, f);
 }
 
 static int print_rows(FILE *f, enum out_mode mode, const struct an_at_result *r, int colour)

@@ -14,4 +14,12 @@
  */
 int out_autotune(FILE *f, enum out_mode mode, const struct an_at_result *r, int colour);
 
+/*
+ * One input's candidates as one line of JSON (--per-file): {"schema_version",
+ * "input", "command", "candidates": {"<id>": {... as --json ..., "samples_s":
+ * [...]}}, "warnings"}; for an input that failed (r NULL), "error" and "exit_code".
+ */
+int out_autotune_line(FILE *f, const char *input, const struct an_at_result *r,
+		      const struct xp_notes *notes, const char *error, int exit_code);
+
 #endif

@@ -44,6 +44,7 @@ done
 for d in testdata/real "$synth" "$synth/autotune"; do
 	check functions --json "$d"
 	check functions --per-file "$d"
+	check autotune --per-file "$d"
 	check autotune --json --all-devices "$d"
 	check autotune --compat=ejkernel --json "$d"
 done
