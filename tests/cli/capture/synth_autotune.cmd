@@ -1,0 +1,1 @@
+xplane-stat autotune $SYNTH/capture/autotune.xplane.pb

@@ -1,0 +1,1 @@
+xplane-stat --csv --per-device $SYNTH/capture/two.xplane.pb

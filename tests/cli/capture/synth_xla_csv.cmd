@@ -1,0 +1,1 @@
+xplane-stat --csv $SYNTH/capture/xla.xplane.pb

@@ -1,0 +1,1 @@
+xplane-stat planes $SYNTH/capture/xla.xplane.pb
