@@ -22,6 +22,7 @@
 #include "out_table.h"
 #include "xp_err.h"
 #include "xp_model.h"
+#include "xp_pool.h"
 
 enum cmd_exit {
 	EXIT_OK = 0,
@@ -138,6 +139,7 @@ struct cmd_batch {
 	int first_code;		/* exit code of the first failure */
 	int fatal;		/* out of memory somewhere: the result is not to be trusted */
 	int progress;		/* draw progress: stderr is a terminal (clear it to never draw) */
+	FILE *lines;		/* cmd_batch_lines: where the per-input lines go */
 	/* private */
 	double start_, last_draw_;
 	int drawn_;
@@ -151,6 +153,14 @@ void cmd_batch_init(struct cmd_batch *b, size_t n);
 int cmd_batch_step(struct cmd_batch *b, const struct cmd_input *in, struct xp_notes *notes);
 /* Clears the progress line. */
 void cmd_batch_end(struct cmd_batch *b);
+/*
+ * --per-file: opens output (-o, else stdout) as b->lines, runs work and done
+ * over the b->n inputs on jobs threads (done writes each input's line), prints
+ * notes and closes. *stop is the exit code at which done stopped the batch,
+ * -1 if it did not. Returns the exit code.
+ */
+int cmd_batch_lines(struct cmd_batch *b, const char *output, unsigned jobs, xp_pool_work_fn work,
+		    xp_pool_done_fn done, void *ctx, const struct xp_notes *notes, const int *stop);
 /*
  * The exit code once the result is out (ret: that of writing it): EXIT_PARTIAL
  * when some inputs failed, with a line on stderr saying how many.

@@ -1,7 +1,6 @@
 /* xplane-stat autotune: per candidate id, trimmed statistics over many profiles. */
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "an_autotune.h"
 #include "an_compat.h"
@@ -29,7 +28,6 @@ struct at_batch {
 	const struct an_compat_opts *co;	/* --compat, else NULL */
 	const struct an_at_opts *ao;
 	unsigned plane_jobs;
-	FILE *per_file;		/* --per-file: lines go here */
 	struct an_at_result *res;
 	struct xp_notes *notes;
 	struct cmd_batch b;
@@ -93,7 +91,7 @@ static int at_line(struct at_batch *ab, struct cmd_input *in)
 	int ret;
 
 	if (!in || in->code)
-		return out_autotune_line(ab->per_file, in ? in->path : "", NULL, NULL,
+		return out_autotune_line(ab->b.lines, in ? in->path : "", NULL, NULL,
 					 in ? in->err.msg : "out of memory", in ? in->code : EXIT_ERROR);
 	an_at_init(&one, ab->ao);
 	for (i = 0; i < in->notes.n; i++)
@@ -102,9 +100,9 @@ static int at_line(struct at_batch *ab, struct cmd_input *in)
 	if (ret < 0 && an_at_finish(&one, &err))
 		ret = EXIT_ERROR;
 	if (ret < 0)
-		ret = out_autotune_line(ab->per_file, in->path, &one, &notes, NULL, 0);
+		ret = out_autotune_line(ab->b.lines, in->path, &one, &notes, NULL, 0);
 	else
-		ret = out_autotune_line(ab->per_file, in->path, NULL, NULL, err.msg, ret);
+		ret = out_autotune_line(ab->b.lines, in->path, NULL, NULL, err.msg, ret);
 	an_at_release(&one);
 	xp_notes_release(&notes);
 	return ret;
@@ -118,7 +116,7 @@ static void at_done(size_t i, void *result, void *ctx)
 
 	if (ab->ret >= 0)
 		goto out;
-	if (ab->per_file) {
+	if (ab->b.lines) {
 		cmd_batch_step(&ab->b, in, ab->notes);
 		if (at_line(ab, in))
 			ab->ret = EXIT_ERROR;
@@ -131,29 +129,6 @@ static void at_done(size_t i, void *result, void *ctx)
 	}
 out:
 	cmd_input_free(in);
-}
-
-/* --per-file: a JSON line per input, in input order. */
-static int run_per_file(struct at_batch *ab, unsigned jobs)
-{
-	struct cmd_out out;
-	int ret = cmd_out_open(&out, ab->a->c.output);
-
-	if (ret)
-		return ret;
-	ab->per_file = out.f;
-	if (out.f == stdout && isatty(STDOUT_FILENO))
-		ab->b.progress = 0;
-	xp_pool_run(ab->paths->n, jobs, at_work, at_done, ab);
-	cmd_batch_end(&ab->b);
-	cmd_print_notes(ab->notes);
-	ret = cmd_out_close(&out, ab->ret < 0);
-	if (ret)
-		return ret;
-	if (ab->ret >= 0)
-		return ab->ret;
-	return ab->b.failed ? (ab->b.fatal ? EXIT_ERROR : ab->b.failed == ab->b.n ? ab->b.first_code
-			       : EXIT_PARTIAL) : EXIT_OK;
 }
 
 static int print_autotune(FILE *f, enum out_mode mode, int colour, const void *r)
@@ -264,7 +239,8 @@ int cmd_autotune(int argc, char **argv)
 			cmd_error("--per-file prints JSON lines: it excludes --csv and --tsv");
 			goto out;
 		}
-		ret = run_per_file(&ab, cmd_jobs(&a.c, paths.n));
+		ret = cmd_batch_lines(&ab.b, a.c.output, cmd_jobs(&a.c, paths.n), at_work, at_done, &ab,
+				      &notes, &ab.ret);
 		goto out;
 	}
 	xp_pool_run(paths.n, cmd_jobs(&a.c, paths.n), at_work, at_done, &ab);

@@ -239,6 +239,32 @@ int cmd_batch_step(struct cmd_batch *b, const struct cmd_input *in, struct xp_no
 	return 0;
 }
 
+int cmd_batch_lines(struct cmd_batch *b, const char *output, unsigned jobs, xp_pool_work_fn work,
+		    xp_pool_done_fn done, void *ctx, const struct xp_notes *notes, const int *stop)
+{
+	struct cmd_out out;
+	int ret = cmd_out_open(&out, output);
+
+	if (ret)
+		return ret;
+	b->lines = out.f;
+	/* Lines on a terminal would be broken by the progress line. */
+	if (out.f == stdout && isatty(STDOUT_FILENO))
+		b->progress = 0;
+	xp_pool_run(b->n, jobs, work, done, ctx);
+	cmd_batch_end(b);
+	cmd_print_notes(notes);
+	ret = cmd_out_close(&out, *stop < 0);
+	b->lines = NULL;
+	if (ret)
+		return ret;
+	if (*stop >= 0)
+		return *stop;
+	if (!b->failed)
+		return EXIT_OK;
+	return b->fatal ? EXIT_ERROR : b->failed == b->n ? b->first_code : EXIT_PARTIAL;
+}
+
 int cmd_batch_exit(const struct cmd_batch *b, int ret)
 {
 	if (ret || !b->failed)
@@ -301,11 +327,24 @@ void cmd_no_device(const char *path, struct xp_trace *t, const char *pattern)
 
 int cmd_out_open(struct cmd_out *o, const char *path)
 {
+	struct stat st;
 	int fd;
 
 	memset(o, 0, sizeof(*o));
 	if (!path || !strcmp(path, "-")) {
 		o->f = stdout;
+		return EXIT_OK;
+	}
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		/* A device or FIFO (-o /dev/null) is written in place: a rename would replace it. */
+		o->path = strdup(path);
+		o->f = o->path ? fopen(path, "w") : NULL;
+		if (!o->f) {
+			cmd_error("cannot open '%s': %s", path, o->path ? strerror(errno) : "out of memory");
+			free(o->path);
+			o->path = NULL;
+			return EXIT_ERROR;
+		}
 		return EXIT_OK;
 	}
 	o->path = strdup(path);
@@ -316,7 +355,6 @@ int cmd_out_open(struct cmd_out *o, const char *path)
 	fd = mkstemp(o->tmp);
 	if (fd >= 0) {
 		/* mkstemp makes 0600; give the file the mode it would have had (or had). */
-		struct stat st;
 		mode_t mask = umask(0);
 
 		umask(mask);
@@ -345,7 +383,7 @@ int cmd_out_close(struct cmd_out *o, int ok)
 		free(o->tmp);
 		return EXIT_OK;	/* stdout is checked once, in main */
 	}
-	if (ok && (fflush(o->f) || ferror(o->f) || fsync(fileno(o->f)))) {
+	if (ok && (fflush(o->f) || ferror(o->f) || (o->tmp && fsync(fileno(o->f))))) {
 		cmd_error("cannot write '%s': %s", o->path, strerror(errno));
 		ok = 0;
 		ret = EXIT_ERROR;
@@ -355,12 +393,12 @@ int cmd_out_close(struct cmd_out *o, int ok)
 		ok = 0;
 		ret = EXIT_ERROR;
 	}
-	if (ok && rename(o->tmp, o->path)) {
+	if (ok && o->tmp && rename(o->tmp, o->path)) {
 		cmd_error("cannot rename to '%s': %s", o->path, strerror(errno));
 		ret = EXIT_ERROR;
 		ok = 0;
 	}
-	if (!ok)
+	if (!ok && o->tmp)
 		unlink(o->tmp);
 	free(o->path);
 	free(o->tmp);

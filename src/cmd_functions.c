@@ -1,7 +1,6 @@
 /* xplane-stat functions: device time of every jitted function (the default command). */
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "an_exec.h"
 #include "an_functions.h"
@@ -42,7 +41,6 @@ struct fn_batch {
 	struct an_fn_result *res;
 	struct xp_notes *notes;
 	struct cmd_batch b;
-	FILE *per_file;		/* --per-file: lines go here */
 	int any_device;
 	int ret;		/* an exit code that stops the batch; -1: going on */
 };
@@ -63,12 +61,12 @@ static int fn_line(struct fn_batch *fb, const struct cmd_input *in)
 	int ret;
 
 	if (!in || in->code)
-		return out_functions_line(fb->per_file, in ? in->path : "", NULL, NULL,
+		return out_functions_line(fb->b.lines, in ? in->path : "", NULL, NULL,
 					  in ? in->err.msg : "out of memory",
 					  in ? in->code : EXIT_ERROR);
 	an_fn_init(&one, fb->fo);
 	ret = an_fn_add(&one, &in->execs, &err) || an_fn_finish(&one, &err) ||
-	      out_functions_line(fb->per_file, in->path, &one, &in->notes, NULL, 0);
+	      out_functions_line(fb->b.lines, in->path, &one, &in->notes, NULL, 0);
 	an_fn_release(&one);
 	return ret ? -1 : 0;
 }
@@ -82,7 +80,7 @@ static void fn_done(size_t i, void *result, void *ctx)
 
 	if (fb->ret >= 0)
 		goto out;
-	if (fb->per_file) {
+	if (fb->b.lines) {
 		cmd_batch_step(&fb->b, in, fb->notes);
 		if (fn_line(fb, in))
 			fb->ret = EXIT_ERROR;
@@ -110,30 +108,6 @@ static void fn_done(size_t i, void *result, void *ctx)
 	}
 out:
 	cmd_input_free(in);
-}
-
-/* --per-file: a JSON line per input, as each is done, in input order. */
-static int run_per_file(struct fn_batch *fb, unsigned jobs)
-{
-	struct cmd_out out;
-	int ret = cmd_out_open(&out, fb->a->c.output);
-
-	if (ret)
-		return ret;
-	fb->per_file = out.f;
-	/* Lines on a terminal would be broken by the progress line. */
-	if (out.f == stdout && isatty(STDOUT_FILENO))
-		fb->b.progress = 0;
-	xp_pool_run(fb->paths->n, jobs, fn_work, fn_done, fb);
-	cmd_batch_end(&fb->b);
-	cmd_print_notes(fb->notes);
-	ret = cmd_out_close(&out, fb->ret < 0);
-	if (ret)
-		return ret;
-	if (fb->ret >= 0)
-		return fb->ret;
-	return fb->b.failed ? (fb->b.fatal ? EXIT_ERROR : fb->b.failed == fb->b.n ? fb->b.first_code
-			       : EXIT_PARTIAL) : EXIT_OK;
 }
 
 int cmd_functions(int argc, char **argv)
@@ -218,7 +192,7 @@ int cmd_functions(int argc, char **argv)
 			ret = EXIT_USAGE;
 			goto out;
 		}
-		ret = run_per_file(&fb, jobs);
+		ret = cmd_batch_lines(&fb.b, a.c.output, jobs, fn_work, fn_done, &fb, &notes, &fb.ret);
 		goto out;
 	}
 	xp_pool_run(paths.n, jobs, fn_work, fn_done, &fb);
