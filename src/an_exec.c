@@ -359,33 +359,51 @@ static int64_t merger_total(const struct merger *m)
 	return m->total + (m->open ? m->e - m->s : 0);
 }
 
-static int find_line(const struct xp_plane *p, const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < p->nlines; i++)
-		if (!strcmp(p->lines[i].name, name))
-			return (int)i;
-	return -1;
-}
-
-/* Marks the lines whose events are device work; returns how many. */
-static size_t device_lines(const struct xp_plane *p, unsigned char *use, int *module_line)
+size_t an_device_lines(const char *const *names, size_t nlines, unsigned char *use, int *module_line)
 {
 	size_t i, n = 0;
 
-	*module_line = find_line(p, "XLA Modules");
+	*module_line = -1;
+	for (i = 0; i < nlines && *module_line < 0; i++)
+		if (!strcmp(names[i], "XLA Modules"))
+			*module_line = (int)i;
 	if (*module_line >= 0) {
 		use[*module_line] = 1;
 		return 1;
 	}
-	for (i = 0; i < p->nlines; i++)
-		if (!strncmp(p->lines[i].name, "Stream #", 8))
+	for (i = 0; i < nlines; i++)
+		if (!strncmp(names[i], "Stream #", 8))
 			use[i] = 1, n++;
 	if (!n)
-		for (i = 0; i < p->nlines; i++)
+		for (i = 0; i < nlines; i++)
 			use[i] = 1, n++;
 	return n;
+}
+
+/* Marks the lines of p whose events are device work; returns how many, or -1 (no memory). */
+static long device_lines(const struct xp_plane *p, unsigned char *use, int *module_line)
+{
+	const char **names = malloc((p->nlines + 1) * sizeof(*names));
+	size_t i, n;
+
+	if (!names)
+		return -1;
+	for (i = 0; i < p->nlines; i++)
+		names[i] = p->lines[i].name;
+	n = an_device_lines(names, p->nlines, use, module_line);
+	free(names);
+	return (long)n;
+}
+
+void an_exec_want_lines(const char *plane, const char *const *names, size_t n,
+			unsigned char *want, void *device_pattern)
+{
+	int module_line;
+
+	if (!an_exec_wants_plane(plane, device_pattern))
+		return;
+	memset(want, 0, n);
+	an_device_lines(names, n, want, &module_line);
 }
 
 /* Children time of every execution found on this plane (those from index first). */
@@ -474,7 +492,10 @@ static int scan_plane(struct plane_ctx *c)
 		ret = XP_ERR_NOMEM;
 		goto out;
 	}
-	device_lines(p, use, &module_line);
+	if (device_lines(p, use, &module_line) < 0) {
+		ret = XP_ERR_NOMEM;
+		goto out;
+	}
 	for (i = 0; i < p->nevents; i++) {
 		const struct xp_event *e = &p->events[i];
 

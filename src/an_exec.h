@@ -82,6 +82,18 @@ int an_is_device_plane(const char *name);
 /* For xp_read_opts.want_plane: device planes matching the --device pattern ctx (or any). */
 int an_exec_wants_plane(const char *name, void *device_pattern);
 /*
+ * The lines of a device plane whose events are device work (use[i] set): its
+ * "XLA Modules" line (*module_line, else -1), else its "Stream #" lines, else
+ * all. Returns how many.
+ */
+size_t an_device_lines(const char *const *names, size_t n, unsigned char *use, int *module_line);
+/*
+ * For xp_read_opts.want_lines: on the device planes an_exec_wants_plane takes,
+ * only the lines an_device_lines names (what an_exec_find reads without --children).
+ */
+void an_exec_want_lines(const char *plane, const char *const *names, size_t n,
+			unsigned char *want, void *device_pattern);
+/*
  * --device PATTERN: case-insensitive substring of the plane name; a pattern
  * ending in a digit must not be followed by another digit ("TPU:1" is not "TPU:10").
  */

@@ -32,11 +32,13 @@ enum cmd_exit {
 	EXIT_NOMATCH = 4,	/* nothing matched: no device plane, function or candidate */
 	EXIT_UNSUPPORTED = 5,	/* a feature this build lacks */
 	EXIT_PARTIAL = 6,	/* some inputs of several were unreadable: the result covers the rest */
+	EXIT_NODRIVER = 7,	/* capture: no CUDA driver on this machine */
 };
 
 int cmd_functions(int argc, char **argv);
 int cmd_autotune(int argc, char **argv);
 int cmd_planes(int argc, char **argv);
+int cmd_capture(int argc, char **argv);
 
 /* Options several commands share; the rows come from the macros below. */
 struct cmd_common {
@@ -105,7 +107,8 @@ int cmd_load(const char *path, uint64_t max_input, struct xp_trace **t);
 /*
  * Loads and decodes one input as --reader and --max-input-size say, on `jobs`
  * threads, printing nothing: on failure err names the path. With lazy, only
- * device planes (matching --device) are decoded now, the rest on demand.
+ * device planes (matching --device) are decoded now, the rest on demand, and
+ * without --children only their lines of device work (an_exec_want_lines).
  * Returns an exit code.
  */
 int cmd_read(const struct cmd_common *c, const char *path, unsigned jobs, int lazy,

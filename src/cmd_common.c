@@ -90,6 +90,9 @@ int cmd_read(const struct cmd_common *c, const char *path, unsigned jobs, int la
 	}
 	if (lazy) {
 		ro.want_plane = an_exec_wants_plane;
+		/* Without --children only the lines of device work are read. */
+		if (!c->children)
+			ro.want_lines = an_exec_want_lines;
 		ro.want_ctx = (void *)c->device;
 	}
 	ret = xp_buf_load(path, c->max_input, b, err);

@@ -83,6 +83,7 @@ struct xp_line {
 	int64_t timestamp_ns;
 	int64_t duration_ps;
 	size_t first_event, nevents;	/* range in plane->events */
+	int skipped;			/* events not read (xp_read_opts.want_lines) */
 };
 
 /*
@@ -157,7 +158,15 @@ struct xp_read_opts {
 	 * xp_trace_load_plane. NULL: every plane is read.
 	 */
 	int (*want_plane)(const char *name, void *ctx);
-	void *want_ctx;
+	/*
+	 * Lines: on a plane being read, want_lines may clear want[i] (all set on
+	 * entry) for lines whose events are not needed; such a line keeps its
+	 * fields but no events (line->skipped). NULL: every line. Readers may
+	 * ignore it (protobuf-c does): it only spares work.
+	 */
+	void (*want_lines)(const char *plane, const char *const *names, size_t n,
+			   unsigned char *want, void *ctx);
+	void *want_ctx;		/* for both */
 };
 
 /* A decoder of XSpace bytes into the model. */

@@ -63,6 +63,8 @@ struct rd {
 	size_t str_left;
 	/* The plane being filled: its capacities. */
 	size_t cap_stats, cap_events;
+	const struct xp_read_opts *o;
+	const unsigned char *want;	/* lines whose events are read; NULL: all */
 };
 
 /* What the counting pass finds in one plane. */
@@ -481,8 +483,9 @@ static int count_plane(struct rd *r, const uint8_t *p, const uint8_t *end, struc
 			return XP_ERR_FORMAT;
 		switch (f) {
 		case 3:
+			if (!r->want || r->want[c->lines])
+				ret = count_line(r, s, p, c);
 			c->lines++;
-			ret = count_line(r, s, p, c);
 			break;
 		case 4:
 			c->evmetas++;
@@ -704,6 +707,7 @@ static int fill_line(struct rd *r, const uint8_t *p, const uint8_t *end, struct 
 	int ret;
 
 	l->first_event = pl->nevents;
+	l->skipped = r->want && !r->want[pl->nlines];
 	while (p < end) {
 		at = p;
 		p = get_tag(r, p, end, &f, &wt);
@@ -725,6 +729,8 @@ static int fill_line(struct rd *r, const uint8_t *p, const uint8_t *end, struct 
 			p = get_len_field(r, p, end, at, f, wt, &s);
 			if (!p)
 				return XP_ERR_FORMAT;
+			if (l->skipped)
+				break;
 			ret = fill_event(r, s, p, pl, (uint32_t)pl->nlines);
 			if (ret)
 				return ret;
@@ -972,12 +978,114 @@ static int plane_walk(struct rd *r, const uint8_t *p, const uint8_t *end, struct
  * the order of the fields on the wire: metadata (their stats first in the
  * pool), the plane's stats, the metadata index, then lines and events.
  */
+/* The name of the line in p..end: a NUL-terminated copy, malloc'd; NULL when out of memory. */
+static char *line_name(struct rd *r, const uint8_t *p, const uint8_t *end, int *ret)
+{
+	const uint8_t *at, *name = NULL, *name_end = NULL, *nul;
+	uint32_t f;
+	unsigned wt;
+	char *out;
+
+	*ret = 0;
+	while (p < end) {
+		at = p;
+		p = get_tag(r, p, end, &f, &wt);
+		if (p && f == 2)
+			p = name_end = get_len_field(r, p, end, at, f, wt, &name);
+		else if (p)
+			p = skip_value(r, p, end, wt);
+		if (!p) {
+			*ret = XP_ERR_FORMAT;
+			return NULL;
+		}
+	}
+	if (!name)
+		name = name_end = p;
+	nul = memchr(name, '\0', (size_t)(name_end - name));
+	out = strndup((const char *)name, (size_t)((nul ? nul : name_end) - name));
+	if (!out)
+		*ret = nomem(r);
+	return out;
+}
+
+/*
+ * Asks want_lines which lines of the plane to read (r->want, malloc'd);
+ * the plane's name is read here for it.
+ */
+static int pick_lines(struct rd *r, const uint8_t *start, const uint8_t *end, unsigned char **want)
+{
+	const uint8_t *p = start, *s, *name = NULL, *name_end = NULL, *at;
+	char **names = NULL, *pname = NULL;
+	size_t n = 0, cap = 0, i;
+	uint32_t f;
+	unsigned wt;
+	int ret = 0;
+
+	*want = NULL;
+	while (p < end && !ret) {
+		at = p;
+		p = get_tag(r, p, end, &f, &wt);
+		if (p && (f == 2 || f == 3)) {
+			p = get_len_field(r, p, end, at, f, wt, &s);
+			if (p && f == 2) {
+				name = s;
+				name_end = p;
+			} else if (p) {
+				if (n == cap) {
+					char **nn = realloc(names, (cap = cap ? 2 * cap : 16) * sizeof(*nn));
+
+					if (!nn) {
+						ret = nomem(r);
+						break;
+					}
+					names = nn;
+				}
+				names[n] = line_name(r, s, p, &ret);
+				n += names[n] != NULL;
+			}
+		} else if (p) {
+			p = skip_value(r, p, end, wt);
+		}
+		if (!p)
+			ret = XP_ERR_FORMAT;
+	}
+	if (!ret) {
+		const uint8_t *nul = name ? memchr(name, '\0', (size_t)(name_end - name)) : NULL;
+
+		pname = name ? strndup((const char *)name, (size_t)((nul ? nul : name_end) - name))
+			     : strdup("");
+		*want = malloc(n + 1);
+		if (!pname || !*want) {
+			ret = nomem(r);
+		} else {
+			memset(*want, 1, n + 1);
+			r->o->want_lines(pname, (const char *const *)names, n, *want, r->o->want_ctx);
+		}
+	}
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	free(pname);
+	if (ret) {
+		free(*want);
+		*want = NULL;
+	}
+	return ret;
+}
+
 static int read_plane(struct rd *r, const uint8_t *start, const uint8_t *end, struct xp_plane *pl)
 {
 	const uint8_t *name = NULL, *name_end = NULL;
+	unsigned char *want = NULL;
 	struct plane_counts c;
 	int ret;
 
+	if (r->o && r->o->want_lines) {
+		ret = pick_lines(r, start, end, &want);
+		if (ret)
+			return ret;
+		r->want = want;
+	}
 	ret = count_plane(r, start, end, &c);
 	if (ret)
 		goto out;
@@ -1017,6 +1125,8 @@ static int read_plane(struct rd *r, const uint8_t *start, const uint8_t *end, st
 		ret = xp_plane_finish(pl, r->counts, r->err);
 	pl->loaded = !ret;
 out:
+	r->want = NULL;
+	free(want);
 	return ret;
 }
 
@@ -1054,6 +1164,7 @@ struct plane_range {
 /* Planes to decode, shared by the threads that decode them. */
 struct plane_job {
 	const uint8_t *base, *limit;
+	const struct xp_read_opts *o;	/* want_lines; NULL: every line */
 	struct xp_plane *planes;
 	const struct plane_range *ranges;
 	const size_t *todo;		/* plane indexes */
@@ -1074,7 +1185,8 @@ static void *plane_worker_run(void *arg)
 {
 	struct plane_worker *w = arg;
 	struct plane_job *j = w->job;
-	struct rd r = {.base = j->base, .limit = j->limit, .arena = &w->arena, .counts = &w->counts};
+	struct rd r = {.base = j->base, .limit = j->limit, .arena = &w->arena, .counts = &w->counts,
+		       .o = j->o};
 	size_t k;
 
 	while ((k = __atomic_fetch_add(&j->next, 1, __ATOMIC_RELAXED)) < j->ntodo) {
@@ -1101,10 +1213,10 @@ static void add_counts(struct xp_read_counts *to, const struct xp_read_counts *c
  * failing plane in todo order, as a single thread would report it.
  */
 static int decode_planes(struct xp_trace *t, const struct plane_range *ranges, const size_t *todo,
-			 size_t n, unsigned jobs, struct xp_err *err)
+			 size_t n, unsigned jobs, const struct xp_read_opts *o, struct xp_err *err)
 {
 	struct plane_job j = {
-		.base = t->buf_, .limit = (const uint8_t *)t->buf_ + t->len_,
+		.base = t->buf_, .limit = (const uint8_t *)t->buf_ + t->len_, .o = o,
 		.planes = t->planes, .ranges = ranges, .todo = todo, .ntodo = n,
 	};
 	struct plane_worker *w;
@@ -1219,7 +1331,7 @@ static int wire_read(const void *buf, size_t len, const struct xp_read_opts *o, 
 		}
 		todo[ntodo++] = i;
 	}
-	ret = decode_planes(t, ranges, todo, ntodo, o->jobs, err);
+	ret = decode_planes(t, ranges, todo, ntodo, o->jobs, o, err);
 out:
 	add_counts(&t->counts, &counts);
 	free(todo);
@@ -1228,7 +1340,8 @@ out:
 
 static int wire_load_plane(struct xp_trace *t, size_t i, struct xp_err *err)
 {
-	return decode_planes(t, t->lazy_, &i, 1, 1, err);
+	/* A plane read on demand is read whole. */
+	return decode_planes(t, t->lazy_, &i, 1, 1, NULL, err);
 }
 
 const struct xp_reader xp_reader_wire = {
