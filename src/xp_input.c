@@ -12,6 +12,8 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "xp_hmap.h"
+
 /* Files up to this size are mapped with their pages populated at once. */
 #define XP_POPULATE_MAX ((off_t)64 << 20)
 
@@ -250,6 +252,18 @@ static int push_path(struct xp_pathlist *l, const char *p)
 	return 0;
 }
 
+/* Records the file st describes; 1 if it was listed before, -1 out of memory. */
+static int seen_file(struct xp_pathlist *l, const struct stat *st)
+{
+	char key[48];
+	size_t v = 0;
+	int r;
+
+	snprintf(key, sizeof(key), "%ju:%ju", (uintmax_t)st->st_dev, (uintmax_t)st->st_ino);
+	r = xp_hmap_get_or_put(&l->ids_, key, &v);
+	return r < 0 ? -1 : r;
+}
+
 static int ends_with(const char *s, const char *suffix)
 {
 	size_t n = strlen(s), m = strlen(suffix);
@@ -318,7 +332,14 @@ static int walk_dir(struct xp_pathlist *l, const char *dir, struct dir_stack *ds
 		} else if (S_ISDIR(st.st_mode)) {
 			ret = walk_dir(l, full, ds, err);
 		} else if (ends_with(full, ".xplane.pb") || ends_with(full, ".xplane.pb.gz")) {
-			if (push_path(l, full))
+			int seen = S_ISREG(st.st_mode) ? seen_file(l, &st) : 0;
+
+			if (!S_ISREG(st.st_mode))	/* opening a FIFO with no writer blocks */
+				ret = xp_err_set(err, XP_ERR_IO, "'%s': not a regular file (give it by name "
+						 "to read it)", full);
+			else if (seen > 0)
+				l->duplicates++;
+			else if (seen < 0 || push_path(l, full))
 				ret = xp_err_set(err, XP_ERR_NOMEM, "out of memory");
 		}
 		free(full);
@@ -342,18 +363,19 @@ int xp_pathlist_expand(struct xp_pathlist *l, const char *const *args, size_t na
 
 		if (strcmp(args[i], "-") && stat(args[i], &st) == 0 && S_ISDIR(st.st_mode)) {
 			struct dir_stack ds = {.depth = 0};
-			size_t before = l->n;
+			size_t before = l->n, dups = l->duplicates;
 
 			ret = walk_dir(l, args[i], &ds, err);
 			if (ret)
 				return ret;
-			if (l->n == before)
+			if (l->n == before && l->duplicates == dups)
 				return xp_err_set(err, XP_ERR_IO,
 						  "'%s': no *.xplane.pb or *.xplane.pb.gz files in this directory",
 						  args[i]);
 			continue;
 		}
-		if (push_path(l, args[i]))
+		if ((strcmp(args[i], "-") && stat(args[i], &st) == 0 && S_ISREG(st.st_mode) &&
+		     seen_file(l, &st) < 0) || push_path(l, args[i]))
 			return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
 	}
 	return 0;
@@ -366,5 +388,6 @@ void xp_pathlist_release(struct xp_pathlist *l)
 	for (i = 0; i < l->n; i++)
 		free(l->paths[i]);
 	free(l->paths);
+	xp_hmap_release(&l->ids_);
 	memset(l, 0, sizeof(*l));
 }

@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "xp_err.h"
+#include "xp_hmap.h"
 
 /* Default for --max-input-size: the most bytes read from stdin or inflated from gzip. */
 #define XP_DEFAULT_MAX_INPUT ((uint64_t)16 << 30)
@@ -27,12 +28,19 @@ void xp_buf_release(struct xp_buf *b);
 struct xp_pathlist {
 	char **paths;
 	size_t n, cap;
+	/* Files found in directories that were listed already (a symlink to them): not added. */
+	size_t duplicates;
+	/* private: the files listed ("dev:inode"), to find those */
+	struct xp_hmap ids_;
 };
 
 /*
  * Expands the command-line inputs: files and "-" as given, directories walked
  * recursively (symlinks followed, loops skipped) for *.xplane.pb and
- * *.xplane.pb.gz, each directory's finds in sorted order.
+ * *.xplane.pb.gz, each directory's finds in sorted order. A file a walk
+ * reaches again (through a symlink) is counted in duplicates, not listed
+ * twice; a FIFO or device found by a walk is an error, as reading it could
+ * block for ever (named on the command line it is read).
  */
 int xp_pathlist_expand(struct xp_pathlist *l, const char *const *args, size_t nargs,
 		       struct xp_err *err);
