@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "out_table.h"
+
 cJSON *out_json_doc(void)
 {
 	cJSON *d = cJSON_CreateObject();
@@ -37,13 +39,34 @@ void out_json_add_notes(cJSON *obj, const struct xp_notes *n)
 		cJSON_AddItemToArray(a, cJSON_CreateString(n->msgs[i]));
 }
 
+/*
+ * cJSON copies strings byte for byte, and names from a profile or a file
+ * name need not be UTF-8: such bytes (only ever inside strings) are written
+ * as the text \xNN, as the table shows them, so the document stays JSON.
+ */
+static void put_utf8(const char *s, FILE *f)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	while (*p) {
+		size_t n = out_utf8_len(p);
+
+		if (n) {
+			fwrite(p, 1, n, f);
+			p += n;
+		} else {
+			fprintf(f, "\\\\x%02x", *p++);
+		}
+	}
+}
+
 static int print_doc(cJSON *doc, FILE *f, int one_line)
 {
 	char *s = !doc ? NULL : one_line ? cJSON_PrintUnformatted(doc) : cJSON_Print(doc);
 	int ret = s ? 0 : -1;
 
 	if (s) {
-		fputs(s, f);
+		put_utf8(s, f);
 		fputc('\n', f);
 		free(s);
 	}
