@@ -1,0 +1,16 @@
+/*
+ * What 'xplane-stat capture' and the injection library it sets up agree on:
+ * the environment of the captured program and the record file names.
+ */
+#ifndef CAP_ENV_H
+#define CAP_ENV_H
+
+/* The private directory each process writes <pid>.xpscap into. */
+#define CAP_ENV_DIR "XPLANE_STAT_CAPTURE_DIR"
+/* Comma-separated: "nvtx" (record NVTX ranges), "range" (only between cudaProfilerStart/Stop). */
+#define CAP_ENV_FLAGS "XPLANE_STAT_CAPTURE_FLAGS"
+/* The injection library to use instead of the one found next to the binary or installed. */
+#define CAP_ENV_INJECT "XPLANE_STAT_INJECT"
+#define CAP_INJECT_NAME "libxplane-stat-inject.so"
+
+#endif

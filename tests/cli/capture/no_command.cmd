@@ -1,0 +1,1 @@
+xplane-stat capture -o x.xplane.pb ./app
