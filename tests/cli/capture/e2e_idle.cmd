@@ -1,0 +1,1 @@
+. tests/capture/env.sh; xplane-stat capture -o $TMP/n.xplane.pb -- $FAKE_APP idle

@@ -1,0 +1,1 @@
+. tests/capture/env.sh; xplane-stat capture --no-stats -o $TMP/s.xplane.pb -- $FAKE_APP wait 0 $TMP/ready 2>$TMP/err & i=0; while [ ! -s $TMP/ready ] && [ $i -lt 400 ]; do sleep 0.05; i=$((i+1)); done; kill -TERM $(cat $TMP/ready); wait $!; echo "capture: $?"; sed "s/process [0-9][0-9]*/process PID/" $TMP/err; xplane-stat planes $TMP/s.xplane.pb
