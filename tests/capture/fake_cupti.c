@@ -44,6 +44,31 @@ static const struct {
 	{CUPTI_DRIVER_TRACE_CBID_cuGraphLaunch, "cuGraphLaunch"},
 };
 
+/* Names handed out in records live as long as the process, as CUPTI's do (and stay reachable). */
+static char **kept;
+static size_t nkept, capkept;
+
+static const char *keep(const char *s)
+{
+	char *d;
+
+	if (!s)
+		return NULL;
+	if (nkept == capkept) {
+		size_t cap = capkept ? capkept * 2 : 64;
+		char **n = realloc(kept, cap * sizeof(*n));
+
+		if (!n)
+			return NULL;
+		kept = n;
+		capkept = cap;
+	}
+	d = strdup(s);
+	if (d)
+		kept[nkept++] = d;
+	return d;
+}
+
 static size_t record_size(CUpti_ActivityKind k)
 {
 	switch (k) {
@@ -114,7 +139,7 @@ void fake_cupti_device(uint32_t id, const char *name)
 	if (!kind_enabled[CUPTI_ACTIVITY_KIND_DEVICE] || !(d = slot(CUPTI_ACTIVITY_KIND_DEVICE)))
 		return;
 	d->id = id;
-	d->name = strdup(name);
+	d->name = keep(name);
 	d->computeCapabilityMajor = 9;
 	d->computeCapabilityMinor = 0;
 	d->numMultiprocessors = 132;
@@ -144,7 +169,7 @@ void fake_cupti_kernel(uint32_t dev, uint32_t stream, uint32_t corr, const char 
 	k->contextId = 1;
 	k->streamId = stream;
 	k->correlationId = corr;
-	k->name = strdup(name);
+	k->name = keep(name);
 	k->gridX = 108;
 	k->gridY = k->gridZ = 1;
 	k->blockX = 128;
@@ -217,8 +242,8 @@ void fake_cupti_marker(uint32_t flags, uint32_t id, uint32_t tid, const char *na
 	m->objectKind = CUPTI_ACTIVITY_OBJECT_THREAD;
 	m->objectId.pt.processId = 1;
 	m->objectId.pt.threadId = tid;
-	m->name = name ? strdup(name) : NULL;
-	m->domain = domain ? strdup(domain) : NULL;
+	m->name = keep(name);
+	m->domain = keep(domain);
 }
 
 /* A driver call's callbacks (enter, then exit), as the subscriber asked for them. */
