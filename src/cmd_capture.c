@@ -138,8 +138,11 @@ static void remove_dir(const char *dir)
 /*
  * Runs argv with the capture environment; returns its exit status the way a
  * shell does (128 + signal; 126, 127 when it could not be run, *ran = 0).
+ * quiet_stdout: the XSpace goes to standard output, so the program's goes to
+ * standard error.
  */
-static int run_child(char **argv, const char *inject, const char *dir, const char *flags, int *ran)
+static int run_child(char **argv, const char *inject, const char *dir, const char *flags,
+		     int quiet_stdout, int *ran)
 {
 	struct sigaction sa, old[NFORWARDED];
 	int pfd[2], st = 0, e = 0, ret;
@@ -164,11 +167,10 @@ static int run_child(char **argv, const char *inject, const char *dir, const cha
 		for (i = 0; i < NFORWARDED; i++)
 			sigaction(forwarded[i], &old[i], NULL);
 		close(pfd[0]);
-		if (setenv("CUDA_INJECTION64_PATH", inject, 1) || setenv(CAP_ENV_DIR, dir, 1) ||
-		    setenv(CAP_ENV_FLAGS, flags, 1) ||
-		    (strstr(flags, "nvtx") && setenv("NVTX_INJECTION64_PATH", inject, 1)))
-			e = errno;
-		else
+		if ((!quiet_stdout || dup2(STDERR_FILENO, STDOUT_FILENO) >= 0) &&
+		    !setenv("CUDA_INJECTION64_PATH", inject, 1) && !setenv(CAP_ENV_DIR, dir, 1) &&
+		    !setenv(CAP_ENV_FLAGS, flags, 1) &&
+		    (!strstr(flags, "nvtx") || !setenv("NVTX_INJECTION64_PATH", inject, 1)))
 			execvp(argv[0], argv);
 		e = errno;
 		if (write(pfd[1], &e, sizeof(e)) < 0)
@@ -421,7 +423,7 @@ static int capture(const struct capture_args *a, char **child)
 	have_dir = 1;
 	snprintf(flags, sizeof(flags), "%s%s%s", a->nvtx ? "nvtx" : "", a->nvtx && a->range ? "," : "",
 		 a->range ? "range" : "");
-	child_ret = run_child(child, inject, dir, flags, &ran);
+	child_ret = run_child(child, inject, dir, flags, !strcmp(a->output, "-"), &ran);
 	if (!ran) {
 		ret = child_ret;
 		goto out;
