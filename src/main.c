@@ -31,7 +31,8 @@ static void usage(FILE *f)
 	for (i = 0; i < NCOMMANDS; i++)
 		fprintf(f, "  %-10s  %s\n", commands[i].name, commands[i].summary);
 	fprintf(f, "\n'xplane-stat COMMAND --help' shows a command's options; 'man xplane-stat' has the rest.\n"
-		   "exit status: 0 ok, 1 error, 2 usage, 3 unreadable or invalid input, 4 nothing matched\n");
+		   "exit status: 0 ok, 1 error, 2 usage, 3 unreadable or invalid input, 4 nothing matched,\n"
+		   "5 not supported by this build, 6 partial (some inputs unreadable), 7 no CUDA driver\n");
 }
 
 static const struct command *find(const char *name)
