@@ -157,6 +157,14 @@ int cmd_batch_step(struct cmd_batch *b, const struct cmd_input *in, struct xp_no
 /* Clears the progress line. */
 void cmd_batch_end(struct cmd_batch *b);
 /*
+ * Runs work and done over the b->n inputs on jobs threads and clears the
+ * progress line. Returns -1 to go on, else the exit code: *stop when done
+ * stopped the batch (-1 if not), the first failure's when no input could be
+ * read (notes printed, with a line saying so).
+ */
+int cmd_batch_run(struct cmd_batch *b, unsigned jobs, xp_pool_work_fn work, xp_pool_done_fn done,
+		  void *ctx, const struct xp_notes *notes, const int *stop);
+/*
  * --per-file: opens output (-o, else stdout) as b->lines, runs work and done
  * over the b->n inputs on jobs threads (done writes each input's line), prints
  * notes and closes. *stop is the exit code at which done stopped the batch,

@@ -243,18 +243,9 @@ int cmd_autotune(int argc, char **argv)
 				      &notes, &ab.ret);
 		goto out;
 	}
-	xp_pool_run(paths.n, cmd_jobs(&a.c, paths.n), at_work, at_done, &ab);
-	cmd_batch_end(&ab.b);
-	if (ab.ret >= 0) {
-		ret = ab.ret;
+	ret = cmd_batch_run(&ab.b, cmd_jobs(&a.c, paths.n), at_work, at_done, &ab, &notes, &ab.ret);
+	if (ret >= 0)
 		goto out;
-	}
-	if (ab.b.failed == paths.n) {
-		cmd_print_notes(&notes);
-		cmd_error("none of the %zu inputs could be read", paths.n);
-		ret = ab.b.first_code;
-		goto out;
-	}
 	an_at_finish(&res, &err);
 	if (res.inputs_without && !a.compat)
 		xp_notes_add(&notes, "%zu of %zu inputs hold no candidate", res.inputs_without, res.inputs);

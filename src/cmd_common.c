@@ -254,6 +254,21 @@ int cmd_batch_step(struct cmd_batch *b, const struct cmd_input *in, struct xp_no
 	return 0;
 }
 
+int cmd_batch_run(struct cmd_batch *b, unsigned jobs, xp_pool_work_fn work, xp_pool_done_fn done,
+		  void *ctx, const struct xp_notes *notes, const int *stop)
+{
+	xp_pool_run(b->n, jobs, work, done, ctx);
+	cmd_batch_end(b);
+	if (*stop >= 0)
+		return *stop;
+	if (b->n > 1 && b->failed == b->n) {
+		cmd_print_notes(notes);
+		cmd_error("none of the %zu inputs could be read", b->n);
+		return b->first_code;
+	}
+	return -1;
+}
+
 int cmd_batch_lines(struct cmd_batch *b, const char *output, unsigned jobs, xp_pool_work_fn work,
 		    xp_pool_done_fn done, void *ctx, const struct xp_notes *notes, const int *stop)
 {

@@ -195,18 +195,9 @@ int cmd_functions(int argc, char **argv)
 		ret = cmd_batch_lines(&fb.b, a.c.output, jobs, fn_work, fn_done, &fb, &notes, &fb.ret);
 		goto out;
 	}
-	xp_pool_run(paths.n, jobs, fn_work, fn_done, &fb);
-	cmd_batch_end(&fb.b);
-	if (fb.ret >= 0) {
-		ret = fb.ret;
+	ret = cmd_batch_run(&fb.b, jobs, fn_work, fn_done, &fb, &notes, &fb.ret);
+	if (ret >= 0)
 		goto out;
-	}
-	if (fb.b.failed == paths.n) {
-		cmd_print_notes(&notes);
-		cmd_error("none of the %zu inputs could be read", paths.n);
-		ret = fb.b.first_code;
-		goto out;
-	}
 	if (!fb.any_device) {
 		cmd_error("no device plane with events in any input%s", a.c.device ? " matching --device" : "");
 		cmd_print_notes(&notes);
