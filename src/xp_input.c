@@ -73,13 +73,15 @@ static int inflate_gzip(const unsigned char *in, size_t in_len, uint64_t max_siz
 
 	/*
 	 * The gzip trailer holds the size mod 2^32 (of the last member only): a
-	 * hint that spares the copies of growing the buffer, when it is plausible.
+	 * hint that spares the copies of growing the buffer, when it is plausible:
+	 * deflate expands at most 1032 times, so a cut or corrupt stream cannot
+	 * make a small file allocate gigabytes up front.
 	 */
 	if (in_len >= 18) {
 		const unsigned char *t = in + in_len - 4;
 		size_t isize = (size_t)t[0] | (size_t)t[1] << 8 | (size_t)t[2] << 16 | (size_t)t[3] << 24;
 
-		if (isize >= in_len && isize < (size_t)UINT32_MAX)
+		if (isize >= in_len && isize < (size_t)UINT32_MAX && isize / 1032 <= in_len)
 			cap = isize + 1;
 	}
 	memset(&zs, 0, sizeof(zs));
