@@ -484,11 +484,13 @@ static void gen_deep_unknown(void)
 	/* Level k holds level k - 1: a tag (2 bytes for field 99), a length, the content. */
 	for (k = 1; k <= DEPTH; k++)
 		len[k] = 2 + varint_len(len[k - 1]) + len[k - 1];
+	/* protobuf-c writes an unknown field's data as is: the length prefix is part of it. */
+	put_varint(&b, len[DEPTH - 1]);
 	for (k = DEPTH; k >= 2; k--) {
 		put_varint(&b, 99 << 3 | 2);
 		put_varint(&b, len[k - 2]);
 	}
-	if (b.n != len[DEPTH - 1])
+	if (b.n != varint_len(len[DEPTH - 1]) + len[DEPTH - 1])
 		die("deep_unknown: %zu bytes, expected %zu", b.n, len[DEPTH - 1]);
 	u->tag = 99;
 	u->wire_type = PROTOBUF_C_WIRE_TYPE_LENGTH_PREFIXED;
@@ -532,6 +534,29 @@ static void gen_wire(void)
 	b.n = 0;
 	free(inner.p);
 	inner.p = NULL;
+
+	/*
+	 * The control trace and a host plane whose line gives its name as a
+	 * varint: malformed where the device planes are not.
+	 */
+	{
+		XSpace *sp = space_new();
+		struct bytes line = {0}, host = {0};
+
+		gpu_plane(sp, "jit_train", "jit_eval");
+		free(b.p);
+		b = pack_space(sp);
+		put(&line, varint_name, sizeof(varint_name));
+		put_len(&host, 2, "/host:CPU", 9);
+		put_len(&host, 3, line.p, line.n);
+		put_len(&b, 1, host.p, host.n);
+		write_file("bad_host_plane.xplane.pb", &b);
+		free(b.p);
+		b.p = NULL;
+		b.n = 0;
+		free(line.p);
+		free(host.p);
+	}
 
 	/* 20000 start-group tags: groups are refused, whatever their depth. */
 	for (i = 0; i < 20000; i++)

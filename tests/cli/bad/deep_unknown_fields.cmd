@@ -1,0 +1,1 @@
+cd $SYNTH/../bad && xplane-stat --csv gpu.xplane.pb >$TMP/want; for r in protobuf-c wire; do xplane-stat --reader=$r --csv deep_unknown.xplane.pb >$TMP/got; echo "exit $?"; cmp $TMP/want $TMP/got && echo "same as gpu.xplane.pb"; done; cat $TMP/want

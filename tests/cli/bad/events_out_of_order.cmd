@@ -1,0 +1,1 @@
+cd $SYNTH/../bad && xplane-stat --csv in_order.xplane.pb >$TMP/want; for r in protobuf-c wire; do xplane-stat --reader=$r --csv out_of_order.xplane.pb >$TMP/got; echo "exit $?"; cmp $TMP/want $TMP/got && echo "same as in order"; done; cat $TMP/want

@@ -1,0 +1,1 @@
+cd $SYNTH/../bad && xplane-stat bad_crc.xplane.pb.gz

@@ -1,0 +1,1 @@
+cd $SYNTH/../bad && xplane-stat trailing_garbage.xplane.pb.gz

@@ -1,0 +1,1 @@
+cd $SYNTH/../bad && xplane-stat --json missing_metadata.xplane.pb

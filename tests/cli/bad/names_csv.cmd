@@ -1,0 +1,1 @@
+cd $SYNTH/../bad && xplane-stat --csv bad_names.xplane.pb

@@ -1,0 +1,1 @@
+cd $SYNTH/../bad && xplane-stat --json bad_names.xplane.pb

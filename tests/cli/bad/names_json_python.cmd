@@ -1,0 +1,1 @@
+require python3; cd $SYNTH/../bad && xplane-stat --json bad_names.xplane.pb | python3 -c 'import json,sys; d=json.loads(sys.stdin.buffer.read().decode("utf-8")); print([f["name"] for f in d["functions"]])'

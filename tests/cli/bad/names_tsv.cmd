@@ -1,0 +1,1 @@
+cd $SYNTH/../bad && xplane-stat --tsv bad_names.xplane.pb

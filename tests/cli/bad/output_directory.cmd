@@ -1,0 +1,1 @@
+mkdir $TMP/dir && xplane-stat --csv -o $TMP/dir $SYNTH/../bad/gpu.xplane.pb; echo "exit $?"; ls $TMP

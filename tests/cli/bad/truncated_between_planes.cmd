@@ -1,0 +1,1 @@
+head -c 109947 testdata/real/mi300x_jax_gemm.xplane.pb >$TMP/cut.xplane.pb; for r in protobuf-c wire; do xplane-stat --reader=$r --csv $TMP/cut.xplane.pb; echo "exit $?"; done
