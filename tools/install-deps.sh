@@ -4,6 +4,8 @@
 set -eu
 
 PKGS="cmake make gcc pkg-config libprotobuf-c-dev protobuf-c-compiler zlib1g-dev libcjson-dev"
+# make test also fuzzes (clang with its libFuzzer and sanitizer runtimes) and runs valgrind.
+PKGS="$PKGS clang libclang-rt-dev valgrind"
 
 missing=""
 for p in $PKGS; do
