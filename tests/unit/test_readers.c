@@ -14,141 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model_check.h"
 #include "test.h"
 #include "xp_input.h"
 #include "xp_model.h"
-
-/* ---- model comparison ----------------------------------------------------------- */
-
-struct diff {
-	char msg[512];
-};
-
-static int differ(struct diff *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static int differ(struct diff *d, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(d->msg, sizeof(d->msg), fmt, ap);
-	va_end(ap);
-	return 1;
-}
-
-static int str_differ(const char *a, const char *b)
-{
-	return !a || !b || strcmp(a, b);
-}
-
-static int stat_differ(const struct xp_stat *a, const struct xp_stat *b)
-{
-	if (a->meta_id != b->meta_id || a->type != b->type)
-		return 1;
-	switch (a->type) {
-	case XP_STAT_DOUBLE:
-		return memcmp(&a->v.d, &b->v.d, sizeof(a->v.d)) != 0;
-	case XP_STAT_UINT64:
-	case XP_STAT_REF:
-		return a->v.u != b->v.u;
-	case XP_STAT_INT64:
-		return a->v.i != b->v.i;
-	case XP_STAT_STR:
-	case XP_STAT_BYTES:
-		return a->v.s.len != b->v.s.len || !a->v.s.p || !b->v.s.p ||
-		       memcmp(a->v.s.p, b->v.s.p, a->v.s.len) || b->v.s.p[b->v.s.len] != '\0';
-	default:
-		return 0;
-	}
-}
-
-static int plane_differ(const struct xp_plane *a, const struct xp_plane *b, size_t pi,
-			struct diff *d)
-{
-	size_t i;
-	int k;
-
-	if (a->id != b->id || str_differ(a->name, b->name) || a->base_ns != b->base_ns)
-		return differ(d, "plane %zu: id, name or base", pi);
-	if (a->nlines != b->nlines || a->nevents != b->nevents || a->nevmetas != b->nevmetas ||
-	    a->nstatmetas != b->nstatmetas || a->nstats != b->nstats)
-		return differ(d, "plane %zu: counts %zu/%zu/%zu/%zu/%zu vs %zu/%zu/%zu/%zu/%zu", pi,
-			      a->nlines, a->nevents, a->nevmetas, a->nstatmetas, a->nstats,
-			      b->nlines, b->nevents, b->nevmetas, b->nstatmetas, b->nstats);
-	for (i = 0; i < a->nlines; i++) {
-		const struct xp_line *x = &a->lines[i], *y = &b->lines[i];
-
-		if (x->id != y->id || str_differ(x->name, y->name) ||
-		    str_differ(x->display_name, y->display_name) ||
-		    x->timestamp_ns != y->timestamp_ns || x->duration_ps != y->duration_ps ||
-		    x->first_event != y->first_event || x->nevents != y->nevents)
-			return differ(d, "plane %zu: line %zu", pi, i);
-	}
-	for (i = 0; i < a->nevents; i++) {
-		const struct xp_event *x = &a->events[i], *y = &b->events[i];
-
-		if (x->start_ps != y->start_ps || x->dur_ps != y->dur_ps || x->meta != y->meta ||
-		    x->line != y->line || x->stats_first != y->stats_first || x->nstats != y->nstats)
-			return differ(d, "plane %zu: event %zu", pi, i);
-	}
-	/* <= : the sentinel entry for a missing id too. */
-	for (i = 0; i <= a->nevmetas; i++) {
-		const struct xp_evmeta *x = &a->evmetas[i], *y = &b->evmetas[i];
-
-		if (x->id != y->id || str_differ(x->name, y->name) ||
-		    str_differ(x->display_name, y->display_name) ||
-		    x->stats_first != y->stats_first || x->nstats != y->nstats)
-			return differ(d, "plane %zu: event metadata %zu", pi, i);
-	}
-	for (i = 0; i < a->nstatmetas; i++)
-		if (a->statmetas[i].id != b->statmetas[i].id ||
-		    str_differ(a->statmetas[i].name, b->statmetas[i].name))
-			return differ(d, "plane %zu: stat metadata %zu", pi, i);
-	for (i = 0; i < a->nstats; i++)
-		if (stat_differ(&a->stats[i], &b->stats[i]))
-			return differ(d, "plane %zu: stat %zu", pi, i);
-	if (a->pstats_first != b->pstats_first || a->npstats != b->npstats)
-		return differ(d, "plane %zu: plane stats range", pi);
-	for (k = 0; k < XP_KEY_COUNT; k++)
-		if (a->has_key[k] != b->has_key[k] || (a->has_key[k] && a->key_id[k] != b->key_id[k]))
-			return differ(d, "plane %zu: key %d", pi, k);
-	return 0;
-}
-
-static int strs_differ(const char **a, size_t na, const char **b, size_t nb)
-{
-	size_t i;
-
-	if (na != nb)
-		return 1;
-	for (i = 0; i < na; i++)
-		if (str_differ(a[i], b[i]))
-			return 1;
-	return 0;
-}
-
-/* 0 if the two models are identical, else 1 with the first difference in d. */
-static int traces_differ(const struct xp_trace *a, const struct xp_trace *b, struct diff *d)
-{
-	const struct xp_read_counts *x = &a->counts, *y = &b->counts;
-	size_t i;
-
-	if (a->nplanes != b->nplanes)
-		return differ(d, "%zu planes vs %zu", a->nplanes, b->nplanes);
-	for (i = 0; i < a->nplanes; i++)
-		if (plane_differ(&a->planes[i], &b->planes[i], i, d))
-			return 1;
-	if (strs_differ(a->hostnames, a->nhostnames, b->hostnames, b->nhostnames) ||
-	    strs_differ(a->errors, a->nerrors, b->errors, b->nerrors) ||
-	    strs_differ(a->warnings, a->nwarnings, b->warnings, b->nwarnings))
-		return differ(d, "hostnames, errors or warnings");
-	if (x->aggregated_events != y->aggregated_events ||
-	    x->events_missing_metadata != y->events_missing_metadata ||
-	    x->stats_missing_metadata != y->stats_missing_metadata ||
-	    x->duplicate_metadata != y->duplicate_metadata)
-		return differ(d, "read counts");
-	return 0;
-}
 
 /* ---- the oracle ----------------------------------------------------------------- */
 
@@ -164,7 +33,7 @@ static enum verdict oracle(const char *label, const void *buf, size_t len, int q
 {
 	struct xp_trace *tp = NULL, *tw = NULL;
 	struct xp_err ep = {0}, ew = {0};
-	struct diff d;
+	struct model_diff d;
 	enum verdict v;
 	int rp, rw;
 
@@ -173,9 +42,15 @@ static enum verdict oracle(const char *label, const void *buf, size_t len, int q
 	if (rp && rw) {
 		v = AGREE_FAIL;
 	} else if (!rp && !rw) {
-		v = traces_differ(tp, tw, &d) ? DISAGREE : AGREE_OK;
+		v = model_differ(tp, tw, &d) ? DISAGREE : AGREE_OK;
 		if (v == DISAGREE && !quiet)
 			fprintf(stderr, "%s: models differ: %s\n", label, d.msg);
+		/* Equal, and as xp_model.h promises (indices in range, ids sorted). */
+		if (v == AGREE_OK && model_check(tw, &d)) {
+			v = DISAGREE;
+			if (!quiet)
+				fprintf(stderr, "%s: broken model: %s\n", label, d.msg);
+		}
 	} else if (rw && (strstr(ew.msg, "field number 0") || strstr(ew.msg, "field number past"))) {
 		v = WIRE_STRICTER;
 	} else {
@@ -580,7 +455,7 @@ static void test_handmade(void)
 	struct xp_trace *tp = NULL, *tw = NULL;
 	struct xp_err err = {0};
 	const struct xp_plane *p;
-	struct diff d;
+	struct model_diff d;
 
 	build_space(&plain);
 	with_unknown = 1;
@@ -592,7 +467,7 @@ static void test_handmade(void)
 	/* Unknown fields change nothing. */
 	CHECK_INT(xp_trace_read(&xp_reader_protobuf_c, plain.p, plain.n, &tp, &err), 0);
 	CHECK_INT(xp_trace_read(&xp_reader_wire, unk.p, unk.n, &tw, &err), 0);
-	if (tp && tw && traces_differ(tp, tw, &d)) {
+	if (tp && tw && model_differ(tp, tw, &d)) {
 		fprintf(stderr, "unknown fields changed the model: %s\n", d.msg);
 		test_failures++;
 	}
