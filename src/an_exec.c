@@ -395,6 +395,23 @@ static long device_lines(const struct xp_plane *p, unsigned char *use, int *modu
 	return (long)n;
 }
 
+size_t an_plane_device_events(const struct xp_plane *p)
+{
+	unsigned char *use = calloc(p->nlines + 1, 1);
+	size_t i, n = 0;
+	int module_line;
+
+	if (!use || device_lines(p, use, &module_line) < 0) {
+		free(use);
+		return p->nevents;	/* out of memory: let the scan find out */
+	}
+	for (i = 0; i < p->nlines; i++)
+		if (use[i])
+			n += p->lines[i].nevents;
+	free(use);
+	return n;
+}
+
 void an_exec_want_lines(const char *plane, const char *const *names, size_t n,
 			unsigned char *want, void *device_pattern)
 {
@@ -638,7 +655,8 @@ int an_exec_find(struct xp_trace *t, const struct an_exec_opts *o,
 		ret = xp_trace_load_plane(t, pi, &why);
 		if (ret)
 			break;
-		if (!p->nevents)
+		/* Events on its lines of device work, as both readers see them. */
+		if (!an_plane_device_events(p))
 			continue;
 		out->devices[nd].plane = (uint32_t)pi;
 		out->devices[nd].name = xp_arena_strndup(&out->arena, p->name, strlen(p->name));

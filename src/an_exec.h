@@ -88,6 +88,11 @@ int an_exec_wants_plane(const char *name, void *device_pattern);
  */
 size_t an_device_lines(const char *const *names, size_t n, unsigned char *use, int *module_line);
 /*
+ * Events on the plane's lines of device work (an_device_lines): a device
+ * plane without any is not analysed. Lines a lazy read skipped are not such lines.
+ */
+size_t an_plane_device_events(const struct xp_plane *p);
+/*
  * For xp_read_opts.want_lines: on the device planes an_exec_wants_plane takes,
  * only the lines an_device_lines names (what an_exec_find reads without --children).
  */

@@ -140,10 +140,7 @@ struct cmd_input *cmd_input_process(const struct cmd_common *c, const char *path
 	in->code = cmd_read(c, path, jobs, xo != NULL, &in->t, &in->err);
 	if (in->code)
 		return in;
-	if (cmd_note_counts(&in->notes, path, in->t)) {
-		in->code = EXIT_ERROR;
-		xp_err_set(&in->err, XP_ERR_NOMEM, "out of memory");
-	} else if (xo) {
+	if (xo) {
 		int r = an_exec_find(in->t, xo, &in->execs, &in->err);
 
 		in->have_execs = 1;
@@ -157,6 +154,11 @@ struct cmd_input *cmd_input_process(const struct cmd_common *c, const char *path
 			}
 			in->code = cmd_exit_for(r);
 		}
+	}
+	/* After an_exec_find: the counts include the planes it read on demand. */
+	if (!in->code && cmd_note_counts(&in->notes, path, in->t)) {
+		in->code = EXIT_ERROR;
+		xp_err_set(&in->err, XP_ERR_NOMEM, "out of memory");
 	}
 	if (!keep) {
 		xp_trace_free(in->t);
@@ -331,7 +333,7 @@ void cmd_no_device(const char *path, struct xp_trace *t, const char *pattern)
 {
 	char list[1024] = "";
 	size_t i, len = 0;
-	struct xp_err err;
+	struct xp_err err = {0};
 
 	/* Device planes the reader deferred: read to say which have no events. */
 	for (i = 0; i < t->nplanes; i++)
@@ -342,7 +344,7 @@ void cmd_no_device(const char *path, struct xp_trace *t, const char *pattern)
 		int w = snprintf(list + len, sizeof(list) - len, "%s%s%s", i ? ", " : "",
 				 t->planes[i].name,
 				 an_is_device_plane(t->planes[i].name) && t->planes[i].loaded &&
-				 !t->planes[i].nevents ? " (no events)" : "");
+				 !an_plane_device_events(&t->planes[i]) ? " (no events)" : "");
 
 		if (w < 0)
 			break;

@@ -161,6 +161,9 @@ int xp_buf_load(const char *path, uint64_t max_size, struct xp_buf *b, struct xp
 	int ret = 0;
 
 	memset(b, 0, sizeof(*b));
+	/* Past 2^62 bytes is no limit at all; it keeps max_size + 1 from wrapping. */
+	if (max_size > (uint64_t)1 << 62)
+		max_size = (uint64_t)1 << 62;
 	if (fd < 0)
 		return xp_err_set(err, XP_ERR_IO, "'%s': %s", path, strerror(errno));
 	if (fstat(fd, &st) < 0) {
@@ -357,11 +360,15 @@ out:
 int xp_pathlist_expand(struct xp_pathlist *l, const char *const *args, size_t nargs,
 		       struct xp_err *err)
 {
-	size_t i;
+	size_t i, stdin_given = 0;
 	int ret;
 
 	for (i = 0; i < nargs; i++) {
 		struct stat st;
+
+		/* Standard input can be read once: a second "-" would get nothing, or half. */
+		if (!strcmp(args[i], "-") && stdin_given++)
+			return xp_err_set(err, XP_ERR_USAGE, "'-' (standard input) is given more than once");
 
 		if (strcmp(args[i], "-") && stat(args[i], &st) == 0 && S_ISDIR(st.st_mode)) {
 			struct dir_stack ds = {.depth = 0};

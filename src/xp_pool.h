@@ -13,8 +13,9 @@ typedef void *(*xp_pool_work_fn)(size_t i, void *ctx);
 typedef void (*xp_pool_done_fn)(size_t i, void *result, void *ctx);
 
 /*
- * Runs work for every i in [0, n) on up to jobs threads (the caller's among
- * them) and hands each result to done in index order. At most 4 * jobs
+ * Runs work for every i in [0, n) on up to jobs worker threads and hands
+ * each result to done in index order on the caller's thread (which only
+ * consumes; with jobs <= 1 it does the work itself, no thread started). At most 4 * jobs
  * results wait for their turn, which bounds memory. Threads that cannot be
  * started leave their share to the others. Returns the threads used.
  */

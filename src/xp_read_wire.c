@@ -1340,8 +1340,14 @@ out:
 
 static int wire_load_plane(struct xp_trace *t, size_t i, struct xp_err *err)
 {
-	/* A plane read on demand is read whole. */
-	return decode_planes(t, t->lazy_, &i, 1, 1, NULL, err);
+	struct xp_plane deferred = t->planes[i];
+	int ret;
+
+	/* A plane read on demand is read whole; if it fails, it stays deferred. */
+	ret = decode_planes(t, t->lazy_, &i, 1, 1, NULL, err);
+	if (ret)
+		t->planes[i] = deferred;
+	return ret;
 }
 
 const struct xp_reader xp_reader_wire = {
