@@ -70,6 +70,7 @@ struct rd {
 /* What the counting pass finds in one plane. */
 struct plane_counts {
 	size_t lines, events, evmetas, statmetas;
+	size_t aggregated;	/* num_occurrences events */
 	size_t stats;		/* kept in the model: not those of aggregated events */
 	size_t agg_stats_max;	/* most stats of one aggregated event */
 };
@@ -388,6 +389,7 @@ static inline int count_event(struct rd *r, const uint8_t *p, const uint8_t *end
 			return XP_ERR_FORMAT;
 	}
 	if (agg) {
+		c->aggregated++;
 		if (nstats > c->agg_stats_max)
 			c->agg_stats_max = nstats;
 	} else {
@@ -483,8 +485,19 @@ static int count_plane(struct rd *r, const uint8_t *p, const uint8_t *end, struc
 			return XP_ERR_FORMAT;
 		switch (f) {
 		case 3:
-			if (!r->want || r->want[c->lines])
+			if (!r->want || r->want[c->lines]) {
 				ret = count_line(r, s, p, c);
+			} else {
+				/*
+				 * A line whose events are not read is still walked:
+				 * malformed bytes fail as in a full read, and its
+				 * aggregated events are counted.
+				 */
+				struct plane_counts skip = {0};
+
+				ret = count_line(r, s, p, &skip);
+				r->counts->aggregated_events += skip.aggregated;
+			}
 			c->lines++;
 			break;
 		case 4:
