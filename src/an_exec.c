@@ -151,37 +151,64 @@ static size_t enclosing(const struct host_link *h, uint32_t line, int64_t t, con
 }
 
 /* Pairs each launch line with the executor line that encloses most of its launches. */
+/*
+ * Pairs each launch line with the executor line that encloses most of its
+ * launches. Only lines that hold launches or executors take part, so the
+ * vote table is (launch lines) x (executor lines), whatever the number of
+ * other host lines.
+ */
 static int pair_lines(struct host_link *h)
 {
-	size_t n = h->nlines, i, j, *votes = calloc(n * n + 1, sizeof(*votes));
-	unsigned char *is_exec = calloc(n + 1, 1);
+	size_t n = h->nlines, i, j, nla = 0, nex = 0, *votes = NULL;
+	uint32_t *la_of = malloc((n + 1) * sizeof(*la_of));	/* line -> launch-line index */
+	uint32_t *ex = malloc((h->nhexecs + 1) * sizeof(*ex));	/* executor lines, ascending */
+	uint32_t *la = malloc((h->nlaunches + 1) * sizeof(*la));	/* launch lines by index */
+	int ret = XP_ERR_NOMEM;
 
 	h->exec_line_of = malloc((n + 1) * sizeof(*h->exec_line_of));
-	if (!votes || !is_exec || !h->exec_line_of) {
-		free(votes);
-		free(is_exec);
-		return XP_ERR_NOMEM;
-	}
-	for (i = 0; i < h->nhexecs; i++)
-		is_exec[h->hexecs[i].line] = 1;
-	for (i = 0; i < h->nlaunches; i++)
-		for (j = 0; j < n; j++)
-			if (is_exec[j] && enclosing(h, (uint32_t)j, h->launches[i].start, NULL))
-				votes[h->launches[i].line * n + j]++;
+	if (!la_of || !ex || !la || !h->exec_line_of)
+		goto out;
 	for (i = 0; i < n; i++) {
+		la_of[i] = UINT32_MAX;
+		h->exec_line_of[i] = UINT32_MAX;
+	}
+	for (i = 0; i < h->nhexecs; i++)	/* hexecs are sorted by line */
+		if (!nex || ex[nex - 1] != h->hexecs[i].line)
+			ex[nex++] = h->hexecs[i].line;
+	for (i = 0; i < h->nlaunches; i++) {
+		uint32_t l = h->launches[i].line;
+
+		if (la_of[l] == UINT32_MAX) {
+			la_of[l] = (uint32_t)nla;
+			la[nla++] = l;
+		}
+	}
+	if (nla && nex > SIZE_MAX / sizeof(*votes) / nla)
+		goto out;
+	votes = calloc(nla * nex + 1, sizeof(*votes));
+	if (!votes)
+		goto out;
+	for (i = 0; i < h->nlaunches; i++)
+		for (j = 0; j < nex; j++)
+			if (enclosing(h, ex[j], h->launches[i].start, NULL))
+				votes[la_of[h->launches[i].line] * nex + j]++;
+	for (i = 0; i < nla; i++) {
 		size_t best = 0;
 
-		h->exec_line_of[i] = UINT32_MAX;
-		for (j = 0; j < n; j++) {
-			if (votes[i * n + j] > best) {
-				best = votes[i * n + j];
-				h->exec_line_of[i] = (uint32_t)j;
+		for (j = 0; j < nex; j++) {
+			if (votes[i * nex + j] > best) {
+				best = votes[i * nex + j];
+				h->exec_line_of[la[i]] = ex[j];
 			}
 		}
 	}
+	ret = 0;
+out:
 	free(votes);
-	free(is_exec);
-	return 0;
+	free(la_of);
+	free(ex);
+	free(la);
+	return ret;
 }
 
 static int host_link_build(struct xp_trace *t, struct host_link *h, struct xp_err *err)
