@@ -670,8 +670,10 @@ int an_exec_find(struct xp_trace *t, const struct an_exec_opts *o,
 	out->hostname = t->nhostnames ? t->hostnames[0] : "";
 	out->hostname = xp_arena_strndup(&out->arena, out->hostname, strlen(out->hostname));
 	out->devices = calloc(t->nplanes + 1, sizeof(*out->devices));
-	if (!out->devices || !out->hostname)
+	if (!out->devices || !out->hostname) {
+		an_exec_list_release(out);
 		return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
+	}
 	for (pi = 0; pi < t->nplanes; pi++) {
 		const struct xp_plane *p = &t->planes[pi];
 
@@ -699,13 +701,14 @@ int an_exec_find(struct xp_trace *t, const struct an_exec_opts *o,
 			break;
 	}
 	host_link_release(&host);
-	if (ret && why.code) {
+	if (!ret)
+		return 0;
+	an_exec_list_release(out);
+	if (why.code) {
 		*err = why;
 		return ret;
 	}
-	if (ret)
-		return xp_err_set(err, ret, "out of memory");
-	return 0;
+	return xp_err_set(err, ret, "out of memory");
 }
 
 void an_exec_list_release(struct an_exec_list *l)

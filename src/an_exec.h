@@ -72,6 +72,7 @@ struct an_exec_list {
 /*
  * Finds executions on the device planes of t that opts selects. Reads the
  * planes it needs that the reader deferred (lazy planes), hence t is not const.
+ * On failure out holds nothing (releasing it again is harmless).
  */
 int an_exec_find(struct xp_trace *t, const struct an_exec_opts *opts,
 		 struct an_exec_list *out, struct xp_err *err);
