@@ -177,9 +177,10 @@ static void compare_command_read(const uint8_t *data, size_t len, int rp, struct
 	}
 	if (!rp && !xc_ret)
 		compare_execs(&lp, &lc);
+	/* A list is released even when an_exec_find failed (as cmd_input_process does). */
 	if (!rp)
 		an_exec_list_release(&lp);
-	if (!xc_ret)
+	if (!rc)
 		an_exec_list_release(&lc);
 	xp_trace_free(tc);
 }

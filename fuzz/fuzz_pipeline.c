@@ -276,11 +276,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 	if (!an_exec_find(t, &xo, &l, &err)) {
 		if (an_fn_add(&fr, &l, &err) || an_fn_add(&fr, &l, &err) || an_at_add(&ar, &l, &err))
 			abort();
-		an_exec_list_release(&l);
 	} else if (err.code != XP_ERR_NOMEM) {
 		fprintf(stderr, "an_exec_find: %s\n", err.msg);
 		abort();
 	}
+	an_exec_list_release(&l);
 	an_fn_finish(&fr, &err);
 	an_at_finish(&ar, &err);
 	for (m = 0; m < 4; m++) {
