@@ -63,7 +63,7 @@ fuzz: fuzz-build
 # Each harness for a few seconds, part of `make test`; skipped without clang.
 fuzz-smoke:
 	@if [ -z "$(CLANG)" ]; then echo "fuzz smoke run skipped: clang not installed"; \
-	else $(MAKE) --no-print-directory fuzz-build && fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_SMOKE) $(FUZZ_HARNESSES); fi
+	else $(MAKE) --no-print-directory fuzz-build && FUZZ_SEED=1 fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_SMOKE) $(FUZZ_HARNESSES); fi
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)

@@ -35,7 +35,9 @@ for h in $harnesses; do
 	# One process, one job at a time: the machine is shared. Inputs over 256 KiB are
 	# cut (the big real traces still seed their first planes); 10 s for one input is a hang.
 	# shellcheck disable=SC2086
-	nice -n 19 "$bin" -max_total_time="$secs" -timeout=10 -max_len=262144 -rss_limit_mb=2048 \
+	# FUZZ_SEED fixes libFuzzer's random choices (make test's smoke run: the same
+	# inputs on every machine, a faster one only gets further); 0 is random.
+	nice -n 19 "$bin" -seed="${FUZZ_SEED:-0}" -max_total_time="$secs" -timeout=10 -max_len=262144 -rss_limit_mb=2048 \
 		-dict=fuzz/xplane.dict -print_final_stats=1 -artifact_prefix="$fz/artifacts/$h-" \
 		"$corpus" $seeds >"$log" 2>&1
 	rc=$?
