@@ -185,7 +185,7 @@ static void compare_command_read(const uint8_t *data, size_t len, int rp, struct
 	}
 	if (!rp && !xc_ret)
 		compare_execs(tp, &lp, tc, &lc);
-	/* A list is released even when an_exec_find failed (as cmd_input_process does). */
+	/* A failed an_exec_find leaves an empty list: releasing it is harmless. */
 	if (!rp)
 		an_exec_list_release(&lp);
 	if (!rc)
