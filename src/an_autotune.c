@@ -94,6 +94,8 @@ int an_at_add(struct an_at_result *r, const struct an_exec_list *l, struct xp_er
 	int nomem = 0, ret = 0;
 	char *id;
 
+	for (i = 0; i < l->ndevices; i++)
+		r->dropped_short += l->devices[i].dropped_short;
 	for (i = 0; i < l->n && chosen == SIZE_MAX; i++) {
 		id = an_at_match_id(r->opts.id_re, l->execs[i].name, &nomem);
 		if (id)

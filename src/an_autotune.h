@@ -43,6 +43,7 @@ struct an_at_result {
 	size_t ncands, cap;
 	size_t inputs;		/* inputs added */
 	size_t inputs_without;	/* inputs with no candidate */
+	size_t dropped_short;	/* device events under an_exec_opts.min_dur_ps, every device */
 	/* private */
 	struct xp_hmap by_id_;
 };

@@ -99,6 +99,10 @@ static int at_line(struct at_batch *ab, struct cmd_input *in)
 	ret = add_input(ab, in, &one, &notes, &err);
 	if (ret < 0 && an_at_finish(&one, &err))
 		ret = EXIT_ERROR;
+	if (ret < 0 && one.dropped_short &&
+	    xp_notes_add(&notes, "%zu device event%s shorter than --min-duration dropped",
+			 one.dropped_short, one.dropped_short == 1 ? "" : "s"))
+		ret = EXIT_ERROR;
 	if (ret < 0)
 		ret = out_autotune_line(ab->b.lines, in->path, &one, &notes, NULL, 0);
 	else
@@ -249,6 +253,9 @@ int cmd_autotune(int argc, char **argv)
 	an_at_finish(&res, &err);
 	if (res.inputs_without && !a.compat)
 		xp_notes_add(&notes, "%zu of %zu inputs hold no candidate", res.inputs_without, res.inputs);
+	if (res.dropped_short)
+		xp_notes_add(&notes, "%zu device event%s shorter than --min-duration dropped",
+			     res.dropped_short, res.dropped_short == 1 ? "" : "s");
 	cmd_print_notes(&notes);
 	if (!res.ncands) {
 		cmd_error("no autotune candidates: no function name matches '%s'",

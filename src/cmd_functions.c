@@ -215,6 +215,10 @@ int cmd_functions(int argc, char **argv)
 		ret = EXIT_NOMATCH;
 		goto out;
 	}
+	/* The table's summary line and JSON say it; CSV and TSV stay pure data. */
+	if ((mode == OUT_CSV || mode == OUT_TSV) && res.dropped_short)
+		xp_notes_add(&notes, "%zu device event%s shorter than --min-duration dropped",
+			     res.dropped_short, res.dropped_short == 1 ? "" : "s");
 	fo_out.res = &res;
 	fo_out.notes = &notes;
 	ret = cmd_write(a.c.output, mode, print_functions, &fo_out);

@@ -192,6 +192,9 @@ static int print_table(FILE *f, const struct an_fn_result *r, int colour)
 	if (r->unattributed_events)
 		fprintf(f, "; %zu device event%s (%s) belong%s to no function", r->unattributed_events,
 			PLURAL(r->unattributed_events), b[1], r->unattributed_events == 1 ? "s" : "");
+	if (r->dropped_short)
+		fprintf(f, "; %zu device event%s shorter than --min-duration dropped", r->dropped_short,
+			PLURAL(r->dropped_short));
 	if (r->opts.trim)
 		fprintf(f, "; mean and std drop the %zu fastest and slowest", r->opts.trim);
 	fprintf(f, "\n");

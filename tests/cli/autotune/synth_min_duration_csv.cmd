@@ -1,0 +1,1 @@
+xplane-stat autotune --csv --min-duration 50us $SYNTH/autotune

@@ -1,0 +1,1 @@
+xplane-stat --min-duration 2.5us $SYNTH/gpu_runs.xplane.pb
