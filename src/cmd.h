@@ -177,7 +177,11 @@ int cmd_batch_lines(struct cmd_batch *b, const char *output, unsigned jobs, xp_p
  * when some inputs failed, with a line on stderr saying how many.
  */
 int cmd_batch_exit(const struct cmd_batch *b, int ret);
-/* Copies the reader's counts of skipped or odd items into notes, naming the input. */
+/*
+ * Copies the reader's counts of skipped or odd items, and the errors and
+ * warnings the file itself records (XSpace.errors, XSpace.warnings), into
+ * notes, naming the input.
+ */
 int cmd_note_counts(struct xp_notes *n, const char *path, const struct xp_trace *t);
 /* "'PATH': no device plane with events[ matching 'X'] (planes here: A, B)" on stderr. */
 void cmd_no_device(const char *path, struct xp_trace *t, const char *pattern);

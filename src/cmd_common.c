@@ -326,6 +326,8 @@ int cmd_note_counts(struct xp_notes *n, const char *path, const struct xp_trace 
 				  path, c->duplicate_metadata);
 	for (i = 0; i < t->nerrors; i++)
 		r |= xp_notes_add(n, "'%s': the profiler recorded an error: %s", path, t->errors[i]);
+	for (i = 0; i < t->nwarnings; i++)
+		r |= xp_notes_add(n, "'%s': the profiler recorded a warning: %s", path, t->warnings[i]);
 	return r ? XP_ERR_NOMEM : 0;
 }
 

@@ -440,6 +440,21 @@ static void gen_ref_nowhere(void)
 }
 
 /*
+ * The control trace with what a profiler (or capture's converter) writes
+ * about itself: one XSpace.errors entry and two XSpace.warnings entries.
+ */
+static void gen_profiler_notes(void)
+{
+	XSpace *sp = space_new();
+
+	gpu_plane(sp, "jit_train", "jit_eval");
+	PUSH(sp->errors, sp->n_errors, xstrdup("device 1 lost"));
+	PUSH(sp->warnings, sp->n_warnings, xstrdup("CUPTI dropped 12 activity records (buffer full)"));
+	PUSH(sp->warnings, sp->n_warnings, xstrdup("the record of process 42 is partial"));
+	write_space("profiler_notes.xplane.pb", sp);
+}
+
+/*
  * Function names with invalid UTF-8 (a lone 0xff, a truncated sequence),
  * control characters (tab, newline, escape, DEL), CSV's quote and comma,
  * and a valid multi-byte name. Strings stop at a NUL, so none is written.
@@ -664,6 +679,7 @@ int main(int argc, char **argv)
 	gen_times();
 	gen_metadata();
 	gen_ref_nowhere();
+	gen_profiler_notes();
 	gen_names();
 	gen_wire();
 	gen_deep_unknown();

@@ -1,0 +1,1 @@
+cd $SYNTH/../bad && xplane-stat --json profiler_notes.xplane.pb
