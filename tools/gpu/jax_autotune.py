@@ -1,0 +1,34 @@
+"""Two autotune candidates, jit_autotune_fn_0 and jit_autotune_fn_1, each run
+five times (tools/gpu/check.sh): the shape `xplane-stat autotune` reads.
+
+python3 jax_autotune.py [PROFILE_DIR]: as jax_matmul.py.
+"""
+import contextlib
+import sys
+
+import jax
+import jax.numpy as jnp
+
+
+def autotune_fn_0(x):
+    return jnp.sum(x @ x.T)
+
+
+def autotune_fn_1(x):
+    return jnp.sum(jnp.einsum("ij,kj->ik", x, x, precision=jax.lax.Precision.HIGHEST))
+
+
+def main():
+    x = jax.random.normal(jax.random.PRNGKey(1), (2048, 2048), jnp.float32)
+    fns = [jax.jit(autotune_fn_0), jax.jit(autotune_fn_1)]
+    for f in fns:
+        f(x).block_until_ready()  # compile outside the trace
+    ctx = jax.profiler.trace(sys.argv[1]) if len(sys.argv) > 1 else contextlib.nullcontext()
+    with ctx:
+        for f in fns:
+            for _ in range(5):
+                f(x).block_until_ready()
+    print("candidates=2 runs=5")
+
+
+main()
