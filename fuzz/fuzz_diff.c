@@ -124,7 +124,9 @@ static void compare_execs(const struct xp_trace *ta, const struct an_exec_list *
 		if (x->plane != y->plane || !str_eq(x->name, y->name) || x->busy_ps != y->busy_ps ||
 		    x->events != y->events || x->dropped_short != y->dropped_short ||
 		    x->unattributed_events != y->unattributed_events ||
-		    x->unattributed_ps != y->unattributed_ps)
+		    x->unattributed_ps != y->unattributed_ps ||
+		    x->extra_module_lines != y->extra_module_lines ||
+		    x->extra_module_events != y->extra_module_events)
 			exec_fail("a device");
 	}
 }

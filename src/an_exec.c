@@ -443,11 +443,16 @@ void an_exec_want_lines(const char *plane, const char *const *names, size_t n,
 			unsigned char *want, void *device_pattern)
 {
 	int module_line;
+	size_t i;
 
 	if (!an_exec_wants_plane(plane, device_pattern))
 		return;
 	memset(want, 0, n);
 	an_device_lines(names, n, want, &module_line);
+	/* Read so that an_exec_find can say how many events it leaves out. */
+	for (i = 0; module_line >= 0 && i < n; i++)
+		if (!strcmp(names[i], "XLA Modules"))
+			want[i] = 1;
 }
 
 /* Children time of every execution found on this plane (those from index first). */
@@ -556,6 +561,17 @@ static int scan_plane(struct plane_ctx *c)
 	}
 	qsort(evs, n, sizeof(*evs), cmp_ev_ref);
 	dev->events = n;
+	/*
+	 * A second "XLA Modules" line is left out: whether it repeats the first
+	 * or is another core's work, neither its executions nor a union with the
+	 * first would be right for this device. Counted, for a warning.
+	 */
+	for (i = 0; module_line >= 0 && i < p->nlines; i++) {
+		if (i != (size_t)module_line && !strcmp(p->lines[i].name, "XLA Modules")) {
+			dev->extra_module_lines++;
+			dev->extra_module_events += p->lines[i].nevents;
+		}
+	}
 	/* Host planes are read only for a plane whose events name a function. */
 	if (module_line < 0 && !c->host_built && any_module_event(p, evs, n)) {
 		ret = host_link_build(c->t, c->host, c->err);

@@ -57,6 +57,8 @@ struct an_device {
 	size_t dropped_short;	/* dropped by min_dur_ps */
 	size_t unattributed_events;	/* device events with no function */
 	int64_t unattributed_ps;	/* their summed duration */
+	/* "XLA Modules" lines after the first (only the first is used), their events */
+	size_t extra_module_lines, extra_module_events;
 };
 
 /* Owns its arrays and strings (copied out of the trace): free with an_exec_list_release. */
@@ -95,7 +97,9 @@ size_t an_device_lines(const char *const *names, size_t n, unsigned char *use, i
 size_t an_plane_device_events(const struct xp_plane *p);
 /*
  * For xp_read_opts.want_lines: on the device planes an_exec_wants_plane takes,
- * only the lines an_device_lines names (what an_exec_find reads without --children).
+ * only the lines an_device_lines names (what an_exec_find reads without
+ * --children), and any further "XLA Modules" line, whose events an_exec_find
+ * counts as not used.
  */
 void an_exec_want_lines(const char *plane, const char *const *names, size_t n,
 			unsigned char *want, void *device_pattern);

@@ -183,6 +183,8 @@ int cmd_batch_exit(const struct cmd_batch *b, int ret);
  * notes, naming the input.
  */
 int cmd_note_counts(struct xp_notes *n, const char *path, const struct xp_trace *t);
+/* What an_exec_find left out or could not use on each device, as warnings naming the input. */
+int cmd_note_execs(struct xp_notes *n, const char *path, const struct an_exec_list *l);
 /* "'PATH': no device plane with events[ matching 'X'] (planes here: A, B)" on stderr. */
 void cmd_no_device(const char *path, struct xp_trace *t, const char *pattern);
 

@@ -156,7 +156,8 @@ struct cmd_input *cmd_input_process(const struct cmd_common *c, const char *path
 		}
 	}
 	/* After an_exec_find: the counts include the planes it read on demand. */
-	if (!in->code && cmd_note_counts(&in->notes, path, in->t)) {
+	if (!in->code && (cmd_note_counts(&in->notes, path, in->t) ||
+			  (in->have_execs && cmd_note_execs(&in->notes, path, &in->execs)))) {
 		in->code = EXIT_ERROR;
 		xp_err_set(&in->err, XP_ERR_NOMEM, "out of memory");
 	}
@@ -328,6 +329,24 @@ int cmd_note_counts(struct xp_notes *n, const char *path, const struct xp_trace 
 		r |= xp_notes_add(n, "'%s': the profiler recorded an error: %s", path, t->errors[i]);
 	for (i = 0; i < t->nwarnings; i++)
 		r |= xp_notes_add(n, "'%s': the profiler recorded a warning: %s", path, t->warnings[i]);
+	return r ? XP_ERR_NOMEM : 0;
+}
+
+int cmd_note_execs(struct xp_notes *n, const char *path, const struct an_exec_list *l)
+{
+	size_t i;
+	int r = 0;
+
+	for (i = 0; i < l->ndevices; i++) {
+		const struct an_device *d = &l->devices[i];
+
+		if (d->extra_module_lines)
+			r |= xp_notes_add(n, "'%s': plane '%s' has %zu 'XLA Modules' lines: only the first is "
+					  "used, the %zu event%s on the other%s are not counted", path, d->name,
+					  d->extra_module_lines + 1, d->extra_module_events,
+					  d->extra_module_events == 1 ? "" : "s",
+					  d->extra_module_lines == 1 ? "" : "s");
+	}
 	return r ? XP_ERR_NOMEM : 0;
 }
 

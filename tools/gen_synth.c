@@ -560,6 +560,30 @@ static void gen_gpu_host_multi(void)
 	space_write(sp, "gpu_host_multi.xplane.pb");
 }
 
+/*
+ * Scenario 8: a TPU plane with two "XLA Modules" lines. Only the first is
+ * the plane's device work: jit_a [0, 10] and jit_b [20, 25] us. The second
+ * holds 3 events (a copy of jit_a and two of jit_c) that are not used and
+ * are reported as such.
+ */
+static void gen_tpu_two_module_lines(void)
+{
+	XSpace *sp = space_new();
+	struct plane t = plane_add(sp, 1, "/device:TPU:0", 1000);
+	XLine *mod = line_add(&t, 1, "XLA Modules", 1000);
+	XLine *ops = line_add(&t, 2, "XLA Ops", 1000);
+	XLine *mod2 = line_add(&t, 3, "XLA Modules", 1000);
+
+	ev_add(&t, mod, "jit_a(11)", US(0), US(10));
+	ev_add(&t, mod, "jit_b(12)", US(20), US(5));
+	ev_add(&t, ops, "fusion.1", US(1), US(2));
+	ev_add(&t, mod2, "jit_a(11)", US(0), US(10));
+	ev_add(&t, mod2, "jit_c(13)", US(30), US(4));
+	ev_add(&t, mod2, "jit_c(13)", US(40), US(1));
+
+	space_write(sp, "tpu_two_module_lines.xplane.pb");
+}
+
 /* One kernel per autotune candidate, at 10, 200 and 300 us. */
 static void autotune_plane(XSpace *sp, int64_t id, const char *name, const int64_t dur_us[3])
 {
@@ -678,5 +702,6 @@ int main(int argc, char **argv)
 	gen_gpu_host_multi();
 	gen_autotune();
 	gen_compat();
+	gen_tpu_two_module_lines();
 	return 0;
 }
