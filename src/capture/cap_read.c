@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "cap_format.h"
+#include "cap_layout.h"
 
 /* Records by type, from the counting pass. */
 struct counts {
@@ -107,8 +108,10 @@ static int walk(const unsigned char *b, size_t len, size_t off, struct cap_file 
 	return 0;
 }
 
-static const char *str_ref(struct cap_file *f, uint32_t id)
+static const char *str_ref(void *ctx, uint32_t id)
 {
+	struct cap_file *f = ctx;
+
 	if (!id)
 		return NULL;
 	if (id > f->nstrings_) {
@@ -128,7 +131,6 @@ static int fill_record(struct cap_file *f, unsigned type, const unsigned char *p
 		       struct xp_err *err)
 {
 	char *s;
-	int i;
 
 	if (!known(type) || plen < min_len[type])
 		return 0;
@@ -144,119 +146,48 @@ static int fill_record(struct cap_file *f, unsigned type, const unsigned char *p
 		f->string_pool_ += plen - 4 + 1;
 		f->strings_[++f->nstrings_] = s;
 		break;
-	case CAP_REC_DEVICE: {
-		struct cap_device *d = &f->devices[f->ndevices++];
-
-		d->id = cap_get32(p);
-		d->name = str_ref(f, cap_get32(p + 4));
-		d->cc_major = cap_get32(p + 8);
-		d->cc_minor = cap_get32(p + 12);
-		d->sm_count = cap_get32(p + 16);
-		d->clock_khz = cap_get32(p + 20);
-		d->mem_size = cap_get64(p + 24);
-		d->mem_bandwidth = cap_get64(p + 32);
-		d->warp_size = cap_get32(p + 40);
-		d->max_warps_per_sm = cap_get32(p + 44);
-		d->max_blocks_per_sm = cap_get32(p + 48);
-		d->max_threads_per_block = cap_get32(p + 52);
-		d->regs_per_sm = cap_get32(p + 56);
-		d->regs_per_block = cap_get32(p + 60);
-		d->shmem_per_sm = cap_get32(p + 64);
-		d->shmem_per_block = cap_get32(p + 68);
+	case CAP_REC_DEVICE:
+		cap_layout_get(&cap_layout_device, p, &f->devices[f->ndevices++], str_ref, f);
 		break;
-	}
 	case CAP_REC_KERNEL: {
 		struct cap_kernel *k = &f->kernels[f->nkernels++];
 
-		k->start = cap_get64(p);
-		k->end = cap_get64(p + 8);
-		k->device = cap_get32(p + 16);
-		k->context = cap_get32(p + 20);
-		k->stream = cap_get32(p + 24);
-		k->correlation = cap_get32(p + 28);
-		k->name = str_ref(f, cap_get32(p + 32));
-		k->demangled = str_ref(f, cap_get32(p + 36));
-		for (i = 0; i < 3; i++) {
-			k->grid[i] = (int32_t)cap_get32(p + 40 + 4 * i);
-			k->block[i] = (int32_t)cap_get32(p + 52 + 4 * i);
-		}
-		k->regs = cap_get32(p + 64);
-		k->static_shmem = cap_get32(p + 68);
-		k->dynamic_shmem = cap_get32(p + 72);
-		k->graph_id = cap_get32(p + 76);
-		k->graph_node_id = cap_get64(p + 80);
+		cap_layout_get(&cap_layout_kernel, p, k, str_ref, f);
 		see_ts(f, k->end);
 		break;
 	}
 	case CAP_REC_MEMCPY: {
 		struct cap_memcpy *m = &f->memcpys[f->nmemcpys++];
 
-		m->start = cap_get64(p);
-		m->end = cap_get64(p + 8);
-		m->bytes = cap_get64(p + 16);
-		m->device = cap_get32(p + 24);
-		m->context = cap_get32(p + 28);
-		m->stream = cap_get32(p + 32);
-		m->correlation = cap_get32(p + 36);
-		m->kind = p[40] < CAP_COPY_KINDS ? p[40] : CAP_COPY_OTHER;
-		m->src_kind = p[41] < CAP_MEM_KINDS ? p[41] : CAP_MEM_UNKNOWN;
-		m->dst_kind = p[42] < CAP_MEM_KINDS ? p[42] : CAP_MEM_UNKNOWN;
-		m->async = p[43] != 0;
-		m->src_device = cap_get32(p + 44);
-		m->dst_device = cap_get32(p + 48);
-		m->graph_id = cap_get32(p + 52);
-		m->graph_node_id = cap_get64(p + 56);
+		cap_layout_get(&cap_layout_memcpy, p, m, str_ref, f);
 		see_ts(f, m->end);
 		break;
 	}
 	case CAP_REC_MEMSET: {
 		struct cap_memset *m = &f->memsets[f->nmemsets++];
 
-		m->start = cap_get64(p);
-		m->end = cap_get64(p + 8);
-		m->bytes = cap_get64(p + 16);
-		m->device = cap_get32(p + 24);
-		m->context = cap_get32(p + 28);
-		m->stream = cap_get32(p + 32);
-		m->correlation = cap_get32(p + 36);
-		m->value = cap_get32(p + 40);
-		m->mem_kind = p[44] < CAP_MEM_KINDS ? p[44] : CAP_MEM_UNKNOWN;
-		m->async = p[45] != 0;
-		m->graph_id = cap_get32(p + 48);
-		m->graph_node_id = cap_get64(p + 52);
+		cap_layout_get(&cap_layout_memset, p, m, str_ref, f);
 		see_ts(f, m->end);
 		break;
 	}
 	case CAP_REC_API: {
 		struct cap_api *a = &f->apis[f->napis++];
 
-		a->start = cap_get64(p);
-		a->end = cap_get64(p + 8);
-		a->thread = cap_get32(p + 16);
-		a->correlation = cap_get32(p + 20);
-		a->cbid = cap_get32(p + 24);
-		a->result = cap_get32(p + 28);
-		a->name = str_ref(f, cap_get32(p + 32));
+		cap_layout_get(&cap_layout_api, p, a, str_ref, f);
 		see_ts(f, a->end);
 		break;
 	}
 	case CAP_REC_MARKER: {
 		struct cap_marker *m = &f->markers[f->nmarkers++];
 
-		m->ts = cap_get64(p);
-		m->id = cap_get32(p + 8);
-		m->flags = cap_get32(p + 12);
-		m->thread = cap_get32(p + 16);
-		m->name = str_ref(f, cap_get32(p + 20));
-		m->domain = str_ref(f, cap_get32(p + 24));
+		cap_layout_get(&cap_layout_marker, p, m, str_ref, f);
 		see_ts(f, m->ts);
 		break;
 	}
 	case CAP_REC_RANGE: {
 		struct cap_range *r = &f->ranges[f->nranges++];
 
-		r->ts = cap_get64(p);
-		r->start = cap_get32(p + 8) != 0;
+		cap_layout_get(&cap_layout_range, p, r, str_ref, f);
 		see_ts(f, r->ts);
 		break;
 	}
@@ -276,10 +207,7 @@ static int fill_record(struct cap_file *f, unsigned type, const unsigned char *p
 		break;
 	case CAP_REC_TRAILER:
 		f->complete = 1;
-		f->trailer.records = cap_get64(p);
-		f->trailer.dropped = cap_get64(p + 8);
-		f->trailer.end_ts = cap_get64(p + 16);
-		f->trailer.end_wall_ns = cap_get64(p + 24);
+		cap_layout_get(&cap_layout_trailer, p, &f->trailer, str_ref, f);
 		if (f->trailer.dropped > f->dropped)
 			f->dropped = f->trailer.dropped;
 		see_ts(f, f->trailer.end_ts);

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "cap_format.h"
+#include "cap_layout.h"
 
 #define FLUSH_AT (1u << 20)
 
@@ -169,148 +170,56 @@ static int done(struct cap_writer *w)
 	return w->len >= FLUSH_AT ? cap_writer_flush(w) : 0;
 }
 
-int cap_writer_device(struct cap_writer *w, const struct cap_device *d)
+/* A fixed-layout record: its new strings first (each before the record that uses it), then the record. */
+static int put(struct cap_writer *w, const struct cap_layout *l, const void *rec)
 {
-	uint32_t name = string_id(w, d->name);
-	unsigned char *p = record(w, CAP_REC_DEVICE, CAP_LEN_DEVICE);
+	const char *s[CAP_LAYOUT_MAX_STRINGS];
+	uint32_t ids[CAP_LAYOUT_MAX_STRINGS];
+	size_t n = cap_layout_strings(l, rec, s), i;
+	unsigned char *p;
 
+	for (i = 0; i < n; i++)
+		ids[i] = string_id(w, s[i]);
+	p = record(w, l->type, l->len);
 	if (!p)
 		return w->err;
-	cap_put32(p, d->id);
-	cap_put32(p + 4, name);
-	cap_put32(p + 8, d->cc_major);
-	cap_put32(p + 12, d->cc_minor);
-	cap_put32(p + 16, d->sm_count);
-	cap_put32(p + 20, d->clock_khz);
-	cap_put64(p + 24, d->mem_size);
-	cap_put64(p + 32, d->mem_bandwidth);
-	cap_put32(p + 40, d->warp_size);
-	cap_put32(p + 44, d->max_warps_per_sm);
-	cap_put32(p + 48, d->max_blocks_per_sm);
-	cap_put32(p + 52, d->max_threads_per_block);
-	cap_put32(p + 56, d->regs_per_sm);
-	cap_put32(p + 60, d->regs_per_block);
-	cap_put32(p + 64, d->shmem_per_sm);
-	cap_put32(p + 68, d->shmem_per_block);
+	cap_layout_put(l, rec, ids, p);
 	return done(w);
+}
+
+int cap_writer_device(struct cap_writer *w, const struct cap_device *d)
+{
+	return put(w, &cap_layout_device, d);
 }
 
 int cap_writer_kernel(struct cap_writer *w, const struct cap_kernel *k)
 {
-	uint32_t name = string_id(w, k->name), dem = string_id(w, k->demangled);
-	unsigned char *p = record(w, CAP_REC_KERNEL, CAP_LEN_KERNEL);
-	int i;
-
-	if (!p)
-		return w->err;
-	cap_put64(p, k->start);
-	cap_put64(p + 8, k->end);
-	cap_put32(p + 16, k->device);
-	cap_put32(p + 20, k->context);
-	cap_put32(p + 24, k->stream);
-	cap_put32(p + 28, k->correlation);
-	cap_put32(p + 32, name);
-	cap_put32(p + 36, dem);
-	for (i = 0; i < 3; i++) {
-		cap_put32(p + 40 + 4 * i, (uint32_t)k->grid[i]);
-		cap_put32(p + 52 + 4 * i, (uint32_t)k->block[i]);
-	}
-	cap_put32(p + 64, k->regs);
-	cap_put32(p + 68, k->static_shmem);
-	cap_put32(p + 72, k->dynamic_shmem);
-	cap_put32(p + 76, k->graph_id);
-	cap_put64(p + 80, k->graph_node_id);
-	return done(w);
+	return put(w, &cap_layout_kernel, k);
 }
 
 int cap_writer_memcpy(struct cap_writer *w, const struct cap_memcpy *m)
 {
-	unsigned char *p = record(w, CAP_REC_MEMCPY, CAP_LEN_MEMCPY);
-
-	if (!p)
-		return w->err;
-	cap_put64(p, m->start);
-	cap_put64(p + 8, m->end);
-	cap_put64(p + 16, m->bytes);
-	cap_put32(p + 24, m->device);
-	cap_put32(p + 28, m->context);
-	cap_put32(p + 32, m->stream);
-	cap_put32(p + 36, m->correlation);
-	p[40] = m->kind;
-	p[41] = m->src_kind;
-	p[42] = m->dst_kind;
-	p[43] = m->async;
-	cap_put32(p + 44, m->src_device);
-	cap_put32(p + 48, m->dst_device);
-	cap_put32(p + 52, m->graph_id);
-	cap_put64(p + 56, m->graph_node_id);
-	return done(w);
+	return put(w, &cap_layout_memcpy, m);
 }
 
 int cap_writer_memset(struct cap_writer *w, const struct cap_memset *m)
 {
-	unsigned char *p = record(w, CAP_REC_MEMSET, CAP_LEN_MEMSET);
-
-	if (!p)
-		return w->err;
-	cap_put64(p, m->start);
-	cap_put64(p + 8, m->end);
-	cap_put64(p + 16, m->bytes);
-	cap_put32(p + 24, m->device);
-	cap_put32(p + 28, m->context);
-	cap_put32(p + 32, m->stream);
-	cap_put32(p + 36, m->correlation);
-	cap_put32(p + 40, m->value);
-	p[44] = m->mem_kind;
-	p[45] = m->async;
-	p[46] = p[47] = 0;
-	cap_put32(p + 48, m->graph_id);
-	cap_put64(p + 52, m->graph_node_id);
-	return done(w);
+	return put(w, &cap_layout_memset, m);
 }
 
 int cap_writer_api(struct cap_writer *w, const struct cap_api *a)
 {
-	uint32_t name = string_id(w, a->name);
-	unsigned char *p = record(w, CAP_REC_API, CAP_LEN_API);
-
-	if (!p)
-		return w->err;
-	cap_put64(p, a->start);
-	cap_put64(p + 8, a->end);
-	cap_put32(p + 16, a->thread);
-	cap_put32(p + 20, a->correlation);
-	cap_put32(p + 24, a->cbid);
-	cap_put32(p + 28, a->result);
-	cap_put32(p + 32, name);
-	return done(w);
+	return put(w, &cap_layout_api, a);
 }
 
 int cap_writer_marker(struct cap_writer *w, const struct cap_marker *m)
 {
-	uint32_t name = string_id(w, m->name), dom = string_id(w, m->domain);
-	unsigned char *p = record(w, CAP_REC_MARKER, CAP_LEN_MARKER);
-
-	if (!p)
-		return w->err;
-	cap_put64(p, m->ts);
-	cap_put32(p + 8, m->id);
-	cap_put32(p + 12, m->flags);
-	cap_put32(p + 16, m->thread);
-	cap_put32(p + 20, name);
-	cap_put32(p + 24, dom);
-	return done(w);
+	return put(w, &cap_layout_marker, m);
 }
 
 int cap_writer_range(struct cap_writer *w, const struct cap_range *r)
 {
-	unsigned char *p = record(w, CAP_REC_RANGE, CAP_LEN_RANGE);
-
-	if (!p)
-		return w->err;
-	cap_put64(p, r->ts);
-	cap_put32(p + 8, r->start);
-	return done(w);
+	return put(w, &cap_layout_range, r);
 }
 
 int cap_writer_note(struct cap_writer *w, const struct cap_note *n)
@@ -360,17 +269,8 @@ int cap_writer_flush(struct cap_writer *w)
 
 int cap_writer_finish(struct cap_writer *w, struct cap_trailer *t)
 {
-	unsigned char *p;
-
 	t->records = w->records;
-	p = record(w, CAP_REC_TRAILER, CAP_LEN_TRAILER);
-	if (!p)
-		return w->err;
-	cap_put64(p, t->records);
-	cap_put64(p + 8, t->dropped);
-	cap_put64(p + 16, t->end_ts);
-	cap_put64(p + 24, t->end_wall_ns);
-	return cap_writer_flush(w);
+	return put(w, &cap_layout_trailer, t) ? w->err : cap_writer_flush(w);
 }
 
 void cap_writer_release(struct cap_writer *w)

@@ -5,6 +5,7 @@
 
 #include "cap_file.h"
 #include "cap_format.h"
+#include "cap_layout.h"
 #include "cap_write.h"
 #include "test.h"
 
@@ -332,6 +333,156 @@ static void test_payload_sizes(void)
 	cap_file_release(&f);
 }
 
+/*
+ * The layout tables against the payload offsets of version 1, written out
+ * here by hand (the round trip alone cannot see a field at the wrong offset
+ * in both directions): every record type, through the writer, each field
+ * read at its own offset.
+ */
+static const unsigned char *find_rec(const struct blob *b, unsigned type)
+{
+	size_t off = CAP_HEADER_SIZE;
+
+	while (off + CAP_REC_HEADER <= b->n) {
+		if (cap_get16(b->p + off) == type)
+			return b->p + off + CAP_REC_HEADER;
+		off += CAP_REC_HEADER + cap_get32(b->p + off + 4);
+	}
+	return NULL;
+}
+
+static void test_layout_offsets(void)
+{
+	const struct cap_layout *all[] = {&cap_layout_device, &cap_layout_kernel, &cap_layout_memcpy,
+					  &cap_layout_memset, &cap_layout_api, &cap_layout_marker,
+					  &cap_layout_range, &cap_layout_trailer};
+	struct cap_device d = {.id = 3, .name = "dev", .cc_major = 9, .cc_minor = 1, .sm_count = 132,
+			       .clock_khz = 1980000, .mem_size = 1ull << 36, .mem_bandwidth = 3ull << 40,
+			       .warp_size = 32, .max_warps_per_sm = 64, .max_blocks_per_sm = 31,
+			       .max_threads_per_block = 1024, .regs_per_sm = 65536, .regs_per_block = 65535,
+			       .shmem_per_sm = 233472, .shmem_per_block = 49152};
+	struct cap_kernel k = {.start = 11, .end = 12, .device = 13, .context = 14, .stream = 15,
+			       .correlation = 16, .name = "_Z1kv", .demangled = "k()", .grid = {17, 18, 19},
+			       .block = {20, 21, -22}, .regs = 23, .static_shmem = 24, .dynamic_shmem = 25,
+			       .graph_id = 26, .graph_node_id = 1ull << 40};
+	struct cap_memcpy c = {.start = 31, .end = 32, .bytes = 33, .device = 34, .context = 35, .stream = 36,
+			       .correlation = 37, .kind = CAP_COPY_P2P, .src_kind = CAP_MEM_PINNED,
+			       .dst_kind = CAP_MEM_DEVICE, .async = 1, .src_device = 38, .dst_device = 39,
+			       .graph_id = 40, .graph_node_id = 41};
+	struct cap_memset m = {.start = 51, .end = 52, .bytes = 53, .device = 54, .context = 55, .stream = 56,
+			       .correlation = 57, .value = 58, .mem_kind = CAP_MEM_MANAGED, .async = 1,
+			       .graph_id = 59, .graph_node_id = 60};
+	struct cap_api a = {.start = 61, .end = 62, .thread = 63, .correlation = 64, .cbid = 65, .result = 66,
+			    .name = "cuLaunchKernel"};
+	struct cap_marker mk = {.ts = 71, .id = 72, .flags = CAP_MARK_START, .thread = 73, .name = "r",
+				.domain = "TSL"};
+	struct cap_range rg = {.ts = 81, .start = 1};
+	struct cap_trailer t = {.dropped = 91, .end_ts = 92, .end_wall_ns = 93};
+	struct cap_header h = {.pid = 1};
+	struct cap_writer w;
+	FILE *tmp = tmpfile();
+	const unsigned char *p;
+	struct blob b;
+	size_t i;
+
+	for (i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+		CHECK_INT(cap_layout_size(all[i]), all[i]->len);
+	CHECK_INT(cap_writer_open(&w, fileno(tmp), &h), 0);
+	CHECK_INT(cap_writer_device(&w, &d), 0);	/* string 1: "dev" */
+	CHECK_INT(cap_writer_kernel(&w, &k), 0);	/* 2, 3 */
+	CHECK_INT(cap_writer_memcpy(&w, &c), 0);
+	CHECK_INT(cap_writer_memset(&w, &m), 0);
+	CHECK_INT(cap_writer_api(&w, &a), 0);		/* 4 */
+	CHECK_INT(cap_writer_marker(&w, &mk), 0);	/* 5, 6 */
+	CHECK_INT(cap_writer_range(&w, &rg), 0);
+	CHECK_INT(cap_writer_finish(&w, &t), 0);
+	cap_writer_release(&w);
+	slurp(tmp, &b);
+
+	CHECK((p = find_rec(&b, CAP_REC_DEVICE)) != NULL);
+	CHECK_INT(cap_get32(p), 3);
+	CHECK_INT(cap_get32(p + 4), 1);
+	CHECK_INT(cap_get32(p + 8), 9);
+	CHECK_INT(cap_get32(p + 12), 1);
+	CHECK_INT(cap_get32(p + 16), 132);
+	CHECK_INT(cap_get32(p + 20), 1980000);
+	CHECK_INT(cap_get64(p + 24), 1ull << 36);
+	CHECK_INT(cap_get64(p + 32), 3ull << 40);
+	CHECK_INT(cap_get32(p + 40), 32);
+	CHECK_INT(cap_get32(p + 44), 64);
+	CHECK_INT(cap_get32(p + 48), 31);
+	CHECK_INT(cap_get32(p + 52), 1024);
+	CHECK_INT(cap_get32(p + 56), 65536);
+	CHECK_INT(cap_get32(p + 60), 65535);
+	CHECK_INT(cap_get32(p + 64), 233472);
+	CHECK_INT(cap_get32(p + 68), 49152);
+
+	CHECK((p = find_rec(&b, CAP_REC_KERNEL)) != NULL);
+	CHECK_INT(cap_get64(p), 11);
+	CHECK_INT(cap_get64(p + 8), 12);
+	for (i = 0; i < 4; i++)
+		CHECK_INT(cap_get32(p + 16 + 4 * i), 13 + i);
+	CHECK_INT(cap_get32(p + 32), 2);
+	CHECK_INT(cap_get32(p + 36), 3);
+	for (i = 0; i < 5; i++)
+		CHECK_INT(cap_get32(p + 40 + 4 * i), 17 + i);
+	CHECK_INT((int32_t)cap_get32(p + 60), -22);
+	for (i = 0; i < 4; i++)
+		CHECK_INT(cap_get32(p + 64 + 4 * i), 23 + i);
+	CHECK_INT(cap_get64(p + 80), 1ull << 40);
+
+	CHECK((p = find_rec(&b, CAP_REC_MEMCPY)) != NULL);
+	for (i = 0; i < 3; i++)
+		CHECK_INT(cap_get64(p + 8 * i), 31 + i);
+	for (i = 0; i < 4; i++)
+		CHECK_INT(cap_get32(p + 24 + 4 * i), 34 + i);
+	CHECK_INT(p[40], CAP_COPY_P2P);
+	CHECK_INT(p[41], CAP_MEM_PINNED);
+	CHECK_INT(p[42], CAP_MEM_DEVICE);
+	CHECK_INT(p[43], 1);
+	for (i = 0; i < 3; i++)
+		CHECK_INT(cap_get32(p + 44 + 4 * i), 38 + i);
+	CHECK_INT(cap_get64(p + 56), 41);
+
+	CHECK((p = find_rec(&b, CAP_REC_MEMSET)) != NULL);
+	for (i = 0; i < 3; i++)
+		CHECK_INT(cap_get64(p + 8 * i), 51 + i);
+	for (i = 0; i < 5; i++)
+		CHECK_INT(cap_get32(p + 24 + 4 * i), 54 + i);
+	CHECK_INT(p[44], CAP_MEM_MANAGED);
+	CHECK_INT(p[45], 1);
+	CHECK_INT(p[46] | p[47], 0);
+	CHECK_INT(cap_get32(p + 48), 59);
+	CHECK_INT(cap_get64(p + 52), 60);
+
+	CHECK((p = find_rec(&b, CAP_REC_API)) != NULL);
+	CHECK_INT(cap_get64(p), 61);
+	CHECK_INT(cap_get64(p + 8), 62);
+	for (i = 0; i < 4; i++)
+		CHECK_INT(cap_get32(p + 16 + 4 * i), 63 + i);
+	CHECK_INT(cap_get32(p + 32), 4);
+
+	CHECK((p = find_rec(&b, CAP_REC_MARKER)) != NULL);
+	CHECK_INT(cap_get64(p), 71);
+	CHECK_INT(cap_get32(p + 8), 72);
+	CHECK_INT(cap_get32(p + 12), CAP_MARK_START);
+	CHECK_INT(cap_get32(p + 16), 73);
+	CHECK_INT(cap_get32(p + 20), 5);
+	CHECK_INT(cap_get32(p + 24), 6);
+
+	CHECK((p = find_rec(&b, CAP_REC_RANGE)) != NULL);
+	CHECK_INT(cap_get64(p), 81);
+	CHECK_INT(cap_get32(p + 8), 1);
+
+	CHECK((p = find_rec(&b, CAP_REC_TRAILER)) != NULL);
+	CHECK_INT(cap_get64(p), 6 + 7);	/* strings and records before it */
+	CHECK_INT(cap_get64(p + 8), 91);
+	CHECK_INT(cap_get64(p + 16), 92);
+	CHECK_INT(cap_get64(p + 24), 93);
+	free(b.p);
+	fclose(tmp);
+}
+
 /* Enough records to pass the writer's flush threshold several times. */
 static void test_many(void)
 {
@@ -379,6 +530,7 @@ int main(void)
 	test_truncated();
 	test_corrupt();
 	test_payload_sizes();
+	test_layout_offsets();
 	test_many();
 	return test_done("test_cap_file");
 }
