@@ -116,6 +116,23 @@ static int check_driver(void)
 	return EXIT_OK;
 }
 
+/*
+ * Whether the driver will be able to load the injection library: its
+ * dependencies (CUPTI above all) resolve the same way here as in the child,
+ * which inherits this environment. Without the check a library the driver
+ * cannot load looks like a program that never initialised CUDA. The library
+ * stays loaded (CUPTI is never unloaded) and has no constructors.
+ */
+static int check_inject(const char *inject)
+{
+	if (dlopen(inject, RTLD_LAZY | RTLD_LOCAL))
+		return EXIT_OK;
+	cmd_error("cannot load the capture library: %s; it needs CUPTI (libcupti.so.%d): add the "
+		  "directory that holds it to LD_LIBRARY_PATH (CUDA's extras/CUPTI/lib64 or lib64, or a "
+		  "Python environment's nvidia/cu13/lib)", dlerror(), XPS_CUDA_VERSION / 1000);
+	return EXIT_NODRIVER;
+}
+
 /* Removes the record directory and what is in it. */
 static void remove_dir(const char *dir)
 {
@@ -411,6 +428,8 @@ static int capture(const struct capture_args *a, char **child)
 	if (!inject)
 		return EXIT_ERROR;
 	ret = check_driver();
+	if (!ret)
+		ret = check_inject(inject);
 	if (ret)
 		goto out;
 	snprintf(dir, sizeof(dir), "%s/xplane-stat-capture.XXXXXX", tmp && *tmp ? tmp : "/tmp");
