@@ -126,7 +126,9 @@ static void compare_execs(const struct xp_trace *ta, const struct an_exec_list *
 		    x->unattributed_events != y->unattributed_events ||
 		    x->unattributed_ps != y->unattributed_ps ||
 		    x->extra_module_lines != y->extra_module_lines ||
-		    x->extra_module_events != y->extra_module_events)
+		    x->extra_module_events != y->extra_module_events ||
+		    x->module_line != y->module_line || x->module_ref_nowhere != y->module_ref_nowhere ||
+		    memcmp(x->odd_stats, y->odd_stats, sizeof(x->odd_stats)))
 			exec_fail("a device");
 	}
 }

@@ -326,16 +326,58 @@ static struct an_exec *push_exec(struct an_exec_list *l)
 	return &l->execs[l->n++];
 }
 
-/* Name, fingerprint and program id of a function event. */
-static int describe(struct plane_ctx *c, const struct xp_event *e, struct an_exec *x)
+/*
+ * The function an event's hlo_module stat names: 1 with the name in *raw,
+ * 0 when there is no such stat, -1 when it names nothing (a ref_value to
+ * stat metadata the file lacks, or not a string), counted on the device.
+ */
+static int module_of(struct plane_ctx *c, const struct xp_event *e, const char **raw, size_t *len)
+{
+	const struct xp_stat *s = xp_event_stat(c->p, e, XP_K_HLO_MODULE);
+	struct an_device *dev = &c->out->devices[c->device];
+
+	*raw = NULL;
+	*len = 0;
+	if (!s)
+		return 0;
+	*raw = xp_stat_str(c->p, s, len);
+	if (*raw)
+		return 1;
+	if (s->type == XP_STAT_REF)
+		dev->module_ref_nowhere++;
+	else
+		dev->odd_stats[XP_K_HLO_MODULE]++;
+	return -1;
+}
+
+/* A decimal string of at most 19 digits (no sign, no space) as a program id. */
+static int digits_u64(const char *p, size_t len, uint64_t *out)
+{
+	size_t i;
+
+	if (!len || len > 19)
+		return -1;
+	*out = 0;
+	for (i = 0; i < len; i++) {
+		if (p[i] < '0' || p[i] > '9')
+			return -1;
+		*out = *out * 10 + (uint64_t)(p[i] - '0');
+	}
+	return 0;
+}
+
+/*
+ * Name, fingerprint and program id of a function event, named by raw (its
+ * hlo_module, len bytes) or, when NULL, by its own metadata.
+ */
+static int describe(struct plane_ctx *c, const struct xp_event *e, const char *raw, size_t len,
+		    struct an_exec *x)
 {
 	const struct xp_plane *p = c->p;
-	const struct xp_stat *s = xp_event_stat(p, e, XP_K_HLO_MODULE);
-	const char *raw = NULL;
-	size_t len = 0;
+	const struct xp_stat *s;
+	const char *str;
+	size_t slen;
 
-	if (s)
-		raw = xp_stat_str(p, s, &len);
 	raw = raw ? xp_arena_strndup(&c->out->arena, raw, len) : xp_event_name(p, e);
 	if (!raw)
 		return XP_ERR_NOMEM;
@@ -344,6 +386,13 @@ static int describe(struct plane_ctx *c, const struct xp_event *e, struct an_exe
 		return XP_ERR_NOMEM;
 	s = xp_event_stat(p, e, XP_K_PROGRAM_ID);
 	x->has_program_id = s && !xp_stat_u64(s, &x->program_id);
+	if (s && !x->has_program_id) {
+		/* A string of digits is as clear a program id as an integer; anything else is counted. */
+		str = s->type == XP_STAT_STR || s->type == XP_STAT_BYTES ? xp_stat_str(p, s, &slen) : NULL;
+		x->has_program_id = str && !digits_u64(str, slen, &x->program_id);
+		if (!x->has_program_id)
+			c->out->devices[c->device].odd_stats[XP_K_PROGRAM_ID]++;
+	}
 	if (!x->has_program_id && x->fingerprint) {
 		char *end;
 
@@ -561,6 +610,7 @@ static int scan_plane(struct plane_ctx *c)
 	}
 	qsort(evs, n, sizeof(*evs), cmp_ev_ref);
 	dev->events = n;
+	dev->module_line = module_line >= 0;
 	/*
 	 * A second "XLA Modules" line is left out: whether it repeats the first
 	 * or is another core's work, neither its executions nor a union with the
@@ -597,22 +647,33 @@ static int scan_plane(struct plane_ctx *c)
 		const struct xp_event *e = &p->events[evs[i].idx];
 		int64_t end = e->start_ps + e->dur_ps;
 		struct an_exec probe = {0}, *x;
-		size_t xi = SIZE_MAX, hk = 0;
+		size_t xi = SIZE_MAX, hk = 0, mlen;
+		const char *module;
+		int mk;
 
 		merger_add(&busy, e->start_ps, end);
-		if (module_line < 0 && !xp_event_stat(p, e, XP_K_HLO_MODULE)) {
+		/*
+		 * On stream lines only an hlo_module that names a function makes an
+		 * event a function's; an XLA Modules event is an execution anyway,
+		 * named by its own metadata when its hlo_module names nothing.
+		 */
+		mk = module_of(c, e, &module, &mlen);
+		if (module_line < 0 && mk <= 0) {
 			dev->unattributed_events++;
 			dev->unattributed_ps += e->dur_ps;
 			continue;
 		}
-		ret = describe(c, e, &probe);
+		ret = describe(c, e, mk > 0 ? module : NULL, mlen, &probe);
 		if (ret)
 			goto out;
 		if (module_line < 0) {
 			const struct xp_stat *cs = xp_event_stat(p, e, XP_K_CORRELATION_ID);
 			uint64_t corr;
+			int have_corr = cs && !xp_stat_u64(cs, &corr);
 
-			if (by_host && cs && !xp_stat_u64(cs, &corr))
+			if (cs && !have_corr)
+				dev->odd_stats[XP_K_CORRELATION_ID]++;
+			if (by_host && have_corr)
 				hk = host_link_find(c->host, corr, probe.name);
 			if (hk && by_host[hk - 1] >= 0)
 				xi = (size_t)by_host[hk - 1];

@@ -59,6 +59,15 @@ struct an_device {
 	int64_t unattributed_ps;	/* their summed duration */
 	/* "XLA Modules" lines after the first (only the first is used), their events */
 	size_t extra_module_lines, extra_module_events;
+	int module_line;	/* its executions are the events of an XLA Modules line */
+	/*
+	 * Stats on device events that give no value, treated as absent: indexed
+	 * by key, an hlo_module that is not a string, a program_id neither an
+	 * integer nor a string of digits, a correlation_id not an integer.
+	 */
+	size_t odd_stats[XP_KEY_COUNT];
+	/* hlo_module stats whose ref_value names stat metadata the file lacks */
+	size_t module_ref_nowhere;
 };
 
 /* Owns its arrays and strings (copied out of the trace): free with an_exec_list_release. */

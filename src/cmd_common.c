@@ -332,9 +332,18 @@ int cmd_note_counts(struct xp_notes *n, const char *path, const struct xp_trace 
 	return r ? XP_ERR_NOMEM : 0;
 }
 
+/* What k events whose hlo_module names nothing become on device d. */
+static const char *unnamed_fate(const struct an_device *d, size_t k)
+{
+	if (d->module_line)
+		return k == 1 ? "the event is named by its own metadata"
+			      : "the events are named by their own metadata";
+	return k == 1 ? "its event belongs to no function" : "their events belong to no function";
+}
+
 int cmd_note_execs(struct xp_notes *n, const char *path, const struct an_exec_list *l)
 {
-	size_t i;
+	size_t i, k;
 	int r = 0;
 
 	for (i = 0; i < l->ndevices; i++) {
@@ -346,6 +355,22 @@ int cmd_note_execs(struct xp_notes *n, const char *path, const struct an_exec_li
 					  d->extra_module_lines + 1, d->extra_module_events,
 					  d->extra_module_events == 1 ? "" : "s",
 					  d->extra_module_lines == 1 ? "" : "s");
+		if ((k = d->module_ref_nowhere))
+			r |= xp_notes_add(n, "'%s': plane '%s': %zu hlo_module stat%s refer%s by ref_value to stat "
+					  "metadata the file lacks: %s", path, d->name, k, k == 1 ? "" : "s",
+					  k == 1 ? "s" : "", unnamed_fate(d, k));
+		if ((k = d->odd_stats[XP_K_HLO_MODULE]))
+			r |= xp_notes_add(n, "'%s': plane '%s': %zu hlo_module stat%s %s not a string: %s",
+					  path, d->name, k, k == 1 ? "" : "s", k == 1 ? "is" : "are",
+					  unnamed_fate(d, k));
+		if ((k = d->odd_stats[XP_K_PROGRAM_ID]))
+			r |= xp_notes_add(n, "'%s': plane '%s': %zu program_id stat%s %s neither an integer nor "
+					  "digits (treated as absent)", path, d->name, k, k == 1 ? "" : "s",
+					  k == 1 ? "is" : "are");
+		if ((k = d->odd_stats[XP_K_CORRELATION_ID]))
+			r |= xp_notes_add(n, "'%s': plane '%s': %zu correlation_id stat%s %s not an integer "
+					  "(treated as absent)", path, d->name, k, k == 1 ? "" : "s",
+					  k == 1 ? "is" : "are");
 	}
 	return r ? XP_ERR_NOMEM : 0;
 }

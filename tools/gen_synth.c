@@ -584,6 +584,42 @@ static void gen_tpu_two_module_lines(void)
 	space_write(sp, "tpu_two_module_lines.xplane.pb");
 }
 
+/*
+ * Scenario 9: stats of unexpected types, no host plane. GPU:0 (Stream #7,
+ * base 1000 ns), kernels [start, end] us:
+ *   K1 [0, 4], K2 [4, 6]  jit_s, program_id the string "21" (digits: id 21)
+ *   K3 [10, 13]           hlo_module the integer 5: belongs to no function
+ *   K4 [20, 25]           jit_t, program_id the string "x7": no program id
+ *   K5 [30, 32]           jit_t, program_id 7, correlation_id the string "c9"
+ * TPU:0 (XLA Modules, base 1000 ns): jit_u(3) [0, 8] us with hlo_module the
+ * integer 9: named by its metadata, jit_u, program 3.
+ */
+static void gen_odd_stats(void)
+{
+	XSpace *sp = space_new();
+	struct plane g = plane_add(sp, 1, "/device:GPU:0", 1000);
+	struct plane t = plane_add(sp, 2, "/device:TPU:0", 1000);
+	XLine *s7 = line_add(&g, 1, "Stream #7(Compute)", 1000);
+	XLine *mod = line_add(&t, 1, "XLA Modules", 1000);
+	XEvent *ev;
+
+	ev = kernel(&g, s7, "fusion_1", "jit_s", -1, US(0), US(4));
+	ev_str(&g, ev, "program_id", "21");
+	ev = kernel(&g, s7, "fusion_2", "jit_s", -1, US(4), US(2));
+	ev_str(&g, ev, "program_id", "21");
+	ev = kernel(&g, s7, "fusion_3", NULL, -1, US(10), US(3));
+	ev_i64(&g, ev, "hlo_module", 5);
+	ev = kernel(&g, s7, "fusion_4", "jit_t", -1, US(20), US(5));
+	ev_str(&g, ev, "program_id", "x7");
+	ev = kernel(&g, s7, "fusion_5", "jit_t", 7, US(30), US(2));
+	ev_str(&g, ev, "correlation_id", "c9");
+
+	ev = ev_add(&t, mod, "jit_u(3)", US(0), US(8));
+	ev_i64(&t, ev, "hlo_module", 9);
+
+	space_write(sp, "gpu_odd_stats.xplane.pb");
+}
+
 /* One kernel per autotune candidate, at 10, 200 and 300 us. */
 static void autotune_plane(XSpace *sp, int64_t id, const char *name, const int64_t dur_us[3])
 {
@@ -703,5 +739,6 @@ int main(int argc, char **argv)
 	gen_autotune();
 	gen_compat();
 	gen_tpu_two_module_lines();
+	gen_odd_stats();
 	return 0;
 }

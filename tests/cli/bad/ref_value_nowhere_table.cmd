@@ -1,0 +1,1 @@
+cd $SYNTH/../bad && xplane-stat ref_nowhere.xplane.pb

@@ -1,0 +1,1 @@
+xplane-stat --json $SYNTH/gpu_odd_stats.xplane.pb
