@@ -128,7 +128,9 @@ static void compare_execs(const struct xp_trace *ta, const struct an_exec_list *
 		    x->extra_module_lines != y->extra_module_lines ||
 		    x->extra_module_events != y->extra_module_events ||
 		    x->module_line != y->module_line || x->module_ref_nowhere != y->module_ref_nowhere ||
-		    memcmp(x->odd_stats, y->odd_stats, sizeof(x->odd_stats)))
+		    memcmp(x->odd_stats, y->odd_stats, sizeof(x->odd_stats)) ||
+		    x->corr_events != y->corr_events || x->linked_events != y->linked_events ||
+		    x->host_linkage != y->host_linkage)
 			exec_fail("a device");
 	}
 }

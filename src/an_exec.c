@@ -94,6 +94,7 @@ struct host_link {
 	size_t nhexecs;
 	uint32_t *exec_line_of;		/* launch line -> paired executor line, or UINT32_MAX */
 	size_t nlines;
+	size_t nplanes;			/* host planes */
 };
 
 static int cmp_launch(const void *a, const void *b)
@@ -226,6 +227,7 @@ static int host_link_build(struct xp_trace *t, struct host_link *h, struct xp_er
 
 		if (strncmp(p->name, "/host:", 6))
 			continue;
+		h->nplanes++;
 		h->nlines += p->nlines;
 		for (i = 0; i < p->nevents; i++) {
 			nl += xp_event_stat(p, &p->events[i], XP_K_CORRELATION_ID) != NULL;
@@ -675,6 +677,8 @@ static int scan_plane(struct plane_ctx *c)
 				dev->odd_stats[XP_K_CORRELATION_ID]++;
 			if (by_host && have_corr)
 				hk = host_link_find(c->host, corr, probe.name);
+			dev->corr_events += have_corr;
+			dev->linked_events += hk != 0;
 			if (hk && by_host[hk - 1] >= 0)
 				xi = (size_t)by_host[hk - 1];
 			else if (!hk && run_exec != SIZE_MAX &&
@@ -711,6 +715,8 @@ static int scan_plane(struct plane_ctx *c)
 			owner[evs[i].idx] = (int32_t)(xi - first);
 	}
 	dev->busy_ps = merger_total(&busy);
+	if (dev->corr_events && !c->host->nhexecs)
+		dev->host_linkage = c->host->nplanes ? AN_LINK_NO_LAUNCHES : AN_LINK_NO_HOST_PLANE;
 	for (i = first; i < c->out->n; i++) {
 		struct an_exec *x = &c->out->execs[i];
 

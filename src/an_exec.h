@@ -68,7 +68,16 @@ struct an_device {
 	size_t odd_stats[XP_KEY_COUNT];
 	/* hlo_module stats whose ref_value names stat metadata the file lacks */
 	size_t module_ref_nowhere;
+	/*
+	 * Function events with a correlation_id, and how many of them host
+	 * linkage grouped; the others joined runs. host_linkage says why none
+	 * could be: AN_LINK_NO_HOST_PLANE, AN_LINK_NO_LAUNCHES, else AN_LINK_OK.
+	 */
+	size_t corr_events, linked_events;
+	int host_linkage;
 };
+
+enum { AN_LINK_OK = 0, AN_LINK_NO_HOST_PLANE, AN_LINK_NO_LAUNCHES };
 
 /* Owns its arrays and strings (copied out of the trace): free with an_exec_list_release. */
 struct an_exec_list {

@@ -367,6 +367,19 @@ int cmd_note_execs(struct xp_notes *n, const char *path, const struct an_exec_li
 			r |= xp_notes_add(n, "'%s': plane '%s': %zu program_id stat%s %s neither an integer nor "
 					  "digits (treated as absent)", path, d->name, k, k == 1 ? "" : "s",
 					  k == 1 ? "is" : "are");
+		if (d->corr_events && !d->linked_events)
+			r |= xp_notes_add(n, "'%s': plane '%s': %zu device event%s carr%s a correlation_id but %s: "
+					  "executions are split by the runs rule", path, d->name, d->corr_events,
+					  d->corr_events == 1 ? "" : "s", d->corr_events == 1 ? "ies" : "y",
+					  d->host_linkage == AN_LINK_NO_HOST_PLANE ? "the file has no host plane"
+					  : d->host_linkage == AN_LINK_NO_LAUNCHES
+					  ? "the host planes hold no launches and ExecuteThunks events to link them to"
+					  : "none matches a host launch inside an ExecuteThunks event of its function");
+		else if (d->corr_events > d->linked_events)
+			r |= xp_notes_add(n, "'%s': plane '%s': %zu of %zu device events with a correlation_id match "
+					  "no host launch inside an ExecuteThunks event of their function: they join "
+					  "executions by the runs rule", path, d->name,
+					  d->corr_events - d->linked_events, d->corr_events);
 		if ((k = d->odd_stats[XP_K_CORRELATION_ID]))
 			r |= xp_notes_add(n, "'%s': plane '%s': %zu correlation_id stat%s %s not an integer "
 					  "(treated as absent)", path, d->name, k, k == 1 ? "" : "s",

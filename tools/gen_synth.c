@@ -561,6 +561,46 @@ static void gen_gpu_host_multi(void)
 }
 
 /*
+ * Scenario 10: gpu_host's device plane with and without its host plane.
+ * gpu_no_host.xplane.pb: the host plane is missing (as in a file cut before
+ * it), so the four kernels with a correlation_id form one run (11 us).
+ * gpu_host_partial.xplane.pb: the host plane is there and a fifth kernel
+ * K5 [20, 22] us has correlation_id 999, which no launch has: ET1 {K1, K2}
+ * 5 us, ET2 {K3, K4} 6 us, and K5 alone by the runs rule, 2 us.
+ */
+static void gen_gpu_host_links(int with_host)
+{
+	XSpace *sp = space_new();
+	struct plane g = plane_add(sp, 1, "/device:GPU:0", 5000);
+	XLine *s7 = line_add(&g, 1, "Stream #7(Compute)", 5000);
+	XEvent *ev;
+	static const struct {
+		int64_t start_us, dur_us;
+		uint64_t corr;
+	} k[] = { { 0, 3, 101 }, { 4, 2, 102 }, { 7, 5, 103 }, { 13, 1, 104 }, { 20, 2, 999 } };
+	size_t i, n = with_host ? 5 : 4;
+
+	for (i = 0; i < n; i++) {
+		ev = kernel(&g, s7, "train_kernel", "jit_train", 3,
+			    US(k[i].start_us), US(k[i].dur_us));
+		ev_u64(&g, ev, "correlation_id", k[i].corr);
+	}
+	if (with_host) {
+		struct plane h = plane_add(sp, 2, "/host:CPU", 4000);
+		XLine *py = line_add(&h, 1, "python", 4000);
+		XLine *th = line_add(&h, 2, "Host Threads/100", 4010);
+
+		thunks(&h, py, US(10), US(20), "jit_train");
+		thunks(&h, py, US(30), US(20), "jit_train");
+		launch(&h, th, US(12), 101);
+		launch(&h, th, US(15), 102);
+		launch(&h, th, US(32), 103);
+		launch(&h, th, US(36), 104);
+	}
+	space_write(sp, with_host ? "gpu_host_partial.xplane.pb" : "gpu_no_host.xplane.pb");
+}
+
+/*
  * Scenario 8: a TPU plane with two "XLA Modules" lines. Only the first is
  * the plane's device work: jit_a [0, 10] and jit_b [20, 25] us. The second
  * holds 3 events (a copy of jit_a and two of jit_c) that are not used and
@@ -740,5 +780,7 @@ int main(int argc, char **argv)
 	gen_compat();
 	gen_tpu_two_module_lines();
 	gen_odd_stats();
+	gen_gpu_host_links(0);
+	gen_gpu_host_links(1);
 	return 0;
 }

@@ -1,0 +1,1 @@
+xplane-stat --json $SYNTH/gpu_host_partial.xplane.pb
