@@ -38,6 +38,7 @@ int cmd_planes(int argc, char **argv)
 	struct an_planes p = {0};
 	struct planes_output po;
 	struct xp_err err = {0};
+	struct xp_notes notes = {0};
 	const char **pos = NULL;
 	size_t npos;
 	int ret, mode;
@@ -70,7 +71,14 @@ int cmd_planes(int argc, char **argv)
 	po.path = pos[0];
 	po.planes = &p;
 	ret = cmd_write(c.output, (enum out_mode)mode, print_planes, &po);
+	/* what the reader skipped and what the profiler noted, as the other commands say it */
+	if (cmd_note_counts(&notes, pos[0], t)) {
+		cmd_error("out of memory");
+		ret = EXIT_ERROR;
+	}
+	cmd_print_notes(&notes);
 out:
+	xp_notes_release(&notes);
 	an_planes_release(&p);
 	xp_trace_free(t);
 	free(pos);
