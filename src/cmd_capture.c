@@ -117,20 +117,47 @@ static int check_driver(void)
 }
 
 /*
- * Whether the driver will be able to load the injection library: its
- * dependencies (CUPTI above all) resolve the same way here as in the child,
- * which inherits this environment. Without the check a library the driver
- * cannot load looks like a program that never initialised CUDA. The library
- * stays loaded (CUPTI is never unloaded) and has no constructors.
+ * Whether the injection library loads in this environment, which the child
+ * inherits; why not in why[] otherwise. Tried in a throwaway child so that
+ * CUPTI's initialisers never run in this process. Not loading here is only
+ * a warning: a program may load CUPTI itself before cuInit (JAX installed
+ * from wheels does, from its nvidia/cu<N>/lib), and then the driver's load
+ * succeeds. Returns 1 loadable (or the probe itself failed), 0 not.
  */
-static int check_inject(const char *inject)
+static int probe_inject(const char *inject, char *why, size_t n)
 {
-	if (dlopen(inject, RTLD_LAZY | RTLD_LOCAL))
-		return EXIT_OK;
-	cmd_error("cannot load the capture library: %s; it needs CUPTI (libcupti.so.%d): add the "
-		  "directory that holds it to LD_LIBRARY_PATH (CUDA's extras/CUPTI/lib64 or lib64, or a "
-		  "Python environment's nvidia/cu13/lib)", dlerror(), XPS_CUDA_VERSION / 1000);
-	return EXIT_NODRIVER;
+	int fd[2], status;
+	ssize_t got = 0, k;
+	pid_t pid;
+
+	if (pipe(fd))
+		return 1;
+	pid = fork();
+	if (pid < 0) {
+		close(fd[0]);
+		close(fd[1]);
+		return 1;
+	}
+	if (!pid) {
+		const char *e;
+
+		close(fd[0]);
+		if (dlopen(inject, RTLD_NOW | RTLD_LOCAL))
+			_exit(0);
+		e = dlerror();
+		if (e && write(fd[1], e, strlen(e)) < 0)
+			_exit(2);
+		_exit(1);
+	}
+	close(fd[1]);
+	while (n > 1 && (size_t)got < n - 1 &&
+	       ((k = read(fd[0], why + got, n - 1 - (size_t)got)) > 0 || (k < 0 && errno == EINTR)))
+		got += k > 0 ? k : 0;
+	why[got] = 0;
+	close(fd[0]);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	return !(WIFEXITED(status) && WEXITSTATUS(status) == 1);
 }
 
 /* Removes the record directory and what is in it. */
@@ -230,6 +257,7 @@ out:
 struct records {
 	struct cap_file *files;
 	size_t n;
+	int inject_unloadable;	/* the library did not load in this environment (a warning said so) */
 };
 
 static int read_records(const char *dir, struct records *r, struct xp_notes *notes)
@@ -294,6 +322,8 @@ static const char *why_nothing(const struct records *r, const struct capture_arg
 {
 	size_t i, j;
 
+	if (!r->n && r->inject_unloadable)
+		return "no process loaded the capture library (see the warning above)";
 	if (!r->n)
 		return "the program never initialised CUDA (no process loaded the capture library)";
 	for (i = 0; i < r->n; i++)
@@ -414,7 +444,7 @@ out:
 static int capture(const struct capture_args *a, char **child)
 {
 	const char *tmp = getenv("TMPDIR");
-	char dir[PATH_MAX], flags[32] = "";
+	char dir[PATH_MAX], flags[32] = "", why[512];
 	char *inject = NULL;
 	struct records r = {0};
 	struct xp_notes notes = {0};
@@ -428,10 +458,16 @@ static int capture(const struct capture_args *a, char **child)
 	if (!inject)
 		return EXIT_ERROR;
 	ret = check_driver();
-	if (!ret)
-		ret = check_inject(inject);
 	if (ret)
 		goto out;
+	if (!probe_inject(inject, why, sizeof(why))) {
+		cmd_error("warning: the capture library does not load here (%s): unless the program loads "
+			  "CUPTI itself, as JAX installed from wheels does, nothing will be recorded; add the "
+			  "directory that holds libcupti.so.%d to LD_LIBRARY_PATH (CUDA's extras/CUPTI/lib64 "
+			  "or lib64, or a Python environment's nvidia/cu%d/lib)", why, XPS_CUDA_VERSION / 1000,
+			  XPS_CUDA_VERSION / 1000);
+		r.inject_unloadable = 1;
+	}
 	snprintf(dir, sizeof(dir), "%s/xplane-stat-capture.XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	if (!mkdtemp(dir)) {
 		cmd_error("cannot create a directory for the records in '%s': %s", tmp && *tmp ? tmp : "/tmp",
