@@ -83,6 +83,7 @@ struct launch {
 struct replay {
 	const struct xp_trace *t;
 	int64_t min_ns;		/* earliest absolute ns in the dump: record time T0 */
+	uint64_t last;		/* the latest record time */
 	struct launch *launches;
 	size_t nlaunches;
 	struct cap_writer w;
@@ -98,9 +99,14 @@ static int64_t abs_ns(const struct xp_plane *p, int64_t ps, const char *what)
 	return p->base_ns + ps / 1000;
 }
 
-static uint64_t rec_ns(const struct replay *r, int64_t ns)
+/* Record time of an absolute ns; keeps the latest for the trailer. */
+static uint64_t rec_ns(struct replay *r, int64_t ns)
 {
-	return T0 + (uint64_t)(ns - r->min_ns);
+	uint64_t t = T0 + (uint64_t)(ns - r->min_ns);
+
+	if (t > r->last)
+		r->last = t;
+	return t;
 }
 
 static const char *str_stat(const struct xp_plane *p, const struct xp_event *e, enum xp_key k)
@@ -400,11 +406,67 @@ static void device_records(struct replay *r, const struct xp_plane *p, uint32_t 
 	}
 }
 
+static int same_str(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+/*
+ * The join itself, kernel by kernel: each device event of the converted
+ * capture must carry the hlo_module, program_id and hlo_op that XLA wrote
+ * on the same kernel (same device, same correlation id) in the dump, and
+ * none where the dump has none. Returns the number of kernels compared;
+ * dies on the first difference.
+ */
+static size_t check_join(const struct xp_trace *dump, const struct xp_trace *cap, size_t *annotated)
+{
+	size_t i, j, k, m, n = 0;
+
+	*annotated = 0;
+	for (i = 0; i < dump->nplanes; i++) {
+		const struct xp_plane *p = &dump->planes[i], *q = NULL;
+		uint32_t ordinal, o2;
+
+		if (!is_gpu_plane(p, &ordinal))
+			continue;
+		for (k = 0; k < cap->nplanes && !q; k++)
+			if (is_gpu_plane(&cap->planes[k], &o2) && o2 == ordinal)
+				q = &cap->planes[k];
+		for (j = 0; j < p->nevents; j++) {
+			const struct xp_event *e = &p->events[j], *f = NULL;
+			uint64_t corr, c2, pa = 0, pb = 0;
+			int ha, hb;
+
+			if (strncmp(p->lines[e->line].name, "Stream #", 8) ||
+			    !u64_stat(p, e, XP_K_CORRELATION_ID, &corr))
+				continue;
+			for (m = 0; q && m < q->nevents && !f; m++)
+				if (u64_stat(q, &q->events[m], XP_K_CORRELATION_ID, &c2) && c2 == corr)
+					f = &q->events[m];
+			if (!f)
+				die("%s: kernel %" PRIu64 " is missing from the capture", p->name, corr);
+			ha = u64_stat(p, e, XP_K_PROGRAM_ID, &pa);
+			hb = u64_stat(q, f, XP_K_PROGRAM_ID, &pb);
+			if (!same_str(str_stat(p, e, XP_K_HLO_MODULE), str_stat(q, f, XP_K_HLO_MODULE)) ||
+			    !same_str(str_stat(p, e, XP_K_HLO_OP), str_stat(q, f, XP_K_HLO_OP)) || ha != hb ||
+			    pa != pb)
+				die("%s: kernel %" PRIu64 ": the dump says %s/%" PRIu64 "/%s, the join %s/%" PRIu64
+				    "/%s", p->name, corr, str_stat(p, e, XP_K_HLO_MODULE) ?: "-", pa,
+				    str_stat(p, e, XP_K_HLO_OP) ?: "-", str_stat(q, f, XP_K_HLO_MODULE) ?: "-", pb,
+				    str_stat(q, f, XP_K_HLO_OP) ?: "-");
+			*annotated += str_stat(p, e, XP_K_HLO_MODULE) != NULL;
+			n++;
+		}
+	}
+	return n;
+}
+
 int main(int argc, char **argv)
 {
 	struct replay r = {0};
 	struct xp_buf in = {0};
-	struct xp_trace *t = NULL;
+	struct xp_trace *t = NULL, *ct = NULL;
+	size_t joined, annotated;
 	struct xp_err err = {0};
 	struct an_planes info;
 	struct cap_header h = {.pid = 1, .flags = CAP_F_NVTX, .start_wall_ns = WALL0, .start_ts = T0};
@@ -443,10 +505,7 @@ int main(int argc, char **argv)
 			device_records(&r, &t->planes[i], ordinal, &info.planes[i].dev);
 	}
 	host_records(&r);
-	tr.end_ts = T0 + 1;
-	for (i = 0; i < r.nlaunches; i++)
-		if (r.launches[i].end > tr.end_ts)
-			tr.end_ts = r.launches[i].end;
+	tr.end_ts = r.last;
 	tr.end_wall_ns = WALL0 + (tr.end_ts - T0);
 	check(cap_writer_finish(&r.w, &tr), "finish");
 	cap_writer_release(&r.w);
@@ -457,15 +516,22 @@ int main(int argc, char **argv)
 	f = fopen(argv[2], "wb");
 	if (!f || fwrite(out, 1, len, f) != len || fclose(f))
 		die("cannot write '%s'", argv[2]);
+	if (xp_trace_read(NULL, out, len, &ct, &err))
+		die("the converted capture: %s", err.msg);
+	joined = check_join(t, ct, &annotated);
 	printf("%zu kernels, %zu copies, %zu launches, %zu module ranges, %zu thunk ranges; "
-	       "%zu device activities annotated by the join\n",
-	       r.kernels, r.copies, r.nlaunches, r.ranges, r.thunks, sum.annotated);
+	       "join: %zu kernels carry the dump's hlo_module, program_id and hlo_op (%zu annotated)\n",
+	       r.kernels, r.copies, r.nlaunches, r.ranges, r.thunks, joined, annotated);
+	if (annotated != sum.annotated)
+		die("the converter says it annotated %zu device activities, the dump has %zu", sum.annotated,
+		    annotated);
 	for (i = 0; i < notes.n; i++)
 		printf("note: %s\n", notes.msgs[i]);
 	free(out);
 	xp_notes_release(&notes);
 	cap_file_release(&file);
 	free(r.launches);
+	xp_trace_free(ct);
 	an_planes_release(&info);
 	xp_trace_free(t);
 	xp_buf_release(&in);
