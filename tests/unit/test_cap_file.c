@@ -385,8 +385,15 @@ static void test_layout_offsets(void)
 	struct blob b;
 	size_t i;
 
-	for (i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+	for (i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
+		size_t j, nstr = 0;
+
 		CHECK_INT(cap_layout_size(all[i]), all[i]->len);
+		for (j = 0; j < all[i]->nfields; j++)
+			nstr += all[i]->fields[j].kind == CAP_FK_STR;
+		CHECK_INT(nstr, all[i]->nstrings);
+		CHECK(nstr <= CAP_LAYOUT_MAX_STRINGS);
+	}
 	CHECK_INT(cap_writer_open(&w, fileno(tmp), &h), 0);
 	CHECK_INT(cap_writer_device(&w, &d), 0);	/* string 1: "dev" */
 	CHECK_INT(cap_writer_kernel(&w, &k), 0);	/* 2, 3 */
@@ -479,6 +486,31 @@ static void test_layout_offsets(void)
 	CHECK_INT(cap_get64(p + 8), 91);
 	CHECK_INT(cap_get64(p + 16), 92);
 	CHECK_INT(cap_get64(p + 24), 93);
+
+	/* the reader's clamps: enums out of range read as 0, flags as 0 or 1 */
+	{
+		unsigned char *q = (unsigned char *)find_rec(&b, CAP_REC_MEMCPY);
+		struct cap_file f;
+		struct xp_err err = {0};
+
+		q[40] = q[41] = q[42] = 0xff;
+		q[43] = 7;
+		q = (unsigned char *)find_rec(&b, CAP_REC_RANGE);
+		cap_put32(q + 8, 5);
+		q = (unsigned char *)find_rec(&b, CAP_REC_MEMSET);
+		q[44] = CAP_MEM_KINDS;
+		q[45] = 0x80;
+		CHECK_INT(cap_file_read(b.p, b.n, &f, &err), 0);
+		CHECK_INT(f.memcpys[0].kind, CAP_COPY_OTHER);
+		CHECK_INT(f.memcpys[0].src_kind, CAP_MEM_UNKNOWN);
+		CHECK_INT(f.memcpys[0].dst_kind, CAP_MEM_UNKNOWN);
+		CHECK_INT(f.memcpys[0].async, 1);
+		CHECK_INT(f.memsets[0].mem_kind, CAP_MEM_UNKNOWN);
+		CHECK_INT(f.memsets[0].async, 1);
+		CHECK_INT(f.ranges[0].start, 1);
+		CHECK_INT(f.kernels[0].block[2], -22);
+		cap_file_release(&f);
+	}
 	free(b.p);
 	fclose(tmp);
 }
