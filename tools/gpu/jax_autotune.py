@@ -4,10 +4,45 @@ five times (tools/gpu/check.sh): the shape `xplane-stat autotune` reads.
 python3 jax_autotune.py [PROFILE_DIR]: as jax_matmul.py.
 """
 import contextlib
+import ctypes
 import sys
 
 import jax
 import jax.numpy as jnp
+
+
+def profiler_range():
+    """cudaProfilerStart/Stop around the measured runs, so that a capture with
+    --capture-range=cudaProfilerApi records what jax.profiler's trace holds
+    (not the warm-up, compilation or autotuning). Prints what it got."""
+    lib = None
+    names = ["libcudart.so.13", "libcudart.so"]
+    try:
+        import os
+        import nvidia
+        names += [os.path.join(d, sub, "libcudart.so.13") for d in nvidia.__path__
+                  for sub in ("cu13/lib", "cuda_runtime/lib")]
+    except ImportError:
+        pass
+    for name in names:
+        try:
+            lib = ctypes.CDLL(name)
+            break
+        except OSError:
+            continue
+    if lib is None:
+        print("cudaProfilerStart: no libcudart found; capture will record the whole run")
+        return contextlib.nullcontext()
+
+    @contextlib.contextmanager
+    def rng():
+        print("cudaProfilerStart ->", lib.cudaProfilerStart())
+        try:
+            yield
+        finally:
+            print("cudaProfilerStop ->", lib.cudaProfilerStop())
+
+    return rng()
 
 
 def autotune_fn_0(x):
@@ -19,12 +54,12 @@ def autotune_fn_1(x):
 
 
 def main():
-    x = jax.random.normal(jax.random.PRNGKey(1), (2048, 2048), jnp.float32)
+    x = jax.random.normal(jax.random.key(1), (2048, 2048), jnp.float32)
     fns = [jax.jit(autotune_fn_0), jax.jit(autotune_fn_1)]
     for f in fns:
         f(x).block_until_ready()  # compile outside the trace
     ctx = jax.profiler.trace(sys.argv[1]) if len(sys.argv) > 1 else contextlib.nullcontext()
-    with ctx:
+    with ctx, profiler_range():
         for f in fns:
             for _ in range(5):
                 f(x).block_until_ready()

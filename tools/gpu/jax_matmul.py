@@ -6,10 +6,45 @@ PROFILE_DIR/plugins/profile/<run>/<host>.xplane.pb; without it the script
 runs the same work unprofiled (for `xplane-stat capture`).
 """
 import contextlib
+import ctypes
 import sys
 
 import jax
 import jax.numpy as jnp
+
+
+def profiler_range():
+    """cudaProfilerStart/Stop around the measured runs, so that a capture with
+    --capture-range=cudaProfilerApi records what jax.profiler's trace holds
+    (not the warm-up, compilation or autotuning). Prints what it got."""
+    lib = None
+    names = ["libcudart.so.13", "libcudart.so"]
+    try:
+        import os
+        import nvidia
+        names += [os.path.join(d, sub, "libcudart.so.13") for d in nvidia.__path__
+                  for sub in ("cu13/lib", "cuda_runtime/lib")]
+    except ImportError:
+        pass
+    for name in names:
+        try:
+            lib = ctypes.CDLL(name)
+            break
+        except OSError:
+            continue
+    if lib is None:
+        print("cudaProfilerStart: no libcudart found; capture will record the whole run")
+        return contextlib.nullcontext()
+
+    @contextlib.contextmanager
+    def rng():
+        print("cudaProfilerStart ->", lib.cudaProfilerStart())
+        try:
+            yield
+        finally:
+            print("cudaProfilerStop ->", lib.cudaProfilerStop())
+
+    return rng()
 
 
 @jax.jit
@@ -18,12 +53,12 @@ def matmul(a, b):
 
 
 def main():
-    key = jax.random.PRNGKey(0)
+    key = jax.random.key(0)
     a = jax.random.normal(key, (4096, 4096), jnp.float32)
     b = jax.random.normal(key, (4096, 4096), jnp.float32)
     matmul(a, b).block_until_ready()  # compile outside the trace
     ctx = jax.profiler.trace(sys.argv[1]) if len(sys.argv) > 1 else contextlib.nullcontext()
-    with ctx:
+    with ctx, profiler_range():
         for _ in range(10):
             matmul(a, b).block_until_ready()
     print("executions=10 function=jit_matmul")
