@@ -16,40 +16,12 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include <errno.h>
-#include <stdarg.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <zlib.h>
 
-#include "xplane.pb-c.h"
-
-typedef Tensorflow__Profiler__XSpace XSpace;
-typedef Tensorflow__Profiler__XPlane XPlane;
-typedef Tensorflow__Profiler__XLine XLine;
-typedef Tensorflow__Profiler__XEvent XEvent;
-typedef Tensorflow__Profiler__XStat XStat;
-typedef Tensorflow__Profiler__XEventMetadata XEventMetadata;
-typedef Tensorflow__Profiler__XStatMetadata XStatMetadata;
-typedef Tensorflow__Profiler__XPlane__EventMetadataEntry EventMetadataEntry;
-typedef Tensorflow__Profiler__XPlane__StatMetadataEntry StatMetadataEntry;
-
-#define US(x) ((int64_t)(x) * 1000000)
+#define GEN_NAME "gen_bad"
+#include "gen_common.h"
 
 static const char *outdir;
-
-static void die(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("gen_bad: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(1);
-}
 
 static void *xcalloc(size_t n, size_t size)
 {
@@ -59,28 +31,6 @@ static void *xcalloc(size_t n, size_t size)
 		die("out of memory");
 	return p;
 }
-
-static void *xrealloc(void *p, size_t size)
-{
-	p = realloc(p, size);
-	if (!p)
-		die("out of memory");
-	return p;
-}
-
-static char *xstrdup(const char *s)
-{
-	char *d = strdup(s);
-
-	if (!d)
-		die("out of memory");
-	return d;
-}
-
-#define PUSH(arr, n, item) do {						\
-		(arr) = xrealloc((arr), ((n) + 1) * sizeof(*(arr)));	\
-		(arr)[(n)++] = (item);					\
-	} while (0)
 
 /* ---- bytes ------------------------------------------------------------------------ */
 

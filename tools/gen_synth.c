@@ -13,28 +13,13 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include <errno.h>
-#include <stdarg.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 
-#include "xplane.pb-c.h"
-
-typedef Tensorflow__Profiler__XSpace XSpace;
-typedef Tensorflow__Profiler__XPlane XPlane;
-typedef Tensorflow__Profiler__XLine XLine;
-typedef Tensorflow__Profiler__XEvent XEvent;
-typedef Tensorflow__Profiler__XStat XStat;
-typedef Tensorflow__Profiler__XEventMetadata XEventMetadata;
-typedef Tensorflow__Profiler__XStatMetadata XStatMetadata;
-typedef Tensorflow__Profiler__XPlane__EventMetadataEntry EventMetadataEntry;
-typedef Tensorflow__Profiler__XPlane__StatMetadataEntry StatMetadataEntry;
+#define GEN_NAME "gen_synth"
+#include "gen_common.h"
 
 #define NS(x) ((int64_t)(x) * 1000)		/* nanoseconds to ps */
-#define US(x) ((int64_t)(x) * 1000000)		/* microseconds to ps */
 
 /* A plane under construction and the base its relative times refer to. */
 struct plane {
@@ -44,45 +29,10 @@ struct plane {
 
 static const char *outdir;
 
-static void die(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("gen_synth: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(1);
-}
-
-static void *xrealloc(void *p, size_t size)
-{
-	p = realloc(p, size);
-	if (!p)
-		die("out of memory");
-	return p;
-}
-
 static void *xmalloc(size_t size)
 {
 	return xrealloc(NULL, size);
 }
-
-static char *xstrdup(const char *s)
-{
-	char *d = strdup(s);
-
-	if (!d)
-		die("out of memory");
-	return d;
-}
-
-/* Append ITEM to the protobuf-c repeated field ARR of length N. */
-#define PUSH(arr, n, item) do {						\
-		(arr) = xrealloc((arr), ((n) + 1) * sizeof(*(arr)));	\
-		(arr)[(n)++] = (item);					\
-	} while (0)
 
 /* ---- building blocks ---------------------------------------------- */
 

@@ -4,45 +4,12 @@ five times (tools/gpu/check.sh): the shape `xplane-stat autotune` reads.
 python3 jax_autotune.py [PROFILE_DIR]: as jax_matmul.py.
 """
 import contextlib
-import ctypes
 import sys
 
 import jax
 import jax.numpy as jnp
 
-
-def profiler_range():
-    """cudaProfilerStart/Stop around the measured runs, so that a capture with
-    --capture-range=cudaProfilerApi records what jax.profiler's trace holds
-    (not the warm-up, compilation or autotuning). Prints what it got."""
-    lib = None
-    names = ["libcudart.so.13", "libcudart.so"]
-    try:
-        import os
-        import nvidia
-        names += [os.path.join(d, sub, "libcudart.so.13") for d in nvidia.__path__
-                  for sub in ("cu13/lib", "cuda_runtime/lib")]
-    except ImportError:
-        pass
-    for name in names:
-        try:
-            lib = ctypes.CDLL(name)
-            break
-        except OSError:
-            continue
-    if lib is None:
-        print("cudaProfilerStart: no libcudart found; capture will record the whole run")
-        return contextlib.nullcontext()
-
-    @contextlib.contextmanager
-    def rng():
-        print("cudaProfilerStart ->", lib.cudaProfilerStart())
-        try:
-            yield
-        finally:
-            print("cudaProfilerStop ->", lib.cudaProfilerStop())
-
-    return rng()
+from gpu_range import profiler_range
 
 
 def autotune_fn_0(x):

@@ -1,0 +1,66 @@
+/*
+ * What the trace generators (gen_synth, gen_bad) share: short names for
+ * protobuf-c's XPlane types, and allocation that dies on failure. Each
+ * generator defines GEN_NAME (its name for messages) before including this.
+ */
+#ifndef GEN_COMMON_H
+#define GEN_COMMON_H
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xplane.pb-c.h"
+
+typedef Tensorflow__Profiler__XSpace XSpace;
+typedef Tensorflow__Profiler__XPlane XPlane;
+typedef Tensorflow__Profiler__XLine XLine;
+typedef Tensorflow__Profiler__XEvent XEvent;
+typedef Tensorflow__Profiler__XStat XStat;
+typedef Tensorflow__Profiler__XEventMetadata XEventMetadata;
+typedef Tensorflow__Profiler__XStatMetadata XStatMetadata;
+typedef Tensorflow__Profiler__XPlane__EventMetadataEntry EventMetadataEntry;
+typedef Tensorflow__Profiler__XPlane__StatMetadataEntry StatMetadataEntry;
+
+#define US(x) ((int64_t)(x) * 1000000)		/* microseconds to ps */
+
+static void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+
+static void die(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs(GEN_NAME ": ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(1);
+}
+
+static inline void *xrealloc(void *p, size_t size)
+{
+	p = realloc(p, size);
+	if (!p)
+		die("out of memory");
+	return p;
+}
+
+static inline char *xstrdup(const char *s)
+{
+	char *d = strdup(s);
+
+	if (!d)
+		die("out of memory");
+	return d;
+}
+
+/* Append ITEM to the protobuf-c repeated field ARR of length N. */
+#define PUSH(arr, n, item) do {						\
+		(arr) = xrealloc((arr), ((n) + 1) * sizeof(*(arr)));	\
+		(arr)[(n)++] = (item);					\
+	} while (0)
+
+#endif
