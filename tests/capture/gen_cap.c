@@ -21,28 +21,13 @@
 #include "cap_write.h"
 #include "cap_xspace.h"
 
+#define TOOL_NAME "gen_cap"
+#include "tool.h"
+
 #define T0 5000000ull			/* CUPTI ns at capture start */
 #define WALL0 1700000000000000000ull	/* the wall clock then */
 
 static const char *outdir;
-
-static void die(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("gen_cap: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(1);
-}
-
-static void check(int r, const char *what)
-{
-	if (r)
-		die("%s: error %d", what, r);
-}
 
 struct gen {
 	struct cap_writer w;

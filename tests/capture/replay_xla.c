@@ -49,26 +49,11 @@
 #include "xp_input.h"
 #include "xp_model.h"
 
+#define TOOL_NAME "replay_xla"
+#include "tool.h"
+
 #define T0 1000000000ull		/* "CUPTI" ns of the earliest time in the dump */
 #define WALL0 1700000000000000000ull	/* the wall clock then */
-
-static void die(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("replay_xla: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(1);
-}
-
-static void check(int r, const char *what)
-{
-	if (r)
-		die("%s: error %d", what, r);
-}
 
 /* Host calls with a correlation id: what the records and the ranges are made from. */
 struct launch {
