@@ -1,7 +1,8 @@
 /*
- * What the trace generators (gen_synth, gen_bad) share: short names for
- * protobuf-c's XPlane types, and allocation that dies on failure. Each
- * generator defines GEN_NAME (its name for messages) before including this.
+ * What the trace generators (gen_synth, gen_bad) and the capture test tools
+ * (tests/capture/gen_cap.c, replay_xla.c) share: short names for
+ * protobuf-c's XPlane types, and dying with a message. Each defines
+ * GEN_NAME (its name for messages) before including this.
  */
 #ifndef GEN_COMMON_H
 #define GEN_COMMON_H
@@ -38,6 +39,13 @@ static void die(const char *fmt, ...)
 	va_end(ap);
 	fputc('\n', stderr);
 	exit(1);
+}
+
+/* Dies unless r is 0 (a call returning 0 or an error code). */
+static inline void check(int r, const char *what)
+{
+	if (r)
+		die("%s: error %d", what, r);
 }
 
 static inline void *xrealloc(void *p, size_t size)

@@ -21,8 +21,8 @@
 #include "cap_write.h"
 #include "cap_xspace.h"
 
-#define TOOL_NAME "gen_cap"
-#include "tool.h"
+#define GEN_NAME "gen_cap"
+#include "gen_common.h"
 
 #define T0 5000000ull			/* CUPTI ns at capture start */
 #define WALL0 1700000000000000000ull	/* the wall clock then */

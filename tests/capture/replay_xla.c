@@ -49,8 +49,8 @@
 #include "xp_input.h"
 #include "xp_model.h"
 
-#define TOOL_NAME "replay_xla"
-#include "tool.h"
+#define GEN_NAME "replay_xla"
+#include "gen_common.h"
 
 #define T0 1000000000ull		/* "CUPTI" ns of the earliest time in the dump */
 #define WALL0 1700000000000000000ull	/* the wall clock then */
