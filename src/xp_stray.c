@@ -1,0 +1,83 @@
+#include "xp_stray.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct span {
+	int64_t start, end;
+	size_t ev;		/* index in p->events */
+};
+
+static int by_end(const void *a, const void *b)
+{
+	const struct span *x = a, *y = b;
+
+	if (x->end != y->end)
+		return x->end < y->end ? -1 : 1;
+	return x->ev < y->ev ? -1 : x->ev > y->ev;
+}
+
+int xp_plane_stray_ends(const struct xp_plane *p, const unsigned char *use_line,
+			unsigned char *stray, size_t *count, struct xp_err *err)
+{
+	struct span *s = NULL;
+	int64_t *min_start = NULL;	/* [i]: the smallest start of s[0..i] */
+	int64_t max_start;		/* of the k latest-ending events */
+	size_t n = 0, i, j, k;
+	int ret = 0;
+
+	*count = 0;
+	if (p->nevents)
+		memset(stray, 0, p->nevents);
+	for (i = 0; i < p->nlines; i++)
+		if (!use_line || use_line[i])
+			n += p->lines[i].nevents;
+	if (n < XP_STRAY_MIN_REST + 1)
+		return 0;
+	s = malloc(n * sizeof(*s));
+	min_start = malloc(n * sizeof(*min_start));
+	if (!s || !min_start) {
+		ret = xp_err_set(err, XP_ERR_NOMEM, "out of memory");
+		goto out;
+	}
+	n = 0;
+	for (i = 0; i < p->nlines; i++) {
+		const struct xp_line *l = &p->lines[i];
+
+		if (use_line && !use_line[i])
+			continue;
+		for (j = l->first_event; j < l->first_event + l->nevents; j++) {
+			/* start + dur cannot overflow: xp_plane_finish refuses such events */
+			s[n].start = p->events[j].start_ps;
+			s[n].end = p->events[j].start_ps + p->events[j].dur_ps;
+			s[n].ev = j;
+			n++;
+		}
+	}
+	qsort(s, n, sizeof(*s), by_end);
+	for (i = 0; i < n; i++)
+		min_start[i] = i && min_start[i - 1] < s[i].start ? min_start[i - 1] : s[i].start;
+	max_start = INT64_MIN;
+	for (k = 1; k <= n / 10 && n - k >= XP_STRAY_MIN_REST; k++) {
+		size_t r = n - k;	/* REST is s[0..r-1]; the k latest are s[r..n-1] */
+		/* 128 bits: ends and starts span the whole int64 range */
+		__int128 rest_end = s[r - 1].end, w = rest_end - min_start[r - 1];
+
+		if (s[r].start > max_start)
+			max_start = s[r].start;
+		if (w <= 0 || max_start > rest_end)
+			continue;
+		/* s[r] ends first of the k: if it is past the mark, all are */
+		if ((__int128)s[r].end - rest_end > (__int128)XP_STRAY_WINDOWS * w) {
+			for (i = r; i < n; i++)
+				stray[s[i].ev] = 1;
+			*count = k;
+			break;
+		}
+	}
+out:
+	free(s);
+	free(min_start);
+	return ret;
+}

@@ -1,0 +1,395 @@
+/*
+ * xp_stray: the stray-end rule (xp_stray.h) on planes built by hand, and on a
+ * file read by both readers. Every expected flag is worked out in the comment
+ * above its check from the rule: REST's window W = max end - min start, a
+ * cluster of the k latest-ending events is stray when each starts by REST's
+ * max end and ends more than 10 W after it, REST has >= 10 events, k <= n/10.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "test.h"
+#include "xp_model.h"
+#include "xp_stray.h"
+#include "xplane.pb-c.h"
+
+#define MAXEV 64
+
+/* A plane of up to two lines built in memory: only what the rule reads. */
+struct fake {
+	struct xp_plane p;
+	struct xp_line lines[2];
+	struct xp_event ev[MAXEV];
+	unsigned char stray[MAXEV];
+};
+
+static void fake_init(struct fake *f)
+{
+	memset(f, 0, sizeof(*f));
+	f->p.loaded = 1;
+	f->p.lines = f->lines;
+	f->p.events = f->ev;
+}
+
+/* Appends an event to line l (the lines' events stay contiguous: fill line 0 first). */
+static void add(struct fake *f, uint32_t l, int64_t start, int64_t dur)
+{
+	struct xp_event *e = &f->ev[f->p.nevents];
+
+	e->start_ps = start;
+	e->dur_ps = dur;
+	e->line = l;
+	if (f->p.nlines < l + 1) {
+		f->p.nlines = l + 1;
+		f->lines[l].first_event = f->p.nevents;
+	}
+	f->lines[l].nevents++;
+	f->p.nevents++;
+}
+
+/* n normal events on line l: event i runs [100 i, 100 i + 50]; window [0, 100 (n-1) + 50]. */
+static void normal(struct fake *f, uint32_t l, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		add(f, l, 100 * i, 50);
+}
+
+/* Runs the rule; returns the count, -1 on failure. */
+static long run(struct fake *f, const unsigned char *use)
+{
+	struct xp_err err = {0};
+	size_t count = 99;
+
+	memset(f->stray, 7, sizeof(f->stray));
+	if (xp_plane_stray_ends(&f->p, use, f->stray, &count, &err))
+		return -1;
+	return (long)count;
+}
+
+/* Flags of events [from, to) are all v. */
+static int flags(const struct fake *f, size_t from, size_t to, int v)
+{
+	size_t i;
+
+	for (i = from; i < to; i++)
+		if (f->stray[i] != v)
+			return 0;
+	return 1;
+}
+
+static void test_cluster(void)
+{
+	struct fake f;
+
+	/*
+	 * 27 normal events: REST window [0, 2650], W = 2650, mark 2650 + 26500 = 29150.
+	 * Three identical events [1000, 40000]: k = 1 and 2 keep the others in REST
+	 * (its max end is 40000, nothing ends past it); k = 3 = floor(30 / 10) leaves the
+	 * normal events, each starts by 2650 and ends past 29150: all three.
+	 */
+	fake_init(&f);
+	normal(&f, 0, 27);
+	add(&f, 0, 1000, 39000);
+	add(&f, 0, 1000, 39000);
+	add(&f, 0, 1000, 39000);
+	CHECK_INT(run(&f, NULL), 3);
+	CHECK(flags(&f, 0, 27, 0));
+	CHECK(flags(&f, 27, 30, 1));
+
+	/* The same three among 20 normal events: n = 23 allows k <= 2, which never leaves them out. */
+	fake_init(&f);
+	normal(&f, 0, 20);
+	add(&f, 0, 1000, 39000);
+	add(&f, 0, 1000, 39000);
+	add(&f, 0, 1000, 39000);
+	CHECK_INT(run(&f, NULL), 0);
+	CHECK(flags(&f, 0, 23, 0));
+
+	/*
+	 * Stray events first in the line, normal ones after: the order does not matter.
+	 * Ends 40000, 40001, 40002 (distinct): still only k = 3 leaves them out.
+	 */
+	fake_init(&f);
+	add(&f, 0, 0, 40000);
+	add(&f, 0, 1, 40000);
+	add(&f, 0, 2, 40000);
+	normal(&f, 0, 27);
+	CHECK_INT(run(&f, NULL), 3);
+	CHECK(flags(&f, 0, 3, 1));
+	CHECK(flags(&f, 3, 30, 0));
+
+	/*
+	 * Ends far apart (29151, 1e9) among 27 normal events: k = 1 leaves out 1e9 alone,
+	 * REST = 27 normal + [0, 29151]: W = 29151, 1e9 - 29151 > 291510. The smallest k
+	 * wins, so [0, 29151] stays (one pass of the rule, as documented).
+	 */
+	fake_init(&f);
+	normal(&f, 0, 27);
+	add(&f, 0, 0, 29151);
+	add(&f, 0, 0, 1000000000);
+	CHECK_INT(run(&f, NULL), 1);
+	CHECK(flags(&f, 0, 28, 0));
+	CHECK_INT(f.stray[28], 1);
+}
+
+static void test_threshold(void)
+{
+	struct fake f;
+
+	/* 10 normal events: window [0, 950], W = 950, mark 950 + 9500 = 10450. Ending at it: kept. */
+	fake_init(&f);
+	normal(&f, 0, 10);
+	add(&f, 0, 0, 10450);
+	CHECK_INT(run(&f, NULL), 0);
+	CHECK(flags(&f, 0, 11, 0));
+	/* One picosecond later: stray (11 events, k = 1, REST of exactly 10). */
+	f.ev[10].dur_ps = 10451;
+	CHECK_INT(run(&f, NULL), 1);
+	CHECK(flags(&f, 0, 10, 0));
+	CHECK_INT(f.stray[10], 1);
+	/* Starting exactly at REST's max end (950) still counts as inside the window. */
+	f.ev[10].start_ps = 950;
+	f.ev[10].dur_ps = 10451 - 950;
+	CHECK_INT(run(&f, NULL), 1);
+	CHECK_INT(f.stray[10], 1);
+	/* One picosecond after it, same end: a later execution, not malformed. */
+	f.ev[10].start_ps = 951;
+	f.ev[10].dur_ps = 10451 - 951;
+	CHECK_INT(run(&f, NULL), 0);
+	CHECK_INT(f.stray[10], 0);
+}
+
+static void test_exempt(void)
+{
+	struct fake f;
+	int i;
+
+	/* A tiny plane: 9 normal events (W = 850) and one ending far out: 10 events, k <= 1, REST of 9. */
+	fake_init(&f);
+	normal(&f, 0, 9);
+	add(&f, 0, 0, 1000000);
+	CHECK_INT(run(&f, NULL), 0);
+	CHECK(flags(&f, 0, 10, 0));
+
+	/* A late execution: 20 normal events (max end 1950), then one from 5000 to 1e6. */
+	fake_init(&f);
+	normal(&f, 0, 20);
+	add(&f, 0, 5000, 995000);
+	CHECK_INT(run(&f, NULL), 0);
+	CHECK(flags(&f, 0, 21, 0));
+
+	/* REST of zero width: ten instants at 500 and one long event from 500. W = 0: no window to judge. */
+	fake_init(&f);
+	for (i = 0; i < 10; i++)
+		add(&f, 0, 500, 0);
+	add(&f, 0, 500, 1000000);
+	CHECK_INT(run(&f, NULL), 0);
+	CHECK(flags(&f, 0, 11, 0));
+
+	/* No events, no lines. */
+	fake_init(&f);
+	CHECK_INT(run(&f, NULL), 0);
+}
+
+static void test_use_line(void)
+{
+	struct fake f;
+	const unsigned char both[2] = {1, 1}, first[2] = {1, 0}, second[2] = {0, 1};
+
+	/* Line 0: 27 normal events (mark 29150); line 1: three events [1000, 40000]. */
+	fake_init(&f);
+	normal(&f, 0, 27);
+	add(&f, 1, 1000, 39000);
+	add(&f, 1, 1000, 39000);
+	add(&f, 1, 1000, 39000);
+	CHECK_INT(run(&f, NULL), 3);
+	CHECK(flags(&f, 0, 27, 0));
+	CHECK(flags(&f, 27, 30, 1));
+	CHECK_INT(run(&f, both), 3);
+	CHECK(flags(&f, 27, 30, 1));
+	/* Without line 1 there is nothing to flag; without line 0, three events are too few. */
+	CHECK_INT(run(&f, first), 0);
+	CHECK(flags(&f, 0, 30, 0));
+	CHECK_INT(run(&f, second), 0);
+	CHECK(flags(&f, 0, 30, 0));
+}
+
+/* Times near both ends of int64: 10 W needs more than 64 bits. */
+static void test_extremes(void)
+{
+	struct fake f;
+	int i;
+
+	/*
+	 * 10 events from -4e18 + 10 i, 5 ps each: REST window [-4e18, -4e18 + 95], W = 95.
+	 * One more from -4e18 lasting INT64_MAX ps (to INT64_MAX - 4e18): stray.
+	 */
+	fake_init(&f);
+	for (i = 0; i < 10; i++)
+		add(&f, 0, -4000000000000000000LL + 10 * i, 5);
+	add(&f, 0, -4000000000000000000LL, INT64_MAX);
+	CHECK_INT(run(&f, NULL), 1);
+	CHECK(flags(&f, 0, 10, 0));
+	CHECK_INT(f.stray[10], 1);
+
+	/*
+	 * 11 events from -5e18 + 1e17 i, 50 ps each: REST window [-5e18, -4e18 + 50],
+	 * W = 1e18 + 50, and 10 W = 1e19 + 500 does not fit in int64 (wrapped, it would be
+	 * negative and flag anything). One more from -5e18 to INT64_MAX - 1 - 5e18 ends
+	 * 8.2e18 past REST's end, less than 10 W: kept.
+	 */
+	fake_init(&f);
+	for (i = 0; i < 11; i++)
+		add(&f, 0, -5000000000000000000LL + 100000000000000000LL * i, 50);
+	add(&f, 0, -5000000000000000000LL, INT64_MAX - 1);
+	CHECK_INT(run(&f, NULL), 0);
+	CHECK(flags(&f, 0, 12, 0));
+}
+
+/* ---- both readers, on an encoded file -------------------------------------------- */
+
+typedef Tensorflow__Profiler__XEvent PbEvent;
+typedef Tensorflow__Profiler__XLine PbLine;
+typedef Tensorflow__Profiler__XPlane PbPlane;
+
+/*
+ * Line "Ops" at 1000 ns: 27 events at offsets 100 i ps, 50 ps each; line "Counters"
+ * at 1001 ns (1000 ps later): events at offsets 0, 500 and 1650 ps ending at absolute
+ * 40000 ps, and one at 20000 ps (after the window: kept). Relative to the base:
+ * REST = Ops [0, 2650], W = 2650, mark 29150; the counters start 1000, 1500, 2650,
+ * 21000 and end 40000, 40000, 40000, 21050. n = 31, k <= 3: k = 3 leaves out the three
+ * ending at 40000 (REST then also holds [21000, 21050], W = 21050: 40000 - 21050 is not
+ * past 210500). So: none. Without the late event, n = 30 and k = 3 leaves REST = Ops: 3.
+ */
+static uint8_t *encode(int with_late, size_t *len)
+{
+	Tensorflow__Profiler__XSpace s = TENSORFLOW__PROFILER__XSPACE__INIT;
+	PbPlane p = TENSORFLOW__PROFILER__XPLANE__INIT, *pp[1] = {&p};
+	PbLine l[2], *lp[2] = {&l[0], &l[1]};
+	PbEvent e[31], *ep[31];
+	static const int64_t coff[4] = {0, 500, 1650, 20000};
+	uint8_t *buf;
+	int i;
+
+	for (i = 0; i < 31; i++) {
+		tensorflow__profiler__xevent__init(&e[i]);
+		e[i].metadata_id = 1;
+		e[i].data_case = TENSORFLOW__PROFILER__XEVENT__DATA_OFFSET_PS;
+		ep[i] = &e[i];
+	}
+	for (i = 0; i < 27; i++) {
+		e[i].offset_ps = 100 * i;
+		e[i].duration_ps = 50;
+	}
+	for (i = 0; i < 4; i++) {
+		e[27 + i].offset_ps = coff[i];
+		/* relative to the base: starts 1000 + offset, ends 40000 (the late one: 50 ps) */
+		e[27 + i].duration_ps = i < 3 ? 40000 - 1000 - coff[i] : 50;
+	}
+	p.name = "/device:TPU:0";
+	tensorflow__profiler__xline__init(&l[0]);
+	l[0].id = 1;
+	l[0].name = "Ops";
+	l[0].timestamp_ns = 1000;
+	l[0].n_events = 27;
+	l[0].events = ep;
+	tensorflow__profiler__xline__init(&l[1]);
+	l[1].id = 2;
+	l[1].name = "Counters";
+	l[1].timestamp_ns = 1001;
+	l[1].n_events = with_late ? 4 : 3;
+	l[1].events = ep + 27;
+	p.n_lines = 2;
+	p.lines = lp;
+	s.n_planes = 1;
+	s.planes = pp;
+	*len = tensorflow__profiler__xspace__get_packed_size(&s);
+	buf = malloc(*len + 1);
+	if (buf)
+		tensorflow__profiler__xspace__pack(&s, buf);
+	return buf;
+}
+
+static void skip_counters(const char *plane, const char *const *names, size_t n, unsigned char *want,
+			  void *ctx)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(names[i], "Counters"))
+			want[i] = 0;
+}
+
+/* Reads buf with r (want_lines: skip_counters if skip) and applies the rule with use. */
+static long on_file(const struct xp_reader *r, const uint8_t *buf, size_t len, int skip,
+		    const unsigned char *use, unsigned char *stray, size_t nstray)
+{
+	struct xp_read_opts o = {.reader = r, .want_lines = skip ? skip_counters : NULL};
+	struct xp_trace *t = NULL;
+	struct xp_err err = {0};
+	size_t count = 0;
+	long ret = -1;
+
+	memset(stray, 7, nstray);
+	if (xp_trace_read_opts(&o, buf, len, &t, &err)) {
+		fprintf(stderr, "%s: %s\n", r->name, err.msg);
+		return -1;
+	}
+	if (t->nplanes == 1 && t->planes[0].nevents <= nstray &&
+	    !xp_plane_stray_ends(&t->planes[0], use, stray, &count, &err))
+		ret = (long)count;
+	xp_trace_free(t);
+	return ret;
+}
+
+static void test_readers(void)
+{
+	const struct xp_reader *readers[2] = {&xp_reader_protobuf_c, &xp_reader_wire};
+	const unsigned char ops_only[2] = {1, 0};
+	unsigned char stray[2][31];
+	size_t len;
+	uint8_t *buf;
+	int r;
+
+	buf = encode(0, &len);
+	CHECK(buf != NULL);
+	for (r = 0; buf && r < 2; r++) {
+		CHECK_INT(on_file(readers[r], buf, len, 0, NULL, stray[r], 31), 3);
+		CHECK_INT(memchr(stray[r], 1, 27) == NULL, 1);
+		CHECK_INT(stray[r][27] + stray[r][28] + stray[r][29], 3);
+	}
+	if (buf)
+		CHECK(!memcmp(stray[0], stray[1], 30));
+	/*
+	 * The same lines, chosen two ways: protobuf-c reads every line and is told to use
+	 * Ops only; the wire reader skips Counters. Nothing to flag in either.
+	 */
+	if (buf) {
+		CHECK_INT(on_file(&xp_reader_protobuf_c, buf, len, 0, ops_only, stray[0], 31), 0);
+		CHECK_INT(on_file(&xp_reader_wire, buf, len, 1, NULL, stray[1], 31), 0);
+		CHECK_INT(memchr(stray[0], 1, 30) == NULL, 1);
+	}
+	free(buf);
+
+	/* With the late event the window it opens hides the three: none, by both readers. */
+	buf = encode(1, &len);
+	CHECK(buf != NULL);
+	for (r = 0; buf && r < 2; r++) {
+		CHECK_INT(on_file(readers[r], buf, len, 0, NULL, stray[r], 31), 0);
+		CHECK_INT(memchr(stray[r], 1, 31) == NULL, 1);
+	}
+	free(buf);
+}
+
+int main(void)
+{
+	test_cluster();
+	test_threshold();
+	test_exempt();
+	test_use_line();
+	test_extremes();
+	test_readers();
+	return test_done("test_stray");
+}
