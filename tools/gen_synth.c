@@ -713,6 +713,54 @@ static void gen_compat(void)
 	space_write(sp, "compat.xplane.pb");
 }
 
+/*
+ * Scenario 11: stray ends (xp_stray.h), as TPU traces with kernel-profiling
+ * counters carry them: a duration that holds an end time (82 ms) instead of
+ * a length. All lines at 1000 ns (the base), times in us:
+ * TPU:0  XLA Modules: jit_step(77) at 20 i, i = 0..10; i = 5 [100, 100 + 82 ms]
+ *        is a stray end, the others last 8, 9, 10, 11, 12, 8, 9, 10, 11, 12.
+ *        XLA Ops: fusion.a [s+1, s+3] and fusion.b [s+4, s+7] at each s = 20 i.
+ *        _counters_: [50, 51], [150, 151] and two stray ends from 30 and 130.
+ * TPU:1  XLA Modules: jit_late(78) [20 i, 20 i + 10], i = 0..9, then one more
+ *        [50000, 50010]: late, not malformed (it starts after the window).
+ * TPU:2  XLA Modules: jit_tiny(79) [20 i, 20 i + 10], i = 0..3, and [80, 80 + 82 ms]:
+ *        5 events, too few to judge.
+ */
+static void gen_tpu_stray_end(void)
+{
+	static const int dur_us[11] = {8, 9, 10, 11, 12, 0, 8, 9, 10, 11, 12};
+	XSpace *sp = space_new();
+	struct plane t0 = plane_add(sp, 1, "/device:TPU:0", 1000);
+	struct plane t1 = plane_add(sp, 2, "/device:TPU:1", 1000);
+	struct plane t2 = plane_add(sp, 3, "/device:TPU:2", 1000);
+	XLine *mod = line_add(&t0, 1, "XLA Modules", 1000);
+	XLine *ops = line_add(&t0, 2, "XLA Ops", 1000);
+	XLine *cnt = line_add(&t0, 3, "_counters_", 1000);
+	int i;
+
+	for (i = 0; i <= 10; i++) {
+		ev_add(&t0, mod, "jit_step(77)", US(20 * i), i == 5 ? US(82000) : US(dur_us[i]));
+		ev_add(&t0, ops, "fusion.a", US(20 * i + 1), US(2));
+		ev_add(&t0, ops, "fusion.b", US(20 * i + 4), US(3));
+	}
+	ev_add(&t0, cnt, "counter_sample", US(30), US(82000));
+	ev_add(&t0, cnt, "counter_sample", US(50), US(1));
+	ev_add(&t0, cnt, "counter_sample", US(130), US(82000));
+	ev_add(&t0, cnt, "counter_sample", US(150), US(1));
+
+	mod = line_add(&t1, 1, "XLA Modules", 1000);
+	for (i = 0; i < 10; i++)
+		ev_add(&t1, mod, "jit_late(78)", US(20 * i), US(10));
+	ev_add(&t1, mod, "jit_late(78)", US(50000), US(10));
+
+	mod = line_add(&t2, 1, "XLA Modules", 1000);
+	for (i = 0; i < 4; i++)
+		ev_add(&t2, mod, "jit_tiny(79)", US(20 * i), US(10));
+	ev_add(&t2, mod, "jit_tiny(79)", US(80), US(82000));
+
+	space_write(sp, "tpu_stray_end.xplane.pb");
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2) {
@@ -732,5 +780,6 @@ int main(int argc, char **argv)
 	gen_odd_stats();
 	gen_gpu_host_links(0);
 	gen_gpu_host_links(1);
+	gen_tpu_stray_end();
 	return 0;
 }
