@@ -309,7 +309,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 		abort();
 	for (m = 0; m < 4; m++)
 		FORMAT(modes[m], colour && !m,
-		       out_planes(f, modes[m], "fuzz\x01input\xc3", &pl, colour && !m));
+		       out_planes(f, modes[m], "fuzz\x01input\xc3", &pl, &notes, colour && !m));
 	an_planes_release(&pl);
 
 	xp_notes_release(&notes);

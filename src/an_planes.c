@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "an_exec.h"
+#include "xp_stray.h"
 
 static int stat_u64(const struct xp_plane *p, const char *name, uint64_t *v)
 {
@@ -36,18 +37,47 @@ static void device_facts(const struct xp_plane *p, struct an_device_facts *d)
 		    stat_u64(p, "compute_cap_minor", &d->cc_minor);
 }
 
+/* Earliest start and latest end of the events [first, first + n) of p for which skip is 0. */
+static int events_span(const struct xp_plane *p, size_t first, size_t n, const unsigned char *skip,
+		       int64_t *lo, int64_t *hi)
+{
+	size_t k;
+	int any = 0;
+
+	for (k = first; k < first + n; k++) {
+		const struct xp_event *e = &p->events[k];
+
+		if (skip && skip[k])
+			continue;
+		if (!any || e->start_ps < *lo)
+			*lo = e->start_ps;
+		if (!any || e->start_ps + e->dur_ps > *hi)
+			*hi = e->start_ps + e->dur_ps;
+		any = 1;
+	}
+	return any;
+}
+
 int an_planes_describe(const struct xp_trace *t, struct an_planes *out, struct xp_err *err)
 {
-	size_t i, j, k;
+	unsigned char *stray = NULL;
+	size_t i, j, k, most = 0;
+	int ret = 0;
 
 	memset(out, 0, sizeof(*out));
 	out->planes = calloc(t->nplanes + 1, sizeof(*out->planes));
-	if (!out->planes)
-		return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
+	for (i = 0; i < t->nplanes; i++)
+		if (t->planes[i].nevents > most)
+			most = t->planes[i].nevents;
+	stray = malloc(most + 1);
+	if (!out->planes || !stray) {
+		ret = xp_err_set(err, XP_ERR_NOMEM, "out of memory");
+		goto out;
+	}
 	for (i = 0; i < t->nplanes; i++) {
 		const struct xp_plane *p = &t->planes[i];
 		struct an_plane_info *pi = &out->planes[i];
-		int64_t lo = 0, hi = 0;
+		int64_t lo = 0, hi = 0, alo = 0, ahi = 0;
 		int any = 0;
 
 		out->n++;
@@ -59,8 +89,14 @@ int an_planes_describe(const struct xp_trace *t, struct an_planes *out, struct x
 		out->events += p->nevents;
 		device_facts(p, &pi->dev);
 		pi->lines = calloc(p->nlines + 1, sizeof(*pi->lines));
-		if (!pi->lines)
-			return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
+		if (!pi->lines) {
+			ret = xp_err_set(err, XP_ERR_NOMEM, "out of memory");
+			goto out;
+		}
+		ret = xp_plane_stray_ends(p, NULL, stray, &pi->stray_ends, err);
+		if (ret)
+			goto out;
+		out->stray_ends += pi->stray_ends;
 		for (j = 0; j < p->nlines; j++) {
 			const struct xp_line *l = &p->lines[j];
 			struct an_plane_line *ol = &pi->lines[j];
@@ -68,16 +104,10 @@ int an_planes_describe(const struct xp_trace *t, struct an_planes *out, struct x
 			ol->id = l->id;
 			ol->name = l->name;
 			ol->events = l->nevents;
-			for (k = l->first_event; k < l->first_event + l->nevents; k++) {
-				const struct xp_event *e = &p->events[k];
-				int first = k == l->first_event;
-
-				if (first || e->start_ps < ol->first_ps)
-					ol->first_ps = e->start_ps;
-				if (first || e->start_ps + e->dur_ps > ol->last_end_ps)
-					ol->last_end_ps = e->start_ps + e->dur_ps;
-			}
-			if (!l->nevents)
+			for (k = l->first_event; pi->stray_ends && k < l->first_event + l->nevents; k++)
+				ol->stray_ends += stray[k];
+			if (!events_span(p, l->first_event, l->nevents, pi->stray_ends ? stray : NULL,
+					 &ol->first_ps, &ol->last_end_ps))
 				continue;
 			if (!any || ol->first_ps < lo)
 				lo = ol->first_ps;
@@ -86,8 +116,13 @@ int an_planes_describe(const struct xp_trace *t, struct an_planes *out, struct x
 			any = 1;
 		}
 		pi->span_ps = hi - lo;
+		pi->span_all_ps = pi->span_ps;
+		if (pi->stray_ends && events_span(p, 0, p->nevents, NULL, &alo, &ahi))
+			pi->span_all_ps = ahi - alo;
 	}
-	return 0;
+out:
+	free(stray);
+	return ret;
 }
 
 void an_planes_release(struct an_planes *p)

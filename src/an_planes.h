@@ -11,7 +11,8 @@ struct an_plane_line {
 	int64_t id;
 	const char *name;	/* points into the trace */
 	size_t events;
-	int64_t first_ps, last_end_ps;	/* relative to the plane base; 0 when no events */
+	size_t stray_ends;	/* of events: stray ends (xp_stray.h), left out of the span */
+	int64_t first_ps, last_end_ps;	/* of the other events, relative to the plane base; 0 if none */
 };
 
 /* Device facts from plane stats; a field is valid when its has_ flag is set. */
@@ -27,7 +28,9 @@ struct an_plane_info {
 	const char *name;
 	int is_device;
 	size_t nlines, events;
-	int64_t span_ps;	/* first event start to last event end */
+	size_t stray_ends;	/* of events: stray ends over every line (xp_stray.h) */
+	int64_t span_ps;	/* first event start to last event end, stray ends left out */
+	int64_t span_all_ps;	/* the same with them: what the file says */
 	struct an_device_facts dev;
 	struct an_plane_line *lines;
 };
@@ -37,8 +40,13 @@ struct an_planes {
 	struct an_plane_info *planes;
 	size_t n;
 	size_t events;
+	size_t stray_ends;	/* over every plane */
 };
 
+/*
+ * Fills out (release it even on failure). Each plane's stray ends are found
+ * over all its loaded lines and kept out of the plane and line spans.
+ */
 int an_planes_describe(const struct xp_trace *t, struct an_planes *out, struct xp_err *err);
 void an_planes_release(struct an_planes *p);
 

@@ -6,17 +6,53 @@
 #include "cmd.h"
 #include "opt.h"
 #include "out_planes.h"
+#include "xp_stray.h"
 
 struct planes_output {
 	const char *path;
 	const struct an_planes *planes;
+	const struct xp_notes *notes;	/* for JSON */
 };
 
 static int print_planes(FILE *f, enum out_mode mode, int colour, const void *arg)
 {
 	const struct planes_output *o = arg;
 
-	return out_planes(f, mode, o->path, o->planes, colour);
+	return out_planes(f, mode, o->path, o->planes, o->notes, colour);
+}
+
+/* One warning per plane with stray ends: how many, on which lines, the span with and without them. */
+static int note_stray(struct xp_notes *n, const char *path, const struct an_planes *p)
+{
+	char lines[256], span[48], all[48];
+	size_t i, j, len;
+
+	for (i = 0; i < p->n; i++) {
+		const struct an_plane_info *pi = &p->planes[i];
+
+		if (!pi->stray_ends)
+			continue;
+		len = 0;
+		lines[0] = '\0';
+		for (j = 0; j < pi->nlines && len < sizeof(lines); j++) {
+			int w;
+
+			if (!pi->lines[j].stray_ends)
+				continue;
+			w = snprintf(lines + len, sizeof(lines) - len, "%s%zu on line '%s'", len ? ", " : "",
+				     pi->lines[j].stray_ends, pi->lines[j].name);
+			len = w < 0 ? sizeof(lines) : len + (size_t)w;
+		}
+		out_fmt_time(span, sizeof(span), (double)pi->span_ps);
+		out_fmt_time(all, sizeof(all), (double)pi->span_all_ps);
+		if (xp_notes_add(n, "'%s': plane '%s': %zu event%s end%s more than %d times the span of the "
+				 "others after them, as if the duration held an end time (%s): left out of "
+				 "the span, %s (%s with them)",
+				 path, pi->name, pi->stray_ends, pi->stray_ends == 1 ? "" : "s",
+				 pi->stray_ends == 1 ? "s" : "", XP_STRAY_WINDOWS, lines, span, all))
+			return -1;
+	}
+	return 0;
 }
 
 int cmd_planes(int argc, char **argv)
@@ -68,15 +104,18 @@ int cmd_planes(int argc, char **argv)
 		ret = EXIT_ERROR;
 		goto out;
 	}
-	po.path = pos[0];
-	po.planes = &p;
-	ret = cmd_write(c.output, (enum out_mode)mode, print_planes, &po);
-	/* what the reader skipped and what the profiler noted, as the other commands say it */
-	if (cmd_note_counts(&notes, pos[0], t)) {
+	/* what the reader skipped, what the profiler noted and stray ends, as the other commands say it */
+	if (cmd_note_counts(&notes, pos[0], t) || note_stray(&notes, pos[0], &p)) {
 		cmd_error("out of memory");
 		ret = EXIT_ERROR;
+		goto out;
 	}
-	cmd_print_notes(&notes);
+	po.path = pos[0];
+	po.planes = &p;
+	po.notes = &notes;
+	ret = cmd_write(c.output, (enum out_mode)mode, print_planes, &po);
+	if (mode != OUT_JSON)
+		cmd_print_notes(&notes);
 out:
 	xp_notes_release(&notes);
 	an_planes_release(&p);

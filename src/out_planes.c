@@ -37,7 +37,7 @@ static void fmt_facts(char *buf, size_t n, const struct an_device_facts *d)
 #undef ADD
 }
 
-static int print_json(FILE *f, const char *path, const struct an_planes *p)
+static int print_json(FILE *f, const char *path, const struct an_planes *p, const struct xp_notes *notes)
 {
 	cJSON *doc = out_json_doc(), *planes;
 	size_t i, j;
@@ -60,6 +60,7 @@ static int print_json(FILE *f, const char *path, const struct an_planes *p)
 		cJSON_AddBoolToObject(o, "device", pi->is_device);
 		cJSON_AddNumberToObject(o, "events", (double)pi->events);
 		out_json_add_ns(o, "span_ns", (double)pi->span_ps);
+		cJSON_AddNumberToObject(o, "stray_end_events", (double)pi->stray_ends);
 		dev = cJSON_AddObjectToObject(o, "facts");
 		if (pi->dev.vendor)
 			cJSON_AddStringToObject(dev, "vendor", pi->dev.vendor);
@@ -89,6 +90,7 @@ static int print_json(FILE *f, const char *path, const struct an_planes *p)
 			cJSON_AddNumberToObject(l, "events", (double)pi->lines[j].events);
 		}
 	}
+	out_json_add_notes(doc, notes);
 	return out_json_print(doc, f);
 }
 
@@ -152,9 +154,10 @@ static int print_rows(FILE *f, enum out_mode mode, const struct an_planes *p, in
 	return ret;
 }
 
-int out_planes(FILE *f, enum out_mode mode, const char *path, const struct an_planes *p, int colour)
+int out_planes(FILE *f, enum out_mode mode, const char *path, const struct an_planes *p,
+	       const struct xp_notes *notes, int colour)
 {
 	if (mode == OUT_JSON)
-		return print_json(f, path, p);
+		return print_json(f, path, p, notes);
 	return print_rows(f, mode, p, colour);
 }

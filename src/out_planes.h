@@ -7,7 +7,8 @@
 #include "an_planes.h"
 #include "out_table.h"
 
-/* Text, CSV or TSV (one row per line of each plane), or JSON. */
-int out_planes(FILE *f, enum out_mode mode, const char *path, const struct an_planes *p, int colour);
+/* Text, CSV or TSV (one row per line of each plane), or JSON (with notes as "warnings"; NULL: none). */
+int out_planes(FILE *f, enum out_mode mode, const char *path, const struct an_planes *p,
+	       const struct xp_notes *notes, int colour);
 
 #endif

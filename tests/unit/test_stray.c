@@ -1,6 +1,7 @@
 /*
- * xp_stray: the stray-end rule (xp_stray.h) on planes built by hand, and on a
- * file read by both readers. Every expected flag is worked out in the comment
+ * xp_stray: the stray-end rule (xp_stray.h) on planes built by hand, on a
+ * file read by both readers, and planes (an_planes) on the synthetic
+ * tpu_stray_end trace. Every expected flag is worked out in the comment
  * above its check from the rule: REST's window W = max end - min start, a
  * cluster of the k latest-ending events is stray when each starts by REST's
  * max end and ends more than 10 W after it, REST has >= 10 events, k <= n/10.
@@ -8,7 +9,9 @@
 #include <stdint.h>
 #include <stdlib.h>
 
+#include "an_planes.h"
 #include "test.h"
+#include "xp_input.h"
 #include "xp_model.h"
 #include "xp_stray.h"
 #include "xplane.pb-c.h"
@@ -383,6 +386,69 @@ static void test_readers(void)
 	free(buf);
 }
 
+/*
+ * planes on tpu_stray_end.xplane.pb (tests/synth/EXPECTED.md, section 11), by both
+ * readers: TPU:0 has 3 stray ends (1 on XLA Modules, 2 on _counters_), span 212 us
+ * without them and 82,130 us with them; TPU:1 (a late execution) and TPU:2 (5 events)
+ * have none.
+ */
+static void test_synth_planes(void)
+{
+	const struct xp_reader *readers[2] = {&xp_reader_protobuf_c, &xp_reader_wire};
+	struct xp_buf b;
+	struct xp_err err = {0};
+	int r;
+
+	if (xp_buf_load(SYNTH_DIR "/tpu_stray_end.xplane.pb", XP_DEFAULT_MAX_INPUT, &b, &err)) {
+		fprintf(stderr, "%s\n", err.msg);
+		test_failures++;
+		return;
+	}
+	for (r = 0; r < 2; r++) {
+		struct xp_trace *t = NULL;
+		struct an_planes p = {0};
+		const struct an_plane_info *pi;
+
+		if (xp_trace_read(readers[r], b.data, b.len, &t, &err)) {
+			fprintf(stderr, "%s: %s\n", readers[r]->name, err.msg);
+			test_failures++;
+			continue;
+		}
+		CHECK_INT(an_planes_describe(t, &p, &err), 0);
+		CHECK_INT(p.n, 3);
+		CHECK_INT(p.stray_ends, 3);
+		if (p.n == 3) {
+			pi = &p.planes[0];
+			CHECK_STR(pi->name, "/device:TPU:0");
+			CHECK_INT(pi->events, 37);
+			CHECK_INT(pi->stray_ends, 3);
+			CHECK_INT(pi->span_ps, 212000000);
+			CHECK_INT(pi->span_all_ps, 82130000000LL);
+			CHECK_INT(pi->nlines, 3);
+			if (pi->nlines == 3) {
+				CHECK_INT(pi->lines[0].stray_ends, 1);
+				CHECK_INT(pi->lines[0].first_ps, 0);
+				CHECK_INT(pi->lines[0].last_end_ps, 212000000);
+				CHECK_INT(pi->lines[1].stray_ends, 0);
+				CHECK_INT(pi->lines[1].first_ps, 1000000);
+				CHECK_INT(pi->lines[1].last_end_ps, 207000000);
+				CHECK_STR(pi->lines[2].name, "_counters_");
+				CHECK_INT(pi->lines[2].stray_ends, 2);
+				CHECK_INT(pi->lines[2].first_ps, 50000000);
+				CHECK_INT(pi->lines[2].last_end_ps, 151000000);
+			}
+			CHECK_INT(p.planes[1].stray_ends, 0);
+			CHECK_INT(p.planes[1].span_ps, 50010000000LL);
+			CHECK_INT(p.planes[1].span_all_ps, 50010000000LL);
+			CHECK_INT(p.planes[2].stray_ends, 0);
+			CHECK_INT(p.planes[2].span_ps, 82080000000LL);
+		}
+		an_planes_release(&p);
+		xp_trace_free(t);
+	}
+	xp_buf_release(&b);
+}
+
 int main(void)
 {
 	test_cluster();
@@ -391,5 +457,6 @@ int main(void)
 	test_use_line();
 	test_extremes();
 	test_readers();
+	test_synth_planes();
 	return test_done("test_stray");
 }

@@ -1,0 +1,1 @@
+xplane-stat planes --json $SYNTH/tpu_stray_end.xplane.pb
