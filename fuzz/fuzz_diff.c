@@ -124,13 +124,16 @@ static void compare_execs(const struct xp_trace *ta, const struct an_exec_list *
 		if (x->plane != y->plane || !str_eq(x->name, y->name) || x->busy_ps != y->busy_ps ||
 		    x->events != y->events || x->dropped_short != y->dropped_short ||
 		    x->unattributed_events != y->unattributed_events ||
-		    x->unattributed_ps != y->unattributed_ps ||
+		    x->unattributed_busy_ps != y->unattributed_busy_ps ||
 		    x->extra_module_lines != y->extra_module_lines ||
 		    x->extra_module_events != y->extra_module_events ||
 		    x->module_line != y->module_line || x->module_ref_nowhere != y->module_ref_nowhere ||
 		    memcmp(x->odd_stats, y->odd_stats, sizeof(x->odd_stats)) ||
 		    x->corr_events != y->corr_events || x->linked_events != y->linked_events ||
-		    x->host_linkage != y->host_linkage)
+		    x->corr_no_launch != y->corr_no_launch || x->corr_no_executor != y->corr_no_executor ||
+		    x->corr_ambiguous != y->corr_ambiguous || x->host_linkage != y->host_linkage ||
+		    x->runs_execs != y->runs_execs || x->runs_split != y->runs_split ||
+		    x->runs_repeating != y->runs_repeating)
 			exec_fail("a device");
 	}
 }

@@ -65,37 +65,117 @@ const char *an_split_fingerprint(struct xp_arena *a, const char *name, const cha
 	return xp_arena_strndup(a, name, i);
 }
 
-/* --- host linkage: device correlation_id -> launch -> enclosing ExecuteThunks ---------- */
+/* --- host linkage: device correlation_id -> launch -> enclosing executor event -------- */
 
 /*
- * Launches (host events with a correlation_id) run on API or callback threads;
- * the ExecuteThunks events (with a module_name stat) run on executor threads,
- * one per device in multi-device runs, and those overlap in time. So each
- * launch line is first paired with the executor line that encloses most of
- * its launches, and a launch is then resolved only on that line.
+ * Launches (host events with a correlation_id) run inside an executor event
+ * of their execution: on the executor's own thread (older XLA, whose
+ * "<module>:XLA GPU module" event encloses its launches) or on API and
+ * callback threads (JAX 0.8), with one executor thread per device in
+ * multi-device runs, and those overlap in time. So a launch is resolved on
+ * its own line when an executor there encloses it; otherwise each launch line
+ * is first paired with the executor line that encloses most of its launches,
+ * and the launch is resolved only on that line.
  */
 struct launch {
 	uint64_t corr;
-	int64_t start;
-	uint32_t line;		/* index into host_link.lines */
+	int64_t t;		/* on the host time scale (host_time) */
+	uint32_t line;		/* index into the host lines, over every host plane */
 };
 
 struct host_exec {
-	const char *module;
-	uint32_t line;		/* index into host_link.lines */
+	const char *module;	/* not NUL-terminated: mlen bytes, fingerprint removed */
+	size_t mlen;
+	uint32_t line;
 	int64_t start, end;
 	int64_t max_end;	/* the largest end among this and earlier entries of the line */
 };
 
 struct host_link {
-	struct launch *launches;
+	struct launch *launches;	/* by (corr, t) */
 	size_t nlaunches;
 	struct host_exec *hexecs;	/* by (line, start) */
 	size_t nhexecs;
 	uint32_t *exec_line_of;		/* launch line -> paired executor line, or UINT32_MAX */
 	size_t nlines;
 	size_t nplanes;			/* host planes */
+	int64_t ref_ns;			/* the host time scale: ps since this ns timestamp */
 };
+
+/*
+ * The forms of executor event XLA has written, tried in this order; each
+ * names the module it runs (*len bytes at *m) or returns 0.
+ */
+static int form_module_name(const struct xp_plane *p, const struct xp_event *e, const char **m,
+			    size_t *len)
+{
+	const struct xp_stat *s = xp_event_stat(p, e, XP_K_MODULE_NAME);
+
+	return s && (*m = xp_stat_str(p, s, len)) != NULL;
+}
+
+static int form_gpu_module(const struct xp_plane *p, const struct xp_event *e, const char **m,
+			   size_t *len)
+{
+	static const char suffix[] = ":XLA GPU module";
+	const char *name = xp_event_name(p, e);
+	size_t n = strlen(name), k = sizeof(suffix) - 1;
+
+	if (n <= k || strcmp(name + n - k, suffix))
+		return 0;
+	*m = name;
+	*len = n - k;
+	return 1;
+}
+
+static int form_xla_module_range(const struct xp_plane *p, const struct xp_event *e,
+				 const char **m, size_t *len)
+{
+	const char *name = xp_event_name(p, e), *v;
+
+	if (strncmp(name, "XlaModule:", 10))
+		return 0;
+	for (v = name + 10; (v = strstr(v, "hlo_module=")); v++)
+		if (v[-1] == '#' || v[-1] == ',')
+			break;
+	if (!v)
+		return 0;
+	v += strlen("hlo_module=");
+	*len = strcspn(v, ",#");
+	*m = v;
+	return *len > 0;
+}
+
+static const struct {
+	int (*module)(const struct xp_plane *p, const struct xp_event *e, const char **m,
+		      size_t *len);
+} executor_forms[] = {
+	{ form_module_name },		/* GpuExecutable::ExecuteThunks, capture's XlaModule */
+	{ form_gpu_module },		/* older XLA: "<module>:XLA GPU module" */
+	{ form_xla_module_range },	/* XLA's NVTX range "XlaModule:#hlo_module=<m>,...#" */
+};
+
+const char an_executor_forms[] =
+	"GpuExecutable::ExecuteThunks with a module_name, '<module>:XLA GPU module', "
+	"'XlaModule:#hlo_module=<module>,...#'";
+
+/* len without a "(digits)" fingerprint at the end of m. */
+static size_t strip_fingerprint(const char *m, size_t len)
+{
+	size_t i = len;
+
+	if (len < 3 || m[len - 1] != ')')
+		return len;
+	for (i = len - 1; i > 0 && isdigit((unsigned char)m[i - 1]); i--)
+		;
+	return i > 1 && i < len - 1 && m[i - 1] == '(' ? i - 1 : len;
+}
+
+/* Whether the len bytes at m are the whole of name. */
+static int same_module(const char *m, size_t len, const char *name)
+{
+	return !strncmp(m, name, len) && name[len] == '\0';
+}
 
 static int cmp_launch(const void *a, const void *b)
 {
@@ -103,7 +183,7 @@ static int cmp_launch(const void *a, const void *b)
 
 	if (x->corr != y->corr)
 		return x->corr < y->corr ? -1 : 1;
-	return x->start < y->start ? -1 : x->start > y->start;
+	return x->t < y->t ? -1 : x->t > y->t;
 }
 
 static int cmp_hexec(const void *a, const void *b)
@@ -112,7 +192,9 @@ static int cmp_hexec(const void *a, const void *b)
 
 	if (x->line != y->line)
 		return x->line < y->line ? -1 : 1;
-	return x->start < y->start ? -1 : x->start > y->start;
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->end > y->end ? -1 : x->end < y->end;	/* the enclosing one first */
 }
 
 static void host_link_release(struct host_link *h)
@@ -124,8 +206,23 @@ static void host_link_release(struct host_link *h)
 }
 
 /*
- * The latest-starting event on executor line `line` that encloses time t (and
- * is of `module` unless NULL); returns 1 + its index, or 0.
+ * Time start_ps of plane p on the host time scale; -1 when it does not fit
+ * (planes based farther apart than int64 picoseconds reach).
+ */
+static int host_time(const struct host_link *h, const struct xp_plane *p, int64_t start_ps,
+		     int64_t *out)
+{
+	int64_t d;
+
+	if (__builtin_sub_overflow(p->base_ns, h->ref_ns, &d) || __builtin_mul_overflow(d, 1000, &d) ||
+	    __builtin_add_overflow(d, start_ps, out))
+		return -1;
+	return 0;
+}
+
+/*
+ * The latest-starting executor on `line` that encloses time t (and runs
+ * `module` unless NULL); returns 1 + its index, or 0.
  */
 static size_t enclosing(const struct host_link *h, uint32_t line, int64_t t, const char *module)
 {
@@ -145,18 +242,18 @@ static size_t enclosing(const struct host_link *h, uint32_t line, int64_t t, con
 
 		if (x->line != line || x->max_end < t)
 			break;
-		if (x->start <= t && t <= x->end && (!module || !strcmp(x->module, module)))
+		if (x->start <= t && t <= x->end && (!module || same_module(x->module, x->mlen, module)))
 			return i + 1;
 	}
 	return 0;
 }
 
-/* Pairs each launch line with the executor line that encloses most of its launches. */
 /*
  * Pairs each launch line with the executor line that encloses most of its
- * launches. Only lines that hold launches or executors take part, so the
- * vote table is (launch lines) x (executor lines), whatever the number of
- * other host lines.
+ * launches, counting only launches that no executor on their own line
+ * encloses. Only lines that hold such launches or executors take part, so
+ * the vote table is (launch lines) x (executor lines), whatever the number
+ * of other host lines.
  */
 static int pair_lines(struct host_link *h)
 {
@@ -164,10 +261,11 @@ static int pair_lines(struct host_link *h)
 	uint32_t *la_of = malloc((n + 1) * sizeof(*la_of));	/* line -> launch-line index */
 	uint32_t *ex = malloc((h->nhexecs + 1) * sizeof(*ex));	/* executor lines, ascending */
 	uint32_t *la = malloc((h->nlaunches + 1) * sizeof(*la));	/* launch lines by index */
+	unsigned char *own = malloc(h->nlaunches + 1);	/* resolved on its own line */
 	int ret = XP_ERR_NOMEM;
 
 	h->exec_line_of = malloc((n + 1) * sizeof(*h->exec_line_of));
-	if (!la_of || !ex || !la || !h->exec_line_of)
+	if (!la_of || !ex || !la || !own || !h->exec_line_of)
 		goto out;
 	for (i = 0; i < n; i++) {
 		la_of[i] = UINT32_MAX;
@@ -179,7 +277,8 @@ static int pair_lines(struct host_link *h)
 	for (i = 0; i < h->nlaunches; i++) {
 		uint32_t l = h->launches[i].line;
 
-		if (la_of[l] == UINT32_MAX) {
+		own[i] = enclosing(h, l, h->launches[i].t, NULL) != 0;
+		if (!own[i] && la_of[l] == UINT32_MAX) {
 			la_of[l] = (uint32_t)nla;
 			la[nla++] = l;
 		}
@@ -190,8 +289,8 @@ static int pair_lines(struct host_link *h)
 	if (!votes)
 		goto out;
 	for (i = 0; i < h->nlaunches; i++)
-		for (j = 0; j < nex; j++)
-			if (enclosing(h, ex[j], h->launches[i].start, NULL))
+		for (j = 0; !own[i] && j < nex; j++)
+			if (enclosing(h, ex[j], h->launches[i].t, NULL))
 				votes[la_of[h->launches[i].line] * nex + j]++;
 	for (i = 0; i < nla; i++) {
 		size_t best = 0;
@@ -209,13 +308,28 @@ out:
 	free(la_of);
 	free(ex);
 	free(la);
+	free(own);
 	return ret;
+}
+
+/* The executor form event e of host plane p takes, if any: its module in *m, *len. */
+static int executor_module(const struct xp_plane *p, const struct xp_event *e, const char **m,
+			   size_t *len)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(executor_forms) / sizeof(executor_forms[0]); i++)
+		if (executor_forms[i].module(p, e, m, len)) {
+			*len = strip_fingerprint(*m, *len);
+			return *len > 0;
+		}
+	return 0;
 }
 
 static int host_link_build(struct xp_trace *t, struct host_link *h, struct xp_err *err)
 {
-	size_t pi, i, nl = 0, nh = 0, line_base = 0;
-	int ret;
+	size_t pi, i, k, nl = 0, nh = 0, line_base = 0;
+	int ret, have_ref = 0;
 
 	/* Host planes are read only now, when a device plane needs them (lazy planes). */
 	for (pi = 0; pi < t->nplanes; pi++) {
@@ -224,20 +338,24 @@ static int host_link_build(struct xp_trace *t, struct host_link *h, struct xp_er
 	}
 	for (pi = 0; pi < t->nplanes; pi++) {
 		const struct xp_plane *p = &t->planes[pi];
+		const char *m;
+		size_t len;
 
 		if (strncmp(p->name, "/host:", 6))
 			continue;
 		h->nplanes++;
 		h->nlines += p->nlines;
+		if (p->nevents && !have_ref) {
+			h->ref_ns = p->base_ns;
+			have_ref = 1;
+		}
 		for (i = 0; i < p->nevents; i++) {
 			nl += xp_event_stat(p, &p->events[i], XP_K_CORRELATION_ID) != NULL;
-			nh += xp_event_stat(p, &p->events[i], XP_K_MODULE_NAME) != NULL;
+			nh += executor_module(p, &p->events[i], &m, &len);
 		}
 	}
-	if (!nl || !nh)
-		return 0;
-	h->launches = malloc(nl * sizeof(*h->launches));
-	h->hexecs = malloc(nh * sizeof(*h->hexecs));
+	h->launches = malloc((nl + 1) * sizeof(*h->launches));
+	h->hexecs = malloc((nh + 1) * sizeof(*h->hexecs));
 	if (!h->launches || !h->hexecs)
 		return XP_ERR_NOMEM;
 	for (pi = 0; pi < t->nplanes; pi++) {
@@ -249,25 +367,51 @@ static int host_link_build(struct xp_trace *t, struct host_link *h, struct xp_er
 			const struct xp_event *e = &p->events[i];
 			const struct xp_stat *s = xp_event_stat(p, e, XP_K_CORRELATION_ID);
 			uint32_t line = (uint32_t)(line_base + e->line);
-			size_t len;
+			struct launch *l = &h->launches[h->nlaunches];
+			struct host_exec *x = &h->hexecs[h->nhexecs];
+			int64_t t0, t1;
+			int isx = executor_module(p, e, &x->module, &x->mlen);
 
-			if (s && !xp_stat_u64(s, &h->launches[h->nlaunches].corr)) {
-				h->launches[h->nlaunches].start = e->start_ps;
-				h->launches[h->nlaunches].line = line;
+			if (!s && !isx)
+				continue;
+			if (host_time(h, p, e->start_ps, &t0) || host_time(h, p, e->start_ps + e->dur_ps, &t1))
+				return xp_err_set(err, XP_ERR_LIMIT, "host plane '%s' is based too far from "
+						  "the first host plane to compare their times", p->name);
+			if (s && !xp_stat_u64(s, &l->corr)) {
+				l->t = t0;
+				l->line = line;
 				h->nlaunches++;
 			}
-			s = xp_event_stat(p, e, XP_K_MODULE_NAME);
-			if (s && (h->hexecs[h->nhexecs].module = xp_stat_str(p, s, &len))) {
-				h->hexecs[h->nhexecs].line = line;
-				h->hexecs[h->nhexecs].start = e->start_ps;
-				h->hexecs[h->nhexecs].end = e->start_ps + e->dur_ps;
+			if (isx) {
+				x->line = line;
+				x->start = t0;
+				x->end = t1;
 				h->nhexecs++;
 			}
 		}
 		line_base += p->nlines;
 	}
+	if (!h->nlaunches || !h->nhexecs)
+		return 0;
 	qsort(h->launches, h->nlaunches, sizeof(*h->launches), cmp_launch);
 	qsort(h->hexecs, h->nhexecs, sizeof(*h->hexecs), cmp_hexec);
+	/*
+	 * One thread runs one execution at a time, so executors of one module
+	 * that overlap on a line are one execution seen twice (JAX 0.8 writes
+	 * ExecuteThunks around "<module>:XLA GPU module"): keep their union.
+	 */
+	for (i = 0, k = 0; i < h->nhexecs; i++) {
+		struct host_exec *x = &h->hexecs[i], *prev = k ? &h->hexecs[k - 1] : NULL;
+
+		if (prev && prev->line == x->line && x->start < prev->end && prev->mlen == x->mlen &&
+		    !memcmp(prev->module, x->module, x->mlen)) {
+			if (x->end > prev->end)
+				prev->end = x->end;
+			continue;
+		}
+		h->hexecs[k++] = *x;
+	}
+	h->nhexecs = k;
 	for (i = 0; i < h->nhexecs; i++) {
 		struct host_exec *x = &h->hexecs[i];
 
@@ -278,11 +422,33 @@ static int host_link_build(struct xp_trace *t, struct host_link *h, struct xp_er
 	return pair_lines(h);
 }
 
-/* Returns 1 + the index of the ExecuteThunks event that launched (corr, module), or 0. */
-static size_t host_link_find(const struct host_link *h, uint64_t corr, const char *module)
+/*
+ * The executor (1 + index) that encloses launch l and runs module (any when
+ * NULL): on the launch's own line, else on the line paired with it; 0 if none.
+ */
+static size_t launch_exec(const struct host_link *h, const struct launch *l, const char *module)
 {
-	size_t lo = 0, hi = h->nlaunches;
-	const struct launch *l;
+	size_t k = enclosing(h, l->line, l->t, NULL);
+
+	if (k)
+		return !module || same_module(h->hexecs[k - 1].module, h->hexecs[k - 1].mlen, module) ? k : 0;
+	if (h->exec_line_of[l->line] == UINT32_MAX)
+		return 0;
+	return enclosing(h, h->exec_line_of[l->line], l->t, module);
+}
+
+/* How a device event's correlation id resolved. */
+enum link_result {
+	LINK_OK,
+	LINK_NO_LAUNCH,		/* no host launch has that id */
+	LINK_NO_EXECUTOR,	/* its launch lies in no executor of the event's function */
+	LINK_AMBIGUOUS,		/* several launches fit and neither thread nor time chooses */
+};
+
+/* The launches with id corr are [*first, *first + return value). */
+static size_t launch_range(const struct host_link *h, uint64_t corr, size_t *first)
+{
+	size_t lo = 0, hi = h->nlaunches, last;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
@@ -292,12 +458,94 @@ static size_t host_link_find(const struct host_link *h, uint64_t corr, const cha
 		else
 			hi = mid;
 	}
-	if (lo == h->nlaunches || h->launches[lo].corr != corr)
-		return 0;
-	l = &h->launches[lo];
-	if (h->exec_line_of[l->line] == UINT32_MAX)
-		return 0;
-	return enclosing(h, h->exec_line_of[l->line], l->start, module);
+	*first = lo;
+	for (last = lo; last < h->nlaunches && h->launches[last].corr == corr; last++)
+		;
+	return last - lo;
+}
+
+/* At most this many launches sharing one id are looked at for one device event. */
+#define LINK_MAX_CANDIDATES 256
+
+static uint64_t absdiff(int64_t x, int64_t y)
+{
+	return x >= y ? (uint64_t)x - (uint64_t)y : (uint64_t)y - (uint64_t)x;
+}
+
+/*
+ * The executor (1 + index in *hk) that launched the device event with
+ * correlation id corr of function module. A repeated id (several processes'
+ * launches in one file, or a file made by repeating a trace) is resolved by
+ * the device's own launching threads (dev_lines, NULL when unknown), then by
+ * time: the launch nearest the event's start kt on the host time scale
+ * (have_kt 0: unknown), when it is more than twice as near as any other that
+ * fits. Host and device clocks may disagree by a little (kernels are seen
+ * before their launch), so nearness, not "at or before", decides.
+ */
+static enum link_result host_link_find(const struct host_link *h, uint64_t corr, const char *module,
+				       const unsigned char *dev_lines, int have_kt, int64_t kt,
+				       size_t *hk)
+{
+	size_t lo, hi, first, last, a, b, steps, found = 0;
+	uint64_t best = 0;
+	int pass, capped = 0;
+
+	*hk = 0;
+	last = launch_range(h, corr, &first);
+	if (!last)
+		return LINK_NO_LAUNCH;
+	last += first;
+	if (last - first == 1) {
+		*hk = launch_exec(h, &h->launches[first], module);
+		return *hk ? LINK_OK : LINK_NO_EXECUTOR;
+	}
+	/*
+	 * Walk the launches of this id outwards from kt, nearest first (from the
+	 * earliest when kt is unknown). Pass 0 keeps to the device's launching
+	 * threads; pass 1, when those are unknown or none of them fits, takes any.
+	 */
+	for (pass = dev_lines ? 0 : 1; pass < 2 && !found; pass++) {
+		lo = first;
+		for (hi = last; have_kt && lo < hi;) {
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (h->launches[mid].t < kt)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		a = b = lo;	/* not yet looked at: [first, a) and [b, last) */
+		for (steps = 0; a > first || b < last; steps++) {
+			const struct launch *l;
+			uint64_t d;
+			size_t k;
+
+			if (steps == LINK_MAX_CANDIDATES) {
+				capped = 1;
+				break;
+			}
+			if (b < last && (a == first || !have_kt ||
+					 absdiff(h->launches[b].t, kt) <= absdiff(kt, h->launches[a - 1].t)))
+				l = &h->launches[b++];
+			else
+				l = &h->launches[--a];
+			d = have_kt ? absdiff(l->t, kt) : 0;
+			if (found && have_kt && d - best > best)
+				break;	/* the one found is more than twice as near as the rest */
+			if ((pass == 0 && !dev_lines[l->line]) || !(k = launch_exec(h, l, module)))
+				continue;
+			if (found)
+				return LINK_AMBIGUOUS;
+			found = k;
+			best = d;
+		}
+	}
+	if (capped)
+		return LINK_AMBIGUOUS;	/* not every launch of the id was looked at */
+	if (!found)
+		return LINK_NO_EXECUTOR;
+	*hk = found;
+	return LINK_OK;
 }
 
 /* --- per plane ---------------------------------------------------------------------- */
@@ -569,24 +817,273 @@ static int any_module_event(const struct xp_plane *p, const struct ev_ref *evs, 
 	return 0;
 }
 
-/* Per execution under construction: its interval merger. */
-struct open_exec {
-	struct merger m;
-	int64_t end;
-};
+static int same_name(const struct xp_plane *p, const struct xp_event *a, const struct xp_event *b)
+{
+	return a->meta == b->meta || !strcmp(xp_event_name(p, a), xp_event_name(p, b));
+}
+
+/*
+ * Whether cutting a run before each event i with cut[i] set separates calls:
+ * every cut leaves a gap longer than any gap between events it does not cut
+ * (a gap the function's own kernels never leave within a call), and there is
+ * such an uncut gap to compare with.
+ */
+static int cuts_separate(const int64_t *gap, const unsigned char *cut, size_t n)
+{
+	int64_t inside = INT64_MIN, between = INT64_MAX;
+	size_t i, ncut = 0;
+
+	for (i = 1; i < n; i++) {
+		if (cut[i]) {
+			ncut++;
+			if (gap[i] < between)
+				between = gap[i];
+		} else if (gap[i] > inside) {
+			inside = gap[i];
+		}
+	}
+	return ncut && ncut < n - 1 && between > inside;
+}
+
+/*
+ * The runs rule's second look at one run of n events (pos: indexes into evs,
+ * in start order). Calls back to back show as the function's kernel sequence
+ * starting again, where every such start leaves a gap longer than any gap
+ * inside a call. The starts tried, in order: each period of the run's event
+ * names (the whole sequence repeating), then each recurrence of its first
+ * event's name (calls whose kernels differ a little). Sets cut[i] for the
+ * events that start a call and returns the number of calls; 1 when the run
+ * stays whole, and then *repeats says whether its names repeat all the same.
+ */
+static size_t run_calls(const struct xp_plane *p, const struct ev_ref *evs, const uint32_t *pos,
+			size_t n, int64_t *gap, unsigned char *cut, int *repeats)
+{
+	const struct xp_event *e0 = &p->events[evs[pos[0]].idx];
+	size_t L, L0 = 0, i, calls = 1;
+	int64_t max_end = INT64_MIN;
+
+	*repeats = 0;
+	for (L = 1; L <= n / 2 && !L0; L++) {
+		if (n % L)
+			continue;
+		for (i = L; i < n; i++)
+			if (!same_name(p, &p->events[evs[pos[i]].idx], &p->events[evs[pos[i - L]].idx]))
+				break;
+		if (i == n)
+			L0 = L;
+	}
+	/* gap[i]: from the latest end among events 0..i-1 to event i's start */
+	for (i = 0; i < n; i++) {
+		const struct xp_event *e = &p->events[evs[pos[i]].idx];
+
+		gap[i] = i ? e->start_ps - max_end : 0;
+		if (e->start_ps + e->dur_ps > max_end)
+			max_end = e->start_ps + e->dur_ps;
+	}
+	/* Every multiple of the smallest period that divides n is a period too. */
+	for (L = L0; L0 && L <= n / 2; L += L0) {
+		if (n % L)
+			continue;
+		for (i = 0; i < n; i++)
+			cut[i] = i && !(i % L);
+		if (cuts_separate(gap, cut, n))
+			return n / L;
+	}
+	for (i = 0; i < n; i++) {
+		cut[i] = i && same_name(p, &p->events[evs[pos[i]].idx], e0);
+		calls += cut[i];
+	}
+	if (calls > 1 && cuts_separate(gap, cut, n))
+		return calls;
+	*repeats = L0 || calls > 1;
+	return 1;
+}
+
+/*
+ * Splits the runs-rule executions of this plane (from index first) into the
+ * calls run_calls finds; ex_of[k] (exec index of evs[k], or -1) follows.
+ */
+static int split_runs(struct plane_ctx *c, size_t first, const struct ev_ref *evs, size_t n,
+		      int32_t *ex_of)
+{
+	struct an_device *dev = &c->out->devices[c->device];
+	size_t nx = c->out->n - first, i, k;
+	size_t *at = calloc(nx + 2, sizeof(*at));	/* start of each exec's events in pos */
+	uint32_t *pos = malloc((n + 1) * sizeof(*pos));
+	int64_t *gap = malloc((n + 1) * sizeof(*gap));
+	unsigned char *cut = malloc(n + 1);
+	size_t *fill = calloc(nx + 1, sizeof(*fill));
+	int ret = XP_ERR_NOMEM;
+
+	if (!at || !pos || !gap || !cut || !fill)
+		goto out;
+	for (k = 0; k < n; k++)
+		if (ex_of[k] >= 0)
+			at[ex_of[k] - first + 1]++;
+	for (i = 0; i < nx; i++)
+		at[i + 1] += at[i];
+	for (k = 0; k < n; k++)
+		if (ex_of[k] >= 0) {
+			size_t x = (size_t)ex_of[k] - first;
+
+			pos[at[x] + fill[x]++] = (uint32_t)k;
+		}
+	for (i = 0; i < nx; i++) {
+		size_t m = at[i + 1] - at[i], j;
+		int32_t cur = (int32_t)(first + i);
+		int repeats;
+
+		if (c->out->execs[first + i].split != AN_SPLIT_RUNS)
+			continue;
+		dev->runs_execs++;
+		if (m < 2 || run_calls(c->p, evs, pos + at[i], m, gap, cut, &repeats) == 1) {
+			dev->runs_repeating += m >= 2 && repeats;
+			continue;
+		}
+		for (j = 1; j < m; j++) {
+			if (cut[j]) {
+				struct an_exec *x = push_exec(c->out);
+
+				if (!x)
+					goto out;
+				*x = c->out->execs[first + i];
+				cur = (int32_t)(c->out->n - 1);
+				dev->runs_execs++;
+				dev->runs_split++;
+			}
+			ex_of[pos[at[i] + j]] = cur;
+		}
+	}
+	ret = 0;
+out:
+	free(at);
+	free(pos);
+	free(gap);
+	free(cut);
+	free(fill);
+	return ret;
+}
+
+static int cmp_exec_start(const void *a, const void *b)
+{
+	const struct an_exec *x = *(const struct an_exec *const *)a, *y = *(const struct an_exec *const *)b;
+
+	if (x->start_ps != y->start_ps)
+		return x->start_ps < y->start_ps ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Time of each execution of this plane from its events (ex_of), and the
+ * executions put in start order (split runs were appended at the end).
+ */
+static int finish_execs(struct plane_ctx *c, size_t first, const struct ev_ref *evs, size_t n,
+			int32_t *ex_of)
+{
+	size_t nx = c->out->n - first, i, k;
+	struct merger *m = calloc(nx + 1, sizeof(*m));
+	int64_t *end = malloc((nx + 1) * sizeof(*end));
+	const struct an_exec **order = malloc((nx + 1) * sizeof(*order));
+	struct an_exec *copy = malloc((nx + 1) * sizeof(*copy));
+	int32_t *new_of = malloc((nx + 1) * sizeof(*new_of));
+	int ret = XP_ERR_NOMEM;
+
+	if (!m || !end || !order || !copy || !new_of)
+		goto out;
+	for (i = 0; i < nx; i++)
+		c->out->execs[first + i].events = 0;
+	for (k = 0; k < n; k++) {
+		const struct xp_event *e = &c->p->events[evs[k].idx];
+		struct an_exec *x;
+
+		if (ex_of[k] < 0)
+			continue;
+		i = (size_t)ex_of[k] - first;
+		x = &c->out->execs[first + i];
+		if (!x->events++) {
+			x->start_ps = e->start_ps;
+			end[i] = e->start_ps + e->dur_ps;
+		} else if (e->start_ps + e->dur_ps > end[i]) {
+			end[i] = e->start_ps + e->dur_ps;
+		}
+		merger_add(&m[i], e->start_ps, e->start_ps + e->dur_ps);
+	}
+	for (i = 0; i < nx; i++) {
+		struct an_exec *x = &c->out->execs[first + i];
+
+		x->busy_ps = merger_total(&m[i]);
+		x->span_ps = end[i] - x->start_ps;
+		order[i] = x;
+	}
+	qsort(order, nx, sizeof(*order), cmp_exec_start);
+	for (i = 0; i < nx; i++) {
+		copy[i] = *order[i];
+		new_of[order[i] - &c->out->execs[first]] = (int32_t)(first + i);
+	}
+	memcpy(&c->out->execs[first], copy, nx * sizeof(*copy));
+	for (k = 0; k < n; k++)
+		if (ex_of[k] >= 0)
+			ex_of[k] = new_of[ex_of[k] - first];
+	ret = 0;
+out:
+	free(m);
+	free(end);
+	free(order);
+	free(copy);
+	free(new_of);
+	return ret;
+}
+
+/*
+ * The host lines that launch for this device, learnt from its events whose
+ * correlation_id only one launch has; NULL (*out) when no id repeats, as
+ * then nothing asks.
+ */
+static int device_launch_lines(struct plane_ctx *c, const struct ev_ref *evs, size_t n,
+			       unsigned char **out)
+{
+	const struct host_link *h = c->host;
+	size_t k, i;
+
+	*out = NULL;
+	for (i = 1; i < h->nlaunches && h->launches[i].corr != h->launches[i - 1].corr; i++)
+		;
+	if (i >= h->nlaunches)
+		return 0;
+	*out = calloc(h->nlines + 1, 1);
+	if (!*out)
+		return XP_ERR_NOMEM;
+	for (k = 0; k < n; k++) {
+		const struct xp_stat *cs = xp_event_stat(c->p, &c->p->events[evs[k].idx], XP_K_CORRELATION_ID);
+		uint64_t corr;
+		size_t first;
+
+		if (cs && !xp_stat_u64(cs, &corr) && launch_range(h, corr, &first) == 1 &&
+		    launch_exec(h, &h->launches[first], NULL))
+			(*out)[h->launches[first].line] = 1;
+	}
+	return 0;
+}
+
+/* Time t of plane p on the host time scale, if both fit. */
+static int device_time(const struct plane_ctx *c, int64_t t, int64_t *out)
+{
+	return c->host->nplanes && !host_time(c->host, c->p, t, out);
+}
 
 static int scan_plane(struct plane_ctx *c)
 {
 	const struct xp_plane *p = c->p;
 	struct an_device *dev = &c->out->devices[c->device];
-	unsigned char *use = calloc(p->nlines + 1, 1);
+	struct host_link *h = c->host;
+	unsigned char *use = calloc(p->nlines + 1, 1), *dev_lines = NULL;
 	struct ev_ref *evs = malloc((p->nevents + 1) * sizeof(*evs));
 	int32_t *owner = malloc((p->nevents + 1) * sizeof(*owner));
-	struct open_exec *open = NULL;
+	int32_t *ex_of = NULL;		/* evs index -> exec index, or -1 */
 	int32_t *by_host = NULL;	/* host exec index -> exec index */
 	size_t first = c->out->n, i, n = 0, run_exec = SIZE_MAX;
-	struct merger busy = {0};
-	int module_line, ret = 0;
+	struct merger busy = {0}, unattributed = {0};
+	int module_line, linkable, ret = 0;
 
 	if (!use || !evs || !owner) {
 		ret = XP_ERR_NOMEM;
@@ -626,22 +1123,23 @@ static int scan_plane(struct plane_ctx *c)
 	}
 	/* Host planes are read only for a plane whose events name a function. */
 	if (module_line < 0 && !c->host_built && any_module_event(p, evs, n)) {
-		ret = host_link_build(c->t, c->host, c->err);
+		ret = host_link_build(c->t, h, c->err);
 		c->host_built = 1;
 		if (ret)
 			goto out;
 	}
-	if (module_line < 0 && c->host->nhexecs) {
-		by_host = malloc(c->host->nhexecs * sizeof(*by_host));
-		if (!by_host) {
+	linkable = module_line < 0 && h->nlaunches && h->nhexecs;
+	if (linkable) {
+		by_host = malloc(h->nhexecs * sizeof(*by_host));
+		if (!by_host || device_launch_lines(c, evs, n, &dev_lines)) {
 			ret = XP_ERR_NOMEM;
 			goto out;
 		}
-		for (i = 0; i < c->host->nhexecs; i++)
+		for (i = 0; i < h->nhexecs; i++)
 			by_host[i] = -1;
 	}
-	open = calloc(n + 1, sizeof(*open));
-	if (!open) {
+	ex_of = malloc((n + 1) * sizeof(*ex_of));
+	if (!ex_of) {
 		ret = XP_ERR_NOMEM;
 		goto out;
 	}
@@ -653,6 +1151,7 @@ static int scan_plane(struct plane_ctx *c)
 		const char *module;
 		int mk;
 
+		ex_of[i] = -1;
 		merger_add(&busy, e->start_ps, end);
 		/*
 		 * On stream lines only an hlo_module that names a function makes an
@@ -662,7 +1161,7 @@ static int scan_plane(struct plane_ctx *c)
 		mk = module_of(c, e, &module, &mlen);
 		if (module_line < 0 && mk <= 0) {
 			dev->unattributed_events++;
-			dev->unattributed_ps += e->dur_ps;
+			merger_add(&unattributed, e->start_ps, end);
 			continue;
 		}
 		ret = describe(c, e, mk > 0 ? module : NULL, mlen, &probe);
@@ -671,14 +1170,30 @@ static int scan_plane(struct plane_ctx *c)
 		if (module_line < 0) {
 			const struct xp_stat *cs = xp_event_stat(p, e, XP_K_CORRELATION_ID);
 			uint64_t corr;
+			int64_t kt = 0;
 			int have_corr = cs && !xp_stat_u64(cs, &corr);
 
 			if (cs && !have_corr)
 				dev->odd_stats[XP_K_CORRELATION_ID]++;
-			if (by_host && have_corr)
-				hk = host_link_find(c->host, corr, probe.name);
 			dev->corr_events += have_corr;
-			dev->linked_events += hk != 0;
+			if (linkable && have_corr) {
+				int have_kt = device_time(c, e->start_ps, &kt);
+
+				switch (host_link_find(h, corr, probe.name, dev_lines, have_kt, kt, &hk)) {
+				case LINK_OK:
+					dev->linked_events++;
+					break;
+				case LINK_NO_LAUNCH:
+					dev->corr_no_launch++;
+					break;
+				case LINK_NO_EXECUTOR:
+					dev->corr_no_executor++;
+					break;
+				case LINK_AMBIGUOUS:
+					dev->corr_ambiguous++;
+					break;
+				}
+			}
 			if (hk && by_host[hk - 1] >= 0)
 				xi = (size_t)by_host[hk - 1];
 			else if (!hk && run_exec != SIZE_MAX &&
@@ -693,7 +1208,6 @@ static int scan_plane(struct plane_ctx *c)
 			}
 			*x = probe;
 			x->device = c->device;
-			x->start_ps = e->start_ps;
 			x->split = module_line >= 0 ? AN_SPLIT_MODULE_LINE : hk ? AN_SPLIT_HOST : AN_SPLIT_RUNS;
 			xi = c->out->n - 1;
 			if (hk)
@@ -701,41 +1215,35 @@ static int scan_plane(struct plane_ctx *c)
 		}
 		if (!hk && module_line < 0)
 			run_exec = xi;
-		x = &c->out->execs[xi];
-		x->events++;
-		merger_add(&open[xi - first].m, e->start_ps, end);
-		if (end > open[xi - first].end || x->events == 1)
-			open[xi - first].end = end;
+		ex_of[i] = (int32_t)xi;
+	}
+	dev->busy_ps = merger_total(&busy);
+	dev->unattributed_busy_ps = merger_total(&unattributed);
+	if (dev->corr_events && !linkable)
+		dev->host_linkage = !h->nplanes ? AN_LINK_NO_HOST_PLANE
+				    : !h->nlaunches && !h->nhexecs ? AN_LINK_NO_LAUNCHES_NO_EXECUTORS
+				    : !h->nlaunches ? AN_LINK_NO_LAUNCHES : AN_LINK_NO_EXECUTORS;
+	if (module_line < 0 && (ret = split_runs(c, first, evs, n, ex_of)))
+		goto out;
+	if ((ret = finish_execs(c, first, evs, n, ex_of)))
+		goto out;
+	if (c->o->children) {
 		/*
 		 * Only a module-line event is excluded from its own children: it spans
 		 * the execution and would count itself. A GPU execution's kernels are
 		 * the work --children measures, so they stay in.
 		 */
-		if (module_line >= 0)
-			owner[evs[i].idx] = (int32_t)(xi - first);
-	}
-	dev->busy_ps = merger_total(&busy);
-	if (dev->corr_events && !c->host->nhexecs)
-		dev->host_linkage = c->host->nplanes ? AN_LINK_NO_LAUNCHES : AN_LINK_NO_HOST_PLANE;
-	for (i = first; i < c->out->n; i++) {
-		struct an_exec *x = &c->out->execs[i];
-
-		x->busy_ps = merger_total(&open[i - first].m);
-		x->span_ps = open[i - first].end - x->start_ps;
-	}
-	if (c->o->children) {
-		/* owner[] holds indexes relative to first; shift execs' view to match. */
-		for (i = 0; i < p->nevents; i++)
-			if (owner[i] >= 0)
-				owner[i] += (int32_t)first;
+		for (i = 0; module_line >= 0 && i < n; i++)
+			owner[evs[i].idx] = ex_of[i];
 		ret = add_children(c, first, owner);
 	}
 out:
 	free(use);
 	free(evs);
 	free(owner);
-	free(open);
+	free(ex_of);
 	free(by_host);
+	free(dev_lines);
 	return ret;
 }
 

@@ -4,9 +4,10 @@
  * A plane with an "XLA Modules" line (TPU): each event there is one execution.
  * Otherwise (GPU: "Stream #N(...)" lines) device events that carry an
  * hlo_module stat belong to that function; they are split into executions by
- * the host's GpuExecutable::ExecuteThunks event that launched them (through
- * correlation_id) when the file has that linkage, else by runs of consecutive
- * events (in start order, across streams) of the same function.
+ * the host executor event that launched them (through correlation_id: an
+ * executor is any of an_executor_forms) when the file has that linkage, else
+ * by runs of consecutive events (in start order, across streams) of the same
+ * function, a run split further where its calls show (see an_device.runs_*).
  */
 #ifndef AN_EXEC_H
 #define AN_EXEC_H
@@ -29,7 +30,7 @@ struct an_exec_opts {
 
 enum an_split {
 	AN_SPLIT_MODULE_LINE,	/* one event on an XLA Modules line */
-	AN_SPLIT_HOST,		/* grouped by the launching host ExecuteThunks event */
+	AN_SPLIT_HOST,		/* grouped by the launching host executor event */
 	AN_SPLIT_RUNS,		/* a run of consecutive events of one function */
 };
 
@@ -56,7 +57,7 @@ struct an_device {
 	size_t events;		/* device events considered */
 	size_t dropped_short;	/* dropped by min_dur_ps */
 	size_t unattributed_events;	/* device events with no function */
-	int64_t unattributed_ps;	/* their summed duration */
+	int64_t unattributed_busy_ps;	/* the union of their intervals */
 	/* "XLA Modules" lines after the first (only the first is used), their events */
 	size_t extra_module_lines, extra_module_events;
 	int module_line;	/* its executions are the events of an XLA Modules line */
@@ -70,14 +71,34 @@ struct an_device {
 	size_t module_ref_nowhere;
 	/*
 	 * Function events with a correlation_id, and how many of them host
-	 * linkage grouped; the others joined runs. host_linkage says why none
-	 * could be: AN_LINK_NO_HOST_PLANE, AN_LINK_NO_LAUNCHES, else AN_LINK_OK.
+	 * linkage grouped. The others joined runs, counted by why: no host
+	 * launch has the id; the launch lies in no executor event of the
+	 * function; the id repeats and neither the device's launching threads
+	 * nor time choose one launch. host_linkage says why none could be linked
+	 * (enum an_link).
 	 */
 	size_t corr_events, linked_events;
+	size_t corr_no_launch, corr_no_executor, corr_ambiguous;
 	int host_linkage;
+	/*
+	 * The runs rule: the executions it formed (splits included); how many of
+	 * those were split out of a run whose event names repeat with a period
+	 * whose boundaries leave gaps longer than any inside it (calls back to
+	 * back); runs left whole although their names repeat (no such gap).
+	 */
+	size_t runs_execs, runs_split, runs_repeating;
 };
 
-enum { AN_LINK_OK = 0, AN_LINK_NO_HOST_PLANE, AN_LINK_NO_LAUNCHES };
+enum an_link {
+	AN_LINK_OK = 0,
+	AN_LINK_NO_HOST_PLANE,
+	AN_LINK_NO_LAUNCHES,		/* no host event has a correlation_id */
+	AN_LINK_NO_EXECUTORS,		/* no host event is an executor */
+	AN_LINK_NO_LAUNCHES_NO_EXECUTORS,
+};
+
+/* The executor forms host linkage knows, for messages. */
+extern const char an_executor_forms[];
 
 /* Owns its arrays and strings (copied out of the trace): free with an_exec_list_release. */
 struct an_exec_list {

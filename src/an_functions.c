@@ -136,7 +136,10 @@ int an_fn_add(struct an_fn_result *r, const struct an_exec_list *l, struct xp_er
 		r->device_events += d->events;
 		r->dropped_short += d->dropped_short;
 		r->unattributed_events += d->unattributed_events;
-		r->unattributed_ps += d->unattributed_ps;
+		r->unattributed_busy_ps += d->unattributed_busy_ps;
+		r->runs_execs += d->runs_execs;
+		r->runs_split += d->runs_split;
+		r->runs_repeating += d->runs_repeating;
 	}
 	r->devices = r->dev_ids_.n;
 	for (i = 0; i < l->n; i++) {

@@ -54,7 +54,8 @@ struct an_fn_result {
 	size_t device_events;
 	size_t dropped_short;
 	size_t unattributed_events;
-	int64_t unattributed_ps;
+	int64_t unattributed_busy_ps;	/* sum over devices of the union of their intervals */
+	size_t runs_execs, runs_split, runs_repeating;	/* an_device's, summed */
 	size_t executions;
 	size_t functions;	/* distinct (name, program id); rows count devices apart too */
 	/* private */

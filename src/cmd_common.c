@@ -367,19 +367,38 @@ int cmd_note_execs(struct xp_notes *n, const char *path, const struct an_exec_li
 			r |= xp_notes_add(n, "'%s': plane '%s': %zu program_id stat%s %s neither an integer nor "
 					  "digits (treated as absent)", path, d->name, k, k == 1 ? "" : "s",
 					  k == 1 ? "is" : "are");
-		if (d->corr_events && !d->linked_events)
+		if (d->corr_events && d->host_linkage != AN_LINK_OK)
 			r |= xp_notes_add(n, "'%s': plane '%s': %zu device event%s carr%s a correlation_id but %s: "
 					  "executions are split by the runs rule", path, d->name, d->corr_events,
 					  d->corr_events == 1 ? "" : "s", d->corr_events == 1 ? "ies" : "y",
 					  d->host_linkage == AN_LINK_NO_HOST_PLANE ? "the file has no host plane"
 					  : d->host_linkage == AN_LINK_NO_LAUNCHES
-					  ? "the host planes hold no launches and ExecuteThunks events to link them to"
-					  : "none matches a host launch inside an ExecuteThunks event of its function");
-		else if (d->corr_events > d->linked_events)
-			r |= xp_notes_add(n, "'%s': plane '%s': %zu of %zu device events with a correlation_id match "
-					  "no host launch inside an ExecuteThunks event of their function: they join "
-					  "executions by the runs rule", path, d->name,
-					  d->corr_events - d->linked_events, d->corr_events);
+					  ? "no host event carries a correlation_id (a launch)"
+					  : d->host_linkage == AN_LINK_NO_EXECUTORS
+					  ? "the host planes hold launches but no executor event around them"
+					  : "the host planes hold neither launches (events with a correlation_id) nor "
+					    "executor events");
+		if (d->host_linkage == AN_LINK_NO_EXECUTORS || d->host_linkage == AN_LINK_NO_LAUNCHES_NO_EXECUTORS)
+			r |= xp_notes_add(n, "'%s': the executor events host linkage knows: %s", path,
+					  an_executor_forms);
+		if ((k = d->corr_no_launch))
+			r |= xp_notes_add(n, "'%s': plane '%s': %zu of %zu device events with a correlation_id have "
+					  "no host launch with that id: they join executions by the runs rule",
+					  path, d->name, k, d->corr_events);
+		if ((k = d->corr_no_executor))
+			r |= xp_notes_add(n, "'%s': plane '%s': %zu of %zu device events with a correlation_id were "
+					  "launched outside every executor event of their function: they join "
+					  "executions by the runs rule", path, d->name, k, d->corr_events);
+		if ((k = d->corr_ambiguous))
+			r |= xp_notes_add(n, "'%s': plane '%s': %zu of %zu device events with a correlation_id share "
+					  "it with several host launches that neither the device's launching threads "
+					  "nor time tell apart: they join executions by the runs rule", path, d->name,
+					  k, d->corr_events);
+		if ((k = d->runs_repeating))
+			r |= xp_notes_add(n, "'%s': plane '%s': %zu run%s of one function's events repeat%s the "
+					  "same kernels with no gap that sets calls apart: each is counted as one "
+					  "execution and may hold several calls", path, d->name, k,
+					  k == 1 ? "" : "s", k == 1 ? "s" : "");
 		if ((k = d->odd_stats[XP_K_CORRELATION_ID]))
 			r |= xp_notes_add(n, "'%s': plane '%s': %zu correlation_id stat%s %s not an integer "
 					  "(treated as absent)", path, d->name, k, k == 1 ? "" : "s",

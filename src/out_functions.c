@@ -29,7 +29,10 @@ static void add_result(cJSON *doc, const struct an_fn_result *r)
 	cJSON_AddNumberToObject(doc, "device_events", (double)r->device_events);
 	cJSON_AddNumberToObject(doc, "dropped_short_events", (double)r->dropped_short);
 	cJSON_AddNumberToObject(doc, "unattributed_events", (double)r->unattributed_events);
-	out_json_add_ns(doc, "unattributed_ns", (double)r->unattributed_ps);
+	out_json_add_ns(doc, "unattributed_busy_ns", (double)r->unattributed_busy_ps);
+	cJSON_AddNumberToObject(doc, "runs_rule_executions", (double)r->runs_execs);
+	cJSON_AddNumberToObject(doc, "runs_rule_split", (double)r->runs_split);
+	cJSON_AddNumberToObject(doc, "runs_rule_repeating", (double)r->runs_repeating);
 	rows = cJSON_AddArrayToObject(doc, "functions");
 	for (i = 0; rows && i < r->nrows; i++) {
 		const struct an_fn_row *row = &r->rows[i];
@@ -185,13 +188,22 @@ static int print_table(FILE *f, const struct an_fn_result *r, int colour)
 	if (ret)
 		return ret;
 	out_fmt_time(b[0], sizeof(b[0]), (double)r->device_busy_ps);
-	out_fmt_time(b[1], sizeof(b[1]), (double)r->unattributed_ps);
+	out_fmt_time(b[1], sizeof(b[1]), (double)r->unattributed_busy_ps);
 	fprintf(f, "\n%zu execution%s of %zu function%s on %zu device%s in %zu input%s; device busy %s",
 		r->executions, PLURAL(r->executions), r->functions, PLURAL(r->functions),
 		r->devices, PLURAL(r->devices), r->inputs, PLURAL(r->inputs), b[0]);
 	if (r->unattributed_events)
-		fprintf(f, "; %zu device event%s (%s) belong%s to no function", r->unattributed_events,
+		fprintf(f, "; %zu device event%s (busy %s) belong%s to no function", r->unattributed_events,
 			PLURAL(r->unattributed_events), b[1], r->unattributed_events == 1 ? "s" : "");
+	if (r->runs_execs)
+		fprintf(f, "; %zu execution%s formed by the runs rule (no host linkage)", r->runs_execs,
+			PLURAL(r->runs_execs));
+	if (r->runs_split)
+		fprintf(f, ", %zu of them split where calls repeat", r->runs_split);
+	if (r->runs_repeating)
+		fprintf(f, "; %zu run%s repeat%s %s kernels but could not be split into calls",
+			r->runs_repeating, PLURAL(r->runs_repeating), r->runs_repeating == 1 ? "s" : "",
+			r->runs_repeating == 1 ? "its" : "their");
 	if (r->dropped_short)
 		fprintf(f, "; %zu device event%s shorter than --min-duration dropped", r->dropped_short,
 			PLURAL(r->dropped_short));

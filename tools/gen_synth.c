@@ -761,6 +761,144 @@ static void gen_tpu_stray_end(void)
 	space_write(sp, "tpu_stray_end.xplane.pb");
 }
 
+/* A host launch NAME (a kernel launch or a runtime copy) with correlation id CORR. */
+static void launch_named(struct plane *h, XLine *ln, const char *name, int64_t start_ps,
+			 uint64_t corr)
+{
+	XEvent *ev = ev_add(h, ln, name, start_ps, US(1));
+
+	ev_u64(h, ev, "correlation_id", corr);
+}
+
+/* A device event of jit_conv (program 9) with correlation id CORR. */
+static void conv_kernel(struct plane *g, XLine *ln, const char *name, int64_t start_us,
+			int64_t end_us, uint64_t corr)
+{
+	XEvent *ev = kernel(g, ln, name, "jit_conv", 9, US(start_us), US(end_us - start_us));
+
+	ev_u64(g, ev, "correlation_id", corr);
+}
+
+/*
+ * Scenario 12: the older XLA GPU host layout (no ExecuteThunks): each call
+ * runs inside a "<module>:XLA GPU module" event on its device's executor
+ * thread, which also holds Thunks::Prepare/Initialize and the launches
+ * (hipModuleLaunchKernel, hipMemcpyDtoDAsync), all on that one line. Three
+ * devices run jit_conv (program 9) at once, each from its own thread:
+ *   GPU:0, py_xla_execute/1: 3 calls, executors [100,130] [140,170] [180,210] us;
+ *   GPU:1, py_xla_execute/2: 1 call, executor [101,209], whose 3 launches
+ *     (107, 152, 197) also lie in GPU:0's executors: pairing lines by vote
+ *     ties (3 and 3), so only "the launch's own thread wins" keeps it 1 call;
+ *   GPU:2, py_xla_execute/3: 1 call in capture's NVTX form
+ *     "XlaModule:#hlo_module=jit_conv,program_id=9#" [300,320], no module_name.
+ * Device events (us), per call busy / span (tests/synth/EXPECTED.md 12):
+ *   GPU:0: A[0,2] C[3,4] B[5,8] | A[12,14] C[15,16] B[17,21] | A[24,27] C[28,29] B[30,32]
+ *          -> 6/8, 7/9, 6/8
+ *   GPU:1: A[2,5] C[6,7] B[8,12] -> 8/10;   GPU:2: A[40,42] B[43,45] -> 4/5
+ * gpu_old_layout_nohost.xplane.pb has the same device planes and no host
+ * plane: the runs rule sees GPU:0's nine events as one run, whose names
+ * repeat with period 3 and whose call boundaries leave gaps (4, 3 us)
+ * longer than any inside a call (1 us), so it splits into the same 3 calls.
+ */
+static void gen_gpu_old_layout(int with_host)
+{
+	XSpace *sp = space_new();
+	struct plane g0 = plane_add(sp, 1, "/device:GPU:0", 0);
+	struct plane g1 = plane_add(sp, 2, "/device:GPU:1", 0);
+	struct plane g2 = plane_add(sp, 3, "/device:GPU:2", 0);
+	XLine *s0 = line_add(&g0, 1, "Stream #1(Kernel)", 0);
+	XLine *s1 = line_add(&g1, 1, "Stream #2(Kernel)", 0);
+	XLine *s2 = line_add(&g2, 1, "Stream #3(Kernel)", 0);
+	static const int64_t x0[3][3][2] = {
+		{ { 0, 2 }, { 3, 4 }, { 5, 8 } },
+		{ { 12, 14 }, { 15, 16 }, { 17, 21 } },
+		{ { 24, 27 }, { 28, 29 }, { 30, 32 } },
+	};
+	static const char *const kname[3] = { "conv_a", "MemcpyDtoD", "conv_b" };
+	static const char *const lname[3] = { "hipModuleLaunchKernel", "hipMemcpyDtoDAsync",
+					      "hipModuleLaunchKernel" };
+	int c, k;
+
+	for (c = 0; c < 3; c++)
+		for (k = 0; k < 3; k++)
+			conv_kernel(&g0, s0, kname[k], x0[c][k][0], x0[c][k][1], (uint64_t)(1 + 3 * c + k));
+	conv_kernel(&g1, s1, kname[0], 2, 5, 11);
+	conv_kernel(&g1, s1, kname[1], 6, 7, 12);
+	conv_kernel(&g1, s1, kname[2], 8, 12, 13);
+	conv_kernel(&g2, s2, kname[0], 40, 42, 21);
+	conv_kernel(&g2, s2, kname[2], 43, 45, 22);
+	if (with_host) {
+		struct plane h = plane_add(sp, 4, "/host:CPU", 0);
+		XLine *e0 = line_add(&h, 1, "py_xla_execute/1", 0);
+		XLine *e1 = line_add(&h, 2, "py_xla_execute/2", 0);
+		XLine *e2 = line_add(&h, 3, "py_xla_execute/3", 0);
+
+		ev_add(&h, line_add(&h, 4, "python", 0), "PjitFunction(conv)", US(90), US(130));
+		for (c = 0; c < 3; c++) {
+			int64_t s = 100 + 40 * c;
+
+			ev_add(&h, e0, "jit_conv:XLA GPU module", US(s), US(30));
+			ev_add(&h, e0, "Thunks::Prepare", US(s + 1), US(1));
+			ev_add(&h, e0, "Thunks::Initialize", US(s + 2), US(1));
+			for (k = 0; k < 3; k++)
+				launch_named(&h, e0, lname[k], US(s + 5 + 5 * k), (uint64_t)(1 + 3 * c + k));
+		}
+		ev_add(&h, e1, "jit_conv:XLA GPU module", US(101), US(108));
+		ev_add(&h, e1, "Thunks::Prepare", US(102), US(1));
+		ev_add(&h, e1, "Thunks::Initialize", US(104), US(1));
+		launch_named(&h, e1, lname[0], US(107), 11);
+		launch_named(&h, e1, lname[1], US(152), 12);
+		launch_named(&h, e1, lname[2], US(197), 13);
+		ev_add(&h, e2, "XlaModule:#hlo_module=jit_conv,program_id=9#", US(300), US(20));
+		launch_named(&h, e2, lname[0], US(305), 21);
+		launch_named(&h, e2, lname[2], US(310), 22);
+	}
+	space_write(sp, with_host ? "gpu_old_layout.xplane.pb" : "gpu_old_layout_nohost.xplane.pb");
+}
+
+/*
+ * Scenario 13: repeated correlation ids, as in a file made by repeating a
+ * trace or merging processes. Three copies of one call of jit_r (program 4),
+ * 100 us apart on host and device alike, keep ids 1 and 2:
+ *   copy c (c = 0, 1, 2; d = 100c us): ExecuteThunks [10+d, 20+d] on
+ *   "python", launches at 11+d (id 1) and 13+d (id 2) on "Host Threads/7",
+ *   kernels K1 [12+d, 14+d] (id 1) and K2 [15+d, 16+d] (id 2).
+ * The nearest launch of each id resolves it: 3 executions of busy 3 us,
+ * span 4 us. A fourth kernel K3 [300, 301] us has id 3, whose two launches
+ * (250 and 350 us, each inside an ExecuteThunks of jit_r) are equally near:
+ * it stays ambiguous and forms an execution of its own by the runs rule.
+ */
+static void gen_gpu_repeated_ids(void)
+{
+	XSpace *sp = space_new();
+	struct plane g = plane_add(sp, 1, "/device:GPU:0", 0);
+	struct plane h = plane_add(sp, 2, "/host:CPU", 0);
+	XLine *s1 = line_add(&g, 1, "Stream #1(Kernel)", 0);
+	XLine *py = line_add(&h, 1, "python", 0);
+	XLine *th = line_add(&h, 2, "Host Threads/7", 0);
+	XEvent *ev;
+	int c;
+
+	for (c = 0; c < 3; c++) {
+		int64_t d = 100 * c;
+
+		ev = kernel(&g, s1, "r_k1", "jit_r", 4, US(12 + d), US(2));
+		ev_u64(&g, ev, "correlation_id", 1);
+		ev = kernel(&g, s1, "r_k2", "jit_r", 4, US(15 + d), US(1));
+		ev_u64(&g, ev, "correlation_id", 2);
+		thunks(&h, py, US(10 + d), US(10), "jit_r");
+		launch(&h, th, US(11 + d), 1);
+		launch(&h, th, US(13 + d), 2);
+	}
+	ev = kernel(&g, s1, "r_k3", "jit_r", 4, US(300), US(1));
+	ev_u64(&g, ev, "correlation_id", 3);
+	thunks(&h, py, US(245), US(10), "jit_r");
+	thunks(&h, py, US(345), US(10), "jit_r");
+	launch(&h, th, US(250), 3);
+	launch(&h, th, US(350), 3);
+	space_write(sp, "gpu_repeated_ids.xplane.pb");
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2) {
@@ -780,6 +918,9 @@ int main(int argc, char **argv)
 	gen_odd_stats();
 	gen_gpu_host_links(0);
 	gen_gpu_host_links(1);
+	gen_gpu_old_layout(1);
+	gen_gpu_old_layout(0);
+	gen_gpu_repeated_ids();
 	gen_tpu_stray_end();
 	return 0;
 }

@@ -24,7 +24,7 @@ for dump; do
 import json, sys
 a, b = (json.load(open(p)) for p in sys.argv[1:3])
 keys = ("executions", "functions_count", "devices", "device_busy_ns", "device_events",
-        "unattributed_events", "unattributed_ns")
+        "unattributed_events", "unattributed_busy_ns")
 row_keys = ("devices", "executions", "events", "total_ns", "mean_ns", "std_ns", "min_ns",
             "median_ns", "max_ns", "share")
 bad = [f"{k}: dump {a[k]} capture {b[k]}" for k in keys if a[k] != b[k]]

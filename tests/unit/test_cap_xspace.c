@@ -331,7 +331,7 @@ static void test_layout(void)
 		CHECK_INT(l.n, 3);
 		CHECK_INT(l.devices[0].busy_ps, 9600000);
 		CHECK_INT(l.devices[0].unattributed_events, 2);
-		CHECK_INT(l.devices[0].unattributed_ps, 600000);
+		CHECK_INT(l.devices[0].unattributed_busy_ps, 600000);
 		for (i = 0; i < l.n; i++)
 			CHECK_INT(l.execs[i].split, AN_SPLIT_HOST);
 		CHECK_STR(l.execs[0].name, "jit_f");

@@ -622,7 +622,7 @@ static void test_gpu_runs(void)
 		if (l.ndevices == 1) {
 			CHECK_INT(l.devices[0].events, 17);
 			CHECK_INT(l.devices[0].unattributed_events, 1);
-			CHECK_INT(l.devices[0].unattributed_ps, US(1));
+			CHECK_INT(l.devices[0].unattributed_busy_ps, US(1));
 			CHECK_INT(l.devices[0].busy_ps, US(51));
 		}
 		an_exec_list_release(&l);
@@ -764,6 +764,12 @@ static void test_gpu_host(void)
 		if (l.n == 1)
 			check_exec("gpu_host runs", &l.execs[0],
 				   &(struct want_exec){"jit_train", 1, 3, 0, AN_SPLIT_RUNS, 0, US(11), US(14), 4});
+		/* Four events of one name: a repeat the gaps (1 us each) cannot split. */
+		if (l.ndevices == 1) {
+			CHECK_INT(l.devices[0].runs_execs, 1);
+			CHECK_INT(l.devices[0].runs_split, 0);
+			CHECK_INT(l.devices[0].runs_repeating, 1);
+		}
 		an_exec_list_release(&l);
 	}
 	fn_rows(t, NULL, &fo, &r);
@@ -1045,6 +1051,111 @@ static void test_compat(void)
 	xp_trace_free(t);
 }
 
+/* ---- 12. gpu_old_layout ------------------------------------------------------------ */
+
+/* GPU:0's three calls, GPU:1's one, GPU:2's one (EXPECTED.md 12), with a given split. */
+static void check_old_layout(const char *what, const struct an_exec_list *l, enum an_split split)
+{
+	const struct want_exec w[5] = {
+		{"jit_conv", 1, 9, 0, split, 0, US(6), US(8), 3},
+		{"jit_conv", 1, 9, 0, split, US(12), US(7), US(9), 3},
+		{"jit_conv", 1, 9, 0, split, US(24), US(6), US(8), 3},
+		{"jit_conv", 1, 9, 1, split, US(2), US(8), US(10), 3},
+		{"jit_conv", 1, 9, 2, split, US(40), US(4), US(5), 2},
+	};
+	size_t i;
+
+	CHECK_INT(l->n, 5);
+	for (i = 0; i < l->n && i < 5; i++)
+		check_exec(what, &l->execs[i], &w[i]);
+}
+
+static void test_gpu_old_layout(void)
+{
+	struct xp_trace *t = load("gpu_old_layout.xplane.pb");
+	struct an_exec_list l;
+	struct an_fn_result r;
+	struct an_fn_opts fo = {0};
+	size_t i;
+
+	if (!t)
+		return;
+	/*
+	 * "<module>:XLA GPU module" and XlaModule-range executors with the
+	 * launches on their own line: every event linked, GPU:1 one call
+	 * although its launches also lie in GPU:0's executors.
+	 */
+	if (!find_execs(t, NULL, NULL, &l)) {
+		check_old_layout("old layout linked", &l, AN_SPLIT_HOST);
+		CHECK_INT(l.ndevices, 3);
+		for (i = 0; i < l.ndevices; i++) {
+			CHECK_INT(l.devices[i].linked_events, l.devices[i].corr_events);
+			CHECK_INT(l.devices[i].runs_execs, 0);
+			CHECK_INT(l.devices[i].host_linkage, AN_LINK_OK);
+		}
+		an_exec_list_release(&l);
+	}
+	/* Pooled: samples {6, 7, 6, 8, 4} us, total 31, mean 6.2, median 6. */
+	fn_rows(t, NULL, &fo, &r);
+	CHECK_INT(r.nrows, 1);
+	check_row("old layout jit_conv", find_row(&r, "jit_conv", 1, 9, NULL), 3,
+		  &(struct want){5, 5, US(31), 6200000, sqrt(1.76) * 1e6, US(4), US(6), US(8)});
+	an_fn_release(&r);
+	xp_trace_free(t);
+
+	/* Without its host plane: the runs rule splits GPU:0's run into the same calls. */
+	t = load("gpu_old_layout_nohost.xplane.pb");
+	if (!t)
+		return;
+	if (!find_execs(t, NULL, NULL, &l)) {
+		check_old_layout("old layout runs", &l, AN_SPLIT_RUNS);
+		if (l.ndevices == 3) {
+			CHECK_INT(l.devices[0].runs_execs, 3);
+			CHECK_INT(l.devices[0].runs_split, 2);
+			CHECK_INT(l.devices[1].runs_execs, 1);
+			CHECK_INT(l.devices[1].runs_split, 0);
+			CHECK_INT(l.devices[0].runs_repeating + l.devices[1].runs_repeating +
+				  l.devices[2].runs_repeating, 0);
+			CHECK_INT(l.devices[0].host_linkage, AN_LINK_NO_HOST_PLANE);
+		}
+		an_exec_list_release(&l);
+	}
+	xp_trace_free(t);
+}
+
+/* ---- 13. gpu_repeated_ids ---------------------------------------------------------- */
+
+static void test_gpu_repeated_ids(void)
+{
+	struct xp_trace *t = load("gpu_repeated_ids.xplane.pb");
+	struct an_exec_list l;
+
+	if (!t)
+		return;
+	if (!find_execs(t, NULL, NULL, &l)) {
+		static const struct want_exec w[4] = {
+			{"jit_r", 1, 4, 0, AN_SPLIT_HOST, US(12), US(3), US(4), 2},
+			{"jit_r", 1, 4, 0, AN_SPLIT_HOST, US(112), US(3), US(4), 2},
+			{"jit_r", 1, 4, 0, AN_SPLIT_HOST, US(212), US(3), US(4), 2},
+			{"jit_r", 1, 4, 0, AN_SPLIT_RUNS, US(300), US(1), US(1), 1},
+		};
+		size_t i;
+
+		CHECK_INT(l.n, 4);
+		for (i = 0; i < l.n && i < 4; i++)
+			check_exec("repeated ids", &l.execs[i], &w[i]);
+		if (l.ndevices == 1) {
+			CHECK_INT(l.devices[0].corr_events, 7);
+			CHECK_INT(l.devices[0].linked_events, 6);
+			CHECK_INT(l.devices[0].corr_ambiguous, 1);
+			CHECK_INT(l.devices[0].corr_no_launch, 0);
+			CHECK_INT(l.devices[0].corr_no_executor, 0);
+		}
+		an_exec_list_release(&l);
+	}
+	xp_trace_free(t);
+}
+
 int main(void)
 {
 	test_tpu_basic();
@@ -1053,5 +1164,7 @@ int main(void)
 	test_gpu_host();
 	test_autotune();
 	test_compat();
+	test_gpu_old_layout();
+	test_gpu_repeated_ids();
 	return test_done("test_synth");
 }
