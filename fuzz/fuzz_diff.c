@@ -133,7 +133,8 @@ static void compare_execs(const struct xp_trace *ta, const struct an_exec_list *
 		    x->corr_no_launch != y->corr_no_launch || x->corr_no_executor != y->corr_no_executor ||
 		    x->corr_ambiguous != y->corr_ambiguous || x->host_linkage != y->host_linkage ||
 		    x->runs_execs != y->runs_execs || x->runs_split != y->runs_split ||
-		    x->runs_repeating != y->runs_repeating)
+		    x->runs_repeating != y->runs_repeating || x->stray_events != y->stray_events ||
+		    x->stray_children != y->stray_children)
 			exec_fail("a device");
 	}
 }

@@ -1,5 +1,7 @@
 #include "an_exec.h"
 
+#include "xp_stray.h"
+
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
@@ -760,19 +762,23 @@ static int add_children(struct plane_ctx *c, size_t first, const int32_t *owner)
 	const struct xp_plane *p = c->p;
 	struct ev_ref *all = malloc((p->nevents + 1) * sizeof(*all));
 	unsigned char *hit = malloc(p->nevmetas + 1);
-	size_t i, n = 0;
+	unsigned char *stray = malloc(p->nevents + 1);	/* over every line: children may be anywhere */
+	size_t i, n = 0, nstray;
+	struct xp_err why = {0};
 
-	if (!all || !hit) {
+	if (!all || !hit || !stray || xp_plane_stray_ends(p, NULL, stray, &nstray, &why)) {
 		free(all);
 		free(hit);
+		free(stray);
 		return XP_ERR_NOMEM;
 	}
+	c->out->devices[c->device].stray_children = nstray;
 	for (i = 0; i <= p->nevmetas; i++)
 		hit[i] = !regexec(c->o->children, p->evmetas[i].name, 0, NULL, 0);
 	for (i = 0; i < p->nevents; i++) {
 		const struct xp_event *e = &p->events[i];
 
-		if (hit[e->meta] && e->dur_ps >= c->o->min_dur_ps) {
+		if (hit[e->meta] && !stray[i] && e->dur_ps >= c->o->min_dur_ps) {
 			all[n].start = e->start_ps;
 			all[n].idx = (uint32_t)i;
 			n++;
@@ -804,6 +810,7 @@ static int add_children(struct plane_ctx *c, size_t first, const int32_t *owner)
 	}
 	free(all);
 	free(hit);
+	free(stray);
 	return 0;
 }
 
@@ -1077,19 +1084,23 @@ static int scan_plane(struct plane_ctx *c)
 	struct an_device *dev = &c->out->devices[c->device];
 	struct host_link *h = c->host;
 	unsigned char *use = calloc(p->nlines + 1, 1), *dev_lines = NULL;
+	unsigned char *stray = malloc(p->nevents + 1);
 	struct ev_ref *evs = malloc((p->nevents + 1) * sizeof(*evs));
 	int32_t *owner = malloc((p->nevents + 1) * sizeof(*owner));
 	int32_t *ex_of = NULL;		/* evs index -> exec index, or -1 */
 	int32_t *by_host = NULL;	/* host exec index -> exec index */
 	size_t first = c->out->n, i, n = 0, run_exec = SIZE_MAX;
 	struct merger busy = {0}, unattributed = {0};
+	struct xp_err serr = {0};
 	int module_line, linkable, ret = 0;
 
-	if (!use || !evs || !owner) {
+	if (!use || !evs || !owner || !stray) {
 		ret = XP_ERR_NOMEM;
 		goto out;
 	}
-	if (device_lines(p, use, &module_line) < 0) {
+	/* Stray ends (xp_stray.h) among the device lines' events are left out and counted. */
+	if (device_lines(p, use, &module_line) < 0 ||
+	    xp_plane_stray_ends(p, use, stray, &dev->stray_events, &serr)) {
 		ret = XP_ERR_NOMEM;
 		goto out;
 	}
@@ -1097,7 +1108,7 @@ static int scan_plane(struct plane_ctx *c)
 		const struct xp_event *e = &p->events[i];
 
 		owner[i] = -1;
-		if (!use[e->line])
+		if (!use[e->line] || stray[i])
 			continue;
 		if (e->dur_ps < c->o->min_dur_ps) {
 			dev->dropped_short++;
@@ -1239,6 +1250,7 @@ static int scan_plane(struct plane_ctx *c)
 	}
 out:
 	free(use);
+	free(stray);
 	free(evs);
 	free(owner);
 	free(ex_of);

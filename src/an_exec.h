@@ -56,6 +56,11 @@ struct an_device {
 	int64_t busy_ps;	/* union of all its device events */
 	size_t events;		/* device events considered */
 	size_t dropped_short;	/* dropped by min_dur_ps */
+	/*
+	 * Stray ends (xp_stray.h) left out: among the device lines' events, and
+	 * with --children among the whole plane's (children are looked for there).
+	 */
+	size_t stray_events, stray_children;
 	size_t unattributed_events;	/* device events with no function */
 	int64_t unattributed_busy_ps;	/* the union of their intervals */
 	/* "XLA Modules" lines after the first (only the first is used), their events */

@@ -140,6 +140,8 @@ int an_fn_add(struct an_fn_result *r, const struct an_exec_list *l, struct xp_er
 		r->runs_execs += d->runs_execs;
 		r->runs_split += d->runs_split;
 		r->runs_repeating += d->runs_repeating;
+		r->stray_events += d->stray_events;
+		r->stray_children += d->stray_children;
 	}
 	r->devices = r->dev_ids_.n;
 	for (i = 0; i < l->n; i++) {

@@ -56,6 +56,7 @@ struct an_fn_result {
 	size_t unattributed_events;
 	int64_t unattributed_busy_ps;	/* sum over devices of the union of their intervals */
 	size_t runs_execs, runs_split, runs_repeating;	/* an_device's, summed */
+	size_t stray_events, stray_children;	/* an_device's, summed */
 	size_t executions;
 	size_t functions;	/* distinct (name, program id); rows count devices apart too */
 	/* private */

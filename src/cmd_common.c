@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "an_exec.h"
+#include "xp_stray.h"
 #include "an_functions.h"
 #include "xp_input.h"
 #include "xp_pool.h"
@@ -355,6 +356,14 @@ int cmd_note_execs(struct xp_notes *n, const char *path, const struct an_exec_li
 					  d->extra_module_lines + 1, d->extra_module_events,
 					  d->extra_module_events == 1 ? "" : "s",
 					  d->extra_module_lines == 1 ? "" : "s");
+		if ((k = d->stray_events))
+			r |= xp_notes_add(n, "'%s': plane '%s': %zu event%s end%s more than %d windows after every "
+					  "other event of the plane (a duration that reads like an absolute end "
+					  "time): left out of executions, busy time and statistics", path, d->name,
+					  k, k == 1 ? "" : "s", k == 1 ? "s" : "", XP_STRAY_WINDOWS);
+		if ((k = d->stray_children))
+			r |= xp_notes_add(n, "'%s': plane '%s': %zu event%s with a stray end left out of "
+					  "--children", path, d->name, k, k == 1 ? "" : "s");
 		if ((k = d->module_ref_nowhere))
 			r |= xp_notes_add(n, "'%s': plane '%s': %zu hlo_module stat%s refer%s by ref_value to stat "
 					  "metadata the file lacks: %s", path, d->name, k, k == 1 ? "" : "s",

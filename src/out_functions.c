@@ -33,6 +33,9 @@ static void add_result(cJSON *doc, const struct an_fn_result *r)
 	cJSON_AddNumberToObject(doc, "runs_rule_executions", (double)r->runs_execs);
 	cJSON_AddNumberToObject(doc, "runs_rule_split", (double)r->runs_split);
 	cJSON_AddNumberToObject(doc, "runs_rule_repeating", (double)r->runs_repeating);
+	cJSON_AddNumberToObject(doc, "stray_end_events", (double)r->stray_events);
+	if (r->opts.time == AN_TIME_CHILDREN)
+		cJSON_AddNumberToObject(doc, "stray_end_children", (double)r->stray_children);
 	rows = cJSON_AddArrayToObject(doc, "functions");
 	for (i = 0; rows && i < r->nrows; i++) {
 		const struct an_fn_row *row = &r->rows[i];
@@ -204,6 +207,10 @@ static int print_table(FILE *f, const struct an_fn_result *r, int colour)
 		fprintf(f, "; %zu run%s repeat%s %s kernels but could not be split into calls",
 			r->runs_repeating, PLURAL(r->runs_repeating), r->runs_repeating == 1 ? "s" : "",
 			r->runs_repeating == 1 ? "its" : "their");
+	if (r->stray_events)
+		fprintf(f, "; %zu event%s with a stray end left out", r->stray_events, PLURAL(r->stray_events));
+	if (r->stray_children)
+		fprintf(f, "; %zu left out of --children", r->stray_children);
 	if (r->dropped_short)
 		fprintf(f, "; %zu device event%s shorter than --min-duration dropped", r->dropped_short,
 			PLURAL(r->dropped_short));

@@ -1051,6 +1051,42 @@ static void test_compat(void)
 	xp_trace_free(t);
 }
 
+/* ---- 11. tpu_stray_end: the execution finder leaves stray ends out ------------------ */
+
+static void test_tpu_stray_end_functions(void)
+{
+	struct xp_trace *t = load("tpu_stray_end.xplane.pb");
+	struct an_exec_list l;
+	struct an_fn_result r;
+	struct an_fn_opts fo = {0};
+
+	if (!t)
+		return;
+	/* TPU:0's M5 (its duration an 82 ms end time) is no execution and no busy time. */
+	if (!find_execs(t, NULL, NULL, &l)) {
+		CHECK_INT(l.n, 26);
+		CHECK_INT(l.ndevices, 3);
+		if (l.ndevices == 3) {
+			CHECK_INT(l.devices[0].stray_events, 1);
+			CHECK_INT(l.devices[0].busy_ps, US(100));
+			CHECK_INT(l.devices[1].stray_events, 0);
+			CHECK_INT(l.devices[2].stray_events, 0);
+			CHECK_INT(l.devices[0].busy_ps + l.devices[1].busy_ps + l.devices[2].busy_ps,
+				  US(82250));
+		}
+		an_exec_list_release(&l);
+	}
+	fn_rows(t, NULL, &fo, &r);
+	CHECK_INT(r.nrows, 3);
+	check_row("stray jit_step", find_row(&r, "jit_step", 1, 77, NULL), 1,
+		  &(struct want){10, 10, US(100), US(10), sqrt(2) * 1e6, US(8), US(10), US(12)});
+	check_row("stray jit_tiny", find_row(&r, "jit_tiny", 1, 79, NULL), 1,
+		  &(struct want){5, 5, US(82040), US(16408), US(32796), US(10), US(10), US(82000)});
+	CHECK_INT(r.stray_events, 1);
+	an_fn_release(&r);
+	xp_trace_free(t);
+}
+
 /* ---- 12. gpu_old_layout ------------------------------------------------------------ */
 
 /* GPU:0's three calls, GPU:1's one, GPU:2's one (EXPECTED.md 12), with a given split. */
@@ -1164,6 +1200,7 @@ int main(void)
 	test_gpu_host();
 	test_autotune();
 	test_compat();
+	test_tpu_stray_end_functions();
 	test_gpu_old_layout();
 	test_gpu_repeated_ids();
 	return test_done("test_synth");
