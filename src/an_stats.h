@@ -22,12 +22,31 @@ struct an_summary {
  */
 int an_summarize(double *samples, size_t n, size_t trim, struct an_summary *out);
 
-/* Two-sided p-value of Welch's t-test for equal means; 1 when it cannot be computed. */
+/* Welch's t test for equal means, two-sided. */
+struct an_welch {
+	int tested;		/* 0: fewer than 2 used samples on a side; p = 1, the rest 0 */
+	double t, df;		/* t = +-inf when neither side has spread and the means differ */
+	/*
+	 * The p-value, computed as a tail directly (never 1 - cdf), exact to a
+	 * few ulps down to DBL_MIN; 0 only when it is below DBL_MIN, where
+	 * log10_p still gives it (-inf when it is exactly 0: t infinite).
+	 */
+	double p, log10_p;
+};
+void an_welch(const struct an_summary *a, const struct an_summary *b, struct an_welch *w);
+/* an_welch's p; 1 when it cannot be computed. */
 double an_welch_p(const struct an_summary *a, const struct an_summary *b);
 
 /* Quantile of Student's t distribution with df degrees of freedom (df > 0, 0 < p < 1). */
 double an_t_quantile(double p, double df);
-/* Its cumulative distribution function. */
+/* Its cumulative distribution function, as the upper tail of -t. */
 double an_t_cdf(double t, double df);
+/*
+ * Its upper tail P(T > t), computed directly (regularised incomplete beta by
+ * a continued fraction), and the tail's natural log, which stays exact where
+ * the tail itself is below the smallest double (an_t_sf then gives 0).
+ */
+double an_t_sf(double t, double df);
+double an_t_log_sf(double t, double df);
 
 #endif
