@@ -1,0 +1,1 @@
+xplane-stat $SYNTH/gpu_old_layout_nohost.xplane.pb
