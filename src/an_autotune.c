@@ -43,14 +43,45 @@ static const char *canonical_id(const char *id)
 	return id;
 }
 
-int an_at_add_sample(struct an_at_result *r, const char *raw, size_t input, double ps)
+/* Adds prog to c's programs if it is not there yet (kept in order: unknown, then ascending). */
+static int add_prog(struct an_at_cand *c, const struct an_at_prog *p)
+{
+	struct an_at_prog *np;
+	size_t i;
+
+	for (i = 0; i < c->nprogs; i++) {
+		if (c->progs[i].known == p->known && (!p->known || c->progs[i].id == p->id))
+			return 0;
+		if (c->progs[i].known > p->known || (p->known && c->progs[i].id > p->id))
+			break;
+	}
+	np = realloc(c->progs, (c->nprogs + 1) * sizeof(*np));
+	if (!np)
+		return XP_ERR_NOMEM;
+	c->progs = np;
+	memmove(&np[i + 1], &np[i], (c->nprogs - i) * sizeof(*np));
+	np[i] = *p;
+	c->nprogs++;
+	return 0;
+}
+
+int an_at_add_sample_prog(struct an_at_result *r, const char *raw, const struct an_at_prog *prog,
+			  size_t input, double ps)
 {
 	const char *id = canonical_id(raw);
 	size_t idx = r->ncands;
 	struct an_at_cand *c;
+	char *key = NULL;
 	int found;
 
-	found = xp_hmap_get_or_put(&r->by_id_, id, &idx);
+	/* split: a row per (id, program); one result never mixes these keys with bare ids */
+	if (prog && r->opts.programs == AN_AT_SPLIT_PROGRAMS) {
+		if (prog->known ? asprintf(&key, "%s\x1f%" PRIu64, id, prog->id) < 0
+				: asprintf(&key, "%s\x1f-", id) < 0)
+			return XP_ERR_NOMEM;
+	}
+	found = xp_hmap_get_or_put(&r->by_id_, key ? key : id, &idx);
+	free(key);
 	if (found < 0)
 		return XP_ERR_NOMEM;
 	if (!found) {
@@ -71,6 +102,11 @@ int an_at_add_sample(struct an_at_result *r, const char *raw, size_t input, doub
 			return XP_ERR_NOMEM;
 	}
 	c = &r->cands[idx];
+	if (prog) {
+		r->programs = 1;
+		if (add_prog(c, prog))
+			return XP_ERR_NOMEM;
+	}
 	if (c->last_input_ != input) {
 		c->inputs++;
 		c->last_input_ = input;
@@ -86,6 +122,11 @@ int an_at_add_sample(struct an_at_result *r, const char *raw, size_t input, doub
 	}
 	c->samples_[c->nsamples_++] = ps;
 	return 0;
+}
+
+int an_at_add_sample(struct an_at_result *r, const char *raw, size_t input, double ps)
+{
+	return an_at_add_sample_prog(r, raw, NULL, input, ps);
 }
 
 int an_at_add(struct an_at_result *r, const struct an_exec_list *l, struct xp_err *err)
@@ -107,10 +148,12 @@ int an_at_add(struct an_at_result *r, const struct an_exec_list *l, struct xp_er
 
 		if (!r->opts.all_devices && x->device != chosen)
 			continue;
+		struct an_at_prog prog = {x->has_program_id, x->program_id};
+
 		id = an_at_match_id(r->opts.id_re, x->name, &nomem);
 		if (!id)
 			continue;
-		ret = an_at_add_sample(r, id, input, (double)an_exec_time(x, r->opts.time));
+		ret = an_at_add_sample_prog(r, id, &prog, input, (double)an_exec_time(x, r->opts.time));
 		free(id);
 		got++;
 	}
@@ -126,6 +169,9 @@ static int cmp_cand_id(const void *a, const void *b)
 	const struct an_at_cand *x = a, *y = b;
 	int dx = all_digits(x->id), dy = all_digits(y->id);
 
+	const struct an_at_prog *px = x->nprogs ? &x->progs[0] : NULL, *py = y->nprogs ? &y->progs[0] : NULL;
+	int c;
+
 	if (dx && dy) {
 		size_t lx = strlen(x->id), ly = strlen(y->id);
 
@@ -134,15 +180,27 @@ static int cmp_cand_id(const void *a, const void *b)
 	} else if (dx != dy) {
 		return dx ? -1 : 1;
 	}
-	return strcmp(x->id, y->id);
+	c = strcmp(x->id, y->id);
+	if (c || !px || !py)
+		return c;
+	/* one id's rows (split by program): unknown program first, then ascending */
+	if (px->known != py->known)
+		return px->known ? 1 : -1;
+	return px->id < py->id ? -1 : px->id > py->id;
 }
 
 int an_at_finish(struct an_at_result *r, struct xp_err *err)
 {
-	size_t i, j, fastest = 0;
+	size_t i, j, k, fastest = 0;
 
 	if (r->ncands > 1)	/* qsort(NULL, 0) is undefined */
 		qsort(r->cands, r->ncands, sizeof(*r->cands), cmp_cand_id);
+	for (i = 0; i < r->ncands; i = j) {
+		for (j = i + 1; j < r->ncands && !strcmp(r->cands[j].id, r->cands[i].id); j++)
+			;
+		for (k = i; k < j; k++)
+			r->cands[k].id_rows = j - i;
+	}
 	for (i = 0; i < r->ncands; i++) {
 		an_summarize(r->cands[i].samples_, r->cands[i].nsamples_, r->opts.trim, &r->cands[i].s);
 		if (r->cands[i].s.mean < r->cands[fastest].s.mean)
@@ -157,13 +215,19 @@ int an_at_finish(struct an_at_result *r, struct xp_err *err)
 				c->rank++;
 		if (i == fastest) {
 			c->p_vs_fastest = 1;
+			c->log10_p_vs_fastest = 0;
 			c->tied = 1;
 		} else if (c->s.n_used < 2 || r->cands[fastest].s.n_used < 2) {
 			c->p_vs_fastest = -1;
+			c->log10_p_vs_fastest = 0;
 			c->tied = -1;	/* too few samples for a test */
 		} else {
-			c->p_vs_fastest = an_welch_p(&c->s, &r->cands[fastest].s);
-			c->tied = c->p_vs_fastest >= r->opts.alpha;
+			struct an_welch w;
+
+			an_welch(&c->s, &r->cands[fastest].s, &w);
+			c->p_vs_fastest = w.p;
+			c->log10_p_vs_fastest = w.log10_p;
+			c->tied = w.p >= r->opts.alpha;
 		}
 	}
 	return 0;
@@ -175,6 +239,7 @@ void an_at_release(struct an_at_result *r)
 
 	for (i = 0; i < r->ncands; i++) {
 		free(r->cands[i].id);
+		free(r->cands[i].progs);
 		free(r->cands[i].samples_);
 	}
 	free(r->cands);

@@ -8,6 +8,7 @@
 
 #include <regex.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "an_exec.h"
 #include "an_functions.h"
@@ -16,22 +17,40 @@
 
 #define AN_AT_DEFAULT_ID_REGEX "^jit_autotune_fn_([0-9]+)"
 
+/* A candidate's executions compiled into several programs (program ids): */
+enum an_at_programs {
+	AN_AT_SPLIT_PROGRAMS,	/* one row per (id, program): each row times one computation */
+	AN_AT_POOL_PROGRAMS,	/* one row per id, its programs pooled (--pool-programs) */
+};
+
 struct an_at_opts {
 	const regex_t *id_re;	/* group 1 is the id */
+	enum an_at_programs programs;
 	size_t trim;		/* default 1, as the profiler it replaces */
 	int all_devices;	/* pool every selected device, not the first that ran one */
 	enum an_time time;
 	double alpha;		/* significance for "tied with the fastest" (0.05) */
 };
 
+/* A program: its id when known (the program_id stat, else the fingerprint). */
+struct an_at_prog {
+	int known;
+	uint64_t id;
+};
+
+/* A row: one candidate id, or with AN_AT_SPLIT_PROGRAMS one program of it. */
 struct an_at_cand {
 	char *id;		/* canonical: digits without leading zeros */
+	struct an_at_prog *progs;	/* its samples' programs, unknown first, then ascending; */
+	size_t nprogs;		/* 1 unless pooled; 0 when added without one (--compat) */
+	size_t id_rows;		/* rows of its id: > 1 when the id was split by program */
 	size_t inputs;		/* inputs that gave at least one sample */
 	struct an_summary s;	/* picoseconds */
 	size_t rank;		/* 1 = fastest trimmed mean */
 	int tied;		/* 1: Welch p >= alpha against the fastest (the fastest itself
 				   included); 0: slower; -1: untested, fewer than 2 samples used */
-	double p_vs_fastest;	/* -1 when untested */
+	double p_vs_fastest;	/* -1 when untested; 0 when below DBL_MIN (an_welch) */
+	double log10_p_vs_fastest;	/* exact where p is not; -inf for p exactly 0 */
 	/* private */
 	double *samples_;
 	size_t nsamples_, cap_, last_input_;
@@ -44,6 +63,7 @@ struct an_at_result {
 	size_t inputs;		/* inputs added */
 	size_t inputs_without;	/* inputs with no candidate */
 	size_t dropped_short;	/* device events under an_exec_opts.min_dur_ps, every device */
+	int programs;		/* samples came with their programs (not --compat) */
 	/* private */
 	struct xp_hmap by_id_;
 };
@@ -51,8 +71,11 @@ struct an_at_result {
 void an_at_init(struct an_at_result *r, const struct an_at_opts *o);
 /* Adds one input's executions; the device rule of an_at_opts applies per input. */
 int an_at_add(struct an_at_result *r, const struct an_exec_list *l, struct xp_err *err);
-/* Adds one sample for a raw id (as captured) from input number `input`. */
+/* Adds one sample for a raw id (as captured) from input number `input`, program unknown. */
 int an_at_add_sample(struct an_at_result *r, const char *id, size_t input, double ps);
+/* The same with the sample's program (prog NULL: not tracked, as an_at_add_sample). */
+int an_at_add_sample_prog(struct an_at_result *r, const char *id, const struct an_at_prog *prog,
+			  size_t input, double ps);
 int an_at_finish(struct an_at_result *r, struct xp_err *err);
 /* A candidate's samples in picoseconds, every one (untrimmed), in no particular order. */
 const double *an_at_samples(const struct an_at_cand *c, size_t *n);

@@ -1,4 +1,6 @@
 /* xplane-stat autotune: per candidate id, trimmed statistics over many profiles. */
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -8,6 +10,7 @@
 #include "cmd.h"
 #include "opt.h"
 #include "out_autotune.h"
+#include "out_table.h"
 #include "xp_input.h"
 #include "xp_pool.h"
 
@@ -18,6 +21,7 @@ struct at_args {
 	size_t trim;
 	int all_devices;
 	int per_file;
+	int pool_programs;
 };
 
 /* The inputs' samples pooled into one result, input by input in order. */
@@ -81,6 +85,58 @@ static int add_input(const struct at_batch *ab, struct cmd_input *in, struct an_
 	return -1;
 }
 
+/* An id for a message: control characters and invalid UTF-8 as \xNN (names are data). */
+static void escape_id(char *buf, size_t n, const char *id)
+{
+	const unsigned char *s = (const unsigned char *)id;
+	size_t len = 0, k;
+
+	while (*s && len + 5 < n) {
+		k = out_utf8_len(s);
+		if (!k || *s < 0x20 || *s == 0x7f) {
+			len += (size_t)snprintf(buf + len, n - len, "\\x%02x", *s++);
+			continue;
+		}
+		if (len + k + 1 >= n)
+			break;
+		memcpy(buf + len, s, k);
+		len += k;
+		s += k;
+	}
+	buf[len] = '\0';
+}
+
+/* A warning per candidate id whose executions were compiled into several programs (rows split). */
+static int program_notes(struct xp_notes *notes, const struct an_at_result *r)
+{
+	char id[256], list[512];
+	size_t i, j, len;
+
+	for (i = 0; i < r->ncands; i += r->cands[i].id_rows ? r->cands[i].id_rows : 1) {
+		const struct an_at_cand *c = &r->cands[i];
+
+		if (c->id_rows < 2)
+			continue;
+		escape_id(id, sizeof(id), c->id);
+		list[0] = '\0';
+		for (j = 0, len = 0; j < c->id_rows && len + 32 < sizeof(list); j++) {
+			const struct an_at_prog *p = &r->cands[i + j].progs[0];
+
+			if (p->known)
+				len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%" PRIu64, j ? ", " : "", p->id);
+			else
+				len += (size_t)snprintf(list + len, sizeof(list) - len, "%sunknown", j ? ", " : "");
+		}
+		if (j < c->id_rows)
+			snprintf(list + len, sizeof(list) - len, ", ...");
+		if (xp_notes_add(notes, "candidate '%s' ran as %zu programs (%s): its samples are not one "
+				 "computation, so it gets a row per program; --pool-programs pools them",
+				 id, c->id_rows, list))
+			return -1;
+	}
+	return 0;
+}
+
 /* --per-file: the input's own candidates, with their samples, as one JSON line. */
 static int at_line(struct at_batch *ab, struct cmd_input *in)
 {
@@ -98,6 +154,8 @@ static int at_line(struct at_batch *ab, struct cmd_input *in)
 		xp_notes_add(&notes, "%s", in->notes.msgs[i]);
 	ret = add_input(ab, in, &one, &notes, &err);
 	if (ret < 0 && an_at_finish(&one, &err))
+		ret = EXIT_ERROR;
+	if (ret < 0 && program_notes(&notes, &one))
 		ret = EXIT_ERROR;
 	if (ret < 0 && one.dropped_short &&
 	    xp_notes_add(&notes, "%zu device event%s shorter than --min-duration dropped",
@@ -152,6 +210,8 @@ int cmd_autotune(int argc, char **argv)
 		 "pool samples from every selected device (default: per input, the first device that ran a candidate)"},
 		{"compat", 0, OPT_STR, &a.compat, "ejkernel",
 		 "reproduce the numbers of ejkernel's Python profiler exactly, limits included"},
+		{"pool-programs", 0, OPT_FLAG, &a.pool_programs, NULL,
+		 "pool a candidate's programs (program ids) into one row; by default each program is a row of its own"},
 		{"per-file", 0, OPT_FLAG, &a.per_file, NULL,
 		 "a JSON line per input with its own candidates and their samples, in input order"},
 		CMD_OPTS_INPUT(&a.c),
@@ -164,7 +224,9 @@ int cmd_autotune(int argc, char **argv)
 		"executions' device times over all inputs; trimmed mean and population std, min,\n"
 		"median, max, a 95% Student-t interval of the mean, rank, and whether a Welch test\n"
 		"(p >= 0.05) finds it tied with the fastest. --json prints {\"<i>\": {\"mean_s\": ...,\n"
-		"\"std_s\": ..., ...}} so a tuner's json.load gets what the Python profiler returned.",
+		"\"std_s\": ..., ...}} so a tuner's json.load gets what the Python profiler returned.\n"
+		"A candidate compiled into several programs gets a row per program, and in JSON\n"
+		"null statistics under its id with the rows in \"programs\", unless --pool-programs.",
 		opts,
 	};
 	struct an_at_opts ao = {0};
@@ -214,6 +276,7 @@ int cmd_autotune(int argc, char **argv)
 	ao.id_re = &id_re;
 	ao.trim = a.trim;
 	ao.all_devices = a.all_devices;
+	ao.programs = a.pool_programs ? AN_AT_POOL_PROGRAMS : AN_AT_SPLIT_PROGRAMS;
 	ao.alpha = 0.05;
 	an_at_init(&res, &ao);
 	co.device = a.c.device ? a.c.device : "gpu";
@@ -251,6 +314,11 @@ int cmd_autotune(int argc, char **argv)
 	if (ret >= 0)
 		goto out;
 	an_at_finish(&res, &err);
+	if (program_notes(&notes, &res)) {
+		cmd_error("out of memory");
+		ret = EXIT_ERROR;
+		goto out;
+	}
 	if (res.inputs_without && !a.compat)
 		xp_notes_add(&notes, "%zu of %zu inputs hold no candidate", res.inputs_without, res.inputs);
 	if (res.dropped_short)

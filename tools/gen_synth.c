@@ -658,6 +658,33 @@ static void gen_autotune(void)
 	}
 }
 
+/*
+ * Scenario 5a: one autotune candidate compiled into two programs.  On a TPU
+ * XLA Modules line (one event, one execution), five rounds 100 us apart,
+ * each: jit_autotune_fn_0 program 7 at +0, program 8 at +30, and
+ * jit_autotune_fn_1 program 9 at +60 (durations in us below).
+ */
+static void gen_autotune_programs(void)
+{
+	static const int64_t dur_us[5][3] = {
+		{ 12, 42, 23 }, { 10, 44, 21 }, { 13, 40, 24 }, { 30, 41, 20 }, { 11, 43, 22 },
+	};
+	static const char *const name[3] = {
+		"jit_autotune_fn_0(7)", "jit_autotune_fn_0(8)", "jit_autotune_fn_1(9)",
+	};
+	static const int64_t pid[3] = { 7, 8, 9 };
+	XSpace *sp = space_new();
+	struct plane t = plane_add(sp, 1, "/device:TPU:0", 1000);
+	XLine *mod = line_add(&t, 1, "XLA Modules", 1000);
+	int r, i;
+
+	for (r = 0; r < 5; r++)
+		for (i = 0; i < 3; i++)
+			ev_i64(&t, ev_add(&t, mod, name[i], US(100 * r + 30 * i), US(dur_us[r][i])),
+			       "program_id", pid[i]);
+	space_write(sp, "autotune_programs.xplane.pb");
+}
+
 /* Stream #1 of the compat plane: events deliberately out of start order. */
 static void compat_stream1(struct plane *g, XLine *ln)
 {
@@ -914,6 +941,7 @@ int main(int argc, char **argv)
 	gen_gpu_host_multi();
 	gen_autotune();
 	gen_compat();
+	gen_autotune_programs();
 	gen_tpu_two_module_lines();
 	gen_odd_stats();
 	gen_gpu_host_links(0);

@@ -963,6 +963,92 @@ static void test_autotune(void)
 	regfree(&id_re);
 }
 
+/* ---- 5a. one candidate, two programs ----------------------------------------------- */
+
+/* autotune_programs.xplane.pb through an_exec_find + an_at_add, trim 1. */
+static void at_programs(const regex_t *id_re, enum an_at_programs mode, struct an_at_result *r)
+{
+	struct an_at_opts o = {.id_re = id_re, .trim = 1, .time = AN_TIME_BUSY, .alpha = 0.05,
+			       .programs = mode};
+	struct xp_trace *t = load("autotune_programs.xplane.pb");
+	struct xp_err err = {0};
+	struct an_exec_list l;
+
+	an_at_init(r, &o);
+	if (t && !find_execs(t, NULL, NULL, &l)) {
+		CHECK_INT(an_at_add(r, &l, &err), 0);
+		an_exec_list_release(&l);
+	}
+	xp_trace_free(t);
+	CHECK_INT(an_at_finish(r, &err), 0);
+}
+
+/*
+ * EXPECTED.md 5a, in us:
+ *   (0, 7) {12,10,13,30,11}: keeps {11,12,13}: mean 12, var 2/3, sample sd 1
+ *   (0, 8) {42,44,40,41,43}: keeps {41,42,43}: mean 42, var 2/3, sample sd 1
+ *   (1, 9) {23,21,24,20,22}: keeps {21,22,23}: mean 22, var 2/3, sample sd 1
+ * Welch against (0, 7): se^2 = 2/3, df = 4; t^2 = 150 for (1, 9), 1350 for (0, 8);
+ * with df 4, p = 1 - sin(th) (1 + cos^2(th) / 2), sin^2 = t^2/(4+t^2):
+ *   (1, 9): p = 1 - (78/77) sqrt(75/77); (0, 8): p = 1 - (678/677) sqrt(675/677).
+ * Pooled (--pool-programs): id 0 {10..13,30,40..44} keeps {11,12,13,30,40,41,42,43}:
+ *   mean 29, SS 1500 -> var 187.5; median (30+40)/2 = 35; id 1 fastest, id 0 tied.
+ */
+static void test_autotune_programs(void)
+{
+	struct an_at_result r;
+	regex_t id_re;
+	const struct an_at_cand *c;
+	const double v = sqrt(2.0 / 3) * 1e6;
+
+	compile(&id_re, AN_AT_DEFAULT_ID_REGEX);
+	at_programs(&id_re, AN_AT_SPLIT_PROGRAMS, &r);
+	CHECK_INT(r.ncands, 3);
+	CHECK_INT(r.programs, 1);
+	if (r.ncands == 3) {
+		static const char *const id[3] = {"0", "0", "1"};
+		static const uint64_t prog[3] = {7, 8, 9};
+		static const size_t rank[3] = {1, 3, 2}, rows[3] = {2, 2, 1};
+		const struct want w[3] = {
+			{5, 3, US(76), US(12), v, US(10), US(12), US(30)},
+			{5, 3, US(210), US(42), v, US(40), US(42), US(44)},
+			{5, 3, US(110), US(22), v, US(20), US(22), US(24)},
+		};
+		const double p[3] = {1, 1 - 678.0 / 677 * sqrt(675.0 / 677), 1 - 78.0 / 77 * sqrt(75.0 / 77)};
+		size_t i;
+
+		for (i = 0; i < 3; i++) {
+			c = &r.cands[i];
+			CHECK_STR(c->id, id[i]);
+			CHECK_INT(c->nprogs, 1);
+			CHECK(c->nprogs == 1 && c->progs[0].known && c->progs[0].id == prog[i]);
+			CHECK_INT(c->id_rows, rows[i]);
+			check_summary("autotune programs split", &c->s, &w[i]);
+			CHECK_INT(c->rank, rank[i]);
+			CHECK_INT(c->tied, i == 0);
+			/* the closed forms cancel to ~1e-10 relative themselves */
+			CHECK_NEAR(c->p_vs_fastest, p[i], 1e-8);
+		}
+	}
+	an_at_release(&r);
+
+	at_programs(&id_re, AN_AT_POOL_PROGRAMS, &r);
+	CHECK_INT(r.ncands, 2);
+	if ((c = find_cand(&r, "0"))) {
+		check_summary("autotune programs pooled id 0", &c->s,
+			      &(struct want){10, 8, US(286), US(29), sqrt(187.5) * 1e6, US(10), US(35), US(44)});
+		CHECK_INT(c->nprogs, 2);
+		CHECK(c->nprogs == 2 && c->progs[0].id == 7 && c->progs[1].id == 8);
+		CHECK_INT(c->id_rows, 1);
+		CHECK_INT(c->rank, 2);
+		CHECK_INT(c->tied, 1);
+	}
+	if ((c = find_cand(&r, "1")))
+		CHECK_INT(c->rank, 1);
+	an_at_release(&r);
+	regfree(&id_re);
+}
+
 /* ---- 6. compat -------------------------------------------------------------------- */
 
 static void test_compat(void)
@@ -1199,6 +1285,7 @@ int main(void)
 	test_gpu_runs();
 	test_gpu_host();
 	test_autotune();
+	test_autotune_programs();
 	test_compat();
 	test_tpu_stray_end_functions();
 	test_gpu_old_layout();
