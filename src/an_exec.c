@@ -116,11 +116,10 @@ static int form_module_name(const struct xp_plane *p, const struct xp_event *e, 
 	return s && (*m = xp_stat_str(p, s, len)) != NULL;
 }
 
-static int form_gpu_module(const struct xp_plane *p, const struct xp_event *e, const char **m,
-			   size_t *len)
+/* The forms named by the event's name alone take its metadata's name. */
+static int form_gpu_module(const char *name, const char **m, size_t *len)
 {
 	static const char suffix[] = ":XLA GPU module";
-	const char *name = xp_event_name(p, e);
 	size_t n = strlen(name), k = sizeof(suffix) - 1;
 
 	if (n <= k || strcmp(name + n - k, suffix))
@@ -130,10 +129,9 @@ static int form_gpu_module(const struct xp_plane *p, const struct xp_event *e, c
 	return 1;
 }
 
-static int form_xla_module_range(const struct xp_plane *p, const struct xp_event *e,
-				 const char **m, size_t *len)
+static int form_xla_module_range(const char *name, const char **m, size_t *len)
 {
-	const char *name = xp_event_name(p, e), *v;
+	const char *v;
 
 	if (strncmp(name, "XlaModule:", 10))
 		return 0;
@@ -148,13 +146,15 @@ static int form_xla_module_range(const struct xp_plane *p, const struct xp_event
 	return *len > 0;
 }
 
-static const struct {
-	int (*module)(const struct xp_plane *p, const struct xp_event *e, const char **m,
-		      size_t *len);
-} executor_forms[] = {
-	{ form_module_name },		/* GpuExecutable::ExecuteThunks, capture's XlaModule */
-	{ form_gpu_module },		/* older XLA: "<module>:XLA GPU module" */
-	{ form_xla_module_range },	/* XLA's NVTX range "XlaModule:#hlo_module=<m>,...#" */
+/*
+ * The forms, tried in this order: an event with a module_name stat
+ * (GpuExecutable::ExecuteThunks, capture's ranges), then by its name the
+ * older "<module>:XLA GPU module" and XLA's NVTX range
+ * "XlaModule:#hlo_module=<m>,...#".
+ */
+static int (*const name_forms[])(const char *name, const char **m, size_t *len) = {
+	form_gpu_module,
+	form_xla_module_range,
 };
 
 const char an_executor_forms[] =
@@ -314,30 +314,51 @@ out:
 	return ret;
 }
 
-/* The executor form event e of host plane p takes, if any: its module in *m, *len. */
-static int executor_module(const struct xp_plane *p, const struct xp_event *e, const char **m,
-			   size_t *len)
-{
-	size_t i;
+/* The module an executor named like this runs (fingerprint removed), by metadata. */
+struct name_form {
+	const char *m;		/* NULL: no executor form */
+	size_t len;
+};
 
-	for (i = 0; i < sizeof(executor_forms) / sizeof(executor_forms[0]); i++)
-		if (executor_forms[i].module(p, e, m, len)) {
-			*len = strip_fingerprint(*m, *len);
-			return *len > 0;
-		}
-	return 0;
+/* name_form of every event metadata of p (its sentinel included); NULL if out of memory. */
+static struct name_form *name_forms_of(const struct xp_plane *p)
+{
+	struct name_form *nf = calloc(p->nevmetas + 1, sizeof(*nf));
+	size_t i, j;
+
+	for (i = 0; nf && i <= p->nevmetas; i++)
+		for (j = 0; j < sizeof(name_forms) / sizeof(name_forms[0]); j++)
+			if (name_forms[j](p->evmetas[i].name, &nf[i].m, &nf[i].len)) {
+				nf[i].len = strip_fingerprint(nf[i].m, nf[i].len);
+				if (!nf[i].len)
+					nf[i].m = NULL;
+				break;
+			}
+	return nf;
+}
+
+/* Whether event e of host plane p is an executor: its module in *m, *len. */
+static int executor_module(const struct xp_plane *p, const struct xp_event *e,
+			   const struct name_form *nf, const char **m, size_t *len)
+{
+	if (form_module_name(p, e, m, len)) {
+		*len = strip_fingerprint(*m, *len);
+		return *len > 0;
+	}
+	*m = nf[e->meta].m;
+	*len = nf[e->meta].len;
+	return *m != NULL;
 }
 
 static int host_link_build(struct xp_trace *t, struct host_link *h, struct xp_err *err)
 {
 	size_t pi, i, k, nl = 0, nh = 0, line_base = 0;
-	int ret, have_ref = 0;
+	struct name_form **nfs = calloc(t->nplanes + 1, sizeof(*nfs));	/* per host plane */
+	int ret = XP_ERR_NOMEM, have_ref = 0;
 
+	if (!nfs)
+		goto out;
 	/* Host planes are read only now, when a device plane needs them (lazy planes). */
-	for (pi = 0; pi < t->nplanes; pi++) {
-		if (!strncmp(t->planes[pi].name, "/host:", 6) && (ret = xp_trace_load_plane(t, pi, err)))
-			return ret;
-	}
 	for (pi = 0; pi < t->nplanes; pi++) {
 		const struct xp_plane *p = &t->planes[pi];
 		const char *m;
@@ -345,6 +366,11 @@ static int host_link_build(struct xp_trace *t, struct host_link *h, struct xp_er
 
 		if (strncmp(p->name, "/host:", 6))
 			continue;
+		if ((ret = xp_trace_load_plane(t, pi, err)))
+			goto out;
+		ret = XP_ERR_NOMEM;
+		if (!(nfs[pi] = name_forms_of(p)))
+			goto out;
 		h->nplanes++;
 		h->nlines += p->nlines;
 		if (p->nevents && !have_ref) {
@@ -353,17 +379,17 @@ static int host_link_build(struct xp_trace *t, struct host_link *h, struct xp_er
 		}
 		for (i = 0; i < p->nevents; i++) {
 			nl += xp_event_stat(p, &p->events[i], XP_K_CORRELATION_ID) != NULL;
-			nh += executor_module(p, &p->events[i], &m, &len);
+			nh += executor_module(p, &p->events[i], nfs[pi], &m, &len);
 		}
 	}
 	h->launches = malloc((nl + 1) * sizeof(*h->launches));
 	h->hexecs = malloc((nh + 1) * sizeof(*h->hexecs));
 	if (!h->launches || !h->hexecs)
-		return XP_ERR_NOMEM;
+		goto out;
 	for (pi = 0; pi < t->nplanes; pi++) {
 		const struct xp_plane *p = &t->planes[pi];
 
-		if (strncmp(p->name, "/host:", 6))
+		if (!nfs[pi])
 			continue;
 		for (i = 0; i < p->nevents; i++) {
 			const struct xp_event *e = &p->events[i];
@@ -372,13 +398,15 @@ static int host_link_build(struct xp_trace *t, struct host_link *h, struct xp_er
 			struct launch *l = &h->launches[h->nlaunches];
 			struct host_exec *x = &h->hexecs[h->nhexecs];
 			int64_t t0, t1;
-			int isx = executor_module(p, e, &x->module, &x->mlen);
+			int isx = executor_module(p, e, nfs[pi], &x->module, &x->mlen);
 
 			if (!s && !isx)
 				continue;
-			if (host_time(h, p, e->start_ps, &t0) || host_time(h, p, e->start_ps + e->dur_ps, &t1))
-				return xp_err_set(err, XP_ERR_LIMIT, "host plane '%s' is based too far from "
-						  "the first host plane to compare their times", p->name);
+			if (host_time(h, p, e->start_ps, &t0) || host_time(h, p, e->start_ps + e->dur_ps, &t1)) {
+				ret = xp_err_set(err, XP_ERR_LIMIT, "host plane '%s' is based too far from the "
+						 "first host plane to compare their times", p->name);
+				goto out;
+			}
 			if (s && !xp_stat_u64(s, &l->corr)) {
 				l->t = t0;
 				l->line = line;
@@ -393,8 +421,9 @@ static int host_link_build(struct xp_trace *t, struct host_link *h, struct xp_er
 		}
 		line_base += p->nlines;
 	}
+	ret = 0;
 	if (!h->nlaunches || !h->nhexecs)
-		return 0;
+		goto out;
 	qsort(h->launches, h->nlaunches, sizeof(*h->launches), cmp_launch);
 	qsort(h->hexecs, h->nhexecs, sizeof(*h->hexecs), cmp_hexec);
 	/*
@@ -421,7 +450,12 @@ static int host_link_build(struct xp_trace *t, struct host_link *h, struct xp_er
 		if (i && x->line == x[-1].line && x[-1].max_end > x->max_end)
 			x->max_end = x[-1].max_end;
 	}
-	return pair_lines(h);
+	ret = pair_lines(h);
+out:
+	for (pi = 0; nfs && pi < t->nplanes; pi++)
+		free(nfs[pi]);
+	free(nfs);
+	return ret;
 }
 
 /*
