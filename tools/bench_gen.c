@@ -2,11 +2,16 @@
  * bench_gen: deterministic large inputs for tools/bench.
  *
  *   bench_gen IN OUT TARGET_MB
+ *   bench_gen IN OUT --copies N
  *
  * Reads the XSpace IN and writes OUT in which every line's events are
  * repeated k times, copy j shifted by j times the plane's time span (plus a
  * gap), so the result is the same shape as IN, about TARGET_MB large, with
  * executions that never overlap. Stats are shared between copies.
+ *
+ * With --copies, exactly N copies, and every plane shifted alike (by the
+ * largest plane span plus a gap), so a GPU trace's host launches stay with
+ * their kernels: the file of a trace repeated with its correlation ids kept.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -89,8 +94,11 @@ int main(int argc, char **argv)
 	XEvent ****orig;
 	FILE *f;
 
-	if (argc != 4) {
-		fprintf(stderr, "usage: bench_gen IN OUT TARGET_MB\n");
+	int aligned = argc == 5 && !strcmp(argv[3], "--copies");
+	int64_t common = 0;
+
+	if (argc != 4 && !aligned) {
+		fprintf(stderr, "usage: bench_gen IN OUT TARGET_MB | bench_gen IN OUT --copies N\n");
 		return 2;
 	}
 	in = slurp(argv[1], &len);
@@ -108,10 +116,18 @@ int main(int argc, char **argv)
 							    sp->planes[i]->lines[j]->events[k]) + 3;
 		reps = ev_bytes > 0 && target > (double)len ? (size_t)((target - (double)len) / ev_bytes + 1.5) : 1;
 	}
+	if (aligned) {
+		reps = (size_t)strtoul(argv[4], NULL, 10);
+		if (!reps)
+			die("--copies wants a positive count");
+		for (i = 0; i < sp->n_planes; i++)
+			if (plane_span_ps(sp->planes[i]) > common)
+				common = plane_span_ps(sp->planes[i]);
+	}
 	orig = xmalloc(sp->n_planes * sizeof(*orig));
 	for (i = 0; i < sp->n_planes; i++) {
 		XPlane *p = sp->planes[i];
-		int64_t shift = plane_span_ps(p) + 1000000;	/* +1 us gap */
+		int64_t shift = (aligned ? common : plane_span_ps(p)) + 1000000;	/* +1 us gap */
 
 		orig[i] = xmalloc((p->n_lines + 1) * sizeof(**orig));
 		for (j = 0; j < p->n_lines; j++) {
