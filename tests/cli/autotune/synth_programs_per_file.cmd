@@ -1,0 +1,1 @@
+xplane-stat autotune --per-file $SYNTH/autotune_programs.xplane.pb

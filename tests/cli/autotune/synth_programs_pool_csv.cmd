@@ -1,0 +1,1 @@
+xplane-stat autotune --pool-programs --csv $SYNTH/autotune_programs.xplane.pb

@@ -1,0 +1,1 @@
+xplane-stat autotune $SYNTH/autotune_programs.xplane.pb
