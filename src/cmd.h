@@ -43,6 +43,7 @@ int cmd_capture(int argc, char **argv);
 /* Options several commands share; the rows come from the macros below. */
 struct cmd_common {
 	int json, csv, tsv;
+	const char *time_unit;	/* --time-unit: ns, us, ms or s; NULL: per column */
 	const char *output;
 	const char *device;
 	const char *children;
@@ -61,6 +62,8 @@ struct cmd_common {
 	{"json", 0, OPT_FLAG, &(c)->json, NULL, "print JSON (schema_version 1; time fields name their unit)"}, \
 	{"csv", 0, OPT_FLAG, &(c)->csv, NULL, "print CSV with a header row"},                          \
 	{"tsv", 0, OPT_FLAG, &(c)->tsv, NULL, "print tab-separated values with a header row"},         \
+	{"time-unit", 0, OPT_STR, &(c)->time_unit, "ns|us|ms|s",                                   \
+	 "table times in this unit (default: each column the unit that suits its values)"},        \
 	{"output", 'o', OPT_STR, &(c)->output, "FILE", "write to FILE (via a temporary name, renamed when complete); - is stdout"}
 
 #define CMD_OPTS_SELECT(c)                                                                         \
@@ -92,7 +95,10 @@ void cmd_common_release(struct cmd_common *c);
 int cmd_input_setup(struct cmd_common *c);
 /* Threads for n inputs: --jobs, else the online CPUs, at most n. */
 unsigned cmd_jobs(const struct cmd_common *c, size_t n);
-/* The output mode from --json/--csv/--tsv; -1 (message printed) if several. */
+/*
+ * The output mode from --json/--csv/--tsv, and --time-unit set for the
+ * formatters; -1 (message printed) if several modes or an unknown unit.
+ */
 int cmd_output_mode(const struct cmd_common *c);
 
 /* "xplane-stat: " + message on stderr. */

@@ -39,6 +39,15 @@ int cmd_output_mode(const struct cmd_common *c)
 		cmd_error("--json, --csv and --tsv exclude each other");
 		return -1;
 	}
+	if (c->time_unit) {
+		int u = out_unit_parse(c->time_unit);
+
+		if (u < 0) {
+			cmd_error("--time-unit: '%s' is not ns, us, ms or s", c->time_unit);
+			return -1;
+		}
+		out_set_time_unit((enum out_unit)u);
+	}
 	return c->json ? OUT_JSON : c->csv ? OUT_CSV : c->tsv ? OUT_TSV : OUT_TABLE;
 }
 

@@ -79,14 +79,33 @@ static int print_rows(FILE *f, enum out_mode mode, const struct an_at_result *r,
 	static const char *const hm[] = {"id", "n", "n_used", "mean_s", "std_s", "ci95_low_s",
 					 "ci95_high_s", "min_s", "median_s", "max_s", "rank",
 					 "tied_with_fastest", "p_vs_fastest"};
-	static const char *const ht[] = {"ID", "N", "MEAN", "STD", "95% CI", "MIN", "MEDIAN", "MAX",
-					 "RANK", "VS FASTEST"};
-	static const unsigned char right[] = {1, 1, 1, 1, 0, 1, 1, 1, 1, 0};
+	static const char *const tname[] = {"MEAN", "STD", "95% CI", "MIN", "MEDIAN", "MAX"};
+	static const unsigned char right[] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 0};
 	int machine = mode == OUT_CSV || mode == OUT_TSV;
+	const char *ht[10] = {"ID", "N", NULL, NULL, NULL, NULL, NULL, NULL, "RANK", "VS FASTEST"};
+	char th[6][32];
+	struct out_tcol col[6];	/* one unit per time column, named in its header */
 	struct out_table t;
-	size_t i;
+	size_t i, k;
 	int ret;
 
+	for (k = 0; k < 6; k++)
+		out_tcol_init(&col[k]);
+	for (i = 0; i < r->ncands; i++) {
+		const struct an_summary *s = &r->cands[i].s;
+
+		out_tcol_add(&col[0], s->mean);
+		out_tcol_add(&col[1], s->std);
+		out_tcol_add(&col[2], s->ci_lo);
+		out_tcol_add(&col[2], s->ci_hi);
+		out_tcol_add(&col[3], s->min);
+		out_tcol_add(&col[4], s->median);
+		out_tcol_add(&col[5], s->max);
+	}
+	for (k = 0; k < 6; k++) {
+		out_tcol_header(&col[k], th[k], sizeof(th[k]), tname[k]);
+		ht[2 + k] = th[k];
+	}
 	if (machine)
 		out_table_init(&t, sizeof(hm) / sizeof(hm[0]), hm, NULL);
 	else
@@ -114,13 +133,13 @@ static int print_rows(FILE *f, enum out_mode mode, const struct an_at_result *r,
 				out_table_add(&t, "%.4g", c->p_vs_fastest);
 			continue;
 		}
-		out_fmt_time(b[0], sizeof(b[0]), c->s.mean);
-		out_fmt_time(b[1], sizeof(b[1]), c->s.std);
-		out_fmt_time(b[2], sizeof(b[2]), c->s.ci_lo);
-		out_fmt_time(b[3], sizeof(b[3]), c->s.ci_hi);
-		out_fmt_time(b[4], sizeof(b[4]), c->s.min);
-		out_fmt_time(b[5], sizeof(b[5]), c->s.median);
-		out_fmt_time(b[6], sizeof(b[6]), c->s.max);
+		out_tcol_fmt(&col[0], b[0], sizeof(b[0]), c->s.mean);
+		out_tcol_fmt(&col[1], b[1], sizeof(b[1]), c->s.std);
+		out_tcol_fmt(&col[2], b[2], sizeof(b[2]), c->s.ci_lo);
+		out_tcol_fmt(&col[2], b[3], sizeof(b[3]), c->s.ci_hi);
+		out_tcol_fmt(&col[3], b[4], sizeof(b[4]), c->s.min);
+		out_tcol_fmt(&col[4], b[5], sizeof(b[5]), c->s.median);
+		out_tcol_fmt(&col[5], b[6], sizeof(b[6]), c->s.max);
 		if (c->s.n_used != c->s.n)
 			out_table_add(&t, "%zu (%zu used)", c->s.n, c->s.n_used);
 		else

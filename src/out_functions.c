@@ -148,29 +148,51 @@ static int print_machine(FILE *f, enum out_mode mode, const struct an_fn_result 
 static int print_table(FILE *f, const struct an_fn_result *r, int colour)
 {
 	/* The DEVICE column only when rows are per device; pooled rows show DEVS. */
-	static const char *const hd[] = {"FUNCTION", "PROGRAM", "DEVICE", "EXECS", "TOTAL",
-					 "MEAN", "STD", "MIN", "MEDIAN", "MAX", "SHARE"};
-	static const char *const hp[] = {"FUNCTION", "PROGRAM", "DEVS", "EXECS", "TOTAL",
-					 "MEAN", "STD", "MIN", "MEDIAN", "MAX", "SHARE"};
+	static const char *const tname[] = {"TOTAL", "MEAN", "STD", "MIN", "MEDIAN", "MAX"};
 	static const unsigned char rd[] = {0, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1};
 	static const unsigned char rp[] = {0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
 	int per_device = r->opts.per_device;
+	const char *h[11];
+	char th[6][32];
+	struct out_tcol col[6];
 	struct out_table t;
 	char b[7][48];
-	size_t i;
+	size_t i, k;
 	int ret;
 
-	out_table_init(&t, 11, per_device ? hd : hp, per_device ? rd : rp);
+	/* One unit per time column, from all its values, named in its header. */
+	for (k = 0; k < 6; k++)
+		out_tcol_init(&col[k]);
+	for (i = 0; i < r->nrows; i++) {
+		const struct an_summary *s = &r->rows[i].s;
+
+		out_tcol_add(&col[0], s->total);
+		out_tcol_add(&col[1], s->mean);
+		out_tcol_add(&col[2], s->std);
+		out_tcol_add(&col[3], s->min);
+		out_tcol_add(&col[4], s->median);
+		out_tcol_add(&col[5], s->max);
+	}
+	h[0] = "FUNCTION";
+	h[1] = "PROGRAM";
+	h[2] = per_device ? "DEVICE" : "DEVS";
+	h[3] = "EXECS";
+	for (k = 0; k < 6; k++) {
+		out_tcol_header(&col[k], th[k], sizeof(th[k]), tname[k]);
+		h[4 + k] = th[k];
+	}
+	h[10] = "SHARE";
+	out_table_init(&t, 11, h, per_device ? rd : rp);
 	for (i = 0; i < r->nrows; i++) {
 		const struct an_fn_row *row = &r->rows[i];
 
 		fmt_program(b[0], sizeof(b[0]), row);
-		out_fmt_time(b[1], sizeof(b[1]), row->s.total);
-		out_fmt_time(b[2], sizeof(b[2]), row->s.mean);
-		out_fmt_time(b[3], sizeof(b[3]), row->s.std);
-		out_fmt_time(b[4], sizeof(b[4]), row->s.min);
-		out_fmt_time(b[5], sizeof(b[5]), row->s.median);
-		out_fmt_time(b[6], sizeof(b[6]), row->s.max);
+		out_tcol_fmt(&col[0], b[1], sizeof(b[1]), row->s.total);
+		out_tcol_fmt(&col[1], b[2], sizeof(b[2]), row->s.mean);
+		out_tcol_fmt(&col[2], b[3], sizeof(b[3]), row->s.std);
+		out_tcol_fmt(&col[3], b[4], sizeof(b[4]), row->s.min);
+		out_tcol_fmt(&col[4], b[5], sizeof(b[5]), row->s.median);
+		out_tcol_fmt(&col[5], b[6], sizeof(b[6]), row->s.max);
 		out_table_add(&t, "%s", row->name);
 		out_table_add(&t, "%s", b[0]);
 		if (per_device)

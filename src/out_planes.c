@@ -97,13 +97,21 @@ static int print_json(FILE *f, const char *path, const struct an_planes *p, cons
 static int print_rows(FILE *f, enum out_mode mode, const struct an_planes *p, int colour)
 {
 	static const char *const hm[] = {"plane_id", "plane", "device", "line_id", "line", "events"};
-	static const char *const ht[] = {"ID", "PLANE / LINE", "LINES", "EVENTS", "SPAN", "DEVICE"};
 	static const unsigned char right[] = {1, 0, 1, 1, 1, 0};
 	int machine = mode == OUT_CSV || mode == OUT_TSV;
+	const char *ht[] = {"ID", "PLANE / LINE", "LINES", "EVENTS", NULL, "DEVICE"};
+	char span_h[32];
+	struct out_tcol col;	/* the spans in one unit, named in the header */
 	struct out_table t;
 	size_t i, j;
 	int ret;
 
+	out_tcol_init(&col);
+	for (i = 0; i < p->n; i++)
+		if (p->planes[i].events)
+			out_tcol_add(&col, (double)p->planes[i].span_ps);
+	out_tcol_header(&col, span_h, sizeof(span_h), "SPAN");
+	ht[4] = span_h;
 	if (machine)
 		out_table_init(&t, 6, hm, NULL);
 	else
@@ -133,7 +141,7 @@ static int print_rows(FILE *f, enum out_mode mode, const struct an_planes *p, in
 			continue;
 		}
 		fmt_facts(facts, sizeof(facts), &pi->dev);
-		out_fmt_time(span, sizeof(span), (double)pi->span_ps);
+		out_tcol_fmt(&col, span, sizeof(span), (double)pi->span_ps);
 		out_table_add(&t, "%" PRId64, pi->id);
 		out_table_add(&t, "%s", pi->name);
 		out_table_add(&t, "%zu", pi->nlines);

@@ -202,26 +202,98 @@ int out_table_print(const struct out_table *t, FILE *f, enum out_mode mode, int 
 	return 0;
 }
 
+static const struct {
+	double scale;
+	const char *name;
+} units[] = {{1, "ps"}, {1e3, "ns"}, {1e6, "us"}, {1e9, "ms"}, {1e12, "s"}};
+#define NUNITS (sizeof(units) / sizeof(units[0]))
+
+/* Set once by the command before anything is printed; read by the formatters. */
+static enum out_unit time_unit = OUT_UNIT_AUTO;
+
+int out_unit_parse(const char *s)
+{
+	size_t i;
+
+	for (i = OUT_UNIT_NS; i < NUNITS; i++)
+		if (!strcmp(s, units[i].name))
+			return (int)i;
+	return -1;
+}
+
+const char *out_unit_name(enum out_unit u)
+{
+	return u >= 0 && (size_t)u < NUNITS ? units[u].name : "auto";
+}
+
+void out_set_time_unit(enum out_unit u)
+{
+	time_unit = u;
+}
+
+/* The largest unit in which |ps| >= 1 (ps for zero or less). */
+static enum out_unit unit_of(double ps)
+{
+	size_t i = NUNITS - 1;
+
+	while (i > 0 && fabs(ps) < units[i].scale)
+		i--;
+	return (enum out_unit)i;
+}
+
+void out_tcol_init(struct out_tcol *c)
+{
+	c->lo = c->hi = 0;
+	c->unit = time_unit != OUT_UNIT_AUTO ? time_unit : OUT_UNIT_US;
+}
+
+void out_tcol_add(struct out_tcol *c, double ps)
+{
+	double a = fabs(ps);
+	size_t u;
+
+	if (!isfinite(ps))
+		return;
+	if (a > 0 && (c->lo == 0 || a < c->lo))
+		c->lo = a;
+	if (a > c->hi)
+		c->hi = a;
+	if (time_unit != OUT_UNIT_AUTO || c->hi == 0)
+		return;
+	u = (size_t)unit_of(c->lo);
+	/* Seven digits before the point are too many: a larger unit, even if small values lose digits. */
+	while (u + 1 < NUNITS && c->hi / units[u].scale >= 999999.9995)
+		u++;
+	c->unit = (enum out_unit)u;
+}
+
+void out_tcol_header(const struct out_tcol *c, char *buf, size_t n, const char *name)
+{
+	snprintf(buf, n, "%s (%s)", name, units[c->unit].name);
+}
+
+void out_tcol_fmt(const struct out_tcol *c, char *buf, size_t n, double ps)
+{
+	if (!isfinite(ps))
+		snprintf(buf, n, "-");
+	else
+		snprintf(buf, n, "%.3f", ps / units[c->unit].scale);
+}
+
 void out_fmt_time(char *buf, size_t n, double ps)
 {
-	static const struct {
-		double scale;
-		const char *unit;
-	} units[] = {{1e12, "s"}, {1e9, "ms"}, {1e6, "us"}, {1e3, "ns"}, {1, "ps"}};
-	size_t i;
+	enum out_unit u;
 
 	if (!isfinite(ps)) {
 		snprintf(buf, n, "-");
 		return;
 	}
-	if (ps == 0) {
+	if (ps == 0 && time_unit == OUT_UNIT_AUTO) {
 		snprintf(buf, n, "0");
 		return;
 	}
-	for (i = 0; i < sizeof(units) / sizeof(units[0]) - 1; i++)
-		if (fabs(ps) >= units[i].scale)
-			break;
-	snprintf(buf, n, "%.3f %s", ps / units[i].scale, units[i].unit);
+	u = time_unit != OUT_UNIT_AUTO ? time_unit : unit_of(ps);
+	snprintf(buf, n, "%.3f %s", ps / units[u].scale, units[u].name);
 }
 
 void out_fmt_ns(char *buf, size_t n, double ps)

@@ -28,7 +28,42 @@ void out_table_add(struct out_table *t, const char *fmt, ...) __attribute__((for
 int out_table_print(const struct out_table *t, FILE *f, enum out_mode mode, int colour);
 void out_table_release(struct out_table *t);
 
-/* "12.345 ms" style: picoseconds in the largest unit that keeps the value >= 1. */
+/* Units of times in text tables; OUT_UNIT_AUTO lets each column choose its own. */
+enum out_unit { OUT_UNIT_AUTO = -1, OUT_UNIT_PS, OUT_UNIT_NS, OUT_UNIT_US, OUT_UNIT_MS, OUT_UNIT_S };
+
+/* "ns", "us", "ms" or "s" (--time-unit); -1 if none of them. */
+int out_unit_parse(const char *s);
+const char *out_unit_name(enum out_unit u);
+/*
+ * The unit every text table and summary shows times in (a command's
+ * --time-unit), set once before printing; OUT_UNIT_AUTO (the default): each
+ * column its own. JSON, CSV and TSV keep their documented units.
+ */
+void out_set_time_unit(enum out_unit u);
+
+/*
+ * One column of times shown in one unit, named in its header ("TOTAL (ms)"),
+ * so that the numbers line up. Without a set unit the column takes the
+ * largest unit in which its smallest non-zero value is at least 1 (no value
+ * loses a digit against "%.3f" in its own unit), larger while its largest
+ * value would need seven digits before the point.
+ */
+struct out_tcol {
+	double lo, hi;		/* smallest non-zero and largest magnitude seen */
+	enum out_unit unit;	/* after out_tcol_add: the unit */
+};
+
+void out_tcol_init(struct out_tcol *c);
+void out_tcol_add(struct out_tcol *c, double ps);
+/* "NAME (unit)" into buf. */
+void out_tcol_header(const struct out_tcol *c, char *buf, size_t n, const char *name);
+/* ps in the column's unit with three decimals, no suffix; "-" if not finite. */
+void out_tcol_fmt(const struct out_tcol *c, char *buf, size_t n, double ps);
+
+/*
+ * "12.345 ms" style, for times in sentences: picoseconds in the largest unit
+ * that keeps the value >= 1, or in the set unit (out_set_time_unit).
+ */
 void out_fmt_time(char *buf, size_t n, double ps);
 /* Picoseconds as nanoseconds with three decimals ("1234.567"). */
 void out_fmt_ns(char *buf, size_t n, double ps);

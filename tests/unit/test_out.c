@@ -1,4 +1,5 @@
 /* out_table: escaping of hostile names in each mode; time formatting; duration parsing. */
+#include <math.h>
 #include <stdlib.h>
 
 #include "opt.h"
@@ -65,9 +66,70 @@ static void test_units(void)
 	CHECK(opt_parse_duration("1e30s", &ps) == -1);
 }
 
+/* The unit a column of these values (picoseconds) gets, and how v shows in it. */
+static const char *column(const double *ps, size_t n, double v, char *cell, size_t len)
+{
+	static char head[32];
+	struct out_tcol c;
+	size_t i;
+
+	out_tcol_init(&c);
+	for (i = 0; i < n; i++)
+		out_tcol_add(&c, ps[i]);
+	out_tcol_header(&c, head, sizeof(head), "T");
+	out_tcol_fmt(&c, cell, len, v);
+	return head;
+}
+
+static void test_columns(void)
+{
+	/* The smallest non-zero value is at least 1 in the unit: no value loses a digit. */
+	const double mixed[] = {43598948, 441422, 0, 27640e3};
+	/* Seven digits before the point are too many: the unit grows. */
+	const double big[] = {1833003e3, 441422};
+	const double wide[] = {2.5e12, 441422};
+	const double zeros[] = {0, 0};
+	char cell[48];
+
+	CHECK_STR(column(mixed, 4, 43598948, cell, sizeof(cell)), "T (ns)");
+	CHECK_STR(cell, "43598.948");
+	CHECK_STR(column(mixed, 4, 27640e3, cell, sizeof(cell)), "T (ns)");
+	CHECK_STR(cell, "27640.000");
+	CHECK_STR(column(mixed, 4, 0, cell, sizeof(cell)), "T (ns)");
+	CHECK_STR(cell, "0.000");
+	CHECK_STR(column(mixed + 2, 2, 27640e3, cell, sizeof(cell)), "T (us)");
+	CHECK_STR(cell, "27.640");
+	CHECK_STR(column(big, 2, 1833003e3, cell, sizeof(cell)), "T (us)");
+	CHECK_STR(cell, "1833.003");
+	CHECK_STR(column(big, 2, 441422, cell, sizeof(cell)), "T (us)");
+	CHECK_STR(cell, "0.441");
+	CHECK_STR(column(wide, 2, 441422, cell, sizeof(cell)), "T (ms)");
+	CHECK_STR(cell, "0.000");
+	CHECK_STR(column(wide, 2, 2.5e12, cell, sizeof(cell)), "T (ms)");
+	CHECK_STR(cell, "2500.000");
+	CHECK_STR(column(zeros, 2, 0, cell, sizeof(cell)), "T (us)");
+	CHECK_STR(column(mixed, 4, HUGE_VAL, cell, sizeof(cell)), "T (ns)");
+	CHECK_STR(cell, "-");
+
+	/* --time-unit: every column and the summary's times in that unit. */
+	CHECK(out_unit_parse("ms") == OUT_UNIT_MS && out_unit_parse("s") == OUT_UNIT_S);
+	CHECK(out_unit_parse("ps") == -1 && out_unit_parse("sec") == -1 && out_unit_parse("") == -1);
+	out_set_time_unit(OUT_UNIT_MS);
+	CHECK_STR(column(mixed, 4, 441422, cell, sizeof(cell)), "T (ms)");
+	CHECK_STR(cell, "0.000");
+	out_fmt_time(cell, sizeof(cell), 1234567);
+	CHECK_STR(cell, "0.001 ms");
+	out_fmt_time(cell, sizeof(cell), 0);
+	CHECK_STR(cell, "0.000 ms");
+	out_set_time_unit(OUT_UNIT_AUTO);
+	out_fmt_time(cell, sizeof(cell), 0);
+	CHECK_STR(cell, "0");
+}
+
 int main(void)
 {
 	test_escaping();
 	test_units();
+	test_columns();
 	return test_done("test_out");
 }

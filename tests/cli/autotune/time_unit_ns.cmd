@@ -1,0 +1,1 @@
+xplane-stat autotune --time-unit ns $SYNTH/autotune
