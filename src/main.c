@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cmd.h"
 
@@ -45,6 +46,73 @@ static const struct command *find(const char *name)
 	return NULL;
 }
 
+/* Levenshtein distance between a and b (short words: the command names). */
+static size_t distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), i, j, row[64];
+
+	if (lb >= sizeof(row) / sizeof(row[0]) || la >= 64)
+		return (size_t)-1;
+	for (j = 0; j <= lb; j++)
+		row[j] = j;
+	for (i = 1; i <= la; i++) {
+		size_t diag = row[0];
+
+		row[0] = i;
+		for (j = 1; j <= lb; j++) {
+			size_t up = row[j], best = diag + (a[i - 1] != b[j - 1]);
+
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			diag = up;
+			row[j] = best;
+		}
+	}
+	return row[lb];
+}
+
+/*
+ * The command a mistyped name most likely meant (git's "did you mean"): the
+ * nearest within two edits, or the one it begins; NULL if none is near.
+ */
+static const struct command *nearest(const char *name)
+{
+	const struct command *best = NULL;
+	size_t i, d, best_d = 3;
+
+	for (i = 0; i < NCOMMANDS; i++) {
+		d = distance(name, commands[i].name);
+		if (d < best_d || (!best && *name && !strncmp(commands[i].name, name, strlen(name)))) {
+			best = &commands[i];
+			best_d = d < best_d ? d : best_d;
+		}
+	}
+	return best;
+}
+
+/*
+ * A first argument that is neither a command nor an existing path, and has
+ * no '/' or '.' that would make it a file name, is a mistyped command: a
+ * script must not get the functions table instead. Returns 1 (message
+ * printed) for such a word.
+ */
+static int mistyped(const char *arg)
+{
+	const struct command *c;
+	struct stat st;
+
+	if (arg[0] == '-' || strpbrk(arg, "/.") || !stat(arg, &st))
+		return 0;
+	c = nearest(arg);
+	if (c)
+		cmd_error("'%s' is not a command or a file; did you mean '%s'?", arg, c->name);
+	else
+		cmd_error("'%s' is not a command or a file (see 'xplane-stat --help')", arg);
+	return 1;
+}
+
 /* git's rule: a failed write to stdout is an error, except a closed pipe, which ends quietly. */
 static int check_stdout(int ret)
 {
@@ -79,7 +147,12 @@ int main(int argc, char **argv)
 		}
 		c = find(argv[2]);
 		if (!c) {
-			cmd_error("'%s' is not a command (see 'xplane-stat --help')", argv[2]);
+			const struct command *near = nearest(argv[2]);
+
+			if (near)
+				cmd_error("'%s' is not a command; did you mean '%s'?", argv[2], near->name);
+			else
+				cmd_error("'%s' is not a command (see 'xplane-stat --help')", argv[2]);
 			return EXIT_USAGE;
 		}
 		{
@@ -91,6 +164,8 @@ int main(int argc, char **argv)
 	c = find(argv[1]);
 	if (c)
 		return check_stdout(c->fn(argc - 1, argv + 1));
+	if (mistyped(argv[1]))
+		return EXIT_USAGE;
 	/* No command: the arguments are those of 'functions'. */
 	argv[0] = (char *)"functions";
 	return check_stdout(cmd_functions(argc, argv));

@@ -1,0 +1,1 @@
+xplane-stat autotun --json $SYNTH/autotune

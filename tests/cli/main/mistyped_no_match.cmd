@@ -1,0 +1,1 @@
+xplane-stat frobnicate $SYNTH/autotune
