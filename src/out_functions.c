@@ -1,6 +1,7 @@
 #include "out_functions.h"
 
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "out_json.h"
@@ -99,12 +100,63 @@ int out_functions_line(FILE *f, const char *input, const struct an_fn_result *r,
 	return out_json_print_line(doc, f);
 }
 
-static void fmt_program(char *buf, size_t n, const struct an_fn_row *row)
+/*
+ * Program ids of more than PROGRAM_WIDTH digits (TPU fingerprints have 20)
+ * show their first digits and an ellipsis in the text table, so rows stay
+ * within a terminal; JSON, CSV and TSV have them whole.
+ */
+#define PROGRAM_WIDTH 10
+#define PROGRAM_PREFIX 7
+
+static int cmp_str(const void *a, const void *b)
 {
-	if (row->has_program_id)
-		snprintf(buf, n, "%" PRIu64, row->program_id);
-	else
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Digits a long id keeps: PROGRAM_PREFIX, more while two different ids of r would look alike. */
+static size_t program_prefix(const struct an_fn_result *r)
+{
+	size_t keep = PROGRAM_PREFIX, n = 0, i, k;
+	char (*ids)[24] = malloc(r->nrows * sizeof(*ids) + 1);
+	char **p = malloc(r->nrows * sizeof(*p) + 1);
+
+	if (!ids || !p) {
+		keep = PROGRAM_WIDTH + 10;	/* out of memory: whole ids */
+		goto out;
+	}
+	for (i = 0; i < r->nrows; i++) {
+		if (!r->rows[i].has_program_id)
+			continue;
+		snprintf(ids[n], sizeof(ids[n]), "%" PRIu64, r->rows[i].program_id);
+		if (strlen(ids[n]) > PROGRAM_WIDTH) {
+			p[n] = ids[n];
+			n++;
+		}
+	}
+	qsort(p, n, sizeof(*p), cmp_str);
+	for (i = 1; i < n; i++) {
+		for (k = 0; p[i][k] && p[i][k] == p[i - 1][k]; k++)
+			;
+		if (p[i][k] != p[i - 1][k] && k + 1 > keep)
+			keep = k + 1;
+	}
+out:
+	free(ids);
+	free(p);
+	return keep;
+}
+
+static void fmt_program(char *buf, size_t n, const struct an_fn_row *row, size_t keep)
+{
+	int len;
+
+	if (!row->has_program_id) {
 		snprintf(buf, n, "-");
+		return;
+	}
+	len = snprintf(buf, n, "%" PRIu64, row->program_id);
+	if (len > PROGRAM_WIDTH && (size_t)len > keep + 1 && n > keep + 3)
+		memcpy(buf + keep, "\u2026", sizeof("\u2026"));
 }
 
 static int print_machine(FILE *f, enum out_mode mode, const struct an_fn_result *r)
@@ -157,9 +209,10 @@ static int print_table(FILE *f, const struct an_fn_result *r, int colour)
 	struct out_tcol col[6];
 	struct out_table t;
 	char b[7][48];
-	size_t i, k;
+	size_t i, k, keep;
 	int ret;
 
+	keep = program_prefix(r);
 	/* One unit per time column, from all its values, named in its header. */
 	for (k = 0; k < 6; k++)
 		out_tcol_init(&col[k]);
@@ -186,7 +239,7 @@ static int print_table(FILE *f, const struct an_fn_result *r, int colour)
 	for (i = 0; i < r->nrows; i++) {
 		const struct an_fn_row *row = &r->rows[i];
 
-		fmt_program(b[0], sizeof(b[0]), row);
+		fmt_program(b[0], sizeof(b[0]), row, keep);
 		out_tcol_fmt(&col[0], b[1], sizeof(b[1]), row->s.total);
 		out_tcol_fmt(&col[1], b[2], sizeof(b[2]), row->s.mean);
 		out_tcol_fmt(&col[2], b[3], sizeof(b[3]), row->s.std);

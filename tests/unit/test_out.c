@@ -1,8 +1,10 @@
 /* out_table: escaping of hostile names in each mode; time formatting; duration parsing. */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "opt.h"
+#include "out_functions.h"
 #include "out_table.h"
 #include "test.h"
 
@@ -126,10 +128,65 @@ static void test_columns(void)
 	CHECK_STR(cell, "0");
 }
 
+/* out_functions of two rows with these program ids in mode, as a string. */
+static char *functions_table(enum out_mode mode, uint64_t a, uint64_t b)
+{
+	struct an_fn_row rows[2];
+	struct an_fn_result r;
+	struct xp_notes notes = {0};
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	memset(rows, 0, sizeof(rows));
+	memset(&r, 0, sizeof(r));
+	rows[0].name = (char *)"jit_f";
+	rows[1].name = (char *)"jit_g";
+	rows[0].program_id = a;
+	rows[1].program_id = b;
+	rows[0].has_program_id = rows[1].has_program_id = 1;
+	rows[0].ndevices = rows[1].ndevices = 1;
+	rows[0].s.n = rows[1].s.n = 1;
+	rows[0].s.total = rows[0].s.mean = rows[0].s.min = rows[0].s.median = rows[0].s.max = 2e6;
+	rows[1].s.total = rows[1].s.mean = rows[1].s.min = rows[1].s.median = rows[1].s.max = 1e6;
+	r.rows = rows;
+	r.nrows = 2;
+	out_functions(f, mode, &r, &notes, 0);
+	fclose(f);
+	return buf;
+}
+
+static void test_programs(void)
+{
+	char *s;
+
+	/* TPU fingerprints (20 digits) show 7 digits and an ellipsis in the table, whole in CSV. */
+	s = functions_table(OUT_TABLE, 12190760917235803885ULL, 9646411105960254074ULL);
+	CHECK(strstr(s, " 1219076\u2026  ") != NULL);
+	CHECK(strstr(s, " 9646411\u2026  ") != NULL);
+	CHECK(!strstr(s, "12190760"));
+	free(s);
+	s = functions_table(OUT_CSV, 12190760917235803885ULL, 9646411105960254074ULL);
+	CHECK(strstr(s, "jit_f,12190760917235803885,") != NULL);
+	CHECK(strstr(s, "jit_g,9646411105960254074,") != NULL);
+	free(s);
+	/* Two ids that agree in their first 9 digits keep 10, so they stay apart. */
+	s = functions_table(OUT_TABLE, 12345678901234567890ULL, 12345678991234567890ULL);
+	CHECK(strstr(s, " 1234567890\u2026  ") != NULL);
+	CHECK(strstr(s, " 1234567899\u2026  ") != NULL);
+	free(s);
+	/* Ids of up to 10 digits are whole. */
+	s = functions_table(OUT_TABLE, 4294967295ULL, 49);
+	CHECK(strstr(s, "jit_f     4294967295  ") != NULL);
+	CHECK(strstr(s, "jit_g             49  ") != NULL);
+	free(s);
+}
+
 int main(void)
 {
 	test_escaping();
 	test_units();
 	test_columns();
+	test_programs();
 	return test_done("test_out");
 }
