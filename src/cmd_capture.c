@@ -35,6 +35,8 @@ struct capture_args {
 	int nvtx;
 	const char *range;
 	int no_stats;
+	struct cmd_common fmt;	/* --json, --csv, --tsv, --time-unit of the table */
+	enum out_mode mode;
 };
 
 #ifdef XPS_HAVE_CUPTI
@@ -374,9 +376,12 @@ static int print_stats(const unsigned char *buf, size_t len, const struct captur
 			    "'xplane-stat planes FILE' shows what was recorded"
 			  : "XLA names its functions in NVTX ranges: for JAX/XLA programs, capture with --nvtx");
 		ret = EXIT_OK;
-		goto out;
+		/* A script reading JSON, CSV or TSV still gets a document, with no rows. */
+		if (a->mode == OUT_TABLE)
+			goto out;
 	}
-	ret = out_functions(stdout, OUT_TABLE, &res, &none, out_use_colour(stdout)) ? EXIT_ERROR : EXIT_OK;
+	ret = out_functions(stdout, a->mode, &res, &none, a->mode == OUT_TABLE && out_use_colour(stdout))
+		? EXIT_ERROR : EXIT_OK;
 	if (ret)
 		cmd_error("out of memory");
 out:
@@ -514,6 +519,11 @@ int cmd_capture(int argc, char **argv)
 		{"capture-range", 0, OPT_STR, &a.range, "cudaProfilerApi",
 		 "record only between cudaProfilerStart() and cudaProfilerStop()"},
 		{"no-stats", 0, OPT_FLAG, &a.no_stats, NULL, "write the file only, print no table"},
+		{"json", 0, OPT_FLAG, &a.fmt.json, NULL, "print the table as JSON (as 'functions --json')"},
+		{"csv", 0, OPT_FLAG, &a.fmt.csv, NULL, "print the table as CSV with a header row"},
+		{"tsv", 0, OPT_FLAG, &a.fmt.tsv, NULL, "print the table as tab-separated values with a header row"},
+		{"time-unit", 0, OPT_STR, &a.fmt.time_unit, "ns|us|ms|s",
+		 "table times in this unit (default: each column the unit that suits its values)"},
 		{0},
 	};
 	const struct opt_cmd cmd = {
@@ -526,8 +536,9 @@ int cmd_capture(int argc, char **argv)
 	};
 	const char **pos = NULL;
 	size_t npos;
-	int dashes, ret;
+	int dashes, ret, mode;
 
+	cmd_common_init(&a.fmt);
 	for (dashes = 1; dashes < argc && strcmp(argv[dashes], "--"); dashes++)
 		;
 	ret = cmd_parse(&cmd, dashes, argv, &pos, &npos);
@@ -542,6 +553,10 @@ int cmd_capture(int argc, char **argv)
 		cmd_error("--capture-range: '%s' is not cudaProfilerApi", a.range);
 		goto out;
 	}
+	mode = cmd_output_mode(&a.fmt);
+	if (mode < 0)
+		goto out;
+	a.mode = (enum out_mode)mode;
 	if (!a.output)
 		a.output = DEFAULT_OUTPUT;
 #ifdef XPS_HAVE_CUPTI

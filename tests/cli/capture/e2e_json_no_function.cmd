@@ -1,0 +1,1 @@
+. tests/capture/env.sh; xplane-stat capture --json -o $TMP/x.xplane.pb -- $FAKE_APP xla | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["command"], len(d["functions"]), d["device_events"])'

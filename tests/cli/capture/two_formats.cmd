@@ -1,0 +1,1 @@
+xplane-stat capture --json --csv -- true
