@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "an_exec.h"
 #include "xp_hmap.h"
 
 static int icontains(const char *hay, const char *needle)
@@ -137,6 +138,35 @@ static int64_t children_time(const struct kept *ev, size_t n, size_t k, const re
 	return total + (open ? ce - cs : 0);
 }
 
+/* "no plane name contains 'gpu'", with the device planes there are and the --device to try. */
+static int no_plane(const struct xp_trace *t, const char *device, struct xp_err *err)
+{
+	char list[256] = "";
+	const char *kind = NULL;
+	size_t i, len = 0, shown = 0, ndev = 0;
+
+	for (i = 0; i < t->nplanes; i++) {
+		const char *name = t->planes[i].name;
+
+		if (!an_is_device_plane(name))
+			continue;
+		if (!kind)
+			kind = icontains(name, "tpu") ? "tpu" : icontains(name, "gpu") ? "gpu" : name;
+		if (shown < 2 && len < sizeof(list)) {
+			int w = snprintf(list + len, sizeof(list) - len, "%s%s", shown ? ", " : "", name);
+
+			len += w > 0 ? (size_t)w : 0;
+			shown++;
+		}
+		ndev++;
+	}
+	if (!kind)
+		return xp_err_set(err, XP_ERR_USAGE, "no plane name contains '%s', and the file has no device plane",
+				  device);
+	return xp_err_set(err, XP_ERR_USAGE, "no plane name contains '%s' (device planes here: %s%s): try --device %s",
+			  device, list, ndev > shown ? ", ..." : "", kind);
+}
+
 int an_compat_add(const struct xp_trace *t, const struct an_compat_opts *o, struct an_at_result *r,
 		  size_t input, struct an_compat_file *info, struct xp_err *err)
 {
@@ -153,7 +183,7 @@ int an_compat_add(const struct xp_trace *t, const struct an_compat_opts *o, stru
 		if (icontains(t->planes[i].name, o->device))
 			p = &t->planes[i];
 	if (!p)
-		return xp_err_set(err, XP_ERR_USAGE, "no plane name contains '%s'", o->device);
+		return no_plane(t, o->device, err);
 	info->plane = p->name;
 	ev = calloc(p->nevents + 1, sizeof(*ev));
 	val = calloc(p->nevents + 1, sizeof(*val));
