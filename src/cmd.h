@@ -75,7 +75,7 @@ struct cmd_common {
 	{"time", 0, OPT_STR, &(c)->time, "busy|span", "busy: union of device intervals (default); span: first start to last end"}
 
 #define CMD_OPTS_INPUT(c)                                                                          \
-	{"jobs", 'j', OPT_SIZE, &(c)->jobs, "N",                                                   \
+	{"jobs", 'j', OPT_COUNT, &(c)->jobs, "N",                                                  \
 	 "threads for inputs, or one input's planes (default: online CPUs); same result for any N"}, \
 	{"reader", 0, OPT_STR, &(c)->reader, "NAME",                                               \
 	 "decoder: wire (default, fast) or protobuf-c (the reference; reads every plane)"},       \

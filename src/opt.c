@@ -68,10 +68,12 @@ static int set_value(const struct opt *o, const char *arg, char *err, size_t err
 		*(const char **)o->ptr = arg;
 		return 0;
 	case OPT_SIZE:
+	case OPT_COUNT:
 		errno = 0;
 		v = strtoull(arg, &end, 10);
-		if (*arg == '-' || end == arg || *end || errno) {
-			snprintf(err, errlen, "--%s: '%s' is not a non-negative integer", o->lng, arg);
+		if (*arg == '-' || end == arg || *end || errno || (o->kind == OPT_COUNT && !v)) {
+			snprintf(err, errlen, "--%s: '%s' is not a %s integer", o->lng, arg,
+				 o->kind == OPT_COUNT ? "positive" : "non-negative");
 			return -1;
 		}
 		*(size_t *)o->ptr = (size_t)v;

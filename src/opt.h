@@ -14,6 +14,7 @@ enum opt_kind {
 	OPT_FLAG,	/* int *: set to 1 */
 	OPT_STR,	/* const char **: the argument */
 	OPT_SIZE,	/* size_t *: a non-negative integer */
+	OPT_COUNT,	/* size_t *: a positive integer (0 is refused) */
 	OPT_DUR,	/* int64_t *: a duration with unit (ps, ns, us, ms, s) into picoseconds */
 	OPT_BYTES,	/* uint64_t *: a size with optional K, M, G, T suffix (powers of 1024) */
 };
