@@ -2,8 +2,11 @@
 # Debian packages (tools/install-deps.sh), configure and build in build/.
 # `make test` then runs the suite again under sanitizers (build-asan/) and
 # each fuzz harness briefly (build-fuzz/); `make fuzz` fuzzes for longer
-# (RELIABILITY.md).
+# (RELIABILITY.md). `make install` installs the binary, the capture library
+# (when CUPTI was found) and the man page under PREFIX, staged under DESTDIR.
 BUILD ?= build
+PREFIX ?= /usr/local
+DESTDIR ?=
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=RelWithDebInfo -DXPS_BUILD_TESTS=ON
 
@@ -15,7 +18,7 @@ FUZZ_HARNESSES ?=
 CLANG ?= $(shell command -v clang 2>/dev/null || command -v clang-14 2>/dev/null)
 SANITIZE = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 
-.PHONY: all deps build demo test test-asan fuzz-build fuzz fuzz-smoke clean
+.PHONY: all deps build demo test install test-asan fuzz-build fuzz fuzz-smoke clean
 
 all: build
 
@@ -23,7 +26,7 @@ deps:
 	@sh tools/install-deps.sh
 
 build: deps
-	@cmake -S . -B $(BUILD) $(CMAKE_FLAGS) >/dev/null
+	@cmake -S . -B $(BUILD) $(CMAKE_FLAGS) -DCMAKE_INSTALL_PREFIX=$(PREFIX) >/dev/null
 	@cmake --build $(BUILD) -j$(JOBS) >$(BUILD)/build.log 2>&1 || { cat $(BUILD)/build.log; exit 1; }
 	@echo "built $(BUILD)/xplane-stat"
 
@@ -38,6 +41,10 @@ test: build
 	@cd $(BUILD) && ctest --output-on-failure -j$(JOBS)
 	@$(MAKE) --no-print-directory test-asan
 	@$(MAKE) --no-print-directory fuzz-smoke
+
+# PREFIX is built in (where capture looks for its library), so install rebuilds when it changes.
+install: build
+	@DESTDIR=$(DESTDIR) cmake --install $(BUILD)
 
 # Every test again with AddressSanitizer and UndefinedBehaviorSanitizer (gcc);
 # any report fails the test.
