@@ -67,6 +67,16 @@ const char *an_split_fingerprint(struct xp_arena *a, const char *name, const cha
 	return xp_arena_strndup(a, name, i);
 }
 
+/* x - y, saturated to the int64 range. */
+static int64_t sat_sub(int64_t x, int64_t y)
+{
+	int64_t d;
+
+	if (!__builtin_sub_overflow(x, y, &d))
+		return d;
+	return x > y ? INT64_MAX : INT64_MIN;
+}
+
 /* --- host linkage: device correlation_id -> launch -> enclosing executor event -------- */
 
 /*
@@ -223,12 +233,19 @@ static int host_time(const struct host_link *h, const struct xp_plane *p, int64_
 }
 
 /*
+ * A thread's executors nest a few deep at most; on a line whose events
+ * overlap more (hostile input) only this many are looked back at.
+ */
+#define ENCLOSING_MAX_STEPS 64
+
+/*
  * The latest-starting executor on `line` that encloses time t (and runs
- * `module` unless NULL); returns 1 + its index, or 0.
+ * `module` unless NULL), among the ENCLOSING_MAX_STEPS latest starting at or
+ * before t; returns 1 + its index, or 0.
  */
 static size_t enclosing(const struct host_link *h, uint32_t line, int64_t t, const char *module)
 {
-	size_t lo = 0, hi = h->nhexecs, i;
+	size_t lo = 0, hi = h->nhexecs, i, steps = 0;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
@@ -239,7 +256,7 @@ static size_t enclosing(const struct host_link *h, uint32_t line, int64_t t, con
 		else
 			hi = mid;
 	}
-	for (i = lo; i-- > 0;) {
+	for (i = lo; i-- > 0 && steps++ < ENCLOSING_MAX_STEPS;) {
 		const struct host_exec *x = &h->hexecs[i];
 
 		if (x->line != line || x->max_end < t)
@@ -250,67 +267,89 @@ static size_t enclosing(const struct host_link *h, uint32_t line, int64_t t, con
 	return 0;
 }
 
+/* Launches by (line, t), for pairing: sorting indexes needs the launches, so carry them. */
+struct line_launch {
+	uint32_t line;
+	int64_t t;
+};
+
+static int cmp_line_launch(const void *a, const void *b)
+{
+	const struct line_launch *x = a, *y = b;
+
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	return x->t < y->t ? -1 : x->t > y->t;
+}
+
+/* Launches of one line that vote, spread evenly over it; and the vote's whole budget. */
+#define PAIR_SAMPLES 256
+#define PAIR_BUDGET ((size_t)1 << 24)
+
 /*
- * Pairs each launch line with the executor line that encloses most of its
- * launches, counting only launches that no executor on their own line
- * encloses. Only lines that hold such launches or executors take part, so
- * the vote table is (launch lines) x (executor lines), whatever the number
- * of other host lines.
+ * Pairs each launch line that holds no executors with the executor line
+ * that encloses most of its launches (a line with executors keeps its own:
+ * its launches resolve there or nowhere). At most PAIR_SAMPLES launches of a
+ * line vote, and the vote stops after PAIR_BUDGET lookups in all (hostile
+ * input: thousands of lines of each kind); lines left unpaired then link
+ * nothing, which the device's counts of unlinked events show.
  */
 static int pair_lines(struct host_link *h)
 {
-	size_t n = h->nlines, i, j, nla = 0, nex = 0, *votes = NULL;
-	uint32_t *la_of = malloc((n + 1) * sizeof(*la_of));	/* line -> launch-line index */
+	size_t n = h->nlines, i, j, k, nex = 0, nll = 0, budget = PAIR_BUDGET;
 	uint32_t *ex = malloc((h->nhexecs + 1) * sizeof(*ex));	/* executor lines, ascending */
-	uint32_t *la = malloc((h->nlaunches + 1) * sizeof(*la));	/* launch lines by index */
-	unsigned char *own = malloc(h->nlaunches + 1);	/* resolved on its own line */
+	unsigned char *is_ex = calloc(n + 1, 1);
+	struct line_launch *ll = malloc((h->nlaunches + 1) * sizeof(*ll));
+	size_t *votes = NULL;
 	int ret = XP_ERR_NOMEM;
 
 	h->exec_line_of = malloc((n + 1) * sizeof(*h->exec_line_of));
-	if (!la_of || !ex || !la || !own || !h->exec_line_of)
+	if (!ex || !is_ex || !ll || !h->exec_line_of)
 		goto out;
-	for (i = 0; i < n; i++) {
-		la_of[i] = UINT32_MAX;
+	for (i = 0; i < n; i++)
 		h->exec_line_of[i] = UINT32_MAX;
-	}
-	for (i = 0; i < h->nhexecs; i++)	/* hexecs are sorted by line */
+	for (i = 0; i < h->nhexecs; i++) {	/* hexecs are sorted by line */
 		if (!nex || ex[nex - 1] != h->hexecs[i].line)
 			ex[nex++] = h->hexecs[i].line;
-	for (i = 0; i < h->nlaunches; i++) {
-		uint32_t l = h->launches[i].line;
-
-		own[i] = enclosing(h, l, h->launches[i].t, NULL) != 0;
-		if (!own[i] && la_of[l] == UINT32_MAX) {
-			la_of[l] = (uint32_t)nla;
-			la[nla++] = l;
-		}
+		is_ex[h->hexecs[i].line] = 1;
 	}
-	if (nla && nex > SIZE_MAX / sizeof(*votes) / nla)
-		goto out;
-	votes = calloc(nla * nex + 1, sizeof(*votes));
+	votes = calloc(nex + 1, sizeof(*votes));
 	if (!votes)
 		goto out;
 	for (i = 0; i < h->nlaunches; i++)
-		for (j = 0; !own[i] && j < nex; j++)
-			if (enclosing(h, ex[j], h->launches[i].t, NULL))
-				votes[la_of[h->launches[i].line] * nex + j]++;
-	for (i = 0; i < nla; i++) {
-		size_t best = 0;
+		if (!is_ex[h->launches[i].line]) {
+			ll[nll].line = h->launches[i].line;
+			ll[nll++].t = h->launches[i].t;
+		}
+	qsort(ll, nll, sizeof(*ll), cmp_line_launch);
+	for (i = 0; i < nll; i = k) {
+		size_t m, stride, best = 0;
 
+		for (k = i; k < nll && ll[k].line == ll[i].line; k++)
+			;
+		m = k - i;
+		stride = (m + PAIR_SAMPLES - 1) / PAIR_SAMPLES;
+		memset(votes, 0, nex * sizeof(*votes));
+		for (j = i; j < k && budget >= nex; j += stride) {
+			size_t e;
+
+			budget -= nex;
+			for (e = 0; e < nex; e++)
+				votes[e] += enclosing(h, ex[e], ll[j].t, NULL) != 0;
+		}
 		for (j = 0; j < nex; j++) {
-			if (votes[i * nex + j] > best) {
-				best = votes[i * nex + j];
-				h->exec_line_of[la[i]] = ex[j];
+			if (votes[j] > best) {
+				best = votes[j];
+				h->exec_line_of[ll[i].line] = ex[j];
 			}
 		}
 	}
 	ret = 0;
 out:
 	free(votes);
-	free(la_of);
 	free(ex);
-	free(la);
-	free(own);
+	free(is_ex);
+	free(ll);
 	return ret;
 }
 
@@ -495,9 +534,16 @@ static size_t launch_range(const struct host_link *h, uint64_t corr, size_t *fir
 			hi = mid;
 	}
 	*first = lo;
-	for (last = lo; last < h->nlaunches && h->launches[last].corr == corr; last++)
-		;
-	return last - lo;
+	for (hi = h->nlaunches; lo < hi;) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (h->launches[mid].corr <= corr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	last = lo;
+	return last - *first;
 }
 
 /* At most this many launches sharing one id are looked at for one device event. */
@@ -509,22 +555,38 @@ static uint64_t absdiff(int64_t x, int64_t y)
 }
 
 /*
+ * What the device's own uniquely linked events teach about its repeated
+ * ids: the host lines that launch for it, and the range of its launch lag
+ * (device event start minus launch, on the host time scale).
+ */
+struct dev_link {
+	unsigned char *lines;	/* per host line; NULL: none learnt */
+	int have_lag;
+	int64_t lag_lo, lag_hi;
+};
+
+/*
  * The executor (1 + index in *hk) that launched the device event with
  * correlation id corr of function module. A repeated id (several processes'
- * launches in one file, or a file made by repeating a trace) is resolved by
- * the device's own launching threads (dev_lines, NULL when unknown), then by
- * time: the launch nearest the event's start kt on the host time scale
- * (have_kt 0: unknown), when it is more than twice as near as any other that
- * fits. Host and device clocks may disagree by a little (kernels are seen
- * before their launch), so nearness, not "at or before", decides.
+ * launches in one file, or a file made by repeating a trace) is resolved
+ * among the launches on the device's own launching lines when those are
+ * known (else among all), by time, kt being the event's start on the host
+ * time scale (have_kt 0: unknown):
+ *   - when the device's launch lag is known, the one launch whose lag lies
+ *     in the learnt range widened by its width (at least 1 us) on each side;
+ *   - else (or when none lies there) the launch nearest kt, when it is more
+ *     than twice as near as any other that fits. Host and device clocks disagree a little (kernels
+ *     appear before their launch), so nearness, not "at or before", decides;
+ *     a lag of more than a third of the launches' spacing can pick the wrong one.
+ * Two that fit equally, or more than LINK_MAX_CANDIDATES launches to look
+ * at, make the event ambiguous.
  */
 static enum link_result host_link_find(const struct host_link *h, uint64_t corr, const char *module,
-				       const unsigned char *dev_lines, int have_kt, int64_t kt,
-				       size_t *hk)
+				       const struct dev_link *dl, int have_kt, int64_t kt, size_t *hk)
 {
 	size_t lo, hi, first, last, a, b, steps, found = 0;
 	uint64_t best = 0;
-	int pass, capped = 0;
+	int pass;
 
 	*hk = 0;
 	last = launch_range(h, corr, &first);
@@ -535,14 +597,39 @@ static enum link_result host_link_find(const struct host_link *h, uint64_t corr,
 		*hk = launch_exec(h, &h->launches[first], module);
 		return *hk ? LINK_OK : LINK_NO_EXECUTOR;
 	}
-	/*
-	 * Walk the launches of this id outwards from kt, nearest first (from the
-	 * earliest when kt is unknown). Pass 0 keeps to the device's launching
-	 * threads; pass 1, when those are unknown or none of them fits, takes any.
-	 */
-	for (pass = dev_lines ? 0 : 1; pass < 2 && !found; pass++) {
-		lo = first;
-		for (hi = last; have_kt && lo < hi;) {
+	for (pass = dl->lines ? 0 : 1; pass < 2 && !found; pass++) {
+		if (have_kt && dl->have_lag) {
+			/* launches with t in [kt - lag_hi - w, kt - lag_lo + w] */
+			int64_t w = dl->lag_hi - dl->lag_lo > 1000000 ? dl->lag_hi - dl->lag_lo : 1000000;
+			int64_t tlo = sat_sub(sat_sub(kt, dl->lag_hi), w), thi = sat_sub(kt, sat_sub(dl->lag_lo, w));
+
+			for (lo = first, hi = last; lo < hi;) {
+				size_t mid = lo + (hi - lo) / 2;
+
+				if (h->launches[mid].t < tlo)
+					lo = mid + 1;
+				else
+					hi = mid;
+			}
+			for (steps = 0; lo < last && h->launches[lo].t <= thi; lo++) {
+				const struct launch *l = &h->launches[lo];
+				size_t k;
+
+				if (pass == 0 && !dl->lines[l->line])
+					continue;
+				if (++steps > LINK_MAX_CANDIDATES)
+					return LINK_AMBIGUOUS;
+				if (!(k = launch_exec(h, l, module)))
+					continue;
+				if (found)
+					return LINK_AMBIGUOUS;
+				found = k;
+			}
+			if (found)
+				break;
+		}
+		/* Nearest first: walk outwards from kt (from the earliest when kt is unknown). */
+		for (lo = first, hi = last; have_kt && lo < hi;) {
 			size_t mid = lo + (hi - lo) / 2;
 
 			if (h->launches[mid].t < kt)
@@ -551,24 +638,24 @@ static enum link_result host_link_find(const struct host_link *h, uint64_t corr,
 				hi = mid;
 		}
 		a = b = lo;	/* not yet looked at: [first, a) and [b, last) */
-		for (steps = 0; a > first || b < last; steps++) {
+		for (steps = 0; a > first || b < last;) {
 			const struct launch *l;
 			uint64_t d;
 			size_t k;
 
-			if (steps == LINK_MAX_CANDIDATES) {
-				capped = 1;
-				break;
-			}
 			if (b < last && (a == first || !have_kt ||
 					 absdiff(h->launches[b].t, kt) <= absdiff(kt, h->launches[a - 1].t)))
 				l = &h->launches[b++];
 			else
 				l = &h->launches[--a];
+			if (pass == 0 && !dl->lines[l->line])
+				continue;
 			d = have_kt ? absdiff(l->t, kt) : 0;
 			if (found && have_kt && d - best > best)
 				break;	/* the one found is more than twice as near as the rest */
-			if ((pass == 0 && !dev_lines[l->line]) || !(k = launch_exec(h, l, module)))
+			if (++steps > LINK_MAX_CANDIDATES)
+				return LINK_AMBIGUOUS;	/* not every launch of the id was looked at */
+			if (!(k = launch_exec(h, l, module)))
 				continue;
 			if (found)
 				return LINK_AMBIGUOUS;
@@ -576,8 +663,6 @@ static enum link_result host_link_find(const struct host_link *h, uint64_t corr,
 			best = d;
 		}
 	}
-	if (capped)
-		return LINK_AMBIGUOUS;	/* not every launch of the id was looked at */
 	if (!found)
 		return LINK_NO_EXECUTOR;
 	*hk = found;
@@ -709,8 +794,8 @@ static void merger_add(struct merger *m, int64_t s, int64_t e)
 			m->e = e;
 		return;
 	}
-	if (m->open)
-		m->total += m->e - m->s;
+	if (m->open && __builtin_add_overflow(m->total, sat_sub(m->e, m->s), &m->total))
+		m->total = INT64_MAX;
 	m->s = s;
 	m->e = e;
 	m->open = 1;
@@ -718,7 +803,11 @@ static void merger_add(struct merger *m, int64_t s, int64_t e)
 
 static int64_t merger_total(const struct merger *m)
 {
-	return m->total + (m->open ? m->e - m->s : 0);
+	int64_t t;
+
+	if (__builtin_add_overflow(m->total, m->open ? sat_sub(m->e, m->s) : 0, &t))
+		return INT64_MAX;
+	return t;
 }
 
 size_t an_device_lines(const char *const *names, size_t nlines, unsigned char *use, int *module_line)
@@ -864,14 +953,16 @@ static int same_name(const struct xp_plane *p, const struct xp_event *a, const s
 }
 
 /*
- * Whether cutting a run before each event i with cut[i] set separates calls:
- * every cut leaves a gap longer than any gap between events it does not cut
- * (a gap the function's own kernels never leave within a call), and there is
- * such an uncut gap to compare with.
+ * How well cutting a run before each event i with cut[i] set separates
+ * calls: the shortest gap it cuts over the longest it keeps (gaps kept that
+ * are negative, events overlapping, count as 1 ps). 0 unless every cut gap
+ * is more than twice as long as every gap kept (a gap the function's own
+ * kernels never leave within a call), and there is a gap kept to compare
+ * with.
  */
-static int cuts_separate(const int64_t *gap, const unsigned char *cut, size_t n)
+static double cut_score(const int64_t *gap, const unsigned char *cut, size_t n)
 {
-	int64_t inside = INT64_MIN, between = INT64_MAX;
+	int64_t inside = 0, between = INT64_MAX;
 	size_t i, ncut = 0;
 
 	for (i = 1; i < n; i++) {
@@ -883,25 +974,46 @@ static int cuts_separate(const int64_t *gap, const unsigned char *cut, size_t n)
 			inside = gap[i];
 		}
 	}
-	return ncut && ncut < n - 1 && between > inside;
+	if (!ncut || ncut == n - 1 || between <= 0 || between / 2 <= inside)
+		return 0;
+	return (double)between / (double)(inside > 0 ? inside : 1);
+}
+
+/* cut[] for candidate L: each period L of the run, or (L == 0) each recurrence of its first name. */
+static size_t make_cuts(const struct xp_plane *p, const struct ev_ref *evs, const uint32_t *pos,
+			size_t n, size_t L, unsigned char *cut)
+{
+	const struct xp_event *e0 = &p->events[evs[pos[0]].idx];
+	size_t i, calls = 1;
+
+	for (i = 0; i < n; i++) {
+		cut[i] = i && (L ? !(i % L) : same_name(p, &p->events[evs[pos[i]].idx], e0));
+		calls += cut[i];
+	}
+	return calls;
 }
 
 /*
  * The runs rule's second look at one run of n events (pos: indexes into evs,
  * in start order). Calls back to back show as the function's kernel sequence
- * starting again, where every such start leaves a gap longer than any gap
- * inside a call. The starts tried, in order: each period of the run's event
- * names (the whole sequence repeating), then each recurrence of its first
- * event's name (calls whose kernels differ a little). Sets cut[i] for the
- * events that start a call and returns the number of calls; 1 when the run
- * stays whole, and then *repeats says whether its names repeat all the same.
+ * starting again, where every such start leaves a gap more than twice as
+ * long as any gap inside a call. The starts tried: each period of the run's
+ * event names (the whole sequence repeating; every multiple of the smallest
+ * period that divides n is one), and each recurrence of its first event's
+ * name (calls whose kernels differ a little); the one that separates best
+ * (cut_score) wins, so a call whose own kernels repeat (gemm, relu, gemm,
+ * relu) is not cut inside when whole calls separate better. Sets cut[i] for
+ * the events that start a call and returns the number of calls; 1 when the
+ * run stays whole, and then *repeats says whether its names repeat all the
+ * same (a run of one name repeated never splits: there is no gap inside a
+ * call to compare with).
  */
 static size_t run_calls(const struct xp_plane *p, const struct ev_ref *evs, const uint32_t *pos,
 			size_t n, int64_t *gap, unsigned char *cut, int *repeats)
 {
-	const struct xp_event *e0 = &p->events[evs[pos[0]].idx];
-	size_t L, L0 = 0, i, calls = 1;
+	size_t L, L0 = 0, i, best_L = SIZE_MAX, calls;
 	int64_t max_end = INT64_MIN;
+	double best = 0, sc;
 
 	*repeats = 0;
 	for (L = 1; L <= n / 2 && !L0; L++) {
@@ -917,27 +1029,29 @@ static size_t run_calls(const struct xp_plane *p, const struct ev_ref *evs, cons
 	for (i = 0; i < n; i++) {
 		const struct xp_event *e = &p->events[evs[pos[i]].idx];
 
-		gap[i] = i ? e->start_ps - max_end : 0;
+		gap[i] = i ? sat_sub(e->start_ps, max_end) : 0;
 		if (e->start_ps + e->dur_ps > max_end)
 			max_end = e->start_ps + e->dur_ps;
 	}
-	/* Every multiple of the smallest period that divides n is a period too. */
 	for (L = L0; L0 && L <= n / 2; L += L0) {
 		if (n % L)
 			continue;
-		for (i = 0; i < n; i++)
-			cut[i] = i && !(i % L);
-		if (cuts_separate(gap, cut, n))
-			return n / L;
+		make_cuts(p, evs, pos, n, L, cut);
+		if ((sc = cut_score(gap, cut, n)) > best) {
+			best = sc;
+			best_L = L;
+		}
 	}
-	for (i = 0; i < n; i++) {
-		cut[i] = i && same_name(p, &p->events[evs[pos[i]].idx], e0);
-		calls += cut[i];
+	calls = make_cuts(p, evs, pos, n, 0, cut);
+	if (calls > 1 && (sc = cut_score(gap, cut, n)) > best) {
+		best = sc;
+		best_L = 0;
 	}
-	if (calls > 1 && cuts_separate(gap, cut, n))
-		return calls;
-	*repeats = L0 || calls > 1;
-	return 1;
+	if (best_L == SIZE_MAX) {
+		*repeats = L0 || calls > 1;
+		return 1;
+	}
+	return make_cuts(p, evs, pos, n, best_L, cut);
 }
 
 /*
@@ -1053,7 +1167,7 @@ static int finish_execs(struct plane_ctx *c, size_t first, const struct ev_ref *
 		struct an_exec *x = &c->out->execs[first + i];
 
 		x->busy_ps = merger_total(&m[i]);
-		x->span_ps = end[i] - x->start_ps;
+		x->span_ps = sat_sub(end[i], x->start_ps);
 		order[i] = x;
 	}
 	qsort(order, nx, sizeof(*order), cmp_exec_start);
@@ -1075,33 +1189,55 @@ out:
 	return ret;
 }
 
+/* Time t of plane p on the host time scale, if both fit. */
+static int device_time(const struct plane_ctx *c, int64_t t, int64_t *out);
+
 /*
- * The host lines that launch for this device, learnt from its events whose
- * correlation_id only one launch has; NULL (*out) when no id repeats, as
- * then nothing asks.
+ * What this device's events whose correlation_id only one launch has teach
+ * (struct dev_link); nothing is learnt, and nothing allocated, when no id
+ * repeats, as then nothing asks.
  */
-static int device_launch_lines(struct plane_ctx *c, const struct ev_ref *evs, size_t n,
-			       unsigned char **out)
+static int learn_dev_link(struct plane_ctx *c, const struct ev_ref *evs, size_t n,
+			  struct dev_link *dl)
 {
 	const struct host_link *h = c->host;
-	size_t k, i;
+	size_t k, i, nlines = 0;
 
-	*out = NULL;
+	memset(dl, 0, sizeof(*dl));
 	for (i = 1; i < h->nlaunches && h->launches[i].corr != h->launches[i - 1].corr; i++)
 		;
 	if (i >= h->nlaunches)
 		return 0;
-	*out = calloc(h->nlines + 1, 1);
-	if (!*out)
+	dl->lines = calloc(h->nlines + 1, 1);
+	if (!dl->lines)
 		return XP_ERR_NOMEM;
 	for (k = 0; k < n; k++) {
-		const struct xp_stat *cs = xp_event_stat(c->p, &c->p->events[evs[k].idx], XP_K_CORRELATION_ID);
+		const struct xp_event *e = &c->p->events[evs[k].idx];
+		const struct xp_stat *cs = xp_event_stat(c->p, e, XP_K_CORRELATION_ID);
+		const struct launch *l;
 		uint64_t corr;
 		size_t first;
+		int64_t kt, lag;
 
-		if (cs && !xp_stat_u64(cs, &corr) && launch_range(h, corr, &first) == 1 &&
-		    launch_exec(h, &h->launches[first], NULL))
-			(*out)[h->launches[first].line] = 1;
+		if (!cs || xp_stat_u64(cs, &corr) || launch_range(h, corr, &first) != 1)
+			continue;
+		l = &h->launches[first];
+		if (!launch_exec(h, l, NULL))
+			continue;
+		nlines += !dl->lines[l->line];
+		dl->lines[l->line] = 1;
+		if (!device_time(c, e->start_ps, &kt))
+			continue;
+		lag = sat_sub(kt, l->t);
+		if (!dl->have_lag || lag < dl->lag_lo)
+			dl->lag_lo = lag;
+		if (!dl->have_lag || lag > dl->lag_hi)
+			dl->lag_hi = lag;
+		dl->have_lag = 1;
+	}
+	if (!nlines) {
+		free(dl->lines);
+		dl->lines = NULL;
 	}
 	return 0;
 }
@@ -1117,7 +1253,8 @@ static int scan_plane(struct plane_ctx *c)
 	const struct xp_plane *p = c->p;
 	struct an_device *dev = &c->out->devices[c->device];
 	struct host_link *h = c->host;
-	unsigned char *use = calloc(p->nlines + 1, 1), *dev_lines = NULL;
+	unsigned char *use = calloc(p->nlines + 1, 1);
+	struct dev_link dl = {0};
 	unsigned char *stray = malloc(p->nevents + 1);
 	struct ev_ref *evs = malloc((p->nevents + 1) * sizeof(*evs));
 	int32_t *owner = malloc((p->nevents + 1) * sizeof(*owner));
@@ -1176,7 +1313,7 @@ static int scan_plane(struct plane_ctx *c)
 	linkable = module_line < 0 && h->nlaunches && h->nhexecs;
 	if (linkable) {
 		by_host = malloc(h->nhexecs * sizeof(*by_host));
-		if (!by_host || device_launch_lines(c, evs, n, &dev_lines)) {
+		if (!by_host || learn_dev_link(c, evs, n, &dl)) {
 			ret = XP_ERR_NOMEM;
 			goto out;
 		}
@@ -1224,7 +1361,7 @@ static int scan_plane(struct plane_ctx *c)
 			if (linkable && have_corr) {
 				int have_kt = device_time(c, e->start_ps, &kt);
 
-				switch (host_link_find(h, corr, probe.name, dev_lines, have_kt, kt, &hk)) {
+				switch (host_link_find(h, corr, probe.name, &dl, have_kt, kt, &hk)) {
 				case LINK_OK:
 					dev->linked_events++;
 					break;
@@ -1289,7 +1426,7 @@ out:
 	free(owner);
 	free(ex_of);
 	free(by_host);
-	free(dev_lines);
+	free(dl.lines);
 	return ret;
 }
 

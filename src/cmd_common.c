@@ -414,9 +414,10 @@ int cmd_note_execs(struct xp_notes *n, const char *path, const struct an_exec_li
 					  k, d->corr_events);
 		if ((k = d->runs_repeating))
 			r |= xp_notes_add(n, "'%s': plane '%s': %zu run%s of one function's events repeat%s the "
-					  "same kernels with no gap that sets calls apart: each is counted as one "
-					  "execution and may hold several calls", path, d->name, k,
-					  k == 1 ? "" : "s", k == 1 ? "s" : "");
+					  "same kernels, but no gap inside them is more than twice as long as the "
+					  "others to show where calls start (a run of one repeated kernel never "
+					  "shows it): each is counted as one execution and may hold several calls",
+					  path, d->name, k, k == 1 ? "" : "s", k == 1 ? "s" : "");
 		if ((k = d->odd_stats[XP_K_CORRELATION_ID]))
 			r |= xp_notes_add(n, "'%s': plane '%s': %zu correlation_id stat%s %s not an integer "
 					  "(treated as absent)", path, d->name, k, k == 1 ? "" : "s",

@@ -926,6 +926,120 @@ static void gen_gpu_repeated_ids(void)
 	space_write(sp, "gpu_repeated_ids.xplane.pb");
 }
 
+/*
+ * Scenario 14: host-linkage edge cases (EXPECTED.md 14), one file each.
+ * gpu_many_copies: 300 copies, 100 us apart, of one call of jit_c (program
+ *   5) that all keep correlation id 1: ExecuteThunks [10+d, 20+d] on
+ *   "python", its launch at 11+d on "Host Threads/7", kernel [12+d, 14+d].
+ *   No id is unique, so nothing tells the device's threads or its lag: the
+ *   nearest launch decides, 300 executions of 2 us.
+ * gpu_merged_processes: two devices whose processes both used id 5 at the
+ *   same time. Executors jit_p [10, 50] on py_xla_execute/0 and /1; launches
+ *   on Host Threads/100 (GPU:0: id 1 at 11, id 5 at 20) and Host Threads/200
+ *   (GPU:1: id 2 at 11, id 5 at 20); each kernel starts 1 us after its
+ *   launch. Time cannot tell the id-5 launches apart; the thread each
+ *   device's unique id was launched from can: GPU:0 {[12,14], [21,24]} busy
+ *   5 span 12, GPU:1 {[12,13], [21,23]} busy 3 span 11.
+ * gpu_both_forms: JAX 0.8's nesting, GpuExecutable::ExecuteThunks around
+ *   "jit_b:XLA GPU module": [10,40] around [12,38], [50,80] around [52,78],
+ *   on py_xla_execute/1; launches on Host Threads/9 at 11 (between the two
+ *   starts), 20, 51, 60 (ids 1-4); kernels [0,2] [3,5] | [10,11] [12,16]:
+ *   2 executions, busy 4 span 5 and busy 5 span 6.
+ */
+static void gen_gpu_link_edges(void)
+{
+	XSpace *sp;
+	struct plane g, g1, h;
+	XLine *s1, *py, *th, *x0, *x1, *t0, *t1;
+	XEvent *ev;
+	int c;
+
+	sp = space_new();
+	g = plane_add(sp, 1, "/device:GPU:0", 0);
+	h = plane_add(sp, 2, "/host:CPU", 0);
+	s1 = line_add(&g, 1, "Stream #1(Kernel)", 0);
+	py = line_add(&h, 1, "python", 0);
+	th = line_add(&h, 2, "Host Threads/7", 0);
+	for (c = 0; c < 300; c++) {
+		int64_t d = 100 * (int64_t)c;
+
+		ev = kernel(&g, s1, "c_k", "jit_c", 5, US(12 + d), US(2));
+		ev_u64(&g, ev, "correlation_id", 1);
+		thunks(&h, py, US(10 + d), US(10), "jit_c");
+		launch(&h, th, US(11 + d), 1);
+	}
+	space_write(sp, "gpu_many_copies.xplane.pb");
+
+	sp = space_new();
+	g = plane_add(sp, 1, "/device:GPU:0", 0);
+	g1 = plane_add(sp, 2, "/device:GPU:1", 0);
+	h = plane_add(sp, 3, "/host:CPU", 0);
+	s1 = line_add(&g, 1, "Stream #1(Kernel)", 0);
+	x0 = line_add(&h, 1, "py_xla_execute/0", 0);
+	x1 = line_add(&h, 2, "py_xla_execute/1", 0);
+	t0 = line_add(&h, 3, "Host Threads/100", 0);
+	t1 = line_add(&h, 4, "Host Threads/200", 0);
+	ev = kernel(&g, s1, "p_k1", "jit_p", 6, US(12), US(2));
+	ev_u64(&g, ev, "correlation_id", 1);
+	ev = kernel(&g, s1, "p_k5", "jit_p", 6, US(21), US(3));
+	ev_u64(&g, ev, "correlation_id", 5);
+	s1 = line_add(&g1, 1, "Stream #2(Kernel)", 0);
+	ev = kernel(&g1, s1, "p_k2", "jit_p", 6, US(12), US(1));
+	ev_u64(&g1, ev, "correlation_id", 2);
+	ev = kernel(&g1, s1, "p_k5", "jit_p", 6, US(21), US(2));
+	ev_u64(&g1, ev, "correlation_id", 5);
+	thunks(&h, x0, US(10), US(40), "jit_p");
+	thunks(&h, x1, US(10), US(40), "jit_p");
+	launch(&h, t0, US(11), 1);
+	launch(&h, t0, US(20), 5);
+	launch(&h, t1, US(11), 2);
+	launch(&h, t1, US(20), 5);
+	space_write(sp, "gpu_merged_processes.xplane.pb");
+
+	sp = space_new();
+	g = plane_add(sp, 1, "/device:GPU:0", 0);
+	h = plane_add(sp, 2, "/host:CPU", 0);
+	s1 = line_add(&g, 1, "Stream #1(Kernel)", 0);
+	x1 = line_add(&h, 1, "py_xla_execute/1", 0);
+	th = line_add(&h, 2, "Host Threads/9", 0);
+	{
+		static const int64_t k[4][3] = { { 0, 2, 11 }, { 3, 5, 20 }, { 10, 11, 51 }, { 12, 16, 60 } };
+
+		for (c = 0; c < 4; c++) {
+			ev = kernel(&g, s1, "b_k", "jit_b", 7, US(k[c][0]), US(k[c][1] - k[c][0]));
+			ev_u64(&g, ev, "correlation_id", (uint64_t)(c + 1));
+			launch(&h, th, US(k[c][2]), (uint64_t)(c + 1));
+		}
+	}
+	thunks(&h, x1, US(10), US(30), "jit_b");
+	ev_add(&h, x1, "jit_b:XLA GPU module", US(12), US(26));
+	thunks(&h, x1, US(50), US(30), "jit_b");
+	ev_add(&h, x1, "jit_b:XLA GPU module", US(52), US(26));
+	space_write(sp, "gpu_both_forms.xplane.pb");
+}
+
+/*
+ * Scenario 15: no host plane, and a call whose own kernels repeat: jit_mlp
+ * (program 2) runs gemm [0,10] relu [11,13] gemm [16,26] relu [27,29] us,
+ * four times 100 us apart. Period 2 would cut inside calls (gaps 3 against
+ * 1: it separates, but 3x); period 4 cuts only between calls (71 against 3,
+ * 23.7x) and wins: 4 executions, busy 24, span 29.
+ */
+static void gen_gpu_runs_mlp(void)
+{
+	XSpace *sp = space_new();
+	struct plane g = plane_add(sp, 1, "/device:GPU:0", 0);
+	XLine *s1 = line_add(&g, 1, "Stream #1(Kernel)", 0);
+	static const int64_t k[4][2] = { { 0, 10 }, { 11, 13 }, { 16, 26 }, { 27, 29 } };
+	int c, i;
+
+	for (c = 0; c < 4; c++)
+		for (i = 0; i < 4; i++)
+			kernel(&g, s1, i % 2 ? "relu" : "gemm", "jit_mlp", 2, US(100 * c + k[i][0]),
+			       US(k[i][1] - k[i][0]));
+	space_write(sp, "gpu_runs_mlp.xplane.pb");
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2) {
@@ -949,6 +1063,8 @@ int main(int argc, char **argv)
 	gen_gpu_old_layout(1);
 	gen_gpu_old_layout(0);
 	gen_gpu_repeated_ids();
+	gen_gpu_link_edges();
+	gen_gpu_runs_mlp();
 	gen_tpu_stray_end();
 	return 0;
 }

@@ -1278,6 +1278,81 @@ static void test_gpu_repeated_ids(void)
 	xp_trace_free(t);
 }
 
+/* ---- 14. host-linkage edge cases, 15. a call whose kernels repeat ------------------- */
+
+static void test_gpu_link_edges(void)
+{
+	struct xp_trace *t;
+	struct an_exec_list l;
+	size_t i, bad = 0;
+
+	/* 300 copies of one id, none unique: the nearest launch, 300 executions of 2 us. */
+	if ((t = load("gpu_many_copies.xplane.pb")) && !find_execs(t, NULL, NULL, &l)) {
+		CHECK_INT(l.n, 300);
+		for (i = 0; i < l.n; i++)
+			bad += l.execs[i].split != AN_SPLIT_HOST || l.execs[i].busy_ps != US(2) ||
+			       l.execs[i].start_ps != US(12 + 100 * (int64_t)i);
+		CHECK_INT(bad, 0);
+		if (l.ndevices == 1)
+			CHECK_INT(l.devices[0].corr_ambiguous, 0);
+		an_exec_list_release(&l);
+	}
+	xp_trace_free(t);
+
+	/* id 5 on both devices at the same time: each device's own launch thread decides. */
+	if ((t = load("gpu_merged_processes.xplane.pb")) && !find_execs(t, NULL, NULL, &l)) {
+		CHECK_INT(l.n, 2);
+		if (l.n == 2) {
+			check_exec("merged GPU:0", &l.execs[0],
+				   &(struct want_exec){"jit_p", 1, 6, 0, AN_SPLIT_HOST, US(12), US(5), US(12), 2});
+			check_exec("merged GPU:1", &l.execs[1],
+				   &(struct want_exec){"jit_p", 1, 6, 1, AN_SPLIT_HOST, US(12), US(3), US(11), 2});
+		}
+		for (i = 0; i < l.ndevices; i++)
+			CHECK_INT(l.devices[i].corr_ambiguous, 0);
+		an_exec_list_release(&l);
+	}
+	xp_trace_free(t);
+
+	/* ExecuteThunks around "<module>:XLA GPU module": one execution each, a launch between their starts included. */
+	if ((t = load("gpu_both_forms.xplane.pb")) && !find_execs(t, NULL, NULL, &l)) {
+		CHECK_INT(l.n, 2);
+		if (l.n == 2) {
+			check_exec("both forms 1", &l.execs[0],
+				   &(struct want_exec){"jit_b", 1, 7, 0, AN_SPLIT_HOST, 0, US(4), US(5), 2});
+			check_exec("both forms 2", &l.execs[1],
+				   &(struct want_exec){"jit_b", 1, 7, 0, AN_SPLIT_HOST, US(10), US(5), US(6), 2});
+		}
+		an_exec_list_release(&l);
+	}
+	xp_trace_free(t);
+
+	/* gemm relu gemm relu x4, no host: cut between calls, not inside them. */
+	if ((t = load("gpu_runs_mlp.xplane.pb")) && !find_execs(t, NULL, NULL, &l)) {
+		CHECK_INT(l.n, 4);
+		for (i = 0; i < l.n && i < 4; i++)
+			check_exec("mlp call", &l.execs[i],
+				   &(struct want_exec){"jit_mlp", 1, 2, 0, AN_SPLIT_RUNS, US(100 * (int64_t)i),
+						       US(24), US(29), 4});
+		if (l.ndevices == 1) {
+			CHECK_INT(l.devices[0].runs_execs, 4);
+			CHECK_INT(l.devices[0].runs_split, 3);
+		}
+		an_exec_list_release(&l);
+	}
+	xp_trace_free(t);
+
+	/* --children on tpu_stray_end: the whole plane's three stray ends are left out of it. */
+	if ((t = load("tpu_stray_end.xplane.pb")) && !find_execs(t, "TPU:0", ".", &l)) {
+		if (l.ndevices == 1) {
+			CHECK_INT(l.devices[0].stray_events, 1);
+			CHECK_INT(l.devices[0].stray_children, 3);
+		}
+		an_exec_list_release(&l);
+	}
+	xp_trace_free(t);
+}
+
 /* ---- real MI300X conv trace: each executor form alone gives the same executions --------- */
 
 /* Hides host executor forms of t: the module_name stat, and/or "<module>:XLA GPU module" names. */
@@ -1357,6 +1432,7 @@ int main(void)
 	test_tpu_stray_end_functions();
 	test_gpu_old_layout();
 	test_gpu_repeated_ids();
+	test_gpu_link_edges();
 	test_real_executor_forms();
 	return test_done("test_synth");
 }
