@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # The two set-up commands: `make demo` and `make test`. Both install missing
 # Debian packages (tools/install-deps.sh), configure and build in build/.
 # `make test` then runs the suite again under sanitizers (build-asan/) and

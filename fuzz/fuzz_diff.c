@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Differential: the wire reader against the protobuf-c reader (the oracle),
  * read eagerly on one thread, and again with lazy planes (device planes

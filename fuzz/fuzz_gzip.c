@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The input path: bytes as a file (a memfd, mapped like any regular file) or
  * through standard input (a pipe), gzip detected and inflated under a size

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The whole analysis pipeline on one input, as the commands run it: reader ->
  * executions -> functions, autotune and --compat=ejkernel candidates, planes

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * One reader, bytes -> model: it must not crash, leak or read out of bounds,
  * and every model it returns must keep the promises of xp_model.h

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Runs a harness over files without libFuzzer, so that an ordinary build
  * (gcc, the sanitizer build) replays the seeds and every past finding:

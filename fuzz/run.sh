@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Runs libFuzzer harnesses one after another, each for SECONDS:
 #   fuzz/run.sh BUILD_DIR SECONDS [HARNESS...]    (default: every harness)
 # BUILD_DIR is a clang build configured with XPS_FUZZ=ON (make fuzz does it).

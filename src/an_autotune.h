@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Autotune candidates: samples per candidate id (from function names such as
  * jit_autotune_fn_<i>), trimmed statistics, rank, and a Welch test against

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * --compat=ejkernel: the numbers of the Python profiler this tool replaces,
  * reproduced to the letter, limits included (first matching plane only,

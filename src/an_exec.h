@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Function executions: one call of a jitted function on one device plane.
  *

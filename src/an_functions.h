@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Per-function statistics of execution times, pooled over every input. */
 #ifndef AN_FUNCTIONS_H
 #define AN_FUNCTIONS_H

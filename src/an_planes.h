@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* What a file holds: planes, their lines and device facts. */
 #ifndef AN_PLANES_H
 #define AN_PLANES_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Sample statistics: trimmed mean, population std, median, t-based intervals. */
 #ifndef AN_STATS_H
 #define AN_STATS_H

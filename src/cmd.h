@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Commands: one cmd_<name>.c each, parsing its options, calling the library
  * and choosing the formatter. Only command files and main.c print or pick

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* xplane-stat autotune: per candidate id, trimmed statistics over many profiles. */
 #include <inttypes.h>
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * xplane-stat capture: run a program with the CUPTI injection library, then
  * write what its GPUs did as an XSpace and print the functions table.

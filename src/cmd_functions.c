@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* xplane-stat functions: device time of every jitted function (the default command). */
 #include <stdlib.h>
 #include <string.h>

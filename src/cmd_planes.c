@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* xplane-stat planes: what a file holds, to find one's way in it. */
 #include <stdint.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* xplane-stat: the command table, global options, dispatch, the final check of stdout. */
 #include <errno.h>
 #include <stdio.h>

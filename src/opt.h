@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Options as data: each command declares a table; the parser and the help
  * text both come from it, so they cannot drift apart.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 #include "out_autotune.h"
 
 #include "out_json.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Formatters for autotune candidates. */
 #ifndef OUT_AUTOTUNE_H
 #define OUT_AUTOTUNE_H

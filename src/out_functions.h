@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Formatters for the per-function table. */
 #ifndef OUT_FUNCTIONS_H
 #define OUT_FUNCTIONS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* JSON helpers over cJSON shared by the formatters. */
 #ifndef OUT_JSON_H
 #define OUT_JSON_H

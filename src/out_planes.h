@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Formatters for `planes`: what a file holds. */
 #ifndef OUT_PLANES_H
 #define OUT_PLANES_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* A table of text cells rendered aligned for people, or as CSV / TSV for programs. */
 #ifndef OUT_TABLE_H
 #define OUT_TABLE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Bump allocator: many small allocations, one release. */
 #ifndef XP_ARENA_H
 #define XP_ARENA_H

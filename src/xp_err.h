@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Error reporting for library code: a code and a message, never printed here. */
 #ifndef XP_ERR_H
 #define XP_ERR_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* String-keyed hash map to size_t values; keys are copied and owned by the map. */
 #ifndef XP_HMAP_H
 #define XP_HMAP_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Getting the bytes of an input: a file (mapped), standard input, gzip; directory walks. */
 #ifndef XP_INPUT_H
 #define XP_INPUT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The in-memory model of one XSpace file: planes, lines, events, stats.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Work on many items on several threads, results consumed in order: work(i)
  * runs on any thread, done(i, result) on the caller's thread for i = 0, 1, ...

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The reference reader: protobuf-c unpacks the whole XSpace, then the model is
  * copied out of it. Simple and obviously right; the speed comes from another

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The fast reader: walks the protobuf wire format of an XSpace directly,
  * with no intermediate message tree. Each plane is read twice: a counting

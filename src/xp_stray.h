@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Stray ends: events whose duration_ps holds what looks like an absolute end
  * time (seen on TPU traces with kernel-profiling counters, where a handful of

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # `make install` (cmake --install) into a DESTDIR in a scratch directory: the
 # binary runs, the man page is where `man` looks under PREFIX, and the capture
 # library is installed when it was built.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Runs one CLI golden case: tests/cli/<command>/<case>.cmd holds a shell command
 # line in which `xplane-stat` is the binary under test and $SYNTH the directory
 # of generated synthetic traces. It runs from the repository root in a scratch

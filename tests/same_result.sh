@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # The result must not depend on the reader, on lazy planes or on -j: every
 # command's JSON (and exit status) with the reference reader (protobuf-c,
 # every plane decoded, one thread) must equal the wire reader's (device

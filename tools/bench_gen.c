@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * bench_gen: deterministic large inputs for tools/bench.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * gen_bad - write the crafted bad inputs of the catalogue in RELIABILITY.md
  * (tests/cli/bad/ runs xplane-stat on each).

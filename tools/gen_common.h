@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * What the trace generators (gen_synth, gen_bad) and the capture test tools
  * (tests/capture/gen_cap.c, replay_xla.c) share: short names for

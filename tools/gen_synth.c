@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * gen_synth - write synthetic XPlane traces whose analysis results are
  * known exactly (see tests/synth/EXPECTED.md for the hand-computed answers).

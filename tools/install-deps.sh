@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Installs the Debian packages xplane-stat needs to build and test, if any is missing.
 # As root it runs apt-get; otherwise it prints the exact command and fails.
 set -eu

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Regenerates the expected output of CLI golden cases after an intended change:
 #   tools/update-golden.sh [CASE.cmd...]   (default: every case)
 # Then read `git diff tests/cli` before committing: every changed number must

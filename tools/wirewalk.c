@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * wirewalk: the speed baseline of tools/bench. Maps a file and walks the
  * protobuf wire format of an XSpace, descending into planes, lines, events,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * What 'xplane-stat capture' and the injection library it sets up agree on:
  * the environment of the captured program and the record file names.

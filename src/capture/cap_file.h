@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Reading a record file (format in cap_format.h) into arrays of records.
  *

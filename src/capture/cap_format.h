@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The record file: one per captured process, written as the process runs so
  * that a process killed half-way still leaves a readable file.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Where each field of a fixed-layout record lies in its payload: one table
  * per record type, in payload order, used by both the writer and the reader

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Capture records: what one process's CUPTI activity becomes, in terms that
  * name no CUPTI type, so that the record file, its reader and the converter

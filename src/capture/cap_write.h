@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Writing a record file (format in cap_format.h). Self-contained: the
  * injection library links this file and nothing else of xplane-stat.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 #include "cap_xspace.h"
 
 #include <inttypes.h>

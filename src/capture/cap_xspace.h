@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Capture records to an XSpace, in the layout XLA's own GPU profiler writes
  * (so XProf, TensorBoard and the rest of xplane-stat read it as a saved

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * libxplane-stat-inject.so: runs inside each captured process.
  *

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Sourced by tests/cli/capture/*.cmd (run by tests/run_cli_case.sh, which sets
 # $SYNTH): the fake CUDA driver, CUPTI and program that the build made in
 # capture-test/. A case that needs them is skipped (77) in a build without

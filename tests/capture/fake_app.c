@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * fake_app - a CUDA program for the capture tests, with no GPU: it does what
  * the driver does inside cuInit (load $CUDA_INJECTION64_PATH and call its

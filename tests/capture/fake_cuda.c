@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * A fake libcuda.so.1 for the capture tests: just enough driver for
  * 'xplane-stat capture' to find one (FAKE_CUDA_VERSION sets the version it

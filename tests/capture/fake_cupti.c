@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * A fake libcupti.so.13 for the capture tests: the part of CUPTI's API the
  * injection library uses, over activity records a test program makes up

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * gen_cap - write synthetic capture record files and the XSpace files the
  * converter makes of them, for the CLI tests (tests/cli/capture/). The

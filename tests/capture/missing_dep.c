@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * A stand-in injection library that the driver could not load: built twice,
  * once as libxps_gone.so (with GONE) in a directory nothing searches, once

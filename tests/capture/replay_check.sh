@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Usage: replay_check.sh REPLAY_XLA XPLANE_STAT WORKDIR DUMP...
 #
 # For each real XLA GPU dump: replay_xla makes the capture records of the

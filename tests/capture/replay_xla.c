@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * replay_xla - turn a real XLA GPU dump back into the capture records that
  * CUPTI and XLA's NVTX ranges would have given for the same run, and convert

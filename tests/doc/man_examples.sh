@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # The man page's EXAMPLES that name a bundled trace (testdata/real) run as
 # written: exit status 0, at least one row, and with --children no row whose
 # time is zero (a --children regex that matches nothing on the trace it

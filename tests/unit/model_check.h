@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Checks on decoded models, shared by the reader tests and the fuzz harnesses:
  *   model_differ()  - the first difference between two traces, field by field;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* A minimal test harness: CHECK* record failures with file and line; test_done() sets the exit status. */
 #ifndef TEST_H
 #define TEST_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * A real trace cut at every byte offset, and its gzip stream cut at every
  * offset (RELIABILITY.md, "Truncated files"). The rule each cut must follow:

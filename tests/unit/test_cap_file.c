@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Capture record files: writer and reader round trip, truncated and corrupt files. */
 #include <errno.h>
 #include <stdlib.h>

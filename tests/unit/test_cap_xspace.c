@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Capture records to XSpace: the layout field by field (decoded with
  * protobuf-c), the NVTX join, several processes, partial files; then the

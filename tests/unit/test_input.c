@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* xp_input: plain and gzip loading, limits, truncation, directory walks with symlink loops. */
 #include <stdlib.h>
 #include <sys/stat.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Lazy planes and lines of the wire reader, on the real TPU trace: what is
  * deferred or skipped really is, what is read equals a full read, and a

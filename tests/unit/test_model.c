@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * xp_model and the protobuf-c reader: time base, stat resolution, metadata
  * edge cases. Inputs are built here with protobuf-c's encoder.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* out_table: escaping of hostile names in each mode; time formatting; duration parsing. */
 #include <math.h>
 #include <stdlib.h>

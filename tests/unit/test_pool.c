@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* xp_pool: every item worked once, results consumed in order on any thread count; arena adoption. */
 #include <stddef.h>
 #include <stdint.h>

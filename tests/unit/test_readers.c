@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The wire reader against the protobuf-c reader, taken as the oracle: on
  * every trace in testdata and SYNTH_DIR, on truncations and byte mutations of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* an_stats: trimmed summaries, Student-t quantiles and Welch's test against known values. */
 #include <float.h>
 

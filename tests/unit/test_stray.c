@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * xp_stray: the stray-end rule (xp_stray.h) on planes built by hand, on a
  * file read by both readers, and planes (an_planes) on the synthetic

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The hand-computed answers of tests/synth/EXPECTED.md, asserted against the
  * library on the traces that tools/gen_synth writes into SYNTH_DIR.

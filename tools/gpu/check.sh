@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # On a GPU machine (the device tool), from the repository root, with .gpu/
 # from tools/gpu/make-kit.sh carried: checks `xplane-stat capture` against
 # CUDA events and against jax.profiler's own dumps, and saves those dumps.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """What the JAX scripts of the GPU kit share (tools/gpu/check.sh)."""
 import contextlib
 import ctypes

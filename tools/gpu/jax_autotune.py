@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Two autotune candidates, jit_autotune_fn_0 and jit_autotune_fn_1, each run
 five times (tools/gpu/check.sh): the shape `xplane-stat autotune` reads.
 

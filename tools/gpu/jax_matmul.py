@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """A jitted matmul run 10 times (tools/gpu/check.sh).
 
 python3 jax_matmul.py [PROFILE_DIR]: with PROFILE_DIR, the 10 runs happen

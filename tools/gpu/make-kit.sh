@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # Run here (a machine with CUDA's CUPTI, no GPU needed) before checking the
 # capture on a GPU machine: builds xplane-stat and libxplane-stat-inject.so
 # with CUPTI into build-gpu/ and puts into .gpu/ (git ignores it; the device

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * vector_add - a small CUDA program for checking `xplane-stat capture` on a
  * GPU (tools/gpu/check.sh). Between cudaProfilerStart and cudaProfilerStop
