@@ -1,45 +1,114 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "out_autotune.h"
 
+#include <inttypes.h>
+#include <math.h>
+#include <string.h>
+
 #include "out_json.h"
 
-/* Candidates into doc, keyed by id; with samples: every sample too. */
+
+/* Below this a p-value is shown as "<1e-300" (log10_p_vs_fastest in JSON says how far). */
+#define P_FLOOR 1e-300
+
+static const char *const stat_fields[] = {
+	"mean_s", "std_s", "n", "n_used", "trimmed_each_end", "inputs", "min_s", "median_s", "max_s",
+	"ci95_low_s", "ci95_high_s", "rank", "tied_with_fastest", "p_vs_fastest", "log10_p_vs_fastest",
+};
+
+static cJSON *prog_json(const struct an_at_prog *p)
+{
+	char buf[32];
+
+	if (!p->known)
+		return cJSON_CreateNull();
+	snprintf(buf, sizeof(buf), "%" PRIu64, p->id);
+	return cJSON_CreateRaw(buf);
+}
+
+/* A row's statistics into o, as the Python profiler's mean_s and std_s first. */
+static void add_stats(cJSON *o, const struct an_at_cand *c, int samples)
+{
+	size_t j, n;
+
+	cJSON_AddNumberToObject(o, "mean_s", c->s.mean / 1e12);
+	cJSON_AddNumberToObject(o, "std_s", c->s.std / 1e12);
+	cJSON_AddNumberToObject(o, "n", (double)c->s.n);
+	cJSON_AddNumberToObject(o, "n_used", (double)c->s.n_used);
+	cJSON_AddNumberToObject(o, "trimmed_each_end", (double)c->s.trimmed);
+	cJSON_AddNumberToObject(o, "inputs", (double)c->inputs);
+	cJSON_AddNumberToObject(o, "min_s", c->s.min / 1e12);
+	cJSON_AddNumberToObject(o, "median_s", c->s.median / 1e12);
+	cJSON_AddNumberToObject(o, "max_s", c->s.max / 1e12);
+	cJSON_AddNumberToObject(o, "ci95_low_s", c->s.ci_lo / 1e12);
+	cJSON_AddNumberToObject(o, "ci95_high_s", c->s.ci_hi / 1e12);
+	cJSON_AddNumberToObject(o, "rank", (double)c->rank);
+	if (c->tied < 0) {
+		cJSON_AddNullToObject(o, "tied_with_fastest");
+		cJSON_AddNullToObject(o, "p_vs_fastest");
+		cJSON_AddNullToObject(o, "log10_p_vs_fastest");
+	} else {
+		cJSON_AddBoolToObject(o, "tied_with_fastest", c->tied);
+		/* a number where one is exact, else the bound as a string: never a false 0 */
+		if (c->p_vs_fastest >= P_FLOOR)
+			cJSON_AddNumberToObject(o, "p_vs_fastest", c->p_vs_fastest);
+		else
+			cJSON_AddStringToObject(o, "p_vs_fastest", "<1e-300");
+		if (isfinite(c->log10_p_vs_fastest))
+			cJSON_AddNumberToObject(o, "log10_p_vs_fastest", c->log10_p_vs_fastest);
+		else
+			cJSON_AddNullToObject(o, "log10_p_vs_fastest");
+	}
+	if (samples) {
+		const double *v = an_at_samples(c, &n);
+		cJSON *a = cJSON_AddArrayToObject(o, "samples_s");
+
+		for (j = 0; a && j < n; j++)
+			cJSON_AddItemToArray(a, cJSON_CreateNumber(v[j] / 1e12));
+	}
+}
+
+/*
+ * Candidates into doc, keyed by id; with samples: every sample too. An id
+ * split by program (several rows) gets null statistics, so that a script
+ * ranking ids by mean_s fails instead of ranking a mixture, and its rows in
+ * "programs".
+ */
 static void add_cands(cJSON *doc, const struct an_at_result *r, int samples)
 {
-	size_t i, j, n;
+	size_t i, j, k;
 
-	for (i = 0; i < r->ncands; i++) {
+	for (i = 0; i < r->ncands; i += r->cands[i].id_rows ? r->cands[i].id_rows : 1) {
 		const struct an_at_cand *c = &r->cands[i];
-		cJSON *o = out_json_doc();
+		size_t rows = c->id_rows ? c->id_rows : 1;
+		cJSON *o = out_json_doc(), *ids, *progs;
 
 		if (!o)
 			break;
 		cJSON_AddItemToObject(doc, c->id, o);
-		cJSON_AddNumberToObject(o, "mean_s", c->s.mean / 1e12);
-		cJSON_AddNumberToObject(o, "std_s", c->s.std / 1e12);
-		cJSON_AddNumberToObject(o, "n", (double)c->s.n);
-		cJSON_AddNumberToObject(o, "n_used", (double)c->s.n_used);
-		cJSON_AddNumberToObject(o, "trimmed_each_end", (double)c->s.trimmed);
-		cJSON_AddNumberToObject(o, "inputs", (double)c->inputs);
-		cJSON_AddNumberToObject(o, "min_s", c->s.min / 1e12);
-		cJSON_AddNumberToObject(o, "median_s", c->s.median / 1e12);
-		cJSON_AddNumberToObject(o, "max_s", c->s.max / 1e12);
-		cJSON_AddNumberToObject(o, "ci95_low_s", c->s.ci_lo / 1e12);
-		cJSON_AddNumberToObject(o, "ci95_high_s", c->s.ci_hi / 1e12);
-		cJSON_AddNumberToObject(o, "rank", (double)c->rank);
-		if (c->tied < 0) {
-			cJSON_AddNullToObject(o, "tied_with_fastest");
-			cJSON_AddNullToObject(o, "p_vs_fastest");
+		if (rows == 1) {
+			add_stats(o, c, samples);
 		} else {
-			cJSON_AddBoolToObject(o, "tied_with_fastest", c->tied);
-			cJSON_AddNumberToObject(o, "p_vs_fastest", c->p_vs_fastest);
+			for (k = 0; k < sizeof(stat_fields) / sizeof(stat_fields[0]); k++)
+				cJSON_AddNullToObject(o, stat_fields[k]);
 		}
-		if (samples) {
-			const double *v = an_at_samples(c, &n);
-			cJSON *a = cJSON_AddArrayToObject(o, "samples_s");
+		if (!r->programs)
+			continue;
+		ids = cJSON_AddArrayToObject(o, "program_ids");
+		for (j = i; ids && j < i + rows; j++)
+			for (k = 0; k < r->cands[j].nprogs; k++)
+				cJSON_AddItemToArray(ids, prog_json(&r->cands[j].progs[k]));
+		if (rows == 1)
+			continue;
+		progs = cJSON_AddArrayToObject(o, "programs");
+		for (j = i; progs && j < i + rows; j++) {
+			cJSON *po = cJSON_CreateObject();
 
-			for (j = 0; a && j < n; j++)
-				cJSON_AddItemToArray(a, cJSON_CreateNumber(v[j] / 1e12));
+			if (!po)
+				break;
+			cJSON_AddItemToArray(progs, po);
+			cJSON_AddItemToObject(po, "program_id", prog_json(&r->cands[j].progs[0]));
+			add_stats(po, &r->cands[j], samples);
 		}
 	}
 }
@@ -75,20 +144,49 @@ int out_autotune_line(FILE *f, const char *input, const struct an_at_result *r,
 	return out_json_print_line(doc, f);
 }
 
+/* A row's programs, comma-separated, unknown ones as `unknown`; "..." when buf is full. */
+static void fmt_progs(char *buf, size_t n, const struct an_at_cand *c, const char *unknown)
+{
+	size_t i, len = 0;
+
+	buf[0] = '\0';
+	for (i = 0; i < c->nprogs && len < n; i++) {
+		int w = c->progs[i].known ? snprintf(buf + len, n - len, "%s%" PRIu64, i ? "," : "", c->progs[i].id)
+					  : snprintf(buf + len, n - len, "%s%s", i ? "," : "", unknown);
+
+		len += w > 0 ? (size_t)w : 0;
+	}
+	if (len >= n && n > 4)
+		memcpy(buf + n - 4, "...", 4);
+}
+
+/* Whether some id ran as several programs (its rows split or pooled). */
+static int several_programs(const struct an_at_result *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->ncands; i++)
+		if (r->cands[i].id_rows > 1 || r->cands[i].nprogs > 1)
+			return 1;
+	return 0;
+}
+
 static int print_rows(FILE *f, enum out_mode mode, const struct an_at_result *r, int colour)
 {
 	static const char *const hm[] = {"id", "n", "n_used", "mean_s", "std_s", "ci95_low_s",
 					 "ci95_high_s", "min_s", "median_s", "max_s", "rank",
-					 "tied_with_fastest", "p_vs_fastest"};
+					 "tied_with_fastest", "p_vs_fastest", "program_id"};
 	static const char *const tname[] = {"MEAN", "STD", "95% CI", "MIN", "MEDIAN", "MAX"};
 	static const unsigned char right[] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 0};
 	int machine = mode == OUT_CSV || mode == OUT_TSV;
 	const char *ht[10] = {"ID", "N", NULL, NULL, NULL, NULL, NULL, NULL, "RANK", "VS FASTEST"};
 	char th[6][32];
 	struct out_tcol col[6];	/* one unit per time column, named in its header */
+	const char *hs[11];
+	unsigned char rs[11];
 	struct out_table t;
 	size_t i, k;
-	int ret;
+	int ret, progcol;
 
 	for (k = 0; k < 6; k++)
 		out_tcol_init(&col[k]);
@@ -107,14 +205,30 @@ static int print_rows(FILE *f, enum out_mode mode, const struct an_at_result *r,
 		out_tcol_header(&col[k], th[k], sizeof(th[k]), tname[k]);
 		ht[2 + k] = th[k];
 	}
-	if (machine)
-		out_table_init(&t, sizeof(hm) / sizeof(hm[0]), hm, NULL);
+	/* the text table gains a PROGRAM column after ID when some id ran as several programs */
+	progcol = several_programs(r);
+	for (k = 0; k < 10; k++) {
+		hs[k + (k > 0 && progcol)] = ht[k];
+		rs[k + (k > 0 && progcol)] = right[k];
+	}
+	if (progcol) {
+		hs[1] = "PROGRAM";
+		rs[1] = 1;
+	}
+	if (machine)	/* program_id last, so existing columns keep their places (none with --compat) */
+		out_table_init(&t, sizeof(hm) / sizeof(hm[0]) - !r->programs, hm, NULL);
 	else
-		out_table_init(&t, sizeof(ht) / sizeof(ht[0]), ht, right);
+		out_table_init(&t, 10 + (size_t)progcol, hs, rs);
 	for (i = 0; i < r->ncands; i++) {
 		const struct an_at_cand *c = &r->cands[i];
-		char b[7][48];
+		char b[7][48], pv[32], pg[256];
 
+		if (c->tied < 0)
+			pv[0] = '\0';
+		else if (c->p_vs_fastest < P_FLOOR)
+			snprintf(pv, sizeof(pv), "<1e-300");
+		else
+			snprintf(pv, sizeof(pv), machine ? "%.4g" : "=%.2g", c->p_vs_fastest);
 		out_table_add(&t, "%s", c->id);
 		if (machine) {
 			out_table_add(&t, "%zu", c->s.n);
@@ -128,11 +242,16 @@ static int print_rows(FILE *f, enum out_mode mode, const struct an_at_result *r,
 			out_table_add(&t, "%.12g", c->s.max / 1e12);
 			out_table_add(&t, "%zu", c->rank);
 			out_table_add(&t, "%s", c->tied < 0 ? "" : c->tied ? "true" : "false");
-			if (c->tied < 0)
-				out_table_add(&t, "%s", "");
-			else
-				out_table_add(&t, "%.4g", c->p_vs_fastest);
+			out_table_add(&t, "%s", pv);
+			if (r->programs) {
+				fmt_progs(pg, sizeof(pg), c, "");
+				out_table_add(&t, "%s", pg);
+			}
 			continue;
+		}
+		if (progcol) {
+			fmt_progs(pg, sizeof(pg), c, "-");
+			out_table_add(&t, "%s", pg);
 		}
 		out_tcol_fmt(&col[0], b[0], sizeof(b[0]), c->s.mean);
 		out_tcol_fmt(&col[1], b[1], sizeof(b[1]), c->s.std);
@@ -157,7 +276,7 @@ static int print_rows(FILE *f, enum out_mode mode, const struct an_at_result *r,
 		else if (c->tied < 0)
 			out_table_add(&t, "untested (n<2)");
 		else
-			out_table_add(&t, "%s (p=%.2g)", c->tied ? "tied" : "slower", c->p_vs_fastest);
+			out_table_add(&t, "%s (p%s)", c->tied ? "tied" : "slower", pv);
 	}
 	ret = out_table_print(&t, f, mode, colour);
 	out_table_release(&t);
