@@ -354,7 +354,7 @@ static const char *unnamed_fate(const struct an_device *d, size_t k)
 
 int cmd_note_execs(struct xp_notes *n, const char *path, const struct an_exec_list *l)
 {
-	size_t i, k;
+	size_t i, k, forms_said = 0;	/* the executor forms, once per input */
 	int r = 0;
 
 	for (i = 0; i < l->ndevices; i++) {
@@ -397,7 +397,8 @@ int cmd_note_execs(struct xp_notes *n, const char *path, const struct an_exec_li
 					  ? "the host planes hold launches but no executor event around them"
 					  : "the host planes hold neither launches (events with a correlation_id) nor "
 					    "executor events");
-		if (d->host_linkage == AN_LINK_NO_EXECUTORS || d->host_linkage == AN_LINK_NO_LAUNCHES_NO_EXECUTORS)
+		if ((d->host_linkage == AN_LINK_NO_EXECUTORS ||
+		     d->host_linkage == AN_LINK_NO_LAUNCHES_NO_EXECUTORS) && !forms_said++)
 			r |= xp_notes_add(n, "'%s': the executor events host linkage knows: %s", path,
 					  an_executor_forms);
 		if ((k = d->corr_no_launch))
