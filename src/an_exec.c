@@ -1176,7 +1176,8 @@ static int finish_execs(struct plane_ctx *c, size_t first, const struct ev_ref *
 		copy[i] = *order[i];
 		new_of[order[i] - &c->out->execs[first]] = (int32_t)(first + i);
 	}
-	memcpy(&c->out->execs[first], copy, nx * sizeof(*copy));
+	if (nx)
+		memcpy(&c->out->execs[first], copy, nx * sizeof(*copy));
 	for (k = 0; k < n; k++)
 		if (ex_of[k] >= 0)
 			ex_of[k] = new_of[ex_of[k] - first];

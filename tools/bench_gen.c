@@ -134,7 +134,9 @@ int main(int argc, char **argv)
 		for (j = 0; j < p->n_lines; j++) {
 			XLine *l = p->lines[j];
 			XEvent **ev = xmalloc(l->n_events * reps * sizeof(*ev) + 1);
-			XEvent *copies = xmalloc(l->n_events * (reps - 1) * sizeof(*copies) + 1);
+			/* one block for the copies, freed through ev[n] (none for one copy) */
+			XEvent *copies = reps > 1 && l->n_events
+						 ? xmalloc(l->n_events * (reps - 1) * sizeof(*copies) + 1) : NULL;
 			size_t n = l->n_events, e;
 
 			orig[i][j] = l->events;
