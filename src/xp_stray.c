@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "xp_stray.h"
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,81 @@ static int by_end(const void *a, const void *b)
 	if (x->end != y->end)
 		return x->end < y->end ? -1 : 1;
 	return x->ev < y->ev ? -1 : x->ev > y->ev;
+}
+
+/*
+ * The k-th smallest (0-based) of a[0..n), which it reorders, in *out; -1 when
+ * the selection takes too many rounds (an input made to defeat the pivot),
+ * so that the caller does without it.
+ */
+static int select_kth(int64_t *a, size_t n, size_t k, int64_t *out)
+{
+	ptrdiff_t lo = 0, hi = (ptrdiff_t)n - 1, want = (ptrdiff_t)k;
+	int rounds = 0;
+
+	while (lo < hi) {
+		int64_t x = a[lo], y = a[lo + (hi - lo) / 2], z = a[hi], pivot, t;
+		ptrdiff_t i = lo, j = hi;
+
+		if (++rounds > 128)
+			return -1;
+		pivot = x < y ? (y < z ? y : x < z ? z : x) : (x < z ? x : y < z ? z : y);
+		while (i <= j) {
+			while (a[i] < pivot)
+				i++;
+			while (a[j] > pivot)
+				j--;
+			if (i <= j) {
+				t = a[i];
+				a[i++] = a[j];
+				a[j--] = t;
+			}
+		}
+		if (want <= j)
+			hi = j;
+		else if (want >= i)
+			lo = i;
+		else
+			break;
+	}
+	*out = a[want];
+	return 0;
+}
+
+/*
+ * Whether the plane's used events can hold no stray end, known in O(n)
+ * without sorting (every real trace): for any k <= n/10, REST keeps the
+ * n - n/10 earliest-ending events, so its latest end is at least Q, the
+ * (n - n/10)-th smallest end, and its window at least Q - S, S the smallest
+ * start among events ending before Q. A stray end must then end after
+ * Q + 10 (Q - S); if even the latest end E does not, there is none.
+ */
+static int surely_none(const struct xp_plane *p, const unsigned char *use_line, size_t n,
+		       int64_t *ends)
+{
+	int64_t q, e_max = INT64_MIN, s_min = INT64_MAX;
+	size_t i, j, m = 0;
+
+	for (i = 0; i < p->nlines; i++) {
+		const struct xp_line *l = &p->lines[i];
+
+		for (j = l->first_event; (!use_line || use_line[i]) && j < l->first_event + l->nevents; j++)
+			ends[m++] = p->events[j].start_ps + p->events[j].dur_ps;
+	}
+	if (select_kth(ends, n, n - n / 10 - 1, &q))
+		return 0;
+	for (i = 0; i < n; i++)
+		if (ends[i] > e_max)
+			e_max = ends[i];
+	for (i = 0; i < p->nlines; i++) {
+		const struct xp_line *l = &p->lines[i];
+
+		for (j = l->first_event; (!use_line || use_line[i]) && j < l->first_event + l->nevents; j++)
+			if (p->events[j].start_ps + p->events[j].dur_ps < q && p->events[j].start_ps < s_min)
+				s_min = p->events[j].start_ps;
+	}
+	return s_min != INT64_MAX && q > s_min &&
+	       (__int128)e_max - q <= (__int128)XP_STRAY_WINDOWS * ((__int128)q - s_min);
 }
 
 int xp_plane_stray_ends(const struct xp_plane *p, const unsigned char *use_line,
@@ -42,6 +118,8 @@ int xp_plane_stray_ends(const struct xp_plane *p, const unsigned char *use_line,
 		ret = xp_err_set(err, XP_ERR_NOMEM, "out of memory");
 		goto out;
 	}
+	if (surely_none(p, use_line, n, min_start))
+		goto out;
 	n = 0;
 	for (i = 0; i < p->nlines; i++) {
 		const struct xp_line *l = &p->lines[i];
