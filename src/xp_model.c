@@ -15,6 +15,14 @@ static const char *const key_names[XP_KEY_COUNT] = {
 	[XP_K_CORRELATION_ID] = "correlation_id",
 	[XP_K_MODULE_NAME] = "module_name",
 	[XP_K_HLO_OP] = "hlo_op",
+	[XP_K_KERNEL_DETAILS] = "kernel_details",
+	[XP_K_MEMCPY_DETAILS] = "memcpy_details",
+	[XP_K_MEMSET_DETAILS] = "memset_details",
+	[XP_K_HLO_CATEGORY] = "hlo_category",
+	[XP_K_FLOPS] = "flops",
+	[XP_K_MODEL_FLOPS] = "model_flops",
+	[XP_K_BYTES_ACCESSED] = "bytes_accessed",
+	[XP_K_STEP_NUM] = "step_num",
 };
 
 const struct xp_reader *const xp_reader_default = &xp_reader_wire;

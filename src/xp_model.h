@@ -54,6 +54,14 @@ enum xp_key {
 	XP_K_CORRELATION_ID,
 	XP_K_MODULE_NAME,
 	XP_K_HLO_OP,
+	XP_K_KERNEL_DETAILS,	/* launch configuration of a GPU kernel */
+	XP_K_MEMCPY_DETAILS,	/* "size:N ..." of a copy */
+	XP_K_MEMSET_DETAILS,	/* "num_bytes:N ..." of a memset (capture) */
+	XP_K_HLO_CATEGORY,	/* an op's category (TPU XLA Ops) */
+	XP_K_FLOPS,
+	XP_K_MODEL_FLOPS,
+	XP_K_BYTES_ACCESSED,
+	XP_K_STEP_NUM,
 	XP_KEY_COUNT
 };
 
