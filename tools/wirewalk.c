@@ -13,86 +13,249 @@
 #include <time.h>
 #include <unistd.h>
 
-/* Message kinds, to know which length-delimited fields are submessages. */
-enum kind { SPACE, PLANE, LINE, EVENT, STAT, MAP_ENTRY_EM, MAP_ENTRY_SM, EVMETA, STATMETA, NONE };
-
+/*
+ * One loop per message type, each switching on its own field numbers (no
+ * table of kinds), with a one-byte fast path for varints: the tight walk a
+ * reader is measured against (a generic tag walker is about 3x slower and
+ * flatters every ratio). Every scalar is added to a checksum and every
+ * string's length, so nothing is optimised away.
+ */
 static uint64_t checksum, events;
 
-static int varint(const uint8_t **p, const uint8_t *end, uint64_t *v)
+#define VARINT(p, end, v, fail)                                                         \
+	do {                                                                            \
+		if ((p) < (end) && !(*(p) & 0x80)) {                                    \
+			(v) = *(p)++;                                                   \
+		} else {                                                                \
+			uint64_t r_ = 0;                                                \
+			int s_ = 0;                                                     \
+			for (;;) {                                                      \
+				if ((p) >= (end) || s_ >= 64)                           \
+					goto fail;                                      \
+				r_ |= (uint64_t)(*(p) & 0x7f) << s_;                    \
+				s_ += 7;                                                \
+				if (!(*(p)++ & 0x80))                                   \
+					break;                                          \
+			}                                                               \
+			(v) = r_;                                                       \
+		}                                                                       \
+	} while (0)
+
+/* Skips a field of wire type wt that the message does not descend into. */
+static int skip(const uint8_t **pp, const uint8_t *end, uint64_t wt)
 {
-	uint64_t r = 0;
-	int shift;
+	const uint8_t *p = *pp;
+	uint64_t v;
 
-	for (shift = 0; shift < 64 && *p < end; shift += 7) {
-		uint8_t b = *(*p)++;
-
-		r |= (uint64_t)(b & 0x7f) << shift;
-		if (!(b & 0x80)) {
-			*v = r;
-			return 0;
-		}
+	switch (wt) {
+	case 0:
+		VARINT(p, end, v, bad);
+		checksum += v;
+		break;
+	case 1:
+		if (end - p < 8)
+			return -1;
+		checksum += p[0];
+		p += 8;
+		break;
+	case 2:
+		VARINT(p, end, v, bad);
+		if (v > (uint64_t)(end - p))
+			return -1;
+		checksum += v;
+		p += v;
+		break;
+	case 5:
+		if (end - p < 4)
+			return -1;
+		p += 4;
+		break;
+	default:
+		return -1;
 	}
+	*pp = p;
+	return 0;
+bad:
 	return -1;
 }
 
-static enum kind child(enum kind k, uint32_t field)
-{
-	switch (k) {
-	case SPACE: return field == 1 ? PLANE : NONE;
-	case PLANE: return field == 3 ? LINE : field == 4 ? MAP_ENTRY_EM : field == 5 ? MAP_ENTRY_SM
-				: field == 6 ? STAT : NONE;
-	case LINE: return field == 4 ? EVENT : NONE;
-	case EVENT: return field == 4 ? STAT : NONE;
-	case MAP_ENTRY_EM: return field == 2 ? EVMETA : NONE;
-	case MAP_ENTRY_SM: return field == 2 ? STATMETA : NONE;
-	case EVMETA: return field == 5 ? STAT : NONE;
-	default: return NONE;
-	}
-}
+/* The length-delimited payload at p: [*sub, *sub_end), p moved past it. */
+#define SUB(p, end, sub, sub_end, fail)                                                 \
+	do {                                                                            \
+		uint64_t n_;                                                            \
+		VARINT(p, end, n_, fail);                                               \
+		if (n_ > (uint64_t)((end) - (p)))                                       \
+			goto fail;                                                      \
+		(sub) = (p);                                                            \
+		(sub_end) = (p) + n_;                                                   \
+		(p) += n_;                                                              \
+	} while (0)
 
-static int walk(const uint8_t *p, const uint8_t *end, enum kind k)
+static int walk_stat(const uint8_t *p, const uint8_t *end)
 {
-	if (k == EVENT)
-		events++;
 	while (p < end) {
-		uint64_t key, v;
+		uint64_t key;
 
-		if (varint(&p, end, &key))
-			return -1;
-		switch (key & 7) {
-		case 0:
-			if (varint(&p, end, &v))
-				return -1;
-			checksum += v;
-			break;
-		case 1:
-			if (end - p < 8)
-				return -1;
-			checksum += p[0];
-			p += 8;
-			break;
-		case 5:
-			if (end - p < 4)
-				return -1;
-			p += 4;
-			break;
-		case 2: {
-			enum kind c;
+		VARINT(p, end, key, bad);
+		if ((key & 7) == 0) {	/* metadata_id 1, uint64 3, int64 4, ref 7 */
+			uint64_t v;
 
-			if (varint(&p, end, &v) || v > (uint64_t)(end - p))
-				return -1;
-			c = child(k, (uint32_t)(key >> 3));
-			if (c != NONE && walk(p, p + v, c))
-				return -1;
+			VARINT(p, end, v, bad);
 			checksum += v;
-			p += v;
-			break;
-		}
-		default:
+		} else if (skip(&p, end, key & 7)) {
 			return -1;
 		}
 	}
 	return 0;
+bad:
+	return -1;
+}
+
+static int walk_event(const uint8_t *p, const uint8_t *end)
+{
+	events++;
+	while (p < end) {
+		uint64_t key, v;
+		const uint8_t *s, *se;
+
+		VARINT(p, end, key, bad);
+		switch (key) {
+		case 1 << 3:		/* metadata_id */
+		case 2 << 3:		/* offset_ps */
+		case 3 << 3:		/* duration_ps */
+		case 5 << 3:		/* num_occurrences */
+			VARINT(p, end, v, bad);
+			checksum += v;
+			break;
+		case 4 << 3 | 2:	/* stats */
+			SUB(p, end, s, se, bad);
+			if (walk_stat(s, se))
+				return -1;
+			break;
+		default:
+			if (skip(&p, end, key & 7))
+				return -1;
+		}
+	}
+	return 0;
+bad:
+	return -1;
+}
+
+static int walk_line(const uint8_t *p, const uint8_t *end)
+{
+	while (p < end) {
+		uint64_t key;
+		const uint8_t *s, *se;
+
+		VARINT(p, end, key, bad);
+		if (key == (4 << 3 | 2)) {	/* events */
+			SUB(p, end, s, se, bad);
+			if (walk_event(s, se))
+				return -1;
+		} else if (skip(&p, end, key & 7)) {
+			return -1;
+		}
+	}
+	return 0;
+bad:
+	return -1;
+}
+
+/* An event metadata (stats in field 5) or a stat metadata (no field 5). */
+static int walk_meta(const uint8_t *p, const uint8_t *end)
+{
+	while (p < end) {
+		uint64_t key;
+		const uint8_t *s, *se;
+
+		VARINT(p, end, key, bad);
+		if (key == (5 << 3 | 2)) {
+			SUB(p, end, s, se, bad);
+			if (walk_stat(s, se))
+				return -1;
+		} else if (skip(&p, end, key & 7)) {
+			return -1;
+		}
+	}
+	return 0;
+bad:
+	return -1;
+}
+
+/* A map entry: key 1, value 2 (a metadata message). */
+static int walk_entry(const uint8_t *p, const uint8_t *end)
+{
+	while (p < end) {
+		uint64_t key;
+		const uint8_t *s, *se;
+
+		VARINT(p, end, key, bad);
+		if (key == (2 << 3 | 2)) {
+			SUB(p, end, s, se, bad);
+			if (walk_meta(s, se))
+				return -1;
+		} else if (skip(&p, end, key & 7)) {
+			return -1;
+		}
+	}
+	return 0;
+bad:
+	return -1;
+}
+
+static int walk_plane(const uint8_t *p, const uint8_t *end)
+{
+	while (p < end) {
+		uint64_t key;
+		const uint8_t *s, *se;
+
+		VARINT(p, end, key, bad);
+		switch (key) {
+		case 3 << 3 | 2:	/* lines */
+			SUB(p, end, s, se, bad);
+			if (walk_line(s, se))
+				return -1;
+			break;
+		case 4 << 3 | 2:	/* event_metadata */
+		case 5 << 3 | 2:	/* stat_metadata */
+			SUB(p, end, s, se, bad);
+			if (walk_entry(s, se))
+				return -1;
+			break;
+		case 6 << 3 | 2:	/* stats */
+			SUB(p, end, s, se, bad);
+			if (walk_stat(s, se))
+				return -1;
+			break;
+		default:
+			if (skip(&p, end, key & 7))
+				return -1;
+		}
+	}
+	return 0;
+bad:
+	return -1;
+}
+
+static int walk(const uint8_t *p, const uint8_t *end)
+{
+	while (p < end) {
+		uint64_t key;
+		const uint8_t *s, *se;
+
+		VARINT(p, end, key, bad);
+		if (key == (1 << 3 | 2)) {	/* planes */
+			SUB(p, end, s, se, bad);
+			if (walk_plane(s, se))
+				return -1;
+		} else if (skip(&p, end, key & 7)) {
+			return -1;
+		}
+	}
+	return 0;
+bad:
+	return -1;
 }
 
 int main(int argc, char **argv)
@@ -111,13 +274,13 @@ int main(int argc, char **argv)
 		perror(argv[1]);
 		return 1;
 	}
-	m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	m = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
 	if (m == MAP_FAILED) {
 		perror("mmap");
 		return 1;
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	if (walk(m, m + st.st_size, SPACE)) {
+	if (walk(m, m + st.st_size)) {
 		fprintf(stderr, "wirewalk: %s: malformed\n", argv[1]);
 		return 1;
 	}
