@@ -3,7 +3,7 @@
  * bench_gen: deterministic large inputs for tools/bench.
  *
  *   bench_gen IN OUT TARGET_MB
- *   bench_gen IN OUT --copies N
+ *   bench_gen IN OUT --copies N [--new-ids]
  *
  * Reads the XSpace IN and writes OUT in which every line's events are
  * repeated k times, copy j shifted by j times the plane's time span (plus a
@@ -12,7 +12,9 @@
  *
  * With --copies, exactly N copies, and every plane shifted alike (by the
  * largest plane span plus a gap), so a GPU trace's host launches stay with
- * their kernels: the file of a trace repeated with its correlation ids kept.
+ * their kernels: the file of a trace repeated with its correlation ids kept,
+ * or with --new-ids each copy's ids moved past the previous copy's (as one
+ * long profile of the same work would number them).
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -26,6 +28,8 @@ typedef Tensorflow__Profiler__XSpace XSpace;
 typedef Tensorflow__Profiler__XPlane XPlane;
 typedef Tensorflow__Profiler__XLine XLine;
 typedef Tensorflow__Profiler__XEvent XEvent;
+typedef Tensorflow__Profiler__XStat XStat;
+
 
 static void die(const char *fmt, ...)
 {
@@ -66,6 +70,63 @@ static unsigned char *slurp(const char *path, size_t *len)
 	return buf;
 }
 
+/* Allocations for new ids, freed at the end. */
+static void **owned;
+static size_t nowned, capowned;
+
+static void *own(void *p)
+{
+	if (nowned == capowned) {
+		capowned = capowned ? 2 * capowned : 1024;
+		owned = realloc(owned, capowned * sizeof(*owned));
+		if (!owned)
+			die("out of memory");
+	}
+	return owned[nowned++] = p;
+}
+
+/* The plane's stat metadata id named correlation_id, or -1. */
+static int64_t corr_id(const XPlane *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->n_stat_metadata; i++)
+		if (p->stat_metadata[i]->value && p->stat_metadata[i]->value->name &&
+		    !strcmp(p->stat_metadata[i]->value->name, "correlation_id"))
+			return p->stat_metadata[i]->key;
+	return -1;
+}
+
+/* The event's integer correlation_id stat, or NULL. */
+static XStat *corr_stat(const XEvent *e, int64_t id)
+{
+	size_t i;
+
+	for (i = 0; id >= 0 && i < e->n_stats; i++)
+		if (e->stats[i]->metadata_id == id &&
+		    (e->stats[i]->value_case == TENSORFLOW__PROFILER__XSTAT__VALUE_UINT64_VALUE ||
+		     e->stats[i]->value_case == TENSORFLOW__PROFILER__XSTAT__VALUE_INT64_VALUE))
+			return e->stats[i];
+	return NULL;
+}
+
+/* Copy c of an event (copy k) with its correlation_id raised by k * step. */
+static void shift_corr(XEvent *c, int64_t id, size_t k, uint64_t step)
+{
+	XStat *s = corr_stat(c, id), **v, *n;
+	size_t i;
+
+	if (!s)
+		return;
+	v = own(xmalloc(c->n_stats * sizeof(*v)));
+	n = own(xmalloc(sizeof(*n)));
+	*n = *s;
+	n->uint64_value += (uint64_t)k * step;	/* the union's integer either way */
+	for (i = 0; i < c->n_stats; i++)
+		v[i] = c->stats[i] == s ? n : c->stats[i];
+	c->stats = v;
+}
+
 /* The plane's events from first start to last end, in ps (line timestamps included). */
 static int64_t plane_span_ps(const XPlane *p)
 {
@@ -95,11 +156,13 @@ int main(int argc, char **argv)
 	XEvent ****orig;
 	FILE *f;
 
-	int aligned = argc == 5 && !strcmp(argv[3], "--copies");
+	int aligned = argc >= 5 && !strcmp(argv[3], "--copies");
+	int new_ids = aligned && argc == 6 && !strcmp(argv[5], "--new-ids");
 	int64_t common = 0;
+	uint64_t step = 0;
 
-	if (argc != 4 && !aligned) {
-		fprintf(stderr, "usage: bench_gen IN OUT TARGET_MB | bench_gen IN OUT --copies N\n");
+	if (argc != 4 && !(aligned && (argc == 5 || new_ids))) {
+		fprintf(stderr, "usage: bench_gen IN OUT TARGET_MB | bench_gen IN OUT --copies N [--new-ids]\n");
 		return 2;
 	}
 	in = slurp(argv[1], &len);
@@ -124,11 +187,24 @@ int main(int argc, char **argv)
 		for (i = 0; i < sp->n_planes; i++)
 			if (plane_span_ps(sp->planes[i]) > common)
 				common = plane_span_ps(sp->planes[i]);
+		/* new ids: each copy's past the largest id of the file */
+		for (i = 0; new_ids && i < sp->n_planes; i++) {
+			int64_t id = corr_id(sp->planes[i]);
+
+			for (j = 0; id >= 0 && j < sp->planes[i]->n_lines; j++)
+				for (k = 0; k < sp->planes[i]->lines[j]->n_events; k++) {
+					XStat *c = corr_stat(sp->planes[i]->lines[j]->events[k], id);
+
+					if (c && c->uint64_value >= step)
+						step = c->uint64_value + 1;
+				}
+		}
 	}
 	orig = xmalloc(sp->n_planes * sizeof(*orig));
 	for (i = 0; i < sp->n_planes; i++) {
 		XPlane *p = sp->planes[i];
 		int64_t shift = (aligned ? common : plane_span_ps(p)) + 1000000;	/* +1 us gap */
+		int64_t cid = new_ids ? corr_id(p) : -1;
 
 		orig[i] = xmalloc((p->n_lines + 1) * sizeof(**orig));
 		for (j = 0; j < p->n_lines; j++) {
@@ -148,6 +224,8 @@ int main(int argc, char **argv)
 					*c = *l->events[e];
 					if (c->data_case == TENSORFLOW__PROFILER__XEVENT__DATA_OFFSET_PS)
 						c->offset_ps += (int64_t)k * shift;
+					if (cid >= 0)
+						shift_corr(c, cid, k, step);
 					ev[k * n + e] = c;
 				}
 			}
@@ -177,6 +255,9 @@ int main(int argc, char **argv)
 		free(orig[i]);
 	}
 	free(orig);
+	for (i = 0; i < nowned; i++)
+		free(owned[i]);
+	free(owned);
 	tensorflow__profiler__xspace__free_unpacked(sp, NULL);
 	free(out);
 	free(in);
