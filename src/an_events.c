@@ -1,0 +1,248 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#include "an_events.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "an_exec.h"
+#include "xp_stray.h"
+
+void an_ev_init(struct an_ev_result *r)
+{
+	memset(r, 0, sizeof(*r));
+	xp_arena_init(&r->arena);
+}
+
+void an_ev_release(struct an_ev_result *r)
+{
+	xp_arena_release(&r->arena);
+	free(r->rows);
+	memset(r, 0, sizeof(*r));
+}
+
+int an_ev_selects_line(const struct an_ev_opts *o, const char *plane, const char *line)
+{
+	return (!o->plane || an_device_matches(plane, o->plane)) &&
+	       (!o->line || an_device_matches(line, o->line));
+}
+
+/* Per event metadata of one plane, while one line is scanned. */
+struct acc {
+	size_t count, stray;
+	int64_t total, min, max;
+	int match;		/* -1: not yet asked, 0, 1 */
+};
+
+struct meta_name {
+	const char *name;
+	uint32_t meta;
+};
+
+static int cmp_meta_name(const void *a, const void *b)
+{
+	const struct meta_name *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	return c ? c : (x->meta > y->meta) - (x->meta < y->meta);
+}
+
+static struct an_ev_row *push_row(struct an_ev_result *r)
+{
+	if (r->n == r->cap) {
+		size_t cap = r->cap ? r->cap * 2 : 64;
+		struct an_ev_row *rows = realloc(r->rows, cap * sizeof(*rows));
+
+		if (!rows)
+			return NULL;
+		r->rows = rows;
+		r->cap = cap;
+	}
+	memset(&r->rows[r->n], 0, sizeof(r->rows[0]));
+	return &r->rows[r->n++];
+}
+
+static char *dup(struct an_ev_result *r, const char *s)
+{
+	return xp_arena_strndup(&r->arena, s, strlen(s));
+}
+
+static int add_plane(struct an_ev_result *r, const struct xp_plane *p, const struct an_ev_opts *o,
+		     struct xp_err *err)
+{
+	struct acc *acc = calloc(p->nevmetas + 1, sizeof(*acc));
+	struct meta_name *touched = malloc((p->nevmetas + 1) * sizeof(*touched));
+	unsigned char *stray = malloc(p->nevents + 1);
+	const char *pname = NULL;
+	size_t li, i, nstray = 0;
+	int ret = XP_ERR_NOMEM;
+
+	if (!acc || !touched || !stray)
+		goto out;
+	for (i = 0; i <= p->nevmetas; i++)
+		acc[i].match = -1;
+	if ((ret = xp_plane_stray_ends(p, NULL, stray, &nstray, err)))
+		goto out;
+	ret = XP_ERR_NOMEM;
+	r->planes_seen++;
+	for (li = 0; li < p->nlines; li++) {
+		const struct xp_line *ln = &p->lines[li];
+		const char *lname = NULL;
+		size_t nt = 0, k, order = r->next_order_++;
+
+		if (!an_ev_selects_line(o, p->name, ln->name))
+			continue;
+		for (i = ln->first_event; i < ln->first_event + ln->nevents; i++) {
+			const struct xp_event *e = &p->events[i];
+			struct acc *a = &acc[e->meta];
+
+			if (a->match < 0)
+				a->match = !o->match || !regexec(o->match, xp_event_name(p, e), 0, NULL, 0);
+			if (!a->match)
+				continue;
+			if (!a->count) {
+				touched[nt].name = xp_event_name(p, e);
+				touched[nt++].meta = e->meta;
+			}
+			a->count++;
+			if (stray[i]) {
+				a->stray++;
+				continue;
+			}
+			if (a->count - a->stray == 1 || e->dur_ps < a->min)
+				a->min = e->dur_ps;
+			if (a->count - a->stray == 1 || e->dur_ps > a->max)
+				a->max = e->dur_ps;
+			/* saturate: hostile durations may sum past int64 */
+			if (__builtin_add_overflow(a->total, e->dur_ps, &a->total))
+				a->total = e->dur_ps > 0 ? INT64_MAX : INT64_MIN;
+		}
+		/* Metadata entries that share a name are one name. */
+		qsort(touched, nt, sizeof(*touched), cmp_meta_name);
+		for (k = 0; k < nt; k++) {
+			struct acc *a = &acc[touched[k].meta];
+			struct an_ev_row *row;
+
+			if (k && !strcmp(touched[k].name, touched[k - 1].name)) {
+				row = &r->rows[r->n - 1];
+			} else {
+				if (!(row = push_row(r)))
+					goto out;
+				if (!pname && !(pname = dup(r, p->name)))
+					goto out;
+				if (!lname && !(lname = dup(r, ln->name)))
+					goto out;
+				row->plane = pname;
+				row->line = lname;
+				row->order = order;
+				if (!(row->name = dup(r, touched[k].name)))
+					goto out;
+			}
+			if (a->count > a->stray) {
+				if (row->count == row->stray || a->min < row->min_ps)
+					row->min_ps = a->min;
+				if (row->count == row->stray || a->max > row->max_ps)
+					row->max_ps = a->max;
+			}
+			row->count += a->count;
+			row->stray += a->stray;
+			if (__builtin_add_overflow(row->total_ps, a->total, &row->total_ps))
+				row->total_ps = a->total > 0 ? INT64_MAX : INT64_MIN;
+			r->events += a->count;
+			r->stray += a->stray;
+			a->count = a->stray = 0;
+			a->total = a->min = a->max = 0;
+		}
+	}
+	ret = 0;
+out:
+	if (ret == XP_ERR_NOMEM)
+		xp_err_set(err, XP_ERR_NOMEM, "out of memory");
+	free(acc);
+	free(touched);
+	free(stray);
+	return ret;
+}
+
+int an_ev_add(struct an_ev_result *r, const struct xp_trace *t, const struct an_ev_opts *o,
+	      struct xp_err *err)
+{
+	size_t i;
+	int ret;
+
+	for (i = 0; i < t->nplanes; i++) {
+		const struct xp_plane *p = &t->planes[i];
+
+		if (!p->loaded || (o->plane && !an_device_matches(p->name, o->plane)))
+			continue;
+		if ((ret = add_plane(r, p, o, err)))
+			return ret;
+	}
+	return 0;
+}
+
+static int cmp_key(const void *a, const void *b)
+{
+	const struct an_ev_row *x = a, *y = b;
+	int c;
+
+	if ((c = strcmp(x->plane, y->plane)) || (c = strcmp(x->line, y->line)) ||
+	    (c = strcmp(x->name, y->name)))
+		return c;
+	return (x->order > y->order) - (x->order < y->order);
+}
+
+static int cmp_shown(const void *a, const void *b)
+{
+	const struct an_ev_row *x = a, *y = b;
+
+	if (x->order != y->order)
+		return x->order < y->order ? -1 : 1;
+	if (x->total_ps != y->total_ps)
+		return x->total_ps > y->total_ps ? -1 : 1;
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+int an_ev_finish(struct an_ev_result *r, struct xp_err *err)
+{
+	size_t i, j, g;
+
+	(void)err;
+	if (!r->n)
+		return 0;
+	qsort(r->rows, r->n, sizeof(*r->rows), cmp_key);
+	/* pool equal keys (several inputs) */
+	for (i = 1, j = 0; i < r->n; i++) {
+		struct an_ev_row *d = &r->rows[j], *s = &r->rows[i];
+
+		if (strcmp(d->plane, s->plane) || strcmp(d->line, s->line) || strcmp(d->name, s->name)) {
+			r->rows[++j] = *s;
+			continue;
+		}
+		if (s->count > s->stray) {
+			if (d->count == d->stray || s->min_ps < d->min_ps)
+				d->min_ps = s->min_ps;
+			if (d->count == d->stray || s->max_ps > d->max_ps)
+				d->max_ps = s->max_ps;
+		}
+		d->count += s->count;
+		d->stray += s->stray;
+		if (__builtin_add_overflow(d->total_ps, s->total_ps, &d->total_ps))
+			d->total_ps = s->total_ps > 0 ? INT64_MAX : INT64_MIN;
+	}
+	r->n = j + 1;
+	/* one order per (plane, line): its first sighting */
+	for (g = 0; g < r->n; g = j) {
+		size_t order = r->rows[g].order;
+
+		for (j = g; j < r->n && !strcmp(r->rows[j].plane, r->rows[g].plane) &&
+			    !strcmp(r->rows[j].line, r->rows[g].line); j++)
+			if (r->rows[j].order < order)
+				order = r->rows[j].order;
+		for (i = g; i < j; i++)
+			r->rows[i].order = order;
+	}
+	qsort(r->rows, r->n, sizeof(*r->rows), cmp_shown);
+	return 0;
+}

@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * What a file holds by name (XProf's aggregate_xplane_events): per plane and
+ * line, each distinct event name with its count and total time, pooled over
+ * inputs by (plane name, line name, event name).
+ */
+#ifndef AN_EVENTS_H
+#define AN_EVENTS_H
+
+#include <regex.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "xp_arena.h"
+#include "xp_model.h"
+
+struct an_ev_opts {
+	const char *plane;	/* --plane: plane names containing it, any case (an_device_matches); NULL: all */
+	const char *line;	/* --line: the same for line names */
+	const regex_t *match;	/* --match: event names matching; NULL: all */
+};
+
+struct an_ev_row {
+	const char *plane, *line, *name;	/* owned by the result's arena */
+	size_t order;		/* first-seen order of (plane, line): rows sort by it, then by total */
+	size_t count;		/* every event of that name, stray ends included */
+	size_t stray;		/* of count: stray ends (xp_stray.h), left out of the times */
+	int64_t total_ps, min_ps, max_ps;	/* over count - stray events; 0 when none */
+};
+
+/* Owns its strings and rows: release with an_ev_release. */
+struct an_ev_result {
+	struct xp_arena arena;
+	struct an_ev_row *rows;
+	size_t n, cap;
+	size_t events;		/* events selected, over every row */
+	size_t stray;		/* of events: stray ends */
+	size_t planes_seen;	/* planes selected by --plane, loaded */
+	size_t next_order_;
+};
+
+void an_ev_init(struct an_ev_result *r);
+/*
+ * Adds the events of t (every plane loaded) that o selects. Each plane's
+ * stray ends are found over all its lines. Returns 0 or a negative xp_errcode.
+ */
+int an_ev_add(struct an_ev_result *r, const struct xp_trace *t, const struct an_ev_opts *o,
+	      struct xp_err *err);
+/* Pools rows of the same (plane, line, name) and sorts: by first-seen (plane, line), then total, descending. */
+int an_ev_finish(struct an_ev_result *r, struct xp_err *err);
+void an_ev_release(struct an_ev_result *r);
+
+/* Whether o selects plane p's line l (by names). */
+int an_ev_selects_line(const struct an_ev_opts *o, const char *plane, const char *line);
+
+#endif

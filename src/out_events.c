@@ -1,0 +1,302 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#include "out_events.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "out_json.h"
+
+static int print_json(FILE *f, const struct an_ev_result *r, const struct xp_notes *notes)
+{
+	cJSON *doc = out_json_doc(), *rows;
+	size_t i;
+
+	if (!doc)
+		return -1;
+	cJSON_AddStringToObject(doc, "command", "events");
+	cJSON_AddNumberToObject(doc, "events", (double)r->events);
+	cJSON_AddNumberToObject(doc, "stray_end_events", (double)r->stray);
+	rows = cJSON_AddArrayToObject(doc, "names");
+	for (i = 0; rows && i < r->n; i++) {
+		const struct an_ev_row *w = &r->rows[i];
+		cJSON *o = cJSON_CreateObject();
+
+		if (!o)
+			break;
+		cJSON_AddItemToArray(rows, o);
+		cJSON_AddStringToObject(o, "plane", w->plane);
+		cJSON_AddStringToObject(o, "line", w->line);
+		cJSON_AddStringToObject(o, "name", w->name);
+		cJSON_AddNumberToObject(o, "count", (double)w->count);
+		out_json_add_ns(o, "total_ns", (double)w->total_ps);
+		if (w->count > w->stray) {
+			out_json_add_ns(o, "mean_ns", (double)w->total_ps / (double)(w->count - w->stray));
+			out_json_add_ns(o, "min_ns", (double)w->min_ps);
+			out_json_add_ns(o, "max_ns", (double)w->max_ps);
+		} else {
+			cJSON_AddNullToObject(o, "mean_ns");
+			cJSON_AddNullToObject(o, "min_ns");
+			cJSON_AddNullToObject(o, "max_ns");
+		}
+		cJSON_AddNumberToObject(o, "stray_end_events", (double)w->stray);
+	}
+	out_json_add_notes(doc, notes);
+	return out_json_print(doc, f);
+}
+
+int out_events(FILE *f, enum out_mode mode, const struct an_ev_result *r, const struct xp_notes *notes,
+	       int colour)
+{
+	static const char *const hm[] = {"plane", "line", "name", "count", "total_ns", "mean_ns",
+					 "min_ns", "max_ns", "stray_end_events"};
+	static const unsigned char right[] = {0, 0, 0, 1, 1, 1, 1, 1, 1};
+	int machine = mode == OUT_CSV || mode == OUT_TSV;
+	char hdr[4][32];
+	const char *ht[] = {"PLANE", "LINE", "NAME", "COUNT", hdr[0], hdr[1], hdr[2], hdr[3], "STRAY"};
+	struct out_tcol col;	/* every time column in one unit */
+	struct out_table t;
+	size_t i;
+	int ret, any_stray = r->stray > 0;
+	size_t cut = 0;
+
+	if (mode == OUT_JSON)
+		return print_json(f, r, notes);
+	out_tcol_init(&col);
+	for (i = 0; i < r->n; i++) {
+		out_tcol_add(&col, (double)r->rows[i].total_ps);
+		out_tcol_add(&col, (double)r->rows[i].min_ps);
+	}
+	out_tcol_header(&col, hdr[0], sizeof(hdr[0]), "TOTAL");
+	out_tcol_header(&col, hdr[1], sizeof(hdr[1]), "MEAN");
+	out_tcol_header(&col, hdr[2], sizeof(hdr[2]), "MIN");
+	out_tcol_header(&col, hdr[3], sizeof(hdr[3]), "MAX");
+	if (machine)
+		out_table_init(&t, 9, hm, NULL);
+	else
+		out_table_init(&t, any_stray ? 9 : 8, ht, right);
+	for (i = 0; i < r->n; i++) {
+		const struct an_ev_row *w = &r->rows[i];
+		size_t used = w->count - w->stray;
+		int first = !i || r->rows[i - 1].order != w->order;
+		char b[4][48];
+
+		if (machine) {
+			out_fmt_ns(b[0], sizeof(b[0]), (double)w->total_ps);
+			out_fmt_ns(b[1], sizeof(b[1]), used ? (double)w->total_ps / (double)used : 0);
+			out_fmt_ns(b[2], sizeof(b[2]), (double)w->min_ps);
+			out_fmt_ns(b[3], sizeof(b[3]), (double)w->max_ps);
+			if (!used)
+				b[1][0] = b[2][0] = b[3][0] = '\0';
+		} else {
+			out_tcol_fmt(&col, b[0], sizeof(b[0]), (double)w->total_ps);
+			out_tcol_fmt(&col, b[1], sizeof(b[1]), used ? (double)w->total_ps / (double)used : 0);
+			out_tcol_fmt(&col, b[2], sizeof(b[2]), (double)w->min_ps);
+			out_tcol_fmt(&col, b[3], sizeof(b[3]), (double)w->max_ps);
+			if (!used)
+				strcpy(b[1], "-"), strcpy(b[2], "-"), strcpy(b[3], "-");
+		}
+		/* the table names a plane and line once, on their first row */
+		out_table_add(&t, "%s", machine || first ? w->plane : "");
+		out_table_add(&t, "%s", machine || first ? w->line : "");
+		if (!machine && strlen(w->name) > OUT_EVENTS_NAME_MAX) {
+			size_t k = OUT_EVENTS_NAME_MAX - 3;
+
+			/* cut at a character boundary */
+			while (k && ((unsigned char)w->name[k] & 0xc0) == 0x80)
+				k--;
+			out_table_add(&t, "%.*s...", (int)k, w->name);
+			cut++;
+		} else {
+			out_table_add(&t, "%s", w->name);
+		}
+		out_table_add(&t, "%zu", w->count);
+		out_table_add(&t, "%s", b[0]);
+		out_table_add(&t, "%s", b[1]);
+		out_table_add(&t, "%s", b[2]);
+		out_table_add(&t, "%s", b[3]);
+		if (machine || any_stray)
+			out_table_add(&t, "%zu", w->stray);
+	}
+	ret = out_table_print(&t, f, mode, colour);
+	out_table_release(&t);
+	if (!ret && !machine) {
+		char tot[48];
+		int64_t sum = 0;
+
+		for (i = 0; i < r->n; i++)
+			if (__builtin_add_overflow(sum, r->rows[i].total_ps, &sum))
+				sum = INT64_MAX;
+		out_fmt_time(tot, sizeof(tot), (double)sum);
+		fprintf(f, "%zu events of %zu names on %zu plane%s; total %s (nested events count in full)%s",
+			r->events, r->n, r->planes_seen, r->planes_seen == 1 ? "" : "s", tot,
+			r->stray ? "; stray ends left out of the times" : "");
+		if (cut)
+			fprintf(f, "; %zu name%s longer than %d bytes cut to fit (--csv, --tsv and --json give "
+				"them whole)", cut, cut == 1 ? "" : "s", OUT_EVENTS_NAME_MAX);
+		fputc('\n', f);
+	}
+	return ret;
+}
+
+/* ---- --list ------------------------------------------------------------------------ */
+
+/* ps (a 128-bit count) as nanoseconds with three decimals, exact. */
+static void fmt_ps128(char *buf, size_t n, __int128 ps)
+{
+	char digits[48];
+	unsigned __int128 u = ps < 0 ? (unsigned __int128)(-(ps + 1)) + 1 : (unsigned __int128)ps;
+	unsigned frac = (unsigned)(u % 1000);
+	size_t k = sizeof(digits) - 1;
+
+	u /= 1000;
+	digits[k] = '\0';
+	do {
+		digits[--k] = (char)('0' + (unsigned)(u % 10));
+		u /= 10;
+	} while (u);
+	snprintf(buf, n, "%s%s.%03u", ps < 0 ? "-" : "", digits + k, frac);
+}
+
+static void put_tsv(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '\t': fputs("\\t", f); break;
+		case '\n': fputs("\\n", f); break;
+		case '\r': fputs("\\r", f); break;
+		case '\\': fputs("\\\\", f); break;
+		default: fputc(*s, f);
+		}
+	}
+}
+
+static void put_csv(FILE *f, const char *s)
+{
+	if (!strpbrk(s, ",\"\r\n")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+void out_events_list_header(FILE *f, enum out_mode mode)
+{
+	if (mode == OUT_JSON)
+		return;
+	fputs(mode == OUT_CSV ? "input,plane,line,name,start_ns,duration_ns,stats\n"
+			      : "input\tplane\tline\tname\tstart_ns\tduration_ns\tstats\n", f);
+}
+
+static int has_stat(const struct xp_plane *p, const struct xp_stat *v, size_t n, int64_t meta_id)
+{
+	size_t i;
+
+	(void)p;
+	for (i = 0; i < n; i++)
+		if (v[i].meta_id == meta_id)
+			return 1;
+	return 0;
+}
+
+static void add_stat(cJSON *o, const struct xp_plane *p, const struct xp_stat *s)
+{
+	const char *name = xp_stat_name(p, s);
+	char buf[64];
+
+	if (cJSON_GetObjectItemCaseSensitive(o, name))
+		return;		/* a name given twice: the first one */
+	switch (s->type) {
+	case XP_STAT_UINT64:
+		out_json_add_u64(o, name, s->v.u);
+		break;
+	case XP_STAT_INT64:
+		snprintf(buf, sizeof(buf), "%" PRId64, s->v.i);
+		cJSON_AddRawToObject(o, name, buf);
+		break;
+	case XP_STAT_DOUBLE:
+		if (s->v.d == s->v.d && s->v.d - s->v.d == 0)
+			cJSON_AddNumberToObject(o, name, s->v.d);
+		else
+			cJSON_AddNullToObject(o, name);	/* JSON has no inf or nan */
+		break;
+	case XP_STAT_NONE:
+		cJSON_AddNullToObject(o, name);
+		break;
+	default: {
+		size_t len;
+		const char *str = xp_stat_str(p, s, &len);
+		char *c = str ? strndup(str, len) : NULL;
+
+		if (c)
+			cJSON_AddStringToObject(o, name, c);
+		else
+			cJSON_AddNullToObject(o, name);
+		free(c);
+	}
+	}
+}
+
+int out_events_list_event(FILE *f, enum out_mode mode, const char *input, const struct xp_plane *p,
+			  const struct xp_event *e)
+{
+	const struct xp_evmeta *m = &p->evmetas[e->meta];
+	const struct xp_stat *own = p->stats + e->stats_first;
+	const struct xp_line *ln = &p->lines[e->line];
+	cJSON *stats = cJSON_CreateObject();
+	char start[64], dur[64], *st;
+	size_t i;
+	int ret = -1;
+
+	if (!stats)
+		return -1;
+	for (i = 0; i < e->nstats; i++)
+		add_stat(stats, p, &own[i]);
+	for (i = 0; i < m->nstats; i++)
+		if (!has_stat(p, own, e->nstats, p->stats[m->stats_first + i].meta_id))
+			add_stat(stats, p, &p->stats[m->stats_first + i]);
+	fmt_ps128(start, sizeof(start), (__int128)p->base_ns * 1000 + e->start_ps);
+	fmt_ps128(dur, sizeof(dur), (__int128)e->dur_ps);
+	if (mode == OUT_JSON) {
+		cJSON *doc = out_json_doc();
+
+		if (!doc)
+			goto out;
+		cJSON_AddStringToObject(doc, "input", input);
+		cJSON_AddStringToObject(doc, "plane", p->name);
+		cJSON_AddStringToObject(doc, "line", ln->name);
+		cJSON_AddStringToObject(doc, "name", m->name);
+		cJSON_AddRawToObject(doc, "start_ns", start);
+		cJSON_AddRawToObject(doc, "duration_ns", dur);
+		cJSON_AddItemToObject(doc, "stats", stats);
+		stats = NULL;
+		ret = out_json_print_line(doc, f);
+		goto out;
+	}
+	if (!(st = cJSON_PrintUnformatted(stats)))
+		goto out;
+	{
+		const char *cells[] = {input, p->name, ln->name, m->name, start, dur, st};
+
+		for (i = 0; i < 7; i++) {
+			if (i)
+				fputc(mode == OUT_CSV ? ',' : '\t', f);
+			if (mode == OUT_CSV)
+				put_csv(f, cells[i]);
+			else
+				put_tsv(f, cells[i]);
+		}
+		fputc('\n', f);
+	}
+	cJSON_free(st);
+	ret = 0;
+out:
+	cJSON_Delete(stats);
+	return ret;
+}
