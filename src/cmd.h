@@ -40,6 +40,7 @@ int cmd_functions(int argc, char **argv);
 int cmd_autotune(int argc, char **argv);
 int cmd_planes(int argc, char **argv);
 int cmd_events(int argc, char **argv);
+int cmd_overview(int argc, char **argv);
 int cmd_capture(int argc, char **argv);
 
 /* Options several commands share; the rows come from the macros below. */

@@ -1,0 +1,552 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#include "an_overview.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "an_exec.h"
+#include "an_kind.h"
+#include "an_stats.h"
+#include "xp_stray.h"
+
+void an_ov_init(struct an_ov_result *r)
+{
+	memset(r, 0, sizeof(*r));
+	xp_arena_init(&r->arena);
+}
+
+void an_ov_release(struct an_ov_result *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->n; i++) {
+		free(r->devices[i].steps.v);
+		free(r->devices[i].latency.v);
+	}
+	free(r->devices);
+	free(r->host_steps.v);
+	xp_arena_release(&r->arena);
+	memset(r, 0, sizeof(*r));
+}
+
+static int dist_push(struct an_ov_dist *d, double v)
+{
+	if (d->n == d->cap) {
+		size_t cap = d->cap ? d->cap * 2 : 64;
+		double *nv = realloc(d->v, cap * sizeof(*nv));
+
+		if (!nv)
+			return -1;
+		d->v = nv;
+		d->cap = cap;
+	}
+	d->v[d->n++] = v;
+	return 0;
+}
+
+static void dist_finish(struct an_ov_dist *d)
+{
+	struct an_summary s;
+	size_t rank;
+
+	if (an_summarize(d->v, d->n, 0, &s))
+		return;
+	d->mean = s.mean;
+	d->median = s.median;
+	d->min = s.min;
+	d->max = s.max;
+	rank = (size_t)ceil(0.99 * (double)d->n);	/* an_summarize sorted v */
+	d->p99 = d->v[(rank ? rank : 1) - 1];
+}
+
+static int cmp_iv(const void *a, const void *b)
+{
+	const int64_t *x = a, *y = b;
+
+	if (x[0] != y[0])
+		return x[0] < y[0] ? -1 : 1;
+	return (x[1] > y[1]) - (x[1] < y[1]);
+}
+
+size_t an_ov_merge(int64_t (*iv)[2], size_t n)
+{
+	size_t i, k = 0;
+
+	if (!n)
+		return 0;
+	qsort(iv, n, sizeof(*iv), cmp_iv);
+	for (i = 1; i < n; i++) {
+		if (iv[i][0] <= iv[k][1]) {
+			if (iv[i][1] > iv[k][1])
+				iv[k][1] = iv[i][1];
+		} else {
+			k++;
+			iv[k][0] = iv[i][0];
+			iv[k][1] = iv[i][1];
+		}
+	}
+	return k + 1;
+}
+
+static int64_t sat_add(int64_t x, int64_t y)
+{
+	int64_t s;
+
+	return __builtin_add_overflow(x, y, &s) ? INT64_MAX : s;
+}
+
+static int64_t len_of(const int64_t (*a)[2], size_t n)
+{
+	int64_t t = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		int64_t d;
+
+		t = sat_add(t, __builtin_sub_overflow(a[i][1], a[i][0], &d) ? INT64_MAX : d);
+	}
+	return t;
+}
+
+int64_t an_ov_minus(const int64_t (*a)[2], size_t na, const int64_t (*b)[2], size_t nb)
+{
+	int64_t overlap = 0;
+	size_t i = 0, j = 0;
+
+	while (i < na && j < nb) {
+		int64_t lo = a[i][0] > b[j][0] ? a[i][0] : b[j][0];
+		int64_t hi = a[i][1] < b[j][1] ? a[i][1] : b[j][1];
+
+		if (hi > lo)
+			overlap = sat_add(overlap, hi - lo);
+		if (a[i][1] < b[j][1])
+			i++;
+		else
+			j++;
+	}
+	return len_of(a, na) - overlap;
+}
+
+/* Interval sets of one plane. */
+struct ivs {
+	int64_t (*v)[2];
+	size_t n;
+};
+
+static size_t line_named(const struct xp_plane *p, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < p->nlines; i++)
+		if (!strcmp(p->lines[i].name, name))
+			return i;
+	return SIZE_MAX;
+}
+
+/* The work lines of p (use 1), the span-only lines (2), the Steps line (3). */
+static int pick_lines(const struct xp_plane *p, unsigned char *use, int *tpu)
+{
+	size_t i, ops = line_named(p, "XLA Ops"), mods = line_named(p, "XLA Modules");
+	size_t steps = line_named(p, "Steps"), n = 0;
+	int module_line;
+
+	*tpu = 0;
+	memset(use, 0, p->nlines);
+	if (!strncmp(p->name, "/device:TPU:", 12) && ops != SIZE_MAX) {
+		*tpu = 1;
+		use[ops] = 1;
+		if (mods != SIZE_MAX)
+			use[mods] = 2;
+	} else {
+		for (i = 0; i < p->nlines; i++)
+			if (!strncmp(p->lines[i].name, "Stream #", 8))
+				use[i] = 1, n++;
+		if (!n) {
+			const char **names = malloc((p->nlines + 1) * sizeof(*names));
+
+			if (!names)
+				return -1;
+			for (i = 0; i < p->nlines; i++)
+				names[i] = p->lines[i].name;
+			an_device_lines(names, p->nlines, use, &module_line);
+			free(names);
+		}
+	}
+	if (steps != SIZE_MAX && !use[steps])
+		use[steps] = 3;
+	return 0;
+}
+
+static int stat_collective(const struct xp_plane *p, const struct xp_event *e, enum xp_key k)
+{
+	const struct xp_stat *s = xp_event_stat(p, e, k);
+	size_t len;
+	const char *v = s ? xp_stat_str(p, s, &len) : NULL;
+	char buf[128];
+
+	if (!v || !len)
+		return 0;
+	if (len >= sizeof(buf))
+		len = sizeof(buf) - 1;
+	memcpy(buf, v, len);
+	buf[len] = '\0';
+	return an_is_collective(buf);
+}
+
+enum work { W_COMPUTE, W_COLL, W_MEMCPY };
+
+static enum work classify(const struct xp_plane *p, const struct xp_event *e, int tpu)
+{
+	if (tpu) {
+		const char *dn = p->evmetas[e->meta].display_name;
+
+		if (stat_collective(p, e, XP_K_HLO_CATEGORY) || (dn && dn[0] && an_is_collective(dn)))
+			return W_COLL;
+		return W_COMPUTE;
+	}
+	if (an_kind_is_copy(an_event_kind(p, e)))
+		return W_MEMCPY;
+	if (an_is_collective(xp_event_name(p, e)) || stat_collective(p, e, XP_K_HLO_OP))
+		return W_COLL;
+	return W_COMPUTE;
+}
+
+static struct an_ov_device *device_of(struct an_ov_result *r, const char *name)
+{
+	size_t i;
+	struct an_ov_device *d;
+
+	for (i = 0; i < r->n; i++)
+		if (!strcmp(r->devices[i].name, name))
+			return &r->devices[i];
+	if (r->n == r->cap) {
+		size_t cap = r->cap ? r->cap * 2 : 8;
+		struct an_ov_device *nd = realloc(r->devices, cap * sizeof(*nd));
+
+		if (!nd)
+			return NULL;
+		r->devices = nd;
+		r->cap = cap;
+	}
+	d = &r->devices[r->n];
+	memset(d, 0, sizeof(*d));
+	if (!(d->name = xp_arena_strndup(&r->arena, name, strlen(name))))
+		return NULL;
+	r->n++;
+	return d;
+}
+
+/* A host event with a correlation_id. */
+struct hlaunch {
+	uint64_t corr;
+	int64_t base_ns, start_ps;
+};
+
+static int cmp_hlaunch(const void *a, const void *b)
+{
+	const struct hlaunch *x = a, *y = b;
+
+	return (x->corr > y->corr) - (x->corr < y->corr);
+}
+
+struct launches {
+	struct hlaunch *v;
+	size_t n;
+};
+
+static int collect_launches(const struct xp_trace *t, struct launches *L)
+{
+	size_t pi, i, n = 0;
+
+	for (pi = 0; pi < t->nplanes; pi++) {
+		const struct xp_plane *p = &t->planes[pi];
+
+		if (!p->loaded || strncmp(p->name, "/host:", 6))
+			continue;
+		for (i = 0; i < p->nevents; i++)
+			n += xp_event_stat(p, &p->events[i], XP_K_CORRELATION_ID) != NULL;
+	}
+	L->n = 0;
+	if (!(L->v = malloc((n + 1) * sizeof(*L->v))))
+		return -1;
+	for (pi = 0; pi < t->nplanes; pi++) {
+		const struct xp_plane *p = &t->planes[pi];
+
+		if (!p->loaded || strncmp(p->name, "/host:", 6))
+			continue;
+		for (i = 0; i < p->nevents; i++) {
+			const struct xp_stat *s = xp_event_stat(p, &p->events[i], XP_K_CORRELATION_ID);
+			struct hlaunch *h = &L->v[L->n];
+
+			if (!s || xp_stat_u64(s, &h->corr))
+				continue;
+			h->base_ns = p->base_ns;
+			h->start_ps = p->events[i].start_ps;
+			L->n++;
+		}
+	}
+	qsort(L->v, L->n, sizeof(*L->v), cmp_hlaunch);
+	return 0;
+}
+
+/* Device start minus host start, both absolute; -1 when it does not fit int64 ps. */
+static int latency(const struct xp_plane *p, const struct xp_event *e, const struct hlaunch *h,
+		   int64_t *out)
+{
+	__int128 d = ((__int128)p->base_ns - h->base_ns) * 1000 + e->start_ps - h->start_ps;
+
+	if (d > INT64_MAX || d < INT64_MIN)
+		return -1;
+	*out = (int64_t)d;
+	return 0;
+}
+
+static int add_latency(struct an_ov_device *d, const struct xp_plane *p, const struct xp_event *e,
+		       const struct launches *L)
+{
+	const struct xp_stat *s = xp_event_stat(p, e, XP_K_CORRELATION_ID);
+	size_t lo = 0, hi = L->n, k;
+	uint64_t corr;
+	int64_t lat;
+
+	if (!s || xp_stat_u64(s, &corr))
+		return 0;
+	d->corr_events++;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (L->v[mid].corr < corr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (k = lo; k < L->n && L->v[k].corr == corr; k++)
+		;
+	if (k == lo) {
+		d->no_launch++;
+		return 0;
+	}
+	if (k > lo + 1) {
+		d->ambiguous++;
+		return 0;
+	}
+	if (latency(p, e, &L->v[lo], &lat)) {
+		d->off_scale++;
+		return 0;
+	}
+	return dist_push(&d->latency, (double)lat);
+}
+
+static int add_plane(struct an_ov_result *r, const struct xp_plane *p, const struct launches *L,
+		     size_t *added)
+{
+	unsigned char *use = malloc(p->nlines + 1), *stray = malloc(p->nevents + 1);
+	struct ivs set[3] = {{0}};
+	int64_t (*all)[2] = NULL, first = INT64_MAX, last = INT64_MIN;
+	struct an_ov_device *d;
+	size_t li, i, nstray = 0, nall = 0, work = 0;
+	int tpu, ret = -1;
+	struct xp_err err = {0};
+
+	if (!use || !stray || pick_lines(p, use, &tpu))
+		goto out;
+	for (li = 0; li < p->nlines; li++)
+		if (use[li] == 1)
+			work += p->lines[li].nevents;
+	ret = 0;
+	if (!work)
+		goto out;
+	ret = -1;
+	for (i = 0; i < 3; i++)
+		if (!(set[i].v = malloc((work + 1) * sizeof(*set[i].v))))
+			goto out;
+	if (xp_plane_stray_ends(p, use, stray, &nstray, &err))
+		goto out;
+	if (!(d = device_of(r, p->name)))
+		goto out;
+	d->tpu |= tpu;
+	d->planes++;
+	d->stray += nstray;
+	for (li = 0; li < p->nlines; li++) {
+		const struct xp_line *ln = &p->lines[li];
+
+		if (!use[li])
+			continue;
+		for (i = ln->first_event; i < ln->first_event + ln->nevents; i++) {
+			const struct xp_event *e = &p->events[i];
+			int64_t end;
+			enum work w;
+
+			if (stray[i])
+				continue;
+			end = sat_add(e->start_ps, e->dur_ps > 0 ? e->dur_ps : 0);
+			if (use[li] == 3) {
+				if (dist_push(&d->steps, (double)(end - e->start_ps)))
+					goto out;
+				continue;
+			}
+			if (e->start_ps < first)
+				first = e->start_ps;
+			if (end > last)
+				last = end;
+			if (use[li] != 1)
+				continue;
+			d->events++;
+			w = classify(p, e, tpu);
+			d->coll_events += w == W_COLL;
+			d->memcpy_events += w == W_MEMCPY;
+			set[w].v[set[w].n][0] = e->start_ps;
+			set[w].v[set[w].n][1] = end;
+			set[w].n++;
+			if (!tpu && add_latency(d, p, e, L))
+				goto out;
+		}
+	}
+	for (i = 0; i < 3; i++)
+		set[i].n = an_ov_merge(set[i].v, set[i].n);
+	/* C u K, then C u K u M */
+	nall = set[W_COMPUTE].n + set[W_COLL].n + set[W_MEMCPY].n;
+	if (!(all = malloc((nall + 1) * sizeof(*all))))
+		goto out;
+	memcpy(all, set[W_COMPUTE].v, set[W_COMPUTE].n * sizeof(*all));
+	memcpy(all + set[W_COMPUTE].n, set[W_COLL].v, set[W_COLL].n * sizeof(*all));
+	nall = an_ov_merge(all, set[W_COMPUTE].n + set[W_COLL].n);
+	d->compute_ps = sat_add(d->compute_ps, len_of(set[W_COMPUTE].v, set[W_COMPUTE].n));
+	d->coll_ps = sat_add(d->coll_ps, len_of(set[W_COLL].v, set[W_COLL].n));
+	d->coll_exposed_ps = sat_add(d->coll_exposed_ps, an_ov_minus(set[W_COLL].v, set[W_COLL].n,
+								      set[W_COMPUTE].v, set[W_COMPUTE].n));
+	d->memcpy_ps = sat_add(d->memcpy_ps, len_of(set[W_MEMCPY].v, set[W_MEMCPY].n));
+	d->memcpy_exposed_ps = sat_add(d->memcpy_exposed_ps,
+				       an_ov_minus(set[W_MEMCPY].v, set[W_MEMCPY].n, all, nall));
+	memcpy(all + nall, set[W_MEMCPY].v, set[W_MEMCPY].n * sizeof(*all));
+	nall = an_ov_merge(all, nall + set[W_MEMCPY].n);
+	d->busy_ps = sat_add(d->busy_ps, len_of(all, nall));
+	if (first <= last)
+		d->span_ps = sat_add(d->span_ps, last - first);
+	++*added;
+	ret = 0;
+out:
+	for (i = 0; i < 3; i++)
+		free(set[i].v);
+	free(all);
+	free(use);
+	free(stray);
+	return ret;
+}
+
+/* Host step annotations: events with a step_num, per step number first start to last end. */
+struct hstep {
+	uint64_t step;
+	__int128 start, end;	/* absolute ps */
+};
+
+static int cmp_hstep(const void *a, const void *b)
+{
+	const struct hstep *x = a, *y = b;
+
+	return (x->step > y->step) - (x->step < y->step);
+}
+
+static int add_host_steps(struct an_ov_result *r, const struct xp_trace *t)
+{
+	size_t pi, i, n = 0, k;
+	struct hstep *v;
+	int ret = -1;
+
+	for (pi = 0; pi < t->nplanes; pi++) {
+		const struct xp_plane *p = &t->planes[pi];
+
+		if (!p->loaded || strncmp(p->name, "/host:", 6))
+			continue;
+		for (i = 0; i < p->nevents; i++)
+			n += xp_event_stat(p, &p->events[i], XP_K_STEP_NUM) != NULL;
+	}
+	if (!n)
+		return 0;
+	if (!(v = malloc(n * sizeof(*v))))
+		return -1;
+	n = 0;
+	for (pi = 0; pi < t->nplanes; pi++) {
+		const struct xp_plane *p = &t->planes[pi];
+
+		if (!p->loaded || strncmp(p->name, "/host:", 6))
+			continue;
+		for (i = 0; i < p->nevents; i++) {
+			const struct xp_event *e = &p->events[i];
+			const struct xp_stat *s = xp_event_stat(p, e, XP_K_STEP_NUM);
+
+			if (!s || xp_stat_u64(s, &v[n].step))
+				continue;
+			v[n].start = (__int128)p->base_ns * 1000 + e->start_ps;
+			v[n].end = v[n].start + (e->dur_ps > 0 ? e->dur_ps : 0);
+			n++;
+		}
+	}
+	r->host_step_events += n;
+	qsort(v, n, sizeof(*v), cmp_hstep);
+	for (i = 0; i < n; i = k) {
+		__int128 lo = v[i].start, hi = v[i].end;
+
+		for (k = i; k < n && v[k].step == v[i].step; k++) {
+			if (v[k].start < lo)
+				lo = v[k].start;
+			if (v[k].end > hi)
+				hi = v[k].end;
+		}
+		if (dist_push(&r->host_steps, (double)(hi - lo)))
+			goto out;
+	}
+	ret = 0;
+out:
+	free(v);
+	return ret;
+}
+
+int an_ov_add(struct an_ov_result *r, const struct xp_trace *t, const char *device, size_t *added,
+	      struct xp_err *err)
+{
+	struct launches L = {0};
+	size_t i;
+	int ret = -1;
+
+	*added = 0;
+	if (collect_launches(t, &L))
+		goto out;
+	for (i = 0; i < t->nplanes; i++) {
+		const struct xp_plane *p = &t->planes[i];
+
+		if (!p->loaded || !an_is_device_plane(p->name) || (device && !an_device_matches(p->name, device)))
+			continue;
+		if (add_plane(r, p, &L, added))
+			goto out;
+	}
+	if (add_host_steps(r, t))
+		goto out;
+	ret = 0;
+out:
+	free(L.v);
+	if (ret)
+		return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
+	return 0;
+}
+
+static int cmp_dev(const void *a, const void *b)
+{
+	return strcmp(((const struct an_ov_device *)a)->name, ((const struct an_ov_device *)b)->name);
+}
+
+int an_ov_finish(struct an_ov_result *r, struct xp_err *err)
+{
+	size_t i;
+
+	(void)err;
+	if (r->n)
+		qsort(r->devices, r->n, sizeof(*r->devices), cmp_dev);
+	for (i = 0; i < r->n; i++) {
+		dist_finish(&r->devices[i].steps);
+		dist_finish(&r->devices[i].latency);
+	}
+	dist_finish(&r->host_steps);
+	return 0;
+}

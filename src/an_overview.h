@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The device timeline per device plane (TraceLens's gpu_timeline, XProf's
+ * duty cycle): span, busy, idle, duty cycle; busy split into compute,
+ * collectives and memory copies with the parts no other work overlaps;
+ * step times; GPU launch latency.
+ *
+ * Work: on a TPU plane with an "XLA Ops" line, that line's ops (the span also
+ * covers the "XLA Modules" line); on a GPU plane its "Stream #" lines; else
+ * the lines an_device_lines names. A work event is a memcpy when an_kind says
+ * it is a copy or memset (GPU), a collective when an_is_collective says so of
+ * its hlo_category (TPU), its short name (display_name, TPU) or its name and
+ * hlo_op (GPU), compute otherwise. With C, K, M the unions of compute,
+ * collective and memcpy intervals:
+ *   busy = |C u K u M|, compute = |C|, collective = |K|,
+ *   collective_exposed = |K \ C|, memcpy = |M|, memcpy_exposed = |M \ (C u K)|,
+ * so busy = compute + collective_exposed + memcpy_exposed; span = last end -
+ * first start of the work (and module) events; idle = span - busy.
+ * Stray ends (xp_stray.h, over the work, module and Steps lines) are left out.
+ */
+#ifndef AN_OVERVIEW_H
+#define AN_OVERVIEW_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "xp_arena.h"
+#include "xp_model.h"
+
+/* Samples (picoseconds) and their summary, filled by an_ov_finish. */
+struct an_ov_dist {
+	double *v;
+	size_t n, cap;
+	double mean, median, min, max, p99;	/* p99: nearest rank, the ceil(0.99 n)-th smallest */
+};
+
+struct an_ov_device {
+	const char *name;	/* plane name, owned by the result */
+	int tpu;		/* work is an XLA Ops line */
+	size_t planes;		/* pooled: how many inputs' planes */
+	size_t events;		/* work events used (stray ends not) */
+	size_t stray;		/* stray ends left out */
+	int64_t span_ps, busy_ps, compute_ps, coll_ps, coll_exposed_ps, memcpy_ps, memcpy_exposed_ps;
+	size_t coll_events, memcpy_events;
+	/* steps: the device's "Steps" line */
+	struct an_ov_dist steps;
+	/*
+	 * Launch latency: work event start minus the start of the host event with
+	 * the same correlation_id, both on the absolute time scale. Of the work
+	 * events with a correlation_id: linked (one host launch), no_launch (none),
+	 * ambiguous (several host events carry the id: left out), off_scale
+	 * (planes based too far apart for int64 picoseconds).
+	 */
+	struct an_ov_dist latency;
+	size_t corr_events, no_launch, ambiguous, off_scale;
+};
+
+/* Owns everything: release with an_ov_release. */
+struct an_ov_result {
+	struct xp_arena arena;
+	struct an_ov_device *devices;
+	size_t n, cap;
+	/* host step annotations: per step_num, first start to last end of the host events carrying it */
+	struct an_ov_dist host_steps;
+	size_t host_step_events;
+};
+
+void an_ov_init(struct an_ov_result *r);
+/*
+ * Adds the device planes of t whose name contains device (an_device_matches;
+ * NULL: all) and that hold work events, pooling by plane name; host planes
+ * are read for launches and steps (t must have every plane loaded).
+ * *added gets the planes added. Returns 0 or a negative xp_errcode.
+ */
+int an_ov_add(struct an_ov_result *r, const struct xp_trace *t, const char *device, size_t *added,
+	      struct xp_err *err);
+/* Summaries of the samples; devices in name order. */
+int an_ov_finish(struct an_ov_result *r, struct xp_err *err);
+void an_ov_release(struct an_ov_result *r);
+
+/* Interval arithmetic, exposed for tests: merges n [start, end) intervals in place, returns the count left. */
+size_t an_ov_merge(int64_t (*iv)[2], size_t n);
+/* Total length of merged intervals a minus their overlap with merged intervals b. */
+int64_t an_ov_minus(const int64_t (*a)[2], size_t na, const int64_t (*b)[2], size_t nb);
+
+#endif

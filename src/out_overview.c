@@ -1,0 +1,284 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#include "out_overview.h"
+
+#include <string.h>
+
+#include "out_json.h"
+
+static double duty(const struct an_ov_device *d)
+{
+	return d->span_ps > 0 ? (double)d->busy_ps / (double)d->span_ps : 0;
+}
+
+static void json_dist(cJSON *o, const char *name, const struct an_ov_dist *d, int p99)
+{
+	cJSON *x;
+
+	if (!d->n) {
+		cJSON_AddNullToObject(o, name);
+		return;
+	}
+	if (!(x = cJSON_AddObjectToObject(o, name)))
+		return;
+	cJSON_AddNumberToObject(x, "count", (double)d->n);
+	out_json_add_ns(x, "mean_ns", d->mean);
+	out_json_add_ns(x, "median_ns", d->median);
+	if (p99)
+		out_json_add_ns(x, "p99_ns", d->p99);
+	out_json_add_ns(x, "min_ns", d->min);
+	out_json_add_ns(x, "max_ns", d->max);
+}
+
+static int print_json(FILE *f, const struct an_ov_result *r, const struct xp_notes *notes)
+{
+	cJSON *doc = out_json_doc(), *devs;
+	size_t i;
+
+	if (!doc)
+		return -1;
+	cJSON_AddStringToObject(doc, "command", "overview");
+	devs = cJSON_AddArrayToObject(doc, "devices");
+	for (i = 0; devs && i < r->n; i++) {
+		const struct an_ov_device *d = &r->devices[i];
+		cJSON *o = cJSON_CreateObject(), *lat;
+
+		if (!o)
+			break;
+		cJSON_AddItemToArray(devs, o);
+		cJSON_AddStringToObject(o, "name", d->name);
+		cJSON_AddStringToObject(o, "work", d->tpu ? "XLA Ops" : "streams");
+		cJSON_AddNumberToObject(o, "planes", (double)d->planes);
+		cJSON_AddNumberToObject(o, "events", (double)d->events);
+		out_json_add_ns(o, "span_ns", (double)d->span_ps);
+		out_json_add_ns(o, "busy_ns", (double)d->busy_ps);
+		out_json_add_ns(o, "idle_ns", (double)(d->span_ps - d->busy_ps));
+		cJSON_AddNumberToObject(o, "duty_cycle", duty(d));
+		out_json_add_ns(o, "compute_ns", (double)d->compute_ps);
+		out_json_add_ns(o, "collective_ns", (double)d->coll_ps);
+		out_json_add_ns(o, "collective_exposed_ns", (double)d->coll_exposed_ps);
+		out_json_add_ns(o, "memcpy_ns", (double)d->memcpy_ps);
+		out_json_add_ns(o, "memcpy_exposed_ns", (double)d->memcpy_exposed_ps);
+		cJSON_AddNumberToObject(o, "collective_events", (double)d->coll_events);
+		cJSON_AddNumberToObject(o, "memcpy_events", (double)d->memcpy_events);
+		cJSON_AddNumberToObject(o, "stray_end_events", (double)d->stray);
+		json_dist(o, "steps", &d->steps, 0);
+		if (d->tpu || !d->corr_events) {
+			cJSON_AddNullToObject(o, "launch_latency");
+			continue;
+		}
+		lat = cJSON_AddObjectToObject(o, "launch_latency");
+		if (!lat)
+			continue;
+		cJSON_AddNumberToObject(lat, "events_with_correlation_id", (double)d->corr_events);
+		cJSON_AddNumberToObject(lat, "no_launch", (double)d->no_launch);
+		cJSON_AddNumberToObject(lat, "ambiguous", (double)d->ambiguous);
+		cJSON_AddNumberToObject(lat, "off_scale", (double)d->off_scale);
+		json_dist(lat, "latency", &d->latency, 1);
+	}
+	json_dist(doc, "host_steps", &r->host_steps, 0);
+	out_json_add_notes(doc, notes);
+	return out_json_print(doc, f);
+}
+
+static int print_machine(FILE *f, enum out_mode mode, const struct an_ov_result *r)
+{
+	static const char *const h[] = {
+		"device", "events", "span_ns", "busy_ns", "idle_ns", "duty_cycle", "compute_ns",
+		"collective_ns", "collective_exposed_ns", "memcpy_ns", "memcpy_exposed_ns",
+		"stray_end_events", "steps", "step_mean_ns", "step_median_ns", "step_min_ns", "step_max_ns",
+		"launches_linked", "launch_no_launch", "launch_ambiguous", "launch_mean_ns",
+		"launch_median_ns", "launch_p99_ns"};
+	enum { NC = sizeof(h) / sizeof(h[0]) };
+	struct out_table t;
+	size_t i, k;
+	int ret;
+
+	out_table_init(&t, NC, h, NULL);
+	for (i = 0; i <= r->n; i++) {
+		const struct an_ov_device *d = i < r->n ? &r->devices[i] : NULL;
+		const struct an_ov_dist *st = d ? &d->steps : &r->host_steps;
+		const int64_t v[] = {d ? d->span_ps : 0, d ? d->busy_ps : 0, d ? d->span_ps - d->busy_ps : 0};
+		char b[48];
+
+		if (!d && !r->host_steps.n)
+			break;
+		out_table_add(&t, "%s", d ? d->name : "host");
+		if (d) {
+			out_table_add(&t, "%zu", d->events);
+			for (k = 0; k < 3; k++) {
+				out_fmt_ns(b, sizeof(b), (double)v[k]);
+				out_table_add(&t, "%s", b);
+			}
+			out_table_add(&t, "%.6f", duty(d));
+			out_fmt_ns(b, sizeof(b), (double)d->compute_ps), out_table_add(&t, "%s", b);
+			out_fmt_ns(b, sizeof(b), (double)d->coll_ps), out_table_add(&t, "%s", b);
+			out_fmt_ns(b, sizeof(b), (double)d->coll_exposed_ps), out_table_add(&t, "%s", b);
+			out_fmt_ns(b, sizeof(b), (double)d->memcpy_ps), out_table_add(&t, "%s", b);
+			out_fmt_ns(b, sizeof(b), (double)d->memcpy_exposed_ps), out_table_add(&t, "%s", b);
+			out_table_add(&t, "%zu", d->stray);
+		} else {
+			for (k = 0; k < 11; k++)
+				out_table_add(&t, "%s", "");
+		}
+		out_table_add(&t, "%zu", st->n);
+		{
+			const double sv[] = {st->mean, st->median, st->min, st->max};
+
+			for (k = 0; k < 4; k++) {
+				out_fmt_ns(b, sizeof(b), sv[k]);
+				out_table_add(&t, "%s", st->n ? b : "");
+			}
+		}
+		if (d && !d->tpu && d->corr_events) {
+			const double lv[] = {d->latency.mean, d->latency.median, d->latency.p99};
+
+			out_table_add(&t, "%zu", d->latency.n);
+			out_table_add(&t, "%zu", d->no_launch);
+			out_table_add(&t, "%zu", d->ambiguous);
+			for (k = 0; k < 3; k++) {
+				out_fmt_ns(b, sizeof(b), lv[k]);
+				out_table_add(&t, "%s", d->latency.n ? b : "");
+			}
+		} else {
+			for (k = 0; k < 6; k++)
+				out_table_add(&t, "%s", "");
+		}
+	}
+	ret = out_table_print(&t, f, mode, 0);
+	out_table_release(&t);
+	return ret;
+}
+
+static int print_text(FILE *f, const struct an_ov_result *r, int colour)
+{
+	static const unsigned char right[] = {0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
+	char hd[9][40];
+	const char *h[] = {"DEVICE", "EVENTS", hd[0], hd[1], hd[2], "DUTY", hd[3], hd[4], hd[5], hd[6], hd[7]};
+	struct out_tcol col;
+	struct out_table t;
+	size_t i, k, nst = 0, nlat = 0;
+	int ret;
+
+	out_tcol_init(&col);
+	for (i = 0; i < r->n; i++) {
+		const struct an_ov_device *d = &r->devices[i];
+
+		out_tcol_add(&col, (double)d->span_ps);
+		out_tcol_add(&col, (double)d->busy_ps);
+		nst += d->steps.n > 0;
+		nlat += !d->tpu && d->corr_events;
+	}
+	out_tcol_header(&col, hd[0], sizeof(hd[0]), "SPAN");
+	out_tcol_header(&col, hd[1], sizeof(hd[1]), "BUSY");
+	out_tcol_header(&col, hd[2], sizeof(hd[2]), "IDLE");
+	out_tcol_header(&col, hd[3], sizeof(hd[3]), "COMPUTE");
+	out_tcol_header(&col, hd[4], sizeof(hd[4]), "COLLECTIVE");
+	out_tcol_header(&col, hd[5], sizeof(hd[5]), "EXPOSED");
+	out_tcol_header(&col, hd[6], sizeof(hd[6]), "MEMCPY");
+	out_tcol_header(&col, hd[7], sizeof(hd[7]), "EXPOSED");
+	out_table_init(&t, 11, h, right);
+	for (i = 0; i < r->n; i++) {
+		const struct an_ov_device *d = &r->devices[i];
+		const int64_t v[] = {d->span_ps, d->busy_ps, d->span_ps - d->busy_ps};
+		const int64_t w[] = {d->compute_ps, d->coll_ps, d->coll_exposed_ps, d->memcpy_ps,
+				     d->memcpy_exposed_ps};
+		char b[48];
+
+		out_table_add(&t, "%s", d->name);
+		out_table_add(&t, "%zu", d->events);
+		for (k = 0; k < 3; k++) {
+			out_tcol_fmt(&col, b, sizeof(b), (double)v[k]);
+			out_table_add(&t, "%s", b);
+		}
+		out_table_add(&t, "%.1f%%", 100 * duty(d));
+		for (k = 0; k < 5; k++) {
+			out_tcol_fmt(&col, b, sizeof(b), (double)w[k]);
+			out_table_add(&t, "%s", b);
+		}
+	}
+	ret = out_table_print(&t, f, OUT_TABLE, colour);
+	out_table_release(&t);
+	if (ret)
+		return ret;
+	if (nst || r->host_steps.n) {
+		const char *hs[] = {"STEPS", "COUNT", hd[0], hd[1], hd[2], hd[3]};
+
+		out_tcol_init(&col);
+		for (i = 0; i <= r->n; i++) {
+			const struct an_ov_dist *st = i < r->n ? &r->devices[i].steps : &r->host_steps;
+
+			if (st->n)
+				out_tcol_add(&col, st->min), out_tcol_add(&col, st->max);
+		}
+		out_tcol_header(&col, hd[0], sizeof(hd[0]), "MEAN");
+		out_tcol_header(&col, hd[1], sizeof(hd[1]), "MEDIAN");
+		out_tcol_header(&col, hd[2], sizeof(hd[2]), "MIN");
+		out_tcol_header(&col, hd[3], sizeof(hd[3]), "MAX");
+		out_table_init(&t, 6, hs, right);
+		for (i = 0; i <= r->n; i++) {
+			const struct an_ov_dist *st = i < r->n ? &r->devices[i].steps : &r->host_steps;
+			const double sv[] = {st->mean, st->median, st->min, st->max};
+			char b[48];
+
+			if (!st->n)
+				continue;
+			out_table_add(&t, "%s%s", i < r->n ? r->devices[i].name : "host step_num annotations",
+				      i < r->n ? " Steps line" : "");
+			out_table_add(&t, "%zu", st->n);
+			for (k = 0; k < 4; k++) {
+				out_tcol_fmt(&col, b, sizeof(b), sv[k]);
+				out_table_add(&t, "%s", b);
+			}
+		}
+		fputc('\n', f);
+		ret = out_table_print(&t, f, OUT_TABLE, colour);
+		out_table_release(&t);
+		if (ret)
+			return ret;
+	}
+	if (nlat) {
+		const char *hl[] = {"LAUNCH LATENCY", "LINKED", hd[0], hd[1], hd[2], hd[3], hd[4], "NO LAUNCH", "AMBIGUOUS"};
+
+		out_tcol_init(&col);
+		for (i = 0; i < r->n; i++)
+			if (r->devices[i].latency.n)
+				out_tcol_add(&col, r->devices[i].latency.min), out_tcol_add(&col, r->devices[i].latency.max);
+		out_tcol_header(&col, hd[0], sizeof(hd[0]), "MEAN");
+		out_tcol_header(&col, hd[1], sizeof(hd[1]), "MEDIAN");
+		out_tcol_header(&col, hd[2], sizeof(hd[2]), "P99");
+		out_tcol_header(&col, hd[3], sizeof(hd[3]), "MIN");
+		out_tcol_header(&col, hd[4], sizeof(hd[4]), "MAX");
+		out_table_init(&t, 9, hl, right);
+		for (i = 0; i < r->n; i++) {
+			const struct an_ov_device *d = &r->devices[i];
+			const double lv[] = {d->latency.mean, d->latency.median, d->latency.p99, d->latency.min,
+					     d->latency.max};
+			char b[48];
+
+			if (d->tpu || !d->corr_events)
+				continue;
+			out_table_add(&t, "%s", d->name);
+			out_table_add(&t, "%zu", d->latency.n);
+			for (k = 0; k < 5; k++) {
+				out_tcol_fmt(&col, b, sizeof(b), lv[k]);
+				out_table_add(&t, "%s", d->latency.n ? b : "-");
+			}
+			out_table_add(&t, "%zu", d->no_launch);
+			out_table_add(&t, "%zu", d->ambiguous + d->off_scale);
+		}
+		fputc('\n', f);
+		ret = out_table_print(&t, f, OUT_TABLE, colour);
+		out_table_release(&t);
+	}
+	return ret;
+}
+
+int out_overview(FILE *f, enum out_mode mode, const struct an_ov_result *r, const struct xp_notes *notes,
+		 int colour)
+{
+	if (mode == OUT_JSON)
+		return print_json(f, r, notes);
+	if (mode == OUT_CSV || mode == OUT_TSV)
+		return print_machine(f, mode, r);
+	return print_text(f, r, colour);
+}
