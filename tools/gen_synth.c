@@ -1041,6 +1041,115 @@ static void gen_gpu_runs_mlp(void)
 	space_write(sp, "gpu_runs_mlp.xplane.pb");
 }
 
+/*
+ * Scenario 18/19 (EXPECTED.md): overview and events. GPU:0 (base 1000 ns):
+ * compute [0,10] [32,36] (stream 1) [5,15] (stream 2); collectives
+ * all-reduce.1 [20,30] (stream 1), ncclKernel_AllGather [25,40] (stream 2);
+ * copies MemcpyH2D [8,18], MemcpyD2H [45,50] (stream 3); Steps [0,20]
+ * [20,50]. Host (base 500 ns): launches with correlation ids 1-4 (latency
+ * 0.5, 2, 1, 4 us), id 5 twice (ambiguous), none for id 6; step_num 7 on two
+ * lines ([1,11], [3,14]) and 8 ([20,26]).
+ */
+static void gen_overview(void)
+{
+	XSpace *sp = space_new();
+	struct plane g = plane_add(sp, 1, "/device:GPU:0", 1000);
+	struct plane h = plane_add(sp, 2, "/host:CPU", 500);
+	XLine *s1 = line_add(&g, 1, "Stream #1(Compute)", 1000);
+	XLine *s2 = line_add(&g, 2, "Stream #2(Compute)", 1000);
+	XLine *s3 = line_add(&g, 3, "Stream #3(MemcpyH2D)", 1000);
+	XLine *st = line_add(&g, 4, "Steps", 1000);
+	XLine *hl = line_add(&h, 1, "launch", 500);
+	XLine *hs = line_add(&h, 2, "steps", 500);
+	XLine *hs2 = line_add(&h, 3, "steps2", 500);
+	static const struct {
+		int line;
+		const char *name;
+		int64_t start_us, dur_us;
+		uint64_t corr;
+	} k[] = {
+		{ 1, "fusion_a", 0, 10, 1 }, { 1, "all-reduce.1", 20, 10, 2 }, { 1, "fusion_c", 32, 4, 6 },
+		{ 2, "fusion_b", 5, 10, 3 }, { 2, "ncclKernel_AllGather", 25, 15, 4 },
+		{ 3, "MemcpyH2D", 8, 10, 5 }, { 3, "MemcpyD2H", 45, 5, 0 },
+	};
+	static const int64_t launch_ns[][2] = { { 1, 0 }, { 2, 18500 }, { 3, 4500 }, { 4, 21500 },
+						{ 5, 7000 }, { 5, 7500 } };
+	XEvent *ev;
+	size_t i;
+
+	for (i = 0; i < sizeof(k) / sizeof(k[0]); i++) {
+		ev = ev_add(&g, k[i].line == 1 ? s1 : k[i].line == 2 ? s2 : s3, k[i].name, US(k[i].start_us),
+			    US(k[i].dur_us));
+		if (k[i].corr)
+			ev_u64(&g, ev, "correlation_id", k[i].corr);
+	}
+	ev_add(&g, st, "1", US(0), US(20));
+	ev_add(&g, st, "2", US(20), US(30));
+	for (i = 0; i < sizeof(launch_ns) / sizeof(launch_ns[0]); i++) {
+		ev = ev_add(&h, hl, "cuLaunchKernel", launch_ns[i][1] * 1000, US(1));
+		ev_u64(&h, ev, "correlation_id", (uint64_t)launch_ns[i][0]);
+	}
+	ev = ev_add(&h, hs, "train", US(1), US(10));
+	ev_i64(&h, ev, "step_num", 7);
+	ev = ev_add(&h, hs2, "train", US(3), US(11));
+	ev_i64(&h, ev, "step_num", 7);
+	ev = ev_add(&h, hs, "train", US(20), US(6));
+	ev_i64(&h, ev, "step_num", 8);
+	space_write(sp, "overview.xplane.pb");
+}
+
+/*
+ * kernels (EXPECTED.md section 16): two GPU planes; on GPU:0 two overlapping
+ * streams with kernels of two launch configurations, an unparsable and an
+ * AMD-style kernel_details, one copy of each kind and a memset, and a
+ * "TensorFlow Ops" line repeating two kernels (derived: not counted).
+ */
+static void kern_ev(struct plane *g, XLine *ln, const char *name, const char *module, const char *op,
+		    const char *details, int64_t start_us, int64_t dur_us)
+{
+	XEvent *ev = ev_add(g, ln, name, US(start_us), US(dur_us));
+
+	if (module)
+		ev_str(g, ev, "hlo_module", module);
+	if (op)
+		ev_str(g, ev, "hlo_op", op);
+	if (details)
+		ev_str(g, ev, strncmp(name, "Memset", 6) ? strncmp(name, "Memcpy", 6) ? "kernel_details"
+			   : "memcpy_details" : "memset_details", details);
+}
+
+static void gen_gpu_kernels(void)
+{
+	static const char *const cfg_a =
+		"regs:32 static_shared:0 dynamic_shared:1024 grid:8,1,1 block:128,1,1 occ_pct:50";
+	static const char *const cfg_b =
+		"regs:32 static_shared:0 dynamic_shared:1024 grid:16,1,1 block:128,1,1 occ_pct:50";
+	XSpace *sp = space_new();
+	struct plane g = plane_add(sp, 1, "/device:GPU:0", 0);
+	struct plane g1 = plane_add(sp, 2, "/device:GPU:1", 0);
+	XLine *s1 = line_add(&g, 1, "Stream #1(Compute)", 0);
+	XLine *s2 = line_add(&g, 2, "Stream #2(Compute)", 0);
+	XLine *tf = line_add(&g, 3, "TensorFlow Ops", 0);
+	XLine *t1 = line_add(&g1, 1, "Stream #5(Compute)", 0);
+
+	kern_ev(&g, s1, "gemm", "jit_step(7)", "dot.1", cfg_a, 0, 10);
+	kern_ev(&g, s1, "gemm", "jit_step(7)", "dot.1", cfg_a, 20, 6);
+	kern_ev(&g, s1, "gemm", "jit_step(7)", "dot.1", cfg_b, 30, 4);
+	kern_ev(&g, s1, "relu", "jit_step(7)", "relu.2", "grid=8 bogus", 40, 2);
+	kern_ev(&g, s1, "MemcpyH2D", NULL, NULL, "size:4000 dest:0 async:1", 50, 4);
+	kern_ev(&g, s1, "Memset", NULL, NULL, "kind:device num_bytes:512 async:0", 60, 1);
+	kern_ev(&g, s1, "relu", NULL, NULL, "grid:4,1,1 block:64,1,1 private_mem:0 group_mem:0 occ_pct:0", 70, 0);
+	kern_ev(&g, s2, "gemm", "jit_step(7)", "dot.1", cfg_a, 5, 8);
+	kern_ev(&g, s2, "MemcpyD2H", NULL, NULL, "size:2000 dest:0 async:1", 14, 2);
+	kern_ev(&g, s2, "MemcpyD2D", NULL, NULL, "size:1000 dest:0 async:1", 17, 1);
+	kern_ev(&g, s2, "MemcpyP2P", NULL, NULL, "dest:1 async:1", 19, 2);
+	kern_ev(&g, s2, "Memcpy", NULL, NULL, "size:100 dest:0 async:1", 22, 1);
+	ev_add(&g, tf, "gemm", US(0), US(10));
+	ev_add(&g, tf, "gemm", US(20), US(6));
+	kern_ev(&g1, t1, "gemm", NULL, NULL, cfg_a, 0, 3);
+	space_write(sp, "gpu_kernels.xplane.pb");
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2) {
@@ -1067,5 +1176,7 @@ int main(int argc, char **argv)
 	gen_gpu_link_edges();
 	gen_gpu_runs_mlp();
 	gen_tpu_stray_end();
+	gen_gpu_kernels();
+	gen_overview();
 	return 0;
 }

@@ -1,0 +1,1 @@
+xplane-stat events --csv --plane gpu testdata/real/mi300x_jax_gemm.xplane.pb

@@ -1,0 +1,1 @@
+xplane-stat events --match nothing-like-this $SYNTH/overview.xplane.pb

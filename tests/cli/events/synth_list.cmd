@@ -1,0 +1,1 @@
+xplane-stat events --list --plane host --line launch $SYNTH/overview.xplane.pb

@@ -1,0 +1,1 @@
+xplane-stat events --list --json --plane gpu --match ^all $SYNTH/overview.xplane.pb

@@ -1,0 +1,1 @@
+xplane-stat overview --csv testdata/real/mi300x_jax_gemm.xplane.pb

@@ -1,0 +1,236 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * overview and events: the hand-computed answers of tests/synth/EXPECTED.md
+ * sections 18 and 19, and on the real traces checks against a second path
+ * (an_exec_find's device busy union; an_planes_describe's event counts).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "an_events.h"
+#include "an_exec.h"
+#include "an_overview.h"
+#include "an_planes.h"
+#include "test.h"
+#include "xp_input.h"
+#include "xp_model.h"
+
+#define US(x) ((int64_t)(x) * 1000000)
+
+static struct xp_trace *load(const char *dir, const char *rel)
+{
+	char path[4096];
+	struct xp_buf buf;
+	struct xp_err err = {0};
+	struct xp_trace *t = NULL;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, rel);
+	if (xp_buf_load(path, XP_DEFAULT_MAX_INPUT, &buf, &err)) {
+		fprintf(stderr, "%s: %s\n", path, err.msg);
+		test_failures++;
+		return NULL;
+	}
+	if (xp_trace_read(NULL, buf.data, buf.len, &t, &err)) {
+		fprintf(stderr, "%s: %s\n", path, err.msg);
+		test_failures++;
+	}
+	xp_buf_release(&buf);
+	return t;
+}
+
+/* Section 18. */
+static void synth_overview(void)
+{
+	struct xp_trace *t = load(SYNTH_DIR, "overview.xplane.pb");
+	struct an_ov_result r;
+	struct xp_err err = {0};
+	const struct an_ov_device *d;
+	size_t added = 0;
+
+	if (!t)
+		return;
+	an_ov_init(&r);
+	CHECK_INT(an_ov_add(&r, t, NULL, &added, &err), 0);
+	CHECK_INT(an_ov_finish(&r, &err), 0);
+	CHECK_INT(added, 1);
+	CHECK_INT(r.n, 1);
+	if (r.n == 1) {
+		d = &r.devices[0];
+		CHECK_STR(d->name, "/device:GPU:0");
+		CHECK_INT(d->events, 7);
+		CHECK_INT(d->span_ps, US(50));
+		CHECK_INT(d->busy_ps, US(43));
+		CHECK_INT(d->compute_ps, US(19));
+		CHECK_INT(d->coll_ps, US(20));
+		CHECK_INT(d->coll_exposed_ps, US(16));
+		CHECK_INT(d->memcpy_ps, US(15));
+		CHECK_INT(d->memcpy_exposed_ps, US(8));
+		CHECK_INT(d->coll_events, 2);
+		CHECK_INT(d->memcpy_events, 2);
+		CHECK_INT(d->busy_ps, d->compute_ps + d->coll_exposed_ps + d->memcpy_exposed_ps);
+		CHECK_INT(d->steps.n, 2);
+		CHECK(d->steps.mean == US(25) && d->steps.median == US(25));
+		CHECK(d->steps.min == US(20) && d->steps.max == US(30));
+		CHECK_INT(d->corr_events, 6);
+		CHECK_INT(d->latency.n, 4);
+		CHECK_INT(d->no_launch, 1);
+		CHECK_INT(d->ambiguous, 1);
+		CHECK_INT(d->off_scale, 0);
+		CHECK(d->latency.mean == 1875000.0);
+		CHECK(d->latency.median == 1500000.0);
+		CHECK(d->latency.p99 == 4000000.0);
+		CHECK(d->latency.min == 500000.0 && d->latency.max == 4000000.0);
+	}
+	CHECK_INT(r.host_steps.n, 2);
+	CHECK(r.host_steps.mean == 9500000.0 && r.host_steps.median == 9500000.0);
+	CHECK(r.host_steps.min == US(6) && r.host_steps.max == US(13));
+	an_ov_release(&r);
+
+	/* --device selecting nothing adds nothing */
+	an_ov_init(&r);
+	CHECK_INT(an_ov_add(&r, t, "TPU", &added, &err), 0);
+	CHECK_INT(added, 0);
+	an_ov_release(&r);
+	xp_trace_free(t);
+}
+
+/* The interval helpers on a case worked by hand: [0,4) u [2,6) u [8,9) = 7; minus [3,8) = 7 - 3 = 4. */
+static void intervals(void)
+{
+	int64_t a[][2] = {{8, 9}, {2, 6}, {0, 4}};
+	int64_t b[][2] = {{3, 8}};
+	size_t n = an_ov_merge(a, 3);
+
+	CHECK_INT(n, 2);
+	CHECK_INT(an_ov_minus((const int64_t(*)[2])a, n, (const int64_t(*)[2])b, 1), 4);
+	CHECK_INT(an_ov_minus((const int64_t(*)[2])a, n, NULL, 0), 7);
+}
+
+static const struct an_ev_row *find_row(const struct an_ev_result *r, const char *line, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < r->n; i++)
+		if (!strcmp(r->rows[i].line, line) && !strcmp(r->rows[i].name, name))
+			return &r->rows[i];
+	return NULL;
+}
+
+/* Section 19. */
+static void synth_events(void)
+{
+	struct xp_trace *t = load(SYNTH_DIR, "overview.xplane.pb");
+	struct an_ev_result r;
+	struct an_ev_opts o = {0};
+	struct xp_err err = {0};
+	const struct an_ev_row *w;
+	regex_t re;
+
+	if (!t)
+		return;
+	an_ev_init(&r);
+	CHECK_INT(an_ev_add(&r, t, &o, &err), 0);
+	CHECK_INT(an_ev_finish(&r, &err), 0);
+	CHECK_INT(r.events, 18);
+	CHECK_INT(r.n, 12);
+	CHECK((w = find_row(&r, "launch", "cuLaunchKernel")) && w->count == 6 && w->total_ps == US(6) &&
+	      w->min_ps == US(1) && w->max_ps == US(1));
+	CHECK((w = find_row(&r, "steps", "train")) && w->count == 2 && w->total_ps == US(16) &&
+	      w->min_ps == US(6) && w->max_ps == US(10));
+	CHECK((w = find_row(&r, "steps2", "train")) && w->count == 1 && w->total_ps == US(11));
+	/* order: GPU plane first, Stream #1 by total descending, ties by count then name */
+	if (r.n == 12) {
+		CHECK_STR(r.rows[0].name, "all-reduce.1");
+		CHECK_STR(r.rows[1].name, "fusion_a");
+		CHECK_STR(r.rows[2].name, "fusion_c");
+		CHECK_STR(r.rows[3].name, "ncclKernel_AllGather");
+	}
+	an_ev_release(&r);
+
+	/* --plane host --line steps --match '^tr' */
+	regcomp(&re, "^tr", REG_EXTENDED);
+	o.plane = "host";
+	o.line = "steps";
+	o.match = &re;
+	an_ev_init(&r);
+	CHECK_INT(an_ev_add(&r, t, &o, &err), 0);
+	CHECK_INT(an_ev_finish(&r, &err), 0);
+	CHECK_INT(r.events, 3);
+	CHECK_INT(r.n, 2);
+	an_ev_release(&r);
+	regfree(&re);
+	xp_trace_free(t);
+}
+
+/* Real traces: overview busy = an_exec_find's device busy (every event is on stream lines there). */
+static void real_busy(const char *file)
+{
+	struct xp_trace *t = load(TESTDATA_DIR "/real", file);
+	struct an_exec_opts xo = {0};
+	struct an_exec_list l = {0};
+	struct an_ov_result r;
+	struct xp_err err = {0};
+	size_t added, i, j, matched = 0;
+
+	if (!t)
+		return;
+	an_ov_init(&r);
+	CHECK_INT(an_ov_add(&r, t, NULL, &added, &err), 0);
+	CHECK_INT(an_ov_finish(&r, &err), 0);
+	CHECK_INT(an_exec_find(t, &xo, &l, &err), 0);
+	CHECK_INT(l.ndevices, r.n);
+	for (i = 0; i < l.ndevices; i++)
+		for (j = 0; j < r.n; j++)
+			if (!strcmp(l.devices[i].name, r.devices[j].name)) {
+				CHECK_INT(r.devices[j].busy_ps, l.devices[i].busy_ps);
+				CHECK_INT(r.devices[j].events, l.devices[i].events);
+				matched++;
+			}
+	CHECK_INT(matched, l.ndevices);
+	an_exec_list_release(&l);
+	an_ov_release(&r);
+	xp_trace_free(t);
+}
+
+/* Real traces: events' counts per plane add up to planes' counts. */
+static void real_counts(const char *file)
+{
+	struct xp_trace *t = load(TESTDATA_DIR "/real", file);
+	struct an_planes p = {0};
+	struct an_ev_result r;
+	struct an_ev_opts o = {0};
+	struct xp_err err = {0};
+	size_t i, j, sum;
+
+	if (!t)
+		return;
+	an_ev_init(&r);
+	CHECK_INT(an_ev_add(&r, t, &o, &err), 0);
+	CHECK_INT(an_ev_finish(&r, &err), 0);
+	CHECK_INT(an_planes_describe(t, &p, &err), 0);
+	CHECK_INT(r.events, p.events);
+	CHECK_INT(r.stray, p.stray_ends);
+	for (i = 0; i < p.n; i++) {
+		for (sum = 0, j = 0; j < r.n; j++)
+			if (!strcmp(r.rows[j].plane, p.planes[i].name))
+				sum += r.rows[j].count;
+		CHECK_INT(sum, p.planes[i].events);
+	}
+	an_planes_release(&p);
+	an_ev_release(&r);
+	xp_trace_free(t);
+}
+
+int main(void)
+{
+	intervals();
+	synth_overview();
+	synth_events();
+	real_busy("mi300x_jax_gemm.xplane.pb");
+	real_busy("mi300x_jax_conv.xplane.pb");
+	real_busy("mi300x_jax_elementwise.xplane.pb");
+	real_counts("tpu_v6e_inference.xplane.pb");
+	real_counts("v100_tf_bert.xplane.pb");
+	real_counts("mi300x_jax_conv.xplane.pb");
+	return test_done("overview");
+}
