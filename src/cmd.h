@@ -39,6 +39,7 @@ enum cmd_exit {
 int cmd_functions(int argc, char **argv);
 int cmd_autotune(int argc, char **argv);
 int cmd_planes(int argc, char **argv);
+int cmd_ops(int argc, char **argv);
 int cmd_events(int argc, char **argv);
 int cmd_overview(int argc, char **argv);
 int cmd_capture(int argc, char **argv);

@@ -1,0 +1,1007 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#include "an_ops.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "an_exec.h"
+#include "an_functions.h"
+#include "an_kind.h"
+#include "xp_stray.h"
+
+/*
+ * Peak bf16 dense FLOP/s and HBM bandwidth per chip, from Google Cloud's TPU
+ * system architecture pages; the names are device_type_string as the TPU
+ * runtime writes it, and the marketing names. v2 and v3 are left out: each
+ * of their TensorCores is a device of its own, and their per-core peaks are
+ * not published.
+ */
+const struct an_chip_peak an_chip_peaks[] = {
+	{"TPU v4", 275, 1200},
+	{"TPU v5 Lite", 197, 819},
+	{"TPU v5e", 197, 819},
+	{"TPU v5", 459, 2765},
+	{"TPU v5p", 459, 2765},
+	{"TPU v6 Lite", 918, 1640},
+	{"TPU v6e", 918, 1640},
+	{NULL, 0, 0},
+};
+
+const char *an_op_line_name(enum an_op_line l)
+{
+	return l == AN_OP_SYNC ? "XLA Ops" : l == AN_OP_ASYNC ? "Async XLA Ops" : "GPU kernels";
+}
+
+const char *an_bound_name(enum an_bound b)
+{
+	return b == AN_BOUND_COMPUTE ? "compute" : b == AN_BOUND_MEMORY ? "memory" : NULL;
+}
+
+const char *an_peak_src_name(enum an_peak_src s)
+{
+	return s == AN_PEAK_PLANE ? "plane" : s == AN_PEAK_TABLE ? "table" : "none";
+}
+
+void an_ops_init(struct an_ops_result *r, const struct an_ops_opts *o)
+{
+	memset(r, 0, sizeof(*r));
+	if (o)
+		r->opts = *o;
+}
+
+static void row_free(struct an_op_row *row)
+{
+	free(row->name);
+	free(row->hlo);
+	free(row->category);
+	free(row->module);
+}
+
+void an_ops_release(struct an_ops_result *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nrows; i++)
+		row_free(&r->rows[i]);
+	for (i = 0; i < r->ncats; i++)
+		row_free(&r->cats[i]);
+	for (i = 0; i < r->ndevices; i++) {
+		free(r->devices[i].name);
+		free(r->devices[i].chip);
+	}
+	free(r->rows);
+	free(r->cats);
+	free(r->devices);
+	xp_hmap_release(&r->by_key_);
+	xp_hmap_release(&r->dev_ids_);
+	memset(r, 0, sizeof(*r));
+}
+
+static char *dup_n(const char *s, size_t n)
+{
+	char *d = malloc(n + 1);
+
+	if (d) {
+		memcpy(d, s, n);
+		d[n] = '\0';
+	}
+	return d;
+}
+
+static int64_t sat_add(int64_t a, int64_t b)
+{
+	int64_t s;
+
+	return __builtin_add_overflow(a, b, &s) ? INT64_MAX : s;
+}
+
+static void sum_add(struct an_sum *s, uint64_t v)
+{
+	s->n++;
+	if (__builtin_add_overflow(s->v, v, &s->v))
+		s->overflow = 1;
+}
+
+static void sum_merge(struct an_sum *d, const struct an_sum *s)
+{
+	d->n += s->n;
+	d->overflow |= s->overflow;
+	if (__builtin_add_overflow(d->v, s->v, &d->v))
+		d->overflow = 1;
+}
+
+/* A count (flops, bytes): 0 and *out, or -1 for a negative, non-integral or non-numeric value. */
+static int count_value(const struct xp_stat *s, uint64_t *out)
+{
+	switch (s->type) {
+	case XP_STAT_UINT64:
+		*out = s->v.u;
+		return 0;
+	case XP_STAT_INT64:
+		if (s->v.i < 0)
+			return -1;
+		*out = (uint64_t)s->v.i;
+		return 0;
+	case XP_STAT_DOUBLE:
+		if (s->v.d >= 0 && s->v.d < 18446744073709551616.0 && s->v.d == floor(s->v.d)) {
+			*out = (uint64_t)s->v.d;
+			return 0;
+		}
+		return -1;
+	default:
+		return -1;
+	}
+}
+
+/* A program id: an integer stat, or a string of 1 to 19 digits. */
+static int program_value(const struct xp_plane *p, const struct xp_stat *s, uint64_t *out)
+{
+	const char *str;
+	size_t len, i;
+
+	if (!s)
+		return -1;
+	if (s->type != XP_STAT_STR && s->type != XP_STAT_BYTES && s->type != XP_STAT_REF)
+		return s->type == XP_STAT_INT64 && s->v.i < 0 ? -1 : xp_stat_u64(s, out);
+	str = xp_stat_str(p, s, &len);
+	if (!str || !len || len > 19)
+		return -1;
+	for (*out = 0, i = 0; i < len; i++) {
+		if (str[i] < '0' || str[i] > '9')
+			return -1;
+		*out = *out * 10 + (uint64_t)(str[i] - '0');
+	}
+	return 0;
+}
+
+/* "name(123)": the length of name and the digits as *fp; 0 when there is no such suffix. */
+static int split_fp(const char *s, size_t len, size_t *namelen, uint64_t *fp)
+{
+	size_t i;
+
+	if (len < 3 || s[len - 1] != ')')
+		return 0;
+	for (i = len - 1; i > 0 && s[i - 1] >= '0' && s[i - 1] <= '9'; i--)
+		;
+	if (i == 0 || s[i - 1] != '(' || i == len - 1 || len - 1 - i > 19)
+		return 0;
+	*namelen = i - 1;
+	for (*fp = 0; i < len - 1; i++)
+		*fp = *fp * 10 + (uint64_t)(s[i] - '0');
+	return 1;
+}
+
+/* ---- devices ---------------------------------------------------------------- */
+
+static double stat_double(const struct xp_stat *s)
+{
+	if (!s)
+		return 0;
+	switch (s->type) {
+	case XP_STAT_DOUBLE:
+		return s->v.d;
+	case XP_STAT_INT64:
+		return (double)s->v.i;
+	case XP_STAT_UINT64:
+		return (double)s->v.u;
+	default:
+		return 0;
+	}
+}
+
+static int good_peak(double v)
+{
+	return isfinite(v) && v > 0;
+}
+
+/* Peaks of plane p into d: its own stats, else the chip table by device_type_string. */
+static int device_peaks(const struct xp_plane *p, struct an_ops_device *d)
+{
+	double tf = stat_double(xp_plane_stat(p, "peak_teraflops_per_second"));
+	double bw = stat_double(xp_plane_stat(p, "peak_hbm_bw_gigabytes_per_second"));
+	const struct xp_stat *s = xp_plane_stat(p, "device_type_string");
+	const char *chip = NULL;
+	size_t len = 0, i;
+
+	if (s && (chip = xp_stat_str(p, s, &len)) && !(d->chip = dup_n(chip, len)))
+		return XP_ERR_NOMEM;
+	if (good_peak(tf) && good_peak(bw)) {
+		d->peak_src = AN_PEAK_PLANE;
+		d->peak_flops = tf * 1e12;
+		d->peak_bw = bw * 1e9;
+		return 0;
+	}
+	for (i = 0; d->chip && an_chip_peaks[i].chip; i++)
+		if (!strcasecmp(d->chip, an_chip_peaks[i].chip)) {
+			d->peak_src = AN_PEAK_TABLE;
+			d->peak_flops = an_chip_peaks[i].tflops * 1e12;
+			d->peak_bw = an_chip_peaks[i].hbm_gbs * 1e9;
+			break;
+		}
+	return 0;
+}
+
+static double device_ridge(const struct an_ops_device *d)
+{
+	return d->peak_flops > 0 && d->peak_bw > 0 ? d->peak_flops / d->peak_bw : 0;
+}
+
+/* ---- rows ------------------------------------------------------------------- */
+
+static int grow(void **v, size_t *cap, size_t n, size_t size)
+{
+	size_t c;
+	void *nv;
+
+	if (n < *cap)
+		return 0;
+	c = *cap ? *cap * 2 : 16;
+	nv = realloc(*v, c * size);
+	if (!nv)
+		return XP_ERR_NOMEM;
+	*v = nv;
+	*cap = c;
+	return 0;
+}
+
+/* A row's fields before it is found or made; strings are borrowed (with lengths). */
+struct op_probe {
+	enum an_op_line line;
+	const char *name, *hlo, *category, *module;
+	size_t name_len, hlo_len, category_len, module_len;
+	uint64_t program_id;
+	int has_program_id;
+};
+
+static void ridge_join(struct an_op_row *row, double ridge, int differs, int first)
+{
+	if (first) {
+		row->ridge = ridge;
+		row->ridge_differs = differs;
+		return;
+	}
+	row->ridge_differs |= differs || fabs(row->ridge - ridge) > 1e-9 * fmax(row->ridge, ridge);
+}
+
+static char *probe_key(const struct op_probe *q)
+{
+	char *k = NULL;
+	char prog[24] = "-";
+
+	if (q->has_program_id)
+		snprintf(prog, sizeof(prog), "%llu", (unsigned long long)q->program_id);
+	/* The GPU rows are told apart by module; TPU ops by their HLO text. */
+	if (asprintf(&k, "%d\x1f%s\x1f%.*s\x1f%.*s\x1f%.*s", (int)q->line, prog, (int)q->name_len,
+		     q->name ? q->name : "", (int)q->hlo_len, q->hlo ? q->hlo : "",
+		     (int)(q->line == AN_OP_GPU ? q->module_len : 0), q->module ? q->module : "") < 0)
+		return NULL;
+	return k;
+}
+
+/* The row for q, made when new; NULL when out of memory. */
+static struct an_op_row *row_get(struct an_ops_result *r, const struct op_probe *q, int *is_new)
+{
+	char *key = probe_key(q);
+	size_t id = r->nrows;
+	struct an_op_row *row;
+	int found;
+
+	if (!key)
+		return NULL;
+	found = xp_hmap_get_or_put(&r->by_key_, key, &id);
+	free(key);
+	if (found < 0)
+		return NULL;
+	*is_new = !found;
+	if (found)
+		return &r->rows[id];
+	if (grow((void **)&r->rows, &r->cap, r->nrows, sizeof(*r->rows)))
+		return NULL;	/* the key stays mapped to nrows: the result is dropped anyway */
+	row = &r->rows[r->nrows];
+	memset(row, 0, sizeof(*row));
+	row->line = q->line;
+	row->program_id = q->program_id;
+	row->has_program_id = q->has_program_id;
+	row->name = dup_n(q->name ? q->name : "", q->name_len);
+	row->hlo = q->hlo ? dup_n(q->hlo, q->hlo_len) : NULL;
+	row->category = q->category ? dup_n(q->category, q->category_len) : NULL;
+	row->module = q->module ? dup_n(q->module, q->module_len) : NULL;
+	r->nrows++;
+	r->rows_in[q->line]++;
+	if (!row->name || (q->hlo && !row->hlo) || (q->category && !row->category) ||
+	    (q->module && !row->module))
+		return NULL;
+	return row;
+}
+
+/* ---- one plane -------------------------------------------------------------- */
+
+struct span {
+	int64_t s, e;
+	uint32_t idx;		/* event index in the plane */
+};
+
+static int cmp_span(const void *a, const void *b)
+{
+	const struct span *x = a, *y = b;
+
+	if (x->s != y->s)
+		return x->s < y->s ? -1 : 1;
+	if (x->e != y->e)
+		return x->e > y->e ? -1 : 1;	/* the longer first: it is the parent */
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+struct plane_ctx {
+	struct an_ops_result *r;
+	struct xp_plane *p;
+	struct an_ops_device *dev;
+	size_t dev_ix;
+	struct span *mods;	/* XLA Modules events, by start */
+	size_t nmods;
+};
+
+/* The XLA Modules event whose span holds t, or NULL. */
+static const struct span *module_at(const struct plane_ctx *c, int64_t t)
+{
+	size_t lo = 0, hi = c->nmods;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (c->mods[mid].s <= t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo || c->mods[lo - 1].e <= t)
+		return NULL;
+	return &c->mods[lo - 1];
+}
+
+static void add_value(struct plane_ctx *c, const struct xp_event *e, enum xp_key k, struct an_sum *sum)
+{
+	const struct xp_stat *s = xp_event_stat(c->p, e, k);
+	uint64_t v;
+
+	if (!s)
+		return;
+	if (count_value(s, &v)) {
+		c->dev->odd_values++;
+		return;
+	}
+	sum_add(sum, v);
+}
+
+/* One occurrence of the op of event e (described by q) with its total and self time. */
+static int record(struct plane_ctx *c, const struct op_probe *q, const struct xp_event *e,
+		  int64_t self_ps)
+{
+	struct an_ops_result *r = c->r;
+	struct an_op_row *row;
+	int is_new = 0;
+
+	row = row_get(r, q, &is_new);
+	if (!row)
+		return XP_ERR_NOMEM;
+	ridge_join(row, device_ridge(c->dev), 0, is_new);
+	row->occurrences++;
+	row->total_ps = sat_add(row->total_ps, e->dur_ps);
+	row->self_ps = sat_add(row->self_ps, self_ps);
+	add_value(c, e, XP_K_FLOPS, &row->flops);
+	add_value(c, e, XP_K_MODEL_FLOPS, &row->model_flops);
+	add_value(c, e, XP_K_BYTES_ACCESSED, &row->bytes);
+	r->events[q->line]++;
+	c->dev->events[q->line]++;
+	r->total_ps[q->line] = sat_add(r->total_ps[q->line], e->dur_ps);
+	r->self_ps[q->line] = sat_add(r->self_ps[q->line], self_ps);
+	return 0;
+}
+
+/*
+ * The short name of a TPU op: display_name, else (and always on Async XLA
+ * Ops, whose display names are generic: "async-copy") the instruction name,
+ * its HLO text up to " = " without '%'.
+ */
+static void tpu_names(const struct xp_plane *p, const struct xp_event *e, enum an_op_line line,
+		      struct op_probe *q)
+{
+	const struct xp_evmeta *m = &p->evmetas[e->meta];
+	const char *eq;
+
+	q->hlo = m->name ? m->name : "";
+	q->hlo_len = strlen(q->hlo);
+	if (line == AN_OP_SYNC && m->display_name && *m->display_name) {
+		q->name = m->display_name;
+		q->name_len = strlen(q->name);
+		return;
+	}
+	q->name = q->hlo + (q->hlo[0] == '%');
+	eq = strstr(q->name, " = ");
+	q->name_len = eq ? (size_t)(eq - q->name) : strlen(q->name);
+}
+
+static void str_stat(const struct xp_plane *p, const struct xp_event *e, enum xp_key k,
+		     const char **s, size_t *len)
+{
+	const struct xp_stat *st = xp_event_stat(p, e, k);
+
+	*s = st ? xp_stat_str(p, st, len) : NULL;
+	if (!*s)
+		*len = 0;
+}
+
+/* Describes TPU op e: names, category, program and module. */
+static void tpu_probe(struct plane_ctx *c, const struct xp_event *e, enum an_op_line line,
+		      struct op_probe *q)
+{
+	const struct xp_plane *p = c->p;
+	const struct span *m = module_at(c, e->start_ps);
+	uint64_t fp;
+	size_t nl;
+
+	memset(q, 0, sizeof(*q));
+	q->line = line;
+	tpu_names(p, e, line, q);
+	str_stat(p, e, XP_K_HLO_CATEGORY, &q->category, &q->category_len);
+	if (m) {
+		const struct xp_event *me = &p->events[m->idx];
+		const char *raw;
+		size_t rlen;
+
+		str_stat(p, me, XP_K_HLO_MODULE, &raw, &rlen);
+		if (!raw) {
+			raw = xp_event_name(p, me);
+			rlen = strlen(raw);
+		}
+		q->module = raw;
+		q->module_len = rlen;
+		q->has_program_id = !program_value(p, xp_event_stat(p, me, XP_K_PROGRAM_ID), &q->program_id);
+		if (split_fp(raw, rlen, &nl, &fp)) {
+			q->module_len = nl;
+			if (!q->has_program_id) {
+				q->program_id = fp;
+				q->has_program_id = 1;
+			}
+		}
+	}
+	if (!q->has_program_id)
+		q->has_program_id = !program_value(p, xp_event_stat(p, e, XP_K_PROGRAM_ID), &q->program_id);
+}
+
+/* Non-stray events of line li into v (by start, longer first); returns how many. */
+static size_t line_spans(const struct xp_plane *p, size_t li, const unsigned char *stray,
+			 struct span *v)
+{
+	const struct xp_line *l = &p->lines[li];
+	size_t i, n = 0;
+
+	for (i = l->first_event; i < l->first_event + l->nevents; i++) {
+		const struct xp_event *e = &p->events[i];
+
+		if (stray[i])
+			continue;
+		v[n].s = e->start_ps;
+		v[n].e = e->start_ps + e->dur_ps;	/* xp_plane_finish refuses an overflow */
+		v[n].idx = (uint32_t)i;
+		n++;
+	}
+	qsort(v, n, sizeof(*v), cmp_span);
+	return n;
+}
+
+struct open_op {
+	const struct span *sp;
+	int64_t covered;	/* children's union reaches here */
+	int64_t child_ps;	/* union of its direct children */
+};
+
+static int close_op(struct plane_ctx *c, const struct open_op *o)
+{
+	const struct xp_event *e = &c->p->events[o->sp->idx];
+	struct op_probe q;
+
+	tpu_probe(c, e, AN_OP_SYNC, &q);
+	return record(c, &q, e, e->dur_ps - o->child_ps);
+}
+
+/* An XLA Ops line: self time by nesting (see an_ops.h). */
+static int sync_line(struct plane_ctx *c, const struct span *v, size_t n, struct open_op *stack)
+{
+	size_t i, sp = 0;
+	int ret;
+
+	for (i = 0; i < n; i++) {
+		const struct span *e = &v[i];
+
+		while (sp && stack[sp - 1].sp->e <= e->s)
+			if ((ret = close_op(c, &stack[--sp])))
+				return ret;
+		if (sp && e->e > stack[sp - 1].sp->e) {
+			c->dev->partial_overlaps++;
+			while (sp && e->e > stack[sp - 1].sp->e)
+				if ((ret = close_op(c, &stack[--sp])))
+					return ret;
+		}
+		if (sp) {
+			struct open_op *parent = &stack[sp - 1];
+			int64_t lo = e->s > parent->covered ? e->s : parent->covered;
+
+			if (e->e > lo)
+				parent->child_ps += e->e - lo;
+			if (e->e > parent->covered)
+				parent->covered = e->e;
+		}
+		stack[sp].sp = e;
+		stack[sp].covered = e->s;
+		stack[sp].child_ps = 0;
+		sp++;
+	}
+	while (sp)
+		if ((ret = close_op(c, &stack[--sp])))
+			return ret;
+	return 0;
+}
+
+static int async_line(struct plane_ctx *c, const struct span *v, size_t n)
+{
+	size_t i;
+	int ret;
+
+	for (i = 0; i < n; i++) {
+		const struct xp_event *e = &c->p->events[v[i].idx];
+		struct op_probe q;
+
+		tpu_probe(c, e, AN_OP_ASYNC, &q);
+		if ((ret = record(c, &q, e, e->dur_ps)))
+			return ret;
+	}
+	return 0;
+}
+
+static int gpu_event(struct plane_ctx *c, const struct xp_event *e)
+{
+	const struct xp_plane *p = c->p;
+	struct op_probe q;
+	uint64_t fp;
+	size_t nl;
+
+	if (an_event_kind(p, e) != AN_KIND_KERNEL)
+		return 0;
+	memset(&q, 0, sizeof(q));
+	q.line = AN_OP_GPU;
+	str_stat(p, e, XP_K_HLO_OP, &q.name, &q.name_len);
+	if (!q.name) {
+		c->dev->kernels_no_op++;
+		return 0;
+	}
+	str_stat(p, e, XP_K_HLO_MODULE, &q.module, &q.module_len);
+	str_stat(p, e, XP_K_HLO_CATEGORY, &q.category, &q.category_len);
+	q.has_program_id = !program_value(p, xp_event_stat(p, e, XP_K_PROGRAM_ID), &q.program_id);
+	if (q.module && split_fp(q.module, q.module_len, &nl, &fp)) {
+		q.module_len = nl;
+		if (!q.has_program_id) {
+			q.program_id = fp;
+			q.has_program_id = 1;
+		}
+	}
+	return record(c, &q, e, e->dur_ps);
+}
+
+static int line_is(const struct xp_line *l, const char *name)
+{
+	return l->name && !strcmp(l->name, name);
+}
+
+static int plane_ops(struct plane_ctx *c, struct xp_err *err)
+{
+	struct xp_plane *p = c->p;
+	unsigned char *use = calloc(p->nlines + 1, 1), *stray = malloc(p->nevents + 1);
+	struct span *v = malloc((p->nevents + 1) * sizeof(*v));
+	struct open_op *stack = malloc((p->nevents + 1) * sizeof(*stack));
+	const char **names = malloc((p->nlines + 1) * sizeof(*names));
+	size_t i, k, n, count;
+	int modline = -1, tpu = 0, ret = XP_ERR_NOMEM;
+
+	if (!use || !stray || !v || !stack || !names)
+		goto out;
+	for (i = 0; i < p->nlines; i++) {
+		if (line_is(&p->lines[i], "XLA Ops") || line_is(&p->lines[i], "Async XLA Ops"))
+			tpu = 1;
+		if (line_is(&p->lines[i], "XLA Modules")) {
+			if (modline < 0)
+				modline = (int)i;
+			else
+				c->dev->extra_module_lines++;
+		}
+	}
+	if (tpu && modline >= 0) {
+		/* The modules, for programs: stray ones left out (their end says nothing). */
+		use[modline] = 1;
+		if ((ret = xp_plane_stray_ends(p, use, stray, &count, err)))
+			goto out;
+		use[modline] = 0;
+		c->mods = malloc((p->lines[modline].nevents + 1) * sizeof(*c->mods));
+		if (!c->mods) {
+			ret = XP_ERR_NOMEM;
+			goto out;
+		}
+		c->nmods = line_spans(p, (size_t)modline, stray, c->mods);
+	}
+	if (tpu) {
+		for (i = 0; i < p->nlines; i++) {
+			int sync = line_is(&p->lines[i], "XLA Ops");
+
+			if (!sync && !line_is(&p->lines[i], "Async XLA Ops"))
+				continue;
+			use[i] = 1;
+			ret = xp_plane_stray_ends(p, use, stray, &count, err);
+			use[i] = 0;
+			if (ret)
+				goto out;
+			c->dev->stray_events += count;
+			n = line_spans(p, i, stray, v);
+			ret = sync ? sync_line(c, v, n, stack) : async_line(c, v, n);
+			if (ret)
+				goto out;
+		}
+		ret = 0;
+		goto out;
+	}
+	/* GPU: the stream lines (an_device_lines), unless it names an XLA Modules line. */
+	for (i = 0; i < p->nlines; i++)
+		names[i] = p->lines[i].name ? p->lines[i].name : "";
+	an_device_lines(names, p->nlines, use, &modline);
+	ret = 0;
+	if (modline >= 0)
+		goto out;
+	for (i = 0; i < p->nlines; i++)
+		if (p->lines[i].skipped)
+			use[i] = 0;
+	if ((ret = xp_plane_stray_ends(p, use, stray, &count, err)))
+		goto out;
+	c->dev->stray_events += count;
+	for (i = 0; i < p->nlines; i++) {
+		const struct xp_line *l = &p->lines[i];
+
+		if (!use[i])
+			continue;
+		for (k = l->first_event; k < l->first_event + l->nevents; k++)
+			if (!stray[k] && (ret = gpu_event(c, &p->events[k])))
+				goto out;
+	}
+out:
+	if (ret == XP_ERR_NOMEM)
+		xp_err_set(err, XP_ERR_NOMEM, "out of memory");
+	free(c->mods);
+	c->mods = NULL;
+	c->nmods = 0;
+	free(use);
+	free(stray);
+	free(v);
+	free(stack);
+	free(names);
+	return ret;
+}
+
+/* The device entry for key (made when new, its peaks from plane p when given). */
+static struct an_ops_device *device_get(struct an_ops_result *r, const char *key, size_t *ix, int *is_new)
+{
+	size_t id = r->ndevices;
+	struct an_ops_device *d;
+	int found = xp_hmap_get_or_put(&r->dev_ids_, key, &id);
+
+	if (found < 0)
+		return NULL;
+	*ix = id;
+	*is_new = !found;
+	if (found)
+		return &r->devices[id];
+	if (grow((void **)&r->devices, &r->devcap, r->ndevices, sizeof(*r->devices)))
+		return NULL;
+	d = &r->devices[r->ndevices++];
+	memset(d, 0, sizeof(*d));
+	d->name = strdup(key);
+	return d->name ? d : NULL;
+}
+
+int an_ops_add(struct an_ops_result *r, struct xp_trace *t, struct xp_err *err)
+{
+	const char *host = t->nhostnames ? t->hostnames[0] : "";
+	size_t i;
+	int ret = 0;
+
+	r->inputs++;
+	for (i = 0; i < t->nplanes && !ret; i++) {
+		struct plane_ctx c = {.r = r};
+		char *key;
+		int is_new = 0;
+
+		if (!an_is_device_plane(t->planes[i].name) ||
+		    (r->opts.device && !an_device_matches(t->planes[i].name, r->opts.device)))
+			continue;
+		if ((ret = xp_trace_load_plane(t, i, err)))
+			break;
+		c.p = &t->planes[i];
+		if (!c.p->nevents)
+			continue;
+		key = an_device_key(host, c.p->name);
+		c.dev = key ? device_get(r, key, &c.dev_ix, &is_new) : NULL;
+		free(key);
+		if (!c.dev || (is_new && device_peaks(c.p, c.dev))) {
+			ret = xp_err_set(err, XP_ERR_NOMEM, "out of memory");
+			break;
+		}
+		ret = plane_ops(&c, err);
+	}
+	return ret;
+}
+
+/* ---- pooling and finishing -------------------------------------------------- */
+
+int an_ops_merge(struct an_ops_result *dst, const struct an_ops_result *src, struct xp_err *err)
+{
+	size_t i, k;
+
+	dst->inputs += src->inputs;
+	for (k = 0; k < AN_OP_LINES; k++) {
+		dst->events[k] += src->events[k];
+		dst->total_ps[k] = sat_add(dst->total_ps[k], src->total_ps[k]);
+		dst->self_ps[k] = sat_add(dst->self_ps[k], src->self_ps[k]);
+	}
+	for (i = 0; i < src->ndevices; i++) {
+		const struct an_ops_device *s = &src->devices[i];
+		struct an_ops_device *d;
+		size_t ix;
+		int is_new = 0;
+
+		d = device_get(dst, s->name, &ix, &is_new);
+		if (!d)
+			return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
+		if (is_new) {
+			d->peak_src = s->peak_src;
+			d->peak_flops = s->peak_flops;
+			d->peak_bw = s->peak_bw;
+			if (s->chip && !(d->chip = strdup(s->chip)))
+				return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
+		}
+		for (k = 0; k < AN_OP_LINES; k++)
+			d->events[k] += s->events[k];
+		d->stray_events += s->stray_events;
+		d->partial_overlaps += s->partial_overlaps;
+		d->odd_values += s->odd_values;
+		d->kernels_no_op += s->kernels_no_op;
+		d->extra_module_lines += s->extra_module_lines;
+	}
+	for (i = 0; i < src->nrows; i++) {
+		const struct an_op_row *s = &src->rows[i];
+		struct op_probe q = {
+			.line = s->line, .name = s->name, .hlo = s->hlo, .category = s->category,
+			.module = s->module, .program_id = s->program_id, .has_program_id = s->has_program_id,
+		};
+		struct an_op_row *d;
+		int is_new = 0;
+
+		q.name_len = strlen(s->name);
+		q.hlo_len = s->hlo ? strlen(s->hlo) : 0;
+		q.category_len = s->category ? strlen(s->category) : 0;
+		q.module_len = s->module ? strlen(s->module) : 0;
+		d = row_get(dst, &q, &is_new);
+		if (!d)
+			return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
+		ridge_join(d, s->ridge, s->ridge_differs, is_new);
+		d->occurrences += s->occurrences;
+		d->total_ps = sat_add(d->total_ps, s->total_ps);
+		d->self_ps = sat_add(d->self_ps, s->self_ps);
+		sum_merge(&d->flops, &s->flops);
+		sum_merge(&d->model_flops, &s->model_flops);
+		sum_merge(&d->bytes, &s->bytes);
+	}
+	return 0;
+}
+
+double an_op_flops_per_s(const struct an_op_row *row)
+{
+	if (!an_sum_known(&row->flops, row->occurrences) || row->total_ps <= 0)
+		return -1;
+	return (double)row->flops.v / ((double)row->total_ps * 1e-12);
+}
+
+double an_op_bytes_per_s(const struct an_op_row *row)
+{
+	if (!an_sum_known(&row->bytes, row->occurrences) || row->total_ps <= 0)
+		return -1;
+	return (double)row->bytes.v / ((double)row->total_ps * 1e-12);
+}
+
+double an_op_intensity(const struct an_op_row *row)
+{
+	if (!an_sum_known(&row->flops, row->occurrences) || !an_sum_known(&row->bytes, row->occurrences) ||
+	    !row->bytes.v)
+		return -1;
+	return (double)row->flops.v / (double)row->bytes.v;
+}
+
+static enum an_bound bound_of(const struct an_op_row *row)
+{
+	int fk = an_sum_known(&row->flops, row->occurrences), bk = an_sum_known(&row->bytes, row->occurrences);
+
+	if (!fk || !bk || row->ridge <= 0 || row->ridge_differs || (!row->flops.v && !row->bytes.v))
+		return AN_BOUND_NONE;
+	if (!row->bytes.v)
+		return AN_BOUND_COMPUTE;
+	return (double)row->flops.v / (double)row->bytes.v >= row->ridge ? AN_BOUND_COMPUTE : AN_BOUND_MEMORY;
+}
+
+static _Thread_local enum an_ops_sort sort_by;
+
+static int cmp_nullstr(const char *a, const char *b)
+{
+	return strcmp(a ? a : "", b ? b : "");
+}
+
+static int cmp_row(const void *pa, const void *pb)
+{
+	const struct an_op_row *a = pa, *b = pb;
+	uint64_t x = 0, y = 0;
+	int c;
+
+	if (a->line != b->line)
+		return a->line < b->line ? -1 : 1;
+	switch (sort_by) {
+	case AN_OPS_SORT_SELF:
+		x = (uint64_t)a->self_ps;
+		y = (uint64_t)b->self_ps;
+		break;
+	case AN_OPS_SORT_FLOPS:
+		/* unknown sums last */
+		x = an_sum_known(&a->flops, a->occurrences) ? a->flops.v : 0;
+		y = an_sum_known(&b->flops, b->occurrences) ? b->flops.v : 0;
+		break;
+	case AN_OPS_SORT_BYTES:
+		x = an_sum_known(&a->bytes, a->occurrences) ? a->bytes.v : 0;
+		y = an_sum_known(&b->bytes, b->occurrences) ? b->bytes.v : 0;
+		break;
+	default:
+		break;
+	}
+	if (x != y)
+		return x > y ? -1 : 1;
+	if (a->total_ps != b->total_ps)
+		return a->total_ps > b->total_ps ? -1 : 1;
+	if ((c = strcmp(a->name, b->name)) || (c = cmp_nullstr(a->module, b->module)) ||
+	    (c = cmp_nullstr(a->hlo, b->hlo)))
+		return c;
+	if (a->has_program_id != b->has_program_id)
+		return a->has_program_id ? -1 : 1;
+	return a->program_id < b->program_id ? -1 : a->program_id > b->program_id;
+}
+
+static void row_notes(struct an_ops_result *r, const struct an_op_row *row)
+{
+	const struct an_sum *s[3] = {&row->flops, &row->model_flops, &row->bytes};
+	size_t k;
+
+	for (k = 0; k < 3; k++) {
+		if (s[k]->overflow)
+			r->overflows++;
+		else if (s[k]->n && s[k]->n < row->occurrences)
+			r->partial_sums++;
+	}
+	if (row->total_ps == INT64_MAX || row->self_ps == INT64_MAX)
+		r->overflows++;
+	r->ridge_differs += row->ridge_differs && row->ridge > 0;
+}
+
+static int build_categories(struct an_ops_result *r)
+{
+	struct xp_hmap ix = {0};
+	size_t i, cap = 0;
+	int ret = XP_ERR_NOMEM;
+
+	for (i = 0; i < r->nrows; i++) {
+		const struct an_op_row *s = &r->rows[i];
+		const char *cat = s->category ? s->category : "";
+		char *key = NULL;
+		size_t id = r->ncats;
+		struct an_op_row *d;
+		int found;
+
+		if (asprintf(&key, "%d\x1f%s", (int)s->line, cat) < 0)
+			goto out;
+		found = xp_hmap_get_or_put(&ix, key, &id);
+		free(key);
+		if (found < 0)
+			goto out;
+		if (!found) {
+			if (grow((void **)&r->cats, &cap, r->ncats, sizeof(*r->cats)))
+				goto out;
+			d = &r->cats[r->ncats++];
+			memset(d, 0, sizeof(*d));
+			d->line = s->line;
+			d->name = strdup(s->category ? s->category : "-");
+			d->category = s->category ? strdup(s->category) : NULL;
+			if (!d->name || (s->category && !d->category))
+				goto out;
+			d->ridge = s->ridge;
+			d->ridge_differs = s->ridge_differs;
+		}
+		d = &r->cats[id];
+		if (found)
+			ridge_join(d, s->ridge, s->ridge_differs, 0);
+		d->occurrences += s->occurrences;
+		d->total_ps = sat_add(d->total_ps, s->total_ps);
+		d->self_ps = sat_add(d->self_ps, s->self_ps);
+		sum_merge(&d->flops, &s->flops);
+		sum_merge(&d->model_flops, &s->model_flops);
+		sum_merge(&d->bytes, &s->bytes);
+	}
+	ret = 0;
+out:
+	xp_hmap_release(&ix);
+	return ret;
+}
+
+static void finish_rows(struct an_ops_result *r, struct an_op_row *rows, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		int64_t st = r->self_ps[rows[i].line];
+
+		rows[i].share = st > 0 ? (double)rows[i].self_ps / (double)st : 0;
+		rows[i].bound = bound_of(&rows[i]);
+	}
+	sort_by = r->opts.sort;
+	qsort(rows, n, sizeof(*rows), cmp_row);
+}
+
+int an_ops_finish(struct an_ops_result *r, struct xp_err *err)
+{
+	size_t i;
+
+	r->stray_events = r->partial_overlaps = r->odd_values = r->kernels_no_op = 0;
+	r->extra_module_lines = r->overflows = r->partial_sums = r->ridge_differs = 0;
+	for (i = 0; i < r->ndevices; i++) {
+		r->stray_events += r->devices[i].stray_events;
+		r->partial_overlaps += r->devices[i].partial_overlaps;
+		r->odd_values += r->devices[i].odd_values;
+		r->kernels_no_op += r->devices[i].kernels_no_op;
+		r->extra_module_lines += r->devices[i].extra_module_lines;
+	}
+	for (i = 0; i < r->nrows; i++)
+		row_notes(r, &r->rows[i]);
+	/* The key index points into the unsorted rows: no more rows are added. */
+	xp_hmap_release(&r->by_key_);
+	if (r->opts.by_category && build_categories(r))
+		return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
+	finish_rows(r, r->rows, r->nrows);
+	finish_rows(r, r->cats, r->ncats);
+	return 0;
+}
+
+void an_ops_want_lines(const char *plane, const char *const *names, size_t n, unsigned char *want,
+		       void *device_pattern)
+{
+	size_t i;
+	int tpu = 0, modline;
+
+	(void)device_pattern;
+	if (!an_is_device_plane(plane))
+		return;
+	for (i = 0; i < n; i++)
+		tpu |= !strcmp(names[i], "XLA Ops") || !strcmp(names[i], "Async XLA Ops");
+	if (tpu) {
+		for (i = 0; i < n; i++)
+			want[i] = !strcmp(names[i], "XLA Ops") || !strcmp(names[i], "Async XLA Ops") ||
+				  !strcmp(names[i], "XLA Modules");
+		return;
+	}
+	memset(want, 0, n);
+	an_device_lines(names, n, want, &modline);
+	if (modline >= 0)
+		memset(want, 0, n);	/* modules but no ops: nothing to read */
+}

@@ -1,0 +1,160 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * HLO ops: device time per op, pooled over devices and inputs.
+ *
+ * TPU (a device plane with an "XLA Ops" or "Async XLA Ops" line): each
+ * event of those lines is one occurrence of an op, named by its metadata
+ * (display_name short, on "Async XLA Ops" the instruction name as its
+ * display names are generic; name the HLO text). Self time on an "XLA Ops" line
+ * is the op's time minus the union of its direct children: the ops of the
+ * same line inside it (the op starting first, at equal starts the longer,
+ * then the earlier in the file, is the parent). An op that starts inside
+ * another and ends after it (a partial overlap) is no child: it is
+ * counted, the op it overlaps is closed there (ops after it that lie in
+ * both are children of the later op only), and nothing is subtracted for
+ * it. "Async XLA Ops" events are start-to-done spans that overlap other
+ * work: kept in rows of their own, their self time is their total.
+ * An op's program: the program of the "XLA Modules" event its start lies
+ * in (program_id stat, else the "(digits)" fingerprint), else its own
+ * program_id stat.
+ *
+ * GPU (no such line): kernels (an_event_kind) on the "Stream #" lines that
+ * carry an hlo_op stat, grouped by (hlo_module, program_id, hlo_op); self
+ * time is total time (kernels of a stream do not nest).
+ *
+ * Stray ends (xp_stray.h), per line (on GPU over the stream lines together),
+ * are left out and counted. flops, model_flops and bytes_accessed are summed
+ * over occurrences; a negative or non-integral value is treated as absent
+ * and counted; a sum beyond 2^64-1 makes the row's value unknown, counted.
+ */
+#ifndef AN_OPS_H
+#define AN_OPS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "xp_hmap.h"
+#include "xp_model.h"
+
+enum an_op_line { AN_OP_SYNC, AN_OP_ASYNC, AN_OP_GPU, AN_OP_LINES };
+
+/* "XLA Ops", "Async XLA Ops", "GPU kernels". */
+const char *an_op_line_name(enum an_op_line l);
+
+enum an_ops_sort { AN_OPS_SORT_TIME, AN_OPS_SORT_SELF, AN_OPS_SORT_FLOPS, AN_OPS_SORT_BYTES };
+
+enum an_bound { AN_BOUND_NONE, AN_BOUND_COMPUTE, AN_BOUND_MEMORY };
+
+/* "compute", "memory", NULL. */
+const char *an_bound_name(enum an_bound b);
+
+enum an_peak_src { AN_PEAK_NONE, AN_PEAK_PLANE, AN_PEAK_TABLE };
+
+/* "none", "plane", "table". */
+const char *an_peak_src_name(enum an_peak_src s);
+
+struct an_ops_opts {
+	const char *device;		/* --device pattern; NULL: every device plane */
+	int by_category;		/* also build the per-category rows */
+	enum an_ops_sort sort;
+};
+
+/* A summed counter: flops, model_flops or bytes_accessed. */
+struct an_sum {
+	uint64_t v;
+	size_t n;		/* occurrences that carried a valid value */
+	int overflow;		/* the sum passed 2^64-1: unknown */
+};
+
+/* A row is known when every occurrence carried a value and the sum fits. */
+static inline int an_sum_known(const struct an_sum *s, size_t occurrences)
+{
+	return s->n == occurrences && occurrences && !s->overflow;
+}
+
+struct an_op_row {
+	char *name;		/* display_name (TPU), hlo_op (GPU); by category: the category */
+	char *hlo;		/* TPU: metadata name (HLO text); else NULL */
+	char *category;		/* hlo_category; NULL when none */
+	char *module;		/* function: enclosing XLA Modules event (TPU), hlo_module (GPU); or NULL */
+	uint64_t program_id;
+	int has_program_id;
+	enum an_op_line line;
+	size_t occurrences;
+	int64_t total_ps, self_ps;	/* saturate at INT64_MAX */
+	struct an_sum flops, model_flops, bytes;
+	double share;		/* self time over its line kind's self time */
+	/* peaks of the devices it ran on: ridge = peak FLOP/s / peak bytes/s */
+	double ridge;		/* 0: no device had both peaks */
+	int ridge_differs;	/* its devices had different ridge points: no bound */
+	enum an_bound bound;	/* after finish */
+};
+
+struct an_ops_device {
+	char *name;		/* "host:plane", or the plane name when the file names no host */
+	char *chip;		/* device_type_string plane stat, or NULL */
+	enum an_peak_src peak_src;
+	double peak_flops, peak_bw;	/* FLOP/s and bytes/s; 0 unknown */
+	size_t events[AN_OP_LINES];
+	size_t stray_events;
+	size_t partial_overlaps;	/* ops partly overlapping another op of their line */
+	size_t odd_values;		/* flops, model_flops, bytes_accessed negative or not integers */
+	size_t kernels_no_op;		/* GPU kernels without an hlo_op stat */
+	size_t extra_module_lines;	/* XLA Modules lines after the first (not used for programs) */
+};
+
+/* Owns every string and array; an_ops_release frees them. */
+struct an_ops_result {
+	struct an_ops_opts opts;
+	struct an_op_row *rows;	/* after finish: sorted, line kinds in enum order */
+	size_t nrows, cap;
+	struct an_op_row *cats;	/* by category (opts.by_category), after finish */
+	size_t ncats;
+	struct an_ops_device *devices;
+	size_t ndevices, devcap;
+	size_t inputs;
+	size_t events[AN_OP_LINES];
+	int64_t total_ps[AN_OP_LINES], self_ps[AN_OP_LINES];
+	size_t rows_in[AN_OP_LINES];	/* rows per line kind */
+	/* summed over devices */
+	size_t stray_events, partial_overlaps, odd_values, kernels_no_op, extra_module_lines;
+	size_t overflows;	/* row sums (flops, bytes, time) that passed their limit */
+	size_t partial_sums;	/* row values some occurrences lacked: shown as unknown */
+	size_t ridge_differs;	/* rows over devices of different peaks: no bound */
+	/* private */
+	struct xp_hmap by_key_, dev_ids_;
+};
+
+/*
+ * Per-chip peaks used when a TPU plane carries none: matched to its
+ * device_type_string ("TPU v6 Lite"), any case. NULL-terminated.
+ */
+struct an_chip_peak {
+	const char *chip;
+	double tflops, hbm_gbs;
+};
+extern const struct an_chip_peak an_chip_peaks[];
+
+void an_ops_init(struct an_ops_result *r, const struct an_ops_opts *o);
+/*
+ * Adds the ops of t's device planes that opts.device selects (reading
+ * planes the reader deferred, hence t is not const). 0, or a negative
+ * xp_errcode with err filled.
+ */
+int an_ops_add(struct an_ops_result *r, struct xp_trace *t, struct xp_err *err);
+/* Pools src (an input's result) into dst; src is left as it was. */
+int an_ops_merge(struct an_ops_result *dst, const struct an_ops_result *src, struct xp_err *err);
+/* Sorts the rows, computes shares and bounds, and the categories. */
+int an_ops_finish(struct an_ops_result *r, struct xp_err *err);
+void an_ops_release(struct an_ops_result *r);
+
+/* FLOP/s, bytes/s and FLOP per byte of a row; negative when unknown. */
+double an_op_flops_per_s(const struct an_op_row *row);
+double an_op_bytes_per_s(const struct an_op_row *row);
+double an_op_intensity(const struct an_op_row *row);
+
+/* For xp_read_opts.want_lines: the lines an_ops_add reads. */
+void an_ops_want_lines(const char *plane, const char *const *names, size_t n,
+		       unsigned char *want, void *device_pattern);
+
+#endif

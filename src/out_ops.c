@@ -1,0 +1,475 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#include "out_ops.h"
+
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "out_json.h"
+
+#define PLURAL(n) ((n) == 1 ? "" : "s")
+
+static const char *sort_name(enum an_ops_sort s)
+{
+	return s == AN_OPS_SORT_SELF ? "self" : s == AN_OPS_SORT_FLOPS ? "flops"
+	       : s == AN_OPS_SORT_BYTES ? "bytes" : "time";
+}
+
+/* The rows shown: by category or per op. */
+static const struct an_op_row *shown(const struct an_ops_result *r, size_t *n)
+{
+	*n = r->opts.by_category ? r->ncats : r->nrows;
+	return r->opts.by_category ? r->cats : r->rows;
+}
+
+/* Whether row i is within --top of its line kind (rows are grouped by line kind). */
+static int within_top(const struct an_op_row *rows, size_t i, size_t top)
+{
+	size_t k = 0;
+
+	if (!top)
+		return 1;
+	while (k < i && k < top && rows[i - k - 1].line == rows[i].line)
+		k++;
+	return k < top;
+}
+
+static void json_sum(cJSON *o, const char *name, const struct an_sum *s, size_t occ)
+{
+	if (an_sum_known(s, occ))
+		out_json_add_u64(o, name, s->v);
+	else
+		cJSON_AddNullToObject(o, name);
+}
+
+static void json_num(cJSON *o, const char *name, double v)
+{
+	if (v >= 0 && isfinite(v))
+		cJSON_AddNumberToObject(o, name, v);
+	else
+		cJSON_AddNullToObject(o, name);
+}
+
+static void json_str(cJSON *o, const char *name, const char *v)
+{
+	if (v)
+		cJSON_AddStringToObject(o, name, v);
+	else
+		cJSON_AddNullToObject(o, name);
+}
+
+static void json_row(cJSON *o, const struct an_op_row *row, int cat)
+{
+	cJSON_AddStringToObject(o, "name", row->name);
+	cJSON_AddStringToObject(o, "line", an_op_line_name(row->line));
+	cJSON_AddBoolToObject(o, "async", row->line == AN_OP_ASYNC);
+	json_str(o, "category", row->category);
+	if (!cat) {
+		json_str(o, "hlo", row->hlo);
+		json_str(o, "module", row->module);
+		if (row->has_program_id)
+			out_json_add_u64(o, "program_id", row->program_id);
+		else
+			cJSON_AddNullToObject(o, "program_id");
+	}
+	cJSON_AddNumberToObject(o, "occurrences", (double)row->occurrences);
+	out_json_add_ns(o, "total_ns", (double)row->total_ps);
+	out_json_add_ns(o, "self_ns", (double)row->self_ps);
+	cJSON_AddNumberToObject(o, "mean_ns", row->occurrences ? (double)row->total_ps / row->occurrences / 1000.0 : 0);
+	cJSON_AddNumberToObject(o, "share", row->share);
+	json_sum(o, "flops", &row->flops, row->occurrences);
+	json_sum(o, "model_flops", &row->model_flops, row->occurrences);
+	json_sum(o, "bytes_accessed", &row->bytes, row->occurrences);
+	json_num(o, "flops_per_s", an_op_flops_per_s(row));
+	json_num(o, "bytes_per_s", an_op_bytes_per_s(row));
+	json_num(o, "intensity", an_op_intensity(row));
+	json_str(o, "bound_by", an_bound_name(row->bound));
+}
+
+static int print_json(FILE *f, const struct an_ops_result *r, size_t top, const struct xp_notes *notes)
+{
+	cJSON *doc = out_json_doc(), *a, *lines;
+	size_t i, k;
+
+	if (!doc)
+		return -1;
+	cJSON_AddStringToObject(doc, "command", "ops");
+	cJSON_AddStringToObject(doc, "sort", sort_name(r->opts.sort));
+	cJSON_AddStringToObject(doc, "by", r->opts.by_category ? "category" : "op");
+	if (top)
+		cJSON_AddNumberToObject(doc, "top", (double)top);
+	else
+		cJSON_AddNullToObject(doc, "top");
+	cJSON_AddNumberToObject(doc, "inputs", (double)r->inputs);
+	lines = cJSON_AddArrayToObject(doc, "lines");
+	for (k = 0; lines && k < AN_OP_LINES; k++) {
+		cJSON *o;
+
+		if (!r->events[k])
+			continue;
+		if (!(o = cJSON_CreateObject()))
+			break;
+		cJSON_AddItemToArray(lines, o);
+		cJSON_AddStringToObject(o, "line", an_op_line_name((enum an_op_line)k));
+		cJSON_AddNumberToObject(o, "events", (double)r->events[k]);
+		cJSON_AddNumberToObject(o, "ops_count", (double)r->rows_in[k]);
+		out_json_add_ns(o, "total_ns", (double)r->total_ps[k]);
+		out_json_add_ns(o, "self_ns", (double)r->self_ps[k]);
+	}
+	a = cJSON_AddArrayToObject(doc, "devices");
+	for (i = 0; a && i < r->ndevices; i++) {
+		const struct an_ops_device *d = &r->devices[i];
+		cJSON *o = cJSON_CreateObject();
+
+		if (!o)
+			break;
+		cJSON_AddItemToArray(a, o);
+		cJSON_AddStringToObject(o, "name", d->name);
+		json_str(o, "chip", d->chip);
+		cJSON_AddStringToObject(o, "peak_source", an_peak_src_name(d->peak_src));
+		json_num(o, "peak_flops_per_s", d->peak_src ? d->peak_flops : -1);
+		json_num(o, "peak_bytes_per_s", d->peak_src ? d->peak_bw : -1);
+		cJSON_AddNumberToObject(o, "op_events", (double)(d->events[AN_OP_SYNC] + d->events[AN_OP_ASYNC] +
+								  d->events[AN_OP_GPU]));
+		cJSON_AddNumberToObject(o, "stray_end_events", (double)d->stray_events);
+		cJSON_AddNumberToObject(o, "partial_overlaps", (double)d->partial_overlaps);
+		cJSON_AddNumberToObject(o, "odd_values", (double)d->odd_values);
+		cJSON_AddNumberToObject(o, "kernels_without_hlo_op", (double)d->kernels_no_op);
+	}
+	cJSON_AddNumberToObject(doc, "stray_end_events", (double)r->stray_events);
+	cJSON_AddNumberToObject(doc, "partial_overlaps", (double)r->partial_overlaps);
+	cJSON_AddNumberToObject(doc, "odd_values", (double)r->odd_values);
+	cJSON_AddNumberToObject(doc, "overflowed_sums", (double)r->overflows);
+	cJSON_AddNumberToObject(doc, "partial_sums", (double)r->partial_sums);
+	cJSON_AddNumberToObject(doc, "kernels_without_hlo_op", (double)r->kernels_no_op);
+	a = cJSON_AddArrayToObject(doc, "ops");
+	for (i = 0; a && i < r->nrows; i++) {
+		cJSON *o;
+
+		if (!within_top(r->rows, i, r->opts.by_category ? 0 : top))
+			continue;
+		if (!(o = cJSON_CreateObject()))
+			break;
+		cJSON_AddItemToArray(a, o);
+		json_row(o, &r->rows[i], 0);
+	}
+	if (r->opts.by_category) {
+		a = cJSON_AddArrayToObject(doc, "categories");
+		for (i = 0; a && i < r->ncats; i++) {
+			cJSON *o;
+
+			if (!within_top(r->cats, i, top))
+				continue;
+			if (!(o = cJSON_CreateObject()))
+				break;
+			cJSON_AddItemToArray(a, o);
+			json_row(o, &r->cats[i], 1);
+		}
+	}
+	out_json_add_notes(doc, notes);
+	return out_json_print(doc, f);
+}
+
+static void fmt_u64_or_empty(char *b, size_t n, const struct an_sum *s, size_t occ)
+{
+	if (an_sum_known(s, occ))
+		snprintf(b, n, "%" PRIu64, s->v);
+	else
+		b[0] = '\0';
+}
+
+static void fmt_num_or_empty(char *b, size_t n, double v)
+{
+	if (v >= 0 && isfinite(v))
+		snprintf(b, n, "%.6g", v);
+	else
+		b[0] = '\0';
+}
+
+static int print_machine(FILE *f, enum out_mode mode, const struct an_ops_result *r, size_t top)
+{
+	static const char *const h[] = {"line", "name", "category", "program_id", "module", "occurrences",
+					"total_ns", "self_ns", "mean_ns", "share", "flops", "model_flops",
+					"bytes_accessed", "flops_per_s", "bytes_per_s", "intensity", "bound_by",
+					"hlo"};
+	const struct an_op_row *rows;
+	struct out_table t;
+	size_t i, n;
+	int ret, cat = r->opts.by_category;
+
+	rows = shown(r, &n);
+	out_table_init(&t, sizeof(h) / sizeof(h[0]), h, NULL);
+	for (i = 0; i < n; i++) {
+		const struct an_op_row *row = &rows[i];
+		char b[6][32];
+
+		if (!within_top(rows, i, top))
+			continue;
+		if (row->has_program_id && !cat)
+			snprintf(b[0], sizeof(b[0]), "%" PRIu64, row->program_id);
+		else
+			b[0][0] = '\0';
+		fmt_u64_or_empty(b[1], sizeof(b[1]), &row->flops, row->occurrences);
+		fmt_u64_or_empty(b[2], sizeof(b[2]), &row->model_flops, row->occurrences);
+		fmt_u64_or_empty(b[3], sizeof(b[3]), &row->bytes, row->occurrences);
+		out_table_add(&t, "%s", an_op_line_name(row->line));
+		out_table_add(&t, "%s", row->name);
+		out_table_add(&t, "%s", row->category ? row->category : "");
+		out_table_add(&t, "%s", b[0]);
+		out_table_add(&t, "%s", row->module && !cat ? row->module : "");
+		out_table_add(&t, "%zu", row->occurrences);
+		out_table_add(&t, "%.3f", (double)row->total_ps / 1000.0);
+		out_table_add(&t, "%.3f", (double)row->self_ps / 1000.0);
+		out_table_add(&t, "%.3f", row->occurrences ? (double)row->total_ps / row->occurrences / 1000.0 : 0);
+		out_table_add(&t, "%.6f", row->share);
+		out_table_add(&t, "%s", b[1]);
+		out_table_add(&t, "%s", b[2]);
+		out_table_add(&t, "%s", b[3]);
+		fmt_num_or_empty(b[4], sizeof(b[4]), an_op_flops_per_s(row));
+		out_table_add(&t, "%s", b[4]);
+		fmt_num_or_empty(b[4], sizeof(b[4]), an_op_bytes_per_s(row));
+		out_table_add(&t, "%s", b[4]);
+		fmt_num_or_empty(b[4], sizeof(b[4]), an_op_intensity(row));
+		out_table_add(&t, "%s", b[4]);
+		out_table_add(&t, "%s", an_bound_name(row->bound) ? an_bound_name(row->bound) : "");
+		out_table_add(&t, "%s", row->hlo && !cat ? row->hlo : "");
+	}
+	ret = out_table_print(&t, f, mode, 0);
+	out_table_release(&t);
+	return ret;
+}
+
+/* A count with an SI prefix and three significant digits ("1.34G"); "-" when unknown. */
+static void fmt_si(char *b, size_t n, double v)
+{
+	static const char pre[] = " kMGTPEZY";
+	size_t k = 0;
+
+	if (!(v >= 0) || !isfinite(v)) {
+		snprintf(b, n, "-");
+		return;
+	}
+	while (v >= 999.5 && k + 1 < sizeof(pre) - 1) {
+		v /= 1000;
+		k++;
+	}
+	if (!k)
+		snprintf(b, n, "%.0f", v);
+	else
+		snprintf(b, n, "%.*f%c", v < 9.995 ? 2 : v < 99.95 ? 1 : 0, v, pre[k]);
+}
+
+static void fmt_sum(char *b, size_t n, const struct an_sum *s, size_t occ)
+{
+	fmt_si(b, n, an_sum_known(s, occ) ? (double)s->v : -1);
+}
+
+/* Program ids of more than 10 digits (TPU fingerprints) show 7 digits and an ellipsis. */
+static void fmt_program(char *b, size_t n, const struct an_op_row *row)
+{
+	int len;
+
+	if (!row->has_program_id) {
+		snprintf(b, n, "-");
+		return;
+	}
+	len = snprintf(b, n, "%" PRIu64, row->program_id);
+	if (len > 10 && n > 12)
+		memcpy(b + 7, "\u2026", sizeof("\u2026"));
+}
+
+static int print_one_table(FILE *f, const struct an_ops_result *r, enum an_op_line line, size_t top,
+			   int colour, size_t *shown_rows)
+{
+	static const unsigned char right_op[] = {0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0};
+	static const unsigned char right_cat[] = {0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0};
+	const struct an_op_row *rows;
+	int cat = r->opts.by_category, ret;
+	const char *h[15];
+	char th[3][32];
+	struct out_tcol col[3];
+	struct out_table t;
+	size_t i, n, k, nh = 0;
+
+	rows = shown(r, &n);
+	for (k = 0; k < 3; k++)
+		out_tcol_init(&col[k]);
+	for (i = 0; i < n; i++) {
+		if (rows[i].line != line || !within_top(rows, i, top))
+			continue;
+		out_tcol_add(&col[0], (double)rows[i].total_ps);
+		out_tcol_add(&col[1], (double)rows[i].self_ps);
+		out_tcol_add(&col[2], rows[i].occurrences ? (double)rows[i].total_ps / rows[i].occurrences : 0);
+	}
+	out_tcol_header(&col[0], th[0], sizeof(th[0]), "TOTAL");
+	out_tcol_header(&col[1], th[1], sizeof(th[1]), "SELF");
+	out_tcol_header(&col[2], th[2], sizeof(th[2]), "MEAN");
+	h[nh++] = cat ? "CATEGORY" : line == AN_OP_GPU ? "HLO OP" : "OP";
+	if (!cat) {
+		h[nh++] = line == AN_OP_GPU ? "MODULE" : "CATEGORY";
+		h[nh++] = "PROGRAM";
+	}
+	h[nh++] = "OCC";
+	h[nh++] = th[0];
+	h[nh++] = th[1];
+	h[nh++] = th[2];
+	h[nh++] = "SHARE";
+	h[nh++] = "FLOPS";
+	h[nh++] = "BYTES";
+	h[nh++] = "TFLOP/S";
+	h[nh++] = "GB/S";
+	h[nh++] = "FLOP/B";
+	h[nh++] = "BOUND";
+	out_table_init(&t, nh, h, cat ? right_cat : right_op);
+	*shown_rows = 0;
+	for (i = 0; i < n; i++) {
+		const struct an_op_row *row = &rows[i];
+		char b[8][48];
+		double v;
+
+		if (row->line != line || !within_top(rows, i, top))
+			continue;
+		(*shown_rows)++;
+		out_table_add(&t, "%s", row->name);
+		if (!cat) {
+			if (line == AN_OP_GPU)
+				out_table_add(&t, "%s", row->module ? row->module : "-");
+			else
+				out_table_add(&t, "%s", row->category ? row->category : "-");
+			fmt_program(b[0], sizeof(b[0]), row);
+			out_table_add(&t, "%s", b[0]);
+		}
+		out_table_add(&t, "%zu", row->occurrences);
+		out_tcol_fmt(&col[0], b[1], sizeof(b[1]), (double)row->total_ps);
+		out_tcol_fmt(&col[1], b[2], sizeof(b[2]), (double)row->self_ps);
+		out_tcol_fmt(&col[2], b[3], sizeof(b[3]),
+			     row->occurrences ? (double)row->total_ps / row->occurrences : 0);
+		out_table_add(&t, "%s", b[1]);
+		out_table_add(&t, "%s", b[2]);
+		out_table_add(&t, "%s", b[3]);
+		out_table_add(&t, "%.1f%%", row->share * 100);
+		fmt_sum(b[4], sizeof(b[4]), &row->flops, row->occurrences);
+		fmt_sum(b[5], sizeof(b[5]), &row->bytes, row->occurrences);
+		out_table_add(&t, "%s", b[4]);
+		out_table_add(&t, "%s", b[5]);
+		v = an_op_flops_per_s(row);
+		if (v >= 0)
+			snprintf(b[6], sizeof(b[6]), "%.3f", v / 1e12);
+		else
+			snprintf(b[6], sizeof(b[6]), "-");
+		out_table_add(&t, "%s", b[6]);
+		v = an_op_bytes_per_s(row);
+		if (v >= 0)
+			snprintf(b[6], sizeof(b[6]), "%.1f", v / 1e9);
+		else
+			snprintf(b[6], sizeof(b[6]), "-");
+		out_table_add(&t, "%s", b[6]);
+		v = an_op_intensity(row);
+		if (v >= 0)
+			snprintf(b[7], sizeof(b[7]), "%.2f", v);
+		else
+			snprintf(b[7], sizeof(b[7]), "-");
+		out_table_add(&t, "%s", b[7]);
+		out_table_add(&t, "%s", an_bound_name(row->bound) ? an_bound_name(row->bound) : "-");
+	}
+	ret = out_table_print(&t, f, OUT_TABLE, colour);
+	out_table_release(&t);
+	return ret;
+}
+
+/* "peaks: plane stats on 3 devices (TPU v6 Lite: 918 TFLOP/s, 1638 GB/s); ..." */
+static void print_peaks(FILE *f, const struct an_ops_result *r)
+{
+	size_t i, k, said = 0;
+
+	for (i = 0; i < r->ndevices; i++) {
+		const struct an_ops_device *d = &r->devices[i];
+		size_t same = 0;
+
+		/* one phrase per distinct (source, chip, peaks), counted at its first device */
+		for (k = 0; k < i; k++)
+			if (r->devices[k].peak_src == d->peak_src && r->devices[k].peak_flops == d->peak_flops &&
+			    r->devices[k].peak_bw == d->peak_bw &&
+			    !strcmp(r->devices[k].chip ? r->devices[k].chip : "", d->chip ? d->chip : ""))
+				break;
+		if (k < i)
+			continue;
+		for (k = i; k < r->ndevices; k++)
+			same += r->devices[k].peak_src == d->peak_src && r->devices[k].peak_flops == d->peak_flops &&
+				r->devices[k].peak_bw == d->peak_bw &&
+				!strcmp(r->devices[k].chip ? r->devices[k].chip : "", d->chip ? d->chip : "");
+		fprintf(f, "%s", said++ ? "; " : "peaks: ");
+		if (d->peak_src == AN_PEAK_NONE)
+			fprintf(f, "none known for %zu device%s%s%s%s (no bound)", same, PLURAL(same),
+				d->chip ? " (" : "", d->chip ? d->chip : "", d->chip ? ")" : "");
+		else
+			fprintf(f, "%s on %zu device%s (%s: %.0f TFLOP/s, %.0f GB/s HBM)",
+				d->peak_src == AN_PEAK_PLANE ? "plane stats" : "the built-in chip table",
+				same, PLURAL(same), d->chip ? d->chip : "?", d->peak_flops / 1e12, d->peak_bw / 1e9);
+	}
+	if (said)
+		fprintf(f, "\n");
+}
+
+static int print_table(FILE *f, const struct an_ops_result *r, size_t top, int colour)
+{
+	size_t k, nshown;
+	int first = 1;
+
+	for (k = 0; k < AN_OP_LINES; k++) {
+		char tot[48], self[48];
+
+		if (!r->rows_in[k])
+			continue;
+		if (!first)
+			fprintf(f, "\n");
+		first = 0;
+		if (k == AN_OP_ASYNC)
+			fprintf(f, "Async XLA Ops (start to done, overlapping other work: self time is total time)\n");
+		if (print_one_table(f, r, (enum an_op_line)k, top, colour, &nshown))
+			return -1;
+		out_fmt_time(tot, sizeof(tot), (double)r->total_ps[k]);
+		out_fmt_time(self, sizeof(self), (double)r->self_ps[k]);
+		fprintf(f, "\n%zu %s event%s of %zu op%s", r->events[k],
+			k == AN_OP_GPU ? "GPU kernel" : an_op_line_name((enum an_op_line)k),
+			PLURAL(r->events[k]), r->rows_in[k], PLURAL(r->rows_in[k]));
+		if (r->opts.by_category) {
+			size_t i, nc = 0;
+
+			for (i = 0; i < r->ncats; i++)
+				nc += r->cats[i].line == k;
+			fprintf(f, " in %zu categor%s", nc, nc == 1 ? "y" : "ies");
+		}
+		fprintf(f, "; total %s, self %s", tot, self);
+		if (top && !r->opts.by_category && nshown < r->rows_in[k])
+			fprintf(f, "; top %zu shown", nshown);
+		fprintf(f, "\n");
+	}
+	fprintf(f, "%zu device%s in %zu input%s; sorted by %s", r->ndevices, PLURAL(r->ndevices), r->inputs,
+		PLURAL(r->inputs), sort_name(r->opts.sort));
+	if (r->stray_events)
+		fprintf(f, "; %zu event%s with a stray end left out", r->stray_events, PLURAL(r->stray_events));
+	if (r->partial_overlaps)
+		fprintf(f, "; %zu op%s partly overlap%s another", r->partial_overlaps, PLURAL(r->partial_overlaps),
+			r->partial_overlaps == 1 ? "s" : "");
+	if (r->kernels_no_op)
+		fprintf(f, "; %zu kernel%s without an hlo_op left out", r->kernels_no_op, PLURAL(r->kernels_no_op));
+	fprintf(f, "\n");
+	print_peaks(f, r);
+	return 0;
+}
+
+int out_ops(FILE *f, enum out_mode mode, const struct an_ops_result *r, size_t top,
+	    const struct xp_notes *notes, int colour)
+{
+	switch (mode) {
+	case OUT_JSON:
+		return print_json(f, r, top, notes);
+	case OUT_CSV:
+	case OUT_TSV:
+		return print_machine(f, mode, r, top);
+	default:
+		return print_table(f, r, top, colour);
+	}
+}
