@@ -37,6 +37,7 @@ enum cmd_exit {
 };
 
 int cmd_functions(int argc, char **argv);
+int cmd_kernels(int argc, char **argv);
 int cmd_autotune(int argc, char **argv);
 int cmd_planes(int argc, char **argv);
 int cmd_ops(int argc, char **argv);

@@ -15,6 +15,7 @@ struct command {
 
 static const struct command commands[] = {
 	{"functions", cmd_functions, "device time per jitted function (the default)"},
+	{"kernels", cmd_kernels, "GPU kernels (per name, launch configuration or function), copies and memsets"},
 	{"ops", cmd_ops, "HLO ops: time, self time, flops, bytes and bound-by (TPU XLA Ops, GPU kernels by hlo_op)"},
 	{"autotune", cmd_autotune, "compare jit_autotune_fn_<i> candidates over many profiles"},
 	{"planes", cmd_planes, "list the planes, lines and device facts a file holds"},

@@ -1,0 +1,797 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#include "an_kernels.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "an_exec.h"
+#include "an_functions.h"
+#include "xp_stray.h"
+
+static const char *const field_names[AN_CFG_NFIELDS] = {
+	[AN_CFG_REGS] = "regs",		[AN_CFG_STATIC_SHARED] = "static_shared",
+	[AN_CFG_DYNAMIC_SHARED] = "dynamic_shared", [AN_CFG_SHM] = "shm",
+	[AN_CFG_GROUP_MEM] = "group_mem",	[AN_CFG_PRIVATE_MEM] = "private_mem",
+};
+
+const char *an_cfg_field_name(enum an_cfg_field f)
+{
+	return f < AN_CFG_NFIELDS ? field_names[f] : "?";
+}
+
+/* Decimal digits [p, end) into *out; -1 if empty, not all digits, or beyond uint64. */
+static int parse_u64(const char *p, const char *end, uint64_t *out)
+{
+	uint64_t v = 0;
+
+	if (p >= end)
+		return -1;
+	for (; p < end; p++) {
+		if (!isdigit((unsigned char)*p) || v > (UINT64_MAX - (uint64_t)(*p - '0')) / 10)
+			return -1;
+		v = v * 10 + (uint64_t)(*p - '0');
+	}
+	*out = v;
+	return 0;
+}
+
+/* "X,Y,Z" */
+static int parse_dim3(const char *p, const char *end, uint64_t v[3])
+{
+	int k;
+
+	for (k = 0; k < 3; k++) {
+		const char *c = k < 2 ? memchr(p, ',', (size_t)(end - p)) : end;
+
+		if (!c || parse_u64(p, c, &v[k]))
+			return -1;
+		p = c + 1;
+	}
+	return 0;
+}
+
+int an_launch_parse(const char *s, size_t len, struct an_launch *out)
+{
+	const char *p = s, *end = s + len;
+	int have_grid = 0, have_block = 0;
+
+	memset(out, 0, sizeof(*out));
+	while (p < end) {
+		const char *w, *colon;
+		size_t klen;
+		int f;
+
+		while (p < end && *p == ' ')
+			p++;
+		if (p == end)
+			break;
+		w = p;
+		while (p < end && *p != ' ')
+			p++;
+		colon = memchr(w, ':', (size_t)(p - w));
+		if (!colon)
+			return -1;
+		klen = (size_t)(colon - w);
+		if (klen == 4 && !memcmp(w, "grid", 4)) {
+			if (have_grid++ || parse_dim3(colon + 1, p, out->grid))
+				return -1;
+			continue;
+		}
+		if (klen == 5 && !memcmp(w, "block", 5)) {
+			if (have_block++ || parse_dim3(colon + 1, p, out->block))
+				return -1;
+			continue;
+		}
+		if (klen == 7 && !memcmp(w, "occ_pct", 7)) {
+			char num[64], *e;
+			size_t n = (size_t)(p - colon - 1);
+
+			if (out->has_occ || !n || n >= sizeof(num))
+				return -1;
+			memcpy(num, colon + 1, n);
+			num[n] = '\0';
+			errno = 0;
+			out->occ_pct = strtod(num, &e);
+			if (*e || errno || !isfinite(out->occ_pct))
+				return -1;
+			out->has_occ = 1;
+			continue;
+		}
+		for (f = 0; f < AN_CFG_NFIELDS; f++)
+			if (strlen(field_names[f]) == klen && !memcmp(w, field_names[f], klen))
+				break;
+		if (f == AN_CFG_NFIELDS)
+			continue;	/* a key we do not know: not part of the configuration */
+		if (out->has[f] || parse_u64(colon + 1, p, &out->field[f]))
+			return -1;
+		out->has[f] = 1;
+	}
+	return have_grid && have_block ? 0 : -1;
+}
+
+void an_launch_format(const struct an_launch *l, char *buf, size_t n)
+{
+	size_t len;
+	int f, w;
+
+	w = snprintf(buf, n, "grid:%" PRIu64 ",%" PRIu64 ",%" PRIu64 " block:%" PRIu64 ",%" PRIu64 ",%" PRIu64,
+		     l->grid[0], l->grid[1], l->grid[2], l->block[0], l->block[1], l->block[2]);
+	len = w < 0 ? 0 : (size_t)w;
+	for (f = 0; f < AN_CFG_NFIELDS && len < n; f++) {
+		if (!l->has[f])
+			continue;
+		w = snprintf(buf + len, n - len, " %s:%" PRIu64, field_names[f], l->field[f]);
+		len += w < 0 ? 0 : (size_t)w;
+	}
+	if (l->has_occ && len < n)
+		snprintf(buf + len, n - len, " occ_pct:%g", l->occ_pct);
+}
+
+int an_launch_implausible(const struct an_launch *l)
+{
+	int k;
+
+	for (k = 0; k < 3; k++)
+		if (!l->grid[k] || !l->block[k])
+			return 1;
+	return 0;
+}
+
+int64_t an_quantile_nearest(const int64_t *sorted, size_t n, double p)
+{
+	double r = ceil(p * (double)n);
+	size_t k;
+
+	if (!n)
+		return 0;
+	k = r < 1 ? 1 : r > (double)n ? n : (size_t)r;
+	return sorted[k - 1];
+}
+
+void an_kern_init(struct an_kern_result *r, const struct an_kern_opts *o)
+{
+	memset(r, 0, sizeof(*r));
+	r->opts = *o;
+}
+
+/* A row as it is keyed while adding. */
+struct row_key {
+	const char *name;
+	enum an_cfg_state cfg_state;
+	const struct an_launch *cfg;
+	const char *config;
+	const char *function, *op;
+	uint64_t program_id;
+	int has_program_id;
+};
+
+static char *key_text(const struct an_kern_result *r, const struct row_key *k)
+{
+	char *key = NULL;
+	int n;
+
+	if (r->opts.by == AN_KERN_BY_CONFIG)
+		n = asprintf(&key, "%s\x1f%d\x1f%s", k->name, (int)k->cfg_state, k->config);
+	else if (r->opts.by == AN_KERN_BY_FUNCTION)
+		n = asprintf(&key, "%s\x1f%d%s\x1f%d%" PRIu64 "\x1f%d%s", k->name, k->function != NULL,
+			     k->function ? k->function : "", k->has_program_id, k->program_id,
+			     k->op != NULL, k->op ? k->op : "");
+	else
+		n = asprintf(&key, "%s", k->name);
+	return n < 0 ? NULL : key;
+}
+
+static char *dup_or_null(const char *s)
+{
+	return s ? strdup(s) : NULL;
+}
+
+static struct an_kern_row *row_for(struct an_kern_result *r, const struct row_key *k)
+{
+	char *key = key_text(r, k);
+	size_t idx = r->nrows;
+	struct an_kern_row *row;
+	int found;
+
+	if (!key)
+		return NULL;
+	found = xp_hmap_get_or_put(&r->by_key_, key, &idx);
+	free(key);
+	if (found < 0)
+		return NULL;
+	if (found)
+		return &r->rows[idx];
+	if (r->nrows == r->cap) {
+		size_t c = r->cap ? r->cap * 2 : 32;
+		struct an_kern_row *nr = realloc(r->rows, c * sizeof(*nr));
+
+		if (!nr)
+			return NULL;
+		r->rows = nr;
+		r->cap = c;
+	}
+	row = &r->rows[r->nrows++];
+	memset(row, 0, sizeof(*row));
+	row->name = strdup(k->name);
+	if (!row->name)
+		return NULL;
+	if (r->opts.by == AN_KERN_BY_CONFIG) {
+		row->cfg_state = k->cfg_state;
+		if (k->cfg)
+			row->cfg = *k->cfg;
+		row->config = strdup(k->config);
+		if (!row->config)
+			return NULL;
+	} else if (r->opts.by == AN_KERN_BY_FUNCTION) {
+		row->function = dup_or_null(k->function);
+		row->op = dup_or_null(k->op);
+		row->program_id = k->program_id;
+		row->has_program_id = k->has_program_id;
+		if ((k->function && !row->function) || (k->op && !row->op))
+			return NULL;
+	}
+	return row;
+}
+
+static int push_sample(struct an_kern_row *row, int64_t v)
+{
+	if (row->instances == row->cap_) {
+		size_t c = row->cap_ ? row->cap_ * 2 : 8;
+		int64_t *ns = realloc(row->samples_, c * sizeof(*ns));
+
+		if (!ns)
+			return XP_ERR_NOMEM;
+		row->samples_ = ns;
+		row->cap_ = c;
+	}
+	row->samples_[row->instances++] = v;
+	return 0;
+}
+
+/* A stat's string value copied NUL-terminated into buf (cut to fit); NULL if it has none. */
+static const char *stat_text(const struct xp_plane *p, const struct xp_stat *s, char *buf, size_t n)
+{
+	size_t len;
+	const char *v = s ? xp_stat_str(p, s, &len) : NULL;
+
+	if (!v)
+		return NULL;
+	if (len >= n)
+		len = n - 1;
+	memcpy(buf, v, len);
+	buf[len] = '\0';
+	return buf;
+}
+
+/* The function of a kernel: hlo_module without its "(digits)" fingerprint, and its program id. */
+static void function_of(const struct xp_plane *p, const struct xp_event *e, char *buf, size_t n,
+			struct row_key *k)
+{
+	const struct xp_stat *s;
+	char pid[32];
+	size_t len, i;
+
+	k->function = stat_text(p, xp_event_stat(p, e, XP_K_HLO_MODULE), buf, n);
+	k->has_program_id = 0;
+	k->program_id = 0;
+	if (!k->function)
+		return;
+	s = xp_event_stat(p, e, XP_K_PROGRAM_ID);
+	if (s && !xp_stat_u64(s, &k->program_id)) {
+		k->has_program_id = 1;
+	} else if (s && stat_text(p, s, pid, sizeof(pid))) {
+		k->has_program_id = !parse_u64(pid, pid + strlen(pid), &k->program_id);
+	}
+	len = strlen(buf);
+	if (len < 3 || buf[len - 1] != ')')
+		return;
+	for (i = len - 2; i > 0 && isdigit((unsigned char)buf[i]); i--)
+		;
+	if (buf[i] != '(' || i == len - 2)
+		return;
+	if (!k->has_program_id)
+		k->has_program_id = !parse_u64(buf + i + 1, buf + len - 1, &k->program_id);
+	buf[i] = '\0';
+}
+
+struct ival {
+	int64_t start, end;
+};
+
+static int cmp_ival(const void *a, const void *b)
+{
+	const struct ival *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return (x->end > y->end) - (x->end < y->end);
+}
+
+/* Union length of n intervals (sorted here), saturating. */
+static int64_t union_ps(struct ival *v, size_t n)
+{
+	int64_t total = 0, cs = 0, ce = 0;
+	size_t i;
+
+	if (n > 1)
+		qsort(v, n, sizeof(*v), cmp_ival);
+	for (i = 0; i < n; i++) {
+		if (i && v[i].start <= ce) {
+			if (v[i].end > ce)
+				ce = v[i].end;
+			continue;
+		}
+		if (i && __builtin_add_overflow(total, ce - cs, &total))
+			total = INT64_MAX;
+		cs = v[i].start;
+		ce = v[i].end;
+	}
+	if (n && __builtin_add_overflow(total, ce - cs, &total))
+		total = INT64_MAX;
+	return total;
+}
+
+static int64_t end_of(const struct xp_event *e)
+{
+	int64_t end;
+
+	return __builtin_add_overflow(e->start_ps, e->dur_ps, &end) ? INT64_MAX : end;
+}
+
+static int add_copy(struct an_kern_result *r, const struct xp_plane *p, const struct xp_event *e,
+		    enum an_kind kind)
+{
+	struct an_copy *c = &r->copies[kind];
+	uint64_t b;
+
+	c->count++;
+	c->total += (double)e->dur_ps;
+	r->copy_events++;
+	if (an_event_bytes(p, e, &b)) {
+		c->no_bytes++;
+		return 0;
+	}
+	if (__builtin_add_overflow(c->bytes, b, &c->bytes)) {
+		c->bytes = UINT64_MAX;
+		c->bytes_saturated = 1;
+	}
+	c->bytes_time += (double)e->dur_ps;
+	return 0;
+}
+
+static int add_kernel(struct an_kern_result *r, const struct xp_plane *p, const struct xp_event *e)
+{
+	char fbuf[1024], obuf[1024], cbuf[512] = "";
+	struct an_launch cfg;
+	struct row_key k = {.name = xp_event_name(p, e), .config = cbuf};
+	const struct xp_stat *s = xp_event_stat(p, e, XP_K_KERNEL_DETAILS);
+	struct an_kern_row *row;
+	size_t len;
+	const char *v = s ? xp_stat_str(p, s, &len) : NULL;
+
+	if (!s) {
+		k.cfg_state = AN_CFG_NONE;
+		r->no_config++;
+	} else if (!v || an_launch_parse(v, len, &cfg)) {
+		k.cfg_state = AN_CFG_BAD;
+		r->bad_config++;
+		if (!r->bad_config_example) {
+			char tmp[201];
+
+			r->bad_config_example = strdup(v ? stat_text(p, s, tmp, sizeof(tmp)) : "(not a string)");
+			if (!r->bad_config_example)
+				return XP_ERR_NOMEM;
+		}
+	} else {
+		k.cfg_state = AN_CFG_OK;
+		k.cfg = &cfg;
+		an_launch_format(&cfg, cbuf, sizeof(cbuf));
+		r->implausible_config += an_launch_implausible(&cfg);
+	}
+	if (r->opts.by == AN_KERN_BY_FUNCTION) {
+		function_of(p, e, fbuf, sizeof(fbuf), &k);
+		k.op = stat_text(p, xp_event_stat(p, e, XP_K_HLO_OP), obuf, sizeof(obuf));
+	}
+	row = row_for(r, &k);
+	if (!row || push_sample(row, e->dur_ps))
+		return XP_ERR_NOMEM;
+	r->kernel_events++;
+	r->kernel_ps += (double)e->dur_ps;
+	r->zero_events += e->dur_ps == 0;
+	return 0;
+}
+
+/* One GPU plane's stream lines. */
+static int add_plane(struct an_kern_result *r, const struct xp_plane *p, const char *hostname)
+{
+	unsigned char *use = calloc(p->nlines + 1, 1), *stray = malloc(p->nevents + 1);
+	struct ival *iv = malloc((p->nevents + 1) * sizeof(*iv));
+	size_t i, j, nstray = 0, niv = 0, nuse = 0;
+	struct xp_err why = {0};
+	char *dev = NULL;
+	size_t dev_id;
+	int ret = XP_ERR_NOMEM;
+	int64_t busy;
+
+	if (!use || !stray || !iv)
+		goto out;
+	for (i = 0; i < p->nlines; i++) {
+		use[i] = !strncmp(p->lines[i].name, "Stream #", 8) && !p->lines[i].skipped;
+		nuse += use[i];
+		r->other_lines += !use[i];
+	}
+	r->stream_lines += nuse;
+	if (xp_plane_stray_ends(p, use, stray, &nstray, &why))
+		goto out;
+	r->stray_events += nstray;
+	dev = an_device_key(hostname, p->name);
+	dev_id = r->dev_ids_.n;
+	if (!dev || xp_hmap_get_or_put(&r->dev_ids_, dev, &dev_id) < 0)
+		goto out;
+	r->devices = r->dev_ids_.n;
+	for (i = 0; i < p->nlines; i++) {
+		const struct xp_line *l = &p->lines[i];
+
+		if (!use[i])
+			continue;
+		for (j = l->first_event; j < l->first_event + l->nevents; j++) {
+			const struct xp_event *e = &p->events[j];
+			enum an_kind kind;
+
+			if (stray[j])
+				continue;
+			kind = an_event_kind(p, e);
+			if (kind != AN_KIND_KERNEL) {
+				if (add_copy(r, p, e, kind))
+					goto out;
+				continue;
+			}
+			if (add_kernel(r, p, e))
+				goto out;
+			iv[niv].start = e->start_ps;
+			iv[niv++].end = end_of(e);
+		}
+	}
+	busy = union_ps(iv, niv);
+	if (__builtin_add_overflow(r->kernel_busy_ps, busy, &r->kernel_busy_ps))
+		r->kernel_busy_ps = INT64_MAX;
+	ret = 0;
+out:
+	free(dev);
+	free(use);
+	free(stray);
+	free(iv);
+	return ret;
+}
+
+/* Whether a loaded plane has a "Stream #" line. */
+static int has_streams(const struct xp_plane *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->nlines; i++)
+		if (!strncmp(p->lines[i].name, "Stream #", 8))
+			return 1;
+	return 0;
+}
+
+int an_kern_add(struct an_kern_result *r, struct xp_trace *t, struct xp_err *err)
+{
+	const char *host = t->nhostnames ? t->hostnames[0] : "";
+	size_t i;
+	int ret;
+
+	r->inputs++;
+	for (i = 0; i < t->nplanes; i++) {
+		const char *name = t->planes[i].name;
+
+		if (!an_exec_wants_plane(name, (void *)r->opts.device))
+			continue;
+		ret = xp_trace_load_plane(t, i, err);
+		if (ret)
+			return ret;
+		if (!has_streams(&t->planes[i])) {
+			r->device_planes_no_streams += t->planes[i].nevents > 0;
+			continue;
+		}
+		ret = add_plane(r, &t->planes[i], host);
+		if (ret)
+			return xp_err_set(err, ret, "out of memory");
+	}
+	return 0;
+}
+
+int an_kern_merge(struct an_kern_result *dst, struct an_kern_result *src, struct xp_err *err)
+{
+	size_t i, k, v;
+	int ret = XP_ERR_NOMEM;
+
+	for (i = 0; i < src->nrows; i++) {
+		struct an_kern_row *s = &src->rows[i], *d;
+		struct row_key key = {
+			.name = s->name, .cfg_state = s->cfg_state, .cfg = &s->cfg,
+			.config = s->config ? s->config : "", .function = s->function, .op = s->op,
+			.program_id = s->program_id, .has_program_id = s->has_program_id,
+		};
+
+		d = row_for(dst, &key);
+		if (!d)
+			goto out;
+		if (!d->instances) {	/* a new row: take the samples whole */
+			free(d->samples_);
+			d->samples_ = s->samples_;
+			d->instances = s->instances;
+			d->cap_ = s->cap_;
+			s->samples_ = NULL;
+			s->instances = s->cap_ = 0;
+			continue;
+		}
+		for (k = 0; k < s->instances; k++)
+			if (push_sample(d, s->samples_[k]))
+				goto out;
+	}
+	for (i = 0; i < src->dev_ids_.cap; i++) {
+		v = dst->dev_ids_.n;
+		if (src->dev_ids_.keys[i] && xp_hmap_get_or_put(&dst->dev_ids_, src->dev_ids_.keys[i], &v) < 0)
+			goto out;
+	}
+	dst->devices = dst->dev_ids_.n;
+	for (k = 0; k < AN_KIND_COUNT; k++) {
+		struct an_copy *d = &dst->copies[k], *s = &src->copies[k];
+
+		d->count += s->count;
+		d->total += s->total;
+		d->no_bytes += s->no_bytes;
+		d->bytes_time += s->bytes_time;
+		d->bytes_saturated |= s->bytes_saturated;
+		if (__builtin_add_overflow(d->bytes, s->bytes, &d->bytes)) {
+			d->bytes = UINT64_MAX;
+			d->bytes_saturated = 1;
+		}
+	}
+	dst->inputs += src->inputs;
+	dst->device_planes_no_streams += src->device_planes_no_streams;
+	dst->stream_lines += src->stream_lines;
+	dst->other_lines += src->other_lines;
+	dst->kernel_events += src->kernel_events;
+	dst->kernel_ps += src->kernel_ps;
+	if (__builtin_add_overflow(dst->kernel_busy_ps, src->kernel_busy_ps, &dst->kernel_busy_ps))
+		dst->kernel_busy_ps = INT64_MAX;
+	dst->copy_events += src->copy_events;
+	dst->stray_events += src->stray_events;
+	dst->zero_events += src->zero_events;
+	dst->no_config += src->no_config;
+	dst->bad_config += src->bad_config;
+	dst->implausible_config += src->implausible_config;
+	if (!dst->bad_config_example && src->bad_config_example) {
+		dst->bad_config_example = src->bad_config_example;
+		src->bad_config_example = NULL;
+	}
+	ret = 0;
+out:
+	return ret ? xp_err_set(err, ret, "out of memory") : 0;
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+static void row_stats(struct an_kern_row *row)
+{
+	size_t n = row->instances, i;
+	int64_t *s = row->samples_;
+	double sum = 0, ss = 0;
+
+	if (!n)
+		return;
+	qsort(s, n, sizeof(*s), cmp_i64);
+	for (i = 0; i < n; i++)
+		sum += (double)s[i];
+	row->total = sum;
+	row->mean = sum / (double)n;
+	for (i = 0; i < n; i++)
+		ss += ((double)s[i] - row->mean) * ((double)s[i] - row->mean);
+	row->std = sqrt(ss / (double)n);
+	row->min = s[0];
+	row->max = s[n - 1];
+	row->median = n % 2 ? (double)s[n / 2] : ((double)s[n / 2 - 1] + (double)s[n / 2]) / 2;
+	row->p90 = an_quantile_nearest(s, n, 0.90);
+	row->p99 = an_quantile_nearest(s, n, 0.99);
+}
+
+/* NULL-aware string order: NULL (no function, no op) last. */
+static int cmp_opt(const char *a, const char *b)
+{
+	if (!a || !b)
+		return (a == NULL) - (b == NULL);
+	return strcmp(a, b);
+}
+
+static int cmp_row(const void *a, const void *b)
+{
+	const struct an_kern_row *x = a, *y = b;
+	int c;
+
+	if (x->total != y->total)
+		return x->total > y->total ? -1 : 1;
+	if ((c = strcmp(x->name, y->name)))
+		return c;
+	if ((c = cmp_opt(x->config, y->config)))
+		return c;
+	if (x->cfg_state != y->cfg_state)
+		return x->cfg_state < y->cfg_state ? -1 : 1;
+	if ((c = cmp_opt(x->function, y->function)))
+		return c;
+	if (x->has_program_id != y->has_program_id || x->program_id != y->program_id)
+		return x->has_program_id != y->has_program_id ? y->has_program_id - x->has_program_id
+		       : x->program_id < y->program_id ? -1 : 1;
+	return cmp_opt(x->op, y->op);
+}
+
+/* Grouping while finishing by function: the totals of a row's function and op. */
+struct nest {
+	double fn_total, op_total;
+	size_t fn, op;		/* group ids in first-seen order */
+	size_t row;
+	const struct an_kern_row *r;
+};
+
+static int cmp_nest(const void *a, const void *b)
+{
+	const struct nest *x = a, *y = b;
+	const struct an_kern_row *rx = x->r, *ry = y->r;
+
+	if (x->fn != y->fn) {
+		if (x->fn_total != y->fn_total)
+			return x->fn_total > y->fn_total ? -1 : 1;
+		return cmp_opt(rx->function, ry->function) ? cmp_opt(rx->function, ry->function)
+		       : x->fn < y->fn ? -1 : 1;
+	}
+	if (x->op != y->op) {
+		if (x->op_total != y->op_total)
+			return x->op_total > y->op_total ? -1 : 1;
+		return cmp_opt(rx->op, ry->op) ? cmp_opt(rx->op, ry->op) : x->op < y->op ? -1 : 1;
+	}
+	return x->row < y->row ? -1 : x->row > y->row;	/* rows are sorted already */
+}
+
+/* Sorts rows into function, op, kernel order and fills fns and ops. */
+static int nest_by_function(struct an_kern_result *r)
+{
+	struct xp_hmap fmap = {0}, omap = {0};
+	double *ftot = calloc(r->nrows + 1, sizeof(*ftot)), *otot = calloc(r->nrows + 1, sizeof(*otot));
+	struct nest *v = malloc((r->nrows + 1) * sizeof(*v));
+	struct an_kern_row *sorted = malloc((r->nrows + 1) * sizeof(*sorted));
+	size_t i, nf = 0, no = 0;
+	int ret = XP_ERR_NOMEM;
+
+	if (!ftot || !otot || !v || !sorted)
+		goto out;
+	for (i = 0; i < r->nrows; i++) {
+		const struct an_kern_row *row = &r->rows[i];
+		char *fk = NULL, *ok = NULL;
+		int f1, f2;
+
+		if (asprintf(&fk, "%d%s\x1f%d%" PRIu64, row->function != NULL, row->function ? row->function : "",
+			     row->has_program_id, row->program_id) < 0)
+			goto out;
+		v[i].fn = nf;
+		f1 = xp_hmap_get_or_put(&fmap, fk, &v[i].fn);
+		if (f1 >= 0 && asprintf(&ok, "%s\x1f%d%s", fk, row->op != NULL, row->op ? row->op : "") < 0)
+			ok = NULL;
+		free(fk);
+		if (f1 < 0 || !ok)
+			goto out;
+		v[i].op = no;
+		f2 = xp_hmap_get_or_put(&omap, ok, &v[i].op);
+		free(ok);
+		if (f2 < 0)
+			goto out;
+		nf += !f1;
+		no += !f2;
+		v[i].row = i;
+		v[i].r = row;
+		ftot[v[i].fn] += row->total;
+		otot[v[i].op] += row->total;
+	}
+	for (i = 0; i < r->nrows; i++) {
+		v[i].fn_total = ftot[v[i].fn];
+		v[i].op_total = otot[v[i].op];
+	}
+	if (r->nrows > 1)
+		qsort(v, r->nrows, sizeof(*v), cmp_nest);
+	r->fns = calloc(nf + 1, sizeof(*r->fns));
+	r->ops = calloc(no + 1, sizeof(*r->ops));
+	if (!r->fns || !r->ops)
+		goto out;
+	for (i = 0; i < r->nrows; i++) {
+		struct an_kern_row *row;
+		struct an_kern_op *op;
+		struct an_kern_fn *fn;
+
+		sorted[i] = r->rows[v[i].row];
+		row = &sorted[i];
+		if (!i || v[i].fn != v[i - 1].fn) {
+			fn = &r->fns[r->nfns++];
+			fn->name = row->function;
+			fn->program_id = row->program_id;
+			fn->has_program_id = row->has_program_id;
+			fn->first_op = r->nops;
+		}
+		fn = &r->fns[r->nfns - 1];
+		if (!i || v[i].op != v[i - 1].op || v[i].fn != v[i - 1].fn) {
+			op = &r->ops[r->nops++];
+			op->name = row->op;
+			op->first_row = i;
+			fn->nops++;
+		}
+		op = &r->ops[r->nops - 1];
+		op->nrows++;
+		op->instances += row->instances;
+		op->total += row->total;
+		fn->instances += row->instances;
+		fn->total += row->total;
+		row->fn = r->nfns - 1;
+		row->opx = r->nops - 1;
+	}
+	for (i = 0; i < r->nfns; i++)
+		r->fns[i].share = r->kernel_ps > 0 ? r->fns[i].total / r->kernel_ps : 0;
+	for (i = 0; i < r->nops; i++)
+		r->ops[i].share = r->kernel_ps > 0 ? r->ops[i].total / r->kernel_ps : 0;
+	if (r->nrows)
+		memcpy(r->rows, sorted, r->nrows * sizeof(*sorted));
+	ret = 0;
+out:
+	xp_hmap_release(&fmap);
+	xp_hmap_release(&omap);
+	free(ftot);
+	free(otot);
+	free(v);
+	free(sorted);
+	return ret;
+}
+
+int an_kern_finish(struct an_kern_result *r, struct xp_err *err)
+{
+	size_t i;
+
+	for (i = 0; i < r->nrows; i++) {
+		row_stats(&r->rows[i]);
+		r->rows[i].share = r->kernel_ps > 0 ? r->rows[i].total / r->kernel_ps : 0;
+	}
+	if (r->nrows > 1)
+		qsort(r->rows, r->nrows, sizeof(*r->rows), cmp_row);
+	/* The row index the key map holds is stale now; nothing looks rows up after finish. */
+	xp_hmap_release(&r->by_key_);
+	if (r->opts.by == AN_KERN_BY_FUNCTION && nest_by_function(r))
+		return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
+	return 0;
+}
+
+void an_kern_release(struct an_kern_result *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nrows; i++) {
+		free(r->rows[i].name);
+		free(r->rows[i].config);
+		free(r->rows[i].function);
+		free(r->rows[i].op);
+		free(r->rows[i].samples_);
+	}
+	free(r->rows);
+	free(r->fns);
+	free(r->ops);
+	free(r->bad_config_example);
+	xp_hmap_release(&r->by_key_);
+	xp_hmap_release(&r->dev_ids_);
+	memset(r, 0, sizeof(*r));
+}

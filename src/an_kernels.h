@@ -1,0 +1,169 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * GPU kernels, copies and memsets: the device events on the "Stream #" lines
+ * of GPU device planes (a device plane with such lines), pooled over every
+ * input and device. Derived lines ("TensorFlow Ops", "XLA Ops", "Steps"...)
+ * repeat kernel time and are never read. Events with a stray end
+ * (xp_stray.h, the rule over the plane's stream lines) are left out and
+ * counted.
+ *
+ * Per kernel (name; with AN_KERN_BY_CONFIG also its launch configuration;
+ * with AN_KERN_BY_FUNCTION its function, program and op): instances, total,
+ * mean, population std, min, median (mean of the two middle values when n
+ * is even), p90 and p99 (nearest rank: the ceil(p * n)-th smallest), max,
+ * and share of all kernel time. Copies and memsets per kind (an_kind.h).
+ *
+ * Ownership: a result owns every string and array in it; an_kern_release
+ * frees them.
+ */
+#ifndef AN_KERNELS_H
+#define AN_KERNELS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "an_kind.h"
+#include "xp_err.h"
+#include "xp_hmap.h"
+#include "xp_model.h"
+
+enum an_kern_by {
+	AN_KERN_BY_NAME,
+	AN_KERN_BY_CONFIG,	/* a row per (name, launch configuration) */
+	AN_KERN_BY_FUNCTION,	/* a row per (function, program, op, name) */
+};
+
+struct an_kern_opts {
+	enum an_kern_by by;
+	const char *device;	/* --device pattern (an_device_matches); NULL: every GPU plane */
+};
+
+/* Launch configuration parsed from a kernel_details stat. */
+enum an_cfg_state {
+	AN_CFG_NONE,		/* no kernel_details stat */
+	AN_CFG_OK,
+	AN_CFG_BAD,		/* present but unparsable (see an_launch_parse) */
+};
+
+enum an_cfg_field {
+	AN_CFG_REGS,		/* "regs": registers per thread */
+	AN_CFG_STATIC_SHARED,	/* "static_shared" bytes (CUDA) */
+	AN_CFG_DYNAMIC_SHARED,	/* "dynamic_shared" bytes (CUDA) */
+	AN_CFG_SHM,		/* "shm": shared memory bytes (older TensorFlow) */
+	AN_CFG_GROUP_MEM,	/* "group_mem": LDS bytes per workgroup (ROCm) */
+	AN_CFG_PRIVATE_MEM,	/* "private_mem": scratch bytes per work item (ROCm) */
+	AN_CFG_NFIELDS
+};
+
+struct an_launch {
+	uint64_t grid[3], block[3];
+	uint64_t field[AN_CFG_NFIELDS];
+	unsigned char has[AN_CFG_NFIELDS];
+	double occ_pct;
+	int has_occ;
+};
+
+/* The field's name as kernel_details writes it ("regs", "group_mem"). */
+const char *an_cfg_field_name(enum an_cfg_field f);
+/*
+ * Parses "key:value" words separated by spaces. grid and block (three
+ * comma-separated integers each) are required; regs, static_shared,
+ * dynamic_shared, shm, group_mem and private_mem take an integer, occ_pct a
+ * finite number; other keys are ignored. 0, or -1 when a word has no ':',
+ * a known key repeats or its value does not parse (or exceeds uint64), or
+ * grid or block is missing.
+ */
+int an_launch_parse(const char *s, size_t len, struct an_launch *out);
+/* Canonical text: "grid:X,Y,Z block:X,Y,Z" then the present fields and occ_pct in a fixed order. */
+void an_launch_format(const struct an_launch *l, char *buf, size_t n);
+/* A grid or block with a zero dimension: the profiler did not fill it in. */
+int an_launch_implausible(const struct an_launch *l);
+
+struct an_kern_row {
+	char *name;
+	/* AN_KERN_BY_CONFIG */
+	enum an_cfg_state cfg_state;
+	struct an_launch cfg;	/* when cfg_state is AN_CFG_OK */
+	char *config;		/* canonical text; "" unless AN_CFG_OK; NULL when not by config */
+	/* AN_KERN_BY_FUNCTION: NULL function when the kernel has no hlo_module */
+	char *function, *op;	/* op NULL when no hlo_op */
+	uint64_t program_id;
+	int has_program_id;
+	/* after an_kern_finish; times in picoseconds */
+	size_t instances;
+	double total, mean, std, median;
+	int64_t min, max, p90, p99;
+	double share;		/* total over all kernel time */
+	size_t fn, opx;		/* AN_KERN_BY_FUNCTION: index into fns / ops */
+	/* private */
+	int64_t *samples_;
+	size_t cap_;
+};
+
+/* AN_KERN_BY_FUNCTION, after finish: a function's ops, an op's rows (consecutive). */
+struct an_kern_fn {
+	const char *name;	/* the first row's function (NULL: none) */
+	uint64_t program_id;
+	int has_program_id;
+	size_t instances;
+	double total, share;
+	size_t first_op, nops;
+};
+
+struct an_kern_op {
+	const char *name;	/* NULL: no hlo_op */
+	size_t instances;
+	double total, share;
+	size_t first_row, nrows;
+};
+
+struct an_copy {
+	size_t count;
+	double total;		/* picoseconds */
+	uint64_t bytes;		/* of those that say, saturating at UINT64_MAX */
+	int bytes_saturated;
+	size_t no_bytes;	/* count that gave no byte count */
+	double bytes_time;	/* picoseconds of those that gave bytes: GB/s = bytes / this */
+};
+
+struct an_kern_result {
+	struct an_kern_opts opts;
+	struct an_kern_row *rows;	/* after finish: by total, largest first (nested when by function) */
+	size_t nrows, cap;
+	struct an_kern_fn *fns;
+	size_t nfns;
+	struct an_kern_op *ops;
+	size_t nops;
+	struct an_copy copies[AN_KIND_COUNT];	/* [AN_KIND_KERNEL] unused */
+	size_t inputs;
+	size_t devices;		/* distinct GPU planes (host:plane) with stream lines */
+	size_t device_planes_no_streams;	/* selected device planes without "Stream #" lines (TPU) */
+	size_t stream_lines, other_lines;	/* GPU planes' stream lines; their other lines (derived, not counted) */
+	size_t kernel_events;
+	double kernel_ps;	/* sum of kernel durations */
+	int64_t kernel_busy_ps;	/* per device the union of its kernel intervals, summed */
+	size_t copy_events;
+	size_t stray_events;	/* left out */
+	size_t zero_events;	/* zero duration (kept: an instance of no time) */
+	size_t no_config, bad_config, implausible_config;	/* kernels */
+	char *bad_config_example;	/* the first unparsable kernel_details */
+	/* private */
+	struct xp_hmap by_key_, dev_ids_;
+};
+
+void an_kern_init(struct an_kern_result *r, const struct an_kern_opts *o);
+/*
+ * Adds the GPU planes of t that opts selects (loading those the reader
+ * deferred, hence t is not const). Returns 0 or a negative xp_errcode.
+ */
+int an_kern_add(struct an_kern_result *r, struct xp_trace *t, struct xp_err *err);
+/* Moves src's rows, copies and counts into dst (same opts); src is left empty. */
+int an_kern_merge(struct an_kern_result *dst, struct an_kern_result *src, struct xp_err *err);
+/* Computes the statistics, sorts, and groups by function when asked. */
+int an_kern_finish(struct an_kern_result *r, struct xp_err *err);
+void an_kern_release(struct an_kern_result *r);
+
+/* Nearest-rank quantile of n sorted values: the ceil(p * n)-th smallest (1-based), p in (0, 1]. */
+int64_t an_quantile_nearest(const int64_t *sorted, size_t n, double p);
+
+#endif
