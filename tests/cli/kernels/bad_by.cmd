@@ -1,0 +1,1 @@
+xplane-stat kernels --by kernel $SYNTH/gpu_kernels.xplane.pb

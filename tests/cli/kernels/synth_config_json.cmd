@@ -1,0 +1,1 @@
+xplane-stat kernels --by config --json $SYNTH/gpu_kernels.xplane.pb

@@ -1,0 +1,1 @@
+xplane-stat kernels --copies --csv $SYNTH/gpu_kernels.xplane.pb
