@@ -1150,6 +1150,102 @@ static void gen_gpu_kernels(void)
 	space_write(sp, "gpu_kernels.xplane.pb");
 }
 
+/* A plane-level double stat (peaks) and string stat (device_type_string). */
+static void plane_f64(struct plane *p, const char *name, double val)
+{
+	XStat *st = stat_new(p, &p->xp->n_stats, &p->xp->stats, name);
+
+	st->value_case = TENSORFLOW__PROFILER__XSTAT__VALUE_DOUBLE_VALUE;
+	st->double_value = val;
+}
+
+static void plane_str(struct plane *p, const char *name, const char *val)
+{
+	XStat *st = stat_new(p, &p->xp->n_stats, &p->xp->stats, name);
+
+	st->value_case = TENSORFLOW__PROFILER__XSTAT__VALUE_STR_VALUE;
+	st->str_value = xstrdup(val);
+}
+
+/* An XLA op's metadata: display name, category, flops and bytes (< 0: no such stat). */
+static void op_md(struct plane *p, const char *name, const char *display, const char *cat,
+		  int64_t flops, int64_t bytes, int flops_set)
+{
+	XEventMetadata *m = event_md(p, name);
+
+	m->display_name = xstrdup(display);
+	md_str(p, name, "hlo_category", cat);
+	if (flops_set)
+		md_i64(p, name, "flops", flops);
+	if (bytes >= 0)
+		md_i64(p, name, "bytes_accessed", bytes);
+}
+
+/*
+ * Scenario 17 (the ops command): TPU:0 with peak stats (100 TFLOP/s,
+ * 50 GB/s), an XLA Modules event, nested ops, a partial overlap, a negative
+ * flops stat and an Async XLA Ops line; TPU:1 with no peaks but a chip the
+ * table knows (TPU v5 Lite), 11 ops, one stray end; a GPU trace with
+ * hlo_op kernels. Answers in tests/synth/EXPECTED.md section 17.
+ */
+static void gen_ops(void)
+{
+	XSpace *sp = space_new();
+	struct plane t0, t1, g;
+	XLine *mod, *ops, *as, *st;
+	XEvent *ev;
+	int i;
+
+	t0 = plane_add(sp, 1, "/device:TPU:0", 1000);
+	plane_str(&t0, "device_type_string", "TPU v6 Lite");
+	plane_f64(&t0, "peak_teraflops_per_second", 100);
+	plane_f64(&t0, "peak_hbm_bw_gigabytes_per_second", 50);
+	mod = line_add(&t0, 1, "XLA Modules", 1000);
+	ops = line_add(&t0, 2, "XLA Ops", 1000);
+	as = line_add(&t0, 3, "Async XLA Ops", 1000);
+	ev_add(&t0, mod, "jit_step(777)", US(0), US(100));
+	op_md(&t0, "%while.1 = (f32[8]) while(...)", "while.1", "control flow", 0, -1, 0);
+	op_md(&t0, "fusion.1", "fusion.1", "convolution fusion", 4000000000, 1000000, 1);
+	op_md(&t0, "fusion.2", "fusion.2", "loop fusion", 1000000, 1000000, 1);
+	op_md(&t0, "copy.1", "copy.1", "data formatting", 0, 2000000, 1);
+	op_md(&t0, "fusion.3", "fusion.3", "loop fusion", -5, 1000, 1);
+	op_md(&t0, "%copy-start.7 = (f32[8], f32[8]) copy-start(f32[8] %p)", "async-copy", "copy-start", 0,
+	      4000000, 1);
+	ev_add(&t0, ops, "%while.1 = (f32[8]) while(...)", US(0), US(60));
+	ev_add(&t0, ops, "fusion.1", US(10), US(20));
+	ev_add(&t0, ops, "fusion.2", US(40), US(10));
+	ev_add(&t0, ops, "copy.1", US(55), US(15));	/* starts in while.1, ends after it */
+	ev_add(&t0, ops, "fusion.2", US(70), US(10));
+	ev_add(&t0, ops, "fusion.3", US(85), US(10));
+	ev_add(&t0, as, "%copy-start.7 = (f32[8], f32[8]) copy-start(f32[8] %p)", US(5), US(40));
+
+	t1 = plane_add(sp, 2, "/device:TPU:1", 2000);
+	plane_str(&t1, "device_type_string", "TPU v5 Lite");
+	ops = line_add(&t1, 2, "XLA Ops", 2000);
+	op_md(&t1, "fusion.9", "fusion.9", "loop fusion", 2000000, 1000000, 1);
+	md_i64(&t1, "fusion.9", "program_id", 42);
+	op_md(&t1, "fusion.2", "fusion.2", "loop fusion", 1000000, 1000000, 1);
+	md_i64(&t1, "fusion.2", "program_id", 777);
+	for (i = 0; i <= 10; i++)
+		ev_add(&t1, ops, "fusion.9", US(2 * i), US(1));
+	ev_add(&t1, ops, "fusion.2", US(30), US(5));
+	ev_add(&t1, ops, "fusion.9", US(20), US(1000000));	/* a stray end */
+	space_write(sp, "ops_tpu.xplane.pb");
+
+	sp = space_new();
+	g = plane_add(sp, 1, "/device:GPU:0", 1000);
+	st = line_add(&g, 1, "Stream #1(Kernel)", 1000);
+	ev = kernel(&g, st, "gemm_kernel", "jit_mm", 5, US(0), US(10));
+	ev_str(&g, ev, "hlo_op", "dot.1");
+	ev = kernel(&g, st, "fused_add", "jit_mm", 5, US(12), US(3));
+	ev_str(&g, ev, "hlo_op", "add_fusion");
+	ev = kernel(&g, st, "gemm_kernel", "jit_mm", 5, US(20), US(10));
+	ev_str(&g, ev, "hlo_op", "dot.1");
+	kernel(&g, st, "other", NULL, -1, US(40), US(1));
+	ev_add(&g, st, "MemcpyH2D", US(50), US(2));
+	space_write(sp, "ops_gpu.xplane.pb");
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2) {
@@ -1178,5 +1274,6 @@ int main(int argc, char **argv)
 	gen_tpu_stray_end();
 	gen_gpu_kernels();
 	gen_overview();
+	gen_ops();
 	return 0;
 }

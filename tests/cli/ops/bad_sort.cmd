@@ -1,0 +1,1 @@
+xplane-stat ops --sort speed testdata/real/v100_tf_bert.xplane.pb

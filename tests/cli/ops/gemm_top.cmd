@@ -1,0 +1,1 @@
+xplane-stat ops --top 3 testdata/real/mi300x_jax_gemm.xplane.pb

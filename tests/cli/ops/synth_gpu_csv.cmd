@@ -1,0 +1,1 @@
+xplane-stat ops --csv $SYNTH/ops_gpu.xplane.pb

@@ -1,0 +1,1 @@
+xplane-stat ops --json --by category $SYNTH/ops_tpu.xplane.pb
