@@ -25,11 +25,13 @@
 #include "an_compat.h"
 #include "an_exec.h"
 #include "an_functions.h"
+#include "an_kernels.h"
 #include "an_planes.h"
 #include "cmd.h"
 #include "model_check.h"
 #include "out_autotune.h"
 #include "out_functions.h"
+#include "out_kernels.h"
 #include "out_planes.h"
 #include "xp_model.h"
 
@@ -304,6 +306,30 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 		FORMAT(OUT_TABLE, 0, out_autotune(f, OUT_TABLE, &cr, 0));
 	}
 	an_at_release(&cr);
+
+	/* kernels: by name, config or function; the input pooled twice through a merge */
+	{
+		struct an_kern_opts ko = {.by = (enum an_kern_by)((h >> 22) % 3), .device = xo.device};
+		struct out_kern_opts oo = {.top = (h >> 24) % 3, .copies = (h >> 26) & 1};
+		struct an_kern_result kr, one;
+
+		an_kern_init(&kr, &ko);
+		an_kern_init(&one, &ko);
+		if (an_kern_add(&one, t, &err) || an_kern_merge(&kr, &one, &err)) {
+			if (err.code != XP_ERR_NOMEM && err.code != XP_ERR_FORMAT)
+				abort();
+		} else {
+			an_kern_release(&one);
+			an_kern_init(&one, &ko);
+			if (!an_kern_add(&one, t, &err) && an_kern_merge(&kr, &one, &err))
+				abort();
+			an_kern_finish(&kr, &err);
+			for (m = 0; m < 4; m++)
+				FORMAT(modes[m], colour && !m, out_kernels(f, modes[m], &kr, &oo, &notes, colour && !m));
+		}
+		an_kern_release(&one);
+		an_kern_release(&kr);
+	}
 
 	/* planes */
 	if (an_planes_describe(t, &pl, &err))
