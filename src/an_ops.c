@@ -17,7 +17,17 @@
  * system architecture pages; the names are device_type_string as the TPU
  * runtime writes it, and the marketing names. v2 and v3 are left out: each
  * of their TensorCores is a device of its own, and their per-core peaks are
- * not published.
+ * not published. Where each figure comes from (GB/s as the pages write GBps):
+ *   v4:  https://cloud.google.com/tpu/docs/v4 ("275 teraflops (bf16 or
+ *        int8)"; "HBM2 ... 1200 GBps")
+ *   v5e: https://cloud.google.com/tpu/docs/v5e ("197 TFLOPs"; "HBM2 capacity
+ *        and bandwidth 16 GB, 819 GBps"; a later revision of the page writes
+ *        "800 GiBps", which the table does not follow)
+ *   v5p: https://cloud.google.com/tpu/docs/v5p ("459 TFLOPs"; "HBM2e ...
+ *        2765 GBps")
+ *   v6e: https://cloud.google.com/tpu/docs/v6e ("918 TFLOPs"; "HBM bandwidth
+ *        per chip 1638 GBps", which the bundled v6e trace's own plane stat,
+ *        1637.99, agrees with)
  */
 const struct an_chip_peak an_chip_peaks[] = {
 	{"TPU v4", 275, 1200},
@@ -25,8 +35,8 @@ const struct an_chip_peak an_chip_peaks[] = {
 	{"TPU v5e", 197, 819},
 	{"TPU v5", 459, 2765},
 	{"TPU v5p", 459, 2765},
-	{"TPU v6 Lite", 918, 1640},
-	{"TPU v6e", 918, 1640},
+	{"TPU v6 Lite", 918, 1638},
+	{"TPU v6e", 918, 1638},
 	{NULL, 0, 0},
 };
 

@@ -14,6 +14,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include <errno.h>
+#include <math.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 
@@ -1246,6 +1247,51 @@ static void gen_ops(void)
 	space_write(sp, "ops_gpu.xplane.pb");
 }
 
+static void ev_f64(struct plane *p, XEvent *ev, const char *name, double val)
+{
+	XStat *st = stat_new(p, &ev->n_stats, &ev->stats, name);
+
+	st->value_case = TENSORFLOW__PROFILER__XSTAT__VALUE_DOUBLE_VALUE;
+	st->double_value = val;
+}
+
+/*
+ * Scenario 17, values the ops sums cannot use: TPU:0 (no peak stats, chip
+ * "TPU v4": the table's peaks) with flops whose sum passes 2^64-1, a
+ * bytes_accessed only one of two occurrences carries, a non-integral flops
+ * and a NaN model_flops, and one op whose values are all good. Answers in
+ * tests/synth/EXPECTED.md section 17.
+ */
+static void gen_ops_values(void)
+{
+	XSpace *sp = space_new();
+	struct plane t0;
+	XLine *ops;
+	XEvent *ev;
+	int i;
+
+	t0 = plane_add(sp, 1, "/device:TPU:0", 1000);
+	plane_str(&t0, "device_type_string", "TPU v4");
+	ops = line_add(&t0, 2, "XLA Ops", 1000);
+	op_md(&t0, "big.1", "big.1", "loop fusion", 0, 1000, 0);
+	op_md(&t0, "half.1", "half.1", "loop fusion", 100, -1, 1);
+	op_md(&t0, "frac.1", "frac.1", "convolution fusion", 0, -1, 0);
+	op_md(&t0, "ok.1", "ok.1", "convolution fusion", 1000000, 1000, 1);
+	for (i = 0; i < 2; i++) {
+		ev = ev_add(&t0, ops, "big.1", US(10 * i), US(10));
+		ev_u64(&t0, ev, "flops", (uint64_t)1 << 63);	/* twice: 2^64 */
+	}
+	ev = ev_add(&t0, ops, "half.1", US(20), US(10));
+	ev_i64(&t0, ev, "bytes_accessed", 5000);
+	ev_add(&t0, ops, "half.1", US(30), US(10));	/* no bytes_accessed */
+	ev = ev_add(&t0, ops, "frac.1", US(40), US(10));
+	ev_f64(&t0, ev, "flops", 1.5);
+	ev_f64(&t0, ev, "model_flops", NAN);
+	ev_f64(&t0, ev, "bytes_accessed", 3000.0);
+	ev_add(&t0, ops, "ok.1", US(50), US(5));
+	space_write(sp, "ops_values.xplane.pb");
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2) {
@@ -1275,5 +1321,6 @@ int main(int argc, char **argv)
 	gen_gpu_kernels();
 	gen_overview();
 	gen_ops();
+	gen_ops_values();
 	return 0;
 }

@@ -4,6 +4,7 @@
  * the bundled TPU trace against sums taken a second way (the reference
  * protobuf-c reader, every XLA Ops event's own duration and stats).
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -161,6 +162,51 @@ static void test_gpu(void)
 }
 
 /*
+ * Values the sums cannot use (EXPECTED.md section 17, ops_values): a flops
+ * sum past 2^64-1, a bytes_accessed only one of two occurrences carries, a
+ * non-integral flops and a NaN model_flops; the table's TPU v4 peaks.
+ */
+static void test_values(void)
+{
+	struct an_ops_opts o = {0};
+	struct an_ops_result r;
+	const struct an_op_row *w;
+
+	if (analyse(SYNTH_DIR "/ops_values.xplane.pb", &o, &r))
+		return;
+	CHECK_INT(r.events[AN_OP_SYNC], 6);
+	CHECK_INT(r.total_ps[AN_OP_SYNC], 55 * US);
+	CHECK_INT(r.odd_values, 2);
+	CHECK_INT(r.overflows, 1);
+	CHECK_INT(r.partial_sums, 1);
+	if ((w = find(r.rows, r.nrows, AN_OP_SYNC, "big.1"))) {
+		CHECK_INT(w->flops.overflow, 1);
+		CHECK_INT(an_sum_known(&w->flops, w->occurrences), 0);
+		CHECK_INT(w->bytes.v, 2000);
+		CHECK_NEAR(an_op_bytes_per_s(w), 1e8, 1e-12);
+		CHECK_INT(w->bound, AN_BOUND_NONE);
+	}
+	if ((w = find(r.rows, r.nrows, AN_OP_SYNC, "half.1"))) {
+		CHECK_INT(w->bytes.n, 1);
+		CHECK_INT(an_sum_known(&w->bytes, w->occurrences), 0);
+		CHECK_INT(w->flops.v, 200);
+		CHECK(an_op_bytes_per_s(w) < 0);
+	}
+	if ((w = find(r.rows, r.nrows, AN_OP_SYNC, "frac.1"))) {
+		CHECK_INT(w->flops.n, 0);
+		CHECK_INT(w->model_flops.n, 0);
+		CHECK_INT(w->bytes.v, 3000);
+	}
+	if ((w = find(r.rows, r.nrows, AN_OP_SYNC, "ok.1"))) {
+		CHECK_NEAR(w->ridge, 275e12 / 1200e9, 1e-12);
+		CHECK_INT(w->bound, AN_BOUND_COMPUTE);
+	}
+	if (r.ndevices == 1)
+		CHECK_INT(r.devices[0].peak_src, AN_PEAK_TABLE);
+	an_ops_release(&r);
+}
+
+/*
  * The bundled TPU trace: event count, time and flops of every XLA Ops line
  * summed straight from the reference reader's model, and each op's own
  * program_id stat equal to the program of the module event it lies in.
@@ -213,6 +259,14 @@ static void test_real(void)
 	CHECK_INT(r.devices[0].peak_src, AN_PEAK_PLANE);
 	CHECK_NEAR(r.devices[0].peak_flops, 918e12, 1e-12);
 	CHECK_NEAR(r.devices[0].peak_bw, 1637.993152512e9, 1e-12);
+	/* The chip table's TPU v6 Lite row agrees with what the chip says of itself. */
+	for (i = 0; an_chip_peaks[i].chip && strcmp(an_chip_peaks[i].chip, "TPU v6 Lite"); i++)
+		;
+	CHECK(an_chip_peaks[i].chip != NULL);
+	if (an_chip_peaks[i].chip) {
+		CHECK_NEAR(an_chip_peaks[i].tflops * 1e12, r.devices[0].peak_flops, 1e-12);
+		CHECK(fabs(an_chip_peaks[i].hbm_gbs * 1e9 - r.devices[0].peak_bw) < 0.01e9);
+	}
 	/* Each op's own program_id stat is the fingerprint of the module event its start lies in. */
 	for (i = 0; i < t->nplanes; i++) {
 		const struct xp_plane *p = &t->planes[i];
@@ -257,6 +311,7 @@ int main(void)
 {
 	test_tpu();
 	test_gpu();
+	test_values();
 	test_real();
 	return test_done("test_ops");
 }

@@ -1,0 +1,1 @@
+xplane-stat ops --json --sort flops $SYNTH/ops_values.xplane.pb
