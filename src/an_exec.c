@@ -47,6 +47,46 @@ int an_device_matches(const char *name, const char *pat)
 	return 0;
 }
 
+static int digit(unsigned char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+int an_name_cmp(const char *a, const char *b)
+{
+	const unsigned char *x = (const unsigned char *)a, *y = (const unsigned char *)b;
+
+	while (*x && *y) {
+		if (digit(*x) && digit(*y)) {
+			const unsigned char *xe, *ye;
+			int c;
+
+			while (*x == '0')
+				x++;
+			while (*y == '0')
+				y++;
+			for (xe = x; digit(*xe); xe++)
+				;
+			for (ye = y; digit(*ye); ye++)
+				;
+			if (xe - x != ye - y)
+				return xe - x < ye - y ? -1 : 1;	/* more digits: larger */
+			if ((c = memcmp(x, y, (size_t)(xe - x))))
+				return c < 0 ? -1 : 1;
+			x = xe;
+			y = ye;
+			continue;
+		}
+		if (*x != *y)
+			return *x < *y ? -1 : 1;
+		x++;
+		y++;
+	}
+	if (*x != *y)
+		return *x ? 1 : -1;
+	return strcmp(a, b);
+}
+
 int an_exec_wants_plane(const char *name, void *device_pattern)
 {
 	return an_is_device_plane(name) &&

@@ -153,6 +153,12 @@ void an_exec_want_lines(const char *plane, const char *const *names, size_t n,
  * ending in a digit must not be followed by another digit ("TPU:1" is not "TPU:10").
  */
 int an_device_matches(const char *plane_name, const char *pattern);
+/*
+ * Orders plane names as a person would: runs of digits compare as numbers
+ * ("/device:GPU:2" before "/device:GPU:10"), the rest byte by byte; names
+ * equal so (leading zeros) fall back to strcmp, so the order is total.
+ */
+int an_name_cmp(const char *a, const char *b);
 /* Splits "name(123)" into name and digits; *fp is NULL when there is no such suffix. */
 const char *an_split_fingerprint(struct xp_arena *a, const char *name, const char **fp);
 

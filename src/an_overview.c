@@ -533,7 +533,7 @@ out:
 
 static int cmp_dev(const void *a, const void *b)
 {
-	return strcmp(((const struct an_ov_device *)a)->name, ((const struct an_ov_device *)b)->name);
+	return an_name_cmp(((const struct an_ov_device *)a)->name, ((const struct an_ov_device *)b)->name);
 }
 
 int an_ov_finish(struct an_ov_result *r, struct xp_err *err)

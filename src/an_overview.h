@@ -74,7 +74,7 @@ void an_ov_init(struct an_ov_result *r);
  */
 int an_ov_add(struct an_ov_result *r, const struct xp_trace *t, const char *device, size_t *added,
 	      struct xp_err *err);
-/* Summaries of the samples; devices in name order. */
+/* Summaries of the samples; devices in name order, numbers as numbers (an_name_cmp: GPU:2 before GPU:10). */
 int an_ov_finish(struct an_ov_result *r, struct xp_err *err);
 void an_ov_release(struct an_ov_result *r);
 

@@ -106,6 +106,54 @@ static void intervals(void)
 	CHECK_INT(an_ov_minus((const int64_t(*)[2])a, n, NULL, 0), 7);
 }
 
+/*
+ * Device order: numbers in names compare as numbers. The pairs are ordered by
+ * hand; an_ov_finish must put eleven GPUs given backwards in 0, 1, ..., 10
+ * order, where strcmp gives 0, 1, 10, 2, ...
+ */
+static void name_order(void)
+{
+	static const char *const less[][2] = {
+		{"/device:GPU:2", "/device:GPU:10"}, {"/device:GPU:9", "/device:GPU:10"},
+		{"/device:GPU:1", "/device:GPU:2"},  {"/device:GPU:10", "/device:TPU:0"},
+		{"/device:GPU:1", "/device:GPU:1a"}, {"/device:GPU:1a", "/device:GPU:2"},
+		{"x9y2", "x9y10"},		     {"/device:GPU:01", "/device:GPU:1"},
+		{"/device:GPU:01", "/device:GPU:2"}, {"", "a"},
+		{"/device:GPU", "/device:GPU:0"},    {"/device:GPU:99999999999999999999", "/device:GPU:100000000000000000000"},
+	};
+	struct an_ov_result r;
+	struct xp_err err = {0};
+	char name[11][32];
+	size_t i;
+
+	for (i = 0; i < sizeof(less) / sizeof(less[0]); i++) {
+		if (an_name_cmp(less[i][0], less[i][1]) >= 0 || an_name_cmp(less[i][1], less[i][0]) <= 0) {
+			fprintf(stderr, "an_name_cmp: '%s' should sort before '%s'\n", less[i][0], less[i][1]);
+			test_failures++;
+		}
+	}
+	CHECK_INT(an_name_cmp("/device:GPU:10", "/device:GPU:10"), 0);
+	an_ov_init(&r);
+	r.devices = calloc(11, sizeof(*r.devices));
+	if (!r.devices) {
+		test_failures++;
+		return;
+	}
+	r.n = r.cap = 11;
+	for (i = 0; i < 11; i++) {
+		snprintf(name[i], sizeof(name[i]), "/device:GPU:%zu", 10 - i);
+		r.devices[i].name = name[i];
+	}
+	CHECK_INT(an_ov_finish(&r, &err), 0);
+	for (i = 0; i < 11; i++) {
+		char want[32];
+
+		snprintf(want, sizeof(want), "/device:GPU:%zu", i);
+		CHECK_STR(r.devices[i].name, want);
+	}
+	an_ov_release(&r);
+}
+
 static const struct an_ev_row *find_row(const struct an_ev_result *r, const char *line, const char *name)
 {
 	size_t i;
@@ -224,6 +272,7 @@ static void real_counts(const char *file)
 int main(void)
 {
 	intervals();
+	name_order();
 	synth_overview();
 	synth_events();
 	real_busy("mi300x_jax_gemm.xplane.pb");
