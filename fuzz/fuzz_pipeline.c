@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The whole analysis pipeline on one input, as the commands run it: reader ->
- * executions -> functions, autotune and --compat=ejkernel candidates, planes
- * -> every formatter into memory. Beyond not crashing, each output must be
+ * executions -> functions, autotune and --compat=ejkernel candidates, planes,
+ * events (the table and --list's stream) and overview -> every formatter into
+ * memory. Beyond not crashing, each output must be
  * well-formed whatever the names in the input hold:
- *   JSON  parses (cJSON) and is valid UTF-8;
+ *   JSON  parses (cJSON) and is valid UTF-8 (JSON lines: each line);
  *   CSV   every record has as many fields as the header (RFC 4180 quoting);
  *   TSV   every line has as many tabs as the header, no raw CR;
  *   table valid UTF-8 with no control character but the newline.
@@ -23,15 +24,19 @@
 
 #include "an_autotune.h"
 #include "an_compat.h"
+#include "an_events.h"
 #include "an_exec.h"
 #include "an_functions.h"
 #include "an_kernels.h"
+#include "an_overview.h"
 #include "an_planes.h"
 #include "cmd.h"
 #include "model_check.h"
 #include "out_autotune.h"
+#include "out_events.h"
 #include "out_functions.h"
 #include "out_kernels.h"
+#include "out_overview.h"
 #include "out_planes.h"
 #include "xp_model.h"
 
@@ -197,6 +202,54 @@ static void check_output(enum out_mode mode, int colour, const char *out, size_t
 		free(buf_);                                                                  \
 	} while (0)
 
+/* events --list's JSON lines: each line one document. */
+static void check_json_lines(const char *out, size_t n)
+{
+	size_t i = 0, e;
+
+	if (!utf8_valid((const unsigned char *)out, n))
+		fail("JSON lines are not valid UTF-8", out, n);
+	for (; i < n; i = e + 1) {
+		cJSON *doc;
+
+		for (e = i; e < n && out[e] != '\n'; e++)
+			;
+		if (e == n)
+			fail("JSON lines: the last line has no newline", out, n);
+		if (!(doc = cJSON_ParseWithLength(out + i, e - i)))
+			fail("JSON lines: a line does not parse", out + i, e - i);
+		cJSON_Delete(doc);
+	}
+}
+
+/* events --list as cmd_events selects, at most 4096 events; 0, or -1 when a write failed. */
+static int list_events(FILE *f, enum out_mode mode, const struct xp_trace *t, const struct an_ev_opts *o)
+{
+	size_t pi, li, i, listed = 0;
+
+	out_events_list_header(f, mode);
+	for (pi = 0; pi < t->nplanes; pi++) {
+		const struct xp_plane *p = &t->planes[pi];
+
+		if (!p->loaded || (o->plane && !an_device_matches(p->name, o->plane)))
+			continue;
+		for (li = 0; li < p->nlines; li++) {
+			const struct xp_line *ln = &p->lines[li];
+
+			if (!an_ev_selects_line(o, p->name, ln->name))
+				continue;
+			for (i = ln->first_event; i < ln->first_event + ln->nevents && listed < 4096; i++) {
+				if (o->match && regexec(o->match, xp_event_name(p, &p->events[i]), 0, NULL, 0))
+					continue;
+				if (out_events_list_event(f, mode, "fuzz\t\"input\xff", p, &p->events[i]))
+					return -1;
+				listed++;
+			}
+		}
+	}
+	return 0;
+}
+
 static uint64_t hash(const uint8_t *d, size_t n)
 {
 	uint64_t h = 1469598103934665603ULL ^ n;
@@ -338,6 +391,59 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 		FORMAT(modes[m], colour && !m,
 		       out_planes(f, modes[m], "fuzz\x01input\xc3", &pl, &notes, colour && !m));
 	an_planes_release(&pl);
+
+	/* events: the names table (the input pooled twice), then --list in each of its modes */
+	{
+		static const char *const ev_planes[] = {NULL, NULL, "gpu", "host", "TPU:0"};
+		static const char *const ev_lines[] = {NULL, NULL, "Stream", "XLA Ops"};
+		struct an_ev_opts eo = {.plane = ev_planes[(h >> 27) % 5], .line = ev_lines[(h >> 30) % 4],
+					.match = (h >> 32) % 4 == 0 ? &rx_match : NULL};
+		struct an_ev_result er;
+
+		an_ev_init(&er);
+		if (an_ev_add(&er, t, &eo, &err) || an_ev_add(&er, t, &eo, &err) || an_ev_finish(&er, &err)) {
+			if (err.code != XP_ERR_NOMEM)
+				abort();
+		} else {
+			for (m = 0; m < 4; m++)
+				FORMAT(modes[m], colour && !m, out_events(f, modes[m], &er, &notes, colour && !m));
+		}
+		an_ev_release(&er);
+		for (m = 1; m < 4; m++) {
+			char *buf = NULL;
+			size_t n = 0;
+			FILE *f = open_memstream(&buf, &n);
+			int r;
+
+			if (!f)
+				abort();
+			r = list_events(f, modes[m], t, &eo);
+			if (fclose(f) || r)
+				fail("events --list failed", buf ? buf : "", buf ? n : 0);
+			if (modes[m] == OUT_JSON)
+				check_json_lines(buf, n);
+			else
+				check_output(modes[m], 0, buf, n);
+			free(buf);
+		}
+	}
+
+	/* overview: the input pooled twice (devices by name) */
+	{
+		struct an_ov_result orr;
+		size_t added;
+
+		an_ov_init(&orr);
+		if (an_ov_add(&orr, t, xo.device, &added, &err) || an_ov_add(&orr, t, xo.device, &added, &err) ||
+		    an_ov_finish(&orr, &err)) {
+			if (err.code != XP_ERR_NOMEM)
+				abort();
+		} else {
+			for (m = 0; m < 4; m++)
+				FORMAT(modes[m], colour && !m, out_overview(f, modes[m], &orr, &notes, colour && !m));
+		}
+		an_ov_release(&orr);
+	}
 
 	xp_notes_release(&notes);
 	xp_trace_free(t);

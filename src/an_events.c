@@ -232,6 +232,9 @@ int an_ev_finish(struct an_ev_result *r, struct xp_err *err)
 			d->total_ps = s->total_ps > 0 ? INT64_MAX : INT64_MIN;
 	}
 	r->n = j + 1;
+	r->planes = 0;
+	for (i = 0; i < r->n; i++)	/* sorted by plane name first */
+		r->planes += !i || strcmp(r->rows[i].plane, r->rows[i - 1].plane);
 	/* one order per (plane, line): its first sighting */
 	for (g = 0; g < r->n; g = j) {
 		size_t order = r->rows[g].order;

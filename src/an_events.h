@@ -36,6 +36,7 @@ struct an_ev_result {
 	size_t events;		/* events selected, over every row */
 	size_t stray;		/* of events: stray ends */
 	size_t planes_seen;	/* planes selected by --plane, loaded */
+	size_t planes;		/* distinct plane names with a selected event (an_ev_finish) */
 	size_t next_order_;
 };
 

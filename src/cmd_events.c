@@ -39,6 +39,7 @@ struct ev_batch {
 	struct xp_notes *notes;
 	struct cmd_batch b;
 	FILE *list;		/* --list: where events go */
+	int list_header;	/* printed: with the first input read, so that none read prints nothing */
 	size_t listed, stray;
 	int ret;		/* an exit code that stops the batch; -1: going on */
 };
@@ -106,6 +107,8 @@ static void ev_done(size_t i, void *result, void *ctx)
 	if (!in || in->code)
 		goto out;
 	if (eb->list) {
+		if (!eb->list_header++)
+			out_events_list_header(eb->list, eb->mode);
 		if (list_input(eb, in)) {
 			cmd_error("out of memory");
 			eb->ret = EXIT_ERROR;
@@ -209,7 +212,6 @@ int cmd_events(int argc, char **argv)
 			goto out;
 		have_out = 1;
 		eb.list = out.f;
-		out_events_list_header(out.f, eb.mode);
 	}
 	ret = cmd_batch_run(&eb.b, cmd_jobs(&a.c, paths.n), ev_work, ev_done, &eb, &notes, &eb.ret);
 	if (ret >= 0)

@@ -129,7 +129,7 @@ int out_events(FILE *f, enum out_mode mode, const struct an_ev_result *r, const 
 				sum = INT64_MAX;
 		out_fmt_time(tot, sizeof(tot), (double)sum);
 		fprintf(f, "%zu events of %zu names on %zu plane%s; total %s (nested events count in full)%s",
-			r->events, r->n, r->planes_seen, r->planes_seen == 1 ? "" : "s", tot,
+			r->events, r->n, r->planes, r->planes == 1 ? "" : "s", tot,
 			r->stray ? "; stray ends left out of the times" : "");
 		if (cut)
 			fprintf(f, "; %zu name%s longer than %d bytes cut to fit (--csv, --tsv and --json give "

@@ -1,0 +1,1 @@
+head -c 50000 testdata/real/mi300x_jax_gemm.xplane.pb >$TMP/cut.xplane.pb; xplane-stat events --list $TMP/cut.xplane.pb; echo "exit $?"; head -c 31176 testdata/real/mi300x_jax_gemm.xplane.pb >$TMP/cut.xplane.pb; xplane-stat events --list --csv --match copyBuffer $TMP/cut.xplane.pb | cut -d, -f2-6 | head -4; xplane-stat events --plane host $TMP/cut.xplane.pb; echo "exit $?"

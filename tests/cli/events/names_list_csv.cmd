@@ -1,0 +1,1 @@
+cd $SYNTH/../bad && xplane-stat events --list --csv bad_names.xplane.pb

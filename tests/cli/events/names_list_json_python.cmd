@@ -1,0 +1,1 @@
+require python3; cd $SYNTH/../bad && xplane-stat events --list --json bad_names.xplane.pb | python3 -c 'import json,sys; [print(repr(json.loads(l)["stats"]["hlo_module"])) for l in sys.stdin.buffer.read().decode("utf-8").splitlines()]'

@@ -1,0 +1,1 @@
+xplane-stat events $SYNTH/tpu_stray_end.xplane.pb

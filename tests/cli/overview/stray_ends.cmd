@@ -1,0 +1,1 @@
+xplane-stat overview $SYNTH/tpu_stray_end.xplane.pb
