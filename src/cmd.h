@@ -22,6 +22,7 @@
 #include "opt.h"
 #include "out_table.h"
 #include "xp_err.h"
+#include "xp_input.h"
 #include "xp_model.h"
 #include "xp_pool.h"
 
@@ -160,6 +161,15 @@ struct cmd_batch {
 };
 
 void cmd_batch_init(struct cmd_batch *b, size_t n);
+/*
+ * The inputs of a batch command: expands the positional arguments into
+ * paths (files, directories searched, '-'), notes files reached twice, and
+ * readies b for them; *plane_jobs gets the threads for one input's planes
+ * (all of -j when there is one input). Returns -1, or the exit status after
+ * printing why.
+ */
+int cmd_batch_inputs(struct cmd_batch *b, const struct cmd_common *c, const char **pos, size_t npos,
+		     struct xp_pathlist *paths, struct xp_notes *notes, unsigned *plane_jobs);
 /*
  * Accounts for one finished input; a failed one is added to notes (one input
  * alone: its message is printed and 1 is returned to stop).

@@ -283,14 +283,8 @@ int cmd_autotune(int argc, char **argv)
 	co.device = a.c.device ? a.c.device : "gpu";
 	co.children = xo.children;
 	co.id_re = &id_re;
-	if (xp_pathlist_expand(&paths, pos, npos, &err)) {
-		cmd_error("%s", err.msg);
-		ret = cmd_exit_for(err.code);
+	if ((ret = cmd_batch_inputs(&ab.b, &a.c, pos, npos, &paths, &notes, &ab.plane_jobs)) >= 0)
 		goto out;
-	}
-	if (paths.duplicates)
-		xp_notes_add(&notes, "%zu file%s found again through a symbolic link (read once)",
-			     paths.duplicates, paths.duplicates == 1 ? "" : "s");
 	ab.a = &a;
 	ab.paths = &paths;
 	ab.xo = &xo;
@@ -299,8 +293,6 @@ int cmd_autotune(int argc, char **argv)
 	ab.res = &res;
 	ab.notes = &notes;
 	ab.ret = -1;
-	ab.plane_jobs = paths.n == 1 ? cmd_jobs(&a.c, SIZE_MAX) : 1;
-	cmd_batch_init(&ab.b, paths.n);
 	if (a.per_file) {
 		ret = EXIT_USAGE;
 		if (a.c.csv || a.c.tsv) {

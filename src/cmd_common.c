@@ -604,6 +604,23 @@ int cmd_input_setup(struct cmd_common *c)
 	return -1;
 }
 
+int cmd_batch_inputs(struct cmd_batch *b, const struct cmd_common *c, const char **pos, size_t npos,
+		     struct xp_pathlist *paths, struct xp_notes *notes, unsigned *plane_jobs)
+{
+	struct xp_err err = {0};
+
+	if (xp_pathlist_expand(paths, pos, npos, &err)) {
+		cmd_error("%s", err.msg);
+		return cmd_exit_for(err.code);
+	}
+	if (paths->duplicates)
+		xp_notes_add(notes, "%zu file%s found again through a symbolic link (read once)",
+			     paths->duplicates, paths->duplicates == 1 ? "" : "s");
+	*plane_jobs = paths->n == 1 ? cmd_jobs(c, SIZE_MAX) : 1;
+	cmd_batch_init(b, paths->n);
+	return -1;
+}
+
 unsigned cmd_jobs(const struct cmd_common *c, size_t n)
 {
 	size_t j = c->jobs ? c->jobs : xp_online_cpus();

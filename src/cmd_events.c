@@ -190,14 +190,8 @@ int cmd_events(int argc, char **argv)
 	eo.plane = a.plane;
 	eo.line = a.line;
 	eo.match = have_match ? &match_re : NULL;
-	if (xp_pathlist_expand(&paths, pos, npos, &err)) {
-		cmd_error("%s", err.msg);
-		ret = cmd_exit_for(err.code);
+	if ((ret = cmd_batch_inputs(&eb.b, &a.c, pos, npos, &paths, &notes, &eb.plane_jobs)) >= 0)
 		goto out;
-	}
-	if (paths.duplicates)
-		xp_notes_add(&notes, "%zu file%s found again through a symbolic link (read once)",
-			     paths.duplicates, paths.duplicates == 1 ? "" : "s");
 	eb.a = &a;
 	eb.paths = &paths;
 	eb.eo = &eo;
@@ -205,8 +199,6 @@ int cmd_events(int argc, char **argv)
 	eb.res = &res;
 	eb.notes = &notes;
 	eb.ret = -1;
-	eb.plane_jobs = paths.n == 1 ? cmd_jobs(&a.c, SIZE_MAX) : 1;
-	cmd_batch_init(&eb.b, paths.n);
 	if (a.list) {
 		if ((ret = cmd_out_open(&out, a.c.output)))
 			goto out;

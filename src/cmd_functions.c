@@ -169,14 +169,8 @@ int cmd_functions(int argc, char **argv)
 	fo.trim = a.trim;
 	fo.per_device = a.per_device;
 	an_fn_init(&res, &fo);
-	if (xp_pathlist_expand(&paths, pos, npos, &err)) {
-		cmd_error("%s", err.msg);
-		ret = cmd_exit_for(err.code);
+	if ((ret = cmd_batch_inputs(&fb.b, &a.c, pos, npos, &paths, &notes, &fb.plane_jobs)) >= 0)
 		goto out;
-	}
-	if (paths.duplicates)
-		xp_notes_add(&notes, "%zu file%s found again through a symbolic link (read once)",
-			     paths.duplicates, paths.duplicates == 1 ? "" : "s");
 	fb.a = &a;
 	fb.paths = &paths;
 	fb.xo = &xo;
@@ -185,8 +179,6 @@ int cmd_functions(int argc, char **argv)
 	fb.notes = &notes;
 	fb.ret = -1;
 	jobs = cmd_jobs(&a.c, paths.n);
-	fb.plane_jobs = paths.n == 1 ? cmd_jobs(&a.c, SIZE_MAX) : 1;
-	cmd_batch_init(&fb.b, paths.n);
 	if (a.per_file) {
 		if (a.c.csv || a.c.tsv) {
 			cmd_error("--per-file prints JSON lines: it excludes --csv and --tsv");

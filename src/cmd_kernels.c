@@ -247,14 +247,8 @@ int cmd_kernels(int argc, char **argv)
 	oo.top = a.top;
 	oo.copies = a.copies;
 	an_kern_init(&res, &ko);
-	if (xp_pathlist_expand(&paths, pos, npos, &err)) {
-		cmd_error("%s", err.msg);
-		ret = cmd_exit_for(err.code);
+	if ((ret = cmd_batch_inputs(&kb.b, &a.c, pos, npos, &paths, &notes, &kb.plane_jobs)) >= 0)
 		goto out;
-	}
-	if (paths.duplicates)
-		xp_notes_add(&notes, "%zu file%s found again through a symbolic link (read once)",
-			     paths.duplicates, paths.duplicates == 1 ? "" : "s");
 	kb.a = &a;
 	kb.paths = &paths;
 	kb.ko = &ko;
@@ -262,8 +256,6 @@ int cmd_kernels(int argc, char **argv)
 	kb.notes = &notes;
 	kb.ret = -1;
 	jobs = cmd_jobs(&a.c, paths.n);
-	kb.plane_jobs = paths.n == 1 ? cmd_jobs(&a.c, SIZE_MAX) : 1;
-	cmd_batch_init(&kb.b, paths.n);
 	ret = cmd_batch_run(&kb.b, jobs, kern_work, kern_done, &kb, &notes, &kb.ret);
 	if (ret >= 0)
 		goto out;

@@ -290,14 +290,8 @@ int cmd_ops(int argc, char **argv)
 	oo.by_category = a.by && !strcmp(a.by, "category");
 	oo.device = a.c.device;
 	an_ops_init(&res, &oo);
-	if (xp_pathlist_expand(&paths, pos, npos, &err)) {
-		cmd_error("%s", err.msg);
-		ret = cmd_exit_for(err.code);
+	if ((ret = cmd_batch_inputs(&ob.b, &a.c, pos, npos, &paths, &notes, &ob.plane_jobs)) >= 0)
 		goto out;
-	}
-	if (paths.duplicates)
-		xp_notes_add(&notes, "%zu file%s found again through a symbolic link (read once)",
-			     paths.duplicates, paths.duplicates == 1 ? "" : "s");
 	ob.a = &a;
 	ob.paths = &paths;
 	ob.oo = &oo;
@@ -305,8 +299,6 @@ int cmd_ops(int argc, char **argv)
 	ob.notes = &notes;
 	ob.ret = -1;
 	jobs = cmd_jobs(&a.c, paths.n);
-	ob.plane_jobs = paths.n == 1 ? cmd_jobs(&a.c, SIZE_MAX) : 1;
-	cmd_batch_init(&ob.b, paths.n);
 	ret = cmd_batch_run(&ob.b, jobs, ops_work, ops_done, &ob, &notes, &ob.ret);
 	if (ret >= 0)
 		goto out;

@@ -175,21 +175,13 @@ int cmd_overview(int argc, char **argv)
 		goto out;
 	if ((ret = cmd_input_setup(&a.c)) >= 0)
 		goto out;
-	if (xp_pathlist_expand(&paths, pos, npos, &err)) {
-		cmd_error("%s", err.msg);
-		ret = cmd_exit_for(err.code);
+	if ((ret = cmd_batch_inputs(&ob.b, &a.c, pos, npos, &paths, &notes, &ob.plane_jobs)) >= 0)
 		goto out;
-	}
-	if (paths.duplicates)
-		xp_notes_add(&notes, "%zu file%s found again through a symbolic link (read once)",
-			     paths.duplicates, paths.duplicates == 1 ? "" : "s");
 	ob.a = &a;
 	ob.paths = &paths;
 	ob.res = &res;
 	ob.notes = &notes;
 	ob.ret = -1;
-	ob.plane_jobs = paths.n == 1 ? cmd_jobs(&a.c, SIZE_MAX) : 1;
-	cmd_batch_init(&ob.b, paths.n);
 	ret = cmd_batch_run(&ob.b, cmd_jobs(&a.c, paths.n), ov_work, ov_done, &ob, &notes, &ob.ret);
 	if (ret >= 0)
 		goto out;
