@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The whole analysis pipeline on one input, as the commands run it: reader ->
- * executions -> functions, autotune and --compat=ejkernel candidates, planes,
+ * executions -> functions, autotune and --compat=ejkernel candidates, kernels,
+ * ops (by op or category, each sort, the input pooled twice), planes,
  * events (the table and --list's stream) and overview -> every formatter into
  * memory. Beyond not crashing, each output must be
  * well-formed whatever the names in the input hold:
@@ -28,6 +29,7 @@
 #include "an_exec.h"
 #include "an_functions.h"
 #include "an_kernels.h"
+#include "an_ops.h"
 #include "an_overview.h"
 #include "an_planes.h"
 #include "cmd.h"
@@ -36,6 +38,7 @@
 #include "out_events.h"
 #include "out_functions.h"
 #include "out_kernels.h"
+#include "out_ops.h"
 #include "out_overview.h"
 #include "out_planes.h"
 #include "xp_model.h"
@@ -382,6 +385,32 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 		}
 		an_kern_release(&one);
 		an_kern_release(&kr);
+	}
+
+	/* ops: by op or category, each sort, --top; the input pooled twice through a merge */
+	{
+		struct an_ops_opts po = {.device = xo.device, .by_category = (h >> 34) & 1,
+					 .sort = (enum an_ops_sort)((h >> 35) % 4)};
+		size_t top = (h >> 37) % 3;
+		struct an_ops_result pr, one;
+
+		an_ops_init(&pr, &po);
+		an_ops_init(&one, &po);
+		if (an_ops_add(&one, t, &err) || an_ops_merge(&pr, &one, &err)) {
+			if (err.code != XP_ERR_NOMEM && err.code != XP_ERR_FORMAT)
+				abort();
+		} else {
+			an_ops_release(&one);
+			an_ops_init(&one, &po);
+			if (!an_ops_add(&one, t, &err) && an_ops_merge(&pr, &one, &err))
+				abort();
+			if (an_ops_finish(&pr, &err))
+				abort();
+			for (m = 0; m < 4; m++)
+				FORMAT(modes[m], colour && !m, out_ops(f, modes[m], &pr, top, &notes, colour && !m));
+		}
+		an_ops_release(&one);
+		an_ops_release(&pr);
 	}
 
 	/* planes */

@@ -966,7 +966,8 @@ static void finish_rows(struct an_ops_result *r, struct an_op_row *rows, size_t 
 		rows[i].bound = bound_of(&rows[i]);
 	}
 	sort_by = r->opts.sort;
-	qsort(rows, n, sizeof(*rows), cmp_row);
+	if (n)	/* rows is NULL when there are none: qsort(NULL, 0) is undefined */
+		qsort(rows, n, sizeof(*rows), cmp_row);
 }
 
 int an_ops_finish(struct an_ops_result *r, struct xp_err *err)

@@ -378,6 +378,23 @@ static int print_one_table(FILE *f, const struct an_ops_result *r, enum an_op_li
 	return ret;
 }
 
+/* A string from the file in a sentence: control characters and invalid UTF-8 as \xNN, as in tables. */
+static void put_text(FILE *f, const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t n;
+
+	while (*s) {
+		n = out_utf8_len(s);
+		if (!n || *s < 0x20 || *s == 0x7f) {
+			fprintf(f, "\\x%02x", *s++);
+			continue;
+		}
+		fwrite(s, 1, n, f);
+		s += n;
+	}
+}
+
 /* "peaks: plane stats on 3 devices (TPU v6 Lite: 918 TFLOP/s, 1638 GB/s); ..." */
 static void print_peaks(FILE *f, const struct an_ops_result *r)
 {
@@ -400,13 +417,20 @@ static void print_peaks(FILE *f, const struct an_ops_result *r)
 				r->devices[k].peak_bw == d->peak_bw &&
 				!strcmp(r->devices[k].chip ? r->devices[k].chip : "", d->chip ? d->chip : "");
 		fprintf(f, "%s", said++ ? "; " : "peaks: ");
-		if (d->peak_src == AN_PEAK_NONE)
-			fprintf(f, "none known for %zu device%s%s%s%s (no bound)", same, PLURAL(same),
-				d->chip ? " (" : "", d->chip ? d->chip : "", d->chip ? ")" : "");
-		else
-			fprintf(f, "%s on %zu device%s (%s: %.0f TFLOP/s, %.0f GB/s HBM)",
-				d->peak_src == AN_PEAK_PLANE ? "plane stats" : "the built-in chip table",
-				same, PLURAL(same), d->chip ? d->chip : "?", d->peak_flops / 1e12, d->peak_bw / 1e9);
+		if (d->peak_src == AN_PEAK_NONE) {
+			fprintf(f, "none known for %zu device%s", same, PLURAL(same));
+			if (d->chip) {
+				fprintf(f, " (");
+				put_text(f, d->chip);
+				fprintf(f, ")");
+			}
+			fprintf(f, " (no bound)");
+		} else {
+			fprintf(f, "%s on %zu device%s (", d->peak_src == AN_PEAK_PLANE ? "plane stats"
+				: "the built-in chip table", same, PLURAL(same));
+			put_text(f, d->chip ? d->chip : "?");
+			fprintf(f, ": %.0f TFLOP/s, %.0f GB/s HBM)", d->peak_flops / 1e12, d->peak_bw / 1e9);
+		}
 	}
 	if (said)
 		fprintf(f, "\n");
