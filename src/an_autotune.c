@@ -86,15 +86,8 @@ int an_at_add_sample_prog(struct an_at_result *r, const char *raw, const struct 
 	if (found < 0)
 		return XP_ERR_NOMEM;
 	if (!found) {
-		if (r->ncands == r->cap) {
-			size_t cap = r->cap ? r->cap * 2 : 16;
-			struct an_at_cand *nc = realloc(r->cands, cap * sizeof(*nc));
-
-			if (!nc)
-				return XP_ERR_NOMEM;
-			r->cands = nc;
-			r->cap = cap;
-		}
+		if (xp_grow(&r->cands, &r->cap, r->ncands, sizeof(*r->cands), 16))
+			return XP_ERR_NOMEM;
 		c = &r->cands[r->ncands++];
 		memset(c, 0, sizeof(*c));
 		c->last_input_ = SIZE_MAX;

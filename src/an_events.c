@@ -48,15 +48,8 @@ static int cmp_meta_name(const void *a, const void *b)
 
 static struct an_ev_row *push_row(struct an_ev_result *r)
 {
-	if (r->n == r->cap) {
-		size_t cap = r->cap ? r->cap * 2 : 64;
-		struct an_ev_row *rows = realloc(r->rows, cap * sizeof(*rows));
-
-		if (!rows)
-			return NULL;
-		r->rows = rows;
-		r->cap = cap;
-	}
+	if (xp_grow(&r->rows, &r->cap, r->n, sizeof(*r->rows), 64))
+		return NULL;
 	memset(&r->rows[r->n], 0, sizeof(r->rows[0]));
 	return &r->rows[r->n++];
 }

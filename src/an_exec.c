@@ -725,15 +725,8 @@ struct plane_ctx {
 
 static struct an_exec *push_exec(struct an_exec_list *l)
 {
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? l->cap * 2 : 64;
-		struct an_exec *ne = realloc(l->execs, cap * sizeof(*ne));
-
-		if (!ne)
-			return NULL;
-		l->execs = ne;
-		l->cap = cap;
-	}
+	if (xp_grow(&l->execs, &l->cap, l->n, sizeof(*l->execs), 64))
+		return NULL;
 	memset(&l->execs[l->n], 0, sizeof(l->execs[0]));
 	return &l->execs[l->n++];
 }

@@ -36,15 +36,8 @@ char *an_device_key(const char *hostname, const char *plane)
 
 static int push_double(double **v, size_t *n, size_t *cap, double x)
 {
-	if (*n == *cap) {
-		size_t c = *cap ? *cap * 2 : 8;
-		double *nv = realloc(*v, c * sizeof(*nv));
-
-		if (!nv)
-			return XP_ERR_NOMEM;
-		*v = nv;
-		*cap = c;
-	}
+	if (xp_grow(v, cap, *n, sizeof(**v), 8))
+		return XP_ERR_NOMEM;
 	(*v)[(*n)++] = x;
 	return 0;
 }
@@ -90,15 +83,8 @@ static struct an_fn_row *row_for(struct an_fn_result *r, const struct an_exec *x
 		return NULL;
 	if (found)
 		return &r->rows[idx];
-	if (r->nrows == r->cap) {
-		size_t c = r->cap ? r->cap * 2 : 32;
-		struct an_fn_row *nr = realloc(r->rows, c * sizeof(*nr));
-
-		if (!nr)
-			return NULL;
-		r->rows = nr;
-		r->cap = c;
-	}
+	if (xp_grow(&r->rows, &r->cap, r->nrows, sizeof(*r->rows), 32))
+		return NULL;
 	row = &r->rows[r->nrows++];
 	memset(row, 0, sizeof(*row));
 	row->name = strdup(x->name);

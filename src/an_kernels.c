@@ -206,15 +206,8 @@ static struct an_kern_row *row_for(struct an_kern_result *r, const struct row_ke
 		return NULL;
 	if (found)
 		return &r->rows[idx];
-	if (r->nrows == r->cap) {
-		size_t c = r->cap ? r->cap * 2 : 32;
-		struct an_kern_row *nr = realloc(r->rows, c * sizeof(*nr));
-
-		if (!nr)
-			return NULL;
-		r->rows = nr;
-		r->cap = c;
-	}
+	if (xp_grow(&r->rows, &r->cap, r->nrows, sizeof(*r->rows), 32))
+		return NULL;
 	row = &r->rows[r->nrows++];
 	memset(row, 0, sizeof(*row));
 	row->name = strdup(k->name);
@@ -312,6 +305,14 @@ static int cmp_ival(const void *a, const void *b)
 	return (x->end > y->end) - (x->end < y->end);
 }
 
+/* ce - cs, saturated (intervals far apart near the int64 ends). */
+static int64_t ival_len(int64_t cs, int64_t ce)
+{
+	int64_t d;
+
+	return __builtin_sub_overflow(ce, cs, &d) ? INT64_MAX : d;
+}
+
 /* Union length of n intervals (sorted here), saturating. */
 static int64_t union_ps(struct ival *v, size_t n)
 {
@@ -326,12 +327,12 @@ static int64_t union_ps(struct ival *v, size_t n)
 				ce = v[i].end;
 			continue;
 		}
-		if (i && __builtin_add_overflow(total, ce - cs, &total))
+		if (i && __builtin_add_overflow(total, ival_len(cs, ce), &total))
 			total = INT64_MAX;
 		cs = v[i].start;
 		ce = v[i].end;
 	}
-	if (n && __builtin_add_overflow(total, ce - cs, &total))
+	if (n && __builtin_add_overflow(total, ival_len(cs, ce), &total))
 		total = INT64_MAX;
 	return total;
 }

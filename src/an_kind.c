@@ -3,7 +3,6 @@
 
 #include <ctype.h>
 #include <string.h>
-#include <strings.h>
 
 static const char *const kind_names[AN_KIND_COUNT] = {
 	[AN_KIND_KERNEL] = "kernel", [AN_KIND_H2D] = "H2D", [AN_KIND_D2H] = "D2H",
@@ -111,6 +110,20 @@ static int has_word(const char *s, const char *word)
 	return 0;
 }
 
+/* Whether s contains sub (lower case) in any case. */
+static int has_sub(const char *s, const char *sub)
+{
+	size_t i, k;
+
+	for (i = 0; s[i]; i++) {
+		for (k = 0; sub[k] && tolower((unsigned char)s[i + k]) == sub[k]; k++)
+			;
+		if (!sub[k])
+			return 1;
+	}
+	return 0;
+}
+
 int an_is_collective(const char *name)
 {
 	static const char *const words[] = {
@@ -119,7 +132,7 @@ int an_is_collective(const char *name)
 	};
 	size_t i;
 
-	if (!strncasecmp(name, "nccl", 4) || !strncasecmp(name, "rccl", 4))
+	if (has_sub(name, "nccl") || has_sub(name, "rccl"))
 		return 1;
 	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
 		if (has_word(name, words[i]))

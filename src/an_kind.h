@@ -50,7 +50,8 @@ int an_event_bytes(const struct xp_plane *p, const struct xp_event *e, uint64_t 
  * all-gather, reduce-scatter, all-to-all, collective-permute, send, recv
  * as a word of its own (any case; '-' also as '_' or nothing:
  * "AllReduce", "all_gather.3", "%send-done"), or an NCCL/RCCL kernel (a
- * name starting "nccl" or "rccl", any case).
+ * name containing "nccl" or "rccl", any case, as TraceLens tests it: the
+ * demangled "void ncclDevKernel_Generic_4(...)" is one).
  */
 int an_is_collective(const char *name);
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "an_ops.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -241,22 +242,6 @@ static double device_ridge(const struct an_ops_device *d)
 
 /* ---- rows ------------------------------------------------------------------- */
 
-static int grow(void **v, size_t *cap, size_t n, size_t size)
-{
-	size_t c;
-	void *nv;
-
-	if (n < *cap)
-		return 0;
-	c = *cap ? *cap * 2 : 16;
-	nv = realloc(*v, c * size);
-	if (!nv)
-		return XP_ERR_NOMEM;
-	*v = nv;
-	*cap = c;
-	return 0;
-}
-
 /* A row's fields before it is found or made; strings are borrowed (with lengths). */
 struct op_probe {
 	enum an_op_line line;
@@ -308,7 +293,7 @@ static struct an_op_row *row_get(struct an_ops_result *r, const struct op_probe 
 	*is_new = !found;
 	if (found)
 		return &r->rows[id];
-	if (grow((void **)&r->rows, &r->cap, r->nrows, sizeof(*r->rows)))
+	if (xp_grow(&r->rows, &r->cap, r->nrows, sizeof(*r->rows), 16))
 		return NULL;	/* the key stays mapped to nrows: the result is dropped anyway */
 	row = &r->rows[r->nrows];
 	memset(row, 0, sizeof(*row));
@@ -710,7 +695,7 @@ static struct an_ops_device *device_get(struct an_ops_result *r, const char *key
 	*is_new = !found;
 	if (found)
 		return &r->devices[id];
-	if (grow((void **)&r->devices, &r->devcap, r->ndevices, sizeof(*r->devices)))
+	if (xp_grow(&r->devices, &r->devcap, r->ndevices, sizeof(*r->devices), 16))
 		return NULL;
 	d = &r->devices[r->ndevices++];
 	memset(d, 0, sizeof(*d));
@@ -813,16 +798,47 @@ int an_ops_merge(struct an_ops_result *dst, const struct an_ops_result *src, str
 	return 0;
 }
 
+/* Whether s ends with suffix. */
+static int ends_with(const char *s, const char *suffix)
+{
+	size_t n = s ? strlen(s) : 0, k = strlen(suffix);
+
+	return n >= k && !strcmp(s + n - k, suffix);
+}
+
+int an_op_timed_work(const struct an_op_row *row)
+{
+	static const char *const halves[] = { "-start", "-done" };
+	size_t i;
+
+	if (row->line == AN_OP_ASYNC)
+		return 0;
+	for (i = 0; i < 2; i++) {
+		const char *cat = row->category;
+		size_t n = strlen(row->name);
+
+		/* "copy-done.2": the suffix before a ".N" */
+		while (n && isdigit((unsigned char)row->name[n - 1]))
+			n--;
+		if (n && row->name[n - 1] == '.' && n - 1 >= strlen(halves[i]) &&
+		    !strncmp(row->name + n - 1 - strlen(halves[i]), halves[i], strlen(halves[i])))
+			return 0;
+		if (ends_with(row->name, halves[i]) || ends_with(cat, halves[i]))
+			return 0;
+	}
+	return 1;
+}
+
 double an_op_flops_per_s(const struct an_op_row *row)
 {
-	if (!an_sum_known(&row->flops, row->occurrences) || row->total_ps <= 0)
+	if (!an_op_timed_work(row) || !an_sum_known(&row->flops, row->occurrences) || row->total_ps <= 0)
 		return -1;
 	return (double)row->flops.v / ((double)row->total_ps * 1e-12);
 }
 
 double an_op_bytes_per_s(const struct an_op_row *row)
 {
-	if (!an_sum_known(&row->bytes, row->occurrences) || row->total_ps <= 0)
+	if (!an_op_timed_work(row) || !an_sum_known(&row->bytes, row->occurrences) || row->total_ps <= 0)
 		return -1;
 	return (double)row->bytes.v / ((double)row->total_ps * 1e-12);
 }
@@ -839,7 +855,8 @@ static enum an_bound bound_of(const struct an_op_row *row)
 {
 	int fk = an_sum_known(&row->flops, row->occurrences), bk = an_sum_known(&row->bytes, row->occurrences);
 
-	if (!fk || !bk || row->ridge <= 0 || row->ridge_differs || (!row->flops.v && !row->bytes.v))
+	if (!fk || !bk || row->ridge <= 0 || row->ridge_differs || (!row->flops.v && !row->bytes.v) ||
+	    !an_op_timed_work(row))
 		return AN_BOUND_NONE;
 	if (!row->bytes.v)
 		return AN_BOUND_COMPUTE;
@@ -927,7 +944,7 @@ static int build_categories(struct an_ops_result *r)
 		if (found < 0)
 			goto out;
 		if (!found) {
-			if (grow((void **)&r->cats, &cap, r->ncats, sizeof(*r->cats)))
+			if (xp_grow(&r->cats, &cap, r->ncats, sizeof(*r->cats), 16))
 				goto out;
 			d = &r->cats[r->ncats++];
 			memset(d, 0, sizeof(*d));

@@ -149,6 +149,14 @@ int an_ops_finish(struct an_ops_result *r, struct xp_err *err);
 void an_ops_release(struct an_ops_result *r);
 
 /* FLOP/s, bytes/s and FLOP per byte of a row; negative when unknown. */
+/*
+ * Whether the row's time is the time of its work, so that rates and a bound
+ * mean something: not for the Async XLA Ops line, nor for the halves of an
+ * asynchronous op (a name or category ending in -start or -done, also
+ * before a ".N"): their time is an issue or a wait, and dividing the whole
+ * transfer's bytes by it gave copy-start 907 million GB/s.
+ */
+int an_op_timed_work(const struct an_op_row *row);
 double an_op_flops_per_s(const struct an_op_row *row);
 double an_op_bytes_per_s(const struct an_op_row *row);
 double an_op_intensity(const struct an_op_row *row);

@@ -32,15 +32,8 @@ void an_ov_release(struct an_ov_result *r)
 
 static int dist_push(struct an_ov_dist *d, double v)
 {
-	if (d->n == d->cap) {
-		size_t cap = d->cap ? d->cap * 2 : 64;
-		double *nv = realloc(d->v, cap * sizeof(*nv));
-
-		if (!nv)
-			return -1;
-		d->v = nv;
-		d->cap = cap;
-	}
+	if (xp_grow(&d->v, &d->cap, d->n, sizeof(*d->v), 64))
+		return -1;
 	d->v[d->n++] = v;
 	return 0;
 }
@@ -96,6 +89,16 @@ static int64_t sat_add(int64_t x, int64_t y)
 	return __builtin_add_overflow(x, y, &s) ? INT64_MAX : s;
 }
 
+/* x - y saturated to the int64 range. */
+static int64_t sat_sub(int64_t x, int64_t y)
+{
+	int64_t d;
+
+	if (!__builtin_sub_overflow(x, y, &d))
+		return d;
+	return x > y ? INT64_MAX : INT64_MIN;
+}
+
 static int64_t len_of(const int64_t (*a)[2], size_t n)
 {
 	int64_t t = 0;
@@ -119,13 +122,14 @@ int64_t an_ov_minus(const int64_t (*a)[2], size_t na, const int64_t (*b)[2], siz
 		int64_t hi = a[i][1] < b[j][1] ? a[i][1] : b[j][1];
 
 		if (hi > lo)
-			overlap = sat_add(overlap, hi - lo);
+			overlap = sat_add(overlap, sat_sub(hi, lo));
 		if (a[i][1] < b[j][1])
 			i++;
 		else
 			j++;
 	}
-	return len_of(a, na) - overlap;
+	overlap = sat_sub(len_of(a, na), overlap);
+	return overlap > 0 ? overlap : 0;
 }
 
 /* Interval sets of one plane. */
@@ -220,15 +224,8 @@ static struct an_ov_device *device_of(struct an_ov_result *r, const char *name)
 	for (i = 0; i < r->n; i++)
 		if (!strcmp(r->devices[i].name, name))
 			return &r->devices[i];
-	if (r->n == r->cap) {
-		size_t cap = r->cap ? r->cap * 2 : 8;
-		struct an_ov_device *nd = realloc(r->devices, cap * sizeof(*nd));
-
-		if (!nd)
-			return NULL;
-		r->devices = nd;
-		r->cap = cap;
-	}
+	if (xp_grow(&r->devices, &r->cap, r->n, sizeof(*r->devices), 8))
+		return NULL;
 	d = &r->devices[r->n];
 	memset(d, 0, sizeof(*d));
 	if (!(d->name = xp_arena_strndup(&r->arena, name, strlen(name))))
@@ -423,7 +420,7 @@ static int add_plane(struct an_ov_result *r, const struct xp_plane *p, const str
 	nall = an_ov_merge(all, nall + set[W_MEMCPY].n);
 	d->busy_ps = sat_add(d->busy_ps, len_of(all, nall));
 	if (first <= last)
-		d->span_ps = sat_add(d->span_ps, last - first);
+		d->span_ps = sat_add(d->span_ps, sat_sub(last, first));
 	++*added;
 	ret = 0;
 out:

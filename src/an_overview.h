@@ -55,6 +55,16 @@ struct an_ov_device {
 	size_t corr_events, no_launch, ambiguous, off_scale;
 };
 
+/* Idle time: span minus busy, saturated, never negative. */
+static inline int64_t an_ov_idle(const struct an_ov_device *d)
+{
+	int64_t idle;
+
+	if (__builtin_sub_overflow(d->span_ps, d->busy_ps, &idle))
+		return d->span_ps > d->busy_ps ? INT64_MAX : 0;
+	return idle > 0 ? idle : 0;
+}
+
 /* Owns everything: release with an_ov_release. */
 struct an_ov_result {
 	struct xp_arena arena;

@@ -51,7 +51,7 @@ static int print_json(FILE *f, const struct an_ov_result *r, const struct xp_not
 		cJSON_AddNumberToObject(o, "events", (double)d->events);
 		out_json_add_ns(o, "span_ns", (double)d->span_ps);
 		out_json_add_ns(o, "busy_ns", (double)d->busy_ps);
-		out_json_add_ns(o, "idle_ns", (double)(d->span_ps - d->busy_ps));
+		out_json_add_ns(o, "idle_ns", (double)an_ov_idle(d));
 		cJSON_AddNumberToObject(o, "duty_cycle", duty(d));
 		out_json_add_ns(o, "compute_ns", (double)d->compute_ps);
 		out_json_add_ns(o, "collective_ns", (double)d->coll_ps);
@@ -97,7 +97,7 @@ static int print_machine(FILE *f, enum out_mode mode, const struct an_ov_result 
 	for (i = 0; i <= r->n; i++) {
 		const struct an_ov_device *d = i < r->n ? &r->devices[i] : NULL;
 		const struct an_ov_dist *st = d ? &d->steps : &r->host_steps;
-		const int64_t v[] = {d ? d->span_ps : 0, d ? d->busy_ps : 0, d ? d->span_ps - d->busy_ps : 0};
+		const int64_t v[] = {d ? d->span_ps : 0, d ? d->busy_ps : 0, d ? an_ov_idle(d) : 0};
 		char b[48];
 
 		if (!d && !r->host_steps.n)
@@ -179,7 +179,7 @@ static int print_text(FILE *f, const struct an_ov_result *r, int colour)
 	out_table_init(&t, 11, h, right);
 	for (i = 0; i < r->n; i++) {
 		const struct an_ov_device *d = &r->devices[i];
-		const int64_t v[] = {d->span_ps, d->busy_ps, d->span_ps - d->busy_ps};
+		const int64_t v[] = {d->span_ps, d->busy_ps, an_ov_idle(d)};
 		const int64_t w[] = {d->compute_ps, d->coll_ps, d->coll_exposed_ps, d->memcpy_ps,
 				     d->memcpy_exposed_ps};
 		char b[48];

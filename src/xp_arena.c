@@ -99,3 +99,23 @@ char *xp_arena_strndup(struct xp_arena *a, const char *s, size_t len)
 	p[len] = '\0';
 	return p;
 }
+
+int xp_grow(void *arrp, size_t *cap, size_t n, size_t elem, size_t first)
+{
+	void *a, *na;
+	size_t c;
+
+	if (n < *cap)
+		return 0;
+	c = *cap ? *cap * 2 : first;
+	if (c <= *cap || c > SIZE_MAX / elem)
+		return -1;
+	/* through memcpy: arrp is a T **, not a void ** */
+	memcpy(&a, arrp, sizeof(a));
+	na = realloc(a, c * elem);
+	if (!na)
+		return -1;
+	memcpy(arrp, &na, sizeof(na));
+	*cap = c;
+	return 0;
+}

@@ -21,4 +21,12 @@ void xp_arena_adopt(struct xp_arena *dst, struct xp_arena *src);
 /* Copies len bytes and appends a NUL; NULL when out of memory. */
 char *xp_arena_strndup(struct xp_arena *a, const char *s, size_t len);
 
+/*
+ * Heap arrays: makes room for one more element in the array whose pointer
+ * is at arrp (any T **), n elements used of *cap allocated, elem bytes each;
+ * the capacity doubles, starting at first. 0, or -1 when out of memory
+ * (the array and *cap as they were).
+ */
+int xp_grow(void *arrp, size_t *cap, size_t n, size_t elem, size_t first);
+
 #endif

@@ -12,7 +12,8 @@ static void test_collective(void)
 		"all-reduce", "all-reduce.1", "%all-reduce-start.2", "all_gather", "AllGather",
 		"reduce-scatter.3", "ReduceScatter", "all-to-all", "collective-permute-done",
 		"send", "recv-done", "%send.1", "ncclDevKernel_AllReduce_Sum_f32_RING_LL",
-		"rcclKernel", "NCCL_x", "fusion_all-reduce",
+		"rcclKernel", "NCCL_x", "fusion_all-reduce", "void ncclDevKernel_Generic_4(ncclDevKernelArgsStorage<4096ul>)",
+		"void ncclKernel_SendRecv_RING_SIMPLE_Sum_int8_t(ncclWorkElem)",
 	};
 	static const char *const no[] = {
 		"fusion.1", "gemm", "Cijk_Ailk_Bljk", "transcendental", "resend", "recvfrom_x",

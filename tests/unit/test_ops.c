@@ -122,7 +122,10 @@ static void test_tpu(void)
 		CHECK_INT(w->total_ps, 40 * US);
 		CHECK_INT(w->self_ps, 40 * US);
 		CHECK_INT(w->program_id, 777);
-		CHECK_INT(w->bound, AN_BOUND_MEMORY);
+		/* an async op's time is no transfer time: no rates, no bound */
+		CHECK_INT(w->bound, AN_BOUND_NONE);
+		CHECK_INT(an_op_bytes_per_s(w) < 0, 1);
+		CHECK_INT(an_op_timed_work(w), 0);
 	}
 	if ((w = find(r.cats, r.ncats, AN_OP_SYNC, "loop fusion"))) {
 		CHECK_INT(w->occurrences, 15);

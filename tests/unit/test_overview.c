@@ -269,9 +269,34 @@ static void real_counts(const char *file)
 	xp_trace_free(t);
 }
 
+/*
+ * Intervals near the int64 ends (offsets can be negative): the lengths
+ * saturate and an exposed time is never negative; idle never either.
+ */
+static void extreme_intervals(void)
+{
+	const int64_t a[2][2] = {{INT64_MIN + 1, 0}, {0, INT64_MAX - 1}};
+	const int64_t b[1][2] = {{INT64_MIN + 1, INT64_MAX - 1}};
+	struct an_ov_device d = {0};
+
+	CHECK_INT(an_ov_minus(a, 2, NULL, 0), INT64_MAX);
+	CHECK_INT(an_ov_minus(a, 2, b, 1) >= 0, 1);
+	CHECK_INT(an_ov_minus(b, 1, a, 2) >= 0, 1);
+	d.span_ps = INT64_MIN + 5;
+	d.busy_ps = 10;
+	CHECK_INT(an_ov_idle(&d), 0);
+	d.span_ps = INT64_MAX;
+	d.busy_ps = -10;
+	CHECK_INT(an_ov_idle(&d), INT64_MAX);
+	d.span_ps = 30;
+	d.busy_ps = 10;
+	CHECK_INT(an_ov_idle(&d), 20);
+}
+
 int main(void)
 {
 	intervals();
+	extreme_intervals();
 	name_order();
 	synth_overview();
 	synth_events();
