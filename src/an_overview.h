@@ -8,7 +8,8 @@
  * Work: on a TPU plane with an "XLA Ops" line, that line's ops (the span also
  * covers the "XLA Modules" line); on a GPU plane its "Stream #" lines; else
  * the lines an_device_lines names. A work event is a memcpy when an_kind says
- * it is a copy or memset (GPU), a collective when an_is_collective says so of
+ * it is a copy or memset (GPU) or an op whose category (else short name)
+ * begins with "copy" (TPU), a collective when an_is_collective says so of
  * its hlo_category (TPU), its short name (display_name, TPU) or its name and
  * hlo_op (GPU), compute otherwise. With C, K, M the unions of compute,
  * collective and memcpy intervals:
