@@ -134,7 +134,7 @@ static int print_machine(FILE *f, enum out_mode mode, const struct an_ov_result 
 
 			out_table_add(&t, "%zu", d->latency.n);
 			out_table_add(&t, "%zu", d->no_launch);
-			out_table_add(&t, "%zu", d->ambiguous);
+			out_table_add(&t, "%zu", d->ambiguous + d->off_scale);	/* as the table and the man page count it */
 			for (k = 0; k < 3; k++) {
 				out_fmt_ns(b, sizeof(b), lv[k]);
 				out_table_add(&t, "%s", d->latency.n ? b : "");
