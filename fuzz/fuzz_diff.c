@@ -6,7 +6,7 @@
  * threads. All must reject, or all accept with identical models. The one
  * accepted disagreement is the documented class where the wire reader is
  * stricter (field number 0 in a multi-byte tag, a field number past
- * 2^29 - 1; see the top of src/xp_read_wire.c). A rejection maps to the same
+ * 2^29 - 1; see the top of src/xp/xp_read_wire.c). A rejection maps to the same
  * exit status whichever reader made it.
  *
  * Then the read the commands make (lazy planes and, without --children,

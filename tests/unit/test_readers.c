@@ -7,7 +7,7 @@
  *
  * The one accepted disagreement is the wire reader rejecting tags that
  * protobuf-c lets through (field number 0 in a multi-byte tag, a field number
- * past 2^29 - 1); see the top of src/xp_read_wire.c.
+ * past 2^29 - 1); see the top of src/xp/xp_read_wire.c.
  */
 #include <dirent.h>
 #include <stdarg.h>
@@ -575,7 +575,7 @@ static void test_malformed(void)
 	/* an unknown group deep inside an event's stat */
 	REJECT("group in a stat", "group wire type", 0,
 	       0x0a, 0x08, 0x1a, 0x06, 0x22, 0x04, 0x22, 0x02, 0x7b, 0x7c);
-	/* Stricter than protobuf-c (see the top of src/xp_read_wire.c). */
+	/* Stricter than protobuf-c (see the top of src/xp/xp_read_wire.c). */
 	REJECT("field 0, two-byte tag", "field number 0", -1, 0x80, 0x00, 0x01);
 	REJECT("field past 2^29 - 1", "field number past", -1,
 	       0xa2, 0x80, 0x80, 0x80, 0x10, 0x01, 'x');

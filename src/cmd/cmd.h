@@ -5,9 +5,11 @@
  * exit codes.
  *
  * Adding a command:
- *   1. write src/cmd_<name>.c with `int cmd_<name>(int argc, char **argv)`
- *      and an option table (struct opt_cmd) that its --help comes from;
- *   2. declare it below and add a row to the table in main.c;
+ *   1. write its analysis as src/an/an_<x>.c (model in, struct out), its
+ *      formatter as src/out/out_<x>.c, and src/cmd/cmd_<name>.c with
+ *      `int cmd_<name>(int argc, char **argv)` and an option table (struct
+ *      opt_cmd) that its --help comes from;
+ *   2. declare it below and add a row to the table in src/main.c;
  *   3. document it in man/xplane-stat.1 and add CLI cases in tests/cli/<name>/.
  */
 #ifndef CMD_H
