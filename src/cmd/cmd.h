@@ -127,6 +127,12 @@ int cmd_load(const char *path, uint64_t max_input, struct xp_trace **t);
  */
 int cmd_read(const struct cmd_common *c, const char *path, unsigned jobs, int lazy,
 	     struct xp_trace **t, struct xp_err *err);
+/* The same, lazily, keeping of the device planes only the lines want_lines keeps. */
+int cmd_read_lines(const struct cmd_common *c, const char *path, unsigned jobs,
+		   void (*want_lines)(const char *, const char *const *, size_t, unsigned char *, void *),
+		   struct xp_trace **t, struct xp_err *err);
+/* Puts "'path': " before err's message unless it names an input already. */
+void cmd_err_name_input(struct xp_err *err, const char *path);
 
 /* One input, read and analysed on a worker thread; nothing printed yet. */
 struct cmd_input {

@@ -88,8 +88,23 @@ static void buf_free(void *b)
 	free(b);
 }
 
-int cmd_read(const struct cmd_common *c, const char *path, unsigned jobs, int lazy,
-	     struct xp_trace **t, struct xp_err *err)
+void cmd_err_name_input(struct xp_err *err, const char *path)
+{
+	char msg[sizeof(err->msg)];
+
+	if (err->msg[0] == '\'')
+		return;
+	memcpy(msg, err->msg, sizeof(msg));
+	snprintf(err->msg, sizeof(err->msg), "'%.200s': %.300s", path, msg);
+}
+
+/*
+ * Reads path: with lazy, only the device planes --device selects at first
+ * (the others on demand) and of them the lines want_lines keeps (NULL: all).
+ */
+static int read_input(const struct cmd_common *c, const char *path, unsigned jobs, int lazy,
+		      void (*want_lines)(const char *, const char *const *, size_t, unsigned char *, void *),
+		      struct xp_trace **t, struct xp_err *err)
 {
 	struct xp_read_opts ro = {.reader = c->reader_, .jobs = jobs};
 	struct xp_buf *b = calloc(1, sizeof(*b));
@@ -102,21 +117,14 @@ int cmd_read(const struct cmd_common *c, const char *path, unsigned jobs, int la
 	}
 	if (lazy) {
 		ro.want_plane = an_exec_wants_plane;
-		/* Without --children only the lines of device work are read. */
-		if (!c->children)
-			ro.want_lines = an_exec_want_lines;
+		ro.want_lines = want_lines;
 		ro.want_ctx = (void *)c->device;
 	}
 	ret = xp_buf_load(path, c->max_input, b, err);
 	if (!ret) {
 		ret = xp_trace_read_opts(&ro, b->data, b->len, t, err);
-		if (ret && err->msg[0] != '\'') {
-			/* The reader does not know the path: name it here. */
-			char msg[sizeof(err->msg) + 32];
-
-			memcpy(msg, err->msg, sizeof(err->msg));
-			snprintf(err->msg, sizeof(err->msg), "'%.200s': %.300s", path, msg);
-		}
+		if (ret)
+			cmd_err_name_input(err, path);	/* the reader does not know the path */
 	}
 	if (!ret && lazy) {
 		xp_trace_adopt_buf(*t, buf_free, b);	/* deferred planes read from it */
@@ -124,6 +132,20 @@ int cmd_read(const struct cmd_common *c, const char *path, unsigned jobs, int la
 	}
 	buf_free(b);
 	return cmd_exit_for(ret);
+}
+
+int cmd_read_lines(const struct cmd_common *c, const char *path, unsigned jobs,
+		   void (*want_lines)(const char *, const char *const *, size_t, unsigned char *, void *),
+		   struct xp_trace **t, struct xp_err *err)
+{
+	return read_input(c, path, jobs, 1, want_lines, t, err);
+}
+
+int cmd_read(const struct cmd_common *c, const char *path, unsigned jobs, int lazy,
+	     struct xp_trace **t, struct xp_err *err)
+{
+	/* Without --children only the lines of device work are read. */
+	return read_input(c, path, jobs, lazy, c->children ? NULL : an_exec_want_lines, t, err);
 }
 
 int cmd_load(const char *path, uint64_t max_input, struct xp_trace **t)
@@ -157,12 +179,8 @@ struct cmd_input *cmd_input_process(const struct cmd_common *c, const char *path
 		in->have_execs = 1;
 		if (r) {
 			/* A plane read late can be malformed: name the input. */
-			if (r != XP_ERR_NOMEM && in->err.msg[0] != '\'') {
-				char msg[sizeof(in->err.msg)];
-
-				memcpy(msg, in->err.msg, sizeof(msg));
-				snprintf(in->err.msg, sizeof(in->err.msg), "'%.200s': %.300s", path, msg);
-			}
+			if (r != XP_ERR_NOMEM)
+				cmd_err_name_input(&in->err, path);
 			in->code = cmd_exit_for(r);
 		}
 	}

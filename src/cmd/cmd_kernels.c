@@ -83,12 +83,8 @@ static void *kern_work(size_t i, void *ctx)
 		return in;
 	r = an_kern_add(&in->r, t, &in->err);
 	if (r) {
-		if (r != XP_ERR_NOMEM && in->err.msg[0] != '\'') {
-			char msg[sizeof(in->err.msg)];
-
-			memcpy(msg, in->err.msg, sizeof(msg));
-			snprintf(in->err.msg, sizeof(in->err.msg), "'%.200s': %.300s", path, msg);
-		}
+		if (r != XP_ERR_NOMEM)
+			cmd_err_name_input(&in->err, path);
 		in->code = cmd_exit_for(r);
 	} else if (cmd_note_counts(&in->notes, path, t)) {
 		in->code = EXIT_ERROR;

@@ -51,44 +51,6 @@ static int print_ops(FILE *f, enum out_mode mode, int colour, const void *arg)
 	return out_ops(f, mode, o->res, o->top, o->notes, colour);
 }
 
-static void buf_free(void *b)
-{
-	xp_buf_release(b);
-	free(b);
-}
-
-/* Reads the device planes --device selects, and of them only the lines an_ops_add uses. */
-static int ops_read(const struct cmd_common *c, const char *path, unsigned jobs, struct xp_trace **t,
-		    struct xp_err *err)
-{
-	struct xp_read_opts ro = {.reader = c->reader_, .jobs = jobs, .want_plane = an_exec_wants_plane,
-				  .want_lines = an_ops_want_lines, .want_ctx = (void *)c->device};
-	struct xp_buf *b = calloc(1, sizeof(*b));
-	int ret;
-
-	*t = NULL;
-	if (!b) {
-		xp_err_set(err, XP_ERR_NOMEM, "out of memory");
-		return EXIT_ERROR;
-	}
-	ret = xp_buf_load(path, c->max_input, b, err);
-	if (!ret) {
-		ret = xp_trace_read_opts(&ro, b->data, b->len, t, err);
-		if (ret && err->msg[0] != '\'') {
-			char msg[sizeof(err->msg)];
-
-			memcpy(msg, err->msg, sizeof(msg));
-			snprintf(err->msg, sizeof(err->msg), "'%.200s': %.300s", path, msg);
-		}
-	}
-	if (!ret) {
-		xp_trace_adopt_buf(*t, buf_free, b);	/* deferred planes read from it */
-		return EXIT_OK;
-	}
-	buf_free(b);
-	return cmd_exit_for(ret);
-}
-
 static void *ops_work(size_t i, void *ctx)
 {
 	struct ops_batch *ob = ctx;
@@ -99,19 +61,17 @@ static void *ops_work(size_t i, void *ctx)
 	if (!oi)
 		return NULL;
 	oi->in.path = path;
-	oi->in.code = ops_read(&ob->a->c, path, ob->plane_jobs, &oi->in.t, &oi->in.err);
+	/* the device planes --device selects, and of them only the lines an_ops_add uses */
+	oi->in.code = cmd_read_lines(&ob->a->c, path, ob->plane_jobs, an_ops_want_lines, &oi->in.t,
+				     &oi->in.err);
 	if (oi->in.code)
 		return oi;
 	an_ops_init(&oi->res, ob->oo);
 	oi->have_res = 1;
 	r = an_ops_add(&oi->res, oi->in.t, &oi->in.err);
 	if (r) {
-		if (r != XP_ERR_NOMEM && oi->in.err.msg[0] != '\'') {
-			char msg[sizeof(oi->in.err.msg)];
-
-			memcpy(msg, oi->in.err.msg, sizeof(msg));
-			snprintf(oi->in.err.msg, sizeof(oi->in.err.msg), "'%.200s': %.300s", path, msg);
-		}
+		if (r != XP_ERR_NOMEM)
+			cmd_err_name_input(&oi->in.err, path);
 		oi->in.code = cmd_exit_for(r);
 		return oi;
 	}
