@@ -312,6 +312,9 @@ static int latency(const struct xp_plane *p, const struct xp_event *e, const str
 	return 0;
 }
 
+/* Launches of one repeated correlation id looked through for a device event. */
+#define LATENCY_MAX_CANDIDATES 256
+
 static int add_latency(struct an_ov_device *d, const struct xp_plane *p, const struct xp_event *e,
 		       const struct launches *L)
 {
@@ -331,21 +334,64 @@ static int add_latency(struct an_ov_device *d, const struct xp_plane *p, const s
 		else
 			hi = mid;
 	}
-	for (k = lo; k < L->n && L->v[k].corr == corr; k++)
-		;
+	for (k = lo, hi = L->n; k < hi;) {	/* the end of this id's launches */
+		size_t mid = k + (hi - k) / 2;
+
+		if (L->v[mid].corr <= corr)
+			k = mid + 1;
+		else
+			hi = mid;
+	}
 	if (k == lo) {
 		d->no_launch++;
 		return 0;
 	}
-	if (k > lo + 1) {
-		d->ambiguous++;
-		return 0;
+	if (k == lo + 1) {
+		if (latency(p, e, &L->v[lo], &lat)) {
+			d->off_scale++;
+			return 0;
+		}
+		return dist_push(&d->latency, (double)lat);
 	}
-	if (latency(p, e, &L->v[lo], &lat)) {
-		d->off_scale++;
-		return 0;
+	/*
+	 * Several host events carry the id (processes merged, a trace repeated):
+	 * the nearest in time, when more than twice as near as any other, as the
+	 * execution finder resolves a repeated id without more to go on; more
+	 * than LATENCY_MAX_CANDIDATES are not looked through.
+	 */
+	{
+		uint64_t best = UINT64_MAX, second = UINT64_MAX;
+		int64_t best_lat = 0;
+		size_t j;
+
+		if (k - lo > LATENCY_MAX_CANDIDATES) {
+			d->ambiguous++;
+			return 0;
+		}
+		for (j = lo; j < k; j++) {
+			uint64_t a;
+
+			if (latency(p, e, &L->v[j], &lat))
+				continue;
+			a = lat < 0 ? (uint64_t)0 - (uint64_t)lat : (uint64_t)lat;
+			if (a < best) {
+				second = best;
+				best = a;
+				best_lat = lat;
+			} else if (a < second) {
+				second = a;
+			}
+		}
+		if (best == UINT64_MAX) {
+			d->off_scale++;
+			return 0;
+		}
+		if (second != UINT64_MAX && second - best <= best) {
+			d->ambiguous++;
+			return 0;
+		}
+		return dist_push(&d->latency, (double)best_lat);
 	}
-	return dist_push(&d->latency, (double)lat);
 }
 
 static int add_plane(struct an_ov_result *r, const struct xp_plane *p, const struct launches *L,

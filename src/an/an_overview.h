@@ -48,8 +48,9 @@ struct an_ov_device {
 	/*
 	 * Launch latency: work event start minus the start of the host event with
 	 * the same correlation_id, both on the absolute time scale. Of the work
-	 * events with a correlation_id: linked (one host launch), no_launch (none),
-	 * ambiguous (several host events carry the id: left out), off_scale
+	 * events with a correlation_id: linked (one host launch, or of several the
+	 * nearest in time when more than twice as near as any other), no_launch
+	 * (none), ambiguous (several, none that near: left out), off_scale
 	 * (planes based too far apart for int64 picoseconds).
 	 */
 	struct an_ov_dist latency;

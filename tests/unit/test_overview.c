@@ -293,9 +293,40 @@ static void extreme_intervals(void)
 	CHECK_INT(an_ov_idle(&d), 20);
 }
 
+/*
+ * gpu_repeated_ids (EXPECTED.md 13): three copies 100 us apart keep ids 1
+ * and 2; each kernel's nearest launch of its id is its own copy's (1 us
+ * away; the next 99 us): latencies 12-11 = 1 us and 15-13 = 2 us three
+ * times, mean and median 1.5 us. r_k3's two launches are 50 us away each:
+ * ambiguous.
+ */
+static void repeated_ids_latency(void)
+{
+	struct xp_trace *t = load(SYNTH_DIR, "gpu_repeated_ids.xplane.pb");
+	struct an_ov_result r;
+	struct xp_err err = {0};
+	size_t added = 0;
+
+	if (!t)
+		return;
+	an_ov_init(&r);
+	CHECK_INT(an_ov_add(&r, t, NULL, &added, &err), 0);
+	CHECK_INT(an_ov_finish(&r, &err), 0);
+	if (r.n == 1) {
+		CHECK_INT(r.devices[0].corr_events, 7);
+		CHECK_INT(r.devices[0].latency.n, 6);
+		CHECK_INT(r.devices[0].ambiguous, 1);
+		CHECK_INT(r.devices[0].latency.mean, US(1) * 1.5);
+		CHECK_INT(r.devices[0].latency.median, US(1) * 1.5);
+	}
+	an_ov_release(&r);
+	xp_trace_free(t);
+}
+
 int main(void)
 {
 	intervals();
+	repeated_ids_latency();
 	extreme_intervals();
 	name_order();
 	synth_overview();
