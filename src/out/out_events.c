@@ -158,34 +158,6 @@ static void fmt_ps128(char *buf, size_t n, __int128 ps)
 	snprintf(buf, n, "%s%s.%03u", ps < 0 ? "-" : "", digits + k, frac);
 }
 
-static void put_tsv(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		switch (*s) {
-		case '\t': fputs("\\t", f); break;
-		case '\n': fputs("\\n", f); break;
-		case '\r': fputs("\\r", f); break;
-		case '\\': fputs("\\\\", f); break;
-		default: fputc(*s, f);
-		}
-	}
-}
-
-static void put_csv(FILE *f, const char *s)
-{
-	if (!strpbrk(s, ",\"\r\n")) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
 void out_events_list_header(FILE *f, enum out_mode mode)
 {
 	if (mode == OUT_JSON)
@@ -288,9 +260,9 @@ int out_events_list_event(FILE *f, enum out_mode mode, const char *input, const 
 			if (i)
 				fputc(mode == OUT_CSV ? ',' : '\t', f);
 			if (mode == OUT_CSV)
-				put_csv(f, cells[i]);
+				out_put_csv(f, cells[i]);
 			else
-				put_tsv(f, cells[i]);
+				out_put_tsv(f, cells[i]);
 		}
 		fputc('\n', f);
 	}

@@ -104,7 +104,7 @@ static size_t put_text(FILE *f, const char *str)
 	return width;
 }
 
-static void put_csv(FILE *f, const char *s)
+void out_put_csv(FILE *f, const char *s)
 {
 	if (!strpbrk(s, ",\"\r\n") && !(s[0] == ' ' || (s[0] && s[strlen(s) - 1] == ' '))) {
 		fputs(s, f);
@@ -119,7 +119,7 @@ static void put_csv(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-static void put_tsv(FILE *f, const char *s)
+void out_put_tsv(FILE *f, const char *s)
 {
 	for (; *s; s++) {
 		switch (*s) {
@@ -144,9 +144,9 @@ static void print_plain(const struct out_table *t, FILE *f, enum out_mode mode)
 			if (c)
 				fputc(mode == OUT_CSV ? ',' : '\t', f);
 			if (mode == OUT_CSV)
-				put_csv(f, s);
+				out_put_csv(f, s);
 			else
-				put_tsv(f, s);
+				out_put_tsv(f, s);
 		}
 		fputc('\n', f);
 	}

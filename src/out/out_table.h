@@ -73,4 +73,12 @@ int out_use_colour(FILE *f);
 /* Length of the valid UTF-8 sequence at s (1-4), or 0 if invalid. */
 size_t out_utf8_len(const unsigned char *s);
 
+/*
+ * One CSV field (quoted when it holds a comma, quote, CR or LF, or starts or
+ * ends with a space; quotes doubled) or TSV field (tab, newline, CR and
+ * backslash escaped as \t \n \r \\), as the table's CSV/TSV modes write cells.
+ */
+void out_put_csv(FILE *f, const char *s);
+void out_put_tsv(FILE *f, const char *s);
+
 #endif
