@@ -142,16 +142,21 @@ bad:
 	return -1;
 }
 
-static int walk_line(const uint8_t *p, const uint8_t *end)
+/*
+ * A message whose only submessage of interest is field `field`, walked by
+ * child: a line (events, 4), a metadata (stats, 5), a map entry (its value, 2).
+ */
+static int walk_into(const uint8_t *p, const uint8_t *end, uint64_t field,
+		     int (*child)(const uint8_t *, const uint8_t *))
 {
 	while (p < end) {
 		uint64_t key;
 		const uint8_t *s, *se;
 
 		VARINT(p, end, key, bad);
-		if (key == (4 << 3 | 2)) {	/* events */
+		if (key == (field << 3 | 2)) {
 			SUB(p, end, s, se, bad);
-			if (walk_event(s, se))
+			if (child(s, se))
 				return -1;
 		} else if (skip(&p, end, key & 7)) {
 			return -1;
@@ -160,48 +165,22 @@ static int walk_line(const uint8_t *p, const uint8_t *end)
 	return 0;
 bad:
 	return -1;
+}
+
+static int walk_line(const uint8_t *p, const uint8_t *end)
+{
+	return walk_into(p, end, 4, walk_event);
 }
 
 /* An event metadata (stats in field 5) or a stat metadata (no field 5). */
 static int walk_meta(const uint8_t *p, const uint8_t *end)
 {
-	while (p < end) {
-		uint64_t key;
-		const uint8_t *s, *se;
-
-		VARINT(p, end, key, bad);
-		if (key == (5 << 3 | 2)) {
-			SUB(p, end, s, se, bad);
-			if (walk_stat(s, se))
-				return -1;
-		} else if (skip(&p, end, key & 7)) {
-			return -1;
-		}
-	}
-	return 0;
-bad:
-	return -1;
+	return walk_into(p, end, 5, walk_stat);
 }
 
-/* A map entry: key 1, value 2 (a metadata message). */
 static int walk_entry(const uint8_t *p, const uint8_t *end)
 {
-	while (p < end) {
-		uint64_t key;
-		const uint8_t *s, *se;
-
-		VARINT(p, end, key, bad);
-		if (key == (2 << 3 | 2)) {
-			SUB(p, end, s, se, bad);
-			if (walk_meta(s, se))
-				return -1;
-		} else if (skip(&p, end, key & 7)) {
-			return -1;
-		}
-	}
-	return 0;
-bad:
-	return -1;
+	return walk_into(p, end, 2, walk_meta);
 }
 
 static int walk_plane(const uint8_t *p, const uint8_t *end)
@@ -240,22 +219,7 @@ bad:
 
 static int walk(const uint8_t *p, const uint8_t *end)
 {
-	while (p < end) {
-		uint64_t key;
-		const uint8_t *s, *se;
-
-		VARINT(p, end, key, bad);
-		if (key == (1 << 3 | 2)) {	/* planes */
-			SUB(p, end, s, se, bad);
-			if (walk_plane(s, se))
-				return -1;
-		} else if (skip(&p, end, key & 7)) {
-			return -1;
-		}
-	}
-	return 0;
-bad:
-	return -1;
+	return walk_into(p, end, 1, walk_plane);	/* the space's planes */
 }
 
 int main(int argc, char **argv)
