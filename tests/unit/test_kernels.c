@@ -9,6 +9,7 @@
 
 #include "an_kernels.h"
 #include "test.h"
+#include "test_trace.h"
 #include "xp_input.h"
 
 #define US 1000000.0
@@ -66,18 +67,13 @@ static void test_quantile(void)
 static int load(const char *path, const struct xp_reader *rd, struct an_kern_result *r, enum an_kern_by by)
 {
 	struct an_kern_opts o = {.by = by};
-	struct xp_buf buf;
 	struct xp_err err = {0};
-	struct xp_trace *t = NULL;
+	struct xp_trace *t;
 	int ret;
 
 	an_kern_init(r, &o);
-	if (xp_buf_load(path, XP_DEFAULT_MAX_INPUT, &buf, &err) || xp_trace_read(rd, buf.data, buf.len, &t, &err)) {
-		fprintf(stderr, "%s: %s\n", path, err.msg);
-		test_failures++;
+	if (!(t = test_load(path, rd)))
 		return -1;
-	}
-	xp_buf_release(&buf);
 	ret = an_kern_add(r, t, &err) || an_kern_finish(r, &err);
 	xp_trace_free(t);
 	CHECK_INT(ret, 0);

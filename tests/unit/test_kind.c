@@ -4,7 +4,7 @@
 
 #include "an_kind.h"
 #include "test.h"
-#include "xp_input.h"
+#include "test_trace.h"
 
 static void test_collective(void)
 {
@@ -51,19 +51,12 @@ static void test_names(void)
  */
 static void test_v100(void)
 {
-	struct xp_buf buf;
-	struct xp_err err = {0};
-	struct xp_trace *t = NULL;
+	struct xp_trace *t = test_load(TESTDATA_DIR "/real/v100_tf_bert.xplane.pb", NULL);
 	size_t pi, i, count[AN_KIND_COUNT] = {0};
 	int first_gpu1 = 1;
 
-	if (xp_buf_load(TESTDATA_DIR "/real/v100_tf_bert.xplane.pb", XP_DEFAULT_MAX_INPUT, &buf, &err) ||
-	    xp_trace_read(NULL, buf.data, buf.len, &t, &err)) {
-		fprintf(stderr, "v100_tf_bert: %s\n", err.msg);
-		test_failures++;
+	if (!t)
 		return;
-	}
-	xp_buf_release(&buf);
 	for (pi = 0; pi < t->nplanes; pi++) {
 		const struct xp_plane *p = &t->planes[pi];
 

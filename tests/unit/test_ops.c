@@ -10,26 +10,13 @@
 
 #include "an_ops.h"
 #include "test.h"
+#include "test_trace.h"
 #include "xp_input.h"
-
-static struct xp_trace *load(const char *path, const struct xp_reader *r)
-{
-	struct xp_buf buf = {0};
-	struct xp_err err = {0};
-	struct xp_trace *t = NULL;
-
-	if (xp_buf_load(path, XP_DEFAULT_MAX_INPUT, &buf, &err) || xp_trace_read(r, buf.data, buf.len, &t, &err)) {
-		fprintf(stderr, "  %s: %s\n", path, err.msg);
-		test_failures++;
-	}
-	xp_buf_release(&buf);
-	return t;
-}
 
 /* The result of one trace, finished. */
 static int analyse(const char *path, const struct an_ops_opts *o, struct an_ops_result *r)
 {
-	struct xp_trace *t = load(path, NULL);
+	struct xp_trace *t = test_load(path, NULL);
 	struct an_ops_result one;
 	struct xp_err err = {0};
 	int ret = -1;
@@ -217,7 +204,7 @@ static void test_values(void)
 static void test_real(void)
 {
 	const char *path = TESTDATA_DIR "/real/tpu_v6e_inference.xplane.pb";
-	struct xp_trace *t = load(path, &xp_reader_protobuf_c);
+	struct xp_trace *t = test_load(path, &xp_reader_protobuf_c);
 	struct an_ops_opts o = {0};
 	struct an_ops_result r;
 	size_t i, k, n = 0, nasync = 0, mismatch = 0;

@@ -12,6 +12,7 @@
 #include "an_overview.h"
 #include "an_planes.h"
 #include "test.h"
+#include "test_trace.h"
 #include "xp_input.h"
 #include "xp_model.h"
 
@@ -20,22 +21,9 @@
 static struct xp_trace *load(const char *dir, const char *rel)
 {
 	char path[4096];
-	struct xp_buf buf;
-	struct xp_err err = {0};
-	struct xp_trace *t = NULL;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, rel);
-	if (xp_buf_load(path, XP_DEFAULT_MAX_INPUT, &buf, &err)) {
-		fprintf(stderr, "%s: %s\n", path, err.msg);
-		test_failures++;
-		return NULL;
-	}
-	if (xp_trace_read(NULL, buf.data, buf.len, &t, &err)) {
-		fprintf(stderr, "%s: %s\n", path, err.msg);
-		test_failures++;
-	}
-	xp_buf_release(&buf);
-	return t;
+	return test_load(path, NULL);
 }
 
 /* Section 18. */

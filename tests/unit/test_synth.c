@@ -28,6 +28,7 @@
 #include "an_functions.h"
 #include "an_stats.h"
 #include "test.h"
+#include "test_trace.h"
 #include "xp_input.h"
 #include "xp_model.h"
 
@@ -58,22 +59,9 @@ static void compile(regex_t *re, const char *pattern)
 static struct xp_trace *load(const char *rel)
 {
 	char path[4096];
-	struct xp_buf buf;
-	struct xp_err err = {0};
-	struct xp_trace *t = NULL;
 
 	snprintf(path, sizeof(path), "%s/%s", SYNTH_DIR, rel);
-	if (xp_buf_load(path, XP_DEFAULT_MAX_INPUT, &buf, &err)) {
-		fprintf(stderr, "%s: %s\n", path, err.msg);
-		test_failures++;
-		return NULL;
-	}
-	if (xp_trace_read(NULL, buf.data, buf.len, &t, &err)) {
-		fprintf(stderr, "%s: %s\n", path, err.msg);
-		test_failures++;
-	}
-	xp_buf_release(&buf);
-	return t;
+	return test_load(path, NULL);
 }
 
 /* Executions of t on the planes matching device (NULL: all), with --children pattern. */
@@ -1376,19 +1364,12 @@ static void hide_executors(struct xp_trace *t, int module_name, int gpu_module)
 
 static void test_real_executor_forms(void)
 {
-	struct xp_trace *t = NULL;
+	struct xp_trace *t = test_load(TESTDATA_DIR "/real/mi300x_jax_conv.xplane.pb", NULL);
 	struct an_exec_list a, b;
-	struct xp_buf buf;
-	struct xp_err err = {0};
 	size_t i;
 
-	if (xp_buf_load(TESTDATA_DIR "/real/mi300x_jax_conv.xplane.pb", XP_DEFAULT_MAX_INPUT, &buf, &err) ||
-	    xp_trace_read(NULL, buf.data, buf.len, &t, &err)) {
-		fprintf(stderr, "mi300x_jax_conv: %s\n", err.msg);
-		test_failures++;
+	if (!t)
 		return;
-	}
-	xp_buf_release(&buf);
 	/* JAX 0.8 writes ExecuteThunks (module_name) around "<module>:XLA GPU module". */
 	if (!find_execs(t, NULL, NULL, &a)) {
 		CHECK_INT(a.n, 40);
