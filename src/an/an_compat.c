@@ -186,9 +186,9 @@ int an_compat_add(const struct xp_trace *t, const struct an_compat_opts *o, stru
 	if (!p)
 		return no_plane(t, o->device, err);
 	info->plane = p->name;
-	ev = calloc(p->nevents + 1, sizeof(*ev));
-	val = calloc(p->nevents + 1, sizeof(*val));
-	names = calloc(p->nevents + 1, sizeof(*names));
+	ev = xp_calloc_big(p->nevents + 1, sizeof(*ev));
+	val = xp_calloc_big(p->nevents + 1, sizeof(*val));
+	names = xp_calloc_big(p->nevents + 1, sizeof(*names));
 	if (!ev || !val || !names)
 		goto nomem;
 	/* Lines in file order, events in order: p->events is laid out so. */

@@ -63,8 +63,8 @@ static int add_plane(struct an_ev_result *r, const struct xp_plane *p, const str
 		     struct xp_err *err)
 {
 	struct acc *acc = calloc(p->nevmetas + 1, sizeof(*acc));
-	struct meta_name *touched = malloc((p->nevmetas + 1) * sizeof(*touched));
-	unsigned char *stray = malloc(p->nevents + 1);
+	struct meta_name *touched = xp_malloc_big(p->nevmetas + 1, sizeof(*touched));
+	unsigned char *stray = xp_malloc_big(p->nevents + 1, 1);
 	const char *pname = NULL;
 	size_t li, i, nstray = 0;
 	int ret = XP_ERR_NOMEM;

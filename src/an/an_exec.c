@@ -338,13 +338,13 @@ static int cmp_line_launch(const void *a, const void *b)
 static int pair_lines(struct host_link *h)
 {
 	size_t n = h->nlines, i, j, k, nex = 0, nll = 0, budget = PAIR_BUDGET;
-	uint32_t *ex = malloc((h->nhexecs + 1) * sizeof(*ex));	/* executor lines, ascending */
+	uint32_t *ex = xp_malloc_big(h->nhexecs + 1, sizeof(*ex));	/* executor lines, ascending */
 	unsigned char *is_ex = calloc(n + 1, 1);
-	struct line_launch *ll = malloc((h->nlaunches + 1) * sizeof(*ll));
+	struct line_launch *ll = xp_malloc_big(h->nlaunches + 1, sizeof(*ll));
 	size_t *votes = NULL;
 	int ret = XP_ERR_NOMEM;
 
-	h->exec_line_of = malloc((n + 1) * sizeof(*h->exec_line_of));
+	h->exec_line_of = xp_malloc_big(n + 1, sizeof(*h->exec_line_of));
 	if (!ex || !is_ex || !ll || !h->exec_line_of)
 		goto out;
 	for (i = 0; i < n; i++)
@@ -462,8 +462,8 @@ static int host_link_build(struct xp_trace *t, struct host_link *h, struct xp_er
 			nh += executor_module(p, &p->events[i], nfs[pi], &m, &len);
 		}
 	}
-	h->launches = malloc((nl + 1) * sizeof(*h->launches));
-	h->hexecs = malloc((nh + 1) * sizeof(*h->hexecs));
+	h->launches = xp_malloc_big(nl + 1, sizeof(*h->launches));
+	h->hexecs = xp_malloc_big(nh + 1, sizeof(*h->hexecs));
 	if (!h->launches || !h->hexecs)
 		goto out;
 	for (pi = 0; pi < t->nplanes; pi++) {
@@ -868,7 +868,7 @@ size_t an_device_lines(const char *const *names, size_t nlines, unsigned char *u
 /* Marks the lines of p whose events are device work; returns how many, or -1 (no memory). */
 static long device_lines(const struct xp_plane *p, unsigned char *use, int *module_line)
 {
-	const char **names = malloc((p->nlines + 1) * sizeof(*names));
+	const char **names = xp_malloc_big(p->nlines + 1, sizeof(*names));
 	size_t i, n;
 
 	if (!names)
@@ -917,9 +917,9 @@ void an_exec_want_lines(const char *plane, const char *const *names, size_t n,
 static int add_children(struct plane_ctx *c, size_t first, const int32_t *owner)
 {
 	const struct xp_plane *p = c->p;
-	struct ev_ref *all = malloc((p->nevents + 1) * sizeof(*all));
+	struct ev_ref *all = xp_malloc_big(p->nevents + 1, sizeof(*all));
 	unsigned char *hit = malloc(p->nevmetas + 1);
-	unsigned char *stray = malloc(p->nevents + 1);	/* over every line: children may be anywhere */
+	unsigned char *stray = xp_malloc_big(p->nevents + 1, 1);	/* over every line: children may be anywhere */
 	size_t i, n = 0, nstray;
 	struct xp_err why = {0};
 
@@ -1098,8 +1098,8 @@ static int split_runs(struct plane_ctx *c, size_t first, const struct ev_ref *ev
 	struct an_device *dev = &c->out->devices[c->device];
 	size_t nx = c->out->n - first, i, k;
 	size_t *at = calloc(nx + 2, sizeof(*at));	/* start of each exec's events in pos */
-	uint32_t *pos = malloc((n + 1) * sizeof(*pos));
-	int64_t *gap = malloc((n + 1) * sizeof(*gap));
+	uint32_t *pos = xp_malloc_big(n + 1, sizeof(*pos));
+	int64_t *gap = xp_malloc_big(n + 1, sizeof(*gap));
 	unsigned char *cut = malloc(n + 1);
 	size_t *fill = calloc(nx + 1, sizeof(*fill));
 	int ret = XP_ERR_NOMEM;
@@ -1171,10 +1171,10 @@ static int finish_execs(struct plane_ctx *c, size_t first, const struct ev_ref *
 {
 	size_t nx = c->out->n - first, i, k;
 	struct merger *m = calloc(nx + 1, sizeof(*m));
-	int64_t *end = malloc((nx + 1) * sizeof(*end));
-	const struct an_exec **order = malloc((nx + 1) * sizeof(*order));
-	struct an_exec *copy = malloc((nx + 1) * sizeof(*copy));
-	int32_t *new_of = malloc((nx + 1) * sizeof(*new_of));
+	int64_t *end = xp_malloc_big(nx + 1, sizeof(*end));
+	const struct an_exec **order = xp_malloc_big(nx + 1, sizeof(*order));
+	struct an_exec *copy = xp_malloc_big(nx + 1, sizeof(*copy));
+	int32_t *new_of = xp_malloc_big(nx + 1, sizeof(*new_of));
 	int ret = XP_ERR_NOMEM;
 
 	if (!m || !end || !order || !copy || !new_of)
@@ -1290,9 +1290,9 @@ static int scan_plane(struct plane_ctx *c)
 	struct host_link *h = c->host;
 	unsigned char *use = calloc(p->nlines + 1, 1);
 	struct dev_link dl = {0};
-	unsigned char *stray = malloc(p->nevents + 1);
-	struct ev_ref *evs = malloc((p->nevents + 1) * sizeof(*evs));
-	int32_t *owner = malloc((p->nevents + 1) * sizeof(*owner));
+	unsigned char *stray = xp_malloc_big(p->nevents + 1, 1);
+	struct ev_ref *evs = xp_malloc_big(p->nevents + 1, sizeof(*evs));
+	int32_t *owner = xp_malloc_big(p->nevents + 1, sizeof(*owner));
 	int32_t *ex_of = NULL;		/* evs index -> exec index, or -1 */
 	int32_t *by_host = NULL;	/* host exec index -> exec index */
 	size_t first = c->out->n, i, n = 0, run_exec = SIZE_MAX;
@@ -1355,7 +1355,7 @@ static int scan_plane(struct plane_ctx *c)
 		for (i = 0; i < h->nhexecs; i++)
 			by_host[i] = -1;
 	}
-	ex_of = malloc((n + 1) * sizeof(*ex_of));
+	ex_of = xp_malloc_big(n + 1, sizeof(*ex_of));
 	if (!ex_of) {
 		ret = XP_ERR_NOMEM;
 		goto out;

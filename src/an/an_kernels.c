@@ -410,8 +410,8 @@ static int add_kernel(struct an_kern_result *r, const struct xp_plane *p, const 
 /* One GPU plane's stream lines. */
 static int add_plane(struct an_kern_result *r, const struct xp_plane *p, const char *hostname)
 {
-	unsigned char *use = calloc(p->nlines + 1, 1), *stray = malloc(p->nevents + 1);
-	struct ival *iv = malloc((p->nevents + 1) * sizeof(*iv));
+	unsigned char *use = calloc(p->nlines + 1, 1), *stray = xp_malloc_big(p->nevents + 1, 1);
+	struct ival *iv = xp_malloc_big(p->nevents + 1, sizeof(*iv));
 	size_t i, j, nstray = 0, niv = 0, nuse = 0;
 	struct xp_err why = {0};
 	char *dev = NULL;
@@ -669,8 +669,8 @@ static int nest_by_function(struct an_kern_result *r)
 {
 	struct xp_hmap fmap = {0}, omap = {0};
 	double *ftot = calloc(r->nrows + 1, sizeof(*ftot)), *otot = calloc(r->nrows + 1, sizeof(*otot));
-	struct nest *v = malloc((r->nrows + 1) * sizeof(*v));
-	struct an_kern_row *sorted = malloc((r->nrows + 1) * sizeof(*sorted));
+	struct nest *v = xp_malloc_big(r->nrows + 1, sizeof(*v));
+	struct an_kern_row *sorted = xp_malloc_big(r->nrows + 1, sizeof(*sorted));
 	size_t i, nf = 0, no = 0;
 	int ret = XP_ERR_NOMEM;
 

@@ -594,10 +594,10 @@ static int line_is(const struct xp_line *l, const char *name)
 static int plane_ops(struct plane_ctx *c, struct xp_err *err)
 {
 	struct xp_plane *p = c->p;
-	unsigned char *use = calloc(p->nlines + 1, 1), *stray = malloc(p->nevents + 1);
-	struct span *v = malloc((p->nevents + 1) * sizeof(*v));
-	struct open_op *stack = malloc((p->nevents + 1) * sizeof(*stack));
-	const char **names = malloc((p->nlines + 1) * sizeof(*names));
+	unsigned char *use = calloc(p->nlines + 1, 1), *stray = xp_malloc_big(p->nevents + 1, 1);
+	struct span *v = xp_malloc_big(p->nevents + 1, sizeof(*v));
+	struct open_op *stack = xp_malloc_big(p->nevents + 1, sizeof(*stack));
+	const char **names = xp_malloc_big(p->nlines + 1, sizeof(*names));
 	size_t i, k, n, count;
 	int modline = -1, tpu = 0, ret = XP_ERR_NOMEM;
 
@@ -619,7 +619,7 @@ static int plane_ops(struct plane_ctx *c, struct xp_err *err)
 		if ((ret = xp_plane_stray_ends(p, use, stray, &count, err)))
 			goto out;
 		use[modline] = 0;
-		c->mods = malloc((p->lines[modline].nevents + 1) * sizeof(*c->mods));
+		c->mods = xp_malloc_big(p->lines[modline].nevents + 1, sizeof(*c->mods));
 		if (!c->mods) {
 			ret = XP_ERR_NOMEM;
 			goto out;

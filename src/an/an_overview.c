@@ -167,7 +167,7 @@ static int pick_lines(const struct xp_plane *p, unsigned char *use, int *tpu)
 			if (!strncmp(p->lines[i].name, "Stream #", 8))
 				use[i] = 1, n++;
 		if (!n) {
-			const char **names = malloc((p->nlines + 1) * sizeof(*names));
+			const char **names = xp_malloc_big(p->nlines + 1, sizeof(*names));
 
 			if (!names)
 				return -1;
@@ -182,20 +182,46 @@ static int pick_lines(const struct xp_plane *p, unsigned char *use, int *tpu)
 	return 0;
 }
 
-static int stat_collective(const struct xp_plane *p, const struct xp_event *e, enum xp_key k)
+/*
+ * Collective or not, by name and by stat, asked once per event metadata:
+ * memo[3 * meta + what] is -1 until known. A stat of the event's own is
+ * looked at each time; only its metadata's answers are kept.
+ */
+enum { M_NAME, M_DN, M_STAT };
+
+static int memo_collective(signed char *memo, uint32_t meta, int what, const char *s)
+{
+	signed char *m = &memo[3 * (size_t)meta + (size_t)what];
+
+	if (*m < 0)
+		*m = (signed char)(s && s[0] && an_is_collective(s));
+	return *m;
+}
+
+static int stat_collective(const struct xp_plane *p, const struct xp_event *e, enum xp_key k,
+			   signed char *memo)
 {
 	const struct xp_stat *s = xp_event_stat(p, e, k);
-	size_t len;
+	const struct xp_evmeta *m = &p->evmetas[e->meta];
+	size_t len, at;
 	const char *v = s ? xp_stat_str(p, s, &len) : NULL;
+	int of_meta, yes;
 	char buf[128];
 
 	if (!v || !len)
 		return 0;
+	at = (size_t)(s - p->stats);
+	of_meta = at >= m->stats_first && at < (size_t)m->stats_first + m->nstats;
+	if (of_meta && memo[3 * (size_t)e->meta + M_STAT] >= 0)
+		return memo[3 * (size_t)e->meta + M_STAT];
 	if (len >= sizeof(buf))
 		len = sizeof(buf) - 1;
 	memcpy(buf, v, len);
 	buf[len] = '\0';
-	return an_is_collective(buf);
+	yes = an_is_collective(buf);
+	if (of_meta)
+		memo[3 * (size_t)e->meta + M_STAT] = (signed char)yes;
+	return yes;
 }
 
 enum work { W_COMPUTE, W_COLL, W_MEMCPY };
@@ -212,19 +238,22 @@ static int tpu_copy(const struct xp_plane *p, const struct xp_event *e, const ch
 	return dn && !strncmp(dn, "copy", 4);
 }
 
-static enum work classify(const struct xp_plane *p, const struct xp_event *e, int tpu)
+static enum work classify(const struct xp_plane *p, const struct xp_event *e, int tpu,
+			  signed char *memo)
 {
 	if (tpu) {
 		const char *dn = p->evmetas[e->meta].display_name;
 
-		if (stat_collective(p, e, XP_K_HLO_CATEGORY) || (dn && dn[0] && an_is_collective(dn)))
+		if (stat_collective(p, e, XP_K_HLO_CATEGORY, memo) ||
+		    memo_collective(memo, e->meta, M_DN, dn))
 			return W_COLL;
 		/* as TraceLens takes JAX ops named copy for memcpy: the async copies' waits */
 		return tpu_copy(p, e, dn) ? W_MEMCPY : W_COMPUTE;
 	}
 	if (an_kind_is_copy(an_event_kind(p, e)))
 		return W_MEMCPY;
-	if (an_is_collective(xp_event_name(p, e)) || stat_collective(p, e, XP_K_HLO_OP))
+	if (memo_collective(memo, e->meta, M_NAME, xp_event_name(p, e)) ||
+	    stat_collective(p, e, XP_K_HLO_OP, memo))
 		return W_COLL;
 	return W_COMPUTE;
 }
@@ -278,7 +307,7 @@ static int collect_launches(const struct xp_trace *t, struct launches *L)
 			n += xp_event_stat(p, &p->events[i], XP_K_CORRELATION_ID) != NULL;
 	}
 	L->n = 0;
-	if (!(L->v = malloc((n + 1) * sizeof(*L->v))))
+	if (!(L->v = xp_malloc_big(n + 1, sizeof(*L->v))))
 		return -1;
 	for (pi = 0; pi < t->nplanes; pi++) {
 		const struct xp_plane *p = &t->planes[pi];
@@ -397,7 +426,8 @@ static int add_latency(struct an_ov_device *d, const struct xp_plane *p, const s
 static int add_plane(struct an_ov_result *r, const struct xp_plane *p, const struct launches *L,
 		     size_t *added)
 {
-	unsigned char *use = malloc(p->nlines + 1), *stray = malloc(p->nevents + 1);
+	unsigned char *use = malloc(p->nlines + 1), *stray = xp_malloc_big(p->nevents + 1, 1);
+	signed char *memo = xp_malloc_big(p->nevmetas + 1, 3);
 	struct ivs set[3] = {{0}};
 	int64_t (*all)[2] = NULL, first = INT64_MAX, last = INT64_MIN;
 	struct an_ov_device *d;
@@ -405,8 +435,9 @@ static int add_plane(struct an_ov_result *r, const struct xp_plane *p, const str
 	int tpu, ret = -1;
 	struct xp_err err = {0};
 
-	if (!use || !stray || pick_lines(p, use, &tpu))
+	if (!use || !stray || !memo || pick_lines(p, use, &tpu))
 		goto out;
+	memset(memo, -1, 3 * (p->nevmetas + 1));
 	for (li = 0; li < p->nlines; li++)
 		if (use[li] == 1)
 			work += p->lines[li].nevents;
@@ -415,7 +446,7 @@ static int add_plane(struct an_ov_result *r, const struct xp_plane *p, const str
 		goto out;
 	ret = -1;
 	for (i = 0; i < 3; i++)
-		if (!(set[i].v = malloc((work + 1) * sizeof(*set[i].v))))
+		if (!(set[i].v = xp_malloc_big(work + 1, sizeof(*set[i].v))))
 			goto out;
 	if (xp_plane_stray_ends(p, use, stray, &nstray, &err))
 		goto out;
@@ -449,7 +480,7 @@ static int add_plane(struct an_ov_result *r, const struct xp_plane *p, const str
 			if (use[li] != 1)
 				continue;
 			d->events++;
-			w = classify(p, e, tpu);
+			w = classify(p, e, tpu, memo);
 			d->coll_events += w == W_COLL;
 			d->memcpy_events += w == W_MEMCPY;
 			set[w].v[set[w].n][0] = e->start_ps;
@@ -463,7 +494,7 @@ static int add_plane(struct an_ov_result *r, const struct xp_plane *p, const str
 		set[i].n = an_ov_merge(set[i].v, set[i].n);
 	/* C u K, then C u K u M */
 	nall = set[W_COMPUTE].n + set[W_COLL].n + set[W_MEMCPY].n;
-	if (!(all = malloc((nall + 1) * sizeof(*all))))
+	if (!(all = xp_malloc_big(nall + 1, sizeof(*all))))
 		goto out;
 	memcpy(all, set[W_COMPUTE].v, set[W_COMPUTE].n * sizeof(*all));
 	memcpy(all + set[W_COMPUTE].n, set[W_COLL].v, set[W_COLL].n * sizeof(*all));
@@ -488,6 +519,7 @@ out:
 	free(all);
 	free(use);
 	free(stray);
+	free(memo);
 	return ret;
 }
 
@@ -520,7 +552,7 @@ static int add_host_steps(struct an_ov_result *r, const struct xp_trace *t)
 	}
 	if (!n)
 		return 0;
-	if (!(v = malloc(n * sizeof(*v))))
+	if (!(v = xp_malloc_big(n, sizeof(*v))))
 		return -1;
 	n = 0;
 	for (pi = 0; pi < t->nplanes; pi++) {

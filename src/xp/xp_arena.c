@@ -4,6 +4,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #define XP_ARENA_CHUNK (256 * 1024)
 
@@ -50,6 +52,8 @@ void *xp_arena_alloc(struct xp_arena *a, size_t size)
 		c = need > XP_ARENA_CHUNK ? calloc(1, sizeof(*c) + cap) : malloc(sizeof(*c) + cap);
 		if (!c)
 			return NULL;
+		if (need > XP_ARENA_CHUNK)
+			xp_hint_huge(c, sizeof(*c) + cap);
 		c->size = cap;
 		c->used = 0;
 		/* A big block goes behind the head so the head's free space is kept. */
@@ -117,5 +121,50 @@ int xp_grow(void *arrp, size_t *cap, size_t n, size_t elem, size_t first)
 		return -1;
 	memcpy(arrp, &na, sizeof(na));
 	*cap = c;
+	xp_hint_huge(na, c * elem);
 	return 0;
+}
+
+void xp_hint_huge(void *p, size_t n)
+{
+#ifdef MADV_HUGEPAGE
+	static size_t page;
+	uintptr_t lo, hi;
+
+	if (n < XP_HUGE_MIN)
+		return;
+	if (!page) {
+		long ps = sysconf(_SC_PAGESIZE);
+
+		page = ps > 0 ? (size_t)ps : 4096;
+	}
+	lo = ((uintptr_t)p + page - 1) & ~(uintptr_t)(page - 1);
+	hi = ((uintptr_t)p + n) & ~(uintptr_t)(page - 1);
+	if (hi > lo)
+		(void)madvise((void *)lo, hi - lo, MADV_HUGEPAGE);	/* a hint: failure changes nothing */
+#else
+	(void)p;
+	(void)n;
+#endif
+}
+
+void *xp_malloc_big(size_t n, size_t size)
+{
+	void *p;
+
+	if (size && n > SIZE_MAX / size)
+		return NULL;
+	p = malloc(n * size ? n * size : 1);
+	if (p)
+		xp_hint_huge(p, n * size);
+	return p;
+}
+
+void *xp_calloc_big(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+
+	if (p)
+		xp_hint_huge(p, n * size);
+	return p;
 }

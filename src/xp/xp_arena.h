@@ -29,4 +29,17 @@ char *xp_arena_strndup(struct xp_arena *a, const char *s, size_t len);
  */
 int xp_grow(void *arrp, size_t *cap, size_t n, size_t elem, size_t first);
 
+/*
+ * Asks the kernel to back a big block (XP_HUGE_MIN bytes or more) with huge
+ * pages, through the pages wholly inside it: one fault per 2 MB rather than
+ * per 4 KB, which is a third of the time a full read of a large trace spends
+ * (BENCHMARKS.md, 2026-11-24). A hint: smaller blocks and systems without
+ * transparent huge pages are left as they are.
+ */
+#define XP_HUGE_MIN ((size_t)4 << 20)
+void xp_hint_huge(void *p, size_t n);
+/* malloc / calloc of n elements of size bytes (overflow checked), hinted. */
+void *xp_malloc_big(size_t n, size_t size);
+void *xp_calloc_big(size_t n, size_t size);
+
 #endif

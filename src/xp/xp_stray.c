@@ -112,8 +112,8 @@ int xp_plane_stray_ends(const struct xp_plane *p, const unsigned char *use_line,
 			n += p->lines[i].nevents;
 	if (n < XP_STRAY_MIN_REST + 1)
 		return 0;
-	s = malloc(n * sizeof(*s));
-	min_start = malloc(n * sizeof(*min_start));
+	s = xp_malloc_big(n, sizeof(*s));
+	min_start = xp_malloc_big(n, sizeof(*min_start));
 	if (!s || !min_start) {
 		ret = xp_err_set(err, XP_ERR_NOMEM, "out of memory");
 		goto out;
