@@ -3,14 +3,17 @@
  * Differential: the wire reader against the protobuf-c reader (the oracle),
  * read eagerly on one thread, and again with lazy planes (device planes
  * first, or none at all, the rest loaded one by one afterwards) on 1 to 3
- * threads. All must reject, or all accept with identical models. The one
+ * threads, keeping all, the key or none of the events' own stats
+ * (xp_event_stats). All must reject, or all accept with identical models
+ * (less the stats a mode does not keep). The one
  * accepted disagreement is the documented class where the wire reader is
  * stricter (field number 0 in a multi-byte tag, a field number past
  * 2^29 - 1; see the top of src/xp/xp_read_wire.c). A rejection maps to the same
  * exit status whichever reader made it.
  *
- * Then the read the commands make (lazy planes and, without --children,
- * only the lines of device work, host planes loaded on demand) must find
+ * Then the read the commands make (lazy planes, the events' key stats and,
+ * without --children, only the lines of device work, host planes loaded on
+ * demand) must find
  * exactly the executions and device totals that the oracle's full model
  * gives, or fail where the oracle fails.
  */
@@ -34,9 +37,10 @@ static int want_none(const char *name, void *ctx)
 }
 
 /* Lazy read, then every deferred plane loaded: must end as an eager read would. */
-static int read_lazy(const uint8_t *data, size_t len, struct xp_trace **t, struct xp_err *err)
+static int read_lazy(const uint8_t *data, size_t len, enum xp_event_stats mode, struct xp_trace **t,
+		     struct xp_err *err)
 {
-	struct xp_read_opts o = {.reader = &xp_reader_wire};
+	struct xp_read_opts o = {.reader = &xp_reader_wire, .event_stats = mode};
 	size_t i;
 	int ret;
 
@@ -59,12 +63,13 @@ static int wire_stricter(const struct xp_err *e)
 
 /* The wire reader's verdict (ret, t, e) against the oracle's. */
 static void compare(const char *what, int rp, const struct xp_trace *tp, const struct xp_err *ep,
-		    int rw, const struct xp_trace *tw, const struct xp_err *ew)
+		    int rw, const struct xp_trace *tw, const struct xp_err *ew,
+		    enum xp_event_stats mode)
 {
 	struct model_diff d;
 
 	if (!rp && !rw) {
-		if (model_differ(tp, tw, &d)) {
+		if (model_differ_mode(tp, tw, mode, &d)) {
 			fprintf(stderr, "%s: models differ: %s\n", what, d.msg);
 			abort();
 		}
@@ -166,7 +171,7 @@ static void compare_command_read(const uint8_t *data, size_t len, int rp, struct
 				 const struct xp_err *ep)
 {
 	static const char *const devices[] = {NULL, "gpu", "TPU:0"};
-	struct xp_read_opts o = {.reader = &xp_reader_wire};
+	struct xp_read_opts o = {.reader = &xp_reader_wire, .event_stats = XP_EVSTATS_KEYS};
 	struct an_exec_opts xo = {0};
 	struct an_exec_list lp, lc;
 	struct xp_trace *tc = NULL;
@@ -210,10 +215,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 	struct xp_err ep = {0}, ew = {0}, el = {0};
 	int rp = xp_trace_read(&xp_reader_protobuf_c, data, len, &tp, &ep);
 	int rw = xp_trace_read(&xp_reader_wire, data, len, &tw, &ew);
-	int rl = read_lazy(data, len, &tl, &el);
+	enum xp_event_stats mode = (enum xp_event_stats)((len >> 4) % 3);
+	int rl = read_lazy(data, len, mode, &tl, &el);
 
-	compare("wire", rp, tp, &ep, rw, tw, &ew);
-	compare("wire, lazy planes", rp, tp, &ep, rl, tl, &el);
+	compare("wire", rp, tp, &ep, rw, tw, &ew, XP_EVSTATS_ALL);
+	compare("wire, lazy planes", rp, tp, &ep, rl, tl, &el, mode);
 	compare_command_read(data, len, rp, tp, &ep);
 	xp_trace_free(tp);
 	xp_trace_free(tw);

@@ -60,6 +60,8 @@ struct cmd_common {
 	uint64_t max_input;
 	size_t jobs;		/* 0: the online CPUs */
 	const char *reader;
+	/* An event's own stats the model keeps (default: those analyses look up). */
+	enum xp_event_stats event_stats;
 	/* private: set by cmd_common_setup, freed by cmd_common_release */
 	regex_t child_re_;
 	int have_child_;

@@ -20,6 +20,7 @@ void cmd_common_init(struct cmd_common *c)
 {
 	memset(c, 0, sizeof(*c));
 	c->max_input = XP_DEFAULT_MAX_INPUT;
+	c->event_stats = XP_EVSTATS_KEYS;
 }
 
 void cmd_error(const char *fmt, ...)
@@ -106,7 +107,7 @@ static int read_input(const struct cmd_common *c, const char *path, unsigned job
 		      void (*want_lines)(const char *, const char *const *, size_t, unsigned char *, void *),
 		      struct xp_trace **t, struct xp_err *err)
 {
-	struct xp_read_opts ro = {.reader = c->reader_, .jobs = jobs};
+	struct xp_read_opts ro = {.reader = c->reader_, .jobs = jobs, .event_stats = c->event_stats};
 	struct xp_buf *b = calloc(1, sizeof(*b));
 	int ret;
 

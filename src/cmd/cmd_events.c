@@ -187,6 +187,8 @@ int cmd_events(int argc, char **argv)
 	if (a.match && (ret = cmd_regex(&match_re, a.match, "--match")))
 		goto out;
 	have_match = a.match != NULL;
+	/* Only --list shows stats; counts and times need none. */
+	a.c.event_stats = a.list ? XP_EVSTATS_ALL : XP_EVSTATS_NONE;
 	eo.plane = a.plane;
 	eo.line = a.line;
 	eo.match = have_match ? &match_re : NULL;

@@ -95,6 +95,7 @@ int cmd_planes(int argc, char **argv)
 	ret = cmd_input_setup(&c);
 	if (ret >= 0)
 		goto out;
+	c.event_stats = XP_EVSTATS_NONE;	/* counts, spans and plane stats only */
 	ret = cmd_read(&c, pos[0], cmd_jobs(&c, SIZE_MAX), 0, &t, &err);
 	if (ret) {
 		cmd_error("%s", err.msg);

@@ -127,6 +127,18 @@ struct xp_plane {
 	struct xp_id_index evmeta_ix, statmeta_ix;	/* built by xp_plane_index_metadata */
 };
 
+/*
+ * Which of an event's own stats the model keeps (metadata's and planes' are
+ * always kept). Every stat is still decoded and checked, and one naming
+ * unknown metadata is counted either way: the modes differ in memory and
+ * time only, never in what the analyses or warnings say.
+ */
+enum xp_event_stats {
+	XP_EVSTATS_ALL = 0,	/* every stat (events --list, the readers' tests) */
+	XP_EVSTATS_KEYS,	/* those of enum xp_key: all xp_event_stat can find */
+	XP_EVSTATS_NONE,	/* none: names and times only (planes, events) */
+};
+
 /* Facts the reader noticed and did not turn into events; reported as warnings. */
 struct xp_read_counts {
 	size_t aggregated_events;	/* num_occurrences events: no time, skipped */
@@ -151,6 +163,7 @@ struct xp_trace {
 	const void *buf_;
 	size_t len_;
 	void *lazy_;		/* the reader's own state */
+	enum xp_event_stats event_stats_;	/* as read: for lazy planes */
 	void (*buf_free_)(void *buf_owner);
 	void *buf_owner_;
 };
@@ -176,6 +189,8 @@ struct xp_read_opts {
 	void (*want_lines)(const char *plane, const char *const *names, size_t n,
 			   unsigned char *want, void *ctx);
 	void *want_ctx;		/* for both */
+	/* Readers may keep more (protobuf-c keeps all): it only spares memory. */
+	enum xp_event_stats event_stats;
 };
 
 /* A decoder of XSpace bytes into the model. */

@@ -66,6 +66,9 @@ struct rd {
 	size_t cap_stats, cap_events;
 	const struct xp_read_opts *o;
 	const unsigned char *want;	/* lines whose events are read; NULL: all */
+	/* Of the plane being filled, per stat metadata index: keep its events' stats. */
+	unsigned char *keep;
+	enum xp_event_stats mode;
 };
 
 /* What the counting pass finds in one plane. */
@@ -543,8 +546,13 @@ static __attribute__((noinline)) int stat_string(struct rd *r, struct xp_stat *o
 	return out->v.s.p ? 0 : nomem(r);
 }
 
-static inline __attribute__((always_inline)) int fill_stat(struct rd *r, const uint8_t *p,
-							   const uint8_t *end, struct xp_stat *out)
+/*
+ * Decodes a stat; a str or bytes value is left in the input: *sv is where it
+ * starts and *slen its length (the copy checks it against 2^32).
+ */
+static inline __attribute__((always_inline)) int decode_stat(struct rd *r, const uint8_t *p,
+							     const uint8_t *end, struct xp_stat *out,
+							     const uint8_t **sv, uint64_t *slen)
 {
 	const uint8_t *s = NULL, *at;
 	int64_t meta_id = 0;
@@ -601,13 +609,61 @@ static inline __attribute__((always_inline)) int fill_stat(struct rd *r, const u
 	}
 	out->meta_id = meta_id;
 	out->type = type;
-	if (type == XP_STAT_DOUBLE)
+	if (type == XP_STAT_DOUBLE) {
 		memcpy(&out->v.d, &bits, sizeof(out->v.d));
-	else if (type != XP_STAT_STR && type != XP_STAT_BYTES)
+	} else if (type != XP_STAT_STR && type != XP_STAT_BYTES) {
 		out->v.u = bits;
-	else
-		return stat_string(r, out, s, s + bits);
+	} else {
+		*sv = s;
+		*slen = bits;
+	}
 	return 0;
+}
+
+static inline __attribute__((always_inline)) int fill_stat(struct rd *r, const uint8_t *p,
+							   const uint8_t *end, struct xp_stat *out)
+{
+	const uint8_t *sv = NULL;
+	uint64_t slen = 0;
+	int ret = decode_stat(r, p, end, out, &sv, &slen);
+
+	if (ret || (out->type != XP_STAT_STR && out->type != XP_STAT_BYTES))
+		return ret;
+	return stat_string(r, out, sv, sv + slen);
+}
+
+/*
+ * An event's stat when the plane keeps only some (r->keep): decoded all the
+ * same, counted in *missing when it names unknown metadata (as
+ * xp_plane_finish counts the kept ones), and appended to the pool at *ns if
+ * kept.
+ */
+static __attribute__((noinline)) int filter_stat(struct rd *r, const uint8_t *p,
+						 const uint8_t *end, struct xp_plane *pl, size_t *ns,
+						 size_t *missing)
+{
+	struct xp_stat st;
+	const uint8_t *sv = NULL;
+	uint64_t slen = 0;
+	uint32_t ix;
+	int ret = decode_stat(r, p, end, &st, &sv, &slen);
+
+	if (ret)
+		return ret;
+	ix = xp_id_find(&pl->statmeta_ix, pl->statmetas, pl->nstatmetas, sizeof(*pl->statmetas),
+			st.meta_id);
+	if (ix == UINT32_MAX || !r->keep || !r->keep[ix]) {
+		if (ix == UINT32_MAX ||
+		    (st.type == XP_STAT_REF &&
+		     xp_id_find(&pl->statmeta_ix, pl->statmetas, pl->nstatmetas, sizeof(*pl->statmetas),
+				(int64_t)st.v.u) == UINT32_MAX))
+			(*missing)++;
+		return 0;
+	}
+	pl->stats[(*ns)++] = st;
+	if (st.type != XP_STAT_STR && st.type != XP_STAT_BYTES)
+		return 0;
+	return stat_string(r, &pl->stats[*ns - 1], sv, sv + slen);
 }
 
 /* Appends a stat to the plane's pool. */
@@ -626,7 +682,7 @@ static inline int fill_event(struct rd *r, const uint8_t *p, const uint8_t *end,
 {
 	struct xp_event *ev;
 	const uint8_t *s, *at = p;
-	size_t stats_first = pl->nstats, ns = stats_first;
+	size_t stats_first = pl->nstats, ns = stats_first, missing = 0;
 	int64_t meta_id = 0, off = 0, dur = 0;
 	uint32_t f;
 	unsigned wt;
@@ -676,7 +732,10 @@ static inline int fill_event(struct rd *r, const uint8_t *p, const uint8_t *end,
 				bad(r, s, "stat count changed between passes");
 				return XP_ERR_FORMAT;
 			}
-			ret = fill_stat(r, s, p, &pl->stats[ns++]);
+			if (likely(r->mode == XP_EVSTATS_ALL))
+				ret = fill_stat(r, s, p, &pl->stats[ns++]);
+			else
+				ret = filter_stat(r, s, p, pl, &ns, &missing);
 			if (ret)
 				return ret;
 			break;
@@ -699,6 +758,7 @@ static inline int fill_event(struct rd *r, const uint8_t *p, const uint8_t *end,
 		return XP_ERR_FORMAT;
 	}
 	pl->nstats = ns;
+	r->counts->stats_missing_metadata += missing;	/* of a kept event, as xp_plane_finish counts */
 	ev = &pl->events[pl->nevents++];
 	ev->start_ps = off;
 	ev->dur_ps = dur;
@@ -1087,6 +1147,22 @@ static int pick_lines(struct rd *r, const uint8_t *start, const uint8_t *end, un
 	return ret;
 }
 
+/* r->keep for XP_EVSTATS_KEYS: the stat metadata that enum xp_key names. */
+static int keep_keys(struct rd *r, struct xp_plane *pl)
+{
+	size_t i;
+	int k;
+
+	r->keep = calloc(pl->nstatmetas + 1, 1);
+	if (!r->keep)
+		return nomem(r);
+	for (i = 0; i < pl->nstatmetas; i++)
+		for (k = 0; k < XP_KEY_COUNT; k++)
+			if (pl->has_key[k] && pl->key_id[k] == pl->statmetas[i].id)
+				r->keep[i] = 1;
+	return 0;
+}
+
 static int read_plane(struct rd *r, const uint8_t *start, const uint8_t *end, struct xp_plane *pl)
 {
 	const uint8_t *name = NULL, *name_end = NULL;
@@ -1133,6 +1209,8 @@ static int read_plane(struct rd *r, const uint8_t *start, const uint8_t *end, st
 		goto out;
 	pl->npstats = (uint32_t)(pl->nstats - pl->pstats_first);
 	ret = xp_plane_index_metadata(pl, r->arena, r->counts, r->err);
+	if (!ret && r->mode == XP_EVSTATS_KEYS)
+		ret = keep_keys(r, pl);
 	if (!ret)
 		ret = plane_walk(r, start, end, pl, 2, &name, &name_end);
 	if (!ret)
@@ -1141,6 +1219,8 @@ static int read_plane(struct rd *r, const uint8_t *start, const uint8_t *end, st
 out:
 	r->want = NULL;
 	free(want);
+	free(r->keep);
+	r->keep = NULL;
 	return ret;
 }
 
@@ -1200,7 +1280,7 @@ static void *plane_worker_run(void *arg)
 	struct plane_worker *w = arg;
 	struct plane_job *j = w->job;
 	struct rd r = {.base = j->base, .limit = j->limit, .arena = &w->arena, .counts = &w->counts,
-		       .o = j->o};
+		       .o = j->o, .mode = j->o ? j->o->event_stats : XP_EVSTATS_ALL};
 	size_t k;
 
 	while ((k = __atomic_fetch_add(&j->next, 1, __ATOMIC_RELAXED)) < j->ntodo) {
@@ -1355,10 +1435,11 @@ out:
 static int wire_load_plane(struct xp_trace *t, size_t i, struct xp_err *err)
 {
 	struct xp_plane deferred = t->planes[i];
+	struct xp_read_opts o = {.event_stats = t->event_stats_};
 	int ret;
 
 	/* A plane read on demand is read whole; if it fails, it stays deferred. */
-	ret = decode_planes(t, t->lazy_, &i, 1, 1, NULL, err);
+	ret = decode_planes(t, t->lazy_, &i, 1, 1, &o, err);
 	if (ret)
 		t->planes[i] = deferred;
 	return ret;

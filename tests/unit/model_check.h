@@ -61,16 +61,56 @@ static inline int model_stat_differ(const struct xp_stat *a, const struct xp_sta
 	}
 }
 
-static inline int model_plane_differ(const struct xp_plane *a, const struct xp_plane *b, size_t pi,
-			      struct model_diff *d)
+/* Whether an event's own stat s of plane p is one a model read in mode keeps. */
+static inline int model_stat_kept(const struct xp_plane *p, const struct xp_stat *s,
+				  enum xp_event_stats mode)
 {
-	size_t i;
+	int k;
+
+	if (mode == XP_EVSTATS_ALL)
+		return 1;
+	for (k = 0; mode == XP_EVSTATS_KEYS && k < XP_KEY_COUNT; k++)
+		if (p->has_key[k] && p->key_id[k] == s->meta_id)
+			return 1;
+	return 0;
+}
+
+/*
+ * Event i's own stats in a (read with every stat) that mode keeps, against
+ * b's (read in mode): the same, in the same order.
+ */
+static inline int model_event_stats_differ(const struct xp_plane *a, const struct xp_plane *b,
+					   size_t i, enum xp_event_stats mode)
+{
+	const struct xp_event *x = &a->events[i], *y = &b->events[i];
+	size_t j, k = 0;
+
+	for (j = 0; j < x->nstats; j++) {
+		const struct xp_stat *s = &a->stats[x->stats_first + j];
+
+		if (!model_stat_kept(a, s, mode))
+			continue;
+		if (k >= y->nstats || model_stat_differ(s, &b->stats[y->stats_first + k]))
+			return 1;
+		k++;
+	}
+	return k != y->nstats;
+}
+
+/*
+ * Planes a and b, b read keeping the events' stats that mode says (a: all);
+ * with XP_EVSTATS_ALL, identical.
+ */
+static inline int model_plane_differ_mode(const struct xp_plane *a, const struct xp_plane *b,
+					  size_t pi, enum xp_event_stats mode, struct model_diff *d)
+{
+	size_t i, shared;
 	int k;
 
 	if (a->id != b->id || model_str_differ(a->name, b->name) || a->base_ns != b->base_ns)
 		return model_note(d, "plane %zu: id, name or base", pi);
 	if (a->nlines != b->nlines || a->nevents != b->nevents || a->nevmetas != b->nevmetas ||
-	    a->nstatmetas != b->nstatmetas || a->nstats != b->nstats)
+	    a->nstatmetas != b->nstatmetas || (mode == XP_EVSTATS_ALL && a->nstats != b->nstats))
 		return model_note(d, "plane %zu: counts %zu/%zu/%zu/%zu/%zu vs %zu/%zu/%zu/%zu/%zu", pi,
 				  a->nlines, a->nevents, a->nevmetas, a->nstatmetas, a->nstats,
 				  b->nlines, b->nevents, b->nevmetas, b->nstatmetas, b->nstats);
@@ -87,7 +127,9 @@ static inline int model_plane_differ(const struct xp_plane *a, const struct xp_p
 		const struct xp_event *x = &a->events[i], *y = &b->events[i];
 
 		if (x->start_ps != y->start_ps || x->dur_ps != y->dur_ps || x->meta != y->meta ||
-		    x->line != y->line || x->stats_first != y->stats_first || x->nstats != y->nstats)
+		    x->line != y->line ||
+		    (mode == XP_EVSTATS_ALL ? x->stats_first != y->stats_first || x->nstats != y->nstats
+					    : model_event_stats_differ(a, b, i, mode)))
 			return model_note(d, "plane %zu: event %zu", pi, i);
 	}
 	/* <= : the sentinel entry for a missing id too. */
@@ -103,15 +145,26 @@ static inline int model_plane_differ(const struct xp_plane *a, const struct xp_p
 		if (a->statmetas[i].id != b->statmetas[i].id ||
 		    model_str_differ(a->statmetas[i].name, b->statmetas[i].name))
 			return model_note(d, "plane %zu: stat metadata %zu", pi, i);
-	for (i = 0; i < a->nstats; i++)
-		if (model_stat_differ(&a->stats[i], &b->stats[i]))
-			return model_note(d, "plane %zu: stat %zu", pi, i);
 	if (a->pstats_first != b->pstats_first || a->npstats != b->npstats)
 		return model_note(d, "plane %zu: plane stats range", pi);
+	/* Metadata's and the plane's stats come first in the pool: always all kept. */
+	shared = mode == XP_EVSTATS_ALL ? a->nstats : (size_t)a->pstats_first + a->npstats;
+	if (shared > b->nstats)
+		return model_note(d, "plane %zu: %zu stats, fewer than metadata and plane hold", pi,
+				  b->nstats);
+	for (i = 0; i < shared; i++)
+		if (model_stat_differ(&a->stats[i], &b->stats[i]))
+			return model_note(d, "plane %zu: stat %zu", pi, i);
 	for (k = 0; k < XP_KEY_COUNT; k++)
 		if (a->has_key[k] != b->has_key[k] || (a->has_key[k] && a->key_id[k] != b->key_id[k]))
 			return model_note(d, "plane %zu: key %d", pi, k);
 	return 0;
+}
+
+static inline int model_plane_differ(const struct xp_plane *a, const struct xp_plane *b, size_t pi,
+				     struct model_diff *d)
+{
+	return model_plane_differ_mode(a, b, pi, XP_EVSTATS_ALL, d);
 }
 
 static inline int model_strs_differ(const char **a, size_t na, const char **b, size_t nb)
@@ -126,8 +179,12 @@ static inline int model_strs_differ(const char **a, size_t na, const char **b, s
 	return 0;
 }
 
-/* 0 if the two models are identical, else 1 with the first difference in d. */
-static inline int model_differ(const struct xp_trace *a, const struct xp_trace *b, struct model_diff *d)
+/*
+ * 0 if model b, read keeping the events' stats mode says, is model a (read
+ * with all) with only those stats; else 1 with the first difference in d.
+ */
+static inline int model_differ_mode(const struct xp_trace *a, const struct xp_trace *b,
+				    enum xp_event_stats mode, struct model_diff *d)
 {
 	const struct xp_read_counts *x = &a->counts, *y = &b->counts;
 	size_t i;
@@ -135,7 +192,7 @@ static inline int model_differ(const struct xp_trace *a, const struct xp_trace *
 	if (a->nplanes != b->nplanes)
 		return model_note(d, "%zu planes vs %zu", a->nplanes, b->nplanes);
 	for (i = 0; i < a->nplanes; i++)
-		if (model_plane_differ(&a->planes[i], &b->planes[i], i, d))
+		if (model_plane_differ_mode(&a->planes[i], &b->planes[i], i, mode, d))
 			return 1;
 	if (model_strs_differ(a->hostnames, a->nhostnames, b->hostnames, b->nhostnames) ||
 	    model_strs_differ(a->errors, a->nerrors, b->errors, b->nerrors) ||
@@ -147,6 +204,12 @@ static inline int model_differ(const struct xp_trace *a, const struct xp_trace *
 	    x->duplicate_metadata != y->duplicate_metadata)
 		return model_note(d, "read counts");
 	return 0;
+}
+
+/* 0 if the two models are identical, else 1 with the first difference in d. */
+static inline int model_differ(const struct xp_trace *a, const struct xp_trace *b, struct model_diff *d)
+{
+	return model_differ_mode(a, b, XP_EVSTATS_ALL, d);
 }
 
 /* ---- one model ------------------------------------------------------------------- */

@@ -29,6 +29,40 @@ enum verdict {
 	DISAGREE,
 };
 
+/*
+ * The wire reader keeping only some of the events' stats (XP_EVSTATS_KEYS,
+ * _NONE) against its model with all of them (tw, NULL if it failed with ew):
+ * the same verdict and error, and the same model less those stats. 0 if so.
+ */
+static int partial_modes_differ(const char *label, const void *buf, size_t len,
+				const struct xp_trace *tw, const struct xp_err *ew, int quiet)
+{
+	static const enum xp_event_stats modes[] = {XP_EVSTATS_KEYS, XP_EVSTATS_NONE};
+	size_t m;
+	int bad = 0;
+
+	for (m = 0; m < sizeof(modes) / sizeof(modes[0]) && !bad; m++) {
+		struct xp_read_opts o = {.reader = &xp_reader_wire, .event_stats = modes[m]};
+		struct xp_trace *t = NULL;
+		struct xp_err e = {0};
+		struct model_diff d;
+		int r = xp_trace_read_opts(&o, buf, len, &t, &e);
+
+		if (!tw != !!r || (r && strcmp(e.msg, ew->msg))) {
+			bad = 1;
+			if (!quiet)
+				fprintf(stderr, "%s: stats mode %d: %s, with all stats %s\n", label,
+					(int)modes[m], r ? e.msg : "accepts", tw ? "accepts" : ew->msg);
+		} else if (!r && model_differ_mode(tw, t, modes[m], &d)) {
+			bad = 1;
+			if (!quiet)
+				fprintf(stderr, "%s: stats mode %d: %s\n", label, (int)modes[m], d.msg);
+		}
+		xp_trace_free(t);
+	}
+	return bad;
+}
+
 /* Decodes with both readers; reports a disagreement under label unless quiet. */
 static enum verdict oracle(const char *label, const void *buf, size_t len, int quiet)
 {
@@ -60,6 +94,8 @@ static enum verdict oracle(const char *label, const void *buf, size_t len, int q
 			fprintf(stderr, "%s: protobuf-c %s, wire %s\n", label,
 				rp ? ep.msg : "accepts", rw ? ew.msg : "accepts");
 	}
+	if (v != DISAGREE && partial_modes_differ(label, buf, len, rw ? NULL : tw, &ew, quiet))
+		v = DISAGREE;
 	xp_trace_free(tp);
 	xp_trace_free(tw);
 	return v;
