@@ -122,6 +122,7 @@ static int read_input(const struct cmd_common *c, const char *path, unsigned job
 		ro.want_ctx = (void *)c->device;
 	}
 	ret = xp_buf_load(path, c->max_input, b, err);
+	ro.input_mapped = b->mapped;
 	if (!ret) {
 		ret = xp_trace_read_opts(&ro, b->data, b->len, t, err);
 		if (ret)

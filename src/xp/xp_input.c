@@ -192,6 +192,7 @@ int xp_buf_load(const char *path, uint64_t max_size, struct xp_buf *b, struct xp
 		b->map_len_ = (size_t)st.st_size;
 		b->data = m;
 		b->len = (size_t)st.st_size;
+		b->mapped = 1;
 	} else {
 		int r = read_all_fd(fd, max_size, &b->heap_, &b->len);
 

@@ -16,6 +16,7 @@ struct xp_buf {
 	const unsigned char *data;
 	size_t len;
 	int compressed;		/* the input was gzip */
+	int mapped;		/* data is a read-only mapping of the file (xp_read_opts.input_mapped) */
 	/* private */
 	void *map_;
 	size_t map_len_;

@@ -164,6 +164,7 @@ struct xp_trace {
 	size_t len_;
 	void *lazy_;		/* the reader's own state */
 	enum xp_event_stats event_stats_;	/* as read: for lazy planes */
+	int input_mapped_;
 	void (*buf_free_)(void *buf_owner);
 	void *buf_owner_;
 };
@@ -191,6 +192,13 @@ struct xp_read_opts {
 	void *want_ctx;		/* for both */
 	/* Readers may keep more (protobuf-c keeps all): it only spares memory. */
 	enum xp_event_stats event_stats;
+	/*
+	 * buf is a read-only mapping of a file (xp_buf.mapped): the reader may
+	 * drop the pages of each plane it has decoded (the model holds copies;
+	 * the file gives them back if they are read again), so that a full
+	 * read's peak memory is the model's, not the model's and the file's.
+	 */
+	int input_mapped;
 };
 
 /* A decoder of XSpace bytes into the model. */

@@ -33,6 +33,8 @@
  */
 #include <pthread.h>
 #include <stdint.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1275,6 +1277,17 @@ struct plane_worker {
 	pthread_t thread;
 };
 
+/* Drops the pages wholly inside [p, end) of a file mapping (xp_read_opts.input_mapped). */
+static void drop_pages(const uint8_t *p, const uint8_t *end)
+{
+	long ps = sysconf(_SC_PAGESIZE);
+	uintptr_t page = ps > 0 ? (uintptr_t)ps : 4096;
+	uintptr_t lo = ((uintptr_t)p + page - 1) & ~(page - 1), hi = (uintptr_t)end & ~(page - 1);
+
+	if (hi > lo)
+		(void)madvise((void *)lo, hi - lo, MADV_DONTNEED);	/* only spares memory */
+}
+
 static void *plane_worker_run(void *arg)
 {
 	struct plane_worker *w = arg;
@@ -1288,6 +1301,8 @@ static void *plane_worker_run(void *arg)
 
 		r.err = &j->errs[k];
 		j->rets[k] = read_plane(&r, j->ranges[i].start, j->ranges[i].end, &j->planes[i]);
+		if (j->o && j->o->input_mapped)
+			drop_pages(j->ranges[i].start, j->ranges[i].end);
 	}
 	return NULL;
 }
@@ -1435,7 +1450,7 @@ out:
 static int wire_load_plane(struct xp_trace *t, size_t i, struct xp_err *err)
 {
 	struct xp_plane deferred = t->planes[i];
-	struct xp_read_opts o = {.event_stats = t->event_stats_};
+	struct xp_read_opts o = {.event_stats = t->event_stats_, .input_mapped = t->input_mapped_};
 	int ret;
 
 	/* A plane read on demand is read whole; if it fails, it stays deferred. */
