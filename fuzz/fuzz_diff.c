@@ -11,9 +11,9 @@
  * 2^29 - 1; see the top of src/xp/xp_read_wire.c). A rejection maps to the same
  * exit status whichever reader made it.
  *
- * Then the read the commands make (lazy planes, the events' key stats and,
- * without --children, only the lines of device work, host planes loaded on
- * demand) must find
+ * Then the read the commands make (lazy planes, the events' key stats, of
+ * host planes only the events linkage takes and, without --children, only
+ * the lines of device work, host planes loaded on demand) must find
  * exactly the executions and device totals that the oracle's full model
  * gives, or fail where the oracle fails.
  */
@@ -147,7 +147,7 @@ static void compare_execs(const struct xp_trace *ta, const struct an_exec_list *
 
 /*
  * Whether what the commands' read left out (a plane never loaded, the events
- * of a line not needed) can hold a defect: loading the rest fails, or a line
+ * of a line not needed, host events not kept) can hold a defect: loading the rest fails, or a line
  * was skipped. Such a defect does not touch the answer, which covers only
  * what was read (RELIABILITY.md: "planes a command does not read").
  */
@@ -161,7 +161,7 @@ static int defect_unread(struct xp_trace *t)
 			return 1;
 	for (i = 0; i < t->nplanes; i++)
 		for (j = 0; j < t->planes[i].nlines; j++)
-			if (t->planes[i].lines[j].skipped)
+			if (t->planes[i].lines[j].skipped || t->planes[i].lines[j].filtered)
 				return 1;
 	return 0;
 }
@@ -183,6 +183,7 @@ static void compare_command_read(const uint8_t *data, size_t len, int rp, struct
 	o.jobs = 1 + (len % 2);
 	o.want_plane = an_exec_wants_plane;
 	o.want_lines = an_exec_want_lines;
+	o.want_host_event = an_exec_wants_host_event;
 	o.want_ctx = (void *)xo.device;
 	rc = xp_trace_read_opts(&o, data, len, &tc, &ec);
 	if (!rp)

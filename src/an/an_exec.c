@@ -208,6 +208,17 @@ static int (*const name_forms[])(const char *name, const char **m, size_t *len) 
 	form_xla_module_range,
 };
 
+int an_exec_wants_host_event(const char *name)
+{
+	const char *m;
+	size_t len, j;
+
+	for (j = 0; j < sizeof(name_forms) / sizeof(name_forms[0]); j++)
+		if (name_forms[j](name, &m, &len))
+			return 1;
+	return 0;
+}
+
 const char an_executor_forms[] =
 	"GpuExecutable::ExecuteThunks with a module_name, '<module>:XLA GPU module', "
 	"'XlaModule:#hlo_module=<module>,...#'";

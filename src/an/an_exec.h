@@ -149,6 +149,12 @@ size_t an_plane_device_events(const struct xp_plane *p);
 void an_exec_want_lines(const char *plane, const char *const *names, size_t n,
 			unsigned char *want, void *device_pattern);
 /*
+ * For xp_read_opts.want_host_event: the host events host linkage takes by
+ * their name alone (executors of the older forms); launches, ExecuteThunks
+ * and step annotations carry key stats and are kept for those.
+ */
+int an_exec_wants_host_event(const char *name);
+/*
  * --device PATTERN: case-insensitive substring of the plane name; a pattern
  * ending in a digit must not be followed by another digit ("TPU:1" is not "TPU:10").
  */

@@ -62,6 +62,8 @@ struct cmd_common {
 	const char *reader;
 	/* An event's own stats the model keeps (default: those analyses look up). */
 	enum xp_event_stats event_stats;
+	/* Of host planes, only the events this takes or a key stat marks (xp_read_opts). */
+	int (*want_host_event)(const char *name);
 	/* private: set by cmd_common_setup, freed by cmd_common_release */
 	regex_t child_re_;
 	int have_child_;

@@ -283,6 +283,9 @@ int cmd_autotune(int argc, char **argv)
 	co.device = a.c.device ? a.c.device : "gpu";
 	co.children = xo.children;
 	co.id_re = &id_re;
+	/* host planes: for linkage only; --compat reads its plane whole */
+	if (!a.compat)
+		a.c.want_host_event = an_exec_wants_host_event;
 	if ((ret = cmd_batch_inputs(&ab.b, &a.c, pos, npos, &paths, &notes, &ab.plane_jobs)) >= 0)
 		goto out;
 	ab.a = &a;

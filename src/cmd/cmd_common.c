@@ -123,6 +123,8 @@ static int read_input(const struct cmd_common *c, const char *path, unsigned job
 	}
 	ret = xp_buf_load(path, c->max_input, b, err);
 	ro.input_mapped = b->mapped;
+	if (c->event_stats == XP_EVSTATS_KEYS)
+		ro.want_host_event = c->want_host_event;
 	if (!ret) {
 		ret = xp_trace_read_opts(&ro, b->data, b->len, t, err);
 		if (ret)

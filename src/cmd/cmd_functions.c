@@ -169,6 +169,7 @@ int cmd_functions(int argc, char **argv)
 	fo.trim = a.trim;
 	fo.per_device = a.per_device;
 	an_fn_init(&res, &fo);
+	a.c.want_host_event = an_exec_wants_host_event;	/* host planes: for linkage only */
 	if ((ret = cmd_batch_inputs(&fb.b, &a.c, pos, npos, &paths, &notes, &fb.plane_jobs)) >= 0)
 		goto out;
 	fb.a = &a;

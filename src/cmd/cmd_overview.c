@@ -175,6 +175,8 @@ int cmd_overview(int argc, char **argv)
 		goto out;
 	if ((ret = cmd_input_setup(&a.c)) >= 0)
 		goto out;
+	/* host planes: launches and step annotations only, both marked by key stats */
+	a.c.want_host_event = an_exec_wants_host_event;
 	if ((ret = cmd_batch_inputs(&ob.b, &a.c, pos, npos, &paths, &notes, &ob.plane_jobs)) >= 0)
 		goto out;
 	ob.a = &a;

@@ -93,6 +93,7 @@ struct xp_line {
 	int64_t duration_ps;
 	size_t first_event, nevents;	/* range in plane->events */
 	int skipped;			/* events not read (xp_read_opts.want_lines) */
+	size_t filtered;		/* events walked, not kept (xp_read_opts.want_host_event) */
 };
 
 /*
@@ -165,6 +166,7 @@ struct xp_trace {
 	void *lazy_;		/* the reader's own state */
 	enum xp_event_stats event_stats_;	/* as read: for lazy planes */
 	int input_mapped_;
+	int (*want_host_event_)(const char *name);
 	void (*buf_free_)(void *buf_owner);
 	void *buf_owner_;
 };
@@ -199,6 +201,15 @@ struct xp_read_opts {
 	 * read's peak memory is the model's, not the model's and the file's.
 	 */
 	int input_mapped;
+	/*
+	 * Host planes ("/host:..."), with XP_EVSTATS_KEYS: when set, an event
+	 * is kept only if it carries a stat of enum xp_key (its own or its
+	 * metadata's) or want_host_event accepts its metadata's name; the others
+	 * are walked and checked but not stored (line->filtered counts them).
+	 * For analyses that look at host events through key stats and names
+	 * only (launches, executors, step annotations). NULL: every event.
+	 */
+	int (*want_host_event)(const char *name);
 };
 
 /* A decoder of XSpace bytes into the model. */

@@ -71,6 +71,8 @@ struct rd {
 	/* Of the plane being filled, per stat metadata index: keep its events' stats. */
 	unsigned char *keep;
 	enum xp_event_stats mode;
+	/* Of a host plane being filtered (want_host_event), per event metadata index. */
+	unsigned char *keep_meta;
 };
 
 /* What the counting pass finds in one plane. */
@@ -689,6 +691,7 @@ static inline int fill_event(struct rd *r, const uint8_t *p, const uint8_t *end,
 	uint32_t f;
 	unsigned wt;
 	uint64_t v = 0;
+	uint32_t ix;
 	int agg = 0, ret;
 
 	/* Writers put fields 1, 2 and 3 first, in order: take them without the switch. */
@@ -759,15 +762,20 @@ static inline int fill_event(struct rd *r, const uint8_t *p, const uint8_t *end,
 		bad(r, at, "event count changed between passes");
 		return XP_ERR_FORMAT;
 	}
-	pl->nstats = ns;
 	r->counts->stats_missing_metadata += missing;	/* of a kept event, as xp_plane_finish counts */
+	ix = xp_plane_meta_index(pl, meta_id);
+	if (ix == pl->nevmetas)
+		r->counts->events_missing_metadata++;
+	if (r->keep_meta && ns == stats_first && !r->keep_meta[ix]) {
+		pl->lines[pl->nlines].filtered++;
+		return 0;
+	}
+	pl->nstats = ns;
 	ev = &pl->events[pl->nevents++];
 	ev->start_ps = off;
 	ev->dur_ps = dur;
 	ev->line = line;
-	ev->meta = xp_plane_meta_index(pl, meta_id);
-	if (ev->meta == pl->nevmetas)
-		r->counts->events_missing_metadata++;
+	ev->meta = ix;
 	ev->stats_first = (uint32_t)stats_first;
 	ev->nstats = (uint32_t)(ns - stats_first);
 	return 0;
@@ -1149,6 +1157,32 @@ static int pick_lines(struct rd *r, const uint8_t *start, const uint8_t *end, un
 	return ret;
 }
 
+/*
+ * r->keep_meta for a host plane that want_host_event filters: the event
+ * metadata that carry a key stat or whose name it accepts (the sentinel for
+ * a missing id: neither).
+ */
+static int keep_host_metas(struct rd *r, struct xp_plane *pl)
+{
+	size_t i, j;
+
+	r->keep_meta = calloc(pl->nevmetas + 1, 1);
+	if (!r->keep_meta)
+		return nomem(r);
+	for (i = 0; i < pl->nevmetas; i++) {
+		const struct xp_evmeta *m = &pl->evmetas[i];
+		uint32_t ix;
+
+		r->keep_meta[i] = r->o->want_host_event(m->name) != 0;
+		for (j = 0; j < m->nstats && !r->keep_meta[i]; j++) {
+			ix = xp_id_find(&pl->statmeta_ix, pl->statmetas, pl->nstatmetas,
+					sizeof(*pl->statmetas), pl->stats[m->stats_first + j].meta_id);
+			r->keep_meta[i] = ix != UINT32_MAX && r->keep[ix];
+		}
+	}
+	return 0;
+}
+
 /* r->keep for XP_EVSTATS_KEYS: the stat metadata that enum xp_key names. */
 static int keep_keys(struct rd *r, struct xp_plane *pl)
 {
@@ -1213,6 +1247,9 @@ static int read_plane(struct rd *r, const uint8_t *start, const uint8_t *end, st
 	ret = xp_plane_index_metadata(pl, r->arena, r->counts, r->err);
 	if (!ret && r->mode == XP_EVSTATS_KEYS)
 		ret = keep_keys(r, pl);
+	if (!ret && r->mode == XP_EVSTATS_KEYS && r->o && r->o->want_host_event &&
+	    !strncmp(pl->name, "/host:", 6))
+		ret = keep_host_metas(r, pl);
 	if (!ret)
 		ret = plane_walk(r, start, end, pl, 2, &name, &name_end);
 	if (!ret)
@@ -1222,7 +1259,9 @@ out:
 	r->want = NULL;
 	free(want);
 	free(r->keep);
+	free(r->keep_meta);
 	r->keep = NULL;
+	r->keep_meta = NULL;
 	return ret;
 }
 
@@ -1450,7 +1489,8 @@ out:
 static int wire_load_plane(struct xp_trace *t, size_t i, struct xp_err *err)
 {
 	struct xp_plane deferred = t->planes[i];
-	struct xp_read_opts o = {.event_stats = t->event_stats_, .input_mapped = t->input_mapped_};
+	struct xp_read_opts o = {.event_stats = t->event_stats_, .input_mapped = t->input_mapped_,
+				 .want_host_event = t->want_host_event_};
 	int ret;
 
 	/* A plane read on demand is read whole; if it fails, it stays deferred. */
