@@ -95,6 +95,51 @@ static void intervals(void)
 }
 
 /*
+ * The union against a second way of computing it: intervals on a grid of
+ * 512 points, marked one point at a time. Inputs of 1 to 100 sorted runs
+ * (the merge of runs, and past 64 runs the fallback sort), with ties,
+ * nesting and empty intervals.
+ */
+static void intervals_runs(void)
+{
+	enum { GRID = 512, MAXN = 400 };
+	static int64_t v[MAXN][2];
+	unsigned seed = 12345;
+	int round;
+
+	for (round = 0; round < 300; round++) {
+		unsigned char mark[GRID] = {0};
+		size_t n = 1 + (size_t)(round * 7 % MAXN), runs = 1 + (size_t)(round % 100), i, k;
+		int64_t want = 0, got = 0, at = 0;
+
+		for (i = 0; i < n; i++) {
+			int64_t len;
+
+			seed = seed * 1103515245u + 12345u;
+			if (i % ((n + runs - 1) / runs) == 0)
+				at = (int64_t)((seed >> 8) % (GRID / 2));	/* a new run starts lower */
+			seed = seed * 1103515245u + 12345u;
+			at += (int64_t)((seed >> 8) % 3);
+			len = (int64_t)((seed >> 12) % 40);
+			v[i][0] = at;
+			v[i][1] = at + len < GRID ? at + len : GRID;
+		}
+		for (i = 0; i < n; i++)
+			for (k = (size_t)v[i][0]; k < (size_t)v[i][1]; k++)
+				mark[k] = 1;
+		for (k = 0; k < GRID; k++)
+			want += mark[k];
+		n = an_ov_merge(v, n);
+		for (i = 0; i < n; i++) {
+			got += v[i][1] - v[i][0];
+			if (i && v[i][0] <= v[i - 1][1])
+				test_failures++, fprintf(stderr, "round %d: union not disjoint at %zu\n", round, i);
+		}
+		CHECK_INT(got, want);
+	}
+}
+
+/*
  * Device order: numbers in names compare as numbers. The pairs are ordered by
  * hand; an_ov_finish must put eleven GPUs given backwards in 0, 1, ..., 10
  * order, where strcmp gives 0, 1, 10, 2, ...
@@ -314,6 +359,7 @@ static void repeated_ids_latency(void)
 int main(void)
 {
 	intervals();
+	intervals_runs();
 	repeated_ids_latency();
 	extreme_intervals();
 	name_order();
