@@ -8,6 +8,7 @@
 #include "an_exec.h"
 #include "an_kind.h"
 #include "an_stats.h"
+#include "xp_sort.h"
 #include "xp_stray.h"
 
 void an_ov_init(struct an_ov_result *r)
@@ -62,60 +63,18 @@ static int cmp_iv(const void *a, const void *b)
 	return (x[1] > y[1]) - (x[1] < y[1]);
 }
 
-/* Merges the sorted runs src[at[r]..at[r + 1]) pairwise into dst; returns the runs left. */
-static size_t merge_runs(int64_t (*src)[2], int64_t (*dst)[2], size_t *at, size_t runs)
-{
-	size_t r, k = 0;
-
-	for (r = 0; r < runs; r += 2) {
-		size_t i = at[r], mid = at[r + 1], j = mid;
-		size_t end = r + 1 < runs ? at[r + 2] : at[r + 1], o = at[r];
-
-		while (i < mid && j < end)
-			memcpy(dst[o++], cmp_iv(src[j], src[i]) < 0 ? src[j++] : src[i++], sizeof(*dst));
-		memcpy(dst[o], src[i], (mid - i) * sizeof(*dst));
-		o += mid - i;
-		memcpy(dst[o], src[j], (end - j) * sizeof(*dst));
-		at[k++] = at[r];
-	}
-	at[k] = at[runs];
-	return k;
-}
-
 /*
- * Sorts by start, then end. Events come line by line, each line mostly in
- * time order: a few sorted runs are merged (n log runs), more are sorted.
+ * By start. Events come line by line, mostly in time order: sorted input is
+ * left as it is; else a radix sort, and if it has no memory, qsort in place.
  */
 static void sort_iv(int64_t (*iv)[2], size_t n)
 {
-	enum { MAX_RUNS = 64 };
-	size_t at[MAX_RUNS + 2], runs = 1, i;
-	int64_t (*tmp)[2], (*src)[2] = iv, (*dst)[2];
+	size_t i;
 
-	at[0] = 0;
-	for (i = 1; i < n; i++) {
-		if (cmp_iv(iv[i], iv[i - 1]) >= 0)
-			continue;
-		if (runs == MAX_RUNS) {
-			qsort(iv, n, sizeof(*iv), cmp_iv);
-			return;
-		}
-		at[runs++] = i;
-	}
-	at[runs] = n;
-	if (runs == 1)
-		return;
-	if (!(tmp = xp_malloc_big(n, sizeof(*tmp)))) {
-		qsort(iv, n, sizeof(*iv), cmp_iv);	/* no room to merge: in place */
-		return;
-	}
-	for (dst = tmp; runs > 1; dst = dst == tmp ? iv : tmp) {
-		runs = merge_runs(src, dst, at, runs);
-		src = dst;
-	}
-	if (src != iv)
-		memcpy(iv, src, n * sizeof(*iv));
-	free(tmp);
+	for (i = 1; i < n && iv[i][0] >= iv[i - 1][0]; i++)
+		;
+	if (i < n && xp_sort_by_i64(iv, n, sizeof(*iv), 0))
+		qsort(iv, n, sizeof(*iv), cmp_iv);
 }
 
 size_t an_ov_merge(int64_t (*iv)[2], size_t n)

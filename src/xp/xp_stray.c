@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "xp_sort.h"
+
 struct span {
 	int64_t start, end;
 	size_t ev;		/* index in p->events */
@@ -134,7 +136,9 @@ int xp_plane_stray_ends(const struct xp_plane *p, const unsigned char *use_line,
 			n++;
 		}
 	}
-	qsort(s, n, sizeof(*s), by_end);
+	/* by end, then event: s is in event order and the radix sort is stable */
+	if (xp_sort_by_i64(s, n, sizeof(*s), offsetof(struct span, end)))
+		qsort(s, n, sizeof(*s), by_end);
 	for (i = 0; i < n; i++)
 		min_start[i] = i && min_start[i - 1] < s[i].start ? min_start[i - 1] : s[i].start;
 	max_start = INT64_MIN;

@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Sorting many records by an int64 key: the analyses' intervals and spans. */
+#ifndef XP_SORT_H
+#define XP_SORT_H
+
+#include <stddef.h>
+
+/*
+ * Sorts n records of size bytes ascending by the int64 at byte key_off of
+ * each, stably (records with equal keys keep their order): a radix sort,
+ * 11 bits a pass, a pass skipped where every key has the same digit, so a
+ * few passes over the records instead of n log n calls of a comparison.
+ * Takes n * size bytes of scratch: -1 when out of memory (the records as
+ * they were), else 0.
+ */
+int xp_sort_by_i64(void *base, size_t n, size_t size, size_t key_off);
+
+#endif

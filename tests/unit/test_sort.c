@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * xp_sort_by_i64 against qsort by (key, original position): the same order,
+ * record for record, which checks both the order and the stability. Keys:
+ * negative and positive, the int64 extremes, many duplicates, and keys that
+ * share their high digits (the skipped passes); record sizes 16, 24 and 40.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "test.h"
+#include "xp_sort.h"
+
+struct rec24 {
+	uint64_t pos;		/* original position: the tie-break */
+	int64_t key;
+	uint64_t pad;
+};
+
+static int by_key_pos(const void *a, const void *b)
+{
+	const struct rec24 *x = a, *y = b;
+
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+static uint64_t rnd(uint64_t *s)
+{
+	*s ^= *s << 13;
+	*s ^= *s >> 7;
+	*s ^= *s << 17;
+	return *s;
+}
+
+static int64_t key_of(uint64_t *s, int kind)
+{
+	switch (kind) {
+	case 0:
+		return (int64_t)rnd(s);				/* the whole range */
+	case 1:
+		return (int64_t)(rnd(s) % 7) - 3;		/* many duplicates around 0 */
+	case 2:
+		return 1700000000000000000 + (int64_t)(rnd(s) % 1000000);	/* high digits shared */
+	default: {
+		static const int64_t ext[] = {INT64_MIN, INT64_MIN + 1, -1, 0, 1, INT64_MAX - 1, INT64_MAX};
+
+		return ext[rnd(s) % 7];
+	}
+	}
+}
+
+static void one(size_t n, int kind, uint64_t seed)
+{
+	struct rec24 *a = malloc((n + 1) * sizeof(*a)), *b = malloc((n + 1) * sizeof(*b));
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		a[i].pos = i;
+		a[i].key = key_of(&seed, kind);
+		a[i].pad = ~(uint64_t)i;
+	}
+	memcpy(b, a, n * sizeof(*a));
+	qsort(b, n, sizeof(*b), by_key_pos);
+	CHECK_INT(xp_sort_by_i64(a, n, sizeof(*a), offsetof(struct rec24, key)), 0);
+	for (i = 0; i < n; i++) {
+		if (a[i].pos != b[i].pos || a[i].key != b[i].key || a[i].pad != ~a[i].pos) {
+			fprintf(stderr, "n=%zu kind=%d: record %zu differs\n", n, kind, i);
+			test_failures++;
+			break;
+		}
+	}
+	free(a);
+	free(b);
+}
+
+/* 16-byte records, key first (overview's intervals), and 40-byte ones (byte 0: the position). */
+static void other_sizes(void)
+{
+	int64_t iv[5000][2];
+	unsigned char big[200][40];
+	uint64_t s = 99;
+	size_t i;
+
+	for (i = 0; i < 5000; i++) {
+		iv[i][0] = (int64_t)(rnd(&s) % 100000) - 50000;
+		iv[i][1] = (int64_t)i;
+	}
+	CHECK_INT(xp_sort_by_i64(iv, 5000, sizeof(iv[0]), 0), 0);
+	for (i = 1; i < 5000; i++)
+		if (iv[i][0] < iv[i - 1][0] || (iv[i][0] == iv[i - 1][0] && iv[i][1] < iv[i - 1][1]))
+			test_failures++, fprintf(stderr, "16-byte records: out of order at %zu\n", i);
+	for (i = 0; i < 200; i++) {
+		int64_t k = (int64_t)(rnd(&s) % 50);
+
+		memset(big[i], (int)i, sizeof(big[i]));
+		memcpy(big[i] + 32, &k, sizeof(k));
+	}
+	CHECK_INT(xp_sort_by_i64(big, 200, sizeof(big[0]), 32), 0);
+	for (i = 1; i < 200; i++) {
+		int64_t x, y;
+
+		memcpy(&x, big[i - 1] + 32, sizeof(x));
+		memcpy(&y, big[i] + 32, sizeof(y));
+		if (x > y || (x == y && big[i - 1][0] > big[i][0]))
+			test_failures++, fprintf(stderr, "40-byte records: out of order at %zu\n", i);
+	}
+}
+
+int main(void)
+{
+	static const size_t sizes[] = {0, 1, 2, 3, 47, 48, 49, 1000, 65537, 200000};
+	size_t i;
+	int kind;
+
+	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
+		for (kind = 0; kind < 4; kind++)
+			one(sizes[i], kind, 0x9e3779b97f4a7c15ull + i * 31 + (uint64_t)kind);
+	other_sizes();
+	return test_done("sort");
+}
