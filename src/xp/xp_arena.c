@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "xp_arena.h"
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -92,6 +93,49 @@ void xp_arena_adopt(struct xp_arena *dst, struct xp_arena *src)
 	xp_arena_init(src);
 }
 
+/* A growing block is a chunk whose data the caller holds: the header sits before it. */
+static struct xp_arena_chunk *block_of(void *data)
+{
+	return (struct xp_arena_chunk *)((char *)data - offsetof(struct xp_arena_chunk, data));
+}
+
+void *xp_arena_block_grow(void *data, size_t size)
+{
+	struct xp_arena_chunk *c = data ? block_of(data) : NULL;
+
+	if (size > SIZE_MAX - sizeof(*c))
+		return NULL;
+	c = realloc(c, sizeof(*c) + size);
+	if (!c)
+		return NULL;
+	c->next = NULL;
+	c->size = size;
+	c->used = size;
+	xp_hint_huge(c, sizeof(*c) + size);
+	return c->data;
+}
+
+void xp_arena_block_adopt(struct xp_arena *a, void *data)
+{
+	struct xp_arena_chunk *c = block_of(data);
+
+	/* Behind the head, so that the head's free space is kept. */
+	if (a->head) {
+		c->next = a->head->next;
+		a->head->next = c;
+	} else {
+		c->next = NULL;
+		a->head = c;
+	}
+	a->used_bytes += c->size;
+}
+
+void xp_arena_block_free(void *data)
+{
+	if (data)
+		free(block_of(data));
+}
+
 char *xp_arena_strndup(struct xp_arena *a, const char *s, size_t len)
 {
 	char *p = xp_arena_alloc(a, len + 1);
@@ -154,7 +198,7 @@ void *xp_malloc_big(size_t n, size_t size)
 
 	if (size && n > SIZE_MAX / size)
 		return NULL;
-	p = malloc(n * size ? n * size : 1);
+	p = malloc(n * size > 0 ? n * size : 1);
 	if (p)
 		xp_hint_huge(p, n * size);
 	return p;

@@ -81,6 +81,7 @@ struct plane_counts {
 	size_t aggregated;	/* num_occurrences events */
 	size_t stats;		/* kept in the model: not those of aggregated events */
 	size_t agg_stats_max;	/* most stats of one aggregated event */
+	size_t line_bytes;	/* of the lines whose events are read: sizes the arrays */
 };
 
 static __attribute__((cold, noinline)) const uint8_t *bad(struct rd *r, const uint8_t *at,
@@ -494,7 +495,8 @@ static int count_plane(struct rd *r, const uint8_t *p, const uint8_t *end, struc
 		switch (f) {
 		case 3:
 			if (!r->want || r->want[c->lines]) {
-				ret = count_line(r, s, p, c);
+				/* its events and stats are counted as the fill takes them */
+				c->line_bytes += (size_t)(p - s);
 			} else {
 				/*
 				 * A line whose events are not read is still walked:
@@ -637,6 +639,57 @@ static inline __attribute__((always_inline)) int fill_stat(struct rd *r, const u
 }
 
 /*
+ * The plane's events and stats are growing blocks (xp_arena_block_grow),
+ * sized from the bytes of its lines and doubled when full: one pass over the
+ * events, not a count and a fill. A plane holds at most 2^32 - 1 of each.
+ */
+static __attribute__((noinline)) int grow(struct rd *r, struct xp_plane *pl, void **arr,
+					  size_t *cap, size_t need, size_t elem)
+{
+	size_t c = *cap;
+	void *n;
+
+	while (c < need)
+		c = c < 1024 ? 1024 : c * 2;
+	if (c > UINT32_MAX)
+		c = UINT32_MAX;
+	if (need > c)
+		return xp_err_set(r->err, XP_ERR_LIMIT, "plane '%s' has more than 2^32 events or stats",
+				  pl->name ? pl->name : "");
+	/* one more: room for a sentinel, as the arena's arrays have */
+	n = xp_arena_block_grow(*arr, (c + 1) * elem);
+	if (!n)
+		return nomem(r);
+	*arr = n;
+	*cap = c;
+	return 0;
+}
+
+static inline int room_stats(struct rd *r, struct xp_plane *pl, size_t need)
+{
+	void *a = pl->stats;
+	int ret;
+
+	if (likely(need <= r->cap_stats))
+		return 0;
+	ret = grow(r, pl, &a, &r->cap_stats, need, sizeof(*pl->stats));
+	pl->stats = a;
+	return ret;
+}
+
+static inline int room_events(struct rd *r, struct xp_plane *pl, size_t need)
+{
+	void *a = pl->events;
+	int ret;
+
+	if (likely(need <= r->cap_events))
+		return 0;
+	ret = grow(r, pl, &a, &r->cap_events, need, sizeof(*pl->events));
+	pl->events = a;
+	return ret;
+}
+
+/*
  * An event's stat when the plane keeps only some (r->keep): decoded all the
  * same, counted in *missing when it names unknown metadata (as
  * xp_plane_finish counts the kept ones), and appended to the pool at *ns if
@@ -664,20 +717,44 @@ static __attribute__((noinline)) int filter_stat(struct rd *r, const uint8_t *p,
 			(*missing)++;
 		return 0;
 	}
+	if ((ret = room_stats(r, pl, *ns + 1)))
+		return ret;
 	pl->stats[(*ns)++] = st;
 	if (st.type != XP_STAT_STR && st.type != XP_STAT_BYTES)
 		return 0;
 	return stat_string(r, &pl->stats[*ns - 1], sv, sv + slen);
 }
 
+/*
+ * First sizes, from the bytes of the lines read: at most one event per 16
+ * bytes and one stat per 8 (per 16 with key stats only), so that a plane
+ * rarely grows (a block under glibc's mmap threshold grows by copying).
+ * Too many costs address space only, pages never touched; where even that
+ * is refused, smaller guesses, then growth.
+ */
+static int first_room(struct rd *r, struct xp_plane *pl, const struct plane_counts *c)
+{
+	size_t ev = c->line_bytes / 16, st = r->mode == XP_EVSTATS_NONE ? 0
+				       : c->line_bytes / (r->mode == XP_EVSTATS_ALL ? 8 : 16);
+	int ret, shift;
+
+	for (shift = 0; shift <= 8; shift += 4) {
+		ret = room_stats(r, pl, c->stats + (st >> shift) + 1);
+		if (!ret)
+			ret = room_events(r, pl, (ev >> shift) + 1);
+		if (ret != XP_ERR_NOMEM)
+			return ret;
+		memset(r->err, 0, sizeof(*r->err));	/* nomem's message: for the last try only */
+	}
+	return nomem(r);
+}
+
 /* Appends a stat to the plane's pool. */
 static int add_stat(struct rd *r, struct xp_plane *pl, const uint8_t *s, const uint8_t *e)
 {
-	if (pl->nstats >= r->cap_stats) {
-		bad(r, s, "stat count changed between passes");
-		return XP_ERR_FORMAT;
-	}
-	return fill_stat(r, s, e, &pl->stats[pl->nstats++]);
+	int ret = room_stats(r, pl, pl->nstats + 1);
+
+	return ret ? ret : fill_stat(r, s, e, &pl->stats[pl->nstats++]);
 }
 
 
@@ -733,14 +810,13 @@ static inline int fill_event(struct rd *r, const uint8_t *p, const uint8_t *end,
 			p = get_len_field(r, p, end, at, f, wt, &s);
 			if (!p)
 				return XP_ERR_FORMAT;
-			if (unlikely(ns >= r->cap_stats)) {
-				bad(r, s, "stat count changed between passes");
-				return XP_ERR_FORMAT;
-			}
-			if (likely(r->mode == XP_EVSTATS_ALL))
-				ret = fill_stat(r, s, p, &pl->stats[ns++]);
-			else
+			if (likely(r->mode == XP_EVSTATS_ALL)) {
+				ret = room_stats(r, pl, ns + 1);
+				if (!ret)
+					ret = fill_stat(r, s, p, &pl->stats[ns++]);
+			} else {
 				ret = filter_stat(r, s, p, pl, &ns, &missing);
+			}
 			if (ret)
 				return ret;
 			break;
@@ -758,10 +834,8 @@ static inline int fill_event(struct rd *r, const uint8_t *p, const uint8_t *end,
 		r->counts->aggregated_events++;
 		return 0;
 	}
-	if (unlikely(pl->nevents >= r->cap_events)) {
-		bad(r, at, "event count changed between passes");
-		return XP_ERR_FORMAT;
-	}
+	if ((ret = room_events(r, pl, pl->nevents + 1)))
+		return ret;
 	r->counts->stats_missing_metadata += missing;	/* of a kept event, as xp_plane_finish counts */
 	ix = xp_plane_meta_index(pl, meta_id);
 	if (ix == pl->nevmetas)
@@ -1215,14 +1289,15 @@ static int read_plane(struct rd *r, const uint8_t *start, const uint8_t *end, st
 	ret = count_plane(r, start, end, &c);
 	if (ret)
 		goto out;
-	r->cap_stats = c.stats + c.agg_stats_max;
-	r->cap_events = c.events;
-	pl->stats = alloc_array(r->arena, r->cap_stats, sizeof(*pl->stats));
-	pl->events = alloc_array(r->arena, c.events, sizeof(*pl->events));
+	r->cap_stats = r->cap_events = 0;
+	pl->stats = NULL;
+	pl->events = NULL;
+	if ((ret = first_room(r, pl, &c)))
+		goto out;
 	pl->lines = alloc_array(r->arena, c.lines, sizeof(*pl->lines));
 	pl->evmetas = alloc_array(r->arena, c.evmetas, sizeof(*pl->evmetas));
 	pl->statmetas = alloc_array(r->arena, c.statmetas, sizeof(*pl->statmetas));
-	if (!pl->stats || !pl->events || !pl->lines || !pl->evmetas || !pl->statmetas) {
+	if (!pl->lines || !pl->evmetas || !pl->statmetas) {
 		ret = nomem(r);
 		goto out;
 	}
@@ -1234,7 +1309,7 @@ static int read_plane(struct rd *r, const uint8_t *start, const uint8_t *end, st
 		ret = nomem(r);
 		goto out;
 	}
-	if (c.stats > UINT32_MAX || c.events > UINT32_MAX) {
+	if (c.stats > UINT32_MAX) {
 		ret = xp_err_set(r->err, XP_ERR_LIMIT, "plane '%s' has more than 2^32 events or stats",
 				 pl->name);
 		goto out;
@@ -1256,6 +1331,11 @@ static int read_plane(struct rd *r, const uint8_t *start, const uint8_t *end, st
 		ret = xp_plane_finish(pl, r->counts, r->err);
 	pl->loaded = !ret;
 out:
+	/* The arena frees them with the trace, whether the plane was read or not. */
+	if (pl->stats)
+		xp_arena_block_adopt(r->arena, pl->stats);
+	if (pl->events)
+		xp_arena_block_adopt(r->arena, pl->events);
 	r->want = NULL;
 	free(want);
 	free(r->keep);
