@@ -330,6 +330,19 @@ static int cmp_span(const void *a, const void *b)
 	return x->idx < y->idx ? -1 : x->idx > y->idx;
 }
 
+/*
+ * The row of a probe seen before on this plane, without its key: a probe's
+ * strings point into the model, so equal pointers and lengths are an equal
+ * key. Direct-mapped; a miss (or equal text at other addresses) goes to
+ * row_get.
+ */
+#define MEMO_SLOTS 4096
+struct probe_memo {
+	struct op_probe q;
+	size_t id;
+	int used;
+};
+
 struct plane_ctx {
 	struct an_ops_result *r;
 	struct xp_plane *p;
@@ -337,7 +350,47 @@ struct plane_ctx {
 	size_t dev_ix;
 	struct span *mods;	/* XLA Modules events, by start */
 	size_t nmods;
+	struct probe_memo *memo;	/* MEMO_SLOTS, or NULL: none */
 };
+
+static int probe_same(const struct op_probe *a, const struct op_probe *b)
+{
+	return a->line == b->line && a->name == b->name && a->name_len == b->name_len &&
+	       a->hlo == b->hlo && a->hlo_len == b->hlo_len && a->category == b->category &&
+	       a->category_len == b->category_len && a->module == b->module &&
+	       a->module_len == b->module_len && a->has_program_id == b->has_program_id &&
+	       (!a->has_program_id || a->program_id == b->program_id);
+}
+
+static size_t probe_slot(const struct op_probe *q)
+{
+	uint64_t h = (uint64_t)q->line * 0x9e3779b97f4a7c15ull;
+
+	h = (h ^ (uint64_t)(uintptr_t)q->name) * 0xbf58476d1ce4e5b9ull;
+	h = (h ^ (uint64_t)(uintptr_t)q->hlo) * 0x94d049bb133111ebull;
+	h = (h ^ (uint64_t)(uintptr_t)q->category) * 0x9e3779b97f4a7c15ull;
+	h = (h ^ (uint64_t)(uintptr_t)q->module ^ q->program_id) * 0xbf58476d1ce4e5b9ull;
+	return (size_t)(h >> 52) & (MEMO_SLOTS - 1);
+}
+
+/* row_get through the plane's memo. */
+static struct an_op_row *row_cached(struct plane_ctx *c, const struct op_probe *q, int *is_new)
+{
+	struct probe_memo *m = c->memo ? &c->memo[probe_slot(q)] : NULL;
+	struct an_op_row *row;
+
+	if (m && m->used && probe_same(&m->q, q)) {
+		*is_new = 0;
+		return &c->r->rows[m->id];
+	}
+	row = row_get(c->r, q, is_new);
+	if (row && m) {
+		m->q = *q;
+		m->id = (size_t)(row - c->r->rows);
+		m->used = 1;
+	}
+	return row;
+}
 
 /* The XLA Modules event whose span holds t, or NULL. */
 static const struct span *module_at(const struct plane_ctx *c, int64_t t)
@@ -379,7 +432,7 @@ static int record(struct plane_ctx *c, const struct op_probe *q, const struct xp
 	struct an_op_row *row;
 	int is_new = 0;
 
-	row = row_get(r, q, &is_new);
+	row = row_cached(c, q, &is_new);
 	if (!row)
 		return XP_ERR_NOMEM;
 	ridge_join(row, device_ridge(c->dev), 0, is_new);
@@ -730,7 +783,9 @@ int an_ops_add(struct an_ops_result *r, struct xp_trace *t, struct xp_err *err)
 			ret = xp_err_set(err, XP_ERR_NOMEM, "out of memory");
 			break;
 		}
+		c.memo = calloc(MEMO_SLOTS, sizeof(*c.memo));	/* none: every probe goes to row_get */
 		ret = plane_ops(&c, err);
+		free(c.memo);
 	}
 	return ret;
 }
