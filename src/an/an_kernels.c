@@ -11,6 +11,7 @@
 
 #include "an_exec.h"
 #include "an_functions.h"
+#include "xp_sort.h"
 #include "xp_stray.h"
 
 static const char *const field_names[AN_CFG_NFIELDS] = {
@@ -365,7 +366,8 @@ static int add_copy(struct an_kern_result *r, const struct xp_plane *p, const st
 	return 0;
 }
 
-static int add_kernel(struct an_kern_result *r, const struct xp_plane *p, const struct xp_event *e)
+static int add_kernel(struct an_kern_result *r, const struct xp_plane *p, const struct xp_event *e,
+		      size_t *row_of_meta)
 {
 	char fbuf[1024], obuf[1024], cbuf[512] = "";
 	struct an_launch cfg;
@@ -391,14 +393,22 @@ static int add_kernel(struct an_kern_result *r, const struct xp_plane *p, const 
 	} else {
 		k.cfg_state = AN_CFG_OK;
 		k.cfg = &cfg;
-		an_launch_format(&cfg, cbuf, sizeof(cbuf));
+		if (r->opts.by == AN_KERN_BY_CONFIG)
+			an_launch_format(&cfg, cbuf, sizeof(cbuf));
 		r->implausible_config += an_launch_implausible(&cfg);
 	}
 	if (r->opts.by == AN_KERN_BY_FUNCTION) {
 		function_of(p, e, fbuf, sizeof(fbuf), &k);
 		k.op = stat_text(p, xp_event_stat(p, e, XP_K_HLO_OP), obuf, sizeof(obuf));
 	}
-	row = row_for(r, &k);
+	/* By name, a row is one per event metadata: found once per plane. */
+	if (r->opts.by == AN_KERN_BY_NAME && row_of_meta[e->meta] != SIZE_MAX) {
+		row = &r->rows[row_of_meta[e->meta]];
+	} else {
+		row = row_for(r, &k);
+		if (row && r->opts.by == AN_KERN_BY_NAME)
+			row_of_meta[e->meta] = (size_t)(row - r->rows);
+	}
 	if (!row || push_sample(row, e->dur_ps))
 		return XP_ERR_NOMEM;
 	r->kernel_events++;
@@ -412,6 +422,7 @@ static int add_plane(struct an_kern_result *r, const struct xp_plane *p, const c
 {
 	unsigned char *use = calloc(p->nlines + 1, 1), *stray = xp_malloc_big(p->nevents + 1, 1);
 	struct ival *iv = xp_malloc_big(p->nevents + 1, sizeof(*iv));
+	size_t *row_of_meta = xp_malloc_big(p->nevmetas + 1, sizeof(*row_of_meta));
 	size_t i, j, nstray = 0, niv = 0, nuse = 0;
 	struct xp_err why = {0};
 	char *dev = NULL;
@@ -419,8 +430,9 @@ static int add_plane(struct an_kern_result *r, const struct xp_plane *p, const c
 	int ret = XP_ERR_NOMEM;
 	int64_t busy;
 
-	if (!use || !stray || !iv)
+	if (!use || !stray || !iv || !row_of_meta)
 		goto out;
+	memset(row_of_meta, 0xff, (p->nevmetas + 1) * sizeof(*row_of_meta));	/* SIZE_MAX: not yet */
 	for (i = 0; i < p->nlines; i++) {
 		use[i] = !strncmp(p->lines[i].name, "Stream #", 8) && !p->lines[i].skipped;
 		nuse += use[i];
@@ -452,7 +464,7 @@ static int add_plane(struct an_kern_result *r, const struct xp_plane *p, const c
 					goto out;
 				continue;
 			}
-			if (add_kernel(r, p, e))
+			if (add_kernel(r, p, e, row_of_meta))
 				goto out;
 			iv[niv].start = e->start_ps;
 			iv[niv++].end = end_of(e);
@@ -467,6 +479,7 @@ out:
 	free(use);
 	free(stray);
 	free(iv);
+	free(row_of_meta);
 	return ret;
 }
 
@@ -593,7 +606,8 @@ static void row_stats(struct an_kern_row *row)
 
 	if (!n)
 		return;
-	qsort(s, n, sizeof(*s), cmp_i64);
+	if (xp_sort_by_i64(s, n, sizeof(*s), 0))
+		qsort(s, n, sizeof(*s), cmp_i64);	/* no room for the radix sort: in place */
 	for (i = 0; i < n; i++)
 		sum += (double)s[i];
 	row->total = sum;
