@@ -13,8 +13,17 @@
 struct xp_arena_chunk {
 	struct xp_arena_chunk *next;
 	size_t size, used;
+	size_t mapped;		/* bytes mapped (a growing block), 0: malloc'd */
 	max_align_t data[];
 };
+
+static void chunk_free(struct xp_arena_chunk *c)
+{
+	if (c->mapped)
+		munmap(c, c->mapped);
+	else
+		free(c);
+}
 
 void xp_arena_init(struct xp_arena *a)
 {
@@ -28,7 +37,7 @@ void xp_arena_release(struct xp_arena *a)
 
 	while (c) {
 		struct xp_arena_chunk *next = c->next;
-		free(c);
+		chunk_free(c);
 		c = next;
 	}
 	a->head = NULL;
@@ -57,6 +66,7 @@ void *xp_arena_alloc(struct xp_arena *a, size_t size)
 			xp_hint_huge(c, sizeof(*c) + cap);
 		c->size = cap;
 		c->used = 0;
+		c->mapped = 0;
 		/* A big block goes behind the head so the head's free space is kept. */
 		if (a->head && need > XP_ARENA_CHUNK) {
 			c->next = a->head->next;
@@ -99,19 +109,34 @@ static struct xp_arena_chunk *block_of(void *data)
 	return (struct xp_arena_chunk *)((char *)data - offsetof(struct xp_arena_chunk, data));
 }
 
+/*
+ * Growing blocks are mappings of their own: mremap moves the pages, never
+ * copies them (realloc copies a block under glibc's mmap threshold, which
+ * rises to 32 MB as big blocks are freed).
+ */
 void *xp_arena_block_grow(void *data, size_t size)
 {
 	struct xp_arena_chunk *c = data ? block_of(data) : NULL;
+	long ps = sysconf(_SC_PAGESIZE);
+	size_t page = ps > 0 ? (size_t)ps : 4096, len;
+	void *m;
 
-	if (size > SIZE_MAX - sizeof(*c))
+	if (size > SIZE_MAX - sizeof(*c) - page)
 		return NULL;
-	c = realloc(c, sizeof(*c) + size);
-	if (!c)
+	len = (sizeof(*c) + size + page - 1) & ~(page - 1);
+	if (c && len <= c->mapped) {
+		c->size = c->used = size;
+		return c->data;
+	}
+	m = c ? mremap(c, c->mapped, len, MREMAP_MAYMOVE)
+	      : mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (m == MAP_FAILED)
 		return NULL;
+	c = m;
 	c->next = NULL;
-	c->size = size;
-	c->used = size;
-	xp_hint_huge(c, sizeof(*c) + size);
+	c->size = c->used = size;
+	c->mapped = len;
+	xp_hint_huge(c, len);
 	return c->data;
 }
 
@@ -133,7 +158,7 @@ void xp_arena_block_adopt(struct xp_arena *a, void *data)
 void xp_arena_block_free(void *data)
 {
 	if (data)
-		free(block_of(data));
+		chunk_free(block_of(data));
 }
 
 char *xp_arena_strndup(struct xp_arena *a, const char *s, size_t len)

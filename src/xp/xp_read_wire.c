@@ -73,7 +73,12 @@ struct rd {
 	enum xp_event_stats mode;
 	/* Of a host plane being filtered (want_host_event), per event metadata index. */
 	unsigned char *keep_meta;
+	/* A mapped input's bytes before this were read for good (xp_read_opts.input_mapped). */
+	const uint8_t *dropped;
 };
+
+/* As a plane's lines are filled, their pages are dropped this many bytes at a time. */
+#define DROP_STEP ((size_t)16 << 20)
 
 /* What the counting pass finds in one plane. */
 struct plane_counts {
@@ -527,6 +532,17 @@ static int count_plane(struct rd *r, const uint8_t *p, const uint8_t *end, struc
 	return 0;
 }
 
+/* Drops the pages wholly inside [p, end) of a file mapping (xp_read_opts.input_mapped). */
+static void drop_pages(const uint8_t *p, const uint8_t *end)
+{
+	long ps = sysconf(_SC_PAGESIZE);
+	uintptr_t page = ps > 0 ? (uintptr_t)ps : 4096;
+	uintptr_t lo = ((uintptr_t)p + page - 1) & ~(page - 1), hi = (uintptr_t)end & ~(page - 1);
+
+	if (hi > lo)
+		(void)madvise((void *)lo, hi - lo, MADV_DONTNEED);	/* only spares memory */
+}
+
 /* ---- the filling pass ---- */
 
 /*
@@ -892,6 +908,11 @@ static int fill_line(struct rd *r, const uint8_t *p, const uint8_t *end, struct 
 			ret = fill_event(r, s, p, pl, (uint32_t)pl->nlines);
 			if (ret)
 				return ret;
+			/* A big plane's file pages go as it is read, not all at its end. */
+			if (unlikely(r->dropped && (size_t)(p - r->dropped) > DROP_STEP)) {
+				drop_pages(r->dropped, p);
+				r->dropped = p;
+			}
 			break;
 		case 9:
 			p = get_varint_field(r, p, end, at, f, wt, &v);
@@ -1325,8 +1346,11 @@ static int read_plane(struct rd *r, const uint8_t *start, const uint8_t *end, st
 	if (!ret && r->mode == XP_EVSTATS_KEYS && r->o && r->o->want_host_event &&
 	    !strncmp(pl->name, "/host:", 6))
 		ret = keep_host_metas(r, pl);
+	/* The last pass over the plane's bytes: what it has read is not read again. */
+	r->dropped = r->o && r->o->input_mapped ? start : NULL;
 	if (!ret)
 		ret = plane_walk(r, start, end, pl, 2, &name, &name_end);
+	r->dropped = NULL;
 	if (!ret)
 		ret = xp_plane_finish(pl, r->counts, r->err);
 	pl->loaded = !ret;
@@ -1395,17 +1419,6 @@ struct plane_worker {
 	struct xp_read_counts counts;	/* added to the trace's */
 	pthread_t thread;
 };
-
-/* Drops the pages wholly inside [p, end) of a file mapping (xp_read_opts.input_mapped). */
-static void drop_pages(const uint8_t *p, const uint8_t *end)
-{
-	long ps = sysconf(_SC_PAGESIZE);
-	uintptr_t page = ps > 0 ? (uintptr_t)ps : 4096;
-	uintptr_t lo = ((uintptr_t)p + page - 1) & ~(page - 1), hi = (uintptr_t)end & ~(page - 1);
-
-	if (hi > lo)
-		(void)madvise((void *)lo, hi - lo, MADV_DONTNEED);	/* only spares memory */
-}
 
 static void *plane_worker_run(void *arg)
 {
