@@ -184,6 +184,7 @@ static void compare_command_read(const uint8_t *data, size_t len, int rp, struct
 	o.want_plane = an_exec_wants_plane;
 	o.want_lines = an_exec_want_lines;
 	o.want_host_event = an_exec_wants_host_event;
+	o.host_keys = AN_EXEC_HOST_KEYS;
 	o.want_ctx = (void *)xo.device;
 	rc = xp_trace_read_opts(&o, data, len, &tc, &ec);
 	if (!rp)

@@ -154,6 +154,8 @@ void an_exec_want_lines(const char *plane, const char *const *names, size_t n,
  * and step annotations carry key stats and are kept for those.
  */
 int an_exec_wants_host_event(const char *name);
+/* The key stats host linkage reads on host events (xp_read_opts.host_keys). */
+#define AN_EXEC_HOST_KEYS (1u << XP_K_CORRELATION_ID | 1u << XP_K_MODULE_NAME)
 /*
  * --device PATTERN: case-insensitive substring of the plane name; a pattern
  * ending in a digit must not be followed by another digit ("TPU:1" is not "TPU:10").

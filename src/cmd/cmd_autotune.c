@@ -284,8 +284,10 @@ int cmd_autotune(int argc, char **argv)
 	co.children = xo.children;
 	co.id_re = &id_re;
 	/* host planes: for linkage only; --compat reads its plane whole */
-	if (!a.compat)
+	if (!a.compat) {
 		a.c.want_host_event = an_exec_wants_host_event;
+		a.c.host_keys = AN_EXEC_HOST_KEYS;
+	}
 	if ((ret = cmd_batch_inputs(&ab.b, &a.c, pos, npos, &paths, &notes, &ab.plane_jobs)) >= 0)
 		goto out;
 	ab.a = &a;

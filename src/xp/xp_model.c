@@ -52,6 +52,7 @@ int xp_trace_read_opts(const struct xp_read_opts *o, const void *buf, size_t len
 	t->event_stats_ = o->event_stats;
 	t->input_mapped_ = o->input_mapped;
 	t->want_host_event_ = o->want_host_event;
+	t->host_keys_ = o->host_keys;
 	ret = t->reader_->read(buf, len, o, t, err);
 	if (ret) {
 		xp_trace_free(t);

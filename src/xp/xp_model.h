@@ -167,6 +167,7 @@ struct xp_trace {
 	enum xp_event_stats event_stats_;	/* as read: for lazy planes */
 	int input_mapped_;
 	int (*want_host_event_)(const char *name);
+	uint32_t host_keys_;
 	void (*buf_free_)(void *buf_owner);
 	void *buf_owner_;
 };
@@ -203,13 +204,19 @@ struct xp_read_opts {
 	int input_mapped;
 	/*
 	 * Host planes ("/host:..."), with XP_EVSTATS_KEYS: when set, an event
-	 * is kept only if it carries a stat of enum xp_key (its own or its
+	 * is kept only if it carries a stat of host_keys (its own or its
 	 * metadata's) or want_host_event accepts its metadata's name; the others
 	 * are walked and checked but not stored (line->filtered counts them).
 	 * For analyses that look at host events through key stats and names
 	 * only (launches, executors, step annotations). NULL: every event.
 	 */
 	int (*want_host_event)(const char *name);
+	/*
+	 * With want_host_event: the keys (bits 1 << enum xp_key) host planes
+	 * keep and mark their events by; the other key stats are left there
+	 * too. 0: every key.
+	 */
+	uint32_t host_keys;
 };
 
 /* A decoder of XSpace bytes into the model. */

@@ -1278,8 +1278,8 @@ static int keep_host_metas(struct rd *r, struct xp_plane *pl)
 	return 0;
 }
 
-/* r->keep for XP_EVSTATS_KEYS: the stat metadata that enum xp_key names. */
-static int keep_keys(struct rd *r, struct xp_plane *pl)
+/* r->keep for XP_EVSTATS_KEYS: the stat metadata that the keys in mask (1 << enum xp_key) name. */
+static int keep_keys(struct rd *r, struct xp_plane *pl, uint32_t mask)
 {
 	size_t i;
 	int k;
@@ -1289,7 +1289,7 @@ static int keep_keys(struct rd *r, struct xp_plane *pl)
 		return nomem(r);
 	for (i = 0; i < pl->nstatmetas; i++)
 		for (k = 0; k < XP_KEY_COUNT; k++)
-			if (pl->has_key[k] && pl->key_id[k] == pl->statmetas[i].id)
+			if ((mask >> k & 1) && pl->has_key[k] && pl->key_id[k] == pl->statmetas[i].id)
 				r->keep[i] = 1;
 	return 0;
 }
@@ -1299,7 +1299,7 @@ static int read_plane(struct rd *r, const uint8_t *start, const uint8_t *end, st
 	const uint8_t *name = NULL, *name_end = NULL;
 	unsigned char *want = NULL;
 	struct plane_counts c;
-	int ret;
+	int ret, host;
 
 	if (r->o && r->o->want_lines) {
 		ret = pick_lines(r, start, end, &want);
@@ -1341,10 +1341,11 @@ static int read_plane(struct rd *r, const uint8_t *start, const uint8_t *end, st
 		goto out;
 	pl->npstats = (uint32_t)(pl->nstats - pl->pstats_first);
 	ret = xp_plane_index_metadata(pl, r->arena, r->counts, r->err);
+	host = r->mode == XP_EVSTATS_KEYS && r->o && r->o->want_host_event &&
+	       !strncmp(pl->name, "/host:", 6);
 	if (!ret && r->mode == XP_EVSTATS_KEYS)
-		ret = keep_keys(r, pl);
-	if (!ret && r->mode == XP_EVSTATS_KEYS && r->o && r->o->want_host_event &&
-	    !strncmp(pl->name, "/host:", 6))
+		ret = keep_keys(r, pl, host && r->o->host_keys ? r->o->host_keys : UINT32_MAX);
+	if (!ret && host)
 		ret = keep_host_metas(r, pl);
 	/* The last pass over the plane's bytes: what it has read is not read again. */
 	r->dropped = r->o && r->o->input_mapped ? start : NULL;
@@ -1583,7 +1584,7 @@ static int wire_load_plane(struct xp_trace *t, size_t i, struct xp_err *err)
 {
 	struct xp_plane deferred = t->planes[i];
 	struct xp_read_opts o = {.event_stats = t->event_stats_, .input_mapped = t->input_mapped_,
-				 .want_host_event = t->want_host_event_};
+				 .want_host_event = t->want_host_event_, .host_keys = t->host_keys_};
 	int ret;
 
 	/* A plane read on demand is read whole; if it fails, it stays deferred. */
