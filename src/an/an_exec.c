@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "an_exec.h"
 
+#include "xp_sort.h"
 #include "xp_stray.h"
 
 #include <ctype.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -321,7 +323,7 @@ static size_t enclosing(const struct host_link *h, uint32_t line, int64_t t, con
 
 /* Launches by (line, t), for pairing: sorting indexes needs the launches, so carry them. */
 struct line_launch {
-	uint32_t line;
+	int64_t line;		/* a host line index, as wide as t for the radix sort */
 	int64_t t;
 };
 
@@ -373,7 +375,10 @@ static int pair_lines(struct host_link *h)
 			ll[nll].line = h->launches[i].line;
 			ll[nll++].t = h->launches[i].t;
 		}
-	qsort(ll, nll, sizeof(*ll), cmp_line_launch);
+	/* by line, then time: two stable radix sorts, the second key first */
+	if (xp_sort_by_i64(ll, nll, sizeof(*ll), offsetof(struct line_launch, t)) ||
+	    xp_sort_by_i64(ll, nll, sizeof(*ll), offsetof(struct line_launch, line)))
+		qsort(ll, nll, sizeof(*ll), cmp_line_launch);
 	for (i = 0; i < nll; i = k) {
 		size_t m, stride, best = 0;
 
@@ -515,7 +520,10 @@ static int host_link_build(struct xp_trace *t, struct host_link *h, struct xp_er
 	ret = 0;
 	if (!h->nlaunches || !h->nhexecs)
 		goto out;
-	qsort(h->launches, h->nlaunches, sizeof(*h->launches), cmp_launch);
+	/* by id, then time: two stable radix sorts, the second key first */
+	if (xp_sort_by_i64(h->launches, h->nlaunches, sizeof(*h->launches), offsetof(struct launch, t)) ||
+	    xp_sort_by_u64(h->launches, h->nlaunches, sizeof(*h->launches), offsetof(struct launch, corr)))
+		qsort(h->launches, h->nlaunches, sizeof(*h->launches), cmp_launch);
 	qsort(h->hexecs, h->nhexecs, sizeof(*h->hexecs), cmp_hexec);
 	/*
 	 * One thread runs one execution at a time, so executors of one module
@@ -952,7 +960,9 @@ static int add_children(struct plane_ctx *c, size_t first, const int32_t *owner)
 			n++;
 		}
 	}
-	qsort(all, n, sizeof(*all), cmp_ev_ref);
+	/* by start, then index: all is in index order and the radix sort is stable */
+	if (xp_sort_by_i64(all, n, sizeof(*all), offsetof(struct ev_ref, start)))
+		qsort(all, n, sizeof(*all), cmp_ev_ref);
 	for (i = first; i < c->out->n; i++) {
 		struct an_exec *x = &c->out->execs[i];
 		int64_t end = x->start_ps + x->span_ps;
@@ -1335,7 +1345,8 @@ static int scan_plane(struct plane_ctx *c)
 		evs[n].idx = (uint32_t)i;
 		n++;
 	}
-	qsort(evs, n, sizeof(*evs), cmp_ev_ref);
+	if (xp_sort_by_i64(evs, n, sizeof(*evs), offsetof(struct ev_ref, start)))
+		qsort(evs, n, sizeof(*evs), cmp_ev_ref);	/* as above: by start, then index */
 	dev->events = n;
 	dev->module_line = module_line >= 0;
 	/*

@@ -157,6 +157,10 @@ void an_kern_init(struct an_kern_result *r, const struct an_kern_opts *o);
  * deferred, hence t is not const). Returns 0 or a negative xp_errcode.
  */
 int an_kern_add(struct an_kern_result *r, struct xp_trace *t, struct xp_err *err);
+/* The key stats an_kern_add reads (xp_read_opts.keys). */
+#define AN_KERN_KEYS                                                                    \
+	(AN_KIND_KEYS | 1u << XP_K_KERNEL_DETAILS | 1u << XP_K_HLO_OP | 1u << XP_K_HLO_MODULE | \
+	 1u << XP_K_PROGRAM_ID)
 /* Moves src's rows, copies and counts into dst (same opts); src is left empty. */
 int an_kern_merge(struct an_kern_result *dst, struct an_kern_result *src, struct xp_err *err);
 /* Computes the statistics, sorts, and groups by function when asked. */

@@ -37,6 +37,8 @@ static inline int an_kind_is_copy(enum an_kind k)
  * kernel otherwise.
  */
 enum an_kind an_event_kind(const struct xp_plane *p, const struct xp_event *e);
+/* The key stats an_event_kind and an_event_bytes read (xp_read_opts.keys). */
+#define AN_KIND_KEYS (1u << XP_K_MEMCPY_DETAILS | 1u << XP_K_MEMSET_DETAILS)
 
 /*
  * Bytes a copy or memset moved: "size:N" in memcpy_details, "num_bytes:N"

@@ -33,6 +33,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "an_kind.h"
 #include "xp_hmap.h"
 #include "xp_model.h"
 
@@ -142,6 +143,10 @@ void an_ops_init(struct an_ops_result *r, const struct an_ops_opts *o);
  * xp_errcode with err filled.
  */
 int an_ops_add(struct an_ops_result *r, struct xp_trace *t, struct xp_err *err);
+/* The key stats an_ops_add reads (xp_read_opts.keys), an_event_kind's among them. */
+#define AN_OPS_KEYS                                                                      \
+	(AN_KIND_KEYS | 1u << XP_K_FLOPS | 1u << XP_K_MODEL_FLOPS | 1u << XP_K_BYTES_ACCESSED | \
+	 1u << XP_K_HLO_CATEGORY | 1u << XP_K_HLO_MODULE | 1u << XP_K_PROGRAM_ID | 1u << XP_K_HLO_OP)
 /* Pools src (an input's result) into dst; src is left as it was. */
 int an_ops_merge(struct an_ops_result *dst, const struct an_ops_result *src, struct xp_err *err);
 /* Sorts the rows, computes shares and bounds, and the categories. */

@@ -25,8 +25,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "an_kind.h"
 #include "xp_arena.h"
 #include "xp_model.h"
+
+/* The key stats an_ov_add reads (xp_read_opts.keys), an_event_kind's among them. */
+#define AN_OV_KEYS                                                                        \
+	(AN_KIND_KEYS | 1u << XP_K_HLO_CATEGORY | 1u << XP_K_HLO_OP | 1u << XP_K_CORRELATION_ID | \
+	 1u << XP_K_STEP_NUM)
 
 /* Samples (picoseconds) and their summary, filled by an_ov_finish. */
 struct an_ov_dist {

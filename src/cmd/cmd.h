@@ -65,6 +65,7 @@ struct cmd_common {
 	/* Of host planes, only the events this takes or a key stat marks (xp_read_opts). */
 	int (*want_host_event)(const char *name);
 	uint32_t host_keys;	/* the key stats it uses there (xp_read_opts) */
+	uint32_t keys;		/* the key stats it uses elsewhere (xp_read_opts); 0: all */
 	/* private: set by cmd_common_setup, freed by cmd_common_release */
 	regex_t child_re_;
 	int have_child_;

@@ -287,6 +287,7 @@ int cmd_autotune(int argc, char **argv)
 	if (!a.compat) {
 		a.c.want_host_event = an_exec_wants_host_event;
 		a.c.host_keys = AN_EXEC_HOST_KEYS;
+		a.c.keys = AN_EXEC_KEYS;
 	}
 	if ((ret = cmd_batch_inputs(&ab.b, &a.c, pos, npos, &paths, &notes, &ab.plane_jobs)) >= 0)
 		goto out;

@@ -126,6 +126,7 @@ static int read_input(const struct cmd_common *c, const char *path, unsigned job
 	if (c->event_stats == XP_EVSTATS_KEYS)
 		ro.want_host_event = c->want_host_event;
 	ro.host_keys = c->host_keys;
+	ro.keys = c->keys;
 	if (!ret) {
 		ret = xp_trace_read_opts(&ro, b->data, b->len, t, err);
 		if (ret)

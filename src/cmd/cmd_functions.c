@@ -171,6 +171,7 @@ int cmd_functions(int argc, char **argv)
 	an_fn_init(&res, &fo);
 	a.c.want_host_event = an_exec_wants_host_event;	/* host planes: for linkage only */
 	a.c.host_keys = AN_EXEC_HOST_KEYS;
+	a.c.keys = AN_EXEC_KEYS;
 	if ((ret = cmd_batch_inputs(&fb.b, &a.c, pos, npos, &paths, &notes, &fb.plane_jobs)) >= 0)
 		goto out;
 	fb.a = &a;

@@ -243,6 +243,7 @@ int cmd_kernels(int argc, char **argv)
 	oo.top = a.top;
 	oo.copies = a.copies;
 	an_kern_init(&res, &ko);
+	a.c.keys = AN_KERN_KEYS;
 	if ((ret = cmd_batch_inputs(&kb.b, &a.c, pos, npos, &paths, &notes, &kb.plane_jobs)) >= 0)
 		goto out;
 	kb.a = &a;

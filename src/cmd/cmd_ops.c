@@ -250,6 +250,7 @@ int cmd_ops(int argc, char **argv)
 	oo.by_category = a.by && !strcmp(a.by, "category");
 	oo.device = a.c.device;
 	an_ops_init(&res, &oo);
+	a.c.keys = AN_OPS_KEYS;
 	if ((ret = cmd_batch_inputs(&ob.b, &a.c, pos, npos, &paths, &notes, &ob.plane_jobs)) >= 0)
 		goto out;
 	ob.a = &a;

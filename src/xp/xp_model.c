@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "xp_model.h"
 
+#include <assert.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -53,6 +54,9 @@ int xp_trace_read_opts(const struct xp_read_opts *o, const void *buf, size_t len
 	t->input_mapped_ = o->input_mapped;
 	t->want_host_event_ = o->want_host_event;
 	t->host_keys_ = o->host_keys;
+	t->keys_ = o->keys;
+	t->jobs_ = o->jobs;
+	t->split_bytes_ = o->split_bytes;
 	ret = t->reader_->read(buf, len, o, t, err);
 	if (ret) {
 		xp_trace_free(t);
@@ -201,6 +205,7 @@ int xp_plane_index_metadata(struct xp_plane *p, struct xp_arena *a, struct xp_re
 	p->evmetas[p->nevmetas].name = "";
 	p->evmetas[p->nevmetas].display_name = "";
 	memset(p->has_key, 0, sizeof(p->has_key));
+	p->kept_keys = UINT32_MAX;	/* a reader keeping fewer says so after */
 	for (i = 0; i < p->nstatmetas; i++) {
 		for (k = 0; k < XP_KEY_COUNT; k++) {
 			if (!p->has_key[k] && !strcmp(p->statmetas[i].name, key_names[k])) {
@@ -291,6 +296,7 @@ const struct xp_stat *xp_event_stat(const struct xp_plane *p, const struct xp_ev
 	const struct xp_stat *s;
 	const struct xp_evmeta *m;
 
+	assert(p->kept_keys >> k & 1);
 	if (!p->has_key[k])
 		return NULL;
 	s = find_in(p, e->stats_first, e->nstats, p->key_id[k]);

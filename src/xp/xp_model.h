@@ -125,6 +125,12 @@ struct xp_plane {
 	uint32_t pstats_first, npstats;	/* the plane's own stats */
 	int64_t key_id[XP_KEY_COUNT];
 	unsigned char has_key[XP_KEY_COUNT];
+	/*
+	 * The keys (1 << enum xp_key) whose stats the events kept
+	 * (xp_read_opts.event_stats, keys, host_keys): xp_event_stat for
+	 * another is a caller's mistake, asserted in debug builds.
+	 */
+	uint32_t kept_keys;
 	struct xp_id_index evmeta_ix, statmeta_ix;	/* built by xp_plane_index_metadata */
 };
 
@@ -168,6 +174,9 @@ struct xp_trace {
 	int input_mapped_;
 	int (*want_host_event_)(const char *name);
 	uint32_t host_keys_;
+	uint32_t keys_;
+	unsigned jobs_;
+	size_t split_bytes_;
 	void (*buf_free_)(void *buf_owner);
 	void *buf_owner_;
 };
@@ -178,6 +187,12 @@ struct xp_reader;
 struct xp_read_opts {
 	const struct xp_reader *reader;	/* NULL: xp_reader_default */
 	unsigned jobs;			/* threads decoding planes; 0 or 1: the caller's only */
+	/*
+	 * A plane whose lines hold at least this many bytes is split by lines
+	 * among the jobs (a host plane is often most of a file). 0: 32 MiB.
+	 * The model is the same either way.
+	 */
+	size_t split_bytes;
 	/*
 	 * Lazy planes: planes for which want_plane returns 0 keep their id and
 	 * name but no lines, events or metadata (plane->loaded is 0) until
@@ -217,6 +232,11 @@ struct xp_read_opts {
 	 * too. 0: every key.
 	 */
 	uint32_t host_keys;
+	/*
+	 * With XP_EVSTATS_KEYS: the keys (1 << enum xp_key) kept on the other
+	 * planes, the analyses' own (AN_*_KEYS). 0: every key.
+	 */
+	uint32_t keys;
 };
 
 /* A decoder of XSpace bytes into the model. */

@@ -1252,6 +1252,187 @@ static int pick_lines(struct rd *r, const uint8_t *start, const uint8_t *end, un
 	return ret;
 }
 
+static void add_counts(struct xp_read_counts *to, const struct xp_read_counts *c)
+{
+	to->aggregated_events += c->aggregated_events;
+	to->events_missing_metadata += c->events_missing_metadata;
+	to->stats_missing_metadata += c->stats_missing_metadata;
+	to->duplicate_metadata += c->duplicate_metadata;
+}
+
+/* ---- a big plane's lines on several threads ---- */
+
+#define SPLIT_BYTES_DEFAULT ((size_t)32 << 20)
+
+struct line_range {
+	const uint8_t *s, *e;
+};
+
+/* One group of consecutive lines, filled into a plane of its own, appended after. */
+struct line_group {
+	struct rd r;
+	struct xp_arena arena;
+	struct xp_read_counts counts;
+	struct xp_err err;
+	struct xp_plane part;		/* shares the plane's metadata; lines are the plane's */
+	const struct line_range *lines;
+	size_t first, n;		/* lines[first .. first + n) of the plane */
+	int ret;
+	int started;			/* on a thread of its own */
+	pthread_t thread;
+};
+
+static int fill_lines(struct rd *r, struct xp_plane *pl, const struct line_range *lines, size_t n)
+{
+	size_t i;
+	int ret;
+
+	for (i = 0; i < n; i++)
+		if ((ret = fill_line(r, lines[i].s, lines[i].e, pl)))
+			return ret;
+	return 0;
+}
+
+static void *group_run(void *arg)
+{
+	struct line_group *g = arg;
+
+	g->ret = fill_lines(&g->r, &g->part, g->lines + g->first, g->n);
+	return NULL;
+}
+
+/* The byte ranges of the plane's lines, in order; *n of them. */
+static int line_ranges(struct rd *r, const uint8_t *p, const uint8_t *end, struct line_range *out,
+		       size_t cap, size_t *n)
+{
+	const uint8_t *s, *at;
+	uint32_t f;
+	unsigned wt;
+
+	*n = 0;
+	while (p < end) {
+		at = p;
+		p = get_tag(r, p, end, &f, &wt);
+		if (p && f == 3) {
+			p = get_len_field(r, p, end, at, f, wt, &s);
+			if (p && *n < cap) {
+				out[*n].s = s;
+				out[*n].e = p;
+			}
+			*n += p != NULL;
+		} else if (p) {
+			p = skip_value(r, p, end, wt);
+		}
+		if (!p)
+			return XP_ERR_FORMAT;
+	}
+	if (*n != cap) {
+		bad(r, end, "line count changed between passes");
+		return XP_ERR_FORMAT;
+	}
+	return 0;
+}
+
+/* Appends group g's events and stats to pl, their indices moved to pl's. */
+static int append_group(struct rd *r, struct xp_plane *pl, struct line_group *g)
+{
+	size_t ev0 = pl->nevents, st0 = pl->nstats, i;
+	int ret;
+
+	if ((ret = room_events(r, pl, ev0 + g->part.nevents)) ||
+	    (ret = room_stats(r, pl, st0 + g->part.nstats)))
+		return ret;
+	memcpy(pl->stats + st0, g->part.stats, g->part.nstats * sizeof(*pl->stats));
+	for (i = 0; i < g->part.nevents; i++) {
+		struct xp_event *e = &pl->events[ev0 + i];
+
+		*e = g->part.events[i];
+		e->line += (uint32_t)g->first;
+		e->stats_first += (uint32_t)st0;
+	}
+	for (i = 0; i < g->part.nlines; i++)
+		pl->lines[g->first + i].first_event += ev0;
+	pl->nevents += g->part.nevents;
+	pl->nstats += g->part.nstats;
+	pl->nlines += g->part.nlines;
+	add_counts(r->counts, &g->counts);
+	return 0;
+}
+
+/*
+ * Walk 2 over lines split into groups of about equal bytes: the first in
+ * this thread into pl, the others on threads of their own into planes of
+ * their own, appended in order. The first error in line order is reported,
+ * as one thread reading them in turn would report it.
+ */
+static int fill_split(struct rd *r, const uint8_t *start, const uint8_t *end, struct xp_plane *pl,
+		      size_t nlines, size_t ngroups)
+{
+	struct line_range *lines = malloc((nlines + 1) * sizeof(*lines));
+	struct line_group *g = calloc(ngroups, sizeof(*g));
+	size_t i, k, n = 0, acc = 0, bytes = 0;
+	int ret = 0;
+
+	if (!lines || !g) {
+		ret = nomem(r);
+		goto out;
+	}
+	if ((ret = line_ranges(r, start, end, lines, nlines, &n)))
+		goto out;
+	for (i = 0; i < nlines; i++)
+		bytes += (size_t)(lines[i].e - lines[i].s);
+	/* Groups of consecutive lines, cut where the bytes pass each share. */
+	for (i = 0, k = 0; i < nlines; i++) {
+		if (k + 1 < ngroups && g[k].n && acc >= bytes / ngroups * (k + 1))
+			g[++k].first = i;
+		g[k].n++;
+		acc += (size_t)(lines[i].e - lines[i].s);
+	}
+	ngroups = k + 1;
+	for (k = 1; k < ngroups; k++) {
+		struct line_group *x = &g[k];
+
+		x->lines = lines;
+		xp_arena_init(&x->arena);
+		x->r = *r;
+		x->r.arena = &x->arena;
+		x->r.counts = &x->counts;
+		x->r.err = &x->err;
+		x->r.str = NULL;
+		x->r.str_left = 0;
+		x->r.cap_stats = x->r.cap_events = 0;
+		x->r.want = r->want ? r->want + x->first : NULL;
+		x->r.dropped = r->dropped ? lines[x->first].s : NULL;
+		x->part = *pl;
+		x->part.lines = pl->lines + x->first;
+		x->part.nlines = 0;
+		x->part.events = NULL;
+		x->part.stats = NULL;
+		x->part.nevents = x->part.nstats = 0;
+		x->started = !pthread_create(&x->thread, NULL, group_run, x);
+		if (!x->started)
+			group_run(x);	/* no thread: this one, in turn */
+	}
+	ret = fill_lines(r, pl, lines, g[0].n);
+	for (k = 1; k < ngroups; k++) {
+		if (g[k].started)
+			pthread_join(g[k].thread, NULL);
+		if (!ret && g[k].ret) {
+			ret = g[k].ret;
+			*r->err = g[k].err;
+		}
+		if (!ret)
+			ret = append_group(r, pl, &g[k]);
+		xp_arena_block_free(g[k].part.events);
+		xp_arena_block_free(g[k].part.stats);
+		xp_arena_adopt(r->arena, &g[k].arena);
+	}
+out:
+	free(lines);
+	free(g);
+	return ret;
+}
+
 /*
  * r->keep_meta for a host plane that want_host_event filters: the event
  * metadata that carry a key stat or whose name it accepts (the sentinel for
@@ -1299,6 +1480,7 @@ static int read_plane(struct rd *r, const uint8_t *start, const uint8_t *end, st
 	const uint8_t *name = NULL, *name_end = NULL;
 	unsigned char *want = NULL;
 	struct plane_counts c;
+	size_t groups, split;
 	int ret, host;
 
 	if (r->o && r->o->want_lines) {
@@ -1343,13 +1525,26 @@ static int read_plane(struct rd *r, const uint8_t *start, const uint8_t *end, st
 	ret = xp_plane_index_metadata(pl, r->arena, r->counts, r->err);
 	host = r->mode == XP_EVSTATS_KEYS && r->o && r->o->want_host_event &&
 	       !strncmp(pl->name, "/host:", 6);
+	if (r->mode == XP_EVSTATS_NONE)
+		pl->kept_keys = 0;
+	else if (r->mode == XP_EVSTATS_KEYS)
+		pl->kept_keys = host && r->o->host_keys ? r->o->host_keys
+			      : r->o && r->o->keys ? r->o->keys : UINT32_MAX;
 	if (!ret && r->mode == XP_EVSTATS_KEYS)
-		ret = keep_keys(r, pl, host && r->o->host_keys ? r->o->host_keys : UINT32_MAX);
+		ret = keep_keys(r, pl, pl->kept_keys);
 	if (!ret && host)
 		ret = keep_host_metas(r, pl);
 	/* The last pass over the plane's bytes: what it has read is not read again. */
 	r->dropped = r->o && r->o->input_mapped ? start : NULL;
-	if (!ret)
+	groups = r->o && r->o->jobs > 1 ? r->o->jobs : 1;
+	split = r->o && r->o->split_bytes ? r->o->split_bytes : SPLIT_BYTES_DEFAULT;
+	if (groups > c.lines)
+		groups = c.lines;
+	if (groups > c.line_bytes / split)
+		groups = c.line_bytes / split;
+	if (!ret && groups > 1)
+		ret = fill_split(r, start, end, pl, c.lines, groups);
+	else if (!ret)
 		ret = plane_walk(r, start, end, pl, 2, &name, &name_end);
 	r->dropped = NULL;
 	if (!ret)
@@ -1440,13 +1635,6 @@ static void *plane_worker_run(void *arg)
 	return NULL;
 }
 
-static void add_counts(struct xp_read_counts *to, const struct xp_read_counts *c)
-{
-	to->aggregated_events += c->aggregated_events;
-	to->events_missing_metadata += c->events_missing_metadata;
-	to->stats_missing_metadata += c->stats_missing_metadata;
-	to->duplicate_metadata += c->duplicate_metadata;
-}
 
 /*
  * Decodes the planes todo[0..n) on up to `jobs` threads (the caller's among
@@ -1584,7 +1772,8 @@ static int wire_load_plane(struct xp_trace *t, size_t i, struct xp_err *err)
 {
 	struct xp_plane deferred = t->planes[i];
 	struct xp_read_opts o = {.event_stats = t->event_stats_, .input_mapped = t->input_mapped_,
-				 .want_host_event = t->want_host_event_, .host_keys = t->host_keys_};
+				 .want_host_event = t->want_host_event_, .host_keys = t->host_keys_,
+				 .jobs = t->jobs_, .split_bytes = t->split_bytes_, .keys = t->keys_};
 	int ret;
 
 	/* A plane read on demand is read whole; if it fails, it stays deferred. */

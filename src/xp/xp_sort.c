@@ -13,23 +13,27 @@
 /* Below this many records a stable insertion sort is quicker than the tables. */
 #define SMALL 48
 
-/* The key as an unsigned number in the same order: the sign bit flipped. */
-static inline uint64_t key_at(const unsigned char *rec, size_t key_off)
+/*
+ * The key as an unsigned number in the same order: an int64's sign bit
+ * flipped (flip = 1 << 63), a uint64 as it is (flip = 0).
+ */
+static inline uint64_t key_at(const unsigned char *rec, size_t key_off, uint64_t flip)
 {
-	int64_t k;
+	uint64_t k;
 
 	memcpy(&k, rec + key_off, sizeof(k));
-	return (uint64_t)k ^ ((uint64_t)1 << 63);
+	return k ^ flip;
 }
 
-static void insertion(unsigned char *b, size_t n, size_t size, size_t key_off, unsigned char *tmp)
+static void insertion(unsigned char *b, size_t n, size_t size, size_t key_off, uint64_t flip,
+		      unsigned char *tmp)
 {
 	size_t i, j;
 
 	for (i = 1; i < n; i++) {
-		uint64_t k = key_at(b + i * size, key_off);
+		uint64_t k = key_at(b + i * size, key_off, flip);
 
-		for (j = i; j > 0 && key_at(b + (j - 1) * size, key_off) > k; j--)
+		for (j = i; j > 0 && key_at(b + (j - 1) * size, key_off, flip) > k; j--)
 			;
 		if (j == i)
 			continue;
@@ -41,14 +45,14 @@ static void insertion(unsigned char *b, size_t n, size_t size, size_t key_off, u
 
 /* One pass: src to dst by digit d, through the prefix sums in pos. */
 static void scatter(const unsigned char *src, unsigned char *dst, size_t n, size_t size,
-		    size_t key_off, unsigned d, size_t *pos)
+		    size_t key_off, uint64_t flip, unsigned d, size_t *pos)
 {
 	size_t i;
 
 #define SCATTER(SZ)                                                                  \
 	for (i = 0; i < n; i++) {                                                    \
 		const unsigned char *r = src + i * (SZ);                             \
-		unsigned b = (unsigned)(key_at(r, key_off) >> (d * DIGIT_BITS)) & (BUCKETS - 1); \
+		unsigned b = (unsigned)(key_at(r, key_off, flip) >> (d * DIGIT_BITS)) & (BUCKETS - 1); \
 		memcpy(dst + pos[b]++ * (SZ), r, (SZ));                              \
 	}
 	/* The usual sizes as constants: a memcpy the compiler inlines. */
@@ -61,7 +65,7 @@ static void scatter(const unsigned char *src, unsigned char *dst, size_t n, size
 #undef SCATTER
 }
 
-int xp_sort_by_i64(void *base, size_t n, size_t size, size_t key_off)
+static int sort_by(void *base, size_t n, size_t size, size_t key_off, uint64_t flip)
 {
 	unsigned char *b = base, *tmp, *src, *dst;
 	size_t (*count)[BUCKETS], i;
@@ -73,7 +77,7 @@ int xp_sort_by_i64(void *base, size_t n, size_t size, size_t key_off)
 		unsigned char one[256];
 
 		if (size <= sizeof(one)) {
-			insertion(b, n, size, key_off, one);
+			insertion(b, n, size, key_off, flip, one);
 			return 0;
 		}
 	}
@@ -85,7 +89,7 @@ int xp_sort_by_i64(void *base, size_t n, size_t size, size_t key_off)
 		return -1;
 	}
 	for (i = 0; i < n; i++) {
-		uint64_t k = key_at(b + i * size, key_off);
+		uint64_t k = key_at(b + i * size, key_off, flip);
 
 		for (d = 0; d < DIGITS; d++)
 			count[d][(k >> (d * DIGIT_BITS)) & (BUCKETS - 1)]++;
@@ -97,14 +101,14 @@ int xp_sort_by_i64(void *base, size_t n, size_t size, size_t key_off)
 		unsigned k;
 
 		/* A digit every key shares orders nothing. */
-		if (pos[(key_at(b, key_off) >> (d * DIGIT_BITS)) & (BUCKETS - 1)] == n)
+		if (pos[(key_at(b, key_off, flip) >> (d * DIGIT_BITS)) & (BUCKETS - 1)] == n)
 			continue;
 		for (k = 0; k < BUCKETS; k++) {
 			c = pos[k];
 			pos[k] = sum;
 			sum += c;
 		}
-		scatter(src, dst, n, size, key_off, d, pos);
+		scatter(src, dst, n, size, key_off, flip, d, pos);
 		src = dst;
 		dst = dst == tmp ? b : tmp;
 	}
@@ -113,4 +117,14 @@ int xp_sort_by_i64(void *base, size_t n, size_t size, size_t key_off)
 	free(count);
 	free(tmp);
 	return 0;
+}
+
+int xp_sort_by_i64(void *base, size_t n, size_t size, size_t key_off)
+{
+	return sort_by(base, n, size, key_off, (uint64_t)1 << 63);
+}
+
+int xp_sort_by_u64(void *base, size_t n, size_t size, size_t key_off)
+{
+	return sort_by(base, n, size, key_off, 0);
 }

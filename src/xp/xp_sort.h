@@ -14,5 +14,7 @@
  * they were), else 0.
  */
 int xp_sort_by_i64(void *base, size_t n, size_t size, size_t key_off);
+/* The same by a uint64 key. */
+int xp_sort_by_u64(void *base, size_t n, size_t size, size_t key_off);
 
 #endif
