@@ -3,8 +3,8 @@
  * Differential: the wire reader against the protobuf-c reader (the oracle),
  * read eagerly on one thread, and again with lazy planes (device planes
  * first, or none at all, the rest loaded one by one afterwards) on 1 to 3
- * threads, keeping all, the key or none of the events' own stats
- * (xp_event_stats). All must reject, or all accept with identical models
+ * threads (a plane's lines split among them), keeping all, the key or none
+ * of the events' own stats (xp_event_stats). All must reject, or all accept with identical models
  * (less the stats a mode does not keep). The one
  * accepted disagreement is the documented class where the wire reader is
  * stricter (field number 0 in a multi-byte tag, a field number past
@@ -45,6 +45,7 @@ static int read_lazy(const uint8_t *data, size_t len, enum xp_event_stats mode, 
 	int ret;
 
 	o.jobs = 1 + (len % 3);
+	o.split_bytes = len & 64 ? 1 : 0;	/* with jobs: every plane's lines split among them */
 	o.want_plane = len & 4 ? want_none : an_exec_wants_plane;
 	ret = xp_trace_read_opts(&o, data, len, t, err);
 	for (i = 0; !ret && i < (*t)->nplanes; i++)

@@ -31,18 +31,22 @@ enum verdict {
 
 /*
  * The wire reader keeping only some of the events' stats (XP_EVSTATS_KEYS,
- * _NONE) against its model with all of them (tw, NULL if it failed with ew):
+ * _NONE), and splitting every plane's lines among 2 and 3 threads, against
+ * its model with all of them read by one (tw, NULL if it failed with ew):
  * the same verdict and error, and the same model less those stats. 0 if so.
  */
 static int partial_modes_differ(const char *label, const void *buf, size_t len,
 				const struct xp_trace *tw, const struct xp_err *ew, int quiet)
 {
-	static const enum xp_event_stats modes[] = {XP_EVSTATS_KEYS, XP_EVSTATS_NONE};
+	static const enum xp_event_stats modes[] = {XP_EVSTATS_KEYS, XP_EVSTATS_NONE, XP_EVSTATS_ALL,
+						    XP_EVSTATS_KEYS};
 	size_t m;
 	int bad = 0;
 
 	for (m = 0; m < sizeof(modes) / sizeof(modes[0]) && !bad; m++) {
-		struct xp_read_opts o = {.reader = &xp_reader_wire, .event_stats = modes[m]};
+		/* the last two: lines split among threads (a split past 1 byte of lines) */
+		struct xp_read_opts o = {.reader = &xp_reader_wire, .event_stats = modes[m],
+					 .jobs = m >= 2 ? (unsigned)m : 1, .split_bytes = 1};
 		struct xp_trace *t = NULL;
 		struct xp_err e = {0};
 		struct model_diff d;
