@@ -1342,7 +1342,8 @@ static int append_group(struct rd *r, struct xp_plane *pl, struct line_group *g)
 	if ((ret = room_events(r, pl, ev0 + g->part.nevents)) ||
 	    (ret = room_stats(r, pl, st0 + g->part.nstats)))
 		return ret;
-	memcpy(pl->stats + st0, g->part.stats, g->part.nstats * sizeof(*pl->stats));
+	if (g->part.nstats)	/* a group with none has no block */
+		memcpy(pl->stats + st0, g->part.stats, g->part.nstats * sizeof(*pl->stats));
 	for (i = 0; i < g->part.nevents; i++) {
 		struct xp_event *e = &pl->events[ev0 + i];
 
