@@ -351,6 +351,7 @@ struct plane_ctx {
 	struct span *mods;	/* XLA Modules events, by start */
 	size_t nmods;
 	struct probe_memo *memo;	/* MEMO_SLOTS, or NULL: none */
+	struct names_memo *names;	/* per event metadata, or NULL: none */
 };
 
 static int probe_same(const struct op_probe *a, const struct op_probe *b)
@@ -454,8 +455,8 @@ static int record(struct plane_ctx *c, const struct op_probe *q, const struct xp
  * Ops, whose display names are generic: "async-copy") the instruction name,
  * its HLO text up to " = " without '%'.
  */
-static void tpu_names(const struct xp_plane *p, const struct xp_event *e, enum an_op_line line,
-		      struct op_probe *q)
+static void tpu_names_of(const struct xp_plane *p, const struct xp_event *e, enum an_op_line line,
+			 struct op_probe *q)
 {
 	const struct xp_evmeta *m = &p->evmetas[e->meta];
 	const char *eq;
@@ -470,6 +471,35 @@ static void tpu_names(const struct xp_plane *p, const struct xp_event *e, enum a
 	q->name = q->hlo + (q->hlo[0] == '%');
 	eq = strstr(q->name, " = ");
 	q->name_len = eq ? (size_t)(eq - q->name) : strlen(q->name);
+}
+
+/* tpu_names_of, worked out once per event metadata and line kind. */
+struct names_memo {
+	const char *name, *hlo;
+	size_t name_len, hlo_len;
+	unsigned char done;	/* bit 1 << line */
+};
+
+static void tpu_names(struct plane_ctx *c, const struct xp_event *e, enum an_op_line line,
+		      struct op_probe *q)
+{
+	struct names_memo *n = c->names ? &c->names[2 * (size_t)e->meta + (line == AN_OP_ASYNC)] : NULL;
+
+	if (n && n->done) {
+		q->name = n->name;
+		q->name_len = n->name_len;
+		q->hlo = n->hlo;
+		q->hlo_len = n->hlo_len;
+		return;
+	}
+	tpu_names_of(c->p, e, line, q);
+	if (n) {
+		n->name = q->name;
+		n->name_len = q->name_len;
+		n->hlo = q->hlo;
+		n->hlo_len = q->hlo_len;
+		n->done = 1;
+	}
 }
 
 static void str_stat(const struct xp_plane *p, const struct xp_event *e, enum xp_key k,
@@ -493,7 +523,7 @@ static void tpu_probe(struct plane_ctx *c, const struct xp_event *e, enum an_op_
 
 	memset(q, 0, sizeof(*q));
 	q->line = line;
-	tpu_names(p, e, line, q);
+	tpu_names(c, e, line, q);
 	str_stat(p, e, XP_K_HLO_CATEGORY, &q->category, &q->category_len);
 	if (m) {
 		const struct xp_event *me = &p->events[m->idx];
@@ -537,7 +567,11 @@ static size_t line_spans(const struct xp_plane *p, size_t li, const unsigned cha
 		v[n].idx = (uint32_t)i;
 		n++;
 	}
-	qsort(v, n, sizeof(*v), cmp_span);
+	/* An XLA Ops line is usually written in this order already. */
+	for (i = 1; i < n && cmp_span(&v[i - 1], &v[i]) < 0; i++)
+		;
+	if (i < n)
+		qsort(v, n, sizeof(*v), cmp_span);
 	return n;
 }
 
@@ -783,9 +817,12 @@ int an_ops_add(struct an_ops_result *r, struct xp_trace *t, struct xp_err *err)
 			ret = xp_err_set(err, XP_ERR_NOMEM, "out of memory");
 			break;
 		}
-		c.memo = calloc(MEMO_SLOTS, sizeof(*c.memo));	/* none: every probe goes to row_get */
+		/* Memos: none (out of memory) only means working it out each time. */
+		c.memo = calloc(MEMO_SLOTS, sizeof(*c.memo));
+		c.names = xp_calloc_big(2 * (c.p->nevmetas + 1), sizeof(*c.names));
 		ret = plane_ops(&c, err);
 		free(c.memo);
+		free(c.names);
 	}
 	return ret;
 }
