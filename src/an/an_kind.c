@@ -124,6 +124,30 @@ static int has_sub(const char *s, const char *sub)
 	return 0;
 }
 
+/*
+ * Whether s, in any case, holds none of the pieces every collective name
+ * has ("ccl" of nccl and rccl; "all", "reduce", "permute", "send", "recv"
+ * of the words): most names do not, and are told so in one pass and a few
+ * searches rather than the nine case-blind scans below. 0 when unsure.
+ */
+static int surely_not_collective(const char *s)
+{
+	static const char *const pieces[] = {"ccl", "all", "reduce", "permute", "send", "recv"};
+	char low[256];
+	size_t n, i;
+
+	for (n = 0; s[n]; n++) {
+		if (n + 1 >= sizeof(low))
+			return 0;
+		low[n] = (char)tolower((unsigned char)s[n]);
+	}
+	low[n] = '\0';
+	for (i = 0; i < sizeof(pieces) / sizeof(pieces[0]); i++)
+		if (strstr(low, pieces[i]))
+			return 0;
+	return 1;
+}
+
 int an_is_collective(const char *name)
 {
 	static const char *const words[] = {
@@ -131,6 +155,9 @@ int an_is_collective(const char *name)
 		"send", "recv",
 	};
 	size_t i;
+
+	if (surely_not_collective(name))
+		return 0;
 
 	if (has_sub(name, "nccl") || has_sub(name, "rccl"))
 		return 1;

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "xp_sort.h"
+
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -20,7 +22,8 @@ int an_summarize(double *s, size_t n, size_t trim, struct an_summary *o)
 
 	if (!n)
 		return -1;
-	qsort(s, n, sizeof(*s), cmp_double);
+	if (xp_sort_doubles(s, n))
+		qsort(s, n, sizeof(*s), cmp_double);	/* a NaN, or no room for the radix sort */
 	for (i = 0; i < n; i++)
 		sum += s[i];
 	o->n = n;

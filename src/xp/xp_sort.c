@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "xp_sort.h"
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -127,4 +128,42 @@ int xp_sort_by_i64(void *base, size_t n, size_t size, size_t key_off)
 int xp_sort_by_u64(void *base, size_t n, size_t size, size_t key_off)
 {
 	return sort_by(base, n, size, key_off, 0);
+}
+
+/* A double and its key: an unsigned number in the double's order. */
+struct dkey {
+	uint64_t key;
+	double v;
+};
+
+int xp_sort_doubles(double *v, size_t n)
+{
+	struct dkey *k;
+	size_t i;
+
+	if (n < 2)
+		return 0;
+	if (!(k = xp_malloc_big(n, sizeof(*k))))
+		return -1;
+	for (i = 0; i < n; i++) {
+		uint64_t b;
+		double x = v[i] == 0 ? 0.0 : v[i];	/* -0.0 sorts with 0.0 */
+
+		if (x != x) {
+			free(k);
+			return -1;
+		}
+		memcpy(&b, &x, sizeof(b));
+		/* negative: every bit flipped; positive: the sign bit set */
+		k[i].key = b >> 63 ? ~b : b | (uint64_t)1 << 63;
+		k[i].v = v[i];
+	}
+	if (xp_sort_by_u64(k, n, sizeof(*k), offsetof(struct dkey, key))) {
+		free(k);
+		return -1;
+	}
+	for (i = 0; i < n; i++)
+		v[i] = k[i].v;
+	free(k);
+	return 0;
 }

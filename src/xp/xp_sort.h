@@ -16,5 +16,12 @@
 int xp_sort_by_i64(void *base, size_t n, size_t size, size_t key_off);
 /* The same by a uint64 key. */
 int xp_sort_by_u64(void *base, size_t n, size_t size, size_t key_off);
+/*
+ * Sorts doubles ascending as qsort with a < comparison would, equal values
+ * (0.0 and -0.0 among them) keeping their order: -1 when out of memory or
+ * when one is a NaN (which such a comparison leaves unordered), the values
+ * as they were.
+ */
+int xp_sort_doubles(double *v, size_t n);
 
 #endif

@@ -5,6 +5,7 @@
  * negative and positive, the int64 extremes, many duplicates, and keys that
  * share their high digits (the skipped passes); record sizes 16, 24 and 40.
  */
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -109,6 +110,73 @@ static void other_sizes(void)
 	}
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Doubles against a merge sort of its own with the same comparison (stable:
+ * 0.0 and -0.0 keep their order), bit for bit; a NaN is refused, the values
+ * left as they were.
+ */
+static void doubles(void)
+{
+	enum { N = 3000 };
+	static double a[N], b[N], tmp[N];
+	uint64_t s = 7;
+	size_t i, w, lo;
+
+	for (i = 0; i < N; i++) {
+		uint64_t r = rnd(&s);
+
+		switch (r % 6) {
+		case 0:
+			a[i] = 0.0;
+			break;
+		case 1:
+			a[i] = -0.0;
+			break;
+		case 2:
+			a[i] = (double)(int64_t)(r >> 8) / 1e9;	/* either sign */
+			break;
+		case 3:
+			a[i] = r & 64 ? INFINITY : -INFINITY;
+			break;
+		case 4:
+			a[i] = (double)(r % 5) - 2;		/* small integers, repeated */
+			break;
+		default:
+			a[i] = (r & 128 ? -1 : 1) * 1e-310 * (double)(r % 7);	/* subnormals */
+		}
+	}
+	memcpy(b, a, sizeof(a));
+	/* bottom-up merge sort: stable, the comparison qsort gets */
+	for (w = 1; w < N; w *= 2) {
+		for (lo = 0; lo < N; lo += 2 * w) {
+			size_t mid = lo + w < N ? lo + w : N, hi = lo + 2 * w < N ? lo + 2 * w : N;
+			size_t x = lo, y = mid, o = lo;
+
+			while (x < mid && y < hi)
+				tmp[o++] = cmp_double(&b[y], &b[x]) < 0 ? b[y++] : b[x++];
+			while (x < mid)
+				tmp[o++] = b[x++];
+			while (y < hi)
+				tmp[o++] = b[y++];
+		}
+		memcpy(b, tmp, sizeof(b));
+	}
+	CHECK_INT(xp_sort_doubles(a, N), 0);
+	if (memcmp(a, b, sizeof(a)))
+		test_failures++, fprintf(stderr, "doubles: not the stable order\n");
+	a[N / 2] = NAN;
+	memcpy(b, a, sizeof(a));
+	CHECK_INT(xp_sort_doubles(a, N), -1);
+	CHECK(!memcmp(a, b, sizeof(a)));
+}
+
 int main(void)
 {
 	static const size_t sizes[] = {0, 1, 2, 3, 47, 48, 49, 1000, 65537, 200000};
@@ -119,5 +187,6 @@ int main(void)
 		for (kind = 0; kind < 4; kind++)
 			one(sizes[i], kind, 0x9e3779b97f4a7c15ull + i * 31 + (uint64_t)kind);
 	other_sizes();
+	doubles();
 	return test_done("sort");
 }
