@@ -1382,12 +1382,18 @@ static int fill_split(struct rd *r, const uint8_t *start, const uint8_t *end, st
 		goto out;
 	for (i = 0; i < nlines; i++)
 		bytes += (size_t)(lines[i].e - lines[i].s);
-	/* Groups of consecutive lines, cut where the bytes pass each share. */
+	/*
+	 * Groups of consecutive lines, cut before the line whose middle passes
+	 * the next share of the bytes: a big line goes to the side it fits
+	 * better (the host plane of a JAX trace has one line of half its bytes).
+	 */
 	for (i = 0, k = 0; i < nlines; i++) {
-		if (k + 1 < ngroups && g[k].n && acc >= bytes / ngroups * (k + 1))
+		size_t len = (size_t)(lines[i].e - lines[i].s);
+
+		if (k + 1 < ngroups && g[k].n && acc + len / 2 > bytes / ngroups * (k + 1))
 			g[++k].first = i;
 		g[k].n++;
-		acc += (size_t)(lines[i].e - lines[i].s);
+		acc += len;
 	}
 	ngroups = k + 1;
 	for (k = 1; k < ngroups; k++) {
