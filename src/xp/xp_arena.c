@@ -110,10 +110,14 @@ static struct xp_arena_chunk *block_of(void *data)
 }
 
 /*
- * Growing blocks are mappings of their own: mremap moves the pages, never
- * copies them (realloc copies a block under glibc's mmap threshold, which
- * rises to 32 MB as big blocks are freed).
+ * A growing block under this many bytes is malloc'd (a mapping per block
+ * costs system calls that threads reading many small files contend on);
+ * from it on, a mapping of its own, which mremap moves and never copies
+ * (realloc copies a block under glibc's mmap threshold, which rises to
+ * 32 MB as big blocks are freed).
  */
+#define BLOCK_MAP_MIN ((size_t)1 << 20)
+
 void *xp_arena_block_grow(void *data, size_t size)
 {
 	struct xp_arena_chunk *c = data ? block_of(data) : NULL;
@@ -123,13 +127,29 @@ void *xp_arena_block_grow(void *data, size_t size)
 
 	if (size > SIZE_MAX - sizeof(*c) - page)
 		return NULL;
+	if ((!c || !c->mapped) && size < BLOCK_MAP_MIN) {
+		c = realloc(c, sizeof(*c) + size);
+		if (!c)
+			return NULL;
+		c->next = NULL;
+		c->size = c->used = size;
+		c->mapped = 0;
+		return c->data;
+	}
 	len = (sizeof(*c) + size + page - 1) & ~(page - 1);
 	if (c && len <= c->mapped) {
 		c->size = c->used = size;
 		return c->data;
 	}
-	m = c ? mremap(c, c->mapped, len, MREMAP_MAYMOVE)
-	      : mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (c && c->mapped) {
+		m = mremap(c, c->mapped, len, MREMAP_MAYMOVE);
+	} else {
+		m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (m != MAP_FAILED && c) {	/* from malloc to a mapping: copied once */
+			memcpy(m, c, sizeof(*c) + c->size);
+			free(c);
+		}
+	}
 	if (m == MAP_FAILED)
 		return NULL;
 	c = m;

@@ -1,10 +1,14 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The fast reader: walks the protobuf wire format of an XSpace directly,
- * with no intermediate message tree. Each plane is read twice: a counting
- * pass sizes every array of the plane exactly, then a filling pass decodes
- * into them, so a plane costs a handful of arena allocations whatever its
- * number of events and stats.
+ * with no intermediate message tree. A plane's top-level fields are counted
+ * first (lines, metadata, the plane's stats: sizes for their arrays), then
+ * its metadata and stats decoded, then its lines' events in one pass into
+ * growing blocks (xp_arena_block_grow) sized from the lines' bytes. A big
+ * plane's lines are shared out among the jobs (fill_split). What a command
+ * does not use is walked and checked but not kept (xp_read_opts: lines,
+ * event stats, host events), and the pages of a mapped input are dropped as
+ * they are read.
  *
  * It fills the same model as the protobuf-c reader, field for field
  * (tests/unit/test_readers.c holds the two against each other), following
@@ -80,12 +84,11 @@ struct rd {
 /* As a plane's lines are filled, their pages are dropped this many bytes at a time. */
 #define DROP_STEP ((size_t)16 << 20)
 
-/* What the counting pass finds in one plane. */
+/* What the counting pass finds in one plane; lines' events are counted as they are filled. */
 struct plane_counts {
-	size_t lines, events, evmetas, statmetas;
-	size_t aggregated;	/* num_occurrences events */
-	size_t stats;		/* kept in the model: not those of aggregated events */
-	size_t agg_stats_max;	/* most stats of one aggregated event */
+	size_t lines, evmetas, statmetas;
+	size_t aggregated;	/* num_occurrences events, of lines not read */
+	size_t stats;		/* of metadata and the plane */
 	size_t line_bytes;	/* of the lines whose events are read: sizes the arrays */
 };
 
@@ -366,12 +369,11 @@ static const char *name_copy(struct rd *r, const uint8_t *s, const uint8_t *e)
 
 /* ---- the counting pass ---- */
 
-/* Counts an event's stats and whether it is an aggregate (num_occurrences). */
+/* Walks an event of a line not read: whether it is an aggregate (num_occurrences). */
 static inline int count_event(struct rd *r, const uint8_t *p, const uint8_t *end,
 			      struct plane_counts *c)
 {
 	const uint8_t *s;
-	size_t nstats = 0;
 	uint32_t f;
 	unsigned wt;
 	int agg = 0;
@@ -395,21 +397,13 @@ static inline int count_event(struct rd *r, const uint8_t *p, const uint8_t *end
 			p = skip_varint(r, p, end);
 		} else if (wt == WT_LEN) {
 			p = get_len(r, p, end, &s);
-			nstats += f == 4;
 		} else {
 			p = skip_other(r, p, end, wt);
 		}
 		if (!p)
 			return XP_ERR_FORMAT;
 	}
-	if (agg) {
-		c->aggregated++;
-		if (nstats > c->agg_stats_max)
-			c->agg_stats_max = nstats;
-	} else {
-		c->events++;
-		c->stats += nstats;
-	}
+	c->aggregated += agg;
 	return 0;
 }
 
@@ -532,14 +526,20 @@ static int count_plane(struct rd *r, const uint8_t *p, const uint8_t *end, struc
 	return 0;
 }
 
-/* Drops the pages wholly inside [p, end) of a file mapping (xp_read_opts.input_mapped). */
+/*
+ * Drops the pages wholly inside [p, end) of a file mapping
+ * (xp_read_opts.input_mapped); not under DROP_MIN bytes: a small file's
+ * pages are few, and threads reading many files contend on the call.
+ */
+#define DROP_MIN ((size_t)1 << 20)
+
 static void drop_pages(const uint8_t *p, const uint8_t *end)
 {
 	long ps = sysconf(_SC_PAGESIZE);
 	uintptr_t page = ps > 0 ? (uintptr_t)ps : 4096;
 	uintptr_t lo = ((uintptr_t)p + page - 1) & ~(page - 1), hi = (uintptr_t)end & ~(page - 1);
 
-	if (hi > lo)
+	if (hi > lo && hi - lo >= DROP_MIN)
 		(void)madvise((void *)lo, hi - lo, MADV_DONTNEED);	/* only spares memory */
 }
 
