@@ -186,6 +186,8 @@ static void compare_command_read(const uint8_t *data, size_t len, int rp, struct
 	o.want_lines = an_exec_want_lines;
 	o.want_host_event = an_exec_wants_host_event;
 	o.host_keys = AN_EXEC_HOST_KEYS;
+	o.keys = AN_EXEC_KEYS;
+	o.split_bytes = len & 16 ? 1 : 0;	/* with 2 jobs: lines split, filtered and masked at once */
 	o.want_ctx = (void *)xo.device;
 	rc = xp_trace_read_opts(&o, data, len, &tc, &ec);
 	if (!rp)

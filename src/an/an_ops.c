@@ -477,7 +477,7 @@ static void tpu_names_of(const struct xp_plane *p, const struct xp_event *e, enu
 struct names_memo {
 	const char *name, *hlo;
 	size_t name_len, hlo_len;
-	unsigned char done;	/* bit 1 << line */
+	unsigned char done;	/* filled in (slots are per metadata and line kind) */
 };
 
 static void tpu_names(struct plane_ctx *c, const struct xp_event *e, enum an_op_line line,

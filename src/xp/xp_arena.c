@@ -160,9 +160,20 @@ void *xp_arena_block_grow(void *data, size_t size)
 	return c->data;
 }
 
-void xp_arena_block_adopt(struct xp_arena *a, void *data)
+void xp_arena_block_adopt(struct xp_arena *a, void *data, size_t used)
 {
 	struct xp_arena_chunk *c = block_of(data);
+	long ps = sysconf(_SC_PAGESIZE);
+	size_t page = ps > 0 ? (size_t)ps : 4096;
+
+	/* A mapping gives back the pages past what is used (a shrink never moves it). */
+	if (c->mapped && used < c->size) {
+		size_t len = (sizeof(*c) + used + page - 1) & ~(page - 1);
+
+		if (len < c->mapped && mremap(c, c->mapped, len, 0) != MAP_FAILED)
+			c->mapped = len;
+		c->size = c->used = used;
+	}
 
 	/* Behind the head, so that the head's free space is kept. */
 	if (a->head) {

@@ -22,11 +22,12 @@ void xp_arena_adopt(struct xp_arena *dst, struct xp_arena *src);
  * Growing blocks, for an array whose final size is known only once it is
  * filled: xp_arena_block_grow (re)allocates one to size bytes (data NULL: a
  * new one; the bytes kept, the rest not cleared), NULL when out of memory
- * (data as it was); xp_arena_block_adopt gives it to the arena, freed with it;
+ * (data as it was); xp_arena_block_adopt gives it to the arena, freed with it,
+ * keeping its first used bytes (a mapping gives back the pages past them);
  * xp_arena_block_free frees one never adopted (accepts NULL).
  */
 void *xp_arena_block_grow(void *data, size_t size);
-void xp_arena_block_adopt(struct xp_arena *a, void *data);
+void xp_arena_block_adopt(struct xp_arena *a, void *data, size_t used);
 void xp_arena_block_free(void *data);
 /* Copies len bytes and appends a NUL; NULL when out of memory. */
 char *xp_arena_strndup(struct xp_arena *a, const char *s, size_t len);

@@ -297,7 +297,8 @@ const struct xp_stat *xp_event_stat(const struct xp_plane *p, const struct xp_ev
 	const struct xp_evmeta *m;
 
 	assert(p->kept_keys >> k & 1);
-	if (!p->has_key[k])
+	/* Not kept: the event's own would be missing, and its metadata's taken instead. */
+	if (!p->has_key[k] || !(p->kept_keys >> k & 1))
 		return NULL;
 	s = find_in(p, e->stats_first, e->nstats, p->key_id[k]);
 	if (s)

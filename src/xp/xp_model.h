@@ -223,7 +223,9 @@ struct xp_read_opts {
 	 * metadata's) or want_host_event accepts its metadata's name; the others
 	 * are walked and checked but not stored (line->filtered counts them).
 	 * For analyses that look at host events through key stats and names
-	 * only (launches, executors, step annotations). NULL: every event.
+	 * only (launches, executors, step annotations). A line whose events
+	 * are all left out does not count toward the plane's base_ns: times
+	 * are the same, relative to another base. NULL: every event.
 	 */
 	int (*want_host_event)(const char *name);
 	/*

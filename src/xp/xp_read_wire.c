@@ -744,8 +744,9 @@ static __attribute__((noinline)) int filter_stat(struct rd *r, const uint8_t *p,
 /*
  * First sizes, from the bytes of the lines read: at most one event per 16
  * bytes and one stat per 8 (per 16 with key stats only), so that a plane
- * rarely grows (a block under glibc's mmap threshold grows by copying).
- * Too many costs address space only, pages never touched; where even that
+ * rarely grows; capped below the 2^32 limit, which only real growth
+ * reports. Too many costs address space only, pages never touched, and is
+ * given back when the plane is read (xp_arena_block_adopt); where even that
  * is refused, smaller guesses, then growth.
  */
 static int first_room(struct rd *r, struct xp_plane *pl, const struct plane_counts *c)
@@ -753,6 +754,13 @@ static int first_room(struct rd *r, struct xp_plane *pl, const struct plane_coun
 	size_t ev = c->line_bytes / 16, st = r->mode == XP_EVSTATS_NONE ? 0
 				       : c->line_bytes / (r->mode == XP_EVSTATS_ALL ? 8 : 16);
 	int ret, shift;
+
+	if (ev > UINT32_MAX - 1)
+		ev = UINT32_MAX - 1;
+	if (c->stats >= UINT32_MAX - 1)
+		st = 0;		/* the metadata alone is past the limit: growth reports it */
+	else if (st > UINT32_MAX - 1 - c->stats)
+		st = UINT32_MAX - 1 - c->stats;
 
 	for (shift = 0; shift <= 8; shift += 4) {
 		ret = room_stats(r, pl, c->stats + (st >> shift) + 1);
@@ -1366,12 +1374,34 @@ static int append_group(struct rd *r, struct xp_plane *pl, struct line_group *g)
  * their own, appended in order. The first error in line order is reported,
  * as one thread reading them in turn would report it.
  */
+/*
+ * Threads the splits have started and not joined, over every read in the
+ * process: at most jobs - 1, so that plane workers splitting at once (or
+ * several inputs) do not start jobs^2 threads.
+ */
+static unsigned split_threads;
+
+/* Up to want more threads within the budget jobs - 1; how many were taken. */
+static unsigned take_threads(unsigned want, unsigned jobs)
+{
+	unsigned have = __atomic_load_n(&split_threads, __ATOMIC_RELAXED), take;
+
+	do {
+		take = jobs - 1 > have ? jobs - 1 - have : 0;
+		if (take > want)
+			take = want;
+	} while (take && !__atomic_compare_exchange_n(&split_threads, &have, have + take, 0,
+						      __ATOMIC_RELAXED, __ATOMIC_RELAXED));
+	return take;
+}
+
 static int fill_split(struct rd *r, const uint8_t *start, const uint8_t *end, struct xp_plane *pl,
 		      size_t nlines, size_t ngroups)
 {
 	struct line_range *lines = malloc((nlines + 1) * sizeof(*lines));
 	struct line_group *g = calloc(ngroups, sizeof(*g));
 	size_t i, k, n = 0, acc = 0, bytes = 0;
+	unsigned taken = 0;
 	int ret = 0;
 
 	if (!lines || !g) {
@@ -1380,6 +1410,8 @@ static int fill_split(struct rd *r, const uint8_t *start, const uint8_t *end, st
 	}
 	if ((ret = line_ranges(r, start, end, lines, nlines, &n)))
 		goto out;
+	taken = take_threads((unsigned)ngroups - 1, r->o->jobs);
+	ngroups = 1 + taken;
 	for (i = 0; i < nlines; i++)
 		bytes += (size_t)(lines[i].e - lines[i].s);
 	/*
@@ -1434,6 +1466,7 @@ static int fill_split(struct rd *r, const uint8_t *start, const uint8_t *end, st
 		xp_arena_block_free(g[k].part.stats);
 		xp_arena_adopt(r->arena, &g[k].arena);
 	}
+	__atomic_sub_fetch(&split_threads, taken, __ATOMIC_RELAXED);
 out:
 	free(lines);
 	free(g);
@@ -1535,7 +1568,7 @@ static int read_plane(struct rd *r, const uint8_t *start, const uint8_t *end, st
 	if (r->mode == XP_EVSTATS_NONE)
 		pl->kept_keys = 0;
 	else if (r->mode == XP_EVSTATS_KEYS)
-		pl->kept_keys = host && r->o->host_keys ? r->o->host_keys
+		pl->kept_keys = host ? (r->o->host_keys ? r->o->host_keys : UINT32_MAX)
 			      : r->o && r->o->keys ? r->o->keys : UINT32_MAX;
 	if (!ret && r->mode == XP_EVSTATS_KEYS)
 		ret = keep_keys(r, pl, pl->kept_keys);
@@ -1560,9 +1593,9 @@ static int read_plane(struct rd *r, const uint8_t *start, const uint8_t *end, st
 out:
 	/* The arena frees them with the trace, whether the plane was read or not. */
 	if (pl->stats)
-		xp_arena_block_adopt(r->arena, pl->stats);
+		xp_arena_block_adopt(r->arena, pl->stats, (pl->nstats + 1) * sizeof(*pl->stats));
 	if (pl->events)
-		xp_arena_block_adopt(r->arena, pl->events);
+		xp_arena_block_adopt(r->arena, pl->events, (pl->nevents + 1) * sizeof(*pl->events));
 	r->want = NULL;
 	free(want);
 	free(r->keep);

@@ -97,8 +97,8 @@ static void intervals(void)
 /*
  * The union against a second way of computing it: intervals on a grid of
  * 512 points, marked one point at a time. Inputs of 1 to 100 sorted runs
- * (the merge of runs, and past 64 runs the fallback sort), with ties,
- * nesting and empty intervals.
+ * (sorted input is left as it is, the rest sorted), with ties, nesting and
+ * empty intervals.
  */
 static void intervals_runs(void)
 {

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "an_exec.h"
 #include "model_check.h"
 #include "test.h"
 #include "xp_input.h"
@@ -67,6 +68,46 @@ static int partial_modes_differ(const char *label, const void *buf, size_t len,
 	return bad;
 }
 
+/*
+ * The read functions makes (key stats of its mask, host events filtered)
+ * on one thread and split among three: the same model, lines' filtered
+ * counts and kept keys included. 0 if so.
+ */
+static int split_filtered_differs(const char *label, const void *buf, size_t len, int quiet)
+{
+	struct xp_read_opts o = {.reader = &xp_reader_wire, .event_stats = XP_EVSTATS_KEYS,
+				 .want_host_event = an_exec_wants_host_event,
+				 .host_keys = AN_EXEC_HOST_KEYS, .keys = AN_EXEC_KEYS};
+	struct xp_trace *t1 = NULL, *t3 = NULL;
+	struct xp_err e1 = {0}, e3 = {0};
+	struct model_diff d = {""};
+	int r1, r3, bad = 0;
+	size_t i, j;
+
+	r1 = xp_trace_read_opts(&o, buf, len, &t1, &e1);
+	o.jobs = 3;
+	o.split_bytes = 1;
+	r3 = xp_trace_read_opts(&o, buf, len, &t3, &e3);
+	if (r1 || r3) {
+		bad = !r1 != !r3 || strcmp(e1.msg, e3.msg);
+		snprintf(d.msg, sizeof(d.msg), "%s / %s", r1 ? e1.msg : "accepts", r3 ? e3.msg : "accepts");
+	} else if (model_differ(t1, t3, &d)) {
+		bad = 1;
+	} else {
+		for (i = 0; i < t1->nplanes && !bad; i++) {
+			bad = t1->planes[i].kept_keys != t3->planes[i].kept_keys;
+			for (j = 0; j < t1->planes[i].nlines && !bad; j++)
+				bad = t1->planes[i].lines[j].filtered != t3->planes[i].lines[j].filtered;
+		}
+		snprintf(d.msg, sizeof(d.msg), "kept keys or filtered counts");
+	}
+	if (bad && !quiet)
+		fprintf(stderr, "%s: split and filtered read: %s\n", label, d.msg);
+	xp_trace_free(t1);
+	xp_trace_free(t3);
+	return bad;
+}
+
 /* Decodes with both readers; reports a disagreement under label unless quiet. */
 static enum verdict oracle(const char *label, const void *buf, size_t len, int quiet)
 {
@@ -99,6 +140,8 @@ static enum verdict oracle(const char *label, const void *buf, size_t len, int q
 				rp ? ep.msg : "accepts", rw ? ew.msg : "accepts");
 	}
 	if (v != DISAGREE && partial_modes_differ(label, buf, len, rw ? NULL : tw, &ew, quiet))
+		v = DISAGREE;
+	if (v != DISAGREE && split_filtered_differs(label, buf, len, quiet))
 		v = DISAGREE;
 	xp_trace_free(tp);
 	xp_trace_free(tw);
