@@ -1119,6 +1119,26 @@ static void kern_ev(struct plane *g, XLine *ln, const char *name, const char *mo
 			   : "memcpy_details" : "memset_details", details);
 }
 
+/*
+ * Scenario 20: a stray end on a GPU stream (kernels). GPU:0, one line
+ * "Stream #7(Compute)": gemm at 20 i us, i = 0..10, lasting 8, 9, 10, 11,
+ * 12, 82,000, 8, 9, 10, 11, 12 us; K5 = [100, 82,100] is the stray end.
+ */
+static void gen_gpu_stray_end(void)
+{
+	static const int dur_us[11] = {8, 9, 10, 11, 12, 82000, 8, 9, 10, 11, 12};
+	XSpace *sp = space_new();
+	struct plane g = plane_add(sp, 1, "/device:GPU:0", 0);
+	XLine *s = line_add(&g, 1, "Stream #7(Compute)", 0);
+	int i;
+
+	for (i = 0; i <= 10; i++)
+		kern_ev(&g, s, "gemm", "jit_step(7)", "dot.1",
+			"regs:32 static_shared:0 dynamic_shared:0 grid:8,1,1 block:128,1,1 occ_pct:50",
+			20 * i, dur_us[i]);
+	space_write(sp, "gpu_stray_end.xplane.pb");
+}
+
 static void gen_gpu_kernels(void)
 {
 	static const char *const cfg_a =
@@ -1319,6 +1339,7 @@ int main(int argc, char **argv)
 	gen_gpu_runs_mlp();
 	gen_tpu_stray_end();
 	gen_gpu_kernels();
+	gen_gpu_stray_end();
 	gen_overview();
 	gen_ops();
 	gen_ops_values();

@@ -1,0 +1,1 @@
+xplane-stat kernels $SYNTH/gpu_stray_end.xplane.pb
