@@ -34,6 +34,12 @@
 	(AN_KIND_KEYS | 1u << XP_K_HLO_CATEGORY | 1u << XP_K_HLO_OP | 1u << XP_K_CORRELATION_ID | \
 	 1u << XP_K_STEP_NUM)
 
+/*
+ * For xp_read_opts.want_host_event: no host event by its name alone (the
+ * launches and step annotations overview reads carry key stats): 0.
+ */
+int an_ov_wants_host_event(const char *name);
+
 /* Samples (picoseconds) and their summary, filled by an_ov_finish. */
 struct an_ov_dist {
 	double *v;

@@ -176,7 +176,7 @@ int cmd_overview(int argc, char **argv)
 	if ((ret = cmd_input_setup(&a.c)) >= 0)
 		goto out;
 	/* host planes: launches and step annotations only, both marked by key stats */
-	a.c.want_host_event = an_exec_wants_host_event;
+	a.c.want_host_event = an_ov_wants_host_event;
 	a.c.host_keys = 1u << XP_K_CORRELATION_ID | 1u << XP_K_STEP_NUM;
 	a.c.keys = AN_OV_KEYS;
 	if ((ret = cmd_batch_inputs(&ob.b, &a.c, pos, npos, &paths, &notes, &ob.plane_jobs)) >= 0)
