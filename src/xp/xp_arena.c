@@ -228,16 +228,15 @@ int xp_grow(void *arrp, size_t *cap, size_t n, size_t elem, size_t first)
 void xp_hint_huge(void *p, size_t n)
 {
 #ifdef MADV_HUGEPAGE
-	static size_t page;
+	long ps;
+	size_t page;
 	uintptr_t lo, hi;
 
 	if (n < XP_HUGE_MIN)
 		return;
-	if (!page) {
-		long ps = sysconf(_SC_PAGESIZE);
-
-		page = ps > 0 ? (size_t)ps : 4096;
-	}
+	/* asked each time (big blocks only): no state shared between threads */
+	ps = sysconf(_SC_PAGESIZE);
+	page = ps > 0 ? (size_t)ps : 4096;
 	lo = ((uintptr_t)p + page - 1) & ~(uintptr_t)(page - 1);
 	hi = ((uintptr_t)p + n) & ~(uintptr_t)(page - 1);
 	if (hi > lo)
