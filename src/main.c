@@ -21,6 +21,7 @@ static const struct command commands[] = {
 	{"planes", cmd_planes, "list the planes, lines and device facts a file holds"},
 	{"events", cmd_events, "each event name per plane and line with count and time, or --list them"},
 	{"overview", cmd_overview, "per device: span, busy, idle, duty cycle, compute/collective/memcpy, steps, launch latency"},
+	{"memory", cmd_memory, "device memory per allocator: capacity, peak in use and when, what was live then"},
 	{"capture", cmd_capture, "run a CUDA program and record its GPU work as an XSpace (CUPTI)"},
 };
 

@@ -1312,6 +1312,91 @@ static void gen_ops_values(void)
 	space_write(sp, "ops_values.xplane.pb");
 }
 
+/* One allocator event (MemoryAllocation, or MemoryDeallocation when FREE); a negative value: no stat. */
+struct mem_ev {
+	int free;
+	int64_t t_us;
+	const char *allocator;	/* NULL: index_on_host instead, when >= 0 */
+	int64_t index, addr, bytes, requested, allocated, reserved, available, peak;
+	double frag;		/* < 0: none */
+	const char *op, *shape, *region;
+	int64_t dtype;		/* 0: none */
+};
+
+static void mem_event(struct plane *h, XLine *ln, const struct mem_ev *m)
+{
+	XEvent *ev = ev_add(h, ln, m->free ? "MemoryDeallocation" : "MemoryAllocation", US(m->t_us), 0);
+
+	if (m->allocator)
+		ev_str(h, ev, "allocator_name", m->allocator);
+	else if (m->index >= 0)
+		ev_i64(h, ev, "index_on_host", m->index);
+	if (m->reserved >= 0)
+		ev_i64(h, ev, "bytes_reserved", m->reserved);
+	if (m->allocated >= 0)
+		ev_i64(h, ev, "bytes_allocated", m->allocated);
+	if (m->available >= 0)
+		ev_i64(h, ev, "bytes_available", m->available);
+	if (m->frag >= 0)
+		ev_f64(h, ev, "fragmentation", m->frag);
+	if (m->peak >= 0)
+		ev_i64(h, ev, "peak_bytes_in_use", m->peak);
+	if (m->requested >= 0)
+		ev_i64(h, ev, "requested_bytes", m->requested);
+	if (m->bytes >= 0)
+		ev_i64(h, ev, "allocation_bytes", m->bytes);
+	if (m->addr >= 0)
+		ev_u64(h, ev, "addr", (uint64_t)m->addr);
+	if (m->op)
+		ev_str(h, ev, "tf_op", m->op);
+	if (m->dtype)
+		ev_i64(h, ev, "data_type", m->dtype);
+	if (m->shape)
+		ev_str(h, ev, "shape", m->shape);
+	if (m->region)
+		ev_str(h, ev, "region_type", m->region);
+}
+
+/*
+ * memory (EXPECTED.md section 21): allocator GPU_0_bfc over two host
+ * threads with 150 bytes allocated before the profile, a TPU-style memory
+ * named by index_on_host, an allocator whose name needs quoting, an event
+ * naming no memory, and unrelated host events.
+ */
+static void gen_memory(void)
+{
+	XSpace *sp = space_new();
+	struct plane h = plane_add(sp, 1, "/host:CPU", 1000);
+	XLine *t1 = line_add(&h, 1, "t1", 1000);
+	XLine *t2 = line_add(&h, 2, "t2", 1000);
+	static const struct mem_ev t1_ev[] = {
+		{0, 1, "GPU_0_bfc", -1, 0x10, 200, 190, 350, 0, 650, 900, 0.1, "op_a", "[50]", "output", 1},
+		{1, 3, "GPU_0_bfc", -1, 0x10, 200, 190, 450, 0, 550, 900, 0.3, NULL, NULL, NULL, 0},
+		{1, 4, "GPU_0_bfc", -1, 0x9, -1, -1, 350, 0, 650, 900, 0.2, NULL, NULL, NULL, 0},
+		{0, 5, "GPU_0_bfc", -1, 0x40, 150, 150, 750, 50, 200, 900, 0.25, "op_d\a", "[2,3]", "temp", 3},
+		{0, 7, "GPU_0_bfc", -1, 0x50, 300, 300, 750, 0, 250, 900, 0.1, "op_e", NULL, NULL, 0},
+		{1, 9, "GPU_0_bfc", -1, 0x40, 150, 150, 650, 0, 350, 900, 0.1, NULL, NULL, NULL, 0},
+		{0, 10, NULL, 1, 0x100, 64, 60, 64, 0, 960, 64, 0, NULL, NULL, NULL, 0},
+		{1, 11, NULL, 1, 0x100, -1, -1, -1, -1, -1, -1, -1, NULL, NULL, NULL, 0},
+		{0, 12, "odd \"bfc\",x", -1, 0x7, 10, 10, 10, 0, 90, 10, 0, NULL, NULL, NULL, 0},
+		{0, 13, NULL, -1, 0x8, 5, 5, 5, 0, 5, 5, 0, NULL, NULL, NULL, 0},
+	};
+	static const struct mem_ev t2_ev[] = {
+		{0, 2, "GPU_0_bfc", -1, 0x20, 300, 300, 650, 0, 350, 900, 0.2, "op_b", "[75]", "output", 14},
+		{0, 4, "GPU_0_bfc", -1, 0x30, 250, 240, 600, 50, 350, 900, 0.15, "op_c", NULL, NULL, 0},
+		{1, 6, "GPU_0_bfc", -1, 0x20, 300, 300, 450, 50, 500, 900, 0.2, NULL, NULL, NULL, 0},
+		{0, 8, "GPU_0_bfc", -1, 0x60, 50, 50, 800, 0, 200, 900, 0.3, "op_f", NULL, NULL, 0},
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(t1_ev) / sizeof(t1_ev[0]); i++)
+		mem_event(&h, t1, &t1_ev[i]);
+	for (i = 0; i < sizeof(t2_ev) / sizeof(t2_ev[0]); i++)
+		mem_event(&h, t2, &t2_ev[i]);
+	ev_add(&h, t1, "PjitFunction(f)", US(0), US(20));
+	space_write(sp, "memory.xplane.pb");
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2) {
@@ -1343,5 +1428,6 @@ int main(int argc, char **argv)
 	gen_overview();
 	gen_ops();
 	gen_ops_values();
+	gen_memory();
 	return 0;
 }

@@ -47,6 +47,7 @@ int cmd_ops(int argc, char **argv);
 int cmd_events(int argc, char **argv);
 int cmd_overview(int argc, char **argv);
 int cmd_capture(int argc, char **argv);
+int cmd_memory(int argc, char **argv);
 
 /* Options several commands share; the rows come from the macros below. */
 struct cmd_common {
@@ -137,6 +138,12 @@ int cmd_read(const struct cmd_common *c, const char *path, unsigned jobs, int la
 int cmd_read_lines(const struct cmd_common *c, const char *path, unsigned jobs,
 		   void (*want_lines)(const char *, const char *const *, size_t, unsigned char *, void *),
 		   struct xp_trace **t, struct xp_err *err);
+/*
+ * The same keeping only the host planes ("/host:..."): the others keep
+ * their names, unread (plane->loaded 0).
+ */
+int cmd_read_host(const struct cmd_common *c, const char *path, unsigned jobs, struct xp_trace **t,
+		  struct xp_err *err);
 /* Puts "'path': " before err's message unless it names an input already. */
 void cmd_err_name_input(struct xp_err *err, const char *path);
 

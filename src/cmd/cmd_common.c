@@ -104,6 +104,7 @@ void cmd_err_name_input(struct xp_err *err, const char *path)
  * (the others on demand) and of them the lines want_lines keeps (NULL: all).
  */
 static int read_input(const struct cmd_common *c, const char *path, unsigned jobs, int lazy,
+		      int (*want_plane)(const char *, void *),
 		      void (*want_lines)(const char *, const char *const *, size_t, unsigned char *, void *),
 		      struct xp_trace **t, struct xp_err *err)
 {
@@ -117,7 +118,7 @@ static int read_input(const struct cmd_common *c, const char *path, unsigned job
 		return EXIT_ERROR;
 	}
 	if (lazy) {
-		ro.want_plane = an_exec_wants_plane;
+		ro.want_plane = want_plane;
 		ro.want_lines = want_lines;
 		ro.want_ctx = (void *)c->device;
 	}
@@ -144,14 +145,27 @@ int cmd_read_lines(const struct cmd_common *c, const char *path, unsigned jobs,
 		   void (*want_lines)(const char *, const char *const *, size_t, unsigned char *, void *),
 		   struct xp_trace **t, struct xp_err *err)
 {
-	return read_input(c, path, jobs, 1, want_lines, t, err);
+	return read_input(c, path, jobs, 1, an_exec_wants_plane, want_lines, t, err);
+}
+
+static int wants_host_plane(const char *name, void *ctx)
+{
+	(void)ctx;
+	return !strncmp(name, "/host:", 6);
+}
+
+int cmd_read_host(const struct cmd_common *c, const char *path, unsigned jobs, struct xp_trace **t,
+		  struct xp_err *err)
+{
+	return read_input(c, path, jobs, 1, wants_host_plane, NULL, t, err);
 }
 
 int cmd_read(const struct cmd_common *c, const char *path, unsigned jobs, int lazy,
 	     struct xp_trace **t, struct xp_err *err)
 {
 	/* Without --children only the lines of device work are read. */
-	return read_input(c, path, jobs, lazy, c->children ? NULL : an_exec_want_lines, t, err);
+	return read_input(c, path, jobs, lazy, an_exec_wants_plane, c->children ? NULL : an_exec_want_lines, t,
+			  err);
 }
 
 int cmd_load(const char *path, uint64_t max_input, struct xp_trace **t)

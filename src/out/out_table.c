@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "out_table.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -102,6 +103,11 @@ static size_t put_text(FILE *f, const char *str)
 		s += n;
 	}
 	return width;
+}
+
+void out_put_text(FILE *f, const char *s)
+{
+	put_text(f, s);
 }
 
 void out_put_csv(FILE *f, const char *s)
@@ -309,4 +315,22 @@ int out_use_colour(FILE *f)
 	if (nc && *nc)
 		return 0;
 	return isatty(fileno(f));
+}
+
+void out_fmt_bytes(char *buf, size_t n, uint64_t bytes)
+{
+	static const char *const units[] = {"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+	double v = (double)bytes;
+	size_t u = 0;
+
+	if (bytes < 1024) {
+		snprintf(buf, n, "%" PRIu64 " B", bytes);
+		return;
+	}
+	v /= 1024;
+	while (v >= 1024 && u + 1 < sizeof(units) / sizeof(units[0])) {
+		v /= 1024;
+		u++;
+	}
+	snprintf(buf, n, "%.2f %s", v, units[u]);
 }

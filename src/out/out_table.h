@@ -66,6 +66,8 @@ void out_tcol_fmt(const struct out_tcol *c, char *buf, size_t n, double ps);
  * that keeps the value >= 1, or in the set unit (out_set_time_unit).
  */
 void out_fmt_time(char *buf, size_t n, double ps);
+/* Bytes for people: "512 B", "1.50 KiB", "1.61 GiB" (binary units, two decimals). */
+void out_fmt_bytes(char *buf, size_t n, uint64_t bytes);
 /* Picoseconds as nanoseconds with three decimals ("1234.567"). */
 void out_fmt_ns(char *buf, size_t n, double ps);
 /* Whether to colour a stream: a terminal, and NO_COLOR unset or empty. */
@@ -79,6 +81,8 @@ size_t out_utf8_len(const unsigned char *s);
  * backslash escaped as \t \n \r \\), as the table's CSV/TSV modes write cells.
  */
 void out_put_csv(FILE *f, const char *s);
+/* Text from a trace in a sentence, as the text table shows cells (\xNN for control bytes, bad UTF-8). */
+void out_put_text(FILE *f, const char *s);
 void out_put_tsv(FILE *f, const char *s);
 
 #endif

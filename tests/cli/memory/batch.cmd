@@ -1,0 +1,1 @@
+cd $SYNTH && xplane-stat memory memory.xplane.pb tpu_basic.xplane.pb

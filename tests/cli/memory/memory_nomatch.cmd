@@ -1,0 +1,1 @@
+xplane-stat memory --memory nosuch $SYNTH/memory.xplane.pb

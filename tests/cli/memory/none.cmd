@@ -1,0 +1,1 @@
+xplane-stat memory $SYNTH/tpu_basic.xplane.pb

@@ -1,0 +1,1 @@
+xplane-stat memory --csv $SYNTH/memory.xplane.pb

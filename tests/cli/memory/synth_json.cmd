@@ -1,0 +1,1 @@
+xplane-stat memory --json --peak --timeline $SYNTH/memory.xplane.pb

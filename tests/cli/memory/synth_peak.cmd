@@ -1,0 +1,1 @@
+xplane-stat memory --peak $SYNTH/memory.xplane.pb

@@ -1,0 +1,1 @@
+xplane-stat memory --csv --peak $SYNTH/memory.xplane.pb

@@ -1,0 +1,1 @@
+xplane-stat memory --top 2 $SYNTH/memory.xplane.pb

@@ -1,0 +1,1 @@
+xplane-stat memory --csv --peak --timeline $SYNTH/memory.xplane.pb
