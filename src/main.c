@@ -22,6 +22,7 @@ static const struct command commands[] = {
 	{"events", cmd_events, "each event name per plane and line with count and time, or --list them"},
 	{"overview", cmd_overview, "per device: span, busy, idle, duty cycle, compute/collective/memcpy, steps, launch latency"},
 	{"memory", cmd_memory, "device memory per allocator: capacity, peak in use and when, what was live then"},
+	{"compile", cmd_compile, "per jitted function: calls, first-call overhead, trace/lower/compile events"},
 	{"capture", cmd_capture, "run a CUDA program and record its GPU work as an XSpace (CUPTI)"},
 };
 

@@ -1397,6 +1397,44 @@ static void gen_memory(void)
 	space_write(sp, "memory.xplane.pb");
 }
 
+/*
+ * compile (EXPECTED.md section 22): JAX's PjitFunction calls (a nested
+ * duplicate span per call), compiler events inside calls, one beside a
+ * call on another thread, one in no call and one between two calls that
+ * do not nest, a recompile, and passes nested in a compile event.
+ */
+static void gen_compile(void)
+{
+	XSpace *sp = space_new();
+	struct plane h = plane_add(sp, 1, "/host:CPU", 1000);
+	XLine *mn = line_add(&h, 1, "main", 1000);
+	XLine *wk = line_add(&h, 2, "worker", 1000);
+	XLine *t3 = line_add(&h, 3, "t3", 1000);
+	static const struct {
+		int line;
+		const char *name;
+		int64_t start_us, dur_us;
+	} e[] = {
+		{1, "PjitFunction(f)", 0, 100}, {1, "PjitFunction(f)", 1, 98},
+		{1, "trace_to_jaxpr_dynamic", 2, 10}, {1, "PjitFunction(g)", 3, 6},
+		{1, "trace_to_jaxpr_dynamic", 4, 3}, {1, "lower_sharding_computation", 15, 20},
+		{1, "backend_compile", 40, 50}, {1, "GpuCompiler::RunBackend", 45, 40},
+		{1, "pass-a", 50, 10}, {1, "pass-b", 60, 15}, {1, "load", 86, 2},
+		{1, "PjitFunction(f)", 200, 10}, {1, "PjitFunction(f)", 300, 14},
+		{1, "PjitFunction(f)", 400, 60}, {1, "backend_compile", 410, 40},
+		{1, "PjitFunction(g)", 500, 4}, {1, "PjitFunction(k)", 710, 50},
+		{2, "backend_compile", 205, 3}, {2, "PjRtClient::Compile", 600, 20},
+		{2, "trace_to_jaxpr_dynamic", 720, 5}, {2, "np.asarray", 730, 1},
+		{3, "PjitFunction(h)", 700, 50},
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(e) / sizeof(e[0]); i++)
+		ev_add(&h, e[i].line == 1 ? mn : e[i].line == 2 ? wk : t3, e[i].name, US(e[i].start_us),
+		       US(e[i].dur_us));
+	space_write(sp, "compile.xplane.pb");
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2) {
@@ -1429,5 +1467,6 @@ int main(int argc, char **argv)
 	gen_ops();
 	gen_ops_values();
 	gen_memory();
+	gen_compile();
 	return 0;
 }

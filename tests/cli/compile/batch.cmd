@@ -1,0 +1,1 @@
+cd $SYNTH && xplane-stat compile compile.xplane.pb memory.xplane.pb

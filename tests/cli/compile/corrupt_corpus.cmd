@@ -1,0 +1,1 @@
+xplane-stat compile testdata/bad/corrupt_utf8_mangled.xplane.pb

@@ -1,0 +1,1 @@
+xplane-stat compile --function nosuch $SYNTH/compile.xplane.pb

@@ -1,0 +1,1 @@
+xplane-stat compile $SYNTH/tpu_basic.xplane.pb

@@ -1,0 +1,1 @@
+xplane-stat compile testdata/real/v100_tf_bert.xplane.pb

@@ -1,0 +1,1 @@
+xplane-stat compile --tsv --events $SYNTH/compile.xplane.pb

@@ -1,0 +1,1 @@
+xplane-stat compile --events $SYNTH/compile.xplane.pb
