@@ -137,25 +137,78 @@ static unsigned char *classify(const struct xp_plane *p)
 static int walk_line(struct work *w, const struct xp_plane *p, size_t pi, const struct xp_line *ln,
 		     const unsigned char *kind, int64_t shift)
 {
-	struct line_ev *ev = NULL;
+	struct line_ev *ev = NULL, *span = NULL;
 	struct open_ev *st = NULL;
-	size_t n = 0, i, depth = 0;
+	size_t n = 0, nspan = 0, i, depth = 0;
 	int64_t cov_all = INT64_MIN, cov[AN_COMP_NPHASES];
 	int ret = -1, ph;
 
 	for (i = 0; i < AN_COMP_NPHASES; i++)
 		cov[i] = INT64_MIN;
+	/*
+	 * Only calls, compiler events and what lies inside a compile event
+	 * take part: the rest of a line (most of a Python tracer's) is not sorted.
+	 */
 	ev = malloc((ln->nevents + 1) * sizeof(*ev));
-	st = malloc((ln->nevents + 1) * sizeof(*st));
-	if (!ev || !st)
+	span = malloc((ln->nevents + 1) * sizeof(*span));
+	if (!ev || !span)
 		goto out;
 	for (i = 0; i < ln->nevents; i++) {
 		const struct xp_event *e = &p->events[ln->first_event + i];
+		unsigned char k = kind[e->meta];
 
+		if (!k)
+			continue;
 		ev[n].start = e->start_ps + shift;
 		ev[n].dur = e->dur_ps;
 		ev[n++].idx = (uint32_t)i;
+		if (k == 2 + AN_COMP_COMPILE) {
+			span[nspan].start = e->start_ps + shift;
+			span[nspan].dur = e->dur_ps;
+			span[nspan++].idx = 0;
+		}
 	}
+	if (!n)
+		goto done;
+	if (nspan) {
+		size_t u = 0;
+
+		/* the union of the compile events, then the other events inside it */
+		qsort(span, nspan, sizeof(*span), cmp_line_ev);
+		for (i = 1; i < nspan; i++) {
+			if (span[i].start <= span[u].start + span[u].dur) {
+				if (span[i].start + span[i].dur > span[u].start + span[u].dur)
+					span[u].dur = span[i].start + span[i].dur - span[u].start;
+			} else {
+				span[++u] = span[i];
+			}
+		}
+		nspan = u + 1;
+		for (i = 0; i < ln->nevents; i++) {
+			const struct xp_event *e = &p->events[ln->first_event + i];
+			int64_t s0 = e->start_ps + shift;
+			size_t lo = 0, hi = nspan;
+
+			if (kind[e->meta])
+				continue;
+			while (lo < hi) {	/* the last span starting at or before s0 */
+				size_t mid = lo + (hi - lo) / 2;
+
+				if (span[mid].start <= s0)
+					lo = mid + 1;
+				else
+					hi = mid;
+			}
+			if (lo && s0 + e->dur_ps <= span[lo - 1].start + span[lo - 1].dur) {
+				ev[n].start = s0;
+				ev[n].dur = e->dur_ps;
+				ev[n++].idx = (uint32_t)i;
+			}
+		}
+	}
+	st = malloc((n + 1) * sizeof(*st));
+	if (!st)
+		goto out;
 	qsort(ev, n, sizeof(*ev), cmp_line_ev);
 	for (i = 0; i < n; i++) {
 		const struct xp_event *e = &p->events[ln->first_event + ev[i].idx];
@@ -230,9 +283,11 @@ static int walk_line(struct work *w, const struct xp_plane *p, size_t pi, const 
 		}
 		st[depth++] = o;
 	}
+done:
 	ret = 0;
 out:
 	free(ev);
+	free(span);
 	free(st);
 	return ret;
 }

@@ -54,6 +54,11 @@ struct rec {
 	uint32_t slen[NSTR];
 };
 
+int an_mem_wants_host_event(const char *name)
+{
+	return !strcmp(name, "MemoryAllocation") || !strcmp(name, "MemoryDeallocation");
+}
+
 void an_mem_init(struct an_mem_result *r, const struct an_mem_opts *o)
 {
 	memset(r, 0, sizeof(*r));

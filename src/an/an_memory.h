@@ -98,6 +98,16 @@ struct an_mem_result {
 	size_t unselected;	/* memories opts.memory left out */
 };
 
+/* The key stats memory events carry (xp_read_opts.host_keys). */
+#define AN_MEM_KEYS                                                                                \
+	(1u << XP_K_ALLOCATOR_NAME | 1u << XP_K_INDEX_ON_HOST | 1u << XP_K_BYTES_ALLOCATED |        \
+	 1u << XP_K_BYTES_RESERVED | 1u << XP_K_BYTES_AVAILABLE | 1u << XP_K_PEAK_BYTES_IN_USE |    \
+	 1u << XP_K_FRAGMENTATION | 1u << XP_K_REQUESTED_BYTES | 1u << XP_K_ALLOCATION_BYTES |      \
+	 1u << XP_K_ADDR | 1u << XP_K_DATA_TYPE | 1u << XP_K_TF_OP | 1u << XP_K_SHAPE |             \
+	 1u << XP_K_REGION_TYPE)
+/* Whether name is a memory event's (for xp_read_opts.want_host_event). */
+int an_mem_wants_host_event(const char *name);
+
 void an_mem_init(struct an_mem_result *r, const struct an_mem_opts *o);
 /*
  * Adds the memory events of t's loaded host planes as rows named by input.

@@ -177,7 +177,10 @@ int cmd_memory(int argc, char **argv)
 	}
 	if ((ret = cmd_input_setup(&a.c)) >= 0)
 		goto out;
-	a.c.event_stats = XP_EVSTATS_ALL;	/* the allocators' stats are not key stats */
+	/* Of the host planes only the memory events and their stats are kept. */
+	a.c.event_stats = XP_EVSTATS_KEYS;
+	a.c.want_host_event = an_mem_wants_host_event;
+	a.c.host_keys = AN_MEM_KEYS;
 	mo.peak = a.peak;
 	mo.timeline = a.timeline;
 	mo.memory = a.memory;

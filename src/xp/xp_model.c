@@ -24,7 +24,22 @@ static const char *const key_names[XP_KEY_COUNT] = {
 	[XP_K_MODEL_FLOPS] = "model_flops",
 	[XP_K_BYTES_ACCESSED] = "bytes_accessed",
 	[XP_K_STEP_NUM] = "step_num",
+	[XP_K_ALLOCATOR_NAME] = "allocator_name",
+	[XP_K_INDEX_ON_HOST] = "index_on_host",
+	[XP_K_BYTES_ALLOCATED] = "bytes_allocated",
+	[XP_K_BYTES_RESERVED] = "bytes_reserved",
+	[XP_K_BYTES_AVAILABLE] = "bytes_available",
+	[XP_K_PEAK_BYTES_IN_USE] = "peak_bytes_in_use",
+	[XP_K_FRAGMENTATION] = "fragmentation",
+	[XP_K_REQUESTED_BYTES] = "requested_bytes",
+	[XP_K_ALLOCATION_BYTES] = "allocation_bytes",
+	[XP_K_ADDR] = "addr",
+	[XP_K_DATA_TYPE] = "data_type",
+	[XP_K_TF_OP] = "tf_op",
+	[XP_K_SHAPE] = "shape",
+	[XP_K_REGION_TYPE] = "region_type",
 };
+_Static_assert(XP_KEY_COUNT <= 32, "key sets are uint32_t masks");
 
 const struct xp_reader *const xp_reader_default = &xp_reader_wire;
 

@@ -62,7 +62,22 @@ enum xp_key {
 	XP_K_MODEL_FLOPS,
 	XP_K_BYTES_ACCESSED,
 	XP_K_STEP_NUM,
-	XP_KEY_COUNT
+	/* an allocator's MemoryAllocation / MemoryDeallocation events (an_memory.h) */
+	XP_K_ALLOCATOR_NAME,
+	XP_K_INDEX_ON_HOST,
+	XP_K_BYTES_ALLOCATED,
+	XP_K_BYTES_RESERVED,
+	XP_K_BYTES_AVAILABLE,
+	XP_K_PEAK_BYTES_IN_USE,
+	XP_K_FRAGMENTATION,
+	XP_K_REQUESTED_BYTES,
+	XP_K_ALLOCATION_BYTES,
+	XP_K_ADDR,
+	XP_K_DATA_TYPE,
+	XP_K_TF_OP,
+	XP_K_SHAPE,
+	XP_K_REGION_TYPE,
+	XP_KEY_COUNT		/* at most 32: key sets are uint32_t masks */
 };
 
 struct xp_statmeta {
