@@ -2,12 +2,14 @@
 #include "an_memory.h"
 
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "an_exec.h"
 #include "xp_hmap.h"
+#include "xp_sort.h"
 
 /* The stats a memory event carries, looked up by name once per plane. */
 enum mstat {
@@ -160,7 +162,9 @@ struct gather {
 	struct xp_hmap ids;	/* memory id -> index into mems */
 	struct mem_id {
 		char *name;
+		size_t len;
 		int by_index;	/* named by index_on_host */
+		uint64_t index;
 	} *mems;
 	size_t nmem, capmem;
 	size_t no_id;
@@ -181,10 +185,18 @@ static void gather_release(struct gather *g)
 static long memory_of(struct gather *g, const struct rec *rc)
 {
 	char buf[48], *key;
-	size_t val = g->nmem;
-	int got;
+	size_t val = g->nmem, i;
+	int got, by_name = rc->has >> M_ALLOCATOR & 1;
 
-	if (rc->has >> M_ALLOCATOR & 1) {
+	/* a host has a few memories: seen ones are found without a copy of the key */
+	for (i = 0; i < g->nmem && i < 64; i++) {
+		const struct mem_id *m = &g->mems[i];
+
+		if (by_name ? !m->by_index && m->len == rc->name_len && !memcmp(m->name, rc->name, m->len)
+			    : m->by_index && (rc->has >> M_INDEX & 1) && m->index == rc->v[M_INDEX])
+			return (long)i;
+	}
+	if (by_name) {
 		key = malloc((size_t)rc->name_len + 1);
 		if (!key)
 			return -2;
@@ -208,7 +220,9 @@ static long memory_of(struct gather *g, const struct rec *rc)
 		return (long)val;
 	}
 	g->mems[g->nmem].name = key;
-	g->mems[g->nmem].by_index = !(rc->has >> M_ALLOCATOR & 1);
+	g->mems[g->nmem].len = strlen(key);
+	g->mems[g->nmem].by_index = !by_name;
+	g->mems[g->nmem].index = rc->v[M_INDEX];
 	return (long)g->nmem++;
 }
 
@@ -236,6 +250,17 @@ static int gather_plane(struct gather *g, const struct xp_plane *p, int64_t base
 				which[i] = (unsigned char)j;
 	}
 	which[p->nstatmetas] = M_N;
+	/* room for all of the plane's at once: records are big, growth would copy them */
+	for (i = 0, j = 0; i < p->nevents; i++)
+		j += kind[p->events[i].meta] != 0;
+	if (g->n + j > g->cap) {
+		struct rec *nr = realloc(g->recs, (g->n + j) * sizeof(*nr));
+
+		if (!nr)
+			goto nomem;
+		g->recs = nr;
+		g->cap = g->n + j;
+	}
 	for (i = 0; i < p->nevents; i++) {
 		const struct xp_event *e = &p->events[i];
 		const struct xp_evmeta *m = &p->evmetas[e->meta];
@@ -288,16 +313,11 @@ out:
 	return ret;
 }
 
-static int cmp_rec(const void *a, const void *b)
-{
-	const struct rec *x = a, *y = b;
-
-	if (x->mem != y->mem)
-		return x->mem < y->mem ? -1 : 1;
-	if (x->t != y->t)
-		return x->t < y->t ? -1 : 1;
-	return x->seq < y->seq ? -1 : x->seq > y->seq;
-}
+/* A record's place: by memory, then time, then file order (stable sorts on seq order). */
+struct rec_key {
+	int64_t mem, t;
+	uint32_t seq;
+};
 
 static uint64_t sat_add(uint64_t a, uint64_t b)
 {
@@ -399,18 +419,19 @@ static int snapshot(struct an_mem_result *r, struct an_mem_row *w, const struct 
 	return 0;
 }
 
-/* The row of one memory from its events recs[0..n), in time order. */
-static int memory_row(struct an_mem_result *r, struct an_mem_row *w, const struct rec *recs, size_t n)
+/* The row of one memory from its events recs[ord[0..n)], in time order. */
+static int memory_row(struct an_mem_result *r, struct an_mem_row *w, const struct rec *recs, const uint32_t *ord,
+		      size_t n)
 {
 	struct live_set ls = {0};
 	size_t i, peak_at = SIZE_MAX, size = 16, k;
 	uint64_t cap_min = UINT64_MAX;
 	int found, ret = -1;
 
-	w->first_ps = recs[0].t;
-	w->last_ps = recs[n - 1].t;
+	w->first_ps = recs[ord[0]].t;
+	w->last_ps = recs[ord[n - 1]].t;
 	for (i = 0; i < n; i++) {
-		const struct rec *rc = &recs[i];
+		const struct rec *rc = &recs[ord[i]];
 		uint64_t in_use;
 
 		if (rc->dealloc)
@@ -454,7 +475,7 @@ static int memory_row(struct an_mem_result *r, struct an_mem_row *w, const struc
 		if (!w->points)
 			goto out;
 		for (i = 0, k = 0; i < n; i++) {
-			const struct rec *rc = &recs[i];
+			const struct rec *rc = &recs[ord[i]];
 			struct an_mem_point *pt;
 
 			if (!(rc->has >> M_ALLOCATED & 1))
@@ -478,7 +499,7 @@ static int memory_row(struct an_mem_result *r, struct an_mem_row *w, const struc
 	memset(ls.slot, 0xff, size * sizeof(*ls.slot));
 	ls.mask = size - 1;
 	for (i = 0; i < n; i++) {
-		const struct rec *rc = &recs[i];
+		const struct rec *rc = &recs[ord[i]];
 
 		if (rc->has >> M_ADDR & 1) {
 			size_t at = live_find(&ls, recs, rc->v[M_ADDR], &found);
@@ -489,7 +510,7 @@ static int memory_row(struct an_mem_result *r, struct an_mem_row *w, const struc
 				w->freed_unseen++;
 			else {
 				w->addr_reused += found;
-				ls.slot[at] = (uint32_t)i;
+				ls.slot[at] = ord[i];
 			}
 		}
 		if (i == peak_at && snapshot(r, w, &ls, recs))
@@ -515,6 +536,8 @@ static int cmp_row(const void *a, const void *b)
 int an_mem_add(struct an_mem_result *r, const struct xp_trace *t, const char *input, struct xp_err *err)
 {
 	struct gather g = {0};
+	struct rec_key *keys = NULL;
+	uint32_t *ord = NULL;
 	int64_t base = INT64_MAX;
 	size_t i, first_row = r->nrows, before = r->events;
 	const char *in_copy;
@@ -536,16 +559,29 @@ int an_mem_add(struct an_mem_result *r, const struct xp_trace *t, const char *in
 	if (ret)
 		goto out;
 	r->no_memory_id += g.no_id;
-	qsort(g.recs, g.n, sizeof(*g.recs), cmp_rec);
+	keys = malloc((g.n + 1) * sizeof(*keys));
+	ord = malloc((g.n + 1) * sizeof(*ord));
+	if (!keys || !ord)
+		goto nomem;
+	for (i = 0; i < g.n; i++) {
+		keys[i].mem = g.recs[i].mem;
+		keys[i].t = g.recs[i].t;
+		keys[i].seq = (uint32_t)i;
+	}
+	if (xp_sort_by_i64(keys, g.n, sizeof(*keys), offsetof(struct rec_key, t)) ||
+	    xp_sort_by_i64(keys, g.n, sizeof(*keys), offsetof(struct rec_key, mem)))
+		goto nomem;
+	for (i = 0; i < g.n; i++)
+		ord[i] = keys[i].seq;
 	in_copy = xp_arena_strndup(&r->arena, input ? input : "", input ? strlen(input) : 0);
 	if (!in_copy)
 		goto nomem;
 	for (i = 0; i < g.n;) {
 		size_t j = i;
 		struct an_mem_row *w;
-		const char *id = g.mems[g.recs[i].mem].name;
+		const char *id = g.mems[g.recs[ord[i]].mem].name;
 
-		while (j < g.n && g.recs[j].mem == g.recs[i].mem)
+		while (j < g.n && g.recs[ord[j]].mem == g.recs[ord[i]].mem)
 			j++;
 		if (r->opts.memory && !an_device_matches(id, r->opts.memory)) {
 			r->unselected++;
@@ -557,9 +593,9 @@ int an_mem_add(struct an_mem_result *r, const struct xp_trace *t, const char *in
 		w = &r->rows[r->nrows++];
 		memset(w, 0, sizeof(*w));
 		w->input = in_copy;
-		w->by_index = g.mems[g.recs[i].mem].by_index;
+		w->by_index = g.mems[g.recs[ord[i]].mem].by_index;
 		if (!(w->memory_id = xp_arena_strndup(&r->arena, id, strlen(id))) ||
-		    memory_row(r, w, g.recs + i, j - i))
+		    memory_row(r, w, g.recs, ord + i, j - i))
 			goto nomem;
 		r->events += j - i;
 		i = j;
@@ -571,6 +607,8 @@ int an_mem_add(struct an_mem_result *r, const struct xp_trace *t, const char *in
 nomem:
 	ret = xp_err_set(err, XP_ERR_NOMEM, "out of memory");
 out:
+	free(keys);
+	free(ord);
 	gather_release(&g);
 	return ret;
 }
