@@ -42,12 +42,64 @@ const char *an_comp_call_fn(const char *name, size_t *len)
 	return name + 13;
 }
 
+/* Sums of durations: saturating, as many huge ones could pass INT64_MAX. */
+static int64_t add_sat(int64_t a, int64_t b)
+{
+	return a > INT64_MAX - b ? INT64_MAX : a + b;
+}
+
 void an_comp_init(struct an_comp_result *r, const struct an_comp_opts *o)
 {
 	memset(r, 0, sizeof(*r));
 	if (o)
 		r->opts = *o;
 	xp_arena_init(&r->arena);
+}
+
+int an_comp_merge(struct an_comp_result *dst, struct an_comp_result *src, struct xp_err *err)
+{
+	size_t i, ev0 = dst->nevents;
+	int ph;
+
+	if (src->nfns && dst->nfns + src->nfns > dst->capfns) {
+		struct an_comp_fn *f = realloc(dst->fns, (dst->nfns + src->nfns) * sizeof(*f));
+
+		if (!f)
+			return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
+		dst->fns = f;
+		dst->capfns = dst->nfns + src->nfns;
+	}
+	if (src->nevents && dst->nevents + src->nevents > dst->capevents) {
+		struct an_comp_event *e = realloc(dst->events, (dst->nevents + src->nevents) * sizeof(*e));
+
+		if (!e)
+			return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
+		dst->events = e;
+		dst->capevents = dst->nevents + src->nevents;
+	}
+	for (i = 0; i < src->nfns; i++) {
+		dst->fns[dst->nfns] = src->fns[i];
+		dst->fns[dst->nfns++].first_event += ev0;
+	}
+	if (src->nevents)
+		memcpy(dst->events + ev0, src->events, src->nevents * sizeof(*src->events));
+	dst->nevents += src->nevents;
+	xp_arena_adopt(&dst->arena, &src->arena);
+	dst->inputs += src->inputs;
+	dst->inputs_without += src->inputs_without;
+	dst->call_events += src->call_events;
+	dst->calls += src->calls;
+	dst->compiler_events += src->compiler_events;
+	dst->unattributed += src->unattributed;
+	dst->unattributed_ps = add_sat(dst->unattributed_ps, src->unattributed_ps);
+	for (ph = 0; ph < AN_COMP_NPHASES; ph++)
+		dst->phase_ps[ph] = add_sat(dst->phase_ps[ph], src->phase_ps[ph]);
+	dst->total_ps = add_sat(dst->total_ps, src->total_ps);
+	dst->host_span_ps = add_sat(dst->host_span_ps, src->host_span_ps);
+	dst->unselected += src->unselected;
+	an_comp_release(src);
+	an_comp_init(src, &dst->opts);
+	return 0;
 }
 
 void an_comp_release(struct an_comp_result *r)
@@ -269,17 +321,17 @@ static int walk_line(struct work *w, const struct xp_plane *p, size_t pi, const 
 				o.comp = o.cev;
 			/* unions per line: events come by start */
 			if (end > cov[ph]) {
-				w->phase_ps[ph] += end - (start > cov[ph] ? start : cov[ph]);
+				w->phase_ps[ph] = add_sat(w->phase_ps[ph], end - (start > cov[ph] ? start : cov[ph]));
 				cov[ph] = end;
 			}
 			if (end > cov_all) {
-				w->total_ps += end - (start > cov_all ? start : cov_all);
+				w->total_ps = add_sat(w->total_ps, end - (start > cov_all ? start : cov_all));
 				cov_all = end;
 			}
 		} else if (o.comp != SIZE_MAX) {
 			w->cevs[o.comp].inner++;
 			if (parent->cev == o.comp)
-				w->cevs[o.comp].inner_ps += ev[i].dur;
+				w->cevs[o.comp].inner_ps = add_sat(w->cevs[o.comp].inner_ps, ev[i].dur);
 		}
 		st[depth++] = o;
 	}
@@ -359,8 +411,8 @@ static int cmp_i64(const void *a, const void *b)
 static int cmp_fn(const void *a, const void *b)
 {
 	const struct an_comp_fn *x = a, *y = b;
-	int64_t cx = x->phase_ps[0] + x->phase_ps[1] + x->phase_ps[2];
-	int64_t cy = y->phase_ps[0] + y->phase_ps[1] + y->phase_ps[2];
+	int64_t cx = add_sat(add_sat(x->phase_ps[0], x->phase_ps[1]), x->phase_ps[2]);
+	int64_t cy = add_sat(add_sat(y->phase_ps[0], y->phase_ps[1]), y->phase_ps[2]);
 
 	if (cx != cy)
 		return cx > cy ? -1 : 1;
@@ -485,7 +537,8 @@ static int build(struct an_comp_result *r, struct work *w, const char *input)
 		const struct cev *c = &w->cevs[i];
 
 		if (c->call != SIZE_MAX && !c->nested)
-			rows[w->calls[c->call].group].phase_ps[c->phase] += c->dur;
+			rows[w->calls[c->call].group].phase_ps[c->phase] =
+				add_sat(rows[w->calls[c->call].group].phase_ps[c->phase], c->dur);
 	}
 	for (k = 0; k < nkept; k++)
 		order[k].f = rows[order[k].group];
@@ -516,7 +569,7 @@ static int build(struct an_comp_result *r, struct work *w, const char *input)
 			continue;
 		r->unattributed++;
 		if (!c->nested)
-			r->unattributed_ps += c->dur;
+			r->unattributed_ps = add_sat(r->unattributed_ps, c->dur);
 		if (!r->opts.function && add_event(r, c, input, NULL, 0))
 			goto out;
 	}
@@ -553,7 +606,11 @@ int an_comp_add(struct an_comp_result *r, const struct xp_trace *t, const char *
 
 		if (!p->loaded || !p->nevents || strncmp(p->name, "/host:", 6))
 			continue;
-		shift = (p->base_ns - base) * 1000;
+		if (xp_plane_shift(p, base, &shift)) {
+			ret = xp_err_set(err, XP_ERR_LIMIT, "host plane '%.200s' starts too far from the first "
+					 "host plane for one picosecond timeline", p->name);
+			goto out;
+		}
 		for (k = 0; k < p->nevents; k++) {
 			int64_t s = p->events[k].start_ps + shift, e = s + p->events[k].dur_ps;
 
@@ -573,12 +630,12 @@ int an_comp_add(struct an_comp_result *r, const struct xp_trace *t, const char *
 		if (w.cevs[i].call == SIZE_MAX)
 			attribute_near(&w, &w.cevs[i]);
 	if (hi > lo)
-		r->host_span_ps += hi - lo;
+		r->host_span_ps = add_sat(r->host_span_ps, hi - lo);
 	r->call_events += w.call_events;
 	r->compiler_events += w.ncevs;
 	for (ph = 0; ph < AN_COMP_NPHASES; ph++)
-		r->phase_ps[ph] += w.phase_ps[ph];
-	r->total_ps += w.total_ps;
+		r->phase_ps[ph] = add_sat(r->phase_ps[ph], w.phase_ps[ph]);
+	r->total_ps = add_sat(r->total_ps, w.total_ps);
 	if (!w.ncalls && !w.ncevs)
 		r->inputs_without++;
 	in_copy = xp_arena_strndup(&r->arena, input ? input : "", input ? strlen(input) : 0);

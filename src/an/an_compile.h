@@ -104,8 +104,14 @@ struct an_comp_result {
 };
 
 void an_comp_init(struct an_comp_result *r, const struct an_comp_opts *o);
-/* Adds the calls and compiler events of t's loaded host planes. Returns 0 or a negative xp_errcode. */
+/*
+ * Adds the calls and compiler events of t's loaded host planes. Returns 0
+ * or a negative xp_errcode: XP_ERR_LIMIT when two host planes' times lie
+ * too far apart for one picosecond timeline. Sums saturate at INT64_MAX.
+ */
 int an_comp_add(struct an_comp_result *r, const struct xp_trace *t, const char *input, struct xp_err *err);
+/* Moves src's rows, events and totals after dst's (same options); src is left empty. */
+int an_comp_merge(struct an_comp_result *dst, struct an_comp_result *src, struct xp_err *err);
 void an_comp_release(struct an_comp_result *r);
 
 #endif

@@ -82,6 +82,31 @@ void an_mem_release(struct an_mem_result *r)
 	memset(r, 0, sizeof(*r));
 }
 
+int an_mem_merge(struct an_mem_result *dst, struct an_mem_result *src, struct xp_err *err)
+{
+	if (src->nrows && dst->nrows + src->nrows > dst->cap) {
+		size_t cap = dst->nrows + src->nrows;
+		struct an_mem_row *rows = realloc(dst->rows, cap * sizeof(*rows));
+
+		if (!rows)
+			return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
+		dst->rows = rows;
+		dst->cap = cap;
+	}
+	if (src->nrows)
+		memcpy(dst->rows + dst->nrows, src->rows, src->nrows * sizeof(*src->rows));
+	dst->nrows += src->nrows;
+	src->nrows = 0;
+	xp_arena_adopt(&dst->arena, &src->arena);
+	dst->inputs += src->inputs;
+	dst->events += src->events;
+	dst->no_memory_id += src->no_memory_id;
+	dst->inputs_without += src->inputs_without;
+	dst->unselected += src->unselected;
+	src->inputs = src->events = src->no_memory_id = src->inputs_without = src->unselected = 0;
+	return 0;
+}
+
 const char *an_mem_dtype_name(int64_t v)
 {
 	/* tensorflow/core/framework/types.proto, DataType */
@@ -229,11 +254,15 @@ static long memory_of(struct gather *g, const struct rec *rc)
 /* Gathers the memory events of one loaded host plane; base: the input's time origin in ns. */
 static int gather_plane(struct gather *g, const struct xp_plane *p, int64_t base, struct xp_err *err)
 {
+	int64_t shift;
 	signed char *kind = NULL;	/* per event metadata: 0 none, 1 allocation, 2 deallocation */
 	unsigned char *which = NULL;	/* per stat metadata: enum mstat or M_N */
 	size_t i, j;
 	int ret = 0;
 
+	if (xp_plane_shift(p, base, &shift))
+		return xp_err_set(err, XP_ERR_LIMIT, "host plane '%.200s' starts too far from the first host "
+				  "plane for one picosecond timeline", p->name);
 	kind = calloc(p->nevmetas + 1, 1);
 	which = malloc(p->nstatmetas + 1);
 	if (!kind || !which)
@@ -272,7 +301,7 @@ static int gather_plane(struct gather *g, const struct xp_plane *p, int64_t base
 			continue;
 		memset(&rc, 0, sizeof(rc));
 		rc.dealloc = kind[e->meta] == 2;
-		rc.t = (p->base_ns - base) * 1000 + e->start_ps;
+		rc.t = shift + e->start_ps;
 		for (j = 0; j < e->nstats; j++) {
 			const struct xp_stat *s = &p->stats[e->stats_first + j];
 

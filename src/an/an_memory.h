@@ -112,10 +112,13 @@ void an_mem_init(struct an_mem_result *r, const struct an_mem_opts *o);
 /*
  * Adds the memory events of t's loaded host planes as rows named by input.
  * Strings are copied: t may be freed after. Returns 0 or a negative
- * xp_errcode.
+ * xp_errcode: XP_ERR_LIMIT when two host planes' times lie too far apart
+ * for one picosecond timeline (r is then as it was, but for its inputs).
  */
 int an_mem_add(struct an_mem_result *r, const struct xp_trace *t, const char *input,
 	       struct xp_err *err);
+/* Moves src's rows and counts after dst's (same options); src is left empty. */
+int an_mem_merge(struct an_mem_result *dst, struct an_mem_result *src, struct xp_err *err);
 void an_mem_release(struct an_mem_result *r);
 
 /* TensorFlow's DataType name for the enum ("float", "bfloat16"), NULL when not known. */

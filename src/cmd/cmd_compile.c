@@ -40,48 +40,76 @@ static int print_compile(FILE *f, enum out_mode mode, int colour, const void *ar
 	return out_compile(f, mode, o->res, o->o, o->notes, colour);
 }
 
+/* One input read and analysed on a worker thread. */
+struct comp_input {
+	struct cmd_input in;	/* path, code, err, notes; the trace is freed once analysed */
+	struct an_comp_result r;
+};
+
+static void comp_input_free(struct comp_input *ci)
+{
+	if (!ci)
+		return;
+	an_comp_release(&ci->r);
+	xp_trace_free(ci->in.t);
+	xp_notes_release(&ci->in.notes);
+	free(ci);
+}
+
 static void *comp_work(size_t i, void *ctx)
 {
 	struct comp_batch *cb = ctx;
-	struct cmd_input *in = calloc(1, sizeof(*in));
+	struct comp_input *ci = calloc(1, sizeof(*ci));
+	struct cmd_input *in;
+	int r;
 
-	if (!in)
+	if (!ci)
 		return NULL;
+	in = &ci->in;
+	an_comp_init(&ci->r, &cb->res->opts);
 	in->path = cb->paths->paths[i];
 	in->code = cmd_read_host(&cb->a->c, in->path, cb->plane_jobs, &in->t, &in->err);
-	if (!in->code && cmd_note_counts(&in->notes, in->path, in->t)) {
+	if (in->code)
+		return ci;
+	if ((r = an_comp_add(&ci->r, in->t, in->path, &in->err))) {
+		if (r != XP_ERR_NOMEM)
+			cmd_err_name_input(&in->err, in->path);
+		in->code = cmd_exit_for(r);
+	} else if (cmd_note_counts(&in->notes, in->path, in->t)) {
 		in->code = EXIT_ERROR;
 		xp_err_set(&in->err, XP_ERR_NOMEM, "out of memory");
 	}
-	return in;
+	xp_trace_free(in->t);
+	in->t = NULL;
+	return ci;
 }
 
 static void comp_done(size_t i, void *result, void *ctx)
 {
 	struct comp_batch *cb = ctx;
-	struct cmd_input *in = result;
+	struct comp_input *ci = result;
 	struct xp_err err = {0};
 	size_t without;
 
 	(void)i;
 	if (cb->ret >= 0)
 		goto out;
-	if (cmd_batch_step(&cb->b, in, cb->notes)) {
-		cb->ret = in ? in->code : EXIT_ERROR;
+	if (cmd_batch_step(&cb->b, ci ? &ci->in : NULL, cb->notes)) {
+		cb->ret = ci ? ci->in.code : EXIT_ERROR;
 		goto out;
 	}
-	if (!in || in->code)
+	if (!ci || ci->in.code)
 		goto out;
-	without = cb->res->inputs_without;
-	if (an_comp_add(cb->res, in->t, in->path, &err)) {
+	without = ci->r.inputs_without;
+	if (an_comp_merge(cb->res, &ci->r, &err)) {
 		cmd_error("%s", err.msg);
 		cb->ret = EXIT_ERROR;
 		goto out;
 	}
-	if (cb->paths->n > 1 && cb->res->inputs_without > without)
-		xp_notes_add(cb->notes, "'%s': no PjitFunction call or compiler event on a host plane", in->path);
+	if (cb->paths->n > 1 && without)
+		xp_notes_add(cb->notes, "'%s': no PjitFunction call or compiler event on a host plane", ci->in.path);
 out:
-	cmd_input_free(in);
+	comp_input_free(ci);
 }
 
 int cmd_compile(int argc, char **argv)

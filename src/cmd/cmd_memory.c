@@ -40,54 +40,82 @@ static int print_memory(FILE *f, enum out_mode mode, int colour, const void *arg
 	return out_memory(f, mode, o->res, o->o, o->notes, colour);
 }
 
+/* One input read and analysed on a worker thread. */
+struct mem_input {
+	struct cmd_input in;	/* path, code, err, notes; the trace is freed once analysed */
+	struct an_mem_result r;
+};
+
+static void mem_input_free(struct mem_input *mi)
+{
+	if (!mi)
+		return;
+	an_mem_release(&mi->r);
+	xp_trace_free(mi->in.t);
+	xp_notes_release(&mi->in.notes);
+	free(mi);
+}
+
 static void *mem_work(size_t i, void *ctx)
 {
 	struct mem_batch *mb = ctx;
-	struct cmd_input *in = calloc(1, sizeof(*in));
+	struct mem_input *mi = calloc(1, sizeof(*mi));
+	struct cmd_input *in;
+	int r;
 
-	if (!in)
+	if (!mi)
 		return NULL;
+	in = &mi->in;
+	an_mem_init(&mi->r, &mb->res->opts);
 	in->path = mb->paths->paths[i];
 	in->code = cmd_read_host(&mb->a->c, in->path, mb->plane_jobs, &in->t, &in->err);
-	if (!in->code && cmd_note_counts(&in->notes, in->path, in->t)) {
+	if (in->code)
+		return mi;
+	if ((r = an_mem_add(&mi->r, in->t, in->path, &in->err))) {
+		if (r != XP_ERR_NOMEM)
+			cmd_err_name_input(&in->err, in->path);
+		in->code = cmd_exit_for(r);
+	} else if (cmd_note_counts(&in->notes, in->path, in->t)) {
 		in->code = EXIT_ERROR;
 		xp_err_set(&in->err, XP_ERR_NOMEM, "out of memory");
 	}
-	return in;
+	xp_trace_free(in->t);
+	in->t = NULL;
+	return mi;
 }
 
 static void mem_done(size_t i, void *result, void *ctx)
 {
 	struct mem_batch *mb = ctx;
-	struct cmd_input *in = result;
+	struct mem_input *mi = result;
 	struct xp_err err = {0};
-	size_t before;
+	size_t no_id, rows;
 
 	(void)i;
 	if (mb->ret >= 0)
 		goto out;
-	if (cmd_batch_step(&mb->b, in, mb->notes)) {
-		mb->ret = in ? in->code : EXIT_ERROR;
+	if (cmd_batch_step(&mb->b, mi ? &mi->in : NULL, mb->notes)) {
+		mb->ret = mi ? mi->in.code : EXIT_ERROR;
 		goto out;
 	}
-	if (!in || in->code)
+	if (!mi || mi->in.code)
 		goto out;
-	before = mb->res->no_memory_id;
-	if (an_mem_add(mb->res, in->t, in->path, &err)) {
+	no_id = mi->r.no_memory_id;
+	rows = mi->r.nrows;
+	if (an_mem_merge(mb->res, &mi->r, &err)) {
 		cmd_error("%s", err.msg);
 		mb->ret = EXIT_ERROR;
 		goto out;
 	}
-	if (mb->res->no_memory_id > before)
+	if (no_id)
 		xp_notes_add(mb->notes, "'%s': %zu memory event%s name%s neither allocator_name nor "
-			     "index_on_host: left out", in->path, mb->res->no_memory_id - before,
-			     mb->res->no_memory_id - before == 1 ? "" : "s",
-			     mb->res->no_memory_id - before == 1 ? "s" : "");
-	if (mb->paths->n > 1 && (!mb->res->nrows || strcmp(mb->res->rows[mb->res->nrows - 1].input, in->path)))
-		xp_notes_add(mb->notes, "'%s': no memory events%s", in->path,
+			     "index_on_host: left out", mi->in.path, no_id, no_id == 1 ? "" : "s",
+			     no_id == 1 ? "s" : "");
+	if (mb->paths->n > 1 && !rows)
+		xp_notes_add(mb->notes, "'%s': no memory events%s", mi->in.path,
 			     mb->a->memory ? " of a memory matching --memory" : "");
 out:
-	cmd_input_free(in);
+	mem_input_free(mi);
 }
 
 /* Warnings about the result: what it could not use or explain. */

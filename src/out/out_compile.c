@@ -7,11 +7,6 @@
 
 #include "out_json.h"
 
-static int64_t compile_ps(const struct an_comp_fn *f)
-{
-	return f->phase_ps[AN_COMP_TRACE] + f->phase_ps[AN_COMP_LOWER] + f->phase_ps[AN_COMP_COMPILE];
-}
-
 static size_t shown_fns(const struct an_comp_result *r, const struct out_comp_opts *o)
 {
 	return o->top && o->top < r->nfns ? o->top : r->nfns;

@@ -418,3 +418,17 @@ void xp_stat_format(const struct xp_plane *p, const struct xp_stat *s, char *buf
 		snprintf(buf, n, "%.*s", (int)(len > (size_t)INT32_MAX ? INT32_MAX : len), str);
 	}
 }
+
+int xp_plane_shift(const struct xp_plane *p, int64_t base_ns, int64_t *shift_ps)
+{
+	int64_t d, e;
+	size_t i;
+
+	if (__builtin_sub_overflow(p->base_ns, base_ns, &d) || __builtin_mul_overflow(d, 1000, shift_ps))
+		return -1;
+	for (i = 0; i < p->nevents; i++)
+		if (__builtin_add_overflow(p->events[i].start_ps, *shift_ps, &e) ||
+		    __builtin_add_overflow(e, p->events[i].dur_ps, &e))
+			return -1;
+	return 0;
+}

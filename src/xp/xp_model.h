@@ -291,6 +291,13 @@ void xp_trace_free(struct xp_trace *t);
 /* Stat lookup: the event's own stats first, then its metadata's. NULL if absent. */
 const struct xp_stat *xp_event_stat(const struct xp_plane *p, const struct xp_event *e,
 				    enum xp_key k);
+/*
+ * The picoseconds to add to plane p's times to make them relative to
+ * base_ns instead of its own base (to put several planes on one timeline),
+ * checked so that every event's start and end stay in int64: -1 when they
+ * would not (planes that far apart), else 0.
+ */
+int xp_plane_shift(const struct xp_plane *p, int64_t base_ns, int64_t *shift_ps);
 /* A plane-level stat by name, NULL if absent. */
 const struct xp_stat *xp_plane_stat(const struct xp_plane *p, const char *name);
 /* The name of a stat's metadata entry, "" if unknown. */
