@@ -41,6 +41,8 @@ for f in $files; do
 	check functions --json --device gpu:1 "$f"
 	check autotune --json "$f"
 	check planes --json "$f"
+	check memory --json --peak --timeline "$f"
+	check compile --json "$f"
 done
 for d in testdata/real "$synth" "$synth/autotune"; do
 	check functions --json "$d"
@@ -50,5 +52,7 @@ for d in testdata/real "$synth" "$synth/autotune"; do
 	check autotune --compat=ejkernel --json "$d"
 done
 check functions --json testdata/real testdata/bad "$synth"
+check memory --json --peak testdata/real "$synth"
+check compile --json testdata/real "$synth"
 echo "$runs comparisons"
 exit $fail
