@@ -126,7 +126,8 @@ struct cev {
 	size_t plane;
 	int64_t start, dur;
 	const char *name;
-	int phase, inside, nested;
+	int phase, inside, nested;	/* nested: set once calls are known (mark_nested) */
+	size_t same;		/* the innermost event of its phase around it; SIZE_MAX: none */
 	size_t call;		/* SIZE_MAX: none */
 	size_t inner;
 	int64_t inner_ps;
@@ -147,8 +148,7 @@ struct open_ev {
 	size_t call;		/* innermost call around it or itself; SIZE_MAX: none */
 	size_t cev;		/* itself when a compiler event; SIZE_MAX: not */
 	size_t comp;		/* the innermost compile event around it or itself; SIZE_MAX: none */
-	size_t phase_call[AN_COMP_NPHASES];	/* per phase the call of the innermost such event around it */
-	unsigned phases;	/* phases of it and its ancestors (1 << phase) */
+	size_t phase_cev[AN_COMP_NPHASES];	/* per phase the innermost such compiler event around it */
 };
 
 struct line_ev {
@@ -266,7 +266,7 @@ static int walk_line(struct work *w, const struct xp_plane *p, size_t pi, const 
 		const struct xp_event *e = &p->events[ln->first_event + ev[i].idx];
 		int64_t start = ev[i].start, end = start + ev[i].dur;
 		unsigned char k = kind[e->meta];
-		struct open_ev o = {end, SIZE_MAX, SIZE_MAX, SIZE_MAX, {SIZE_MAX, SIZE_MAX, SIZE_MAX}, 0};
+		struct open_ev o = {end, SIZE_MAX, SIZE_MAX, SIZE_MAX, {SIZE_MAX, SIZE_MAX, SIZE_MAX}};
 		const struct open_ev *parent;
 
 		while (depth && end > st[depth - 1].end)
@@ -313,10 +313,9 @@ static int walk_line(struct work *w, const struct xp_plane *p, size_t pi, const 
 			c->phase = ph;
 			c->call = o.call;
 			c->inside = o.call != SIZE_MAX;
-			c->nested = (o.phases >> ph & 1) && o.phase_call[ph] == o.call;
+			c->same = o.phase_cev[ph];
 			o.cev = w->ncevs++;
-			o.phases |= 1u << ph;
-			o.phase_call[ph] = o.call;
+			o.phase_cev[ph] = o.cev;
 			if (ph == AN_COMP_COMPILE)
 				o.comp = o.cev;
 			/* unions per line: events come by start */
@@ -425,9 +424,19 @@ static int cmp_event(const void *a, const void *b)
 {
 	const struct an_comp_event *x = a, *y = b;
 
+	int c;
+
 	if (x->start_ps != y->start_ps)
 		return x->start_ps < y->start_ps ? -1 : 1;
-	return x->dur_ps > y->dur_ps ? -1 : x->dur_ps < y->dur_ps;
+	if (x->dur_ps != y->dur_ps)
+		return x->dur_ps > y->dur_ps ? -1 : 1;
+	if (x->call != y->call)
+		return x->call < y->call ? -1 : 1;
+	if ((c = strcmp(x->name, y->name)))
+		return c;
+	if (x->inside != y->inside)
+		return y->inside - x->inside;
+	return x->inner < y->inner ? -1 : x->inner > y->inner;	/* the rest: alike in every field shown */
 }
 
 static int add_event(struct an_comp_result *r, const struct cev *c, const char *input, const char *fn,
@@ -560,7 +569,8 @@ static int build(struct an_comp_result *r, struct work *w, const char *input)
 				goto out;
 		}
 		f->nevents = r->nevents - f->first_event;
-		qsort(r->events + f->first_event, f->nevents, sizeof(*r->events), cmp_event);
+		if (f->nevents > 1)
+			qsort(r->events + f->first_event, f->nevents, sizeof(*r->events), cmp_event);
 	}
 	for (i = 0; i < w->ncevs; i++) {
 		const struct cev *c = &w->cevs[i];
@@ -607,8 +617,11 @@ int an_comp_add(struct an_comp_result *r, const struct xp_trace *t, const char *
 		if (!p->loaded || !p->nevents || strncmp(p->name, "/host:", 6))
 			continue;
 		if (xp_plane_shift(p, base, &shift)) {
-			ret = xp_err_set(err, XP_ERR_LIMIT, "host plane '%.200s' starts too far from the first "
-					 "host plane for one picosecond timeline", p->name);
+			char name[256];
+
+			xp_escape(name, sizeof(name), p->name);
+			ret = xp_err_set(err, XP_ERR_LIMIT, "host plane '%s' starts too far from the first "
+					 "host plane for one picosecond timeline", name);
 			goto out;
 		}
 		for (k = 0; k < p->nevents; k++) {
@@ -629,6 +642,9 @@ int an_comp_add(struct an_comp_result *r, const struct xp_trace *t, const char *
 	for (i = 0; i < w.ncevs; i++)
 		if (w.cevs[i].call == SIZE_MAX)
 			attribute_near(&w, &w.cevs[i]);
+	/* nested: inside an event of its phase that belongs to the same call (or to none, as it) */
+	for (i = 0; i < w.ncevs; i++)
+		w.cevs[i].nested = w.cevs[i].same != SIZE_MAX && w.cevs[w.cevs[i].same].call == w.cevs[i].call;
 	if (hi > lo)
 		r->host_span_ps = add_sat(r->host_span_ps, hi - lo);
 	r->call_events += w.call_events;

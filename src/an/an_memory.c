@@ -30,11 +30,8 @@ enum mstat {
 	M_N
 };
 
-static const char *const mstat_names[M_N] = {
-	"allocator_name", "index_on_host", "bytes_allocated", "bytes_reserved", "bytes_available",
-	"peak_bytes_in_use", "fragmentation", "requested_bytes", "allocation_bytes", "addr",
-	"data_type", "tf_op", "shape", "region_type",
-};
+/* enum mstat runs as the memory keys of enum xp_key do (AN_MEM_KEYS). */
+_Static_assert(XP_K_ALLOCATOR_NAME + M_REGION == XP_K_REGION_TYPE, "memory stats follow the keys' order");
 
 /* Integer stats: M_INDEX .. M_DTYPE but M_FRAG; strings: M_TFOP .. M_REGION (and M_ALLOCATOR). */
 #define NUM_FIRST M_INDEX
@@ -186,7 +183,7 @@ struct gather {
 	size_t n, cap;
 	struct xp_hmap ids;	/* memory id -> index into mems */
 	struct mem_id {
-		char *name;
+		char *name;	/* the kind ('a' allocator, 'i' index), then the id shown */
 		size_t len;
 		int by_index;	/* named by index_on_host */
 		uint64_t index;
@@ -217,18 +214,20 @@ static long memory_of(struct gather *g, const struct rec *rc)
 	for (i = 0; i < g->nmem && i < 64; i++) {
 		const struct mem_id *m = &g->mems[i];
 
-		if (by_name ? !m->by_index && m->len == rc->name_len && !memcmp(m->name, rc->name, m->len)
+		if (by_name ? !m->by_index && m->len == rc->name_len && !memcmp(m->name + 1, rc->name, m->len)
 			    : m->by_index && (rc->has >> M_INDEX & 1) && m->index == rc->v[M_INDEX])
 			return (long)i;
 	}
+	/* keys say their kind first: an allocator named "index_on_host:0" is not device 0 */
 	if (by_name) {
-		key = malloc((size_t)rc->name_len + 1);
+		key = malloc((size_t)rc->name_len + 2);
 		if (!key)
 			return -2;
-		memcpy(key, rc->name, rc->name_len);
-		key[rc->name_len] = '\0';
+		key[0] = 'a';
+		memcpy(key + 1, rc->name, rc->name_len);
+		key[rc->name_len + 1] = '\0';
 	} else if (rc->has >> M_INDEX & 1) {
-		snprintf(buf, sizeof(buf), "index_on_host:%" PRIu64, rc->v[M_INDEX]);
+		snprintf(buf, sizeof(buf), "iindex_on_host:%" PRIu64, rc->v[M_INDEX]);
 		if (!(key = strdup(buf)))
 			return -2;
 	} else {
@@ -245,7 +244,7 @@ static long memory_of(struct gather *g, const struct rec *rc)
 		return (long)val;
 	}
 	g->mems[g->nmem].name = key;
-	g->mems[g->nmem].len = strlen(key);
+	g->mems[g->nmem].len = strlen(key) - 1;
 	g->mems[g->nmem].by_index = !by_name;
 	g->mems[g->nmem].index = rc->v[M_INDEX];
 	return (long)g->nmem++;
@@ -254,15 +253,12 @@ static long memory_of(struct gather *g, const struct rec *rc)
 /* Gathers the memory events of one loaded host plane; base: the input's time origin in ns. */
 static int gather_plane(struct gather *g, const struct xp_plane *p, int64_t base, struct xp_err *err)
 {
-	int64_t shift;
+	int64_t shift, d;
 	signed char *kind = NULL;	/* per event metadata: 0 none, 1 allocation, 2 deallocation */
 	unsigned char *which = NULL;	/* per stat metadata: enum mstat or M_N */
 	size_t i, j;
-	int ret = 0;
+	int ret = 0, k;
 
-	if (xp_plane_shift(p, base, &shift))
-		return xp_err_set(err, XP_ERR_LIMIT, "host plane '%.200s' starts too far from the first host "
-				  "plane for one picosecond timeline", p->name);
 	kind = calloc(p->nevmetas + 1, 1);
 	which = malloc(p->nstatmetas + 1);
 	if (!kind || !which)
@@ -272,16 +268,29 @@ static int gather_plane(struct gather *g, const struct xp_plane *p, int64_t base
 
 		kind[i] = !strcmp(name, "MemoryAllocation") ? 1 : !strcmp(name, "MemoryDeallocation") ? 2 : 0;
 	}
-	for (i = 0; i < p->nstatmetas; i++) {
-		which[i] = M_N;
-		for (j = 0; j < M_N; j++)
-			if (p->statmetas[i].name && !strcmp(p->statmetas[i].name, mstat_names[j]))
-				which[i] = (unsigned char)j;
+	/*
+	 * The stat of each name is the metadata entry the model resolved for its
+	 * key (the first of that name): a second entry of the same name is
+	 * another stat, which the fast reader does not keep.
+	 */
+	memset(which, M_N, p->nstatmetas + 1);
+	for (k = 0; k < M_N; k++) {
+		uint32_t ix;
+
+		if (!p->has_key[XP_K_ALLOCATOR_NAME + k])
+			continue;
+		ix = xp_id_find(&p->statmeta_ix, p->statmetas, p->nstatmetas, sizeof(*p->statmetas),
+				p->key_id[XP_K_ALLOCATOR_NAME + k]);
+		if (ix != UINT32_MAX)
+			which[ix] = (unsigned char)k;
 	}
-	which[p->nstatmetas] = M_N;
 	/* room for all of the plane's at once: records are big, growth would copy them */
 	for (i = 0, j = 0; i < p->nevents; i++)
 		j += kind[p->events[i].meta] != 0;
+	if (!j)
+		goto out;
+	if (__builtin_sub_overflow(p->base_ns, base, &d) || __builtin_mul_overflow(d, 1000, &shift))
+		goto far;
 	if (g->n + j > g->cap) {
 		struct rec *nr = realloc(g->recs, (g->n + j) * sizeof(*nr));
 
@@ -301,7 +310,8 @@ static int gather_plane(struct gather *g, const struct xp_plane *p, int64_t base
 			continue;
 		memset(&rc, 0, sizeof(rc));
 		rc.dealloc = kind[e->meta] == 2;
-		rc.t = shift + e->start_ps;
+		if (__builtin_add_overflow(shift, e->start_ps, &rc.t))
+			goto far;
 		for (j = 0; j < e->nstats; j++) {
 			const struct xp_stat *s = &p->stats[e->stats_first + j];
 
@@ -332,6 +342,15 @@ static int gather_plane(struct gather *g, const struct xp_plane *p, int64_t base
 		if (g->n == g->cap && xp_grow(&g->recs, &g->cap, g->n, sizeof(*g->recs), 256))
 			goto nomem;
 		g->recs[g->n++] = rc;
+	}
+	goto out;
+far:
+	{
+		char name[256];
+
+		xp_escape(name, sizeof(name), p->name);
+		ret = xp_err_set(err, XP_ERR_LIMIT, "host plane '%s' starts too far from the input's first "
+				 "host line for one picosecond timeline", name);
 	}
 	goto out;
 nomem:
@@ -403,7 +422,9 @@ static int cmp_alloc(const void *a, const void *b)
 
 	if (x->bytes != y->bytes)
 		return x->bytes > y->bytes ? -1 : 1;
-	return x->time_ps < y->time_ps ? -1 : x->time_ps > y->time_ps;
+	if (x->time_ps != y->time_ps)
+		return x->time_ps < y->time_ps ? -1 : 1;
+	return x->addr < y->addr ? -1 : x->addr > y->addr;	/* live ones differ */
 }
 
 /* Takes the live set at the peak: counts, and with opts.peak the list. */
@@ -559,7 +580,9 @@ static int cmp_row(const void *a, const void *b)
 
 	if (x->peak_in_use != y->peak_in_use)
 		return x->peak_in_use > y->peak_in_use ? -1 : 1;
-	return strcmp(x->memory_id, y->memory_id);
+	if (strcmp(x->memory_id, y->memory_id))
+		return strcmp(x->memory_id, y->memory_id);
+	return x->by_index - y->by_index;
 }
 
 int an_mem_add(struct an_mem_result *r, const struct xp_trace *t, const char *input, struct xp_err *err)
@@ -573,11 +596,16 @@ int an_mem_add(struct an_mem_result *r, const struct xp_trace *t, const char *in
 	int ret = 0;
 
 	r->inputs++;
+	/* The origin: the earliest host line with events, those the reader left out included. */
 	for (i = 0; i < t->nplanes; i++) {
 		const struct xp_plane *p = &t->planes[i];
+		size_t li;
 
-		if (p->loaded && p->nevents && !strncmp(p->name, "/host:", 6) && p->base_ns < base)
-			base = p->base_ns;
+		if (!p->loaded || strncmp(p->name, "/host:", 6))
+			continue;
+		for (li = 0; li < p->nlines; li++)
+			if ((p->lines[li].nevents || p->lines[li].filtered) && p->lines[li].timestamp_ns < base)
+				base = p->lines[li].timestamp_ns;
 	}
 	for (i = 0; i < t->nplanes && !ret; i++) {
 		const struct xp_plane *p = &t->planes[i];
@@ -608,7 +636,7 @@ int an_mem_add(struct an_mem_result *r, const struct xp_trace *t, const char *in
 	for (i = 0; i < g.n;) {
 		size_t j = i;
 		struct an_mem_row *w;
-		const char *id = g.mems[g.recs[ord[i]].mem].name;
+		const char *id = g.mems[g.recs[ord[i]].mem].name + 1;	/* after its kind */
 
 		while (j < g.n && g.recs[ord[j]].mem == g.recs[ord[i]].mem)
 			j++;
@@ -629,7 +657,8 @@ int an_mem_add(struct an_mem_result *r, const struct xp_trace *t, const char *in
 		r->events += j - i;
 		i = j;
 	}
-	qsort(r->rows + first_row, r->nrows - first_row, sizeof(*r->rows), cmp_row);
+	if (r->nrows - first_row > 1)
+		qsort(r->rows + first_row, r->nrows - first_row, sizeof(*r->rows), cmp_row);
 	if (r->events == before)
 		r->inputs_without++;
 	goto out;

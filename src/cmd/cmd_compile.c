@@ -120,7 +120,7 @@ int cmd_compile(int argc, char **argv)
 		 "only functions whose name contains PATTERN, any case"},
 		{"events", 0, OPT_FLAG, &a.events, NULL,
 		 "CSV/TSV: the compiler events table instead of the functions (text and JSON have both)"},
-		{"top", 0, OPT_COUNT, &a.top, "N", "only the N functions that compiled longest (and their events)"},
+		{"top", 0, OPT_COUNT, &a.top, "N", "only the first N rows (by input, then compile time) and their events"},
 		CMD_OPTS_INPUT(&a.c),
 		CMD_OPTS_FORMAT(&a.c),
 		{0},

@@ -51,22 +51,6 @@ static int print_kernels(FILE *f, enum out_mode mode, int colour, const void *ar
 	return out_kernels(f, mode, o->res, o->o, o->notes, colour);
 }
 
-/* Text from a trace for a message: control bytes and non-ASCII as \xNN, at most n - 1 bytes. */
-static void escape(char *dst, size_t n, const char *s)
-{
-	size_t len = 0;
-
-	for (; *s && len + 5 < n; s++) {
-		unsigned char ch = (unsigned char)*s;
-
-		if (ch < 0x20 || ch >= 0x7f || ch == '\\')
-			len += (size_t)snprintf(dst + len, n - len, "\\x%02x", ch);
-		else
-			dst[len++] = (char)ch;
-	}
-	dst[len] = '\0';
-}
-
 static void *kern_work(size_t i, void *ctx)
 {
 	struct kern_batch *kb = ctx;
@@ -155,7 +139,7 @@ static void result_notes(const struct an_kern_result *r, struct xp_notes *n)
 	char ex[256];
 
 	if (r->bad_config) {
-		escape(ex, sizeof(ex), r->bad_config_example ? r->bad_config_example : "");
+		xp_escape(ex, sizeof(ex), r->bad_config_example ? r->bad_config_example : "");
 		xp_notes_add(n, "%zu kernel%s carr%s a kernel_details stat that does not parse as a launch "
 			     "configuration (e.g. \"%s\"): counted under %s name, configuration '?'",
 			     r->bad_config, r->bad_config == 1 ? "" : "s", r->bad_config == 1 ? "ies" : "y", ex,

@@ -4,6 +4,23 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+void xp_escape(char *dst, size_t n, const char *s)
+{
+	size_t len = 0;
+
+	if (!n)
+		return;
+	for (; *s && len + 5 < n; s++) {
+		unsigned char ch = (unsigned char)*s;
+
+		if (ch < 0x20 || ch >= 0x7f || ch == '\\')
+			len += (size_t)snprintf(dst + len, n - len, "\\x%02x", ch);
+		else
+			dst[len++] = (char)ch;
+	}
+	dst[len] = '\0';
+}
+
 int xp_err_set(struct xp_err *err, int code, const char *fmt, ...)
 {
 	va_list ap;

@@ -3,6 +3,8 @@
 #ifndef XP_ERR_H
 #define XP_ERR_H
 
+#include <stddef.h>
+
 enum xp_errcode {
 	XP_OK = 0,
 	XP_ERR_NOMEM = -1,	/* out of memory */
@@ -17,6 +19,11 @@ struct xp_err {
 	char msg[512];
 };
 
+/*
+ * Text from a trace for a message (names are data): control bytes, DEL,
+ * backslash and bytes above 0x7f as \xNN, at most n - 1 bytes into dst.
+ */
+void xp_escape(char *dst, size_t n, const char *s);
 /* Records the first error only: later calls keep the original cause. Returns code. */
 int xp_err_set(struct xp_err *err, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
