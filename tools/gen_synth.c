@@ -1435,6 +1435,75 @@ static void gen_compile(void)
 	space_write(sp, "compile.xplane.pb");
 }
 
+/*
+ * Memory edge cases (EXPECTED.md section 21a), each once read differently
+ * by the two readers: a host line with events but no memory event before
+ * the memory events (the time origin), a second stat metadata entry named
+ * bytes_allocated (not the key: not read), and an allocator named like a
+ * device index ("index_on_host:0", apart from device 0).
+ */
+static void gen_memory_edges(void)
+{
+	XSpace *sp = space_new();
+	struct plane h = plane_add(sp, 1, "/host:CPU", 1000);
+	XLine *py = line_add(&h, 1, "python", 1000);
+	XLine *t1 = line_add(&h, 2, "t1", 2000);
+	static const struct mem_ev ev[] = {
+		{0, 5, "GPU_0_bfc", -1, 0x10, 100, 100, 100, 0, 900, 100, 0.1, "op", "[1]", "output", 1},
+		{1, 6, "GPU_0_bfc", -1, 0x10, -1, -1, 0, 0, 1000, 100, 0.1, NULL, NULL, NULL, 0},
+		{0, 7, "index_on_host:0", -1, 0x20, 10, 10, 10, 0, 90, 10, -1, NULL, NULL, NULL, 0},
+		{0, 8, NULL, 0, 0x30, 20, 20, 20, 0, 80, 20, -1, NULL, NULL, NULL, 0},
+	};
+	XStatMetadata *m = xmalloc(sizeof(*m));
+	StatMetadataEntry *e = xmalloc(sizeof(*e));
+	XEvent *x;
+	XStat *st = xmalloc(sizeof(*st));
+	size_t i;
+
+	ev_add(&h, py, "some_python_fn", US(0), US(1));
+	for (i = 0; i < sizeof(ev) / sizeof(ev[0]); i++)
+		mem_event(&h, t1, &ev[i]);
+	/* a second stat metadata also named bytes_allocated, on an event of its own */
+	tensorflow__profiler__xstat_metadata__init(m);
+	m->id = 1000;
+	m->name = xstrdup("bytes_allocated");
+	tensorflow__profiler__xplane__stat_metadata_entry__init(e);
+	e->key = m->id;
+	e->value = m;
+	PUSH(h.xp->stat_metadata, h.xp->n_stat_metadata, e);
+	x = ev_add(&h, t1, "MemoryAllocation", US(9), 0);
+	ev_str(&h, x, "allocator_name", "dup");
+	ev_i64(&h, x, "bytes_allocated", 10);
+	x = ev_add(&h, t1, "MemoryAllocation", US(10), 0);
+	ev_str(&h, x, "allocator_name", "dup");
+	tensorflow__profiler__xstat__init(st);
+	st->metadata_id = 1000;
+	st->value_case = TENSORFLOW__PROFILER__XSTAT__VALUE_INT64_VALUE;
+	st->int64_value = 500;
+	PUSH(x->stats, x->n_stats, st);
+	space_write(sp, "memory_edges.xplane.pb");
+}
+
+/*
+ * compile (section 22a): an unattributed trace on a worker [100, 200] µs
+ * holding a trace [150, 160] that the call f [140, 170] on main takes
+ * beside it: not nested in its phase for f (the outer one belongs to no
+ * call), so f's trace is 10 µs.
+ */
+static void gen_compile_nested(void)
+{
+	XSpace *sp = space_new();
+	struct plane h = plane_add(sp, 1, "/host:CPU", 1000);
+	XLine *mn = line_add(&h, 1, "main", 1000);
+	XLine *wk = line_add(&h, 2, "worker", 1000);
+
+	ev_add(&h, wk, "trace_to_jaxpr_dynamic", US(100), US(100));
+	ev_add(&h, wk, "trace_to_jaxpr_dynamic", US(150), US(10));
+	ev_add(&h, mn, "PjitFunction(f)", US(140), US(30));
+	ev_add(&h, mn, "PjitFunction(f)", US(300), US(30));
+	space_write(sp, "compile_nested.xplane.pb");
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2) {
@@ -1468,5 +1537,7 @@ int main(int argc, char **argv)
 	gen_ops_values();
 	gen_memory();
 	gen_compile();
+	gen_memory_edges();
+	gen_compile_nested();
 	return 0;
 }

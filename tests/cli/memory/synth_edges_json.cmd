@@ -1,0 +1,1 @@
+xplane-stat memory --json $SYNTH/memory_edges.xplane.pb
