@@ -3,17 +3,19 @@
  * The whole analysis pipeline on one input, as the commands run it: reader ->
  * executions -> functions, autotune and --compat=ejkernel candidates, kernels,
  * ops (by op or category, each sort, the input pooled twice), planes,
- * events (the table and --list's stream) and overview -> every formatter into
- * memory. Beyond not crashing, each output must be
- * well-formed whatever the names in the input hold:
+ * events (the table and --list's stream), overview and device memory (the
+ * full read and the command's own) -> every formatter into a buffer. Beyond
+ * not crashing, each output must be well-formed whatever the names in the
+ * input hold:
  *   JSON  parses (cJSON) and is valid UTF-8 (JSON lines: each line);
  *   CSV   every record has as many fields as the header (RFC 4180 quoting);
  *   TSV   every line has as many tabs as the header, no raw CR;
  *   table valid UTF-8 with no control character but the newline.
  * The options (reader, device pattern, --children, --min-duration, --time,
- * --trim, --per-device, --match) come from a hash of the input, so that the
- * fuzzer reaches them all without a format of its own to learn;
- * FUZZ_VERBOSE=1 prints the choice.
+ * --trim, --per-device, --match, memory's --peak, --timeline and --memory)
+ * come from a hash of the input, so that the fuzzer reaches them all without
+ * a format of its own to learn; FUZZ_VERBOSE=1 prints the choice. memory's
+ * result must also keep the promises of an_memory.h (mem_check).
  */
 #include <regex.h>
 #include <stdint.h>
@@ -29,6 +31,7 @@
 #include "an_exec.h"
 #include "an_functions.h"
 #include "an_kernels.h"
+#include "an_memory.h"
 #include "an_ops.h"
 #include "an_overview.h"
 #include "an_planes.h"
@@ -38,6 +41,7 @@
 #include "out_events.h"
 #include "out_functions.h"
 #include "out_kernels.h"
+#include "out_memory.h"
 #include "out_ops.h"
 #include "out_overview.h"
 #include "out_planes.h"
@@ -251,6 +255,316 @@ static int list_events(FILE *f, enum out_mode mode, const struct xp_trace *t, co
 		}
 	}
 	return 0;
+}
+
+/*
+ * memory adds the input twice: the harness's full read, then the read the
+ * command makes (host planes only, of them only the memory events and their
+ * key stats), under names with odd bytes, as file names may hold.
+ */
+#define MEM_INPUT_A "fuzz\t\"memory\xff"
+#define MEM_INPUT_B "fuzz,\nmemory\x01"
+
+/* A promise of an_memory.h broken by row i of r (r->nrows: by the result as a whole). */
+static void mem_fail(const struct an_mem_result *r, size_t i, const char *what)
+{
+	if (i < r->nrows)
+		fprintf(stderr, "memory: row %zu of %zu ('%s'): %s\n", i, r->nrows,
+			r->rows[i].memory_id ? r->rows[i].memory_id : "(null)", what);
+	else
+		fprintf(stderr, "memory: %s\n", what);
+	abort();
+}
+
+static int str_eq(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+static uint64_t mem_sat_add(uint64_t a, uint64_t b)
+{
+	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+static int mem_wants_plane(const char *name, void *ctx)
+{
+	(void)ctx;
+	return !strncmp(name, "/host:", 6);
+}
+
+/* The read cmd_memory makes (cmd_read_host); 0, or -1 when it fails (err set). */
+static int mem_command_read(const struct xp_reader *reader, const uint8_t *data, size_t len, uint64_t h,
+			    struct xp_trace **t, struct xp_err *err)
+{
+	struct xp_read_opts o = {.reader = reader, .event_stats = XP_EVSTATS_KEYS};
+
+	o.jobs = 1 + ((h >> 47) & 1);
+	o.split_bytes = (h >> 48) & 1;	/* with 2 jobs: a host plane's lines split, filtered at once */
+	o.want_plane = mem_wants_plane;
+	o.want_host_event = an_mem_wants_host_event;
+	o.host_keys = AN_MEM_KEYS;
+	return xp_trace_read_opts(&o, data, len, t, err) ? -1 : 0;
+}
+
+/*
+ * Adds t to r: straight, or as cmd_memory does, into a result of the input's
+ * own (its worker's) merged after r's rows.
+ */
+static int mem_add(struct an_mem_result *r, int merged, const struct xp_trace *t, const char *input,
+		   struct xp_err *err)
+{
+	struct an_mem_result one;
+	int ret;
+
+	if (!merged)
+		return an_mem_add(r, t, input, err);
+	an_mem_init(&one, &r->opts);
+	ret = an_mem_add(&one, t, input, err);
+	if (!ret)
+		ret = an_mem_merge(r, &one, err);
+	an_mem_release(&one);
+	return ret;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* A memory is its id and its kind: an allocator named "index_on_host:0" is not device 0. */
+static int cmp_mem_id(const void *a, const void *b)
+{
+	const struct an_mem_row *x = *(const struct an_mem_row *const *)a;
+	const struct an_mem_row *y = *(const struct an_mem_row *const *)b;
+	int c = strcmp(x->memory_id, y->memory_id);
+
+	return c ? c : x->by_index - y->by_index;
+}
+
+/* The allocations live at row i's peak (--peak): largest first, at distinct addresses, made by then. */
+static void mem_check_live(const struct an_mem_result *r, size_t i)
+{
+	const struct an_mem_row *w = &r->rows[i];
+	uint64_t sum = 0, *addr;
+	size_t j;
+
+	if (!w->live_count)
+		return;
+	if (!w->live)
+		mem_fail(r, i, "--peak, allocations live at the peak, but no list of them");
+	if (!(addr = malloc(w->live_count * sizeof(*addr))))
+		abort();
+	for (j = 0; j < w->live_count; j++) {
+		const struct an_mem_alloc *al = &w->live[j];
+
+		if (j && al->bytes > w->live[j - 1].bytes)
+			mem_fail(r, i, "live allocations not largest first");
+		if (al->has_bytes && al->bytes > w->largest_alloc)
+			mem_fail(r, i, "a live allocation larger than the largest allocation");
+		if (al->time_ps < w->first_ps || al->time_ps > w->peak_time_ps)
+			mem_fail(r, i, "a live allocation made outside the events up to the peak");
+		sum = mem_sat_add(sum, al->has_bytes ? al->bytes : 0);
+		addr[j] = al->addr;
+	}
+	if (sum != w->live_bytes)
+		mem_fail(r, i, "live_bytes is not the sum of the live allocations' bytes");
+	/* matched by address: an allocation at a live address drops the older one */
+	qsort(addr, w->live_count, sizeof(*addr), cmp_u64);
+	for (j = 1; j < w->live_count; j++)
+		if (addr[j] == addr[j - 1])
+			mem_fail(r, i, "two allocations live at one address");
+	free(addr);
+}
+
+/* Row i's timeline (--timeline): every event with bytes_allocated, in time order, up to the peak. */
+static void mem_check_timeline(const struct an_mem_result *r, size_t i)
+{
+	const struct an_mem_row *w = &r->rows[i];
+	size_t j, at = SIZE_MAX, frees = 0;
+
+	if (w->npoints != w->allocs + w->deallocs - w->no_state || (w->npoints && !w->points))
+		mem_fail(r, i, "the timeline does not hold every event with bytes_allocated");
+	for (j = 0; j < w->npoints; j++) {
+		const struct an_mem_point *pt = &w->points[j];
+
+		if (j && pt->time_ps < w->points[j - 1].time_ps)
+			mem_fail(r, i, "timeline out of time order");
+		if (pt->time_ps < w->first_ps || pt->time_ps > w->last_ps)
+			mem_fail(r, i, "a timeline point outside the first and last events");
+		if (pt->in_use != mem_sat_add(pt->allocated, pt->reserved))
+			mem_fail(r, i, "a timeline point's in use is not allocated + reserved");
+		if (pt->in_use > w->peak_in_use)
+			mem_fail(r, i, "a timeline point above the peak");
+		if (at == SIZE_MAX && pt->in_use == w->peak_in_use)
+			at = j;
+		frees += pt->dealloc != 0;
+	}
+	if (!w->npoints)
+		return;
+	/* the peak is at its first event */
+	if (at == SIZE_MAX || w->points[at].time_ps != w->peak_time_ps ||
+	    w->points[at].allocated != w->peak_allocated || w->points[at].reserved != w->peak_reserved)
+		mem_fail(r, i, "the peak is not the timeline's first highest point");
+	if (w->points[w->npoints - 1].in_use != w->last_in_use)
+		mem_fail(r, i, "last_in_use is not the timeline's last point");
+	if (frees > w->deallocs || w->npoints - frees > w->allocs)
+		mem_fail(r, i, "the timeline holds more frees or allocations than the counts");
+}
+
+/* What an_memory.h promises of a row, whatever the input. */
+static void mem_check_row(const struct an_mem_result *r, size_t i)
+{
+	const struct an_mem_row *w = &r->rows[i];
+	size_t n = w->allocs + w->deallocs;
+
+	if (!w->input || !w->memory_id)
+		mem_fail(r, i, "no input name or memory id");
+	if (!n)
+		mem_fail(r, i, "a row without events");
+	if (w->by_index && strncmp(w->memory_id, "index_on_host:", 14))
+		mem_fail(r, i, "named by index_on_host, but its id is not index_on_host:N");
+	if (r->opts.memory && !an_device_matches(w->memory_id, r->opts.memory))
+		mem_fail(r, i, "a memory --memory does not match");
+	if (w->no_state > n || w->has_peak != (w->no_state < n))
+		mem_fail(r, i, "a peak without an event giving bytes_allocated, or none with one");
+	if (w->first_ps > w->last_ps ||
+	    (w->has_peak && (w->peak_time_ps < w->first_ps || w->peak_time_ps > w->last_ps)))
+		mem_fail(r, i, "the peak or first event outside the row's events");
+	if (w->has_peak && w->peak_in_use != mem_sat_add(w->peak_allocated, w->peak_reserved))
+		mem_fail(r, i, "peak in use is not allocated + reserved (saturating at 2^64-1)");
+	if (!w->has_peak && (w->has_fragmentation || w->live_count || w->unexplained_bytes))
+		mem_fail(r, i, "no peak, yet a fragmentation, allocations live at it or bytes before it");
+	if (w->has_peak && w->unexplained_bytes !=
+	    (w->peak_allocated > w->live_bytes ? w->peak_allocated - w->live_bytes : 0))
+		mem_fail(r, i, "unexplained_bytes is not the peak's bytes_allocated - live_bytes");
+	if (w->capacity_varies && !w->capacity)
+		mem_fail(r, i, "capacity varies, yet no event gives one");
+	if (w->freed_unseen > w->deallocs)
+		mem_fail(r, i, "more frees of unseen allocations than frees");
+	/*
+	 * Each allocation live at the peak is one allocation, and each reuse one more that
+	 * replaced a live one (before the peak) or came after it: together never more than all.
+	 */
+	if (w->addr_reused > w->allocs || w->live_count > w->allocs - w->addr_reused)
+		mem_fail(r, i, "more allocations live or reusing an address than allocations");
+	if (!r->opts.peak && w->live)
+		mem_fail(r, i, "a list of live allocations without --peak");
+	if (r->opts.peak)
+		mem_check_live(r, i);
+	if (!r->opts.timeline && (w->npoints || w->points))
+		mem_fail(r, i, "a timeline without --timeline");
+	if (r->opts.timeline)
+		mem_check_timeline(r, i);
+}
+
+/*
+ * Rows a and b (one memory from the two reads) hold the same, times included:
+ * they count from the earliest host line with events, those the command's
+ * read walks and leaves out (line->filtered) too.
+ */
+static void mem_check_same(const struct an_mem_result *r, size_t a, size_t b)
+{
+	const struct an_mem_row *x = &r->rows[a], *y = &r->rows[b];
+	size_t j;
+
+#define MEM_SAME(f)                                                                  \
+	do {                                                                         \
+		if (x->f != y->f)                                                    \
+			mem_fail(r, b, "the command's read differs in " #f);         \
+	} while (0)
+	MEM_SAME(by_index);
+	MEM_SAME(allocs);
+	MEM_SAME(deallocs);
+	MEM_SAME(no_state);
+	MEM_SAME(capacity);
+	MEM_SAME(capacity_varies);
+	MEM_SAME(peak_in_use);
+	MEM_SAME(peak_allocated);
+	MEM_SAME(peak_reserved);
+	MEM_SAME(has_peak);
+	MEM_SAME(peak_time_ps);
+	MEM_SAME(has_fragmentation);
+	MEM_SAME(lifetime_peak);
+	MEM_SAME(has_lifetime_peak);
+	MEM_SAME(last_in_use);
+	MEM_SAME(largest_alloc);
+	MEM_SAME(live_count);
+	MEM_SAME(live_bytes);
+	MEM_SAME(unexplained_bytes);
+	MEM_SAME(freed_unseen);
+	MEM_SAME(addr_reused);
+	MEM_SAME(npoints);
+	MEM_SAME(first_ps);
+	MEM_SAME(last_ps);
+#undef MEM_SAME
+	/* a NaN fragmentation is the same NaN, which != would call different */
+	if (strcmp(x->memory_id, y->memory_id) ||
+	    memcmp(&x->peak_fragmentation, &y->peak_fragmentation, sizeof(x->peak_fragmentation)))
+		mem_fail(r, b, "the command's read differs in its id or fragmentation");
+	for (j = 0; j < x->npoints; j++)
+		if (x->points[j].time_ps != y->points[j].time_ps || x->points[j].in_use != y->points[j].in_use ||
+		    x->points[j].allocated != y->points[j].allocated ||
+		    x->points[j].reserved != y->points[j].reserved || x->points[j].bytes != y->points[j].bytes ||
+		    x->points[j].dealloc != y->points[j].dealloc)
+			mem_fail(r, b, "the command's read differs in its timeline");
+	for (j = 0; x->live && y->live && j < x->live_count; j++) {
+		const struct an_mem_alloc *p = &x->live[j], *q = &y->live[j];
+
+		if (p->bytes != q->bytes || p->has_bytes != q->has_bytes || p->requested != q->requested ||
+		    p->has_requested != q->has_requested || p->addr != q->addr ||
+		    p->time_ps != q->time_ps || p->data_type != q->data_type ||
+		    !str_eq(p->shape, q->shape) || !str_eq(p->op, q->op) || !str_eq(p->region, q->region))
+			mem_fail(r, b, "the command's read differs in its live allocations");
+	}
+}
+
+/*
+ * The result of the input added twice (the full read, the command's): two equal
+ * halves, each input's rows sorted by peak with one row per memory (id and
+ * kind), and the counts adding up.
+ */
+static void mem_check(const struct an_mem_result *r)
+{
+	size_t half = r->nrows / 2, i, events = 0, last_peak = SIZE_MAX;
+	const struct an_mem_row **ids;
+
+	if (r->inputs != 2 || r->nrows % 2 || r->no_memory_id % 2 || r->unselected % 2 ||
+	    r->inputs_without != (r->nrows ? 0u : 2u) || (!r->opts.memory && r->unselected))
+		mem_fail(r, r->nrows, "the counts of the input's two reads do not pair up");
+	for (i = 0; i < r->nrows; i++) {
+		const struct an_mem_row *w = &r->rows[i];
+
+		mem_check_row(r, i);
+		events += w->allocs + w->deallocs;
+		if (strcmp(w->input, i < half ? MEM_INPUT_A : MEM_INPUT_B))
+			mem_fail(r, i, "a row under the other input's name");
+		if (i == half)
+			last_peak = SIZE_MAX;
+		if (!w->has_peak)
+			continue;
+		if (last_peak != SIZE_MAX && w->peak_in_use > r->rows[last_peak].peak_in_use)
+			mem_fail(r, i, "an input's rows not by peak, largest first");
+		last_peak = i;
+	}
+	if (events != r->events)
+		mem_fail(r, r->nrows, "events is not the sum of the rows' allocations and frees");
+	if (!half)
+		return;
+	if (!(ids = malloc(half * sizeof(*ids))))
+		abort();
+	for (i = 0; i < half; i++) {
+		mem_check_same(r, i, half + i);
+		ids[i] = &r->rows[i];
+	}
+	qsort(ids, half, sizeof(*ids), cmp_mem_id);
+	for (i = 1; i < half; i++)
+		if (!cmp_mem_id(&ids[i], &ids[i - 1])) {
+			fprintf(stderr, "memory: two rows of one input for memory '%s'\n", ids[i]->memory_id);
+			abort();
+		}
+	free(ids);
 }
 
 static uint64_t hash(const uint8_t *d, size_t n)
@@ -472,6 +786,57 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 				FORMAT(modes[m], colour && !m, out_overview(f, modes[m], &orr, &notes, colour && !m));
 		}
 		an_ov_release(&orr);
+	}
+
+	/*
+	 * memory: --peak, --timeline and --memory from the hash; the input added twice, as
+	 * the harness read it and as the command reads it (freed at once: rows copy strings),
+	 * straight or through a merge
+	 */
+	{
+		static const char *const mem_pats[] = {NULL, NULL, NULL, "bfc", "GPU_0", "index_on_host:0"};
+		static const enum out_mem_view views[] = {OUT_MEM_SUMMARY, OUT_MEM_TIMELINE, OUT_MEM_PEAK};
+		struct an_mem_opts mo = {.peak = (h >> 40) & 1, .timeline = (h >> 41) & 1,
+					 .memory = mem_pats[(h >> 42) % 6]};
+		struct out_mem_opts oo = {.show_input = (h >> 45) & 1, .top = (h >> 46) % 3};
+		struct an_mem_result mr;
+		struct xp_trace *tc = NULL;
+		struct xp_err me = {0};	/* err may hold an earlier analysis's error: xp_err_set keeps the first */
+		size_t v, nviews;
+		int added = 0, merged = (h >> 49) & 1;
+
+		if (getenv("FUZZ_VERBOSE"))
+			fprintf(stderr, "memory: peak %d, timeline %d, memory %s, show-input %d, top %zu, merged %d\n",
+				mo.peak, mo.timeline, mo.memory ? mo.memory : "(any)", oo.show_input, oo.top, merged);
+		/* it reads less than the full read, which accepted the input: it must accept it too */
+		if (mem_command_read(reader, data, len, h, &tc, &me) && me.code != XP_ERR_NOMEM) {
+			fprintf(stderr, "%s: the full read accepts, memory's read: %s\n", reader->name, me.msg);
+			abort();
+		}
+		an_mem_init(&mr, &mo);
+		/* XP_ERR_LIMIT: host planes too far apart for one picosecond timeline */
+		if (tc) {
+			added = !mem_add(&mr, merged, t, MEM_INPUT_A, &me) && !mem_add(&mr, merged, tc, MEM_INPUT_B, &me);
+			if (!added && me.code != XP_ERR_NOMEM && me.code != XP_ERR_LIMIT)
+				abort();
+		}
+		xp_trace_free(tc);
+		if (added) {
+			mem_check(&mr);
+			for (m = 0; m < 4; m++) {
+				/*
+				 * Text and JSON give every list the options ask for in one; CSV and TSV
+				 * one table a view, the peak's only with --peak, as the command asks.
+				 */
+				nviews = modes[m] == OUT_TABLE || modes[m] == OUT_JSON ? 1 : mo.peak ? 3 : 2;
+				for (v = 0; v < nviews; v++) {
+					oo.view = views[v];
+					FORMAT(modes[m], colour && !m,
+					       out_memory(f, modes[m], &mr, &oo, &notes, colour && !m));
+				}
+			}
+		}
+		an_mem_release(&mr);
 	}
 
 	xp_notes_release(&notes);

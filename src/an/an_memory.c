@@ -2,6 +2,7 @@
 #include "an_memory.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -156,7 +157,7 @@ static void rec_stat(const struct xp_plane *p, const struct xp_stat *s, int ix, 
 	if (ix >= M_N || (rc->has >> ix & 1))
 		return;		/* not ours, or the event's own came first */
 	if (ix == M_FRAG) {
-		ok = !stat_double(s, &rc->frag);
+		ok = !stat_double(s, &rc->frag) && isfinite(rc->frag);	/* NaN, inf: absent */
 	} else if (ix == M_ALLOCATOR || ix >= STR_FIRST) {
 		str = xp_stat_str(p, s, &len);
 		ok = str != NULL;

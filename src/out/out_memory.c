@@ -235,7 +235,7 @@ static int print_peak(FILE *f, enum out_mode mode, const struct an_mem_result *r
 	for (i = 0; i < r->nrows && !ret; i++) {
 		const struct an_mem_row *w = &r->rows[i];
 		struct out_tcol col;
-		size_t n = w->live_count;
+		size_t n = w->live ? w->live_count : 0;	/* kept with opts.peak only */
 		char hat[32];
 
 		if (!machine) {

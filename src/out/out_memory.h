@@ -21,7 +21,10 @@ struct out_mem_opts {
 	size_t top;		/* --peak in text: the largest N allocations per memory; 0: all */
 };
 
-/* The result as a table, CSV, TSV or one JSON document; -1: out of memory. */
+/*
+ * The result as a table, CSV, TSV or one JSON document; -1: out of memory.
+ * The peak view lists allocations only of a result built with opts.peak.
+ */
 int out_memory(FILE *f, enum out_mode mode, const struct an_mem_result *r, const struct out_mem_opts *o,
 	       const struct xp_notes *notes, int colour);
 
