@@ -166,6 +166,14 @@ struct cmd_input {
 struct cmd_input *cmd_input_process(const struct cmd_common *c, const char *path, unsigned jobs,
 				    const struct an_exec_opts *xo, int keep);
 void cmd_input_free(struct cmd_input *in);
+/*
+ * For analyses of the host planes, on a worker thread: reads in->path's host
+ * planes (cmd_read_host) and adds them to result with add (an_<x>_add),
+ * filling in->code, err and notes; the trace is freed. add's error names the
+ * input.
+ */
+void cmd_host_analyse(const struct cmd_common *c, unsigned jobs, struct cmd_input *in, void *result,
+		      int (*add)(void *result, const struct xp_trace *t, const char *input, struct xp_err *err));
 
 /*
  * Inputs of a batch: counts failures, shows progress on a terminal. A failed

@@ -154,6 +154,26 @@ static int wants_host_plane(const char *name, void *ctx)
 	return !strncmp(name, "/host:", 6);
 }
 
+void cmd_host_analyse(const struct cmd_common *c, unsigned jobs, struct cmd_input *in, void *result,
+		      int (*add)(void *result, const struct xp_trace *t, const char *input, struct xp_err *err))
+{
+	int r;
+
+	in->code = cmd_read_host(c, in->path, jobs, &in->t, &in->err);
+	if (in->code)
+		return;
+	if ((r = add(result, in->t, in->path, &in->err))) {
+		if (r != XP_ERR_NOMEM)
+			cmd_err_name_input(&in->err, in->path);
+		in->code = cmd_exit_for(r);
+	} else if (cmd_note_counts(&in->notes, in->path, in->t)) {
+		in->code = EXIT_ERROR;
+		xp_err_set(&in->err, XP_ERR_NOMEM, "out of memory");
+	}
+	xp_trace_free(in->t);
+	in->t = NULL;
+}
+
 int cmd_read_host(const struct cmd_common *c, const char *path, unsigned jobs, struct xp_trace **t,
 		  struct xp_err *err)
 {

@@ -56,31 +56,21 @@ static void comp_input_free(struct comp_input *ci)
 	free(ci);
 }
 
+static int comp_add(void *result, const struct xp_trace *t, const char *input, struct xp_err *err)
+{
+	return an_comp_add(result, t, input, err);
+}
+
 static void *comp_work(size_t i, void *ctx)
 {
 	struct comp_batch *cb = ctx;
 	struct comp_input *ci = calloc(1, sizeof(*ci));
-	struct cmd_input *in;
-	int r;
 
 	if (!ci)
 		return NULL;
-	in = &ci->in;
 	an_comp_init(&ci->r, &cb->res->opts);
-	in->path = cb->paths->paths[i];
-	in->code = cmd_read_host(&cb->a->c, in->path, cb->plane_jobs, &in->t, &in->err);
-	if (in->code)
-		return ci;
-	if ((r = an_comp_add(&ci->r, in->t, in->path, &in->err))) {
-		if (r != XP_ERR_NOMEM)
-			cmd_err_name_input(&in->err, in->path);
-		in->code = cmd_exit_for(r);
-	} else if (cmd_note_counts(&in->notes, in->path, in->t)) {
-		in->code = EXIT_ERROR;
-		xp_err_set(&in->err, XP_ERR_NOMEM, "out of memory");
-	}
-	xp_trace_free(in->t);
-	in->t = NULL;
+	ci->in.path = cb->paths->paths[i];
+	cmd_host_analyse(&cb->a->c, cb->plane_jobs, &ci->in, &ci->r, comp_add);
 	return ci;
 }
 

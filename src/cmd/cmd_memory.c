@@ -56,31 +56,21 @@ static void mem_input_free(struct mem_input *mi)
 	free(mi);
 }
 
+static int mem_add(void *result, const struct xp_trace *t, const char *input, struct xp_err *err)
+{
+	return an_mem_add(result, t, input, err);
+}
+
 static void *mem_work(size_t i, void *ctx)
 {
 	struct mem_batch *mb = ctx;
 	struct mem_input *mi = calloc(1, sizeof(*mi));
-	struct cmd_input *in;
-	int r;
 
 	if (!mi)
 		return NULL;
-	in = &mi->in;
 	an_mem_init(&mi->r, &mb->res->opts);
-	in->path = mb->paths->paths[i];
-	in->code = cmd_read_host(&mb->a->c, in->path, mb->plane_jobs, &in->t, &in->err);
-	if (in->code)
-		return mi;
-	if ((r = an_mem_add(&mi->r, in->t, in->path, &in->err))) {
-		if (r != XP_ERR_NOMEM)
-			cmd_err_name_input(&in->err, in->path);
-		in->code = cmd_exit_for(r);
-	} else if (cmd_note_counts(&in->notes, in->path, in->t)) {
-		in->code = EXIT_ERROR;
-		xp_err_set(&in->err, XP_ERR_NOMEM, "out of memory");
-	}
-	xp_trace_free(in->t);
-	in->t = NULL;
+	mi->in.path = mb->paths->paths[i];
+	cmd_host_analyse(&mb->a->c, mb->plane_jobs, &mi->in, &mi->r, mem_add);
 	return mi;
 }
 
