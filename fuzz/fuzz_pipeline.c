@@ -3,20 +3,22 @@
  * The whole analysis pipeline on one input, as the commands run it: reader ->
  * executions -> functions, autotune and --compat=ejkernel candidates, kernels,
  * ops (by op or category, each sort, the input pooled twice), planes,
- * events (the table and --list's stream), overview and device memory (the
- * full read and the command's own) -> every formatter into a buffer. Beyond
- * not crashing, each output must be well-formed whatever the names in the
- * input hold:
+ * events (the table and --list's stream), overview, device memory and
+ * compile time (each on the full read and the command's own) -> every
+ * formatter into a buffer. Beyond not crashing, each output must be
+ * well-formed whatever the names in the input hold:
  *   JSON  parses (cJSON) and is valid UTF-8 (JSON lines: each line);
  *   CSV   every record has as many fields as the header (RFC 4180 quoting);
  *   TSV   every line has as many tabs as the header, no raw CR;
  *   table valid UTF-8 with no control character but the newline.
  * The options (reader, device pattern, --children, --min-duration, --time,
- * --trim, --per-device, --match, memory's --peak, --timeline and --memory)
- * come from a hash of the input, so that the fuzzer reaches them all without
- * a format of its own to learn; FUZZ_VERBOSE=1 prints the choice. memory's
- * result must also keep the promises of an_memory.h (mem_check).
+ * --trim, --per-device, --match, memory's --peak, --timeline and --memory,
+ * compile's --function and --top) come from a hash of the input, so that the
+ * fuzzer reaches them all without a format of its own to learn;
+ * FUZZ_VERBOSE=1 prints the choice. memory's and compile's results must also
+ * keep the promises of an_memory.h (mem_check) and an_compile.h (comp_check).
  */
+#include <ctype.h>
 #include <regex.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -27,6 +29,7 @@
 
 #include "an_autotune.h"
 #include "an_compat.h"
+#include "an_compile.h"
 #include "an_events.h"
 #include "an_exec.h"
 #include "an_functions.h"
@@ -38,6 +41,7 @@
 #include "cmd.h"
 #include "model_check.h"
 #include "out_autotune.h"
+#include "out_compile.h"
 #include "out_events.h"
 #include "out_functions.h"
 #include "out_kernels.h"
@@ -286,7 +290,8 @@ static uint64_t mem_sat_add(uint64_t a, uint64_t b)
 	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
 }
 
-static int mem_wants_plane(const char *name, void *ctx)
+/* The commands reading host planes only (cmd_read_host) defer the others. */
+static int wants_host_plane(const char *name, void *ctx)
 {
 	(void)ctx;
 	return !strncmp(name, "/host:", 6);
@@ -300,7 +305,7 @@ static int mem_command_read(const struct xp_reader *reader, const uint8_t *data,
 
 	o.jobs = 1 + ((h >> 47) & 1);
 	o.split_bytes = (h >> 48) & 1;	/* with 2 jobs: a host plane's lines split, filtered at once */
-	o.want_plane = mem_wants_plane;
+	o.want_plane = wants_host_plane;
 	o.want_host_event = an_mem_wants_host_event;
 	o.host_keys = AN_MEM_KEYS;
 	return xp_trace_read_opts(&o, data, len, t, err) ? -1 : 0;
@@ -565,6 +570,240 @@ static void mem_check(const struct an_mem_result *r)
 			abort();
 		}
 	free(ids);
+}
+
+/*
+ * compile adds the input twice too: the harness's full read, then the read
+ * the command makes (host planes only, names and times: XP_EVSTATS_NONE).
+ */
+#define COMP_INPUT_A "fuzz\t\"compile\xff"
+#define COMP_INPUT_B "fuzz,\ncompile\x01"
+
+/* The read cmd_compile makes (cmd_read_host); 0, or -1 when it fails (err set). */
+static int comp_command_read(const struct xp_reader *reader, const uint8_t *data, size_t len, uint64_t h,
+			     struct xp_trace **t, struct xp_err *err)
+{
+	struct xp_read_opts o = {.reader = reader, .event_stats = XP_EVSTATS_NONE};
+
+	o.jobs = 1 + ((h >> 57) & 1);
+	o.split_bytes = (h >> 58) & 1;	/* with 2 jobs: a host plane's lines split among them */
+	o.want_plane = wants_host_plane;
+	return xp_trace_read_opts(&o, data, len, t, err) ? -1 : 0;
+}
+
+/* Adds t to r: straight, or as cmd_compile does, into its worker's result merged after r's. */
+static int comp_add(struct an_comp_result *r, int merged, const struct xp_trace *t, const char *input,
+		    struct xp_err *err)
+{
+	struct an_comp_result one;
+	int ret;
+
+	if (!merged)
+		return an_comp_add(r, t, input, err);
+	an_comp_init(&one, &r->opts);
+	ret = an_comp_add(&one, t, input, err);
+	if (!ret)
+		ret = an_comp_merge(r, &one, err);
+	an_comp_release(&one);
+	return ret;
+}
+
+/* A promise of an_compile.h broken by function row i of r (r->nfns: by the result as a whole). */
+static void comp_fail(const struct an_comp_result *r, size_t i, const char *what)
+{
+	if (i < r->nfns)
+		fprintf(stderr, "compile: function row %zu of %zu ('%s'): %s\n", i, r->nfns,
+			r->fns[i].name ? r->fns[i].name : "(null)", what);
+	else
+		fprintf(stderr, "compile: %s\n", what);
+	abort();
+}
+
+static int64_t comp_sat_add(int64_t a, int64_t b)
+{
+	return a > INT64_MAX - b ? INT64_MAX : a + b;
+}
+
+static int comp_contains_ci(const char *s, const char *pat)
+{
+	size_t i, j, n = strlen(s), m = strlen(pat);
+
+	for (i = 0; i + m <= n; i++) {
+		for (j = 0; j < m && tolower((unsigned char)s[i + j]) == tolower((unsigned char)pat[j]); j++)
+			;
+		if (j == m)
+			return 1;
+	}
+	return 0;
+}
+
+static int comp_event_same(const struct an_comp_event *x, const struct an_comp_event *y)
+{
+	return str_eq(x->fn, y->fn) && !strcmp(x->name, y->name) && x->phase == y->phase && x->call == y->call &&
+	       x->inside == y->inside && x->nested == y->nested && x->start_ps == y->start_ps &&
+	       x->dur_ps == y->dur_ps && x->inner == y->inner && x->inner_ps == y->inner_ps;
+}
+
+/* Function row i and its events, as an_compile.h describes them. */
+static void comp_check_fn(const struct an_comp_result *r, size_t i)
+{
+	const struct an_comp_fn *f = &r->fns[i];
+	int64_t phase[AN_COMP_NPHASES] = {0}, sum;
+	size_t j, k, compiling = 0;
+	int ph;
+
+	if (!f->input || !f->name)
+		comp_fail(r, i, "no input or function name");
+	if (r->opts.function && !comp_contains_ci(f->name, r->opts.function))
+		comp_fail(r, i, "a function --function does not match");
+	if (!f->calls || f->compiling_calls > f->calls)
+		comp_fail(r, i, "no call, or more compiling calls than calls");
+	if (f->has_later != (f->calls > 1))
+		comp_fail(r, i, "a median of later calls without them, or none with them");
+	if (f->first_ps < 0 || (f->has_later && !(f->later_median_ps >= 0)))
+		comp_fail(r, i, "a negative (or NaN) call duration");
+	for (ph = 0; ph < AN_COMP_NPHASES; ph++)
+		if (f->phase_ps[ph] < 0)
+			comp_fail(r, i, "a negative phase time");
+	if (f->first_event > r->nevents || f->nevents > r->nevents - f->first_event)
+		comp_fail(r, i, "its events lie past the result's");
+	for (j = f->first_event; j < f->first_event + f->nevents; j++) {
+		const struct an_comp_event *e = &r->events[j];
+
+		if (!e->fn || strcmp(e->fn, f->name) || !e->input || strcmp(e->input, f->input))
+			comp_fail(r, i, "an event of another function or input among its events");
+		if (e->call >= f->calls)
+			comp_fail(r, i, "an event of a call past its calls");
+		if (j > f->first_event && e->start_ps < e[-1].start_ps)
+			comp_fail(r, i, "its events not by start");
+		/* call 0 is the first call: an event inside it lies in it, one beside starts in it */
+		if (!e->call && (e->start_ps < f->first_start_ps ||
+				 (e->inside ? e->start_ps + e->dur_ps > f->first_start_ps + f->first_ps
+					    : e->start_ps >= f->first_start_ps + f->first_ps)))
+			comp_fail(r, i, "an event of the first call outside it");
+		if (!e->nested)
+			phase[e->phase] = comp_sat_add(phase[e->phase], e->dur_ps);
+		if (e->phase == AN_COMP_COMPILE) {
+			for (k = f->first_event; k < j; k++)
+				if (r->events[k].phase == AN_COMP_COMPILE && r->events[k].call == e->call)
+					break;
+			compiling += k == j;
+		}
+	}
+	for (ph = 0; ph < AN_COMP_NPHASES; ph++)
+		if (phase[ph] != f->phase_ps[ph])
+			comp_fail(r, i, "a phase time is not the sum of its events not nested in their phase");
+	if (compiling != f->compiling_calls)
+		comp_fail(r, i, "compiling_calls is not the number of its calls with a compile event");
+	/* rows by compile time (the phases' sum), then first call */
+	if (i && !strcmp(f->input, r->fns[i - 1].input)) {
+		const struct an_comp_fn *p = &r->fns[i - 1];
+		int64_t prev = comp_sat_add(comp_sat_add(p->phase_ps[0], p->phase_ps[1]), p->phase_ps[2]);
+
+		sum = comp_sat_add(comp_sat_add(f->phase_ps[0], f->phase_ps[1]), f->phase_ps[2]);
+		if (sum > prev || (sum == prev && f->first_ps > p->first_ps))
+			comp_fail(r, i, "an input's functions not by compile time, then first call");
+	}
+}
+
+/* What an_compile.h promises of one event, whoever it belongs to. */
+static void comp_check_event(const struct an_comp_result *r, size_t j)
+{
+	const struct an_comp_event *e = &r->events[j];
+
+	if (!e->input || !e->name || e->phase < 0 || e->phase >= AN_COMP_NPHASES ||
+	    an_comp_phase_of(e->name) != e->phase) {
+		fprintf(stderr, "compile: event %zu: no input or name, or a phase its name does not mark\n", j);
+		abort();
+	}
+	if (e->dur_ps < 0 || e->inner_ps < 0 || (!e->inner && e->inner_ps) ||
+	    (e->phase != AN_COMP_COMPILE && e->inner)) {
+		fprintf(stderr, "compile: event %zu ('%s'): a negative time, or inner events where there "
+			"can be none\n", j, e->name);
+		abort();
+	}
+}
+
+/*
+ * The result of the input added twice (the full read, the command's): two
+ * equal halves; in each, the functions' events in row order, then the
+ * unattributed ones; the counts adding up.
+ */
+static void comp_check(const struct an_comp_result *r)
+{
+	size_t half = r->nfns / 2, evhalf = r->nevents / 2, i, j, at, calls = 0, unattributed = 0;
+	int64_t unattributed_ps = 0;
+	int ph;
+
+	if (r->inputs != 2 || r->nfns % 2 || r->nevents % 2 || r->calls % 2 || r->call_events % 2 ||
+	    r->compiler_events % 2 || r->unattributed % 2 || r->unselected % 2 ||
+	    r->inputs_without != (r->calls || r->compiler_events ? 0u : 2u))
+		comp_fail(r, r->nfns, "the counts of the input's two reads do not pair up");
+	if (r->calls > r->call_events || r->nevents > r->compiler_events ||
+	    (!r->opts.function && (r->unselected || r->nevents != r->compiler_events)))
+		comp_fail(r, r->nfns, "more calls than call events, or events not every compiler event");
+	for (ph = 0; ph < AN_COMP_NPHASES; ph++)
+		if (r->phase_ps[ph] < 0 || r->phase_ps[ph] > r->total_ps)
+			comp_fail(r, r->nfns, "a phase's total negative or more than the union of all phases");
+	if (r->total_ps < 0 || r->host_span_ps < 0 || r->unattributed_ps < 0 ||
+	    r->total_ps > comp_sat_add(comp_sat_add(r->phase_ps[0], r->phase_ps[1]), r->phase_ps[2]))
+		comp_fail(r, r->nfns, "a negative total, or a union of phases over their sum");
+	for (j = 0; j < r->nevents; j++)
+		comp_check_event(r, j);
+	for (i = 0; i < r->nfns; i++) {
+		comp_check_fn(r, i);
+		calls += r->fns[i].calls;
+		if (strcmp(r->fns[i].input, i < half ? COMP_INPUT_A : COMP_INPUT_B))
+			comp_fail(r, i, "a row under the other input's name");
+	}
+	if (calls > r->calls || (!r->opts.function && calls != r->calls))
+		comp_fail(r, r->nfns, "calls is not the sum of the rows' calls");
+	/* each half: its rows' events one after the other, then its unattributed ones */
+	for (at = 0, i = 0; i < r->nfns; i++) {
+		if (i == half && at > evhalf)
+			comp_fail(r, i, "the first input's rows hold more than half the events");
+		if (i == half)
+			for (; at < evhalf; at++)
+				if (r->events[at].fn)
+					comp_fail(r, r->nfns, "an attributed event after the first input's rows' events");
+		if (r->fns[i].first_event != at)
+			comp_fail(r, i, "its events do not follow the previous row's");
+		at += r->fns[i].nevents;
+	}
+	for (j = 0; j < r->nevents; j++) {
+		const struct an_comp_event *e = &r->events[j];
+
+		if (strcmp(e->input, j < evhalf ? COMP_INPUT_A : COMP_INPUT_B))
+			comp_fail(r, r->nfns, "an event under the other input's name");
+		if (j >= at && e->fn)
+			comp_fail(r, r->nfns, "an attributed event after the second input's rows' events");
+		if (e->fn)
+			continue;
+		unattributed++;
+		if (!e->nested)
+			unattributed_ps = comp_sat_add(unattributed_ps, e->dur_ps);
+	}
+	if (unattributed > r->unattributed ||
+	    (!r->opts.function && (unattributed != r->unattributed || unattributed_ps != r->unattributed_ps)))
+		comp_fail(r, r->nfns, "the unattributed events do not give unattributed and unattributed_ps");
+	/* the command's read: the full read's rows and events, times included */
+	for (i = 0; i < half; i++) {
+		const struct an_comp_fn *x = &r->fns[i], *y = &r->fns[half + i];
+
+		if (strcmp(x->name, y->name) || x->calls != y->calls || x->first_ps != y->first_ps ||
+		    x->first_start_ps != y->first_start_ps || x->has_later != y->has_later ||
+		    memcmp(&x->later_median_ps, &y->later_median_ps, sizeof(x->later_median_ps)) ||
+		    memcmp(x->phase_ps, y->phase_ps, sizeof(x->phase_ps)) ||
+		    x->compiling_calls != y->compiling_calls || x->nevents != y->nevents ||
+		    y->first_event != x->first_event + evhalf)
+			comp_fail(r, half + i, "the command's read differs from the full read");
+	}
+	for (j = 0; j < evhalf; j++)
+		if (!comp_event_same(&r->events[j], &r->events[evhalf + j])) {
+			fprintf(stderr, "compile: event %zu ('%s'): the command's read differs from the full read\n",
+				evhalf + j, r->events[evhalf + j].name);
+			abort();
+		}
 }
 
 static uint64_t hash(const uint8_t *d, size_t n)
@@ -837,6 +1076,56 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 			}
 		}
 		an_mem_release(&mr);
+	}
+
+	/*
+	 * compile: --function and --top from the hash; the input added twice, as the
+	 * harness read it and as the command reads it, straight or through a merge
+	 */
+	{
+		static const char *const comp_pats[] = {NULL, NULL, "f", "JIT_", ")"};
+		struct an_comp_opts po = {.function = comp_pats[(h >> 50) % 5]};
+		struct out_comp_opts oo = {.show_input = (h >> 53) & 1, .top = (h >> 54) % 3};
+		struct an_comp_result pr;
+		struct xp_trace *tc = NULL;
+		struct xp_err pe = {0};
+		int added = 0, merged = (h >> 56) & 1, ev;
+
+		if (getenv("FUZZ_VERBOSE"))
+			fprintf(stderr, "compile: function %s, show-input %d, top %zu, merged %d\n",
+				po.function ? po.function : "(any)", oo.show_input, oo.top, merged);
+		if (comp_command_read(reader, data, len, h, &tc, &pe) && pe.code != XP_ERR_NOMEM) {
+			fprintf(stderr, "%s: the full read accepts, compile's read: %s\n", reader->name, pe.msg);
+			abort();
+		}
+		an_comp_init(&pr, &po);
+		/* XP_ERR_LIMIT: host planes too far apart, for both reads alike */
+		if (tc) {
+			if (comp_add(&pr, merged, t, COMP_INPUT_A, &pe)) {
+				if (pe.code != XP_ERR_NOMEM && pe.code != XP_ERR_LIMIT)
+					abort();
+			} else if (comp_add(&pr, merged, tc, COMP_INPUT_B, &pe)) {
+				if (pe.code != XP_ERR_NOMEM) {
+					fprintf(stderr, "compile: the full read is added, the command's read: %s\n",
+						pe.msg);
+					abort();
+				}
+			} else {
+				added = 1;
+			}
+		}
+		xp_trace_free(tc);
+		if (added) {
+			comp_check(&pr);
+			for (m = 0; m < 4; m++)
+				/* CSV and TSV: the functions, then the events (--events) */
+				for (ev = 0; ev < (modes[m] == OUT_CSV || modes[m] == OUT_TSV ? 2 : 1); ev++) {
+					oo.events = ev;
+					FORMAT(modes[m], colour && !m,
+					       out_compile(f, modes[m], &pr, &oo, &notes, colour && !m));
+				}
+		}
+		an_comp_release(&pr);
 	}
 
 	xp_notes_release(&notes);

@@ -227,10 +227,13 @@ static int walk_line(struct work *w, const struct xp_plane *p, size_t pi, const 
 
 		/* the union of the compile events, then the other events inside it */
 		qsort(span, nspan, sizeof(*span), cmp_line_ev);
+		/* by end from here: a union can be longer than INT64_MAX ps, an end never */
+		for (i = 0; i < nspan; i++)
+			span[i].dur += span[i].start;
 		for (i = 1; i < nspan; i++) {
-			if (span[i].start <= span[u].start + span[u].dur) {
-				if (span[i].start + span[i].dur > span[u].start + span[u].dur)
-					span[u].dur = span[i].start + span[i].dur - span[u].start;
+			if (span[i].start <= span[u].dur) {
+				if (span[i].dur > span[u].dur)
+					span[u].dur = span[i].dur;
 			} else {
 				span[++u] = span[i];
 			}
@@ -251,7 +254,7 @@ static int walk_line(struct work *w, const struct xp_plane *p, size_t pi, const 
 				else
 					hi = mid;
 			}
-			if (lo && s0 + e->dur_ps <= span[lo - 1].start + span[lo - 1].dur) {
+			if (lo && s0 + e->dur_ps <= span[lo - 1].dur) {
 				ev[n].start = s0;
 				ev[n].dur = e->dur_ps;
 				ev[n++].idx = (uint32_t)i;
@@ -572,6 +575,7 @@ static int build(struct an_comp_result *r, struct work *w, const char *input)
 		if (f->nevents > 1)
 			qsort(r->events + f->first_event, f->nevents, sizeof(*r->events), cmp_event);
 	}
+	k = r->nevents;	/* the unattributed ones, then by start */
 	for (i = 0; i < w->ncevs; i++) {
 		const struct cev *c = &w->cevs[i];
 
@@ -583,6 +587,8 @@ static int build(struct an_comp_result *r, struct work *w, const char *input)
 		if (!r->opts.function && add_event(r, c, input, NULL, 0))
 			goto out;
 	}
+	if (r->nevents - k > 1)
+		qsort(r->events + k, r->nevents - k, sizeof(*r->events), cmp_event);
 	ret = 0;
 out:
 	xp_hmap_release(&groups);
@@ -646,7 +652,7 @@ int an_comp_add(struct an_comp_result *r, const struct xp_trace *t, const char *
 	for (i = 0; i < w.ncevs; i++)
 		w.cevs[i].nested = w.cevs[i].same != SIZE_MAX && w.cevs[w.cevs[i].same].call == w.cevs[i].call;
 	if (hi > lo)
-		r->host_span_ps = add_sat(r->host_span_ps, hi - lo);
+		r->host_span_ps = add_sat(r->host_span_ps, lo < 0 && hi > INT64_MAX + lo ? INT64_MAX : hi - lo);
 	r->call_events += w.call_events;
 	r->compiler_events += w.ncevs;
 	for (ph = 0; ph < AN_COMP_NPHASES; ph++)

@@ -116,10 +116,10 @@ int an_planes_describe(const struct xp_trace *t, struct an_planes *out, struct x
 				hi = ol->last_end_ps;
 			any = 1;
 		}
-		pi->span_ps = hi - lo;
+		pi->span_ps = lo < 0 && hi > INT64_MAX + lo ? INT64_MAX : hi - lo;
 		pi->span_all_ps = pi->span_ps;
 		if (pi->stray_ends && events_span(p, 0, p->nevents, NULL, &alo, &ahi))
-			pi->span_all_ps = ahi - alo;
+			pi->span_all_ps = alo < 0 && ahi > INT64_MAX + alo ? INT64_MAX : ahi - alo;
 	}
 out:
 	free(stray);
