@@ -43,7 +43,6 @@ _Static_assert(XP_K_ALLOCATOR_NAME + M_REGION == XP_K_REGION_TYPE, "memory stats
 struct rec {
 	int64_t t;
 	uint32_t mem;
-	uint32_t seq;
 	uint32_t has;		/* 1 << enum mstat */
 	int dealloc;
 	uint64_t v[STR_FIRST];	/* integer values by enum mstat (M_ALLOCATOR, M_FRAG unused) */
@@ -339,10 +338,7 @@ static int gather_plane(struct gather *g, const struct xp_plane *p, int64_t base
 			goto out;
 		}
 		rc.mem = (uint32_t)mem;
-		rc.seq = (uint32_t)g->n;
-		if (g->n == g->cap && xp_grow(&g->recs, &g->cap, g->n, sizeof(*g->recs), 256))
-			goto nomem;
-		g->recs[g->n++] = rc;
+		g->recs[g->n++] = rc;	/* room reserved above */
 	}
 	goto out;
 far:
