@@ -23,6 +23,7 @@ static const struct command commands[] = {
 	{"overview", cmd_overview, "per device: span, busy, idle, duty cycle, compute/collective/memcpy, steps, launch latency"},
 	{"memory", cmd_memory, "device memory per allocator: capacity, peak in use and when, what was live then"},
 	{"compile", cmd_compile, "per jitted function: calls, first-call overhead, trace/lower/compile events"},
+	{"export", cmd_export, "every event to Chrome trace JSON or Perfetto (.json, .json.gz, .pftrace)"},
 	{"capture", cmd_capture, "run a CUDA program and record its GPU work as an XSpace (CUPTI)"},
 };
 

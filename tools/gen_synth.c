@@ -1504,6 +1504,56 @@ static void gen_compile_nested(void)
 	space_write(sp, "compile_nested.xplane.pb");
 }
 
+/*
+ * export (EXPECTED.md section 23): a line whose events nest, overlap
+ * partially (an extra track), start together, last no time and come out of
+ * order in the file; a display name, every stat type (bytes, a ref, a
+ * metadata stat the event's own repeats), names with invalid UTF-8, quotes,
+ * a control character and markup; a host thread, a custom plane and a
+ * plane without events.
+ */
+static void gen_export(void)
+{
+	XSpace *sp = space_new();
+	struct plane g = plane_add(sp, 0, "/device:GPU:0", 1000);
+	struct plane g1 = plane_add(sp, 1, "/device:GPU:1", 1000);
+	struct plane h = plane_add(sp, 1, "/host:CPU", 1000);
+	struct plane c = plane_add(sp, 5, "/custom:foo", 1000);
+	XLine *st = line_add(&g, 7, "Stream #7", 1000);
+	XLine *py = line_add(&h, 3, "python", 1000);
+	XLine *cl = line_add(&c, 1, "things", 1000);
+	XEvent *a, *b;
+	XStat *x;
+
+	(void)g1;
+	ev_add(&g, st, "after", US(10), US(2));
+	a = ev_add(&g, st, "outer long name(123)", 0, US(10));
+	ev_add(&g, st, "cross\"q\"", US(8) + 123, US(6));
+	b = ev_add(&g, st, "inner\xff\xfe bad", US(2), US(3));
+	ev_add(&g, st, "</svg><script>alert(1)</script>", 0, US(4));
+	ev_add(&g, st, "mark\ttab", US(5), 0);
+	event_md(&g, "outer long name(123)")->display_name = xstrdup("outer");
+	ev_i64(&g, a, "i", -5);
+	ev_u64(&g, a, "u", UINT64_MAX);
+	x = stat_new(&g, &a->n_stats, &a->stats, "d");
+	x->value_case = TENSORFLOW__PROFILER__XSTAT__VALUE_DOUBLE_VALUE;
+	x->double_value = 0.5;
+	ev_str(&g, a, "s", "q\"b\\c\x01");
+	ev_ref(&g, a, "r", "ref target");
+	x = stat_new(&g, &a->n_stats, &a->stats, "raw");
+	x->value_case = TENSORFLOW__PROFILER__XSTAT__VALUE_BYTES_VALUE;
+	x->bytes_value.len = 3;
+	x->bytes_value.data = xmalloc(3);
+	memcpy(x->bytes_value.data, "\x00\xab\x10", 3);
+	ev_i64(&g, a, "flops", 7);
+	md_i64(&g, "outer long name(123)", "flops", 1000);
+	md_str(&g, "outer long name(123)", "src", "a.py:1");
+	ev_str(&g, b, "s", "x\xc3(y");
+	ev_add(&h, py, "host", US(1), US(2));
+	ev_add(&c, cl, "thing", US(3), 500);
+	space_write(sp, "export.xplane.pb");
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2) {
@@ -1539,5 +1589,6 @@ int main(int argc, char **argv)
 	gen_compile();
 	gen_memory_edges();
 	gen_compile_nested();
+	gen_export();
 	return 0;
 }

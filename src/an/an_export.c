@@ -1,0 +1,391 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The export plan: selection, time origin, process and thread ids, tracks (an_export.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "an_exec.h"
+#include "an_export.h"
+#include "xp_sort.h"
+
+/* XLA's trace viewer: devices 1..500 (1 + plane id), custom planes 501..700, host threads 701. */
+#define PID_FIRST_DEVICE 1
+#define PID_LAST_DEVICE 500
+#define PID_FIRST_CUSTOM 501
+#define PID_LAST_CUSTOM 700
+#define PID_HOST_THREADS 701
+#define PID_OTHER 1000
+/* Thread ids past the small line ids: AN_EXP_MAX_TRACKS per line, below 2^31. */
+#define TID_FRESH ((int64_t)1 << 30)
+#define TID_FRESH_LINES (((int64_t)1 << 30) / AN_EXP_MAX_TRACKS)
+
+static int has_prefix(const char *s, const char *pre)
+{
+	return strncmp(s, pre, strlen(pre)) == 0;
+}
+
+static int pid_used(const struct an_exp_plan *p, size_t n, int64_t pid)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (p->planes[i].pid == pid)
+			return 1;
+	return 0;
+}
+
+/*
+ * pids as XLA's converter gives them where they are free, else 1000 + the
+ * plane's index (unique, as no other rule reaches 1000). Quadratic in the
+ * selected planes, which number a few dozen: past 4096 every plane takes
+ * the fallback, so hostile inputs with many planes cost nothing.
+ */
+static void assign_pids(struct an_exp_plan *p)
+{
+	int64_t custom = PID_FIRST_CUSTOM;
+	size_t i;
+
+	for (i = 0; i < p->nplanes; i++) {
+		const struct xp_plane *pl = &p->t->planes[p->planes[i].plane];
+		int64_t pid = -1;
+
+		if (p->nplanes <= 4096) {
+			if (has_prefix(pl->name, "/device:") && pl->id >= 0 &&
+			    pl->id <= PID_LAST_DEVICE - PID_FIRST_DEVICE)
+				pid = PID_FIRST_DEVICE + pl->id;
+			else if (has_prefix(pl->name, "/custom:") && custom <= PID_LAST_CUSTOM)
+				pid = custom++;
+			else if (!strcmp(pl->name, "/host:CPU"))
+				pid = PID_HOST_THREADS;
+			if (pid >= 0 && pid_used(p, i, pid))
+				pid = -1;
+		}
+		p->planes[i].pid = pid >= 0 ? pid : PID_OTHER + (int64_t)p->planes[i].plane;
+	}
+}
+
+struct sortrec {
+	int64_t start;
+	uint64_t end_desc;	/* the end, ordered descending */
+	uint32_t idx;
+};
+
+static uint64_t desc_key(int64_t v)
+{
+	return ~((uint64_t)v ^ 0x8000000000000000ull);
+}
+
+/* Whether the line's events are in (start ascending, end descending) order already. */
+static int line_sorted(const struct xp_event *ev, size_t n)
+{
+	size_t i;
+
+	for (i = 1; i < n; i++) {
+		if (ev[i].start_ps > ev[i - 1].start_ps)
+			continue;
+		if (ev[i].start_ps < ev[i - 1].start_ps ||
+		    ev[i].start_ps + ev[i].dur_ps > ev[i - 1].start_ps + ev[i - 1].dur_ps)
+			return 0;
+	}
+	return 1;
+}
+
+static int sort_line(const struct xp_event *ev, size_t n, uint32_t **order)
+{
+	struct sortrec *r = malloc(n * sizeof(*r));
+	size_t i;
+	int ret = XP_ERR_NOMEM;
+
+	*order = malloc(n * sizeof(**order));
+	if (!r || !*order)
+		goto out;
+	for (i = 0; i < n; i++) {
+		r[i].start = ev[i].start_ps;
+		r[i].end_desc = desc_key(ev[i].start_ps + ev[i].dur_ps);
+		r[i].idx = (uint32_t)i;
+	}
+	if (xp_sort_by_u64(r, n, sizeof(*r), offsetof(struct sortrec, end_desc)) ||
+	    xp_sort_by_i64(r, n, sizeof(*r), offsetof(struct sortrec, start)))
+		goto out;
+	for (i = 0; i < n; i++)
+		(*order)[i] = r[i].idx;
+	ret = 0;
+out:
+	free(r);
+	if (ret) {
+		free(*order);
+		*order = NULL;
+	}
+	return ret;
+}
+
+struct stack {
+	int64_t *end;
+	size_t n, cap;
+};
+
+/*
+ * Lays a line's events (in order) on tracks: each on the first track whose
+ * open events, once those that ended are closed, contain it or are none.
+ */
+static int layer_line(const struct xp_event *ev, struct an_exp_line *l, uint64_t *left)
+{
+	struct stack st[AN_EXP_MAX_TRACKS];
+	unsigned ntracks = 1, k;
+	size_t j;
+	int ret = XP_ERR_NOMEM;
+
+	memset(st, 0, sizeof(st));
+	for (j = 0; j < l->n; j++) {
+		const struct xp_event *e = &ev[l->order ? l->order[j] : j];
+		int64_t s = e->start_ps, end = s + e->dur_ps;
+
+		for (k = 0; k < ntracks; k++) {
+			struct stack *t = &st[k];
+
+			while (t->n && t->end[t->n - 1] <= s)
+				t->n--;
+			if (!t->n || t->end[t->n - 1] >= end)
+				break;
+		}
+		if (k == ntracks) {
+			if (ntracks < AN_EXP_MAX_TRACKS)
+				ntracks++;
+			else
+				k = AN_EXP_LEFT_OUT;
+		}
+		if (k && !l->track) {
+			if (!(l->track = calloc(l->n, 1)))
+				goto out;
+		}
+		if (l->track)
+			l->track[j] = (unsigned char)k;
+		if (k == AN_EXP_LEFT_OUT) {
+			++*left;
+			continue;
+		}
+		if (st[k].n == st[k].cap) {
+			size_t cap = st[k].cap ? 2 * st[k].cap : 16;
+			int64_t *m = realloc(st[k].end, cap * sizeof(*m));
+
+			if (!m)
+				goto out;
+			st[k].end = m;
+			st[k].cap = cap;
+		}
+		st[k].end[st[k].n++] = end;
+	}
+	l->ntracks = ntracks;
+	ret = 0;
+out:
+	for (k = 0; k < AN_EXP_MAX_TRACKS; k++)
+		free(st[k].end);
+	return ret;
+}
+
+/* Inside --from/--to: some part of it in [from, to), or an instant at from. */
+static int in_window(const struct an_exp_plan *p, int64_t start, int64_t end)
+{
+	if (p->opts.have_to && start >= p->opts.to_ps)
+		return 0;
+	if (p->opts.have_from && !(end > p->opts.from_ps || (end == start && start >= p->opts.from_ps)))
+		return 0;
+	return 1;
+}
+
+int an_exp_keeps(const struct an_exp_plan *p, int64_t start, int64_t end, unsigned track)
+{
+	return track != AN_EXP_LEFT_OUT && start < p->cutoff_ps && in_window(p, start, end);
+}
+
+/* Each event of line l with its times relative to the origin. */
+#define FOR_LINE_EVENTS(p, l, k, e, tr, s, en)                                                      \
+	for (k = 0; k < (l)->n && ((e) = an_exp_event((p), (l), k, &(tr)),                          \
+				   (s) = (e)->start_ps + (p)->planes[(l)->plane_ix].shift_ps,       \
+				   (en) = (s) + (e)->dur_ps, 1); k++)
+
+/* --max-events: the start before which at most max_events events in the window begin. */
+static int find_cutoff(struct an_exp_plan *p, uint64_t eligible)
+{
+	int64_t *starts, s, en;
+	const struct xp_event *e;
+	size_t li, k, n = 0;
+	unsigned tr;
+
+	if (!p->opts.max_events || eligible <= p->opts.max_events)
+		return 0;
+	if (!(starts = malloc(eligible * sizeof(*starts))))
+		return XP_ERR_NOMEM;
+	for (li = 0; li < p->nlines; li++) {
+		const struct an_exp_line *l = &p->lines[li];
+
+		FOR_LINE_EVENTS(p, l, k, e, tr, s, en)
+			if (tr != AN_EXP_LEFT_OUT && in_window(p, s, en))
+				starts[n++] = s;
+	}
+	if (xp_sort_by_i64(starts, n, sizeof(*starts), 0)) {
+		free(starts);
+		return XP_ERR_NOMEM;
+	}
+	p->cutoff_ps = starts[p->opts.max_events];
+	free(starts);
+	return 0;
+}
+
+int an_exp_plan(const struct xp_trace *t, const struct an_exp_opts *o, struct an_exp_plan *p,
+		struct xp_err *err)
+{
+	__int128 first = 0;
+	int have_first = 0, ret = XP_ERR_NOMEM;
+	size_t pi, li, k, nl = 0, np = 0;
+	uint64_t eligible = 0;
+	int64_t s, en;
+	const struct xp_event *e;
+	unsigned tr;
+
+	memset(p, 0, sizeof(*p));
+	p->t = t;
+	p->opts = *o;
+	p->cutoff_ps = INT64_MAX;
+	/* The selected planes with events, and the origin: their first start. */
+	for (pi = 0; pi < t->nplanes; pi++) {
+		const struct xp_plane *pl = &t->planes[pi];
+
+		p->total += pl->nevents;
+		if (!pl->nevents)
+			continue;
+		if (o->device && !an_device_matches(pl->name, o->device)) {
+			p->left_device += pl->nevents;
+			continue;
+		}
+		np++;
+		for (li = 0; li < pl->nlines; li++)
+			nl += pl->lines[li].nevents > 0;
+		for (k = 0; k < pl->nevents; k++) {
+			__int128 a = (__int128)pl->base_ns * 1000 + pl->events[k].start_ps;
+
+			if (!have_first || a < first)
+				first = a;
+			have_first = 1;
+		}
+	}
+	if (!np)
+		return 0;
+	if (!(p->planes = calloc(np, sizeof(*p->planes))) || !(p->lines = calloc(nl, sizeof(*p->lines))))
+		goto fail;
+	{
+		__int128 ns = first >= 0 ? first / 1000 : -((-first + 999) / 1000);
+
+		p->origin_ns = (int64_t)ns;
+		p->origin_sub_ps = (int64_t)(first - ns * 1000);
+	}
+	for (pi = 0; pi < t->nplanes; pi++) {
+		const struct xp_plane *pl = &t->planes[pi];
+		struct an_exp_plane *ep;
+
+		if (!pl->nevents || (o->device && !an_device_matches(pl->name, o->device)))
+			continue;
+		ep = &p->planes[p->nplanes];
+		ep->plane = pi;
+		if (xp_plane_shift(pl, p->origin_ns, &ep->shift_ps)) {
+			ret = xp_err_set(err, XP_ERR_LIMIT,
+					 "planes '%s' and the first one lie too far apart in time to share one timeline",
+					 pl->name);
+			goto fail;
+		}
+		ep->shift_ps -= p->origin_sub_ps;
+		ep->first_line = p->nlines;
+		for (li = 0; li < pl->nlines; li++) {
+			const struct xp_line *ln = &pl->lines[li];
+			struct an_exp_line *l;
+
+			if (!ln->nevents)
+				continue;
+			l = &p->lines[p->nlines++];
+			l->plane_ix = p->nplanes;
+			l->line = li;
+			l->n = ln->nevents;
+			l->sort_index = li;
+			/*
+			 * Thread ids as JSON readers keep them (XLA's are 32-bit): the
+			 * line's id when small, else one of a range no small id reaches.
+			 */
+			l->tid_extra = TID_FRESH + (int64_t)(li % TID_FRESH_LINES) * AN_EXP_MAX_TRACKS;
+			l->tid0 = ln->id >= 0 && ln->id < TID_FRESH ? ln->id : l->tid_extra;
+			if (l->n > UINT32_MAX) {
+				ret = xp_err_set(err, XP_ERR_LIMIT, "line '%s' of plane '%s' has more than %u events",
+						 ln->name, pl->name, UINT32_MAX);
+				goto fail;
+			}
+			if (!line_sorted(pl->events + ln->first_event, l->n) &&
+			    sort_line(pl->events + ln->first_event, l->n, &l->order))
+				goto fail;
+			if (layer_line(pl->events + ln->first_event, l, &p->left_overlap))
+				goto fail;
+		}
+		ep->nlines = p->nlines - ep->first_line;
+		p->nplanes++;
+	}
+	assign_pids(p);
+	/* The window, then --max-events over what it keeps. */
+	for (li = 0; li < p->nlines; li++) {
+		const struct an_exp_line *l = &p->lines[li];
+
+		FOR_LINE_EVENTS(p, l, k, e, tr, s, en) {
+			if (tr == AN_EXP_LEFT_OUT)
+				continue;
+			if (in_window(p, s, en))
+				eligible++;
+			else
+				p->left_window++;
+		}
+	}
+	if ((ret = find_cutoff(p, eligible)))
+		goto fail;
+	for (li = 0; li < p->nlines; li++) {
+		const struct an_exp_line *l = &p->lines[li];
+		size_t from = 0;
+
+		FOR_LINE_EVENTS(p, l, k, e, tr, s, en)
+			if (an_exp_keeps(p, s, en, tr))
+				p->exported++;
+		for (from = 0; from < l->n; from += AN_EXP_PIECE_EVENTS)
+			np++;
+	}
+	p->left_max = eligible - p->exported;
+	if (!(p->pieces = calloc(np, sizeof(*p->pieces))))
+		goto fail;
+	for (li = 0; li < p->nlines; li++) {
+		size_t from;
+
+		for (from = 0; from < p->lines[li].n; from += AN_EXP_PIECE_EVENTS) {
+			struct an_exp_piece *pc = &p->pieces[p->npieces++];
+
+			pc->line_ix = li;
+			pc->from = from;
+			pc->to = p->lines[li].n - from > AN_EXP_PIECE_EVENTS ? from + AN_EXP_PIECE_EVENTS
+									      : p->lines[li].n;
+		}
+	}
+	return 0;
+fail:
+	if (ret == XP_ERR_NOMEM)
+		xp_err_set(err, XP_ERR_NOMEM, "out of memory");
+	an_exp_plan_release(p);
+	return ret;
+}
+
+void an_exp_plan_release(struct an_exp_plan *p)
+{
+	size_t i;
+
+	if (!p)
+		return;
+	for (i = 0; i < p->nlines; i++) {
+		free(p->lines[i].order);
+		free(p->lines[i].track);
+	}
+	free(p->lines);
+	free(p->planes);
+	free(p->pieces);
+	memset(p, 0, sizeof(*p));
+}

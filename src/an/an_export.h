@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * What `export` writes and where: the events selected (--device, --from/--to,
+ * --max-events), the time origin, a process id per plane and a thread id per
+ * track, and each line's events in the order a timeline viewer wants them,
+ * split over as many tracks as partial overlaps need.
+ *
+ * Perfetto (and the JSON trace format it follows) nests slices of one track
+ * and does not show slices that overlap without nesting. A line whose events
+ * overlap partially is therefore laid out on several tracks: events sorted by
+ * start (longer first on a tie) each go to the first track where they nest in
+ * or follow what is open there. Track 0 keeps the line's own id; the others
+ * are new threads named "LINE #2", "LINE #3" ... At most AN_EXP_MAX_TRACKS per
+ * line: an event that fits none is left out and counted (left_overlap).
+ *
+ * Ownership: the plan borrows the trace (which must outlive it) and owns its
+ * arrays; release with an_exp_plan_release.
+ */
+#ifndef AN_EXPORT_H
+#define AN_EXPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "xp_err.h"
+#include "xp_model.h"
+
+#define AN_EXP_MAX_TRACKS 64
+/* Events per piece: the unit encoded on one thread and written in order. */
+#define AN_EXP_PIECE_EVENTS 65536
+
+struct an_exp_opts {
+	const char *device;	/* planes whose name contains it, any case; NULL: every plane */
+	/* A window in ps from the origin (the first selected event's start). */
+	int64_t from_ps, to_ps;
+	int have_from, have_to;
+	uint64_t max_events;	/* 0: no limit; else the earliest max_events events by start */
+};
+
+struct an_exp_plane {
+	size_t plane;		/* index in the trace */
+	int64_t pid;		/* XLA's trace viewer layout: 1 + id for devices, 701 for host threads */
+	int64_t shift_ps;	/* add to the plane's times to make them relative to the origin */
+	size_t first_line, nlines;	/* range in plan->lines */
+};
+
+struct an_exp_line {
+	size_t plane_ix;	/* index in plan->planes */
+	size_t line;		/* index in the plane */
+	size_t n;		/* the line's events */
+	/* Events in start order (index in the line); NULL: file order is that order. */
+	uint32_t *order;
+	/* Per event in that order: its track, AN_EXP_LEFT_OUT when none fits; NULL: all 0. */
+	unsigned char *track;
+	unsigned ntracks;
+	/*
+	 * Thread ids: track 0 the line's id when it is below 2^30, else
+	 * tid_extra; track k > 0 tid_extra + k (distinct for a plane's first 2^24 lines).
+	 */
+	int64_t tid0, tid_extra;
+	size_t sort_index;	/* the line's position in its plane */
+};
+
+#define AN_EXP_LEFT_OUT 255
+
+/* A run of at most AN_EXP_PIECE_EVENTS events of one line, in order. */
+struct an_exp_piece {
+	size_t line_ix;		/* in plan->lines */
+	size_t from, to;	/* positions in the line's order */
+};
+
+struct an_exp_plan {
+	const struct xp_trace *t;
+	int64_t origin_ns;	/* absolute (the file's clock) ns at time 0 */
+	int64_t origin_sub_ps;	/* ps after origin_ns of time 0 (the first start, exact) */
+	int64_t cutoff_ps;	/* --max-events: events starting at or after it are left out; INT64_MAX: none */
+	struct an_exp_plane *planes;
+	size_t nplanes;
+	struct an_exp_line *lines;
+	size_t nlines;
+	struct an_exp_piece *pieces;
+	size_t npieces;
+	/* Counts of events. */
+	uint64_t total;		/* in the file (every plane) */
+	uint64_t exported;
+	uint64_t left_device;	/* on planes --device left out */
+	uint64_t left_window;	/* outside --from/--to */
+	uint64_t left_max;	/* past --max-events */
+	uint64_t left_overlap;	/* overlapping more than AN_EXP_MAX_TRACKS tracks' worth */
+	uint64_t left_lines;	/* on lines the reader skipped (none when every line is read) */
+	struct an_exp_opts opts;
+};
+
+/*
+ * Plans the export of t. Returns 0, XP_ENOMEM, or XP_EINVAL when planes lie
+ * too far apart in time to share one int64 picosecond timeline (err says).
+ * No event selected is not an error: exported is 0.
+ */
+int an_exp_plan(const struct xp_trace *t, const struct an_exp_opts *o, struct an_exp_plan *p,
+		struct xp_err *err);
+void an_exp_plan_release(struct an_exp_plan *p);
+
+/* The event at position k of line l's order, and its track. */
+static inline const struct xp_event *an_exp_event(const struct an_exp_plan *p, const struct an_exp_line *l,
+						  size_t k, unsigned *track)
+{
+	const struct xp_plane *pl = &p->t->planes[p->planes[l->plane_ix].plane];
+	size_t i = l->order ? l->order[k] : k;
+
+	*track = l->track ? l->track[k] : 0;
+	return &pl->events[pl->lines[l->line].first_event + i];
+}
+
+/*
+ * Whether the event (times relative to the origin: start, end) is exported:
+ * on a track, inside the window, before the cutoff.
+ */
+int an_exp_keeps(const struct an_exp_plan *p, int64_t start, int64_t end, unsigned track);
+
+#endif

@@ -1,0 +1,317 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* xplane-stat export: a trace to Chrome trace JSON or Perfetto's protobuf, every event, streamed. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "an_export.h"
+#include "cmd.h"
+#include "opt.h"
+#include "out_export.h"
+#include "out_gzip.h"
+#include "xp_pool.h"
+
+#define GZ_LEVEL 6
+
+static int ends_with(const char *s, const char *suffix)
+{
+	size_t n = strlen(s), m = strlen(suffix);
+
+	return n >= m && !strcmp(s + n - m, suffix);
+}
+
+/* The format from --format, else from the output's name; -1 if neither says. */
+static int pick_format(const char *format, const char *output)
+{
+	if (format) {
+		if (!strcmp(format, "json"))
+			return OUT_EXP_JSON;
+		if (!strcmp(format, "json.gz"))
+			return OUT_EXP_JSON_GZ;
+		if (!strcmp(format, "pftrace") || !strcmp(format, "perfetto-trace") || !strcmp(format, "perfetto"))
+			return OUT_EXP_PFTRACE;
+		return -1;
+	}
+	if (ends_with(output, ".json"))
+		return OUT_EXP_JSON;
+	if (ends_with(output, ".json.gz"))
+		return OUT_EXP_JSON_GZ;
+	if (ends_with(output, ".pftrace") || ends_with(output, ".perfetto-trace"))
+		return OUT_EXP_PFTRACE;
+	return -1;
+}
+
+struct exp_run {
+	const struct an_exp_plan *plan;
+	enum out_exp_format fmt;
+	FILE *f;
+	struct out_gz gz;
+	int failed;		/* out of memory, or a write failed */
+};
+
+struct exp_result {
+	struct out_bytes raw;
+	struct out_gz_piece z;
+	int failed;
+};
+
+static void *exp_work(size_t i, void *ctx)
+{
+	struct exp_run *r = ctx;
+	struct exp_result *res = calloc(1, sizeof(*res));
+
+	if (!res)
+		return NULL;
+	if (out_exp_piece(r->plan, i, r->fmt, &res->raw))
+		res->failed = 1;
+	else if (r->fmt == OUT_EXP_JSON_GZ) {
+		if (out_gz_deflate(res->raw.p, res->raw.n, GZ_LEVEL, &res->z))
+			res->failed = 1;
+		out_bytes_release(&res->raw);
+	}
+	return res;
+}
+
+/* Writes bytes, deflated first for gzip. */
+static void emit(struct exp_run *r, struct out_bytes *raw, struct out_gz_piece *z)
+{
+	struct out_gz_piece own;
+
+	if (r->failed)
+		return;
+	if (r->fmt == OUT_EXP_JSON_GZ && !z) {
+		if (out_gz_deflate(raw->p, raw->n, GZ_LEVEL, &own)) {
+			r->failed = 1;
+			out_bytes_release(&own.z);
+			return;
+		}
+		z = &own;
+	} else {
+		own.z.p = NULL;
+	}
+	if (z) {
+		out_gz_add(&r->gz, z);
+		if (z->z.n && fwrite(z->z.p, 1, z->z.n, r->f) != z->z.n)
+			r->failed = 1;
+	} else if (raw->n && fwrite(raw->p, 1, raw->n, r->f) != raw->n) {
+		r->failed = 1;
+	}
+	free(own.z.p);
+}
+
+static void exp_done(size_t i, void *result, void *ctx)
+{
+	struct exp_run *r = ctx;
+	struct exp_result *res = result;
+
+	(void)i;
+	if (!res || res->failed)
+		r->failed = 1;
+	else
+		emit(r, &res->raw, r->fmt == OUT_EXP_JSON_GZ ? &res->z : NULL);
+	if (res) {
+		out_bytes_release(&res->raw);
+		out_bytes_release(&res->z.z);
+		free(res);
+	}
+}
+
+/* Writes the whole export to f. Returns 0, or -1 (out of memory or a write error). */
+static int write_export(const struct an_exp_plan *plan, enum out_exp_format fmt, FILE *f, unsigned jobs)
+{
+	struct exp_run r = {plan, fmt, f, {0, 0}, 0};
+	struct out_bytes b = {0};
+
+	if (fmt == OUT_EXP_JSON_GZ) {
+		out_gz_header(&b);
+		if (fwrite(b.p, 1, b.n, f) != b.n)
+			r.failed = 1;
+		b.n = 0;
+		r.gz.crc = 0;
+	}
+	if (out_exp_head(plan, fmt, "xplane-stat " XPS_VERSION, &b))
+		r.failed = 1;
+	emit(&r, &b, NULL);
+	b.n = 0;
+	if (!r.failed)
+		xp_pool_run(plan->npieces, jobs, exp_work, exp_done, &r);
+	if (out_exp_tail(plan, fmt, &b))
+		r.failed = 1;
+	emit(&r, &b, NULL);
+	if (fmt == OUT_EXP_JSON_GZ && !r.failed) {
+		b.n = 0;
+		out_gz_trailer(&r.gz, &b);
+		if (b.failed || fwrite(b.p, 1, b.n, f) != b.n)
+			r.failed = 1;
+	}
+	out_bytes_release(&b);
+	return r.failed ? -1 : 0;
+}
+
+/* What the selection left out, one note; and what did not fit on any track, a warning. */
+static int note_selection(struct xp_notes *n, const char *path, const struct an_exp_plan *p)
+{
+	if (p->left_overlap &&
+	    xp_notes_add(n, "'%s': %llu event%s left out: each overlaps, without nesting, events on all %d "
+			    "tracks its line was given (export lays partial overlaps on extra tracks)",
+			    path, (unsigned long long)p->left_overlap, p->left_overlap == 1 ? "" : "s",
+			    AN_EXP_MAX_TRACKS))
+		return -1;
+	return 0;
+}
+
+static void print_selection(const char *path, const struct an_exp_plan *p)
+{
+	char parts[256];
+	int len = 0;
+
+	if (p->exported == p->total)
+		return;
+	parts[0] = '\0';
+	if (p->left_device)
+		len += snprintf(parts + len, sizeof(parts) - (size_t)len, "%s%llu on other planes (--device)",
+				len ? ", " : "", (unsigned long long)p->left_device);
+	if (p->left_window && len < (int)sizeof(parts))
+		len += snprintf(parts + len, sizeof(parts) - (size_t)len, "%s%llu outside --from/--to",
+				len ? ", " : "", (unsigned long long)p->left_window);
+	if (p->left_max && len < (int)sizeof(parts))
+		len += snprintf(parts + len, sizeof(parts) - (size_t)len, "%s%llu past --max-events",
+				len ? ", " : "", (unsigned long long)p->left_max);
+	if (p->left_overlap && len < (int)sizeof(parts))
+		snprintf(parts + len, sizeof(parts) - (size_t)len, "%s%llu on no track", len ? ", " : "",
+			 (unsigned long long)p->left_overlap);
+	fprintf(stderr, "xplane-stat: '%s': exported %llu of %llu events; left out: %s\n", path,
+		(unsigned long long)p->exported, (unsigned long long)p->total, parts);
+}
+
+int cmd_export(int argc, char **argv)
+{
+	struct cmd_common c;
+	const char *format = NULL;
+	int64_t from = -1, to = -1;
+	size_t max_events = 0;
+	const struct opt opts[] = {
+		{"output", 'o', OPT_STR, &c.output, "FILE",
+		 "write to FILE (required; via a temporary name, renamed when complete); - is stdout"},
+		{"format", 0, OPT_STR, &format, "json|json.gz|pftrace",
+		 "the format (default: from FILE's name: .json, .json.gz, .pftrace or .perfetto-trace)"},
+		{"device", 'd', OPT_STR, &c.device, "PATTERN",
+		 "only planes whose name contains PATTERN, any case (gpu, TPU:1, host)"},
+		{"from", 0, OPT_DUR, &from, "TIME",
+		 "only events ending after TIME from the first event's start (1.5s, 200ms)"},
+		{"to", 0, OPT_DUR, &to, "TIME", "only events starting before TIME from the first event's start"},
+		{"max-events", 0, OPT_COUNT, &max_events, "N",
+		 "at most N events: the earliest by start (ties at the cut left out too)"},
+		CMD_OPTS_INPUT(&c),
+		{0},
+	};
+	const struct opt_cmd cmd = {
+		"export", "[OPTIONS] FILE|- -o OUT",
+		"Writes every event of a trace for a timeline viewer: Chrome trace JSON\n"
+		"(chrome://tracing, Perfetto, .json or .json.gz) or Perfetto's own protobuf\n"
+		"format (.pftrace: open it at ui.perfetto.dev, which loads it locally; far\n"
+		"larger traces than JSON allows). A process per plane (pid 1 + plane id for\n"
+		"devices, 701 for host threads, as XLA's trace viewer), a thread per line;\n"
+		"events that overlap without nesting go on extra threads named 'LINE #2'...\n"
+		"Times are from the first event's start, exact to the picosecond in JSON,\n"
+		"to the nanosecond (the format's unit) in .pftrace. Nothing is capped: what\n"
+		"--device, --from/--to and --max-events leave out is reported on stderr.",
+		opts,
+	};
+	struct xp_trace *t = NULL;
+	struct an_exp_plan plan = {0};
+	struct an_exp_opts eo = {0};
+	struct xp_err err = {0};
+	struct xp_notes notes = {0};
+	struct cmd_out out = {0};
+	const char **pos = NULL;
+	size_t npos;
+	int ret, fmt;
+
+	cmd_common_init(&c);
+	ret = cmd_parse(&cmd, argc, argv, &pos, &npos);
+	if (ret >= 0)
+		goto out;
+	ret = EXIT_USAGE;
+	if (npos != 1) {
+		cmd_error("export takes one input (see 'xplane-stat export --help')");
+		goto out;
+	}
+	if (!c.output) {
+		cmd_error("export needs -o OUT: a .json, .json.gz or .pftrace file, or - with --format");
+		goto out;
+	}
+	fmt = pick_format(format, c.output);
+	if (fmt < 0) {
+		if (format)
+			cmd_error("--format: '%s' is not json, json.gz or pftrace", format);
+		else
+			cmd_error("cannot tell the format from '%s': name it .json, .json.gz or .pftrace, or give --format",
+				  c.output);
+		goto out;
+	}
+	if (fmt != OUT_EXP_JSON && !strcmp(c.output, "-") && isatty(STDOUT_FILENO)) {
+		cmd_error("not writing binary output to a terminal: redirect it or give -o FILE");
+		goto out;
+	}
+	if (from >= 0 && to >= 0 && to <= from) {
+		cmd_error("--to must come after --from");
+		goto out;
+	}
+	ret = cmd_input_setup(&c);
+	if (ret >= 0)
+		goto out;
+	c.event_stats = XP_EVSTATS_ALL;	/* every stat becomes an argument */
+	ret = cmd_read(&c, pos[0], cmd_jobs(&c, SIZE_MAX), 0, &t, &err);
+	if (ret) {
+		cmd_error("%s", err.msg);
+		goto out;
+	}
+	eo.device = c.device;
+	eo.have_from = from >= 0;
+	eo.from_ps = from;
+	eo.have_to = to >= 0;
+	eo.to_ps = to;
+	eo.max_events = max_events;
+	if (an_exp_plan(t, &eo, &plan, &err)) {
+		cmd_error("'%s': %s", pos[0], err.msg);
+		ret = err.code == XP_ERR_NOMEM ? EXIT_ERROR : EXIT_INPUT;
+		goto out;
+	}
+	if (cmd_note_counts(&notes, pos[0], t) || note_selection(&notes, pos[0], &plan)) {
+		cmd_error("out of memory");
+		ret = EXIT_ERROR;
+		goto out;
+	}
+	if (!plan.exported) {
+		print_selection(pos[0], &plan);
+		cmd_error("'%s': no event to export%s", pos[0],
+			  plan.total ? " with this selection" : ": the file holds none");
+		ret = EXIT_NOMATCH;
+		goto out;
+	}
+	ret = cmd_out_open(&out, c.output);
+	if (ret)
+		goto out;
+	if (write_export(&plan, (enum out_exp_format)fmt, out.f, cmd_jobs(&c, SIZE_MAX))) {
+		if (!ferror(out.f))
+			cmd_error("out of memory");
+		else if (out.f != stdout)	/* stdout is checked once, in main */
+			cmd_error("cannot write '%s': %s", c.output, strerror(errno));
+		cmd_out_close(&out, 0);
+		ret = EXIT_ERROR;
+		goto out;
+	}
+	ret = cmd_out_close(&out, 1);
+	if (ret)
+		goto out;
+	cmd_print_notes(&notes);
+	print_selection(pos[0], &plan);
+out:
+	xp_notes_release(&notes);
+	an_exp_plan_release(&plan);
+	xp_trace_free(t);
+	free(pos);
+	return ret;
+}

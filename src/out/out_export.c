@@ -1,0 +1,1143 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* export's writers: Chrome trace JSON and Perfetto protobuf (out_export.h). */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "out_export.h"
+#include "perfetto_trace.pb-c.h"
+
+/* ---- bytes ------------------------------------------------------------------------- */
+
+int out_bytes_reserve(struct out_bytes *b, size_t more)
+{
+	size_t cap;
+	unsigned char *p;
+
+	if (b->failed)
+		return -1;
+	if (b->cap - b->n >= more)
+		return 0;
+	cap = b->cap ? b->cap : 4096;
+	while (cap - b->n < more) {
+		if (cap > SIZE_MAX / 2) {
+			b->failed = 1;
+			return -1;
+		}
+		cap *= 2;
+	}
+	if (!(p = realloc(b->p, cap))) {
+		b->failed = 1;
+		return -1;
+	}
+	b->p = p;
+	b->cap = cap;
+	return 0;
+}
+
+void out_bytes_put(struct out_bytes *b, const void *s, size_t n)
+{
+	if (n && !out_bytes_reserve(b, n)) {
+		memcpy(b->p + b->n, s, n);
+		b->n += n;
+	}
+}
+
+void out_bytes_release(struct out_bytes *b)
+{
+	free(b->p);
+	memset(b, 0, sizeof(*b));
+}
+
+static void put_s(struct out_bytes *b, const char *s)
+{
+	out_bytes_put(b, s, strlen(s));
+}
+
+static void put_u64(struct out_bytes *b, uint64_t v)
+{
+	char d[24];
+	size_t k = sizeof(d);
+
+	do {
+		d[--k] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	out_bytes_put(b, d + k, sizeof(d) - k);
+}
+
+static void put_i64(struct out_bytes *b, int64_t v)
+{
+	if (v < 0) {
+		out_bytes_put(b, "-", 1);
+		put_u64(b, (uint64_t)0 - (uint64_t)v);
+	} else {
+		put_u64(b, (uint64_t)v);
+	}
+}
+
+/* Picoseconds as microseconds with six decimals, exact. */
+static void put_ps_us(struct out_bytes *b, int64_t ps)
+{
+	uint64_t u = ps < 0 ? (uint64_t)0 - (uint64_t)ps : (uint64_t)ps;
+	char f[7];
+	uint64_t frac = u % 1000000;
+	int i;
+
+	if (ps < 0)
+		out_bytes_put(b, "-", 1);
+	put_u64(b, u / 1000000);
+	f[0] = '.';
+	for (i = 6; i >= 1; i--) {
+		f[i] = (char)('0' + frac % 10);
+		frac /= 10;
+	}
+	out_bytes_put(b, f, 7);
+}
+
+/*
+ * The length of the valid UTF-8 sequence at s (1 to 4 bytes), or 0 when the
+ * bytes there are not one (overlong forms, surrogates and code points past
+ * U+10FFFF are not).
+ */
+static size_t utf8_seq(const unsigned char *s, size_t n)
+{
+	unsigned c = s[0];
+	size_t len, i;
+	uint32_t cp;
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf)
+		len = 2, cp = c & 0x1f;
+	else if (c >= 0xe0 && c <= 0xef)
+		len = 3, cp = c & 0x0f;
+	else if (c >= 0xf0 && c <= 0xf4)
+		len = 4, cp = c & 0x07;
+	else
+		return 0;
+	if (n < len)
+		return 0;
+	for (i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+	    (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return len;
+}
+
+static const char replacement[] = "\xef\xbf\xbd";	/* U+FFFD */
+
+/* ---- JSON ------------------------------------------------------------------------- */
+
+static void put_json_str(struct out_bytes *b, const char *str, size_t n)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t i = 0, run = 0;
+
+	out_bytes_put(b, "\"", 1);
+	while (i < n) {
+		unsigned char c = s[i];
+		size_t k;
+
+		if (c >= 0x20 && c != '"' && c != '\\' && c < 0x80) {
+			i++;
+			continue;
+		}
+		k = c >= 0x80 ? utf8_seq(s + i, n - i) : 0;
+		if (k) {
+			i += k;
+			continue;
+		}
+		out_bytes_put(b, s + run, i - run);
+		if (c == '"' || c == '\\') {
+			char e[2] = {'\\', (char)c};
+
+			out_bytes_put(b, e, 2);
+		} else if (c < 0x20) {
+			char e[7];
+
+			snprintf(e, sizeof(e), "\\u%04x", c);
+			out_bytes_put(b, e, 6);
+		} else {
+			out_bytes_put(b, "\\ufffd", 6);
+		}
+		run = ++i;
+	}
+	out_bytes_put(b, s + run, n - run);
+	out_bytes_put(b, "\"", 1);
+}
+
+static void put_json_cstr(struct out_bytes *b, const char *s)
+{
+	put_json_str(b, s, strlen(s));
+}
+
+static const char *event_display(const struct xp_evmeta *m)
+{
+	return m->display_name && *m->display_name ? m->display_name : m->name;
+}
+
+static const char *line_display(const struct xp_line *l)
+{
+	return l->display_name && *l->display_name ? l->display_name : l->name;
+}
+
+static void put_hex(struct out_bytes *b, const char *s, size_t n)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t i;
+
+	out_bytes_put(b, "0x", 2);
+	for (i = 0; i < n; i++) {
+		char d[2] = {hex[(unsigned char)s[i] >> 4], hex[(unsigned char)s[i] & 15]};
+
+		out_bytes_put(b, d, 2);
+	}
+}
+
+static int stat_known(const struct xp_plane *p, const struct xp_stat *s)
+{
+	return xp_id_find(&p->statmeta_ix, p->statmetas, p->nstatmetas, sizeof(*p->statmetas), s->meta_id) !=
+	       UINT32_MAX;
+}
+
+/* Whether stat i of v (n stats) repeats an earlier one's metadata, or one of own (nown). */
+static int stat_dup(const struct xp_stat *v, size_t i, const struct xp_stat *own, size_t nown)
+{
+	size_t j;
+
+	for (j = 0; j < i; j++)
+		if (v[j].meta_id == v[i].meta_id)
+			return 1;
+	for (j = 0; own != v && j < nown; j++)
+		if (own[j].meta_id == v[i].meta_id)
+			return 1;
+	return 0;
+}
+
+static void put_json_value(struct out_bytes *b, const struct xp_plane *p, const struct xp_stat *s)
+{
+	char buf[40];
+	size_t len;
+	const char *str;
+
+	switch (s->type) {
+	case XP_STAT_UINT64:
+		put_u64(b, s->v.u);
+		break;
+	case XP_STAT_INT64:
+		put_i64(b, s->v.i);
+		break;
+	case XP_STAT_DOUBLE:
+		if (s->v.d == s->v.d && s->v.d - s->v.d == 0) {
+			snprintf(buf, sizeof(buf), "%.17g", s->v.d);
+			put_s(b, buf);
+		} else {
+			put_s(b, "null");	/* JSON has no inf or nan */
+		}
+		break;
+	case XP_STAT_BYTES:
+		out_bytes_put(b, "\"", 1);
+		put_hex(b, s->v.s.p, s->v.s.len);
+		out_bytes_put(b, "\"", 1);
+		break;
+	case XP_STAT_STR:
+	case XP_STAT_REF:
+		if ((str = xp_stat_str(p, s, &len))) {
+			put_json_str(b, str, len);
+			break;
+		}
+		/* fall through */
+	default:
+		put_s(b, "null");
+	}
+}
+
+static void put_json_args(struct out_bytes *b, const struct xp_plane *p, const struct xp_event *e)
+{
+	const struct xp_evmeta *m = &p->evmetas[e->meta];
+	const struct xp_stat *own = p->stats + e->stats_first, *ms = p->stats + m->stats_first;
+	int first = 1, pass;
+	size_t i;
+
+	put_s(b, ",\"args\":{");
+	if (strcmp(event_display(m), m->name)) {
+		put_s(b, "\"long_name\":");
+		put_json_cstr(b, m->name);
+		first = 0;
+	}
+	for (pass = 0; pass < 2; pass++) {
+		const struct xp_stat *v = pass ? ms : own;
+		size_t n = pass ? m->nstats : e->nstats;
+
+		for (i = 0; i < n; i++) {
+			if (!stat_known(p, &v[i]) || stat_dup(v, i, own, e->nstats))
+				continue;
+			if (!first)
+				out_bytes_put(b, ",", 1);
+			first = 0;
+			put_json_cstr(b, xp_stat_name(p, &v[i]));
+			out_bytes_put(b, ":", 1);
+			put_json_value(b, p, &v[i]);
+		}
+	}
+	out_bytes_put(b, "}", 1);
+}
+
+static void json_meta(struct out_bytes *b, int64_t pid, const int64_t *tid, const char *what,
+		      const char *name, int64_t sort_index, int *first)
+{
+	put_s(b, *first ? "\n{\"ph\":\"M\",\"pid\":" : ",\n{\"ph\":\"M\",\"pid\":");
+	*first = 0;
+	put_i64(b, pid);
+	if (tid) {
+		put_s(b, ",\"tid\":");
+		put_i64(b, *tid);
+	}
+	put_s(b, ",\"name\":\"");
+	put_s(b, what);
+	if (name) {
+		put_s(b, "\",\"args\":{\"name\":");
+		put_json_cstr(b, name);
+	} else {
+		put_s(b, "\",\"args\":{\"sort_index\":");
+		put_i64(b, sort_index);
+	}
+	put_s(b, "}}");
+}
+
+static int64_t track_tid(const struct an_exp_line *l, unsigned k)
+{
+	return k ? l->tid_extra + (int64_t)k : l->tid0;
+}
+
+/* "NAME", or "NAME #k+1" for track k > 0, in buf (or the name itself). */
+static const char *track_name(const char *name, unsigned k, char *buf, size_t n)
+{
+	if (!k)
+		return name;
+	snprintf(buf, n, "%s #%u", name, k + 1);
+	return buf;
+}
+
+static void json_head(const struct an_exp_plan *p, const char *version, struct out_bytes *b)
+{
+	int first = 1;
+	size_t i, li;
+	unsigned k;
+	char origin[64];
+
+	snprintf(origin, sizeof(origin), "%" PRId64 ".%03" PRId64, p->origin_ns, p->origin_sub_ps);
+	put_s(b, "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"exporter\":");
+	put_json_cstr(b, version);
+	put_s(b, ",\"origin_ns\":\"");
+	put_s(b, origin);
+	put_s(b, "\",\"exported_events\":");
+	put_u64(b, p->exported);
+	put_s(b, ",\"file_events\":");
+	put_u64(b, p->total);
+	put_s(b, "},\"traceEvents\":[");
+	for (i = 0; i < p->nplanes; i++) {
+		const struct an_exp_plane *ep = &p->planes[i];
+		const struct xp_plane *pl = &p->t->planes[ep->plane];
+
+		json_meta(b, ep->pid, NULL, "process_name", pl->name, 0, &first);
+		json_meta(b, ep->pid, NULL, "process_sort_index", NULL, ep->pid, &first);
+		for (li = ep->first_line; li < ep->first_line + ep->nlines; li++) {
+			const struct an_exp_line *l = &p->lines[li];
+			const char *name = line_display(&pl->lines[l->line]);
+
+			for (k = 0; k < l->ntracks; k++) {
+				char buf[4096];
+				int64_t tid = track_tid(l, k);
+
+				json_meta(b, ep->pid, &tid, "thread_name", track_name(name, k, buf, sizeof(buf)), 0,
+					  &first);
+				json_meta(b, ep->pid, &tid, "thread_sort_index", NULL,
+					  (int64_t)(l->sort_index * AN_EXP_MAX_TRACKS + k), &first);
+			}
+		}
+	}
+}
+
+static void json_piece(const struct an_exp_plan *p, const struct an_exp_piece *pc, struct out_bytes *b)
+{
+	const struct an_exp_line *l = &p->lines[pc->line_ix];
+	const struct an_exp_plane *ep = &p->planes[l->plane_ix];
+	const struct xp_plane *pl = &p->t->planes[ep->plane];
+	size_t k;
+
+	for (k = pc->from; k < pc->to && !b->failed; k++) {
+		unsigned tr;
+		const struct xp_event *e = an_exp_event(p, l, k, &tr);
+		int64_t s = e->start_ps + ep->shift_ps;
+
+		if (!an_exp_keeps(p, s, s + e->dur_ps, tr))
+			continue;
+		put_s(b, ",\n{\"ph\":\"X\",\"pid\":");
+		put_i64(b, ep->pid);
+		put_s(b, ",\"tid\":");
+		put_i64(b, track_tid(l, tr));
+		put_s(b, ",\"ts\":");
+		put_ps_us(b, s);
+		put_s(b, ",\"dur\":");
+		put_ps_us(b, e->dur_ps);
+		put_s(b, ",\"name\":");
+		put_json_cstr(b, event_display(&pl->evmetas[e->meta]));
+		put_json_args(b, pl, e);
+		out_bytes_put(b, "}", 1);
+	}
+}
+
+/* ---- Perfetto --------------------------------------------------------------------- */
+
+#define SEQ_ID 1
+
+static void put_varint(struct out_bytes *b, uint64_t v)
+{
+	unsigned char d[10];
+	size_t n = 0;
+
+	while (v >= 0x80) {
+		d[n++] = (unsigned char)(v | 0x80);
+		v >>= 7;
+	}
+	d[n++] = (unsigned char)v;
+	out_bytes_put(b, d, n);
+}
+
+/* Appends one Trace.packet (field 1, length-delimited). */
+static void put_packet(struct out_bytes *b, const Perfetto__Protos__TracePacket *pk)
+{
+	size_t n = perfetto__protos__trace_packet__get_packed_size(pk);
+
+	out_bytes_put(b, "\x0a", 1);
+	put_varint(b, n);
+	if (!out_bytes_reserve(b, n)) {
+		perfetto__protos__trace_packet__pack(pk, b->p + b->n);
+		b->n += n;
+	}
+}
+
+/*
+ * Strings for the protobuf: valid UTF-8 without NUL as they are, else a copy
+ * with U+FFFD in place of each bad byte, kept in `copies` until released.
+ */
+struct copies {
+	char **p;
+	size_t n, cap;
+	int failed;
+};
+
+static int valid_text(const unsigned char *s, size_t n)
+{
+	size_t i = 0, k;
+
+	while (i < n) {
+		if (s[i] && s[i] < 0x80) {
+			i++;
+			continue;
+		}
+		if (!s[i] || !(k = utf8_seq(s + i, n - i)))
+			return 0;
+		i += k;
+	}
+	return 1;
+}
+
+/* A new buffer of n bytes that c frees; NULL (c->failed set) when out of memory. */
+static char *copies_new(struct copies *c, size_t n)
+{
+	char *m, **pp;
+
+	if (c->n == c->cap) {
+		size_t cap = c->cap ? 2 * c->cap : 8;
+
+		if (!(pp = realloc(c->p, cap * sizeof(*pp)))) {
+			c->failed = 1;
+			return NULL;
+		}
+		c->p = pp;
+		c->cap = cap;
+	}
+	if (!(m = malloc(n ? n : 1))) {
+		c->failed = 1;
+		return NULL;
+	}
+	c->p[c->n++] = m;
+	return m;
+}
+
+static ProtobufCBinaryData text(struct copies *c, const char *str, size_t n)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	ProtobufCBinaryData d = {n, (uint8_t *)str};
+	char *m;
+	size_t i, k, o = 0;
+
+	if (valid_text(s, n))
+		return d;
+	d.len = 0;
+	d.data = (uint8_t *)"";
+	if (n > SIZE_MAX / 3 || !(m = copies_new(c, 3 * n)))
+		return d;
+	for (i = 0; i < n;) {
+		k = s[i] ? utf8_seq(s + i, n - i) : 0;
+		if (k) {
+			memcpy(m + o, s + i, k);
+			o += k;
+			i += k;
+		} else {
+			memcpy(m + o, replacement, 3);
+			o += 3;
+			i++;
+		}
+	}
+	d.len = o;
+	d.data = (uint8_t *)m;
+	return d;
+}
+
+/* Bytes as 0x and hex digits. */
+static ProtobufCBinaryData hex_text(struct copies *c, const char *s, size_t n)
+{
+	static const char digits[] = "0123456789abcdef";
+	ProtobufCBinaryData d = {0, (uint8_t *)""};
+	char *m;
+	size_t i;
+
+	if (n > (SIZE_MAX - 2) / 2 || !(m = copies_new(c, 2 + 2 * n)))
+		return d;
+	m[0] = '0';
+	m[1] = 'x';
+	for (i = 0; i < n; i++) {
+		m[2 + 2 * i] = digits[(unsigned char)s[i] >> 4];
+		m[3 + 2 * i] = digits[(unsigned char)s[i] & 15];
+	}
+	d.len = 2 + 2 * n;
+	d.data = (uint8_t *)m;
+	return d;
+}
+
+static ProtobufCBinaryData text_c(struct copies *c, const char *s)
+{
+	return text(c, s, strlen(s));
+}
+
+static void copies_release(struct copies *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->n; i++)
+		free(c->p[i]);
+	c->n = 0;
+}
+
+static void copies_free(struct copies *c)
+{
+	copies_release(c);
+	free(c->p);
+}
+
+static uint64_t process_uuid(size_t plane_ix)
+{
+	return 1 + (uint64_t)plane_ix;
+}
+
+static uint64_t track_uuid(const struct an_exp_plan *p, size_t line_ix, unsigned k)
+{
+	return 1 + (uint64_t)p->nplanes + (uint64_t)line_ix * AN_EXP_MAX_TRACKS + k;
+}
+
+static int pf_head(const struct an_exp_plan *p, struct out_bytes *b)
+{
+	struct copies cp = {0};
+	size_t i, li;
+	unsigned k;
+	char buf[4096];
+
+	for (i = 0; i < p->nplanes && !b->failed && !cp.failed; i++) {
+		const struct an_exp_plane *ep = &p->planes[i];
+		const struct xp_plane *pl = &p->t->planes[ep->plane];
+		Perfetto__Protos__TracePacket pk = PERFETTO__PROTOS__TRACE_PACKET__INIT;
+		Perfetto__Protos__TrackDescriptor td = PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
+		Perfetto__Protos__ProcessDescriptor pd = PERFETTO__PROTOS__PROCESS_DESCRIPTOR__INIT;
+
+		td.has_uuid = 1;
+		td.uuid = process_uuid(i);
+		td.has_name = 1;
+		td.name = text_c(&cp, pl->name);
+		pd.has_pid = 1;
+		pd.pid = (int32_t)ep->pid;
+		pd.has_process_name = 1;
+		pd.process_name = td.name;
+		td.process = &pd;
+		pk.has_trusted_packet_sequence_id = 1;
+		pk.trusted_packet_sequence_id = SEQ_ID;
+		pk.track_descriptor = &td;
+		put_packet(b, &pk);
+		for (li = ep->first_line; li < ep->first_line + ep->nlines; li++) {
+			const struct an_exp_line *l = &p->lines[li];
+			const char *name = line_display(&pl->lines[l->line]);
+
+			for (k = 0; k < l->ntracks; k++) {
+				Perfetto__Protos__TrackDescriptor lt = PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
+
+				lt.has_uuid = 1;
+				lt.uuid = track_uuid(p, li, k);
+				lt.has_parent_uuid = 1;
+				lt.parent_uuid = process_uuid(i);
+				lt.has_name = 1;
+				lt.name = text_c(&cp, track_name(name, k, buf, sizeof(buf)));
+				pk.track_descriptor = &lt;
+				put_packet(b, &pk);
+			}
+		}
+		copies_release(&cp);
+	}
+	i = cp.failed;
+	copies_free(&cp);
+	return i || b->failed ? -1 : 0;
+}
+
+/*
+ * Interned ids, each table its own space: event names 1 + evmeta index;
+ * annotation names 1 + statmeta index, "long_name" after them; strings: a
+ * long name 1 + evmeta index, a ref target after the evmetas by statmeta
+ * index, a metadata stat's text value after those by its index in the
+ * plane's stats (metadata stats repeat on every event: interned, each costs
+ * a few bytes).
+ */
+static uint64_t iid_long_name_key(const struct xp_plane *p)
+{
+	return 1 + (uint64_t)p->nstatmetas;
+}
+
+static uint64_t iid_str_long(size_t ev)
+{
+	return 1 + (uint64_t)ev;
+}
+
+static uint64_t iid_str_ref(const struct xp_plane *p, size_t sm)
+{
+	return 2 + (uint64_t)p->nevmetas + (uint64_t)sm;
+}
+
+static uint64_t iid_str_meta(const struct xp_plane *p, size_t stat)
+{
+	return 2 + (uint64_t)p->nevmetas + (uint64_t)p->nstatmetas + (uint64_t)stat;
+}
+
+static uint32_t stat_index(const struct xp_plane *p, int64_t id)
+{
+	return xp_id_find(&p->statmeta_ix, p->statmetas, p->nstatmetas, sizeof(*p->statmetas), id);
+}
+
+enum { USED_NAME = 1, USED_LONG = 2, USED_META = 4 };	/* per evmeta */
+enum { USED_KEY = 1, USED_REF = 2 };			/* per statmeta */
+
+/* One piece's encoder state. */
+struct pf {
+	const struct xp_plane *pl;
+	unsigned char *used_ev;		/* per evmeta: USED_* */
+	unsigned char *used_stat;	/* per statmeta: USED_KEY, USED_REF */
+	int used_long;
+	Perfetto__Protos__DebugAnnotation *da;
+	Perfetto__Protos__DebugAnnotation **dap;
+	size_t nda;
+	struct copies cp;		/* one packet's strings that needed copying */
+	/*
+	 * Per evmeta, built on its first event: its long name and metadata
+	 * stats as annotations packed once by protobuf-c and attached to each
+	 * event as unknown fields (which protobuf-c writes as they are).
+	 */
+	struct evcache **cache;
+};
+
+struct evcache {
+	ProtobufCMessageUnknownField *uf;
+	unsigned nuf;
+	uint8_t *blob;
+};
+
+static int has_long_name(const struct xp_evmeta *m)
+{
+	return strcmp(event_display(m), m->name) != 0;
+}
+
+/* Marks what an event's packets name (names, ref targets), to intern it first. */
+static void pf_mark(struct pf *f, const struct xp_event *e)
+{
+	const struct xp_plane *pl = f->pl;
+	const struct xp_evmeta *m = &pl->evmetas[e->meta];
+	const struct xp_stat *own = pl->stats + e->stats_first;
+	size_t i;
+
+	if (!(f->used_ev[e->meta] & USED_NAME)) {
+		f->used_ev[e->meta] |= USED_NAME | USED_META;
+		if (has_long_name(m)) {
+			f->used_ev[e->meta] |= USED_LONG;
+			f->used_long = 1;
+		}
+	}
+	for (i = 0; i < e->nstats; i++) {
+		uint32_t sm = stat_index(pl, own[i].meta_id);
+
+		if (sm == UINT32_MAX)
+			continue;
+		f->used_stat[sm] |= USED_KEY;
+		if (own[i].type == XP_STAT_REF && (sm = stat_index(pl, (int64_t)own[i].v.u)) != UINT32_MAX)
+			f->used_stat[sm] |= USED_REF;
+	}
+}
+
+static const Perfetto__Protos__DebugAnnotation da_init = PERFETTO__PROTOS__DEBUG_ANNOTATION__INIT;
+
+/* Fills a with stat s's value; 0 when it has none to give (no value, unknown ref). */
+static int pf_value(struct pf *f, const struct xp_stat *s, size_t pool_ix, int meta,
+		    Perfetto__Protos__DebugAnnotation *a)
+{
+	const struct xp_plane *pl = f->pl;
+	uint32_t ref;
+
+	switch (s->type) {
+	case XP_STAT_UINT64:
+		a->has_uint_value = 1;
+		a->uint_value = s->v.u;
+		return 1;
+	case XP_STAT_INT64:
+		a->has_int_value = 1;
+		a->int_value = s->v.i;
+		return 1;
+	case XP_STAT_DOUBLE:
+		a->has_double_value = 1;
+		a->double_value = s->v.d;
+		return 1;
+	case XP_STAT_STR:
+	case XP_STAT_BYTES:
+		if (meta) {
+			a->has_string_value_iid = 1;
+			a->string_value_iid = iid_str_meta(pl, pool_ix);
+		} else if (s->type == XP_STAT_STR) {
+			a->has_string_value = 1;
+			a->string_value = text(&f->cp, s->v.s.p, s->v.s.len);
+		} else {
+			a->has_string_value = 1;
+			a->string_value = hex_text(&f->cp, s->v.s.p, s->v.s.len);
+		}
+		return 1;
+	case XP_STAT_REF:
+		ref = stat_index(pl, (int64_t)s->v.u);
+		if (ref == UINT32_MAX)
+			return 0;
+		a->has_string_value_iid = 1;
+		a->string_value_iid = iid_str_ref(pl, ref);
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+/* The annotations of evmeta i that every event of it carries (an_exp.h's order: long name, then its stats). */
+static struct evcache *pf_cache(struct pf *f, uint32_t i)
+{
+	const struct xp_plane *pl = f->pl;
+	const struct xp_evmeta *m = &pl->evmetas[i];
+	const struct xp_stat *ms = pl->stats + m->stats_first;
+	Perfetto__Protos__DebugAnnotation *da = NULL;
+	struct evcache *c;
+	size_t n = 0, k, total = 0, at = 0;
+
+	if (f->cache[i])
+		return f->cache[i];
+	if (!(c = calloc(1, sizeof(*c))) || !(da = calloc((size_t)m->nstats + 1, sizeof(*da))))
+		goto fail;
+	if (has_long_name(m)) {
+		da[n] = da_init;
+		da[n].has_name_iid = 1;
+		da[n].name_iid = iid_long_name_key(pl);
+		da[n].has_string_value_iid = 1;
+		da[n].string_value_iid = iid_str_long(i);
+		n++;
+	}
+	for (k = 0; k < m->nstats; k++) {
+		uint32_t sm = stat_index(pl, ms[k].meta_id);
+
+		if (sm == UINT32_MAX || stat_dup(ms, k, NULL, 0))
+			continue;
+		da[n] = da_init;
+		da[n].has_name_iid = 1;
+		da[n].name_iid = 1 + (uint64_t)sm;
+		if (pf_value(f, &ms[k], m->stats_first + k, 1, &da[n]))
+			n++;
+	}
+	for (k = 0; k < n; k++)
+		total += perfetto__protos__debug_annotation__get_packed_size(&da[k]);
+	if (!(c->uf = calloc(n + 1, sizeof(*c->uf))) || !(c->blob = malloc(total + 1)))
+		goto fail;
+	for (k = 0; k < n; k++) {
+		size_t len = perfetto__protos__debug_annotation__pack(&da[k], c->blob + at);
+
+		c->uf[k].tag = 4;	/* TrackEvent.debug_annotations */
+		c->uf[k].wire_type = PROTOBUF_C_WIRE_TYPE_LENGTH_PREFIXED;
+		c->uf[k].len = len;
+		c->uf[k].data = c->blob + at;
+		at += len;
+	}
+	c->nuf = (unsigned)n;
+	free(da);
+	f->cache[i] = c;
+	return c;
+fail:
+	if (c) {
+		free(c->uf);
+		free(c->blob);
+		free(c);
+	}
+	free(da);
+	return NULL;
+}
+
+static void pf_cache_free(struct pf *f)
+{
+	size_t i;
+
+	for (i = 0; f->cache && i <= f->pl->nevmetas; i++) {
+		if (!f->cache[i])
+			continue;
+		free(f->cache[i]->uf);
+		free(f->cache[i]->blob);
+		free(f->cache[i]);
+	}
+	free(f->cache);
+}
+
+/*
+ * An event's own stats as annotations (*n of them in f->dap), and in *c its
+ * evmeta's cached ones; *c is NULL when an own stat repeats a metadata stat,
+ * which is then left out: all of them are then in f->dap.
+ */
+static int pf_annotations(struct pf *f, const struct xp_event *e, size_t *n, struct evcache **c)
+{
+	const struct xp_plane *pl = f->pl;
+	const struct xp_evmeta *m = &pl->evmetas[e->meta];
+	const struct xp_stat *own = pl->stats + e->stats_first, *ms = pl->stats + m->stats_first;
+	size_t want = 1 + (size_t)e->nstats + m->nstats, i, j;
+	int pass, shadow = 0;
+
+	if (!(*c = pf_cache(f, e->meta)))
+		return -1;
+	for (i = 0; i < e->nstats && !shadow; i++)
+		for (j = 0; j < m->nstats && !shadow; j++)
+			shadow = own[i].meta_id == ms[j].meta_id;
+	if (shadow)
+		*c = NULL;
+	if (want > f->nda) {
+		Perfetto__Protos__DebugAnnotation *da = realloc(f->da, want * sizeof(*da));
+		Perfetto__Protos__DebugAnnotation **dap;
+
+		if (!da)
+			return -1;
+		f->da = da;
+		if (!(dap = realloc(f->dap, want * sizeof(*dap))))
+			return -1;
+		f->dap = dap;
+		f->nda = want;
+	}
+	*n = 0;
+	if (!*c && has_long_name(m)) {
+		Perfetto__Protos__DebugAnnotation *a = &f->da[(*n)++];
+
+		*a = da_init;
+		a->has_name_iid = 1;
+		a->name_iid = iid_long_name_key(pl);
+		a->has_string_value_iid = 1;
+		a->string_value_iid = iid_str_long(e->meta);
+	}
+	for (pass = 0; pass < (*c ? 1 : 2); pass++) {
+		const struct xp_stat *v = pass ? ms : own;
+		size_t nv = pass ? m->nstats : e->nstats, first = pass ? m->stats_first : e->stats_first;
+
+		for (i = 0; i < nv; i++) {
+			uint32_t sm = stat_index(pl, v[i].meta_id);
+			Perfetto__Protos__DebugAnnotation *a = &f->da[*n];
+
+			if (sm == UINT32_MAX || stat_dup(v, i, own, e->nstats))
+				continue;
+			*a = da_init;
+			a->has_name_iid = 1;
+			a->name_iid = 1 + (uint64_t)sm;
+			if (pf_value(f, &v[i], first + i, pass, a))
+				++*n;
+		}
+	}
+	if (f->cp.failed)
+		return -1;
+	for (i = 0; i < *n; i++)
+		f->dap[i] = &f->da[i];
+	return 0;
+}
+
+/* An interned string entry. */
+static void pf_str(Perfetto__Protos__InternedString *is, uint64_t iid, ProtobufCBinaryData v)
+{
+	perfetto__protos__interned_string__init(is);
+	is->has_iid = 1;
+	is->iid = iid;
+	is->has_str = 1;
+	is->str = v;
+}
+
+/* The packet that clears the sequence's state and interns what the piece's events name. */
+static int pf_interned(struct pf *f, struct out_bytes *b)
+{
+	const struct xp_plane *pl = f->pl;
+	Perfetto__Protos__TracePacket pk = PERFETTO__PROTOS__TRACE_PACKET__INIT;
+	Perfetto__Protos__InternedData id = PERFETTO__PROTOS__INTERNED_DATA__INIT;
+	size_t nev = 0, nst = 0, nstr = 0, i, j;
+	Perfetto__Protos__EventName *ev = NULL, **evp = NULL;
+	Perfetto__Protos__DebugAnnotationName *dn = NULL, **dnp = NULL;
+	Perfetto__Protos__InternedString *is = NULL, **isp = NULL;
+	int ret = -1;
+
+	/* Metadata stats' names and text values are interned with their event name. */
+	for (i = 0; i <= pl->nevmetas; i++) {
+		const struct xp_evmeta *m = &pl->evmetas[i];
+
+		if (!(f->used_ev[i] & USED_META))
+			continue;
+		for (j = 0; j < m->nstats; j++) {
+			const struct xp_stat *s = &pl->stats[m->stats_first + j];
+			uint32_t sm = stat_index(pl, s->meta_id);
+
+			if (sm == UINT32_MAX)
+				continue;
+			f->used_stat[sm] |= USED_KEY;
+			if (s->type == XP_STAT_STR || s->type == XP_STAT_BYTES)
+				nstr++;
+			else if (s->type == XP_STAT_REF && (sm = stat_index(pl, (int64_t)s->v.u)) != UINT32_MAX)
+				f->used_stat[sm] |= USED_REF;
+		}
+	}
+	for (i = 0; i <= pl->nevmetas; i++) {
+		nev += (f->used_ev[i] & USED_NAME) != 0;
+		nstr += (f->used_ev[i] & USED_LONG) != 0;
+	}
+	for (i = 0; i < pl->nstatmetas; i++) {
+		nst += (f->used_stat[i] & USED_KEY) != 0;
+		nstr += (f->used_stat[i] & USED_REF) != 0;
+	}
+	nst += f->used_long;
+	if (!(ev = calloc(nev + 1, sizeof(*ev))) || !(evp = calloc(nev + 1, sizeof(*evp))) ||
+	    !(dn = calloc(nst + 1, sizeof(*dn))) || !(dnp = calloc(nst + 1, sizeof(*dnp))) ||
+	    !(is = calloc(nstr + 1, sizeof(*is))) || !(isp = calloc(nstr + 1, sizeof(*isp))))
+		goto out;
+	nev = nst = nstr = 0;
+	for (i = 0; i <= pl->nevmetas; i++) {
+		const struct xp_evmeta *m = &pl->evmetas[i];
+
+		if (f->used_ev[i] & USED_NAME) {
+			perfetto__protos__event_name__init(&ev[nev]);
+			ev[nev].has_iid = 1;
+			ev[nev].iid = 1 + (uint64_t)i;
+			ev[nev].has_name = 1;
+			ev[nev].name = text_c(&f->cp, event_display(m));
+			evp[nev] = &ev[nev];
+			nev++;
+		}
+		if (f->used_ev[i] & USED_LONG) {
+			pf_str(&is[nstr], iid_str_long(i), text_c(&f->cp, m->name));
+			isp[nstr] = &is[nstr];
+			nstr++;
+		}
+		if (!(f->used_ev[i] & USED_META))
+			continue;
+		for (j = 0; j < m->nstats; j++) {
+			size_t k = m->stats_first + j;
+			const struct xp_stat *s = &pl->stats[k];
+
+			if (stat_index(pl, s->meta_id) == UINT32_MAX ||
+			    (s->type != XP_STAT_STR && s->type != XP_STAT_BYTES))
+				continue;
+			pf_str(&is[nstr], iid_str_meta(pl, k),
+			       s->type == XP_STAT_STR ? text(&f->cp, s->v.s.p, s->v.s.len)
+						      : hex_text(&f->cp, s->v.s.p, s->v.s.len));
+			isp[nstr] = &is[nstr];
+			nstr++;
+		}
+	}
+	for (i = 0; i < pl->nstatmetas; i++) {
+		if (f->used_stat[i] & USED_KEY) {
+			perfetto__protos__debug_annotation_name__init(&dn[nst]);
+			dn[nst].has_iid = 1;
+			dn[nst].iid = 1 + (uint64_t)i;
+			dn[nst].has_name = 1;
+			dn[nst].name = text_c(&f->cp, pl->statmetas[i].name);
+			dnp[nst] = &dn[nst];
+			nst++;
+		}
+		if (f->used_stat[i] & USED_REF) {
+			pf_str(&is[nstr], iid_str_ref(pl, i), text_c(&f->cp, pl->statmetas[i].name));
+			isp[nstr] = &is[nstr];
+			nstr++;
+		}
+	}
+	if (f->used_long) {
+		perfetto__protos__debug_annotation_name__init(&dn[nst]);
+		dn[nst].has_iid = 1;
+		dn[nst].iid = iid_long_name_key(pl);
+		dn[nst].has_name = 1;
+		dn[nst].name = text_c(&f->cp, "long_name");
+		dnp[nst] = &dn[nst];
+		nst++;
+	}
+	if (f->cp.failed)
+		goto out;
+	id.n_event_names = nev;
+	id.event_names = evp;
+	id.n_debug_annotation_names = nst;
+	id.debug_annotation_names = dnp;
+	id.n_debug_annotation_string_values = nstr;
+	id.debug_annotation_string_values = isp;
+	pk.has_trusted_packet_sequence_id = 1;
+	pk.trusted_packet_sequence_id = SEQ_ID;
+	pk.has_sequence_flags = 1;
+	pk.sequence_flags = PERFETTO__PROTOS__TRACE_PACKET__SEQUENCE_FLAGS__SEQ_INCREMENTAL_STATE_CLEARED;
+	pk.interned_data = &id;
+	put_packet(b, &pk);
+	ret = b->failed ? -1 : 0;
+out:
+	copies_release(&f->cp);
+	free(ev);
+	free(evp);
+	free(dn);
+	free(dnp);
+	free(is);
+	free(isp);
+	return ret;
+}
+
+/* ps from the origin to the format's ns, rounded (monotone, so nesting is kept). */
+static uint64_t ps_to_ns(int64_t ps)
+{
+	return (uint64_t)ps / 1000 + ((uint64_t)ps % 1000 >= 500);
+}
+
+/*
+ * A piece: the interned data it needs (a first pass marks it), then per
+ * event its begin and end packets.
+ */
+static int pf_piece(const struct an_exp_plan *p, const struct an_exp_piece *pc, struct out_bytes *b)
+{
+	const struct an_exp_line *l = &p->lines[pc->line_ix];
+	const struct an_exp_plane *ep = &p->planes[l->plane_ix];
+	struct pf f = {0};
+	size_t k, nkept = 0;
+	int ret = -1;
+
+	f.pl = &p->t->planes[ep->plane];
+	if (!(f.used_ev = calloc(f.pl->nevmetas + 1, 1)) || !(f.used_stat = calloc(f.pl->nstatmetas + 1, 1)) ||
+	    !(f.cache = calloc(f.pl->nevmetas + 1, sizeof(*f.cache))))
+		goto out;
+	for (k = pc->from; k < pc->to; k++) {
+		unsigned tr;
+		const struct xp_event *e = an_exp_event(p, l, k, &tr);
+		int64_t s = e->start_ps + ep->shift_ps;
+
+		if (an_exp_keeps(p, s, s + e->dur_ps, tr)) {
+			pf_mark(&f, e);
+			nkept++;
+		}
+	}
+	if (!nkept) {
+		ret = 0;
+		goto out;
+	}
+	if (pf_interned(&f, b))
+		goto out;
+	for (k = pc->from; k < pc->to && !b->failed; k++) {
+		unsigned tr;
+		const struct xp_event *e = an_exp_event(p, l, k, &tr);
+		int64_t s = e->start_ps + ep->shift_ps;
+		Perfetto__Protos__TracePacket pk = PERFETTO__PROTOS__TRACE_PACKET__INIT;
+		Perfetto__Protos__TrackEvent te = PERFETTO__PROTOS__TRACK_EVENT__INIT;
+		struct evcache *c;
+		size_t nda;
+
+		if (!an_exp_keeps(p, s, s + e->dur_ps, tr))
+			continue;
+		if (pf_annotations(&f, e, &nda, &c))
+			goto out;
+		if (c) {
+			te.base.n_unknown_fields = c->nuf;
+			te.base.unknown_fields = c->uf;
+		}
+		pk.has_timestamp = 1;
+		pk.timestamp = ps_to_ns(s);
+		pk.has_trusted_packet_sequence_id = 1;
+		pk.trusted_packet_sequence_id = SEQ_ID;
+		pk.has_sequence_flags = 1;
+		pk.sequence_flags = PERFETTO__PROTOS__TRACE_PACKET__SEQUENCE_FLAGS__SEQ_NEEDS_INCREMENTAL_STATE;
+		te.has_type = 1;
+		te.type = PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_BEGIN;
+		te.has_track_uuid = 1;
+		te.track_uuid = track_uuid(p, pc->line_ix, tr);
+		te.has_name_iid = 1;
+		te.name_iid = 1 + (uint64_t)e->meta;
+		te.n_debug_annotations = nda;
+		te.debug_annotations = f.dap;
+		pk.track_event = &te;
+		put_packet(b, &pk);
+		copies_release(&f.cp);
+		/* The end: no name or arguments, which the begin carries. */
+		pk.timestamp = ps_to_ns(s + e->dur_ps);
+		pk.has_sequence_flags = 0;
+		te.type = PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_END;
+		te.has_name_iid = 0;
+		te.n_debug_annotations = 0;
+		te.debug_annotations = NULL;
+		te.base.n_unknown_fields = 0;
+		te.base.unknown_fields = NULL;
+		put_packet(b, &pk);
+	}
+	ret = b->failed ? -1 : 0;
+out:
+	free(f.used_ev);
+	free(f.used_stat);
+	free(f.da);
+	free(f.dap);
+	pf_cache_free(&f);
+	copies_free(&f.cp);
+	return ret;
+}
+
+/* ---- the interface ---------------------------------------------------------------- */
+
+int out_exp_head(const struct an_exp_plan *p, enum out_exp_format f, const char *version, struct out_bytes *b)
+{
+	if (f == OUT_EXP_PFTRACE)
+		return pf_head(p, b);
+	json_head(p, version, b);
+	return b->failed ? -1 : 0;
+}
+
+int out_exp_piece(const struct an_exp_plan *p, size_t i, enum out_exp_format f, struct out_bytes *b)
+{
+	if (f == OUT_EXP_PFTRACE)
+		return pf_piece(p, &p->pieces[i], b);
+	json_piece(p, &p->pieces[i], b);
+	return b->failed ? -1 : 0;
+}
+
+int out_exp_tail(const struct an_exp_plan *p, enum out_exp_format f, struct out_bytes *b)
+{
+	(void)p;
+	if (f != OUT_EXP_PFTRACE)
+		put_s(b, "\n]}\n");
+	return b->failed ? -1 : 0;
+}

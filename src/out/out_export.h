@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The writers of `export`: Chrome Trace Event Format JSON and Perfetto's
+ * protobuf trace, each as a head, the plan's pieces (each encodable on its
+ * own thread) and a tail, concatenated in that order.
+ *
+ * JSON: {"traceEvents":[metadata..., events...],"displayTimeUnit":"ns",
+ * "otherData":{...}}; every event a complete ("X") event, ts and dur in
+ * microseconds with six decimals (exact picoseconds), relative to the plan's
+ * origin. Strings are valid JSON whatever bytes the trace holds: invalid
+ * UTF-8 becomes U+FFFD.
+ *
+ * Perfetto: one packet sequence; a process track per plane, a child track per
+ * line track; each event a TYPE_SLICE_BEGIN and TYPE_SLICE_END packet pair
+ * (timestamps in ns, rounded, the format's unit), written one after the other
+ * in the line's start order, so that at equal timestamps the file's order is
+ * the nesting order; every piece clears the incremental state and interns
+ * the names it uses (event names, stat names, long names, ref values).
+ * Strings are valid UTF-8 without NUL bytes (protobuf-c's strings end at NUL):
+ * invalid bytes and NUL become U+FFFD.
+ *
+ * Both: an event's display name (else its name) is its name, the full name
+ * its "long_name" argument when they differ; its stats and its metadata's are
+ * its arguments (its own first, refs resolved, bytes as 0x hex), stats naming
+ * unknown metadata left out (the reader counts them).
+ */
+#ifndef OUT_EXPORT_H
+#define OUT_EXPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "an_export.h"
+
+enum out_exp_format {
+	OUT_EXP_JSON,
+	OUT_EXP_JSON_GZ,	/* JSON, gzip compressed (out_gzip.h) */
+	OUT_EXP_PFTRACE,
+};
+
+/* A growing byte buffer; failed is set (and the bytes kept) when it could not grow. */
+struct out_bytes {
+	unsigned char *p;
+	size_t n, cap;
+	int failed;
+};
+
+void out_bytes_put(struct out_bytes *b, const void *s, size_t n);
+/* Makes room for more bytes after n: 0, or -1 (and failed set) when it cannot. */
+int out_bytes_reserve(struct out_bytes *b, size_t more);
+void out_bytes_release(struct out_bytes *b);
+
+/* Appends the bytes before the pieces. Returns 0, or -1 when out of memory. */
+int out_exp_head(const struct an_exp_plan *p, enum out_exp_format f, const char *version, struct out_bytes *b);
+/* Appends piece i's events. Returns 0, or -1 when out of memory. */
+int out_exp_piece(const struct an_exp_plan *p, size_t i, enum out_exp_format f, struct out_bytes *b);
+/* Appends the bytes after the pieces. */
+int out_exp_tail(const struct an_exp_plan *p, enum out_exp_format f, struct out_bytes *b);
+
+#endif
