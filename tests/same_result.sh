@@ -43,6 +43,8 @@ for f in $files; do
 	check planes --json "$f"
 	check memory --json --peak --timeline "$f"
 	check compile --json "$f"
+	check export --format json -o - "$f"
+	check export --format pftrace -o - "$f"
 done
 for d in testdata/real "$synth" "$synth/autotune"; do
 	check functions --json "$d"

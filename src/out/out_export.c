@@ -777,17 +777,23 @@ static struct evcache *pf_cache(struct pf *f, uint32_t i)
 			n++;
 	}
 	for (k = 0; k < n; k++)
-		total += perfetto__protos__debug_annotation__get_packed_size(&da[k]);
+		total += 10 + perfetto__protos__debug_annotation__get_packed_size(&da[k]);
 	if (!(c->uf = calloc(n + 1, sizeof(*c->uf))) || !(c->blob = malloc(total + 1)))
 		goto fail;
 	for (k = 0; k < n; k++) {
-		size_t len = perfetto__protos__debug_annotation__pack(&da[k], c->blob + at);
+		/* protobuf-c writes an unknown field as its tag, then data: the length prefix is the data's */
+		size_t size = perfetto__protos__debug_annotation__get_packed_size(&da[k]), v = size, pre = 0;
 
+		do {
+			c->blob[at + pre++] = (uint8_t)(v >= 0x80 ? (v & 0x7f) | 0x80 : v);
+			v >>= 7;
+		} while (v);
+		perfetto__protos__debug_annotation__pack(&da[k], c->blob + at + pre);
 		c->uf[k].tag = 4;	/* TrackEvent.debug_annotations */
 		c->uf[k].wire_type = PROTOBUF_C_WIRE_TYPE_LENGTH_PREFIXED;
-		c->uf[k].len = len;
+		c->uf[k].len = pre + size;
 		c->uf[k].data = c->blob + at;
-		at += len;
+		at += pre + size;
 	}
 	c->nuf = (unsigned)n;
 	free(da);

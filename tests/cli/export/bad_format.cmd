@@ -1,0 +1,1 @@
+xplane-stat export $SYNTH/export.xplane.pb --format xml -o -

@@ -1,0 +1,1 @@
+cd $SYNTH && xplane-stat export export.xplane.pb -o - --format json

@@ -1,0 +1,621 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * export: the plan and both writers on EXPECTED.md section 23, and on every
+ * real trace the exports read back and compared with the protobuf-c
+ * reader's model, event by event: JSON parsed by cJSON (times exact to the
+ * picosecond), the .json.gz inflated by zlib to the same bytes, and the
+ * .pftrace unpacked by protobuf-c and imported as Perfetto documents it
+ * (packets ordered by timestamp, then file order; a begin opens a slice on
+ * its track, an end closes the innermost), its slices equal to the events
+ * rounded to the nanosecond.
+ */
+#include <cjson/cJSON.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+#include "an_export.h"
+#include "out_export.h"
+#include "out_gzip.h"
+#include "perfetto_trace.pb-c.h"
+#include "test.h"
+#include "test_trace.h"
+
+#define US(x) ((int64_t)(x) * 1000000)
+
+/* One event as the model or a read-back export holds it. */
+struct rec {
+	char *plane, *name;
+	int64_t start, dur;	/* ps (JSON) or ns (pftrace), from the origin */
+};
+
+struct recs {
+	struct rec *v;
+	size_t n, cap;
+};
+
+static void recs_add(struct recs *r, const char *plane, const char *name, int64_t start, int64_t dur)
+{
+	if (r->n == r->cap) {
+		r->cap = r->cap ? 2 * r->cap : 256;
+		r->v = realloc(r->v, r->cap * sizeof(*r->v));
+	}
+	r->v[r->n].plane = strdup(plane);
+	r->v[r->n].name = strdup(name);
+	r->v[r->n].start = start;
+	r->v[r->n].dur = dur;
+	r->n++;
+}
+
+static void recs_free(struct recs *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->n; i++) {
+		free(r->v[i].plane);
+		free(r->v[i].name);
+	}
+	free(r->v);
+	memset(r, 0, sizeof(*r));
+}
+
+static int rec_cmp(const void *a, const void *b)
+{
+	const struct rec *x = a, *y = b;
+	int c;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	if (x->dur != y->dur)
+		return x->dur < y->dur ? -1 : 1;
+	if ((c = strcmp(x->plane, y->plane)))
+		return c;
+	return strcmp(x->name, y->name);
+}
+
+static void check_same(struct recs *got, struct recs *want, const char *what)
+{
+	size_t i, bad = 0;
+
+	qsort(got->v, got->n, sizeof(*got->v), rec_cmp);
+	qsort(want->v, want->n, sizeof(*want->v), rec_cmp);
+	CHECK_INT(got->n, want->n);
+	for (i = 0; i < got->n && i < want->n; i++)
+		if (rec_cmp(&got->v[i], &want->v[i]) && bad++ < 3)
+			fprintf(stderr, "  %s: event %zu: got %s %s %" PRId64 " +%" PRId64 ", want %s %s %" PRId64
+				" +%" PRId64 "\n",
+				what, i, got->v[i].plane, got->v[i].name, got->v[i].start, got->v[i].dur,
+				want->v[i].plane, want->v[i].name, want->v[i].start, want->v[i].dur);
+	CHECK_INT(bad, 0);
+}
+
+/* Invalid UTF-8 as both writers replace it (U+FFFD per bad byte). */
+static char *clean(const char *s)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t n = strlen(s), i = 0, o = 0, k, j;
+	char *out = malloc(3 * n + 1);
+
+	while (i < n) {
+		unsigned c = u[i];
+
+		k = c < 0x80 ? 1 : c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3 : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
+		for (j = 1; k && j < k; j++)
+			if (i + j >= n || (u[i + j] & 0xc0) != 0x80)
+				k = 0;
+		/* overlongs and surrogates (the writers check them too; rare enough to trust the table here) */
+		if (k == 3 && ((c == 0xe0 && u[i + 1] < 0xa0) || (c == 0xed && u[i + 1] >= 0xa0)))
+			k = 0;
+		if (k == 4 && ((c == 0xf0 && u[i + 1] < 0x90) || (c == 0xf4 && u[i + 1] >= 0x90)))
+			k = 0;
+		if (k) {
+			memcpy(out + o, s + i, k);
+			o += k;
+			i += k;
+		} else {
+			memcpy(out + o, "\xef\xbf\xbd", 3);
+			o += 3;
+			i++;
+		}
+	}
+	out[o] = '\0';
+	return out;
+}
+
+static int64_t ns_round(int64_t ps)
+{
+	return ps / 1000 + (ps % 1000 >= 500);
+}
+
+/* The model's events as the plan exports them (ps, or ns rounded). */
+static void model_recs(const struct an_exp_plan *p, int ns, struct recs *r)
+{
+	size_t li, k;
+
+	for (li = 0; li < p->nlines; li++) {
+		const struct an_exp_line *l = &p->lines[li];
+		const struct an_exp_plane *ep = &p->planes[l->plane_ix];
+		const struct xp_plane *pl = &p->t->planes[ep->plane];
+
+		for (k = 0; k < l->n; k++) {
+			unsigned tr;
+			const struct xp_event *e = an_exp_event(p, l, k, &tr);
+			int64_t s = e->start_ps + ep->shift_ps;
+			char *name, *plane;
+
+			if (!an_exp_keeps(p, s, s + e->dur_ps, tr))
+				continue;
+			name = clean(xp_event_name(pl, e));
+			plane = clean(pl->name);
+			if (ns)
+				recs_add(r, plane, name, ns_round(s), ns_round(s + e->dur_ps) - ns_round(s));
+			else
+				recs_add(r, plane, name, s, e->dur_ps);
+			free(name);
+			free(plane);
+		}
+	}
+}
+
+static int export_bytes(const struct an_exp_plan *p, enum out_exp_format f, struct out_bytes *b)
+{
+	size_t i;
+	int ret = out_exp_head(p, f, "test", b);
+
+	for (i = 0; i < p->npieces && !ret; i++)
+		ret = out_exp_piece(p, i, f, b);
+	return ret ? ret : out_exp_tail(p, f, b);
+}
+
+/* ---- JSON read back ------------------------------------------------------------- */
+
+static void json_recs(const char *text, struct recs *r, size_t *meta)
+{
+	cJSON *doc = cJSON_Parse(text), *ev, *pname;
+	char pids[64][256];
+	double pidv[64];
+	size_t npids = 0, i;
+
+	*meta = 0;
+	CHECK(doc != NULL);
+	if (!doc)
+		return;
+	/* process names first: metadata events come before the others */
+	cJSON_ArrayForEach(ev, cJSON_GetObjectItem(doc, "traceEvents")) {
+		const char *ph = cJSON_GetStringValue(cJSON_GetObjectItem(ev, "ph"));
+
+		if (ph && !strcmp(ph, "M")) {
+			++*meta;
+			if (!strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(ev, "name")), "process_name") && npids < 64) {
+				pname = cJSON_GetObjectItem(cJSON_GetObjectItem(ev, "args"), "name");
+				snprintf(pids[npids], sizeof(pids[0]), "%s", cJSON_GetStringValue(pname));
+				pidv[npids++] = cJSON_GetNumberValue(cJSON_GetObjectItem(ev, "pid"));
+			}
+			continue;
+		}
+		CHECK(ph && !strcmp(ph, "X"));
+		{
+			double pid = cJSON_GetNumberValue(cJSON_GetObjectItem(ev, "pid"));
+			cJSON *args = cJSON_GetObjectItem(ev, "args");
+			const char *name = cJSON_GetStringValue(cJSON_GetObjectItem(args, "long_name"));
+			const char *plane = "?";
+			double ts = cJSON_GetNumberValue(cJSON_GetObjectItem(ev, "ts"));
+			double dur = cJSON_GetNumberValue(cJSON_GetObjectItem(ev, "dur"));
+
+			if (!name)
+				name = cJSON_GetStringValue(cJSON_GetObjectItem(ev, "name"));
+			for (i = 0; i < npids; i++)
+				if (pidv[i] == pid)
+					plane = pids[i];
+			recs_add(r, plane, name ? name : "?", (int64_t)llround(ts * 1e6), (int64_t)llround(dur * 1e6));
+		}
+	}
+	cJSON_Delete(doc);
+}
+
+/* ---- Perfetto read back ------------------------------------------------------------ */
+
+struct pf_ev {
+	uint64_t ts;
+	size_t pos;		/* in the file */
+	int begin;
+	uint64_t track;
+	char *name;		/* the long name when the event has one */
+};
+
+static int pf_ev_cmp(const void *a, const void *b)
+{
+	const struct pf_ev *x = a, *y = b;
+
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+struct pf_track {
+	uint64_t uuid, parent;
+	char *name;
+	char **open;		/* the open slices' names, innermost last */
+	uint64_t *open_ts;
+	size_t nopen;
+};
+
+static char *bin_str(ProtobufCBinaryData d)
+{
+	char *s = malloc(d.len + 1);
+
+	memcpy(s, d.data, d.len);
+	s[d.len] = '\0';
+	return s;
+}
+
+/* Imports a .pftrace as Perfetto documents it; checks what the format requires on the way. */
+static void pf_recs(const struct out_bytes *b, struct recs *r, size_t *ntracks, size_t *max_depth)
+{
+	Perfetto__Protos__Trace *tr = perfetto__protos__trace__unpack(NULL, b->n, b->p);
+	struct pf_track *tk = NULL;
+	struct pf_ev *ev = NULL;
+	size_t ntk = 0, nev = 0, i, j, k;
+	/* the interned tables of the current state */
+	char **names = NULL, **keys = NULL, **strs = NULL;
+	size_t nnames = 0, nkeys = 0, nstrs = 0;
+	int cleared = 0;
+
+	*ntracks = 0;
+	*max_depth = 0;
+	CHECK(tr != NULL);
+	if (!tr)
+		return;
+	tk = calloc(tr->n_packet + 1, sizeof(*tk));
+	ev = calloc(tr->n_packet + 1, sizeof(*ev));
+	for (i = 0; i < tr->n_packet; i++) {
+		Perfetto__Protos__TracePacket *pk = tr->packet[i];
+
+		CHECK(pk->has_trusted_packet_sequence_id && pk->trusted_packet_sequence_id == 1);
+		if (pk->track_descriptor) {
+			Perfetto__Protos__TrackDescriptor *td = pk->track_descriptor;
+
+			tk[ntk].uuid = td->uuid;
+			tk[ntk].parent = td->has_parent_uuid ? td->parent_uuid : 0;
+			tk[ntk].name = td->process ? bin_str(td->process->process_name) : bin_str(td->name);
+			tk[ntk].open = calloc(tr->n_packet + 1, sizeof(char *));
+			tk[ntk].open_ts = calloc(tr->n_packet + 1, sizeof(uint64_t));
+			ntk++;
+		}
+		if (pk->has_sequence_flags && (pk->sequence_flags & 1)) {
+			cleared = 1;
+			for (j = 0; j < nnames; j++)
+				free(names[j]);
+			for (j = 0; j < nkeys; j++)
+				free(keys[j]);
+			for (j = 0; j < nstrs; j++)
+				free(strs[j]);
+			free(names);
+			free(keys);
+			free(strs);
+			names = keys = strs = NULL;
+			nnames = nkeys = nstrs = 0;
+		}
+		if (pk->interned_data) {
+			Perfetto__Protos__InternedData *id = pk->interned_data;
+
+			for (j = 0; j < id->n_event_names; j++) {
+				uint64_t iid = id->event_names[j]->iid;
+
+				if (iid >= nnames) {
+					names = realloc(names, (iid + 1) * sizeof(*names));
+					memset(names + nnames, 0, (iid + 1 - nnames) * sizeof(*names));
+					nnames = iid + 1;
+				}
+				names[iid] = bin_str(id->event_names[j]->name);
+			}
+			for (j = 0; j < id->n_debug_annotation_names; j++) {
+				uint64_t iid = id->debug_annotation_names[j]->iid;
+
+				if (iid >= nkeys) {
+					keys = realloc(keys, (iid + 1) * sizeof(*keys));
+					memset(keys + nkeys, 0, (iid + 1 - nkeys) * sizeof(*keys));
+					nkeys = iid + 1;
+				}
+				keys[iid] = bin_str(id->debug_annotation_names[j]->name);
+			}
+			for (j = 0; j < id->n_debug_annotation_string_values; j++) {
+				uint64_t iid = id->debug_annotation_string_values[j]->iid;
+
+				if (iid >= nstrs) {
+					strs = realloc(strs, (iid + 1) * sizeof(*strs));
+					memset(strs + nstrs, 0, (iid + 1 - nstrs) * sizeof(*strs));
+					nstrs = iid + 1;
+				}
+				strs[iid] = bin_str(id->debug_annotation_string_values[j]->str);
+			}
+		}
+		if (pk->track_event) {
+			Perfetto__Protos__TrackEvent *te = pk->track_event;
+			struct pf_ev *e = &ev[nev++];
+
+			CHECK(pk->has_timestamp);
+			e->ts = pk->timestamp;
+			e->pos = i;
+			e->track = te->track_uuid;
+			e->begin = te->type == PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_BEGIN;
+			CHECK(e->begin || te->type == PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_END);
+			if (!e->begin)
+				continue;
+			CHECK(cleared && pk->has_sequence_flags && (pk->sequence_flags & 2));
+			CHECK(te->has_name_iid && te->name_iid < nnames && names[te->name_iid]);
+			if (te->has_name_iid && te->name_iid < nnames && names[te->name_iid])
+				e->name = strdup(names[te->name_iid]);
+			/* the long name, an unknown field here as the writer caches it, or a known one */
+			for (j = 0; j < te->base.n_unknown_fields + te->n_debug_annotations; j++) {
+				Perfetto__Protos__DebugAnnotation *a;
+				int own = j < te->n_debug_annotations;
+
+				a = own ? te->debug_annotations[j]
+					: perfetto__protos__debug_annotation__unpack(
+						  NULL, te->base.unknown_fields[j - te->n_debug_annotations].len,
+						  te->base.unknown_fields[j - te->n_debug_annotations].data);
+				CHECK(a != NULL);
+				if (!a)
+					continue;
+				CHECK(a->has_name_iid && a->name_iid < nkeys && keys[a->name_iid]);
+				CHECK(!a->has_string_value_iid || (a->string_value_iid < nstrs && strs[a->string_value_iid]));
+				if (a->has_name_iid && a->name_iid < nkeys && keys[a->name_iid] &&
+				    !strcmp(keys[a->name_iid], "long_name") && a->has_string_value_iid &&
+				    a->string_value_iid < nstrs && strs[a->string_value_iid]) {
+					free(e->name);
+					e->name = strdup(strs[a->string_value_iid]);
+				}
+				if (!own)
+					perfetto__protos__debug_annotation__free_unpacked(a, NULL);
+			}
+		}
+	}
+	qsort(ev, nev, sizeof(*ev), pf_ev_cmp);
+	for (i = 0; i < nev; i++) {
+		struct pf_track *t = NULL, *proc = NULL;
+
+		for (j = 0; j < ntk; j++)
+			if (tk[j].uuid == ev[i].track)
+				t = &tk[j];
+		CHECK(t != NULL);
+		if (!t)
+			continue;
+		for (k = 0; k < ntk; k++)
+			if (tk[k].uuid == t->parent)
+				proc = &tk[k];
+		if (ev[i].begin) {
+			t->open[t->nopen] = ev[i].name;
+			t->open_ts[t->nopen++] = ev[i].ts;
+			ev[i].name = NULL;
+			if (t->nopen > *max_depth)
+				*max_depth = t->nopen;
+		} else {
+			CHECK(t->nopen > 0);	/* an end with nothing open */
+			if (!t->nopen)
+				continue;
+			t->nopen--;
+			recs_add(r, proc ? proc->name : "?", t->open[t->nopen] ? t->open[t->nopen] : "?",
+				 (int64_t)t->open_ts[t->nopen], (int64_t)(ev[i].ts - t->open_ts[t->nopen]));
+			free(t->open[t->nopen]);
+		}
+	}
+	for (j = 0; j < ntk; j++) {
+		CHECK_INT(tk[j].nopen, 0);
+		*ntracks += tk[j].parent != 0;
+		free(tk[j].name);
+		free(tk[j].open);
+		free(tk[j].open_ts);
+	}
+	for (i = 0; i < nev; i++)
+		free(ev[i].name);
+	for (j = 0; j < nnames; j++)
+		free(names[j]);
+	for (j = 0; j < nkeys; j++)
+		free(keys[j]);
+	for (j = 0; j < nstrs; j++)
+		free(strs[j]);
+	free(names);
+	free(keys);
+	free(strs);
+	free(tk);
+	free(ev);
+	perfetto__protos__trace__free_unpacked(tr, NULL);
+}
+
+/* The gzip writer's bytes inflate to the JSON writer's. */
+static void check_gzip(const struct an_exp_plan *p, const struct out_bytes *json)
+{
+	struct out_bytes raw = {0}, gz = {0};
+	struct out_gz g = {0, 0};
+	struct out_gz_piece pc;
+	unsigned char *back = malloc(json->n + 1);
+	uLongf n = (uLongf)json->n;
+	z_stream z;
+	size_t i;
+
+	out_gz_header(&gz);
+	CHECK_INT(out_exp_head(p, OUT_EXP_JSON_GZ, "test", &raw), 0);
+	for (i = 0; i <= p->npieces; i++) {
+		if (i < p->npieces)
+			CHECK_INT(out_exp_piece(p, i, OUT_EXP_JSON_GZ, &raw), 0);
+		else
+			CHECK_INT(out_exp_tail(p, OUT_EXP_JSON_GZ, &raw), 0);
+		CHECK_INT(out_gz_deflate(raw.p, raw.n, 6, &pc), 0);
+		out_gz_add(&g, &pc);
+		out_bytes_put(&gz, pc.z.p, pc.z.n);
+		out_bytes_release(&pc.z);
+		raw.n = 0;
+	}
+	out_gz_trailer(&g, &gz);
+	memset(&z, 0, sizeof(z));
+	CHECK_INT(inflateInit2(&z, 16 + 15), Z_OK);
+	z.next_in = gz.p;
+	z.avail_in = (uInt)gz.n;
+	z.next_out = back;
+	z.avail_out = (uInt)n + 1;
+	CHECK_INT(inflate(&z, Z_FINISH), Z_STREAM_END);	/* the trailer's CRC and length checked by zlib */
+	CHECK_INT(z.total_out, json->n);
+	CHECK_INT(z.avail_in, 0);
+	CHECK(z.total_out == json->n && !memcmp(back, json->p, json->n));
+	inflateEnd(&z);
+	free(back);
+	out_bytes_release(&raw);
+	out_bytes_release(&gz);
+}
+
+/* Exports t both ways and checks each read-back against the model. */
+static void round_trip(const struct xp_trace *t, const struct an_exp_opts *o, const char *what,
+		       size_t *tracks_out)
+{
+	struct an_exp_plan p;
+	struct xp_err err = {0};
+	struct out_bytes json = {0}, pf = {0};
+	struct recs got = {0}, want = {0};
+	size_t meta, ntracks, depth, li, tracks = 0;
+
+	CHECK_INT(an_exp_plan(t, o, &p, &err), 0);
+	for (li = 0; li < p.nlines; li++)
+		tracks += p.lines[li].ntracks;
+	if (tracks_out)
+		*tracks_out = tracks;
+	CHECK_INT(export_bytes(&p, OUT_EXP_JSON, &json), 0);
+	out_bytes_put(&json, "", 1);
+	json.n--;
+	json_recs((const char *)json.p, &got, &meta);
+	CHECK_INT(meta, 2 * p.nplanes + 2 * tracks);
+	model_recs(&p, 0, &want);
+	CHECK_INT(want.n, p.exported);
+	check_same(&got, &want, what);
+	recs_free(&got);
+	recs_free(&want);
+	check_gzip(&p, &json);
+
+	CHECK_INT(export_bytes(&p, OUT_EXP_PFTRACE, &pf), 0);
+	pf_recs(&pf, &got, &ntracks, &depth);
+	CHECK_INT(ntracks, tracks);
+	model_recs(&p, 1, &want);
+	check_same(&got, &want, what);
+	recs_free(&got);
+	recs_free(&want);
+	out_bytes_release(&json);
+	out_bytes_release(&pf);
+	an_exp_plan_release(&p);
+}
+
+/* ---- EXPECTED.md section 23 ------------------------------------------------------ */
+
+static const struct an_exp_line *line_named(const struct an_exp_plan *p, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < p->nlines; i++) {
+		const struct xp_plane *pl = &p->t->planes[p->planes[p->lines[i].plane_ix].plane];
+
+		if (!strcmp(pl->lines[p->lines[i].line].name, name))
+			return &p->lines[i];
+	}
+	return NULL;
+}
+
+static void synth(void)
+{
+	char path[4096];
+	struct xp_trace *t;
+	struct an_exp_plan p;
+	struct an_exp_opts o = {0};
+	struct xp_err err = {0};
+	const struct an_exp_line *l;
+	size_t k, tracks;
+	/* by start order: outer, the markup name, inner, mark, cross, after */
+	static const unsigned want_track[] = {0, 0, 1, 0, 1, 0};
+	static const int64_t want_start[] = {0, 0, US(2), US(5), US(8) + 123, US(10)};
+
+	snprintf(path, sizeof(path), "%s/export.xplane.pb", SYNTH_DIR);
+	if (!(t = test_load(path, &xp_reader_protobuf_c)))
+		return;
+	CHECK_INT(an_exp_plan(t, &o, &p, &err), 0);
+	CHECK_INT(p.total, 8);
+	CHECK_INT(p.exported, 8);
+	CHECK_INT(p.origin_ns, 1000);
+	CHECK_INT(p.origin_sub_ps, 0);
+	CHECK_INT(p.nplanes, 3);
+	if (p.nplanes == 3) {
+		CHECK_INT(p.planes[0].pid, 1);
+		CHECK_INT(p.planes[1].pid, 701);
+		CHECK_INT(p.planes[2].pid, 501);
+	}
+	l = line_named(&p, "Stream #7");
+	CHECK(l != NULL);
+	if (l) {
+		CHECK_INT(l->n, 6);
+		CHECK_INT(l->ntracks, 2);
+		CHECK(l->order != NULL);	/* the file's order is not the start order */
+		CHECK_INT(l->tid0, 7);
+		CHECK_INT(l->tid_extra, (int64_t)1 << 30);
+		for (k = 0; k < l->n && k < 6; k++) {
+			unsigned tr;
+			const struct xp_event *e = an_exp_event(&p, l, k, &tr);
+
+			CHECK_INT(tr, want_track[k]);
+			CHECK_INT(e->start_ps + p.planes[l->plane_ix].shift_ps, want_start[k]);
+		}
+	}
+	an_exp_plan_release(&p);
+	round_trip(t, &o, "export.xplane.pb", &tracks);
+	CHECK_INT(tracks, 4);
+
+	/* A window from 4.5 us to 9 us: outer (0-10), inner (2-5), mark (5) and cross (8-14). */
+	o.have_from = o.have_to = 1;
+	o.from_ps = US(9) / 2;
+	o.to_ps = US(9);
+	CHECK_INT(an_exp_plan(t, &o, &p, &err), 0);
+	CHECK_INT(p.exported, 4);
+	CHECK_INT(p.left_window, 4);
+	an_exp_plan_release(&p);
+	round_trip(t, &o, "export window", NULL);
+	/* --max-events 3: outer and the markup name start together at 0 with inner... */
+	memset(&o, 0, sizeof(o));
+	o.max_events = 3;
+	CHECK_INT(an_exp_plan(t, &o, &p, &err), 0);
+	CHECK_INT(p.exported, 3);	/* starts 0, 0, 1 us (host); the next starts at 2 us */
+	CHECK_INT(p.left_max, 5);
+	an_exp_plan_release(&p);
+	o.max_events = 1;	/* two events tie at 0: both left out, said so */
+	CHECK_INT(an_exp_plan(t, &o, &p, &err), 0);
+	CHECK_INT(p.exported, 0);
+	CHECK_INT(p.left_max, 8);
+	an_exp_plan_release(&p);
+	memset(&o, 0, sizeof(o));
+	o.device = "host";
+	CHECK_INT(an_exp_plan(t, &o, &p, &err), 0);
+	CHECK_INT(p.exported, 1);
+	CHECK_INT(p.left_device, 7);
+	CHECK_INT(p.origin_ns, 2000);	/* the host event's start */
+	an_exp_plan_release(&p);
+	xp_trace_free(t);
+}
+
+static void real(const char *file)
+{
+	char path[4096];
+	struct xp_trace *t;
+	struct an_exp_opts o = {0};
+
+	snprintf(path, sizeof(path), "%s/real/%s", TESTDATA_DIR, file);
+	if (!(t = test_load(path, &xp_reader_protobuf_c)))
+		return;
+	round_trip(t, &o, file, NULL);
+	xp_trace_free(t);
+}
+
+int main(void)
+{
+	synth();
+	real("mi300x_jax_conv.xplane.pb");
+	real("mi300x_jax_elementwise.xplane.pb");
+	real("mi300x_jax_gemm.xplane.pb");
+	real("tpu_v6e_inference.xplane.pb");
+	real("v100_tf_bert.xplane.pb");
+	return test_done("export");
+}
