@@ -4,8 +4,8 @@
  * executions -> functions, autotune and --compat=ejkernel candidates, kernels,
  * ops (by op or category, each sort, the input pooled twice), planes,
  * events (the table and --list's stream), overview, device memory and
- * compile time (each on the full read and the command's own) -> every
- * formatter into a buffer. Beyond not crashing, each output must be
+ * compile time (each on the full read and the command's own), export (both
+ * writers, JSON parsed, the protobuf unpacked) -> every formatter into a buffer. Beyond not crashing, each output must be
  * well-formed whatever the names in the input hold:
  *   JSON  parses (cJSON) and is valid UTF-8 (JSON lines: each line);
  *   CSV   every record has as many fields as the header (RFC 4180 quoting);
@@ -30,6 +30,7 @@
 #include "an_autotune.h"
 #include "an_compat.h"
 #include "an_compile.h"
+#include "an_export.h"
 #include "an_events.h"
 #include "an_exec.h"
 #include "an_functions.h"
@@ -42,6 +43,8 @@
 #include "model_check.h"
 #include "out_autotune.h"
 #include "out_compile.h"
+#include "out_export.h"
+#include "perfetto_trace.pb-c.h"
 #include "out_events.h"
 #include "out_functions.h"
 #include "out_kernels.h"
@@ -832,6 +835,85 @@ static void compile_regexes(void)
 	have_rx = 1;
 }
 
+/* A protobuf string as export promises it: valid UTF-8 without NUL. */
+static int text_ok(ProtobufCBinaryData d)
+{
+	return !d.len || (utf8_valid(d.data, d.len) && !memchr(d.data, 0, d.len));
+}
+
+/* Both export writers on plan p, their outputs held to out_export.h's promises. */
+static void export_check(const struct an_exp_plan *p)
+{
+	struct out_bytes b = {0};
+	size_t i, x = 0, begins = 0, ends = 0;
+	cJSON *doc, *ev;
+	Perfetto__Protos__Trace *tr;
+
+	if (!p->exported)
+		return;
+	if (out_exp_head(p, OUT_EXP_JSON, "fuzz", &b))
+		abort();
+	for (i = 0; i < p->npieces; i++)
+		if (out_exp_piece(p, i, OUT_EXP_JSON, &b))
+			abort();
+	if (out_exp_tail(p, OUT_EXP_JSON, &b))
+		abort();
+	if (!utf8_valid(b.p, b.n))
+		fail("export: JSON is not valid UTF-8", (const char *)b.p, b.n);
+	out_bytes_put(&b, "", 1);
+	if (!(doc = cJSON_Parse((const char *)b.p)))
+		fail("export: JSON does not parse", (const char *)b.p, b.n);
+	cJSON_ArrayForEach(ev, cJSON_GetObjectItem(doc, "traceEvents")) {
+		const char *ph = cJSON_GetStringValue(cJSON_GetObjectItem(ev, "ph"));
+
+		x += ph && !strcmp(ph, "X");
+	}
+	cJSON_Delete(doc);
+	if (x != p->exported)
+		fail("export: JSON X events are not the exported count", (const char *)b.p, b.n);
+	b.n = 0;
+	if (out_exp_head(p, OUT_EXP_PFTRACE, "fuzz", &b))
+		abort();
+	for (i = 0; i < p->npieces; i++)
+		if (out_exp_piece(p, i, OUT_EXP_PFTRACE, &b))
+			abort();
+	if (!(tr = perfetto__protos__trace__unpack(NULL, b.n, b.p)))
+		fail("export: the .pftrace does not unpack", "", 0);
+	for (i = 0; i < tr->n_packet; i++) {
+		const Perfetto__Protos__TracePacket *pk = tr->packet[i];
+		size_t j;
+
+		if (pk->track_event) {
+			begins += pk->track_event->type == PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_BEGIN;
+			ends += pk->track_event->type == PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_END;
+			for (j = 0; j < pk->track_event->n_debug_annotations; j++) {
+				const Perfetto__Protos__DebugAnnotation *a = pk->track_event->debug_annotations[j];
+
+				if (a->has_string_value && !text_ok(a->string_value))
+					fail("export: an annotation is not valid UTF-8", (const char *)a->string_value.data,
+					     a->string_value.len);
+			}
+		}
+		if (pk->track_descriptor && pk->track_descriptor->has_name &&
+		    !text_ok(pk->track_descriptor->name))
+			fail("export: a track name is not valid UTF-8", "", 0);
+		if (pk->interned_data) {
+			const Perfetto__Protos__InternedData *id = pk->interned_data;
+
+			for (j = 0; j < id->n_event_names; j++)
+				if (!text_ok(id->event_names[j]->name))
+					fail("export: an event name is not valid UTF-8", "", 0);
+			for (j = 0; j < id->n_debug_annotation_string_values; j++)
+				if (!text_ok(id->debug_annotation_string_values[j]->str))
+					fail("export: an interned string is not valid UTF-8", "", 0);
+		}
+	}
+	if (begins != p->exported || ends != p->exported)
+		fail("export: begins and ends are not one per exported event", "", 0);
+	perfetto__protos__trace__free_unpacked(tr, NULL);
+	out_bytes_release(&b);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 {
 	static const char *const devices[] = {NULL, NULL, "gpu", "TPU:0", "GPU:1", "custom"};
@@ -964,6 +1046,30 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 		}
 		an_ops_release(&one);
 		an_ops_release(&pr);
+	}
+
+	/* export: both writers over a plan with options from the hash; JSON must parse and be valid
+	 * UTF-8 with one X event per exported event, the protobuf must unpack with a begin and an
+	 * end per event and only valid UTF-8 in its strings */
+	{
+		static const char *const exp_dev[] = {NULL, NULL, "gpu", "host", "TPU:0"};
+		struct an_exp_opts eo = {.device = exp_dev[(h >> 40) % 5]};
+		struct an_exp_plan ep;
+		struct xp_err eerr = {0};
+
+		if ((h >> 43) % 4 == 0) {
+			eo.have_from = eo.have_to = 1;
+			eo.from_ps = (int64_t)((h >> 45) % 4) * 1000000;
+			eo.to_ps = eo.from_ps + 2000000;
+		}
+		eo.max_events = (h >> 47) % 4 == 0 ? (h >> 49) % 7 : 0;
+		if (an_exp_plan(t, &eo, &ep, &eerr)) {
+			if (eerr.code != XP_ERR_NOMEM && eerr.code != XP_ERR_LIMIT)
+				abort();
+		} else {
+			export_check(&ep);
+			an_exp_plan_release(&ep);
+		}
 	}
 
 	/* planes */

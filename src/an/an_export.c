@@ -288,7 +288,8 @@ int an_exp_plan(const struct xp_trace *t, const struct an_exp_opts *o, struct an
 		ep->plane = pi;
 		if (xp_plane_shift(pl, p->origin_ns, &ep->shift_ps)) {
 			ret = xp_err_set(err, XP_ERR_LIMIT,
-					 "planes '%s' and the first one lie too far apart in time to share one timeline",
+					 "plane '%s' has events more than 106 days (2^63 ps) after the first "
+					 "event: too far apart for one picosecond timeline",
 					 pl->name);
 			goto fail;
 		}
