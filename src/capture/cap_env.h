@@ -10,6 +10,10 @@
 #define CAP_ENV_DIR "XPLANE_STAT_CAPTURE_DIR"
 /* Comma-separated: "nvtx" (record NVTX ranges), "range" (only between cudaProfilerStart/Stop). */
 #define CAP_ENV_FLAGS "XPLANE_STAT_CAPTURE_FLAGS"
+/* How often (ms) the library flushes CUPTI's buffers, so that a killed process keeps all but
+ * its last moments; 0: only at exit. Unset: CAP_FLUSH_MS_DEFAULT. */
+#define CAP_ENV_FLUSH "XPLANE_STAT_CAPTURE_FLUSH_MS"
+#define CAP_FLUSH_MS_DEFAULT 1000
 /* The injection library to use instead of the one found next to the binary or installed. */
 #define CAP_ENV_INJECT "XPLANE_STAT_INJECT"
 #define CAP_INJECT_NAME "libxplane-stat-inject.so"

@@ -5,7 +5,8 @@
  *
  *   header   64 bytes: magic "\x89XPSCAP\n", u32 version, u32 header size,
  *            u32 pid, u32 flags, u64 start wall ns, u64 start CUPTI ns,
- *            u32 CUPTI version, zeros up to the header size
+ *            u32 CUPTI version, u32 flush interval ms (0: none), zeros up
+ *            to the header size
  *   records  each: u16 type, u16 zero, u32 payload length, payload
  *   trailer  a record of type CAP_REC_TRAILER, last; without it the file is
  *            partial (the process did not reach its exit handlers)
@@ -44,6 +45,9 @@ enum cap_rec_type {
 	CAP_REC_TRAILER = 15,
 };
 
+/* The shortest API payload read (no kind: a driver call). */
+#define CAP_LEN_API_MIN 36
+
 /* Payload sizes of version 1 (the STRING and NOTE payloads are at least this long). */
 enum {
 	CAP_LEN_STRING = 4,
@@ -51,7 +55,7 @@ enum {
 	CAP_LEN_KERNEL = 88,
 	CAP_LEN_MEMCPY = 64,
 	CAP_LEN_MEMSET = 60,
-	CAP_LEN_API = 36,
+	CAP_LEN_API = 40,	/* 36 in the first files of version 1, before the kind */
 	CAP_LEN_MARKER = 28,
 	CAP_LEN_NOTE = 4,
 	CAP_LEN_DROPPED = 8,

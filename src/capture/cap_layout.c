@@ -101,6 +101,8 @@ static const struct cap_field api_fields[] = {
 	F(U32, struct cap_api, cbid),
 	F(U32, struct cap_api, result),
 	F(STR, struct cap_api, name),
+	E(struct cap_api, kind, CAP_API_KINDS),
+	PAD(3),
 };
 LAYOUT(cap_layout_api, API, api_fields, 1);
 

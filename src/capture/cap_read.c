@@ -19,7 +19,7 @@ struct counts {
 static const size_t min_len[16] = {
 	[CAP_REC_STRING] = CAP_LEN_STRING, [CAP_REC_DEVICE] = CAP_LEN_DEVICE,
 	[CAP_REC_KERNEL] = CAP_LEN_KERNEL, [CAP_REC_MEMCPY] = CAP_LEN_MEMCPY,
-	[CAP_REC_MEMSET] = CAP_LEN_MEMSET, [CAP_REC_API] = CAP_LEN_API,
+	[CAP_REC_MEMSET] = CAP_LEN_MEMSET, [CAP_REC_API] = CAP_LEN_API_MIN,
 	[CAP_REC_MARKER] = CAP_LEN_MARKER, [CAP_REC_NOTE] = CAP_LEN_NOTE,
 	[CAP_REC_DROPPED] = CAP_LEN_DROPPED, [CAP_REC_RANGE] = CAP_LEN_RANGE,
 	[CAP_REC_TRAILER] = CAP_LEN_TRAILER,
@@ -53,6 +53,7 @@ static int read_header(const unsigned char *b, size_t len, struct cap_file *f, s
 	f->header.start_wall_ns = cap_get64(b + 24);
 	f->header.start_ts = cap_get64(b + 32);
 	f->header.cupti_version = cap_get32(b + 40);
+	f->header.flush_ms = cap_get32(b + 44);
 	*off = hsize;
 	return 0;
 }
@@ -173,7 +174,13 @@ static int fill_record(struct cap_file *f, unsigned type, const unsigned char *p
 	}
 	case CAP_REC_API: {
 		struct cap_api *a = &f->apis[f->napis++];
+		unsigned char full[CAP_LEN_API] = {0};
 
+		/* an API record written before its kind was appended reads as a driver call */
+		if (plen < CAP_LEN_API) {
+			memcpy(full, p, plen);
+			p = full;
+		}
 		cap_layout_get(&cap_layout_api, p, a, str_ref, f);
 		see_ts(f, a->end);
 		break;

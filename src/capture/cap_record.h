@@ -27,6 +27,7 @@ struct cap_header {
 	uint32_t pid;
 	uint32_t flags;		/* CAP_F_* */
 	uint32_t cupti_version;	/* cuptiGetVersion(), 0 if unknown */
+	uint32_t flush_ms;	/* CUPTI's buffers were flushed this often (ms); 0: only at exit */
 	uint64_t start_wall_ns;	/* CLOCK_REALTIME at capture start */
 	uint64_t start_ts;	/* CUPTI's clock at the same moment */
 };
@@ -102,14 +103,27 @@ struct cap_memset {
 	uint64_t graph_node_id;
 };
 
-/* A driver API call (launches, copies, memsets: what correlates host to device). */
+/* Where an API record comes from. */
+enum cap_api_kind {
+	CAP_API_DRIVER,		/* a driver call (cuLaunchKernel) */
+	CAP_API_RUNTIME,	/* a runtime call (cudaLaunchKernel) */
+	CAP_API_INTERNAL,	/* a launch by the driver outside any public call (cuBLAS, cuDNN) */
+	CAP_API_KINDS
+};
+
+/*
+ * An API call that starts device work (launches, copies, memsets: what
+ * correlates host to device). A runtime call and the driver call inside it
+ * may carry the same correlation id.
+ */
 struct cap_api {
 	uint64_t start, end;
 	uint32_t thread;	/* system thread id */
 	uint32_t correlation;
-	uint32_t cbid;		/* CUPTI's driver callback id */
+	uint32_t cbid;		/* CUPTI's callback id in the kind's domain (0 for internal launches) */
 	uint32_t result;	/* the call's return value */
-	const char *name;	/* "cuLaunchKernel" */
+	const char *name;	/* "cuLaunchKernel", "cudaLaunchKernel_v7000" */
+	uint8_t kind;		/* enum cap_api_kind */
 };
 
 enum {

@@ -160,6 +160,7 @@ int cap_writer_open(struct cap_writer *w, int fd, const struct cap_header *h)
 	cap_put64(p + 24, h->start_wall_ns);
 	cap_put64(p + 32, h->start_ts);
 	cap_put32(p + 40, h->cupti_version);
+	cap_put32(p + 44, h->flush_ms);
 	return 0;
 }
 

@@ -318,15 +318,28 @@ struct proc {
 	int64_t wall_ns;	/* every line's timestamp_ns */
 	uint64_t corr_tag;
 	char suffix[32];
-	uint32_t *api_by_corr;	/* api indexes by correlation id */
+	uint32_t *api_by_corr;	/* api indexes by correlation id, the one the join uses first */
+	uint8_t *api_first;	/* [api index]: the join's record of its correlation id */
 	struct nvrange *ranges;	/* by (thread, start) */
 	size_t nranges, unterminated;
 	struct devref *refs;
 	size_t nrefs;
-	size_t annotated, skipped;
+	size_t annotated;
+	size_t untimed[3];	/* device activities without timestamps, by enum act_type */
+	size_t untimed_apis, untimed_markers;
+	size_t kept[3];		/* device activities kept, by enum act_type */
+	size_t outside_range;	/* NVTX ranges outside every cudaProfilerStart/Stop range */
 };
 
 static const struct cap_file *sort_file;
+
+/* Of the API records of one correlation id, the one the join uses: timed, a driver call, an internal launch, a runtime call. */
+static int api_rank(const struct cap_api *a)
+{
+	static const int rank[CAP_API_KINDS] = {[CAP_API_DRIVER] = 0, [CAP_API_INTERNAL] = 1, [CAP_API_RUNTIME] = 2};
+
+	return (a->start ? 0 : 4) + (a->kind < CAP_API_KINDS ? rank[a->kind] : 3);
+}
 
 static int cmp_api_corr(const void *a, const void *b)
 {
@@ -335,6 +348,8 @@ static int cmp_api_corr(const void *a, const void *b)
 
 	if (x->correlation != y->correlation)
 		return x->correlation < y->correlation ? -1 : 1;
+	if (api_rank(x) != api_rank(y))
+		return api_rank(x) < api_rank(y) ? -1 : 1;
 	return *(const uint32_t *)a < *(const uint32_t *)b ? -1 : 1;
 }
 
@@ -381,16 +396,88 @@ static int cmp_marker_ref(const void *a, const void *b)
 	return x->idx < y->idx ? -1 : x->idx > y->idx;
 }
 
-/* Pairs range starts with their ends (by marker id) into ranges; instants are ranges of length 0. */
+struct span {
+	uint64_t on, off;
+};
+
+static int cmp_span(const void *a, const void *b)
+{
+	const struct span *x = a, *y = b;
+
+	return x->on < y->on ? -1 : x->on > y->on;
+}
+
+/*
+ * The times recording was on with --capture-range (from each
+ * cudaProfilerStart to the next stop, or to the file's last record),
+ * sorted and merged; *n = 0 without --capture-range. NULL: out of memory.
+ */
+static struct span *recording_spans(const struct cap_file *f, size_t *n)
+{
+	struct span *sp = malloc((f->nranges + 1) * sizeof(*sp));
+	size_t i, k = 0, m = 0;
+
+	*n = 0;
+	if (!sp || !(f->header.flags & CAP_F_RANGE))
+		return sp;
+	for (i = 0; i < f->nranges; i++) {
+		if (!f->ranges[i].start)
+			continue;
+		sp[k].on = f->ranges[i].ts;
+		sp[k].off = f->last_ts;
+		for (; i + 1 < f->nranges && f->ranges[i + 1].start; i++)
+			;	/* a start while on changes nothing */
+		if (i + 1 < f->nranges)
+			sp[k].off = f->ranges[++i].ts;
+		k++;
+	}
+	qsort(sp, k, sizeof(*sp), cmp_span);
+	for (i = 0; i < k; i++) {
+		if (m && sp[i].on <= sp[m - 1].off) {
+			if (sp[i].off > sp[m - 1].off)
+				sp[m - 1].off = sp[i].off;
+		} else {
+			sp[m++] = sp[i];
+		}
+	}
+	*n = m;
+	return sp;
+}
+
+/* Whether [start, end] meets a recording span (always, without --capture-range). */
+static int in_recording(const struct cap_file *f, const struct span *sp, size_t n, uint64_t start, uint64_t end)
+{
+	size_t lo = 0, hi = n;
+
+	if (!(f->header.flags & CAP_F_RANGE))
+		return 1;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (sp[mid].on <= end)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo > 0 && sp[lo - 1].off >= start;
+}
+
+/*
+ * Pairs range starts with their ends (by marker id) into ranges; instants
+ * are ranges of length 0. With --capture-range, ranges outside every
+ * recording range are left out.
+ */
 static int build_ranges(struct proc *pr)
 {
 	const struct cap_file *f = pr->f;
 	struct marker_ref *ends = malloc((f->nmarkers + 1) * sizeof(*ends));
-	size_t i, nends = 0;
+	size_t i, nends = 0, nspans;
+	struct span *spans = recording_spans(f, &nspans);
 
 	pr->ranges = malloc((f->nmarkers + 1) * sizeof(*pr->ranges));
-	if (!ends || !pr->ranges) {
+	if (!ends || !pr->ranges || !spans) {
 		free(ends);
+		free(spans);
 		return XP_ERR_NOMEM;
 	}
 	for (i = 0; i < f->nmarkers; i++) {
@@ -404,9 +491,14 @@ static int build_ranges(struct proc *pr)
 	for (i = 0; i < f->nmarkers; i++) {
 		const struct cap_marker *m = &f->markers[i];
 		struct nvrange *r;
+		int unterminated = 0;
 
-		if (!(m->flags & (CAP_MARK_START | CAP_MARK_INSTANT)) || !m->ts)
+		if (!(m->flags & (CAP_MARK_START | CAP_MARK_INSTANT)))
 			continue;
+		if (!m->ts) {
+			pr->untimed_markers++;
+			continue;
+		}
 		r = &pr->ranges[pr->nranges++];
 		r->thread = m->thread;
 		r->start = m->ts;
@@ -432,11 +524,19 @@ static int build_ranges(struct proc *pr)
 				r->end = f->markers[ends[lo].idx].ts;
 			} else {
 				r->end = f->last_ts > m->ts ? f->last_ts : m->ts;
-				pr->unterminated++;
+				unterminated = 1;
 			}
 		}
+		if (!in_recording(f, spans, nspans, r->start, r->end)) {
+			/* NVTX is recorded from the start, so that names registered early are known */
+			pr->nranges--;
+			pr->outside_range++;
+			continue;
+		}
+		pr->unterminated += unterminated;
 	}
 	free(ends);
+	free(spans);
 	qsort(pr->ranges, pr->nranges, sizeof(*pr->ranges), cmp_range);
 	for (i = 0; i < pr->nranges; i++) {
 		struct nvrange *r = &pr->ranges[i];
@@ -800,27 +900,29 @@ static int cmp_api_thread(const void *a, const void *b)
 	return *(const uint32_t *)a < *(const uint32_t *)b ? -1 : 1;
 }
 
-/* "/host:CUPTI": the driver calls, a line per thread. */
+/* "/host:CUPTI": the API calls (driver, runtime, internal launches), a line per thread. */
 static int api_plane(struct proc *pr, struct outbuf *o)
 {
 	const struct cap_file *f = pr->f;
 	uint32_t *ix = malloc((f->napis + 1) * sizeof(*ix));
 	struct pbuild b;
 	char name[64];
-	size_t i, nlines = 0, li;
+	size_t i, nlines = 0, li, n = 0;
 	int ret;
 
 	if (!ix)
 		return XP_ERR_NOMEM;
+	/* calls without timestamps were counted in proc_notes and are left out */
 	for (i = 0; i < f->napis; i++)
-		ix[i] = (uint32_t)i;
+		if (f->apis[i].start)
+			ix[n++] = (uint32_t)i;
 	sort_file = f;
-	qsort(ix, f->napis, sizeof(*ix), cmp_api_thread);
+	qsort(ix, n, sizeof(*ix), cmp_api_thread);
 	snprintf(name, sizeof(name), "/host:CUPTI%s", pr->suffix);
 	ret = pb_begin(&b, o->next_plane_id++, name);
 	if (ret)
 		goto out;
-	for (i = 0; i < f->napis; i++)
+	for (i = 0; i < n; i++)
 		if (!i || f->apis[ix[i]].thread != f->apis[ix[i - 1]].thread)
 			nlines++;
 	b.p->lines = pb_alloc(&b, nlines * sizeof(*b.p->lines));
@@ -831,7 +933,7 @@ static int api_plane(struct proc *pr, struct outbuf *o)
 		XEvent *evs;
 		char lname[48];
 
-		while (i < f->napis && f->apis[ix[i]].thread == thread)
+		while (i < n && f->apis[ix[i]].thread == thread)
 			i++;
 		evs = pb_alloc(&b, (i - first) * sizeof(*evs));
 		if (!ln || !evs)
@@ -860,7 +962,13 @@ static int api_plane(struct proc *pr, struct outbuf *o)
 			e->duration_ps = a->end > a->start ? (int64_t)(a->end - a->start) * 1000 : 0;
 			if (statv_init(&b, &v, 1))
 				break;
-			statv_u64(&b, &v, "correlation_id", pr->corr_tag | a->correlation);
+			/*
+			 * A runtime call and the driver call inside it may share an id:
+			 * only the join's record carries it, so that each device
+			 * event has one launch for the host linkage.
+			 */
+			if (pr->api_first[ix[k]])
+				statv_u64(&b, &v, "correlation_id", pr->corr_tag | a->correlation);
 			e->stats = v.ptrs;
 			e->n_stats = v.n;
 			ln->events[k - first] = e;
@@ -950,6 +1058,7 @@ out:
 static void proc_release(struct proc *pr)
 {
 	free(pr->api_by_corr);
+	free(pr->api_first);
 	free(pr->ranges);
 	free(pr->refs);
 }
@@ -971,9 +1080,10 @@ static int proc_prepare(struct proc *pr)
 	for (i = 0; i < (cnt); i++) {                                                \
 		struct devref *r = &pr->refs[pr->nrefs];                              \
 		if (!(arr)[i].start || (arr)[i].end < (arr)[i].start) {              \
-			pr->skipped++;                                                \
+			pr->untimed[t]++;                                             \
 			continue;                                                     \
 		}                                                                     \
+		pr->kept[t]++;                                                        \
 		r->device = (arr)[i].device;                                          \
 		r->stream = (arr)[i].stream;                                          \
 		r->start = (arr)[i].start;                                            \
@@ -991,11 +1101,19 @@ static int proc_prepare(struct proc *pr)
 	qsort(pr->refs, pr->nrefs, sizeof(*pr->refs), cmp_devref);
 	for (i = 0; i < f->napis; i++) {
 		pr->api_by_corr[i] = (uint32_t)i;
-		if (f->apis[i].start && f->apis[i].start < base)
+		if (!f->apis[i].start)
+			pr->untimed_apis++;
+		else if (f->apis[i].start < base)
 			base = f->apis[i].start;
 	}
 	sort_file = f;
 	qsort(pr->api_by_corr, f->napis, sizeof(*pr->api_by_corr), cmp_api_corr);
+	pr->api_first = calloc(f->napis + 1, 1);
+	if (!pr->api_first)
+		return XP_ERR_NOMEM;
+	for (i = 0; i < f->napis; i++)
+		pr->api_first[pr->api_by_corr[i]] =
+			!i || f->apis[pr->api_by_corr[i]].correlation != f->apis[pr->api_by_corr[i - 1]].correlation;
 	ret = build_ranges(pr);
 	if (ret)
 		return ret;
@@ -1035,7 +1153,14 @@ static int proc_notes(const struct proc *pr, struct xp_notes *notes)
 
 	for (i = 0; i < f->nnotes; i++)
 		r |= xp_notes_add(notes, "process %u: %s", pid, f->notes[i].text);
-	if (!f->complete)
+	if (!f->complete && f->header.flush_ms)
+		r |= xp_notes_add(notes, "process %u: its record file has no trailer (the process was killed "
+				  "or did not exit normally): its records up to then are kept; CUPTI's buffers "
+				  "were flushed every %u ms, so about the last %u ms of activity before it "
+				  "ended, and work still running then, is missing%s", pid, f->header.flush_ms,
+				  f->header.flush_ms,
+				  f->truncated_bytes ? "; a cut-off record at the end was dropped" : "");
+	else if (!f->complete)
 		r |= xp_notes_add(notes, "process %u: its record file has no trailer (the process was killed "
 				  "or did not exit normally): its records up to then are kept, activity "
 				  "CUPTI had not yet handed over is lost%s", pid,
@@ -1043,9 +1168,18 @@ static int proc_notes(const struct proc *pr, struct xp_notes *notes)
 	if (f->dropped)
 		r |= xp_notes_add(notes, "process %u: CUPTI dropped %" PRIu64 " activity record%s "
 				  "(its buffers were full)", pid, f->dropped, f->dropped == 1 ? "" : "s");
-	if (pr->skipped)
-		r |= xp_notes_add(notes, "process %u: %zu activity record%s without timestamps skipped",
-				  pid, pr->skipped, pr->skipped == 1 ? "" : "s");
+	if (pr->untimed[ACT_KERNEL] + pr->untimed[ACT_MEMCPY] + pr->untimed[ACT_MEMSET])
+		r |= xp_notes_add(notes, "process %u: %zu kernel%s, %zu cop%s and %zu memset%s without "
+				  "timestamps (still running when the process ended, or CUPTI could not time "
+				  "them): left out", pid, pr->untimed[ACT_KERNEL],
+				  pr->untimed[ACT_KERNEL] == 1 ? "" : "s", pr->untimed[ACT_MEMCPY],
+				  pr->untimed[ACT_MEMCPY] == 1 ? "y" : "ies", pr->untimed[ACT_MEMSET],
+				  pr->untimed[ACT_MEMSET] == 1 ? "" : "s");
+	if (pr->untimed_apis || pr->untimed_markers)
+		r |= xp_notes_add(notes, "process %u: %zu API call%s and %zu NVTX mark%s without timestamps "
+				  "(CUPTI could not time them): left out", pid, pr->untimed_apis,
+				  pr->untimed_apis == 1 ? "" : "s", pr->untimed_markers,
+				  pr->untimed_markers == 1 ? "" : "s");
 	if (pr->unterminated)
 		r |= xp_notes_add(notes, "process %u: %zu NVTX range%s had not ended when recording "
 				  "stopped; they end at the last record", pid, pr->unterminated,
@@ -1098,17 +1232,18 @@ int cap_xspace(const struct cap_file *const *files, size_t n, const struct cap_c
 			ret = proc_notes(&pr, notes);
 		if (!ret && (pr.nrefs || f->ndevices))
 			ret = device_planes(&pr, &ob, sum);
-		if (!ret && f->napis)
+		if (!ret && f->napis > pr.untimed_apis)
 			ret = api_plane(&pr, &ob);
 		if (!ret && pr.nranges)
 			ret = nvtx_plane(&pr, &ob);
-		sum->kernels += f->nkernels;
-		sum->memcpys += f->nmemcpys;
-		sum->memsets += f->nmemsets;
+		sum->kernels += pr.kept[ACT_KERNEL];
+		sum->memcpys += pr.kept[ACT_MEMCPY];
+		sum->memsets += pr.kept[ACT_MEMSET];
 		sum->api_calls += f->napis;
 		sum->nvtx_ranges += pr.nranges;
 		sum->annotated += pr.annotated;
-		sum->skipped += pr.skipped;
+		sum->skipped += pr.untimed[ACT_KERNEL] + pr.untimed[ACT_MEMCPY] + pr.untimed[ACT_MEMSET] +
+				pr.untimed_apis + pr.untimed_markers;
 		proc_release(&pr);
 	}
 	if (!ret && active > 1)

@@ -35,6 +35,7 @@ struct capture_args {
 	const char *output;
 	int nvtx;
 	const char *range;
+	int64_t flush_ps;	/* --flush-interval */
 	int no_stats;
 	struct cmd_common fmt;	/* --json, --csv, --tsv, --time-unit of the table */
 	enum out_mode mode;
@@ -189,7 +190,7 @@ static void remove_dir(const char *dir)
  * standard error.
  */
 static int run_child(char **argv, const char *inject, const char *dir, const char *flags,
-		     int quiet_stdout, int *ran)
+		     const char *flush_ms, int quiet_stdout, int *ran)
 {
 	struct sigaction sa, old[NFORWARDED];
 	int pfd[2], st = 0, e = 0, ret;
@@ -216,7 +217,7 @@ static int run_child(char **argv, const char *inject, const char *dir, const cha
 		close(pfd[0]);
 		if ((!quiet_stdout || dup2(STDERR_FILENO, STDOUT_FILENO) >= 0) &&
 		    !setenv("CUDA_INJECTION64_PATH", inject, 1) && !setenv(CAP_ENV_DIR, dir, 1) &&
-		    !setenv(CAP_ENV_FLAGS, flags, 1) &&
+		    !setenv(CAP_ENV_FLAGS, flags, 1) && !setenv(CAP_ENV_FLUSH, flush_ms, 1) &&
 		    (!strstr(flags, "nvtx") || !setenv("NVTX_INJECTION64_PATH", inject, 1)))
 			execvp(argv[0], argv);
 		e = errno;
@@ -450,7 +451,7 @@ out:
 static int capture(const struct capture_args *a, char **child)
 {
 	const char *tmp = getenv("TMPDIR");
-	char dir[PATH_MAX], flags[32] = "", why[512];
+	char dir[PATH_MAX], flags[32] = "", why[512], flush_ms[24];
 	char *inject = NULL;
 	struct records r = {0};
 	struct xp_notes notes = {0};
@@ -484,7 +485,8 @@ static int capture(const struct capture_args *a, char **child)
 	have_dir = 1;
 	snprintf(flags, sizeof(flags), "%s%s%s", a->nvtx ? "nvtx" : "", a->nvtx && a->range ? "," : "",
 		 a->range ? "range" : "");
-	child_ret = run_child(child, inject, dir, flags, !strcmp(a->output, "-"), &ran);
+	snprintf(flush_ms, sizeof(flush_ms), "%lld", (long long)(a->flush_ps / 1000000000));
+	child_ret = run_child(child, inject, dir, flags, flush_ms, !strcmp(a->output, "-"), &ran);
 	if (!ran) {
 		ret = child_ret;
 		goto out;
@@ -511,7 +513,7 @@ out:
 
 int cmd_capture(int argc, char **argv)
 {
-	struct capture_args a = {0};
+	struct capture_args a = {.flush_ps = (int64_t)CAP_FLUSH_MS_DEFAULT * 1000000000};
 	const struct opt opts[] = {
 		{"output", 'o', OPT_STR, &a.output, "FILE",
 		 "write the XSpace to FILE (default " DEFAULT_OUTPUT ", replaced when complete); - is stdout"},
@@ -519,6 +521,9 @@ int cmd_capture(int argc, char **argv)
 		 "record NVTX ranges: XLA names its functions in them (needed for JAX/XLA function tables)"},
 		{"capture-range", 0, OPT_STR, &a.range, "cudaProfilerApi",
 		 "record only between cudaProfilerStart() and cudaProfilerStop()"},
+		{"flush-interval", 0, OPT_DUR, &a.flush_ps, "TIME",
+		 "hand CUPTI's records to the file this often (default 1s; 0s: only at exit), so that a "
+		 "killed program keeps all but its last moments"},
 		{"no-stats", 0, OPT_FLAG, &a.no_stats, NULL, "write the file only, print no table"},
 		{"json", 0, OPT_FLAG, &a.fmt.json, NULL, "print the table as JSON (as 'functions --json')"},
 		{"csv", 0, OPT_FLAG, &a.fmt.csv, NULL, "print the table as CSV with a header row"},
@@ -552,6 +557,10 @@ int cmd_capture(int argc, char **argv)
 	}
 	if (a.range && strcmp(a.range, "cudaProfilerApi")) {
 		cmd_error("--capture-range: '%s' is not cudaProfilerApi", a.range);
+		goto out;
+	}
+	if (a.flush_ps && (a.flush_ps < 1000000000ll || a.flush_ps > 3600000000000000ll)) {
+		cmd_error("--flush-interval: give 0s, or a time between 1ms and 3600s");
 		goto out;
 	}
 	mode = cmd_output_mode(&a.fmt);

@@ -334,6 +334,39 @@ static void test_payload_sizes(void)
 	cap_file_release(&f);
 }
 
+/* An API record of the first files of version 1 (36 bytes, no kind) reads as a driver call. */
+static void test_api_without_kind(void)
+{
+	unsigned char buf[CAP_HEADER_SIZE + 2 * (CAP_REC_HEADER + CAP_LEN_API)] = {0};
+	unsigned char *p = buf + CAP_HEADER_SIZE;
+	struct cap_file f;
+	struct xp_err err = {0};
+
+	memcpy(buf, CAP_MAGIC, CAP_MAGIC_LEN);
+	cap_put32(buf + 8, CAP_VERSION);
+	cap_put32(buf + 12, CAP_HEADER_SIZE);
+	cap_put32(buf + 44, 250);	/* flush interval */
+	cap_put16(p, CAP_REC_API);
+	cap_put32(p + 4, CAP_LEN_API_MIN);
+	cap_put64(p + 8, 5);		/* start */
+	cap_put32(p + 8 + 20, 42);	/* correlation */
+	p += CAP_REC_HEADER + CAP_LEN_API_MIN;
+	cap_put16(p, CAP_REC_API);
+	cap_put32(p + 4, CAP_LEN_API);
+	cap_put32(p + 8 + 20, 43);
+	p[8 + 36] = CAP_API_RUNTIME;
+	p += CAP_REC_HEADER + CAP_LEN_API;
+	CHECK_INT(cap_file_read(buf, (size_t)(p - buf), &f, &err), 0);
+	CHECK_INT(f.header.flush_ms, 250);
+	CHECK_INT(f.napis, 2);
+	CHECK_INT(f.apis[0].correlation, 42);
+	CHECK_INT(f.apis[0].kind, CAP_API_DRIVER);
+	CHECK_INT(f.apis[1].correlation, 43);
+	CHECK_INT(f.apis[1].kind, CAP_API_RUNTIME);
+	CHECK_INT(f.short_records, 0);
+	cap_file_release(&f);
+}
+
 /*
  * The layout tables against the payload offsets of version 1, written out
  * here by hand (the round trip alone cannot see a field at the wrong offset
@@ -374,7 +407,7 @@ static void test_layout_offsets(void)
 			       .correlation = 57, .value = 58, .mem_kind = CAP_MEM_MANAGED, .async = 1,
 			       .graph_id = 59, .graph_node_id = 60};
 	struct cap_api a = {.start = 61, .end = 62, .thread = 63, .correlation = 64, .cbid = 65, .result = 66,
-			    .name = "cuLaunchKernel"};
+			    .name = "cuLaunchKernel", .kind = CAP_API_INTERNAL};
 	struct cap_marker mk = {.ts = 71, .id = 72, .flags = CAP_MARK_START, .thread = 73, .name = "r",
 				.domain = "TSL"};
 	struct cap_range rg = {.ts = 81, .start = 1};
@@ -469,6 +502,8 @@ static void test_layout_offsets(void)
 	for (i = 0; i < 4; i++)
 		CHECK_INT(cap_get32(p + 16 + 4 * i), 63 + i);
 	CHECK_INT(cap_get32(p + 32), 4);
+	CHECK_INT(p[36], CAP_API_INTERNAL);
+	CHECK_INT(p[37] | p[38] | p[39], 0);
 
 	CHECK((p = find_rec(&b, CAP_REC_MARKER)) != NULL);
 	CHECK_INT(cap_get64(p), 71);
@@ -564,6 +599,7 @@ int main(void)
 	test_corrupt();
 	test_payload_sizes();
 	test_layout_offsets();
+	test_api_without_kind();
 	test_many();
 	return test_done("test_cap_file");
 }

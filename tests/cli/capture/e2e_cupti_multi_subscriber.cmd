@@ -1,0 +1,1 @@
+. tests/capture/env.sh; FAKE_CUPTI_VERSION=130400 xplane-stat capture -o $TMP/v.xplane.pb -- $FAKE_APP plain 2>$TMP/err; rc=$?; sed -e "s/process [0-9][0-9]*/process PID/" -e "s|('[^']*libcupti.so.13'|('LIBCUPTI'|" $TMP/err >&2; exit $rc

@@ -1,0 +1,1 @@
+. tests/capture/env.sh; FAKE_CUPTI_SHARED=jax.profiler xplane-stat capture --no-stats -o $TMP/s.xplane.pb -- $FAKE_APP plain 2>$TMP/err; rc=$?; sed "s/process [0-9][0-9]*/process PID/" $TMP/err >&2; exit $rc

@@ -1,0 +1,1 @@
+. tests/capture/env.sh; xplane-stat capture --nvtx -o $TMP/l.xplane.pb -- $FAKE_APP libs && xplane-stat planes $TMP/l.xplane.pb && xplane-stat events --plane host:CUPTI --list --csv $TMP/l.xplane.pb | cut -d, -f4,6-

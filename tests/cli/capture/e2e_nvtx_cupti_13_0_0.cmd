@@ -1,0 +1,1 @@
+. tests/capture/env.sh; FAKE_CUPTI_VERSION=130000 xplane-stat capture --nvtx --no-stats -o $TMP/x.xplane.pb -- $FAKE_APP nvtx 2>$TMP/err; rc=$?; sed "s/process [0-9][0-9]*/process PID/" $TMP/err >&2; xplane-stat planes $TMP/x.xplane.pb 2>/dev/null; exit $rc

@@ -1,0 +1,1 @@
+. tests/capture/env.sh; xplane-stat capture --no-stats -o $TMP/r.xplane.pb -- $FAKE_APP running 2>$TMP/err; rc=$?; sed "s/process [0-9][0-9]*/process PID/" $TMP/err >&2; xplane-stat planes $TMP/r.xplane.pb 2>/dev/null; exit $rc

@@ -1,0 +1,1 @@
+. tests/capture/env.sh; xplane-stat capture --flush-interval 10us -- true
