@@ -663,6 +663,10 @@ struct evcache {
 	ProtobufCMessageUnknownField *uf;
 	unsigned nuf;
 	uint8_t *blob;
+	/* The begin packet of its events without stats of their own, less the timestamp, on track begin_track. */
+	struct out_bytes begin;
+	unsigned begin_track;
+	int have_begin;
 };
 
 static int has_long_name(const struct xp_evmeta *m)
@@ -818,6 +822,7 @@ static void pf_cache_free(struct pf *f)
 			continue;
 		free(f->cache[i]->uf);
 		free(f->cache[i]->blob);
+		out_bytes_release(&f->cache[i]->begin);
 		free(f->cache[i]);
 	}
 	free(f->cache);
@@ -1034,6 +1039,44 @@ static uint64_t ps_to_ns(int64_t ps)
 	return (uint64_t)ps / 1000 + ((uint64_t)ps % 1000 >= 500);
 }
 
+/* A packet protobuf-c packed without its timestamp, into t. */
+static void pack_template(struct out_bytes *t, const Perfetto__Protos__TracePacket *pk)
+{
+	size_t n = perfetto__protos__trace_packet__get_packed_size(pk);
+
+	t->n = 0;
+	if (!out_bytes_reserve(t, n)) {
+		perfetto__protos__trace_packet__pack(pk, t->p);
+		t->n = n;
+	}
+}
+
+static size_t varint_len(uint64_t v)
+{
+	size_t n = 1;
+
+	while (v >= 0x80) {
+		v >>= 7;
+		n++;
+	}
+	return n;
+}
+
+/*
+ * A template's packet with its timestamp: TracePacket.timestamp (field 8,
+ * a varint) put before the template's fields, as a protobuf reader takes
+ * fields in any order. Begins without stats of their own and all ends are
+ * so: one packing per kind and track instead of one per event.
+ */
+static void put_templated(struct out_bytes *b, uint64_t ts, const struct out_bytes *t)
+{
+	out_bytes_put(b, "\x0a", 1);
+	put_varint(b, 1 + varint_len(ts) + t->n);
+	out_bytes_put(b, "\x40", 1);
+	put_varint(b, ts);
+	out_bytes_put(b, t->p, t->n);
+}
+
 /*
  * A piece: the interned data it needs (a first pass marks it), then per
  * event its begin and end packets.
@@ -1043,9 +1086,11 @@ static int pf_piece(const struct an_exp_plan *p, const struct an_exp_piece *pc, 
 	const struct an_exp_line *l = &p->lines[pc->line_ix];
 	const struct an_exp_plane *ep = &p->planes[l->plane_ix];
 	struct pf f = {0};
+	struct out_bytes end[AN_EXP_MAX_TRACKS];
 	size_t k, nkept = 0;
 	int ret = -1;
 
+	memset(end, 0, sizeof(end));
 	f.pl = &p->t->planes[ep->plane];
 	if (!(f.used_ev = calloc(f.pl->nevmetas + 1, 1)) || !(f.used_stat = calloc(f.pl->nstatmetas + 1, 1)) ||
 	    !(f.cache = calloc(f.pl->nevmetas + 1, sizeof(*f.cache))))
@@ -1079,40 +1124,60 @@ static int pf_piece(const struct an_exp_plan *p, const struct an_exp_piece *pc, 
 			continue;
 		if (pf_annotations(&f, e, &nda, &c))
 			goto out;
-		if (c) {
-			te.base.n_unknown_fields = c->nuf;
-			te.base.unknown_fields = c->uf;
-		}
-		pk.has_timestamp = 1;
-		pk.timestamp = ps_to_ns(s);
 		pk.has_trusted_packet_sequence_id = 1;
 		pk.trusted_packet_sequence_id = SEQ_ID;
-		pk.has_sequence_flags = 1;
-		pk.sequence_flags = PERFETTO__PROTOS__TRACE_PACKET__SEQUENCE_FLAGS__SEQ_NEEDS_INCREMENTAL_STATE;
+		pk.track_event = &te;
 		te.has_type = 1;
-		te.type = PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_BEGIN;
 		te.has_track_uuid = 1;
 		te.track_uuid = track_uuid(p, pc->line_ix, tr);
-		te.has_name_iid = 1;
-		te.name_iid = 1 + (uint64_t)e->meta;
-		te.n_debug_annotations = nda;
-		te.debug_annotations = f.dap;
-		pk.track_event = &te;
-		put_packet(b, &pk);
-		copies_release(&f.cp);
+		if (c && !nda && c->have_begin && c->begin_track == tr) {
+			put_templated(b, ps_to_ns(s), &c->begin);
+		} else {
+			if (c) {
+				te.base.n_unknown_fields = c->nuf;
+				te.base.unknown_fields = c->uf;
+			}
+			pk.has_sequence_flags = 1;
+			pk.sequence_flags = PERFETTO__PROTOS__TRACE_PACKET__SEQUENCE_FLAGS__SEQ_NEEDS_INCREMENTAL_STATE;
+			te.type = PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_BEGIN;
+			te.has_name_iid = 1;
+			te.name_iid = 1 + (uint64_t)e->meta;
+			te.n_debug_annotations = nda;
+			te.debug_annotations = f.dap;
+			if (c && !nda) {
+				pack_template(&c->begin, &pk);
+				if (c->begin.failed)
+					goto out;
+				c->have_begin = 1;
+				c->begin_track = tr;
+				put_templated(b, ps_to_ns(s), &c->begin);
+			} else {
+				pk.has_timestamp = 1;
+				pk.timestamp = ps_to_ns(s);
+				put_packet(b, &pk);
+				pk.has_timestamp = 0;
+			}
+			copies_release(&f.cp);
+		}
 		/* The end: no name or arguments, which the begin carries. */
-		pk.timestamp = ps_to_ns(s + e->dur_ps);
-		pk.has_sequence_flags = 0;
-		te.type = PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_END;
-		te.has_name_iid = 0;
-		te.n_debug_annotations = 0;
-		te.debug_annotations = NULL;
-		te.base.n_unknown_fields = 0;
-		te.base.unknown_fields = NULL;
-		put_packet(b, &pk);
+		if (!end[tr].n) {
+			pk.has_sequence_flags = 0;
+			te.type = PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_END;
+			te.has_name_iid = 0;
+			te.n_debug_annotations = 0;
+			te.debug_annotations = NULL;
+			te.base.n_unknown_fields = 0;
+			te.base.unknown_fields = NULL;
+			pack_template(&end[tr], &pk);
+			if (end[tr].failed)
+				goto out;
+		}
+		put_templated(b, ps_to_ns(s + e->dur_ps), &end[tr]);
 	}
 	ret = b->failed ? -1 : 0;
 out:
+	for (k = 0; k < AN_EXP_MAX_TRACKS; k++)
+		out_bytes_release(&end[k]);
 	free(f.used_ev);
 	free(f.used_stat);
 	free(f.da);
