@@ -24,6 +24,7 @@ static const struct command commands[] = {
 	{"memory", cmd_memory, "device memory per allocator: capacity, peak in use and when, what was live then"},
 	{"compile", cmd_compile, "per jitted function: calls, first-call overhead, trace/lower/compile events"},
 	{"export", cmd_export, "every event to Chrome trace JSON or Perfetto (.json, .json.gz, .pftrace)"},
+	{"report", cmd_report, "one self-contained HTML page: devices, functions, timeline, kernels, ops, autotune"},
 	{"capture", cmd_capture, "run a CUDA program and record its GPU work as an XSpace (CUPTI)"},
 };
 

@@ -7,6 +7,8 @@ set -eu
 PKGS="cmake make gcc pkg-config libprotobuf-c-dev protobuf-c-compiler zlib1g-dev libcjson-dev"
 # make test also fuzzes (clang with its libFuzzer and sanitizer runtimes) and runs valgrind.
 PKGS="$PKGS clang libclang-rt-dev valgrind"
+# make test renders the HTML report in headless Chromium (tests/report/).
+PKGS="$PKGS chromium"
 
 missing=""
 for p in $PKGS; do

@@ -50,6 +50,7 @@ int cmd_capture(int argc, char **argv);
 int cmd_memory(int argc, char **argv);
 int cmd_compile(int argc, char **argv);
 int cmd_export(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 
 /* Options several commands share; the rows come from the macros below. */
 struct cmd_common {

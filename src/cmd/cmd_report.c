@@ -1,0 +1,266 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* xplane-stat report: one self-contained HTML page of the analyses, to open offline or mail. */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "an_autotune.h"
+#include "an_functions.h"
+#include "an_kernels.h"
+#include "an_ops.h"
+#include "an_overview.h"
+#include "an_report.h"
+#include "cmd.h"
+#include "opt.h"
+#include "out_report.h"
+
+#define TIMELINE_COLUMNS 600
+
+struct rep_in {
+	struct cmd_input in;	/* path, code, err, notes, trace, executions */
+};
+
+struct rep_batch {
+	struct cmd_common *c;
+	const struct xp_pathlist *paths;
+	const struct an_exec_opts *xo;
+	unsigned plane_jobs;
+	struct an_fn_result *fr;
+	struct an_at_result *ar;
+	struct an_ov_result *ov;
+	struct an_kern_result *kr;
+	struct an_ops_result *pr;
+	struct an_rep_timeline *tl;
+	const char *tl_input;
+	struct xp_notes *notes;
+	struct cmd_batch b;
+	int ret;		/* an exit code that stops the batch; -1: going on */
+};
+
+/* Reads one input whole (every plane: the overview needs the host's) and finds its executions. */
+static void *rep_work(size_t i, void *ctx)
+{
+	struct rep_batch *rb = ctx;
+	struct rep_in *ri = calloc(1, sizeof(*ri));
+	struct cmd_input *in;
+	int r;
+
+	if (!ri)
+		return NULL;
+	in = &ri->in;
+	in->path = rb->paths->paths[i];
+	in->code = cmd_read(rb->c, in->path, rb->plane_jobs, 0, &in->t, &in->err);
+	if (in->code)
+		return ri;
+	r = an_exec_find(in->t, rb->xo, &in->execs, &in->err);
+	in->have_execs = 1;
+	if (r) {
+		if (r != XP_ERR_NOMEM)
+			cmd_err_name_input(&in->err, in->path);
+		in->code = cmd_exit_for(r);
+	} else if (cmd_note_counts(&in->notes, in->path, in->t) || cmd_note_execs(&in->notes, in->path, &in->execs)) {
+		in->code = EXIT_ERROR;
+		xp_err_set(&in->err, XP_ERR_NOMEM, "out of memory");
+	}
+	return ri;
+}
+
+/* Adds one input to every analysis, in input order. */
+static void rep_done(size_t i, void *result, void *ctx)
+{
+	struct rep_batch *rb = ctx;
+	struct rep_in *ri = result;
+	struct cmd_input *in = ri ? &ri->in : NULL;
+	struct xp_err err = {0};
+	size_t added;
+
+	if (rb->ret >= 0 || !in) {
+		if (!in)
+			rb->b.fatal = 1;
+		goto out;
+	}
+	if (!in->code) {
+		if (an_fn_add(rb->fr, &in->execs, &err) || an_at_add(rb->ar, &in->execs, &err) ||
+		    an_ov_add(rb->ov, in->t, rb->xo->device, &added, &err) || an_kern_add(rb->kr, in->t, &err) ||
+		    an_ops_add(rb->pr, in->t, &err) ||
+		    (!rb->tl_input && an_rep_timeline(&in->execs, TIMELINE_COLUMNS, rb->tl, &err))) {
+			if (err.code == XP_ERR_NOMEM) {
+				rb->b.fatal = 1;
+				goto out;
+			}
+			in->code = cmd_exit_for(err.code);
+			in->err = err;
+			cmd_err_name_input(&in->err, in->path);
+		} else if (!rb->tl_input) {
+			rb->tl_input = in->path;
+		}
+	}
+	if (cmd_batch_step(&rb->b, in, rb->notes))
+		rb->ret = rb->b.first_code;
+out:
+	(void)i;
+	if (ri) {
+		xp_trace_free(ri->in.t);
+		ri->in.t = NULL;
+		if (ri->in.have_execs)
+			an_exec_list_release(&ri->in.execs);
+		xp_notes_release(&ri->in.notes);
+		free(ri);
+	}
+}
+
+static int print_report(FILE *f, enum out_mode mode, int colour, const void *arg)
+{
+	(void)mode;
+	(void)colour;
+	return out_report(f, arg);
+}
+
+int cmd_report(int argc, char **argv)
+{
+	struct cmd_common c;
+	size_t top = 15;
+	const struct opt opts[] = {
+		{"output", 'o', OPT_STR, &c.output, "FILE",
+		 "write the page to FILE (required; via a temporary name, renamed when complete); - is stdout"},
+		{"device", 'd', OPT_STR, &c.device, "PATTERN",
+		 "only device planes whose name contains PATTERN, any case (gpu, TPU:1)"},
+		{"top", 0, OPT_COUNT, &top, "N", "rows per table (default 15)"},
+		CMD_OPTS_INPUT(&c),
+		{0},
+	};
+	const struct opt_cmd cmd = {
+		"report", "[OPTIONS] FILE|DIR|-... -o report.html",
+		"Writes one self-contained HTML page: per device busy and idle time (what\n"
+		"overview says), the functions table with a bar each, a timeline strip per\n"
+		"device of the first input's executions, the top kernels and HLO ops with a\n"
+		"roofline where flops and bytes are known, and the autotune candidates with\n"
+		"their confidence intervals. Inline CSS and SVG, no script, nothing fetched:\n"
+		"it opens from disk or a mail attachment, at 1280 px wide or printed.",
+		opts,
+	};
+	struct xp_pathlist paths = {0};
+	struct xp_notes notes = {0};
+	struct an_exec_opts xo = {0};
+	struct an_fn_opts fo = {0};
+	struct an_at_opts ao = {0};
+	struct an_kern_opts ko = {0};
+	struct an_ops_opts po = {0};
+	struct an_fn_result fr;
+	struct an_at_result ar;
+	struct an_ov_result ov;
+	struct an_kern_result kr;
+	struct an_ops_result pr;
+	struct an_rep_timeline tl = {0};
+	struct rep_batch rb;
+	struct out_rep_input *ins = NULL;
+	struct out_report rep;
+	struct xp_err err = {0};
+	regex_t id_re;
+	int have_re = 0, inited = 0, ret;
+	const char **pos = NULL;
+	size_t npos, i;
+	unsigned jobs;
+
+	cmd_common_init(&c);
+	ret = cmd_parse(&cmd, argc, argv, &pos, &npos);
+	if (ret >= 0)
+		goto out;
+	ret = EXIT_USAGE;
+	if (!c.output) {
+		cmd_error("report needs -o FILE (report.html), or -o - for standard output");
+		goto out;
+	}
+	if ((ret = cmd_input_setup(&c)) >= 0)
+		goto out;
+	if ((ret = cmd_regex(&id_re, AN_AT_DEFAULT_ID_REGEX, "--id-regex")))
+		goto out;
+	have_re = 1;
+	c.event_stats = XP_EVSTATS_KEYS;	/* every key stat: each analysis finds its own */
+	c.keys = 0;
+	ret = cmd_batch_inputs(&rb.b, &c, pos, npos, &paths, &notes, &rb.plane_jobs);
+	if (ret >= 0)
+		goto out;
+	xo.device = c.device;
+	fo.time = AN_TIME_BUSY;
+	ao.id_re = &id_re;
+	ao.trim = 1;
+	ao.time = AN_TIME_BUSY;
+	ao.alpha = 0.05;
+	ko.by = AN_KERN_BY_NAME;
+	ko.device = c.device;
+	po.device = c.device;
+	po.sort = AN_OPS_SORT_SELF;
+	an_fn_init(&fr, &fo);
+	an_at_init(&ar, &ao);
+	an_ov_init(&ov);
+	an_kern_init(&kr, &ko);
+	an_ops_init(&pr, &po);
+	inited = 1;
+	rb.c = &c;
+	rb.paths = &paths;
+	rb.xo = &xo;
+	rb.fr = &fr;
+	rb.ar = &ar;
+	rb.ov = &ov;
+	rb.kr = &kr;
+	rb.pr = &pr;
+	rb.tl = &tl;
+	rb.tl_input = NULL;
+	rb.notes = &notes;
+	rb.ret = -1;
+	jobs = cmd_jobs(&c, paths.n);
+	ret = cmd_batch_run(&rb.b, jobs, rep_work, rep_done, &rb, &notes, &rb.ret);
+	if (ret >= 0)
+		goto out;
+	if (an_fn_finish(&fr, &err) || an_at_finish(&ar, &err) || an_ov_finish(&ov, &err) ||
+	    an_kern_finish(&kr, &err) || an_ops_finish(&pr, &err)) {
+		cmd_error("%s", err.msg);
+		ret = EXIT_ERROR;
+		goto out;
+	}
+	if (!(ins = calloc(paths.n + 1, sizeof(*ins)))) {
+		cmd_error("out of memory");
+		ret = EXIT_ERROR;
+		goto out;
+	}
+	for (i = 0; i < paths.n; i++) {
+		struct stat st;
+
+		ins[i].path = paths.paths[i];
+		ins[i].bytes = stat(paths.paths[i], &st) == 0 ? (unsigned long long)st.st_size : 0;
+	}
+	memset(&rep, 0, sizeof(rep));
+	rep.version = "xplane-stat " XPS_VERSION;
+	rep.inputs = ins;
+	rep.ninputs = paths.n;
+	rep.functions = &fr;
+	rep.overview = &ov;
+	rep.timeline = &tl;
+	rep.timeline_input = rb.tl_input;
+	rep.kernels = &kr;
+	rep.ops = &pr;
+	rep.autotune = &ar;
+	rep.notes = &notes;
+	rep.top = top;
+	ret = cmd_write(c.output, OUT_TABLE, print_report, &rep);
+	cmd_print_notes(&notes);
+	if (!ret)
+		ret = cmd_batch_exit(&rb.b, ret);
+out:
+	if (inited) {
+		an_fn_release(&fr);
+		an_at_release(&ar);
+		an_ov_release(&ov);
+		an_kern_release(&kr);
+		an_ops_release(&pr);
+	}
+	an_rep_timeline_release(&tl);
+	if (have_re)
+		regfree(&id_re);
+	free(ins);
+	xp_pathlist_release(&paths);
+	xp_notes_release(&notes);
+	free(pos);
+	return ret;
+}

@@ -1,0 +1,571 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The HTML report (out_report.h). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "out_report.h"
+#include "out_table.h"
+
+/* Functions get these colours by rank in the functions table; the rest grey. */
+static const char *const palette[] = {"#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2",
+				      "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#86bcb6"};
+#define NPALETTE (sizeof(palette) / sizeof(palette[0]))
+#define OTHER_COLOUR "#bab0ac"
+#define BAR_W 160
+#define STRIP_H 28
+
+static size_t utf8_seq(const unsigned char *s)
+{
+	unsigned c = s[0];
+	size_t len, i;
+	uint32_t cp;
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf)
+		len = 2, cp = c & 0x1f;
+	else if (c >= 0xe0 && c <= 0xef)
+		len = 3, cp = c & 0x0f;
+	else if (c >= 0xf0 && c <= 0xf4)
+		len = 4, cp = c & 0x07;
+	else
+		return 0;
+	for (i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+	    (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return len;
+}
+
+void out_html_text(FILE *f, const char *str)
+{
+	const unsigned char *s = (const unsigned char *)(str ? str : "");
+	size_t k;
+
+	while (*s) {
+		switch (*s) {
+		case '&':
+			fputs("&amp;", f);
+			break;
+		case '<':
+			fputs("&lt;", f);
+			break;
+		case '>':
+			fputs("&gt;", f);
+			break;
+		case '"':
+			fputs("&quot;", f);
+			break;
+		case '\'':
+			fputs("&#39;", f);
+			break;
+		default:
+			if (*s < 0x20 || *s == 0x7f) {
+				fputs("\xef\xbf\xbd", f);	/* control characters have no place in text */
+				break;
+			}
+			k = utf8_seq(s);
+			if (!k) {
+				fputs("\xef\xbf\xbd", f);
+				break;
+			}
+			fwrite(s, 1, k, f);
+			s += k;
+			continue;
+		}
+		s++;
+	}
+}
+
+/*
+ * A name cell: names past NAME_MAX characters (kernel names run to 600) are
+ * cut there with an ellipsis, the whole name in the cell's tooltip.
+ */
+#define NAME_MAX_CHARS 160
+
+static void name_cell(FILE *f, const char *name)
+{
+	size_t n = strlen(name ? name : ""), cut = 0, chars = 0;
+
+	if (n > NAME_MAX_CHARS) {
+		/* cut at a character boundary, counting UTF-8 lead bytes */
+		while (cut < n && chars < NAME_MAX_CHARS) {
+			cut++;
+			while (cut < n && ((unsigned char)name[cut] & 0xc0) == 0x80)
+				cut++;
+			chars++;
+		}
+	}
+	if (cut && cut < n) {
+		char *head = strndup(name, cut);
+
+		fputs("<td class=\"name\" title=\"", f);
+		out_html_text(f, name);
+		fputs("\">", f);
+		out_html_text(f, head ? head : "");
+		fputs("\xe2\x80\xa6</td>", f);	/* U+2026 */
+		free(head);
+		return;
+	}
+	fputs("<td class=\"name\">", f);
+	out_html_text(f, name);
+	fputs("</td>", f);
+}
+
+static void time_cell(FILE *f, double ps)
+{
+	char buf[64];
+
+	out_fmt_time(buf, sizeof(buf), ps);
+	fprintf(f, "<td class=\"num\">%s</td>", buf);
+}
+
+static void bar(FILE *f, double frac, const char *colour, const char *cls)
+{
+	double w = isfinite(frac) && frac > 0 ? (frac > 1 ? 1 : frac) * BAR_W : 0;
+
+	fprintf(f, "<td><svg class=\"bar %s\" width=\"%d\" height=\"10\" role=\"img\"><rect width=\"%.1f\" "
+		   "height=\"10\" fill=\"%s\"/></svg></td>",
+		cls, BAR_W, w, colour);
+}
+
+static const char *fn_colour(const struct an_fn_result *fr, const char *name)
+{
+	size_t i;
+
+	for (i = 0; fr && i < fr->nrows && i < NPALETTE; i++)
+		if (!strcmp(fr->rows[i].name, name))
+			return palette[i];
+	return OTHER_COLOUR;
+}
+
+static void head(FILE *f, const struct out_report *r)
+{
+	size_t i;
+
+	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+	      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+	      "style-src 'unsafe-inline'; img-src data:\">\n"
+	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+	      "<title>xplane-stat report</title>\n<style>\n"
+	      "body{font:14px/1.4 system-ui,sans-serif;color:#222;margin:24px auto;max-width:1200px;padding:0 16px}\n"
+	      "h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:28px 0 8px;border-bottom:1px solid #ddd}\n"
+	      "table{border-collapse:collapse;margin:4px 0}th,td{padding:2px 8px;text-align:left;vertical-align:middle}\n"
+	      "th{font-weight:600;border-bottom:1px solid #bbb;white-space:nowrap}tr:nth-child(even){background:#f6f6f6}\n"
+	      "td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}\n"
+	      "td.name{max-width:520px;overflow-wrap:anywhere;font-family:ui-monospace,monospace;font-size:12px}\n"
+	      ".note{color:#666}.legend span{display:inline-block;margin-right:14px}\n"
+	      ".sw{display:inline-block;width:10px;height:10px;margin-right:4px;vertical-align:middle}\n"
+	      "svg text{font:11px system-ui,sans-serif;fill:#444}\n"
+	      "@media print{body{margin:0;max-width:none}h2{break-after:avoid}tr,svg{break-inside:avoid}}\n"
+	      "</style>\n</head>\n<body>\n<header>\n<h1>xplane-stat report</h1>\n<p class=\"note\">",
+	      f);
+	fprintf(f, "%zu input%s:", r->ninputs, r->ninputs == 1 ? "" : "s");
+	for (i = 0; i < r->ninputs && i < 20; i++) {
+		fputs(i ? ", " : " ", f);
+		out_html_text(f, r->inputs[i].path);
+		fprintf(f, " (%llu bytes)", r->inputs[i].bytes);
+	}
+	if (r->ninputs > 20)
+		fprintf(f, " and %zu more", r->ninputs - 20);
+	fputs("</p>\n</header>\n", f);
+}
+
+static void overview(FILE *f, const struct an_ov_result *ov)
+{
+	size_t i;
+
+	fputs("<section id=\"overview\">\n<h2>Devices</h2>\n", f);
+	if (!ov || !ov->n) {
+		fputs("<p class=\"note\">No device plane with work events.</p>\n</section>\n", f);
+		return;
+	}
+	fputs("<table>\n<tr><th>device</th><th>span</th><th>busy</th><th>idle</th><th>duty</th>"
+	      "<th>compute</th><th>exposed collectives</th><th>exposed memcpy</th><th>busy and idle</th></tr>\n",
+	      f);
+	for (i = 0; i < ov->n; i++) {
+		const struct an_ov_device *d = &ov->devices[i];
+		double span = (double)d->span_ps, idle = (double)an_ov_idle(d);
+		double parts[4] = {(double)(d->busy_ps - d->coll_exposed_ps - d->memcpy_exposed_ps),
+				   (double)d->coll_exposed_ps, (double)d->memcpy_exposed_ps, idle};
+		static const char *const colours[] = {"#4e79a7", "#e15759", "#f28e2b", "#e8e8e8"};
+		double x = 0;
+		int k;
+
+		fputs("<tr><td class=\"name\">", f);
+		out_html_text(f, d->name);
+		fputs("</td>", f);
+		time_cell(f, span);
+		time_cell(f, (double)d->busy_ps);
+		time_cell(f, idle);
+		fprintf(f, "<td class=\"num\">%.1f%%</td>", span > 0 ? 100.0 * (double)d->busy_ps / span : 0.0);
+		time_cell(f, parts[0]);
+		time_cell(f, parts[1]);
+		time_cell(f, parts[2]);
+		fprintf(f, "<td><svg class=\"bar dev-bar\" width=\"%d\" height=\"10\" role=\"img\">", BAR_W);
+		for (k = 0; k < 4 && span > 0; k++) {
+			double w = parts[k] > 0 ? parts[k] / span * BAR_W : 0;
+
+			fprintf(f, "<rect x=\"%.1f\" width=\"%.1f\" height=\"10\" fill=\"%s\"/>", x, w, colours[k]);
+			x += w;
+		}
+		fputs("</svg></td></tr>\n", f);
+	}
+	fputs("</table>\n<p class=\"legend note\"><span><i class=\"sw\" style=\"background:#4e79a7\"></i>compute"
+	      "</span><span><i class=\"sw\" style=\"background:#e15759\"></i>exposed collectives</span>"
+	      "<span><i class=\"sw\" style=\"background:#f28e2b\"></i>exposed memcpy</span>"
+	      "<span><i class=\"sw\" style=\"background:#e8e8e8\"></i>idle</span></p>\n</section>\n",
+	      f);
+}
+
+static void functions(FILE *f, const struct an_fn_result *fr, size_t top)
+{
+	size_t i, n;
+	double max = 0;
+
+	fputs("<section id=\"functions\">\n<h2>Functions</h2>\n", f);
+	if (!fr || !fr->nrows) {
+		fputs("<p class=\"note\">No jitted function executions found.</p>\n</section>\n", f);
+		return;
+	}
+	n = fr->nrows < top ? fr->nrows : top;
+	for (i = 0; i < n; i++)
+		if (fr->rows[i].s.total > max)
+			max = fr->rows[i].s.total;
+	fputs("<table>\n<tr><th>function</th><th>program</th><th>execs</th><th>total</th><th>mean</th>"
+	      "<th>median</th><th>share</th><th>total time</th></tr>\n",
+	      f);
+	for (i = 0; i < n; i++) {
+		const struct an_fn_row *w = &fr->rows[i];
+
+		fputs("<tr class=\"fn\">", f);
+		name_cell(f, w->name);
+		fputs("<td class=\"num\">", f);
+		if (w->has_program_id)
+			fprintf(f, "%llu", (unsigned long long)w->program_id);
+		else
+			out_html_text(f, w->fingerprint ? w->fingerprint : "-");
+		fprintf(f, "</td><td class=\"num\">%zu</td>", w->s.n);
+		time_cell(f, w->s.total);
+		time_cell(f, w->s.mean);
+		time_cell(f, w->s.median);
+		fprintf(f, "<td class=\"num\">%.1f%%</td>", 100 * w->share);
+		bar(f, max > 0 ? w->s.total / max : 0, fn_colour(fr, w->name), "fn-bar");
+		fputs("</tr>\n", f);
+	}
+	fputs("</table>\n", f);
+	fprintf(f, "<p class=\"note\">%zu executions of %zu functions on %zu device%s in %zu input%s",
+		fr->executions, fr->functions, fr->devices, fr->devices == 1 ? "" : "s", fr->inputs,
+		fr->inputs == 1 ? "" : "s");
+	if (n < fr->nrows)
+		fprintf(f, "; the %zu rows with the most time shown of %zu", n, fr->nrows);
+	fputs(".</p>\n</section>\n", f);
+}
+
+static void timeline(FILE *f, const struct out_report *r)
+{
+	const struct an_rep_timeline *tl = r->timeline;
+	size_t i, b, k, shown = 0;
+
+	fputs("<section id=\"timeline\">\n<h2>Timeline</h2>\n", f);
+	if (!tl || !tl->n) {
+		fputs("<p class=\"note\">No executions to draw.</p>\n</section>\n", f);
+		return;
+	}
+	fputs("<p class=\"note\">Each device's executions from its first start to its last end", f);
+	if (r->ninputs > 1) {
+		fputs(" (first input: ", f);
+		out_html_text(f, r->timeline_input);
+		fputs(")", f);
+	}
+	fputs("; colour: the function that runs most of each column, strength: how much of it is busy.</p>\n", f);
+	for (i = 0; i < tl->n; i++) {
+		const struct an_rep_strip *s = &tl->strips[i];
+		char span[64];
+
+		out_fmt_time(span, sizeof(span), (double)s->span_ps);
+		fputs("<div class=\"strip\"><p>", f);
+		out_html_text(f, s->device);
+		fprintf(f, " <span class=\"note\">%zu executions over %s</span></p>\n", s->execs, span);
+		fprintf(f, "<svg class=\"timeline\" viewBox=\"0 0 %zu %d\" width=\"100%%\" height=\"%d\" "
+			   "preserveAspectRatio=\"none\" role=\"img\"><rect width=\"%zu\" height=\"%d\" fill=\"#f0f0f0\"/>",
+			tl->width, STRIP_H, STRIP_H, tl->width, STRIP_H);
+		/* runs of columns of one function and strength: one rect each */
+		for (b = 0; b < tl->width;) {
+			const struct an_rep_col *c = &s->cols[b];
+			int q = (int)lrintf(c->cover * 10);
+
+			for (k = b + 1; k < tl->width && s->cols[k].fn == c->fn && (int)lrintf(s->cols[k].cover * 10) == q;
+			     k++)
+				;
+			if (c->fn >= 0 && q > 0)
+				fprintf(f, "<rect x=\"%zu\" width=\"%zu\" height=\"%d\" fill=\"%s\" fill-opacity=\"%.1f\"/>",
+					b, k - b, STRIP_H, fn_colour(r->functions, s->fns[c->fn]), q / 10.0);
+			b = k;
+		}
+		fputs("</svg></div>\n", f);
+	}
+	fputs("<p class=\"legend note\">", f);
+	for (i = 0; r->functions && i < r->functions->nrows && shown < NPALETTE; i++) {
+		const char *name = r->functions->rows[i].name;
+		size_t j;
+
+		for (j = 0; j < i && strcmp(r->functions->rows[j].name, name); j++)
+			;
+		if (j < i)
+			continue;	/* a name of several programs: one swatch */
+		fprintf(f, "<span><i class=\"sw\" style=\"background:%s\"></i>", fn_colour(r->functions, name));
+		out_html_text(f, name);
+		fputs("</span>", f);
+		shown++;
+	}
+	fprintf(f, "<span><i class=\"sw\" style=\"background:%s\"></i>other</span></p>\n</section>\n", OTHER_COLOUR);
+}
+
+static void kernels(FILE *f, const struct an_kern_result *kr, size_t top)
+{
+	size_t i, n;
+	double max = 0;
+
+	if (!kr || !kr->nrows)
+		return;	/* no GPU streams: nothing to say beyond the devices table */
+	n = kr->nrows < top ? kr->nrows : top;
+	for (i = 0; i < n; i++)
+		max = kr->rows[i].total > max ? kr->rows[i].total : max;
+	fputs("<section id=\"kernels\">\n<h2>Kernels</h2>\n<table>\n<tr><th>kernel</th><th>instances</th>"
+	      "<th>total</th><th>mean</th><th>median</th><th>share</th><th>total time</th></tr>\n",
+	      f);
+	for (i = 0; i < n; i++) {
+		const struct an_kern_row *w = &kr->rows[i];
+
+		fputs("<tr>", f);
+		name_cell(f, w->name);
+		fprintf(f, "<td class=\"num\">%zu</td>", w->instances);
+		time_cell(f, w->total);
+		time_cell(f, w->mean);
+		time_cell(f, w->median);
+		fprintf(f, "<td class=\"num\">%.1f%%</td>", 100 * w->share);
+		bar(f, max > 0 ? w->total / max : 0, palette[0], "kern-bar");
+		fputs("</tr>\n", f);
+	}
+	fprintf(f, "</table>\n<p class=\"note\">%zu kernel events of %zu kernels", kr->kernel_events, kr->nrows);
+	if (n < kr->nrows)
+		fprintf(f, "; %zu shown", n);
+	fputs(".</p>\n</section>\n", f);
+}
+
+/* log10 of v mapped onto [0, len] over the decades [lo, hi]. */
+static double logpos(double v, double lo, double hi, double len)
+{
+	return (log10(v) - lo) / (hi - lo) * len;
+}
+
+static void roofline(FILE *f, const struct an_ops_result *pr)
+{
+	const double W = 560, H = 300, L = 56, B = 34;
+	double xlo = 1e300, xhi = -1e300, ylo = 1e300, yhi = -1e300, pf = 0, pb = 0;
+	size_t i, pts = 0;
+
+	for (i = 0; i < pr->ndevices; i++)
+		if (pr->devices[i].peak_flops > 0 && pr->devices[i].peak_bw > 0) {
+			pf = pr->devices[i].peak_flops;
+			pb = pr->devices[i].peak_bw;
+			break;
+		}
+	for (i = 0; i < pr->nrows; i++) {
+		const struct an_op_row *w = &pr->rows[i];
+		double x, y;
+
+		if (w->line != AN_OP_SYNC && w->line != AN_OP_GPU)
+			continue;
+		if (!an_sum_known(&w->flops, w->occurrences) || !an_sum_known(&w->bytes, w->occurrences) ||
+		    !w->flops.v || !w->bytes.v || w->total_ps <= 0)
+			continue;
+		x = log10((double)w->flops.v / (double)w->bytes.v);
+		y = log10((double)w->flops.v / ((double)w->total_ps * 1e-12));
+		xlo = fmin(xlo, x), xhi = fmax(xhi, x), ylo = fmin(ylo, y), yhi = fmax(yhi, y);
+		pts++;
+	}
+	if (!pts) {
+		fputs("<p class=\"note\">No op with both flops and bytes_accessed: no roofline.</p>\n", f);
+		return;
+	}
+	if (pf > 0) {
+		yhi = fmax(yhi, log10(pf));
+		xlo = fmin(xlo, log10(pf / pb) - 1);
+		xhi = fmax(xhi, log10(pf / pb) + 1);
+	}
+	xlo = floor(xlo - 0.5), xhi = ceil(xhi + 0.5), ylo = floor(ylo - 0.5), yhi = ceil(yhi + 0.5);
+	fprintf(f, "<svg class=\"roofline\" width=\"%.0f\" height=\"%.0f\" role=\"img\">", W + L + 10, H + B + 10);
+	fprintf(f, "<rect x=\"%.0f\" y=\"5\" width=\"%.0f\" height=\"%.0f\" fill=\"none\" stroke=\"#bbb\"/>", L, W, H);
+	for (i = 0; i <= (size_t)(xhi - xlo); i++)
+		fprintf(f, "<text x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\">1e%d</text>",
+			L + logpos(pow(10, xlo + (double)i), xlo, xhi, W), H + 22, (int)(xlo + (double)i));
+	for (i = 0; i <= (size_t)(yhi - ylo); i++)
+		fprintf(f, "<text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">1e%d</text>", L - 4,
+			5 + H - logpos(pow(10, ylo + (double)i), ylo, yhi, H) + 4, (int)(ylo + (double)i));
+	fprintf(f, "<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"middle\">FLOP per byte</text>", L + W / 2, H + B + 6);
+	fprintf(f, "<text x=\"12\" y=\"%.0f\" transform=\"rotate(-90 12 %.0f)\" text-anchor=\"middle\">FLOP/s</text>",
+		5 + H / 2, 5 + H / 2);
+	if (pf > 0) {
+		/* the roof: bandwidth-bound up to the ridge, then the compute peak */
+		double ridge = log10(pf / pb), x0 = xlo, y0 = log10(pb) + x0;
+
+		fprintf(f, "<polyline fill=\"none\" stroke=\"#999\" stroke-dasharray=\"4 3\" points=\"%.1f,%.1f %.1f,%.1f %.1f,%.1f\"/>",
+			L, 5 + H - logpos(pow(10, y0), ylo, yhi, H), L + logpos(pow(10, ridge), xlo, xhi, W),
+			5 + H - logpos(pf, ylo, yhi, H), L + W, 5 + H - logpos(pf, ylo, yhi, H));
+	}
+	for (i = 0; i < pr->nrows; i++) {
+		const struct an_op_row *w = &pr->rows[i];
+		double x, y;
+
+		if (w->line != AN_OP_SYNC && w->line != AN_OP_GPU)
+			continue;
+		if (!an_sum_known(&w->flops, w->occurrences) || !an_sum_known(&w->bytes, w->occurrences) ||
+		    !w->flops.v || !w->bytes.v || w->total_ps <= 0)
+			continue;
+		x = (double)w->flops.v / (double)w->bytes.v;
+		y = (double)w->flops.v / ((double)w->total_ps * 1e-12);
+		fprintf(f, "<circle class=\"op-point\" cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\" fill-opacity=\"0.7\"><title>",
+			L + logpos(x, xlo, xhi, W), 5 + H - logpos(y, ylo, yhi, H), palette[0]);
+		out_html_text(f, w->name);
+		fputs("</title></circle>", f);
+	}
+	fputs("</svg>\n", f);
+	if (pf > 0)
+		fprintf(f, "<p class=\"note\">Roof: %.0f TFLOP/s and %.0f GB/s, the first device's peaks.</p>\n",
+			pf / 1e12, pb / 1e9);
+}
+
+static void ops(FILE *f, const struct an_ops_result *pr, size_t top)
+{
+	size_t i, n = 0;
+	double max = 0;
+
+	if (!pr || !pr->nrows)
+		return;
+	for (i = 0; i < pr->nrows && n < top; i++)
+		if (pr->rows[i].line != AN_OP_ASYNC) {
+			max = (double)pr->rows[i].self_ps > max ? (double)pr->rows[i].self_ps : max;
+			n++;
+		}
+	fputs("<section id=\"ops\">\n<h2>HLO ops</h2>\n<table>\n<tr><th>op</th><th>category</th><th>occurrences</th>"
+	      "<th>total</th><th>self</th><th>share</th><th>bound</th><th>self time</th></tr>\n",
+	      f);
+	for (i = 0, n = 0; i < pr->nrows && n < top; i++) {
+		const struct an_op_row *w = &pr->rows[i];
+		const char *bound = an_bound_name(w->bound);
+
+		if (w->line == AN_OP_ASYNC)
+			continue;
+		n++;
+		fputs("<tr>", f);
+		name_cell(f, w->name);
+		fputs("<td>", f);
+		out_html_text(f, w->category ? w->category : "-");
+		fprintf(f, "</td><td class=\"num\">%zu</td>", w->occurrences);
+		time_cell(f, (double)w->total_ps);
+		time_cell(f, (double)w->self_ps);
+		fprintf(f, "<td class=\"num\">%.1f%%</td><td>%s</td>", 100 * w->share, bound ? bound : "-");
+		bar(f, max > 0 ? (double)w->self_ps / max : 0, palette[2], "op-bar");
+		fputs("</tr>\n", f);
+	}
+	fputs("</table>\n", f);
+	roofline(f, pr);
+	fputs("</section>\n", f);
+}
+
+static void autotune(FILE *f, const struct an_at_result *ar)
+{
+	const double W = 600, L = 80, RH = 22;
+	double lo = 1e300, hi = -1e300;
+	size_t i;
+
+	if (!ar || !ar->ncands)
+		return;
+	for (i = 0; i < ar->ncands; i++) {
+		lo = fmin(lo, fmin(ar->cands[i].s.ci_lo, ar->cands[i].s.min));
+		hi = fmax(hi, fmax(ar->cands[i].s.ci_hi, ar->cands[i].s.max));
+	}
+	if (!(hi > lo))
+		hi = lo + 1;
+	fputs("<section id=\"autotune\">\n<h2>Autotune candidates</h2>\n", f);
+	fprintf(f, "<svg class=\"autotune\" width=\"%.0f\" height=\"%.0f\" role=\"img\">", W + L + 20,
+		RH * (double)ar->ncands + 30);
+	for (i = 0; i < ar->ncands; i++) {
+		const struct an_at_cand *c = &ar->cands[i];
+		double y = RH * (double)i + 12, sx = W / (hi - lo);
+		const char *col = c->rank == 1 ? palette[2] : c->tied == 1 ? palette[0] : OTHER_COLOUR;
+
+		fprintf(f, "<text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">", L - 6, y + 4);
+		out_html_text(f, c->id);
+		fputs("</text>", f);
+		fprintf(f, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#ccc\"/>",
+			L + (c->s.min - lo) * sx, L + (c->s.max - lo) * sx, y, y);
+		fprintf(f, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"3\"/>",
+			L + (c->s.ci_lo - lo) * sx, L + (c->s.ci_hi - lo) * sx, y, y, col);
+		fprintf(f, "<circle class=\"cand\" cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\"/>",
+			L + (c->s.mean - lo) * sx, y, col);
+	}
+	{
+		char a[64], b[64];
+		double y = RH * (double)ar->ncands + 18;
+
+		out_fmt_time(a, sizeof(a), lo);
+		out_fmt_time(b, sizeof(b), hi);
+		fprintf(f, "<line x1=\"%.0f\" x2=\"%.0f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#bbb\"/>", L, L + W, y - 10,
+			y - 10);
+		fprintf(f, "<text x=\"%.0f\" y=\"%.1f\">%s</text><text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">%s</text>",
+			L, y + 2, a, L + W, y + 2, b);
+	}
+	fputs("</svg>\n<table>\n<tr><th>candidate</th><th>rank</th><th>samples</th><th>trimmed mean</th>"
+	      "<th>95% CI</th><th>tied with the fastest</th></tr>\n",
+	      f);
+	for (i = 0; i < ar->ncands; i++) {
+		const struct an_at_cand *c = &ar->cands[i];
+		char a[64], b[64];
+
+		fputs("<tr><td class=\"name\">", f);
+		out_html_text(f, c->id);
+		fprintf(f, "</td><td class=\"num\">%zu</td><td class=\"num\">%zu</td>", c->rank, c->s.n);
+		time_cell(f, c->s.mean);
+		out_fmt_time(a, sizeof(a), c->s.ci_lo);
+		out_fmt_time(b, sizeof(b), c->s.ci_hi);
+		fprintf(f, "<td class=\"num\">%s – %s</td><td>%s</td></tr>\n", a, b,
+			c->tied == 1 ? (c->rank == 1 ? "fastest" : "yes") : c->tied == 0 ? "no" : "untested");
+	}
+	fputs("</table>\n<p class=\"note\">Bars: the 95% interval of the trimmed mean; thin line: min to max; "
+	      "dot: the mean. Green: the fastest, blue: tied with it (Welch p &ge; alpha).</p>\n</section>\n",
+	      f);
+}
+
+int out_report(FILE *f, const struct out_report *r)
+{
+	size_t i;
+
+	head(f, r);
+	overview(f, r->overview);
+	functions(f, r->functions, r->top);
+	timeline(f, r);
+	kernels(f, r->kernels, r->top);
+	ops(f, r->ops, r->top);
+	autotune(f, r->autotune);
+	if (r->notes && r->notes->n) {
+		fputs("<section id=\"warnings\">\n<h2>Warnings</h2>\n<ul>\n", f);
+		for (i = 0; i < r->notes->n; i++) {
+			fputs("<li>", f);
+			out_html_text(f, r->notes->msgs[i]);
+			fputs("</li>\n", f);
+		}
+		fputs("</ul>\n</section>\n", f);
+	}
+	fputs("<footer><p class=\"note\">Made by ", f);
+	out_html_text(f, r->version);
+	fputs(" from the files above; open offline, nothing is fetched.</p></footer>\n</body>\n</html>\n", f);
+	return 0;
+}

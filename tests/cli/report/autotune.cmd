@@ -1,0 +1,1 @@
+cd $SYNTH && xplane-stat report autotune -o -

@@ -1,0 +1,1 @@
+xplane-stat report $SYNTH/autotune

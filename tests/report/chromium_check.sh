@@ -1,0 +1,114 @@
+#!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
+# The report in a real browser: renders the report of bundled traces in
+# headless Chromium (Debian's chromium, installed by tools/install-deps.sh;
+# without it the test says so and is skipped, exit 77) and checks that
+#   - the screenshot is not blank (png_check.py; a blank page must fail it),
+#   - the page logs nothing to the console (a script, a CSP violation or a
+#     failed load would) and requests nothing: the browser's net log holds no
+#     request from the page (Chromium's own background requests are sent to
+#     a closed loopback port and every host name is unresolvable, so nothing
+#     leaves the machine either way),
+#   - the HTML has its sections, one bar per function row, as many rows as
+#     the functions command finds, no URL to fetch, and hostile names escaped.
+# The screenshot of the TPU report is left as report.png in OUTDIR: the one
+# the README shows (docs/report.png) is a copy of it.
+#   tests/report/chromium_check.sh BIN SYNTH_DIR OUTDIR
+set -u
+bin=$1 synth=$2 out=$3
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+py=/usr/bin/python3
+chromium=$(command -v chromium || command -v chromium-browser || true)
+if [ -z "$chromium" ]; then
+	echo "skipped: chromium is not installed (tools/install-deps.sh installs Debian's chromium)"
+	exit 77
+fi
+mkdir -p "$out" || exit 1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+cd "$root" || exit 1
+
+shot() {	# shot HTML PNG: renders HTML at 1280 px wide; the browser's stderr and net log in $tmp
+	HOME=$tmp timeout 120 "$chromium" --headless --no-sandbox --disable-gpu --hide-scrollbars \
+		--no-first-run --disable-sync --disable-default-apps --disable-extensions \
+		--disable-background-networking --disable-component-update \
+		--host-resolver-rules="MAP * ~NOTFOUND" --proxy-server="http://127.0.0.1:9" \
+		--user-data-dir="$tmp/profile" --enable-logging=stderr --v=0 \
+		--log-net-log="$tmp/net.json" --window-size=1280,2000 \
+		--screenshot="$2" "file://$1" >"$tmp/chromium.out" 2>"$tmp/chromium.err"
+}
+
+page_requests() {	# the URLs the page itself asked for (net log: requests whose site is the file)
+	"$py" - "$tmp/net.json" <<'PYEOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+names = {v: k for k, v in d["constants"]["logEventTypes"].items()}
+for e in d["events"]:
+    p = e.get("params", {})
+    if names.get(e["type"]) == "URL_REQUEST_START_JOB" and "file://" in p.get("network_isolation_key", "") \
+            and not p.get("url", "").startswith("file:"):
+        print(p["url"])
+PYEOF
+}
+
+check_page() {	# check_page NAME HTML: renders it and checks screenshot, console, requests
+	name=$1 html=$2
+	if ! shot "$html" "$out/$name.png" || [ ! -s "$out/$name.png" ]; then
+		echo "$name: chromium failed:"; cat "$tmp/chromium.err"; fail=1; return
+	fi
+	"$py" "$here/png_check.py" "$out/$name.png" || { echo "$name: the screenshot is blank"; fail=1; }
+	if grep -i "console" "$tmp/chromium.err"; then
+		echo "$name: the page logged to the console"; fail=1
+	fi
+	reqs=$(page_requests)
+	if [ -n "$reqs" ]; then
+		echo "$name: the page requested: $reqs"; fail=1
+	fi
+}
+
+# The checker must be able to fail: a blank page is blank, and a page that
+# loads an image is caught asking for it.
+printf '<!DOCTYPE html><html><body></body></html>\n' >"$tmp/blank.html"
+shot "$tmp/blank.html" "$tmp/blank.png"
+if "$py" "$here/png_check.py" "$tmp/blank.png" >/dev/null; then
+	echo "png_check.py passed a blank page"; fail=1
+fi
+printf '<!DOCTYPE html><html><body><img src="http://example.invalid/x.png"></body></html>\n' >"$tmp/fetch.html"
+shot "$tmp/fetch.html" "$tmp/fetch.png"
+[ -n "$(page_requests)" ] || { echo "the net log check missed a page's request"; fail=1; }
+
+# The bundled TPU trace (the README's picture), the MI300X GEMM one and the autotune rounds.
+"$bin" report testdata/real/tpu_v6e_inference.xplane.pb -o "$out/report.html" || fail=1
+"$bin" report testdata/real/mi300x_jax_gemm.xplane.pb -o "$tmp/gemm.html" || fail=1
+"$bin" report "$synth/autotune" -o "$tmp/autotune.html" || fail=1
+"$bin" report "$synth/export.xplane.pb" -o "$tmp/hostile.html" || fail=1
+check_page report "$out/report.html"
+check_page gemm "$tmp/gemm.html"
+check_page autotune "$tmp/autotune.html"
+check_page hostile "$tmp/hostile.html"
+
+# Structure: sections, one bar per function row, as many rows as functions has (up to --top 15).
+for s in overview functions timeline ops; do
+	grep -q "<section id=\"$s\">" "$out/report.html" || { echo "report: no $s section"; fail=1; }
+done
+grep -q '<section id="kernels">' "$tmp/gemm.html" || { echo "gemm: no kernels section"; fail=1; }
+grep -q '<section id="autotune">' "$tmp/autotune.html" || { echo "autotune: no autotune section"; fail=1; }
+for f in "$out/report.html" "$tmp/gemm.html" "$tmp/autotune.html"; do
+	rows=$(grep -o '<tr class="fn">' "$f" | wc -l)
+	bars=$(grep -o 'class="bar fn-bar"' "$f" | wc -l)
+	case $f in
+	*report.html) want=$("$bin" functions --json testdata/real/tpu_v6e_inference.xplane.pb | "$py" -c 'import json,sys; print(min(15, len(json.load(sys.stdin)["functions"])))') ;;
+	*gemm.html) want=$("$bin" functions --json testdata/real/mi300x_jax_gemm.xplane.pb | "$py" -c 'import json,sys; print(min(15, len(json.load(sys.stdin)["functions"])))') ;;
+	*) want=$("$bin" functions --json "$synth/autotune" | "$py" -c 'import json,sys; print(min(15, len(json.load(sys.stdin)["functions"])))') ;;
+	esac
+	[ "$rows" = "$want" ] && [ "$bars" = "$want" ] || { echo "$f: $rows rows and $bars bars, want $want"; fail=1; }
+	# Nothing to fetch: no src or href attribute, no url(), no @import.
+	if grep -Eq '(src|href)=|url\(|@import' "$f"; then echo "$f: refers to something to fetch"; fail=1; fi
+done
+# A name like </svg><script>...: escaped, no script element anywhere.
+grep -q '&lt;/svg&gt;&lt;script&gt;alert(1)&lt;/script&gt;' "$tmp/hostile.html" || { echo "hostile: the markup name is not shown escaped"; fail=1; }
+if grep -qi '<script' "$tmp/hostile.html"; then echo "hostile: a script element got through"; fail=1; fi
+[ $fail -eq 0 ] && echo "report renders in $("$chromium" --version 2>/dev/null | head -1)"
+exit $fail
