@@ -109,6 +109,12 @@ out:
 	}
 }
 
+/* Host events: those host linkage (executions) and the overview (launches, steps) look at. */
+static int rep_wants_host_event(const char *name)
+{
+	return an_exec_wants_host_event(name) || an_ov_wants_host_event(name);
+}
+
 static int print_report(FILE *f, enum out_mode mode, int colour, const void *arg)
 {
 	(void)mode;
@@ -178,6 +184,8 @@ int cmd_report(int argc, char **argv)
 	have_re = 1;
 	c.event_stats = XP_EVSTATS_KEYS;	/* every key stat: each analysis finds its own */
 	c.keys = 0;
+	c.want_host_event = rep_wants_host_event;
+	c.host_keys = AN_EXEC_HOST_KEYS | 1u << XP_K_CORRELATION_ID | 1u << XP_K_STEP_NUM;
 	ret = cmd_batch_inputs(&rb.b, &c, pos, npos, &paths, &notes, &rb.plane_jobs);
 	if (ret >= 0)
 		goto out;
