@@ -5,7 +5,8 @@
  * ops (by op or category, each sort, the input pooled twice), planes,
  * events (the table and --list's stream), overview, device memory and
  * compile time (each on the full read and the command's own), export (both
- * writers, JSON parsed, the protobuf unpacked) -> every formatter into a buffer. Beyond not crashing, each output must be
+ * writers, JSON parsed, the protobuf unpacked), the report's page -> every
+ * formatter into a buffer. Beyond not crashing, each output must be
  * well-formed whatever the names in the input hold:
  *   JSON  parses (cJSON) and is valid UTF-8 (JSON lines: each line);
  *   CSV   every record has as many fields as the header (RFC 4180 quoting);
@@ -31,6 +32,7 @@
 #include "an_compat.h"
 #include "an_compile.h"
 #include "an_export.h"
+#include "an_report.h"
 #include "an_events.h"
 #include "an_exec.h"
 #include "an_functions.h"
@@ -52,6 +54,7 @@
 #include "out_ops.h"
 #include "out_overview.h"
 #include "out_planes.h"
+#include "out_report.h"
 #include "xp_model.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len);
@@ -914,6 +917,54 @@ static void export_check(const struct an_exp_plan *p)
 	out_bytes_release(&b);
 }
 
+/* The report's page from these results, held to out_report.h's promises. */
+static void report_check(const struct an_fn_result *fr, const struct an_ov_result *ov,
+			 const struct an_rep_timeline *tl, const struct xp_notes *notes)
+{
+	static const char *const tags[] = {"!DOCTYPE", "html", "head", "meta", "title", "style", "body",
+					   "header", "h1", "h2", "p", "section", "table", "tr", "th", "td",
+					   "svg", "rect", "text", "line", "circle", "polyline", "div", "span",
+					   "i", "ul", "li", "footer", NULL};
+	struct out_rep_input in = {"fuzz\xff<b>input</b>", 1};
+	struct out_report r = {0};
+	char *buf = NULL;
+	size_t n = 0, i, k;
+	FILE *f = open_memstream(&buf, &n);
+
+	if (!f)
+		abort();
+	r.version = "fuzz";
+	r.inputs = &in;
+	r.ninputs = 1;
+	r.functions = fr;
+	r.overview = ov;
+	r.timeline = tl;
+	r.timeline_input = in.path;
+	r.notes = notes;
+	r.top = 5;
+	if (out_report(f, &r))
+		abort();
+	fclose(f);
+	if (!utf8_valid((const unsigned char *)buf, n))
+		fail("report: the page is not valid UTF-8", buf, n);
+	for (i = 0; i < n; i++) {
+		if (buf[i] != '<')
+			continue;
+		i += buf[i + 1] == '/';
+		for (k = 0; tags[k]; k++) {
+			size_t len = strlen(tags[k]);
+
+			if (!strncmp(buf + i + 1, tags[k], len) && (buf[i + 1 + len] == ' ' || buf[i + 1 + len] == '>' ||
+								    buf[i + 1 + len] == '/'))
+				break;
+		}
+		if (!tags[k])
+			fail("report: a '<' opens no tag the writer writes (a name got through)", buf + i,
+			     n - i > 200 ? 200 : n - i);
+	}
+	free(buf);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 {
 	static const char *const devices[] = {NULL, NULL, "gpu", "TPU:0", "GPU:1", "custom"};
@@ -1130,6 +1181,35 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 			for (m = 0; m < 4; m++)
 				FORMAT(modes[m], colour && !m, out_overview(f, modes[m], &orr, &notes, colour && !m));
 		}
+		an_ov_release(&orr);
+	}
+
+	/*
+	 * report: functions, the overview and the timeline strips of the input through the HTML
+	 * writer; the page must be valid UTF-8 and every '<' in it open a tag the writer writes
+	 */
+	{
+		struct an_ov_result orr;
+		struct an_fn_result rfr;
+		struct an_exec_list rl;
+		struct an_rep_timeline tl = {0};
+		struct xp_err rerr = {0};
+		size_t added;
+
+		an_ov_init(&orr);
+		an_fn_init(&rfr, &fo);
+		if (!an_exec_find(t, &xo, &rl, &rerr)) {
+			if (an_fn_add(&rfr, &rl, &rerr) || an_rep_timeline(&rl, (h >> 50) % 2 ? 50 : 7, &tl, &rerr))
+				if (rerr.code != XP_ERR_NOMEM)
+					abort();
+			an_exec_list_release(&rl);
+		}
+		if (!an_ov_add(&orr, t, xo.device, &added, &rerr))
+			an_ov_finish(&orr, &rerr);
+		an_fn_finish(&rfr, &rerr);
+		report_check(&rfr, &orr, &tl, &notes);
+		an_rep_timeline_release(&tl);
+		an_fn_release(&rfr);
 		an_ov_release(&orr);
 	}
 

@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * report: the timeline strip's columns worked by hand, and the HTML writer's
+ * escaping (markup, quotes, control characters, invalid UTF-8).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "an_report.h"
+#include "out_report.h"
+#include "test.h"
+
+/*
+ * One device, executions f [0, 50), g [50, 75), f [90, 100) ps, two g's
+ * overlapping on another stream [52, 54) and [53, 56), and an instant h at
+ * 85: 10 columns of 10 ps. Columns 0-4 f, full; 5 g, 1 (10 + 2 + 3 capped at 1);
+ * 6 g, 1; 7 g, 0.5; 8 h with no cover (an instant shows as its function, at
+ * strength 0); 9 f, full.
+ */
+static void timeline(void)
+{
+	struct an_exec x[6];
+	struct an_device dev;
+	struct an_exec_list l;
+	struct an_rep_timeline tl;
+	struct xp_err err = {0};
+	static const float cover[10] = {1, 1, 1, 1, 1, 1, 1, 0.5f, 0, 1};
+	static const char *const fn[10] = {"f", "f", "f", "f", "f", "g", "g", "g", "h", "f"};
+	size_t i;
+
+	memset(x, 0, sizeof(x));
+	memset(&dev, 0, sizeof(dev));
+	memset(&l, 0, sizeof(l));
+	x[0].name = "f", x[0].start_ps = 0, x[0].span_ps = 50;
+	x[1].name = "g", x[1].start_ps = 50, x[1].span_ps = 25;
+	x[2].name = "f", x[2].start_ps = 90, x[2].span_ps = 10;
+	x[3].name = "g", x[3].start_ps = 52, x[3].span_ps = 2;
+	x[4].name = "g", x[4].start_ps = 53, x[4].span_ps = 3;
+	x[5].name = "h", x[5].start_ps = 85, x[5].span_ps = 0;
+	dev.name = "/device:GPU:0";
+	dev.busy_ps = 85;
+	l.execs = x;
+	l.n = 6;
+	l.devices = &dev;
+	l.ndevices = 1;
+	CHECK_INT(an_rep_timeline(&l, 10, &tl, &err), 0);
+	CHECK_INT(tl.n, 1);
+	if (tl.n == 1) {
+		const struct an_rep_strip *s = &tl.strips[0];
+
+		CHECK_STR(s->device, "/device:GPU:0");
+		CHECK_INT(s->span_ps, 100);
+		CHECK_INT(s->busy_ps, 85);
+		CHECK_INT(s->execs, 6);
+		CHECK_INT(s->nfns, 3);
+		for (i = 0; i < 10; i++) {
+			CHECK_NEAR(s->cols[i].cover + 1, cover[i] + 1, 1e-6);
+			CHECK(s->cols[i].fn >= 0 && !strcmp(s->fns[s->cols[i].fn], fn[i]));
+		}
+	}
+	an_rep_timeline_release(&tl);
+}
+
+static void escaping(void)
+{
+	char *buf = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&buf, &n);
+
+	out_html_text(f, "</svg><script>alert(\"x\")</script> & 'q' \x01\t\xff\xc3(");
+	fclose(f);
+	CHECK_STR(buf, "&lt;/svg&gt;&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;q&#39; "
+		       "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd(");
+	free(buf);
+}
+
+int main(void)
+{
+	timeline();
+	escaping();
+	return test_done("report");
+}
