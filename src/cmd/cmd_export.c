@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* xplane-stat export: a trace to Chrome trace JSON or Perfetto's protobuf, every event, streamed. */
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -42,13 +43,47 @@ static int pick_format(const char *format, const char *output)
 	return -1;
 }
 
+/*
+ * Buffers written out go back to a stack for the next pieces: a piece's
+ * bytes (megabytes) then land in memory already mapped, not in fresh pages
+ * the kernel must clear each time.
+ */
+#define SPARE_MAX 16
+
 struct exp_run {
 	const struct an_exp_plan *plan;
 	enum out_exp_format fmt;
 	FILE *f;
 	struct out_gz gz;
 	int failed;		/* out of memory, or a write failed */
+	pthread_mutex_t lock;	/* for spare */
+	struct out_bytes spare[SPARE_MAX];
+	size_t nspare;
 };
+
+static struct out_bytes take_spare(struct exp_run *r)
+{
+	struct out_bytes b = {0};
+
+	pthread_mutex_lock(&r->lock);
+	if (r->nspare)
+		b = r->spare[--r->nspare];
+	pthread_mutex_unlock(&r->lock);
+	b.n = 0;
+	b.failed = 0;
+	return b;
+}
+
+static void give_spare(struct exp_run *r, struct out_bytes *b)
+{
+	pthread_mutex_lock(&r->lock);
+	if (r->nspare < SPARE_MAX && !b->failed) {
+		r->spare[r->nspare++] = *b;
+		memset(b, 0, sizeof(*b));
+	}
+	pthread_mutex_unlock(&r->lock);
+	out_bytes_release(b);
+}
 
 struct exp_result {
 	struct out_bytes raw;
@@ -63,12 +98,13 @@ static void *exp_work(size_t i, void *ctx)
 
 	if (!res)
 		return NULL;
+	res->raw = take_spare(r);
 	if (out_exp_piece(r->plan, i, r->fmt, &res->raw))
 		res->failed = 1;
 	else if (r->fmt == OUT_EXP_JSON_GZ) {
 		if (out_gz_deflate(res->raw.p, res->raw.n, GZ_LEVEL, &res->z))
 			res->failed = 1;
-		out_bytes_release(&res->raw);
+		give_spare(r, &res->raw);
 	}
 	return res;
 }
@@ -111,7 +147,7 @@ static void exp_done(size_t i, void *result, void *ctx)
 	else
 		emit(r, &res->raw, r->fmt == OUT_EXP_JSON_GZ ? &res->z : NULL);
 	if (res) {
-		out_bytes_release(&res->raw);
+		give_spare(r, &res->raw);
 		out_bytes_release(&res->z.z);
 		free(res);
 	}
@@ -120,8 +156,15 @@ static void exp_done(size_t i, void *result, void *ctx)
 /* Writes the whole export to f. Returns 0, or -1 (out of memory or a write error). */
 static int write_export(const struct an_exp_plan *plan, enum out_exp_format fmt, FILE *f, unsigned jobs)
 {
-	struct exp_run r = {plan, fmt, f, {0, 0}, 0};
+	struct exp_run r;
 	struct out_bytes b = {0};
+	size_t i;
+
+	memset(&r, 0, sizeof(r));
+	r.plan = plan;
+	r.fmt = fmt;
+	r.f = f;
+	pthread_mutex_init(&r.lock, NULL);
 
 	if (fmt == OUT_EXP_JSON_GZ) {
 		out_gz_header(&b);
@@ -146,6 +189,9 @@ static int write_export(const struct an_exp_plan *plan, enum out_exp_format fmt,
 			r.failed = 1;
 	}
 	out_bytes_release(&b);
+	for (i = 0; i < r.nspare; i++)
+		out_bytes_release(&r.spare[i]);
+	pthread_mutex_destroy(&r.lock);
 	return r.failed ? -1 : 0;
 }
 
