@@ -1554,6 +1554,35 @@ static void gen_export(void)
 	space_write(sp, "export.xplane.pb");
 }
 
+/*
+ * export's edges (EXPECTED.md section 23a): two lines with one id, a line
+ * id past 2^30, a plane based before 0 (the origin -0.999 ns), and a line of
+ * 70,070 events (pieces of 65,536 events, one going on into the next line).
+ */
+static void gen_export_edges(void)
+{
+	XSpace *sp = space_new();
+	struct plane g = plane_add(sp, 2, "/device:GPU:2", -1);
+	XLine *w1 = line_add(&g, 5, "worker", -1);
+	XLine *w2 = line_add(&g, 5, "worker", -1);
+	XLine *big = line_add(&g, (int64_t)1 << 31, "big id", -1);
+	XLine *many = line_add(&g, 9, "many", -1);
+	XLine *sh = line_add(&g, 10, "short", -1);
+	int i;
+
+	ev_add(&g, w1, "a", 1, US(10));
+	ev_add(&g, w2, "b", US(5), US(10));
+	ev_add(&g, big, "c", 1, US(1));
+	for (i = 0; i < 70000; i++) {
+		ev_add(&g, many, i % 2 ? "odd" : "even", (int64_t)i * 10000 + 1, 5000);
+		if (i % 1000 == 0)
+			ev_add(&g, many, "parent", (int64_t)i * 10000 + 1, 8000);
+	}
+	for (i = 0; i < 3; i++)
+		ev_add(&g, sh, "s", (int64_t)i * 1000 + 1, 500);
+	space_write(sp, "export_edges.xplane.pb");
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2) {
@@ -1590,5 +1619,6 @@ int main(int argc, char **argv)
 	gen_memory_edges();
 	gen_compile_nested();
 	gen_export();
+	gen_export_edges();
 	return 0;
 }

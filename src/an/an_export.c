@@ -192,9 +192,18 @@ static int in_window(const struct an_exp_plan *p, int64_t start, int64_t end)
 	return 1;
 }
 
-int an_exp_keeps(const struct an_exp_plan *p, int64_t start, int64_t end, unsigned track)
+static int before_cut(const struct an_exp_plan *p, size_t li, size_t k, int64_t start)
 {
-	return track != AN_EXP_LEFT_OUT && start < p->cutoff_ps && in_window(p, start, end);
+	if (p->cut_line == SIZE_MAX || start < p->cut_start)
+		return 1;
+	if (start > p->cut_start)
+		return 0;
+	return li < p->cut_line || (li == p->cut_line && k < p->cut_pos);
+}
+
+int an_exp_keeps(const struct an_exp_plan *p, size_t li, size_t k, int64_t start, int64_t end, unsigned track)
+{
+	return track != AN_EXP_LEFT_OUT && in_window(p, start, end) && before_cut(p, li, k, start);
 }
 
 /* Each event of line l with its times relative to the origin. */
@@ -203,31 +212,75 @@ int an_exp_keeps(const struct an_exp_plan *p, int64_t start, int64_t end, unsign
 				   (s) = (e)->start_ps + (p)->planes[(l)->plane_ix].shift_ps,       \
 				   (en) = (s) + (e)->dur_ps, 1); k++)
 
-/* --max-events: the start before which at most max_events events in the window begin. */
+struct cutrec {
+	int64_t start;
+	size_t line, pos;
+};
+
+/*
+ * --max-events: the first event past the earliest max_events in the window,
+ * by start, then line, then position (records gathered in line and position
+ * order, sorted stably by start).
+ */
 static int find_cutoff(struct an_exp_plan *p, uint64_t eligible)
 {
-	int64_t *starts, s, en;
+	struct cutrec *r, c;
+	int64_t s, en;
 	const struct xp_event *e;
 	size_t li, k, n = 0;
 	unsigned tr;
 
 	if (!p->opts.max_events || eligible <= p->opts.max_events)
 		return 0;
-	if (!(starts = malloc(eligible * sizeof(*starts))))
+	if (!(r = malloc(eligible * sizeof(*r))))
 		return XP_ERR_NOMEM;
 	for (li = 0; li < p->nlines; li++) {
 		const struct an_exp_line *l = &p->lines[li];
 
 		FOR_LINE_EVENTS(p, l, k, e, tr, s, en)
-			if (tr != AN_EXP_LEFT_OUT && in_window(p, s, en))
-				starts[n++] = s;
+			if (tr != AN_EXP_LEFT_OUT && in_window(p, s, en)) {
+				r[n].start = s;
+				r[n].line = li;
+				r[n++].pos = k;
+			}
 	}
-	if (xp_sort_by_i64(starts, n, sizeof(*starts), 0)) {
-		free(starts);
+	if (xp_sort_by_i64(r, n, sizeof(*r), offsetof(struct cutrec, start))) {
+		free(r);
 		return XP_ERR_NOMEM;
 	}
-	p->cutoff_ps = starts[p->opts.max_events];
-	free(starts);
+	c = r[p->opts.max_events];
+	p->cut_start = c.start;
+	p->cut_line = c.line;
+	p->cut_pos = c.pos;
+	free(r);
+	return 0;
+}
+
+struct idrec {
+	int64_t id;
+	size_t line;
+};
+
+/* Lines of one plane with the same id (or too large a one) take a thread id of their own. */
+static int unique_tids(struct an_exp_plan *p, size_t first, size_t n)
+{
+	struct idrec *r = malloc((n + 1) * sizeof(*r));
+	size_t i;
+
+	if (!r)
+		return XP_ERR_NOMEM;
+	for (i = 0; i < n; i++) {
+		r[i].id = p->lines[first + i].tid0;
+		r[i].line = first + i;
+	}
+	if (xp_sort_by_i64(r, n, sizeof(*r), 0)) {
+		free(r);
+		return XP_ERR_NOMEM;
+	}
+	for (i = 1; i < n; i++)
+		if (r[i].id == r[i - 1].id)
+			p->lines[r[i].line].tid0 = p->lines[r[i].line].tid_extra;
+	free(r);
 	return 0;
 }
 
@@ -236,7 +289,7 @@ int an_exp_plan(const struct xp_trace *t, const struct an_exp_opts *o, struct an
 {
 	__int128 first = 0;
 	int have_first = 0, ret = XP_ERR_NOMEM;
-	size_t pi, li, k, nl = 0, np = 0;
+	size_t pi, li, k, nl = 0, np = 0;	/* lines and planes with events */
 	uint64_t eligible = 0;
 	int64_t s, en;
 	const struct xp_event *e;
@@ -245,7 +298,7 @@ int an_exp_plan(const struct xp_trace *t, const struct an_exp_opts *o, struct an
 	memset(p, 0, sizeof(*p));
 	p->t = t;
 	p->opts = *o;
-	p->cutoff_ps = INT64_MAX;
+	p->cut_line = SIZE_MAX;
 	/* The selected planes with events, and the origin: their first start. */
 	for (pi = 0; pi < t->nplanes; pi++) {
 		const struct xp_plane *pl = &t->planes[pi];
@@ -324,6 +377,8 @@ int an_exp_plan(const struct xp_trace *t, const struct an_exp_opts *o, struct an
 				goto fail;
 		}
 		ep->nlines = p->nlines - ep->first_line;
+		if (unique_tids(p, ep->first_line, ep->nlines))
+			goto fail;
 		p->nplanes++;
 	}
 	assign_pids(p);
@@ -344,27 +399,38 @@ int an_exp_plan(const struct xp_trace *t, const struct an_exp_opts *o, struct an
 		goto fail;
 	for (li = 0; li < p->nlines; li++) {
 		const struct an_exp_line *l = &p->lines[li];
-		size_t from = 0;
 
 		FOR_LINE_EVENTS(p, l, k, e, tr, s, en)
-			if (an_exp_keeps(p, s, en, tr))
+			if (an_exp_keeps(p, li, k, s, en, tr))
 				p->exported++;
-		for (from = 0; from < l->n; from += AN_EXP_PIECE_EVENTS)
-			np++;
 	}
 	p->left_max = eligible - p->exported;
-	if (!(p->pieces = calloc(np, sizeof(*p->pieces))))
+	/* Pieces: AN_EXP_PIECE_EVENTS events of a plane's lines in turn, short lines together. */
+	if (!(p->pieces = calloc(p->total / AN_EXP_PIECE_EVENTS + p->nplanes + 1, sizeof(*p->pieces))))
 		goto fail;
-	for (li = 0; li < p->nlines; li++) {
-		size_t from;
+	for (pi = 0; pi < p->nplanes; pi++) {
+		const struct an_exp_plane *ep = &p->planes[pi];
+		size_t fill = 0;
+		struct an_exp_piece *pc = NULL;
 
-		for (from = 0; from < p->lines[li].n; from += AN_EXP_PIECE_EVENTS) {
-			struct an_exp_piece *pc = &p->pieces[p->npieces++];
+		for (li = ep->first_line; li < ep->first_line + ep->nlines; li++) {
+			size_t at = 0, n = p->lines[li].n;
 
-			pc->line_ix = li;
-			pc->from = from;
-			pc->to = p->lines[li].n - from > AN_EXP_PIECE_EVENTS ? from + AN_EXP_PIECE_EVENTS
-									      : p->lines[li].n;
+			while (at < n) {
+				size_t take;
+
+				if (!pc || fill == AN_EXP_PIECE_EVENTS) {
+					pc = &p->pieces[p->npieces++];
+					pc->first_line = li;
+					pc->from = at;
+					fill = 0;
+				}
+				take = n - at < AN_EXP_PIECE_EVENTS - fill ? n - at : AN_EXP_PIECE_EVENTS - fill;
+				at += take;
+				fill += take;
+				pc->last_line = li;
+				pc->to = at;
+			}
 		}
 	}
 	return 0;

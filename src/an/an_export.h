@@ -34,7 +34,7 @@ struct an_exp_opts {
 	/* A window in ps from the origin (the first selected event's start). */
 	int64_t from_ps, to_ps;
 	int have_from, have_to;
-	uint64_t max_events;	/* 0: no limit; else the earliest max_events events by start */
+	uint64_t max_events;	/* 0: no limit; else the earliest max_events events by start (then line, position) */
 };
 
 struct an_exp_plane {
@@ -63,17 +63,36 @@ struct an_exp_line {
 
 #define AN_EXP_LEFT_OUT 255
 
-/* A run of at most AN_EXP_PIECE_EVENTS events of one line, in order. */
+/*
+ * A run of at most AN_EXP_PIECE_EVENTS events of consecutive lines of one
+ * plane, in order: line first_line from position from, the lines between
+ * whole, line last_line up to position to (exclusive). Short lines share a
+ * piece, so that the pieces number about events / AN_EXP_PIECE_EVENTS plus
+ * the planes, whatever the lines.
+ */
 struct an_exp_piece {
-	size_t line_ix;		/* in plan->lines */
-	size_t from, to;	/* positions in the line's order */
+	size_t first_line, from;	/* in plan->lines; position in that line's order */
+	size_t last_line, to;
 };
+
+/* The positions of line li that piece pc holds: [*from, *to). */
+static inline void an_exp_piece_range(const struct an_exp_piece *pc, size_t li, size_t n, size_t *from,
+				      size_t *to)
+{
+	*from = li == pc->first_line ? pc->from : 0;
+	*to = li == pc->last_line ? pc->to : n;
+}
 
 struct an_exp_plan {
 	const struct xp_trace *t;
 	int64_t origin_ns;	/* absolute (the file's clock) ns at time 0 */
 	int64_t origin_sub_ps;	/* ps after origin_ns of time 0 (the first start, exact) */
-	int64_t cutoff_ps;	/* --max-events: events starting at or after it are left out; INT64_MAX: none */
+	/*
+	 * --max-events: the first event left out, by (start, line, position):
+	 * it and those after it are. cut_line SIZE_MAX: no cut.
+	 */
+	int64_t cut_start;
+	size_t cut_line, cut_pos;
 	struct an_exp_plane *planes;
 	size_t nplanes;
 	struct an_exp_line *lines;
@@ -87,7 +106,6 @@ struct an_exp_plan {
 	uint64_t left_window;	/* outside --from/--to */
 	uint64_t left_max;	/* past --max-events */
 	uint64_t left_overlap;	/* overlapping more than AN_EXP_MAX_TRACKS tracks' worth */
-	uint64_t left_lines;	/* on lines the reader skipped (none when every line is read) */
 	struct an_exp_opts opts;
 };
 
@@ -112,9 +130,9 @@ static inline const struct xp_event *an_exp_event(const struct an_exp_plan *p, c
 }
 
 /*
- * Whether the event (times relative to the origin: start, end) is exported:
- * on a track, inside the window, before the cutoff.
+ * Whether the event at position k of line li (times relative to the origin:
+ * start, end) is exported: on a track, inside the window, before the cut.
  */
-int an_exp_keeps(const struct an_exp_plan *p, int64_t start, int64_t end, unsigned track);
+int an_exp_keeps(const struct an_exp_plan *p, size_t li, size_t k, int64_t start, int64_t end, unsigned track);
 
 #endif

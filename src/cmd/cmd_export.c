@@ -76,6 +76,8 @@ static struct out_bytes take_spare(struct exp_run *r)
 
 static void give_spare(struct exp_run *r, struct out_bytes *b)
 {
+	if (!b->p)
+		return;	/* nothing to keep (given back already) */
 	pthread_mutex_lock(&r->lock);
 	if (r->nspare < SPARE_MAX && !b->failed) {
 		r->spare[r->nspare++] = *b;
@@ -248,7 +250,7 @@ int cmd_export(int argc, char **argv)
 		 "only events ending after TIME from the first event's start (1.5s, 200ms)"},
 		{"to", 0, OPT_DUR, &to, "TIME", "only events starting before TIME from the first event's start"},
 		{"max-events", 0, OPT_COUNT, &max_events, "N",
-		 "at most N events: the earliest by start (ties at the cut left out too)"},
+		 "at most N events: the earliest by start (ties: by line, then the line's order)"},
 		CMD_OPTS_INPUT(&c),
 		{0},
 	};
@@ -331,6 +333,7 @@ int cmd_export(int argc, char **argv)
 		goto out;
 	}
 	if (!plan.exported) {
+		cmd_print_notes(&notes);
 		print_selection(pos[0], &plan);
 		cmd_error("'%s': no event to export%s", pos[0],
 			  plan.total ? " with this selection" : ": the file holds none");
@@ -341,9 +344,14 @@ int cmd_export(int argc, char **argv)
 	if (ret)
 		goto out;
 	if (write_export(&plan, (enum out_exp_format)fmt, out.f, cmd_jobs(&c, SIZE_MAX))) {
+		if (out.f == stdout && ferror(stdout)) {
+			/* main checks standard output once: a closed pipe ends quietly, other errors exit 1 */
+			ret = cmd_out_close(&out, 1);
+			goto out;
+		}
 		if (!ferror(out.f))
 			cmd_error("out of memory");
-		else if (out.f != stdout)	/* stdout is checked once, in main */
+		else
 			cmd_error("cannot write '%s': %s", c.output, strerror(errno));
 		cmd_out_close(&out, 0);
 		ret = EXIT_ERROR;

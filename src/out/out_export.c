@@ -258,17 +258,31 @@ static void put_json_value(struct out_bytes *b, const struct xp_plane *p, const 
 	}
 }
 
-static void put_json_args(struct out_bytes *b, const struct xp_plane *p, const struct xp_event *e)
+/* A stat named as an argument export writes itself (long_name, dur_ps) gives way to it. */
+static int stat_shadowed(const struct xp_plane *p, const struct xp_stat *s, int long_name, int dur_ps)
+{
+	const char *n = xp_stat_name(p, s);
+
+	return (long_name && !strcmp(n, "long_name")) || (dur_ps && !strcmp(n, "dur_ps"));
+}
+
+/* The event's arguments; dur_ps >= 0: its exact duration, which dur rounds. */
+static void put_json_args(struct out_bytes *b, const struct xp_plane *p, const struct xp_event *e, int64_t dur_ps)
 {
 	const struct xp_evmeta *m = &p->evmetas[e->meta];
 	const struct xp_stat *own = p->stats + e->stats_first, *ms = p->stats + m->stats_first;
-	int first = 1, pass;
+	int first = 1, pass, long_name = strcmp(event_display(m), m->name) != 0;
 	size_t i;
 
 	put_s(b, ",\"args\":{");
-	if (strcmp(event_display(m), m->name)) {
+	if (long_name) {
 		put_s(b, "\"long_name\":");
 		put_json_cstr(b, m->name);
+		first = 0;
+	}
+	if (dur_ps >= 0) {
+		put_s(b, first ? "\"dur_ps\":" : ",\"dur_ps\":");
+		put_i64(b, dur_ps);
 		first = 0;
 	}
 	for (pass = 0; pass < 2; pass++) {
@@ -276,7 +290,8 @@ static void put_json_args(struct out_bytes *b, const struct xp_plane *p, const s
 		size_t n = pass ? m->nstats : e->nstats;
 
 		for (i = 0; i < n; i++) {
-			if (!stat_known(p, &v[i]) || stat_dup(v, i, own, e->nstats))
+			if (!stat_known(p, &v[i]) || stat_dup(v, i, own, e->nstats) ||
+			    stat_shadowed(p, &v[i], long_name, dur_ps >= 0))
 				continue;
 			if (!first)
 				out_bytes_put(b, ",", 1);
@@ -332,7 +347,14 @@ static void json_head(const struct an_exp_plan *p, const char *version, struct o
 	unsigned k;
 	char origin[64];
 
-	snprintf(origin, sizeof(origin), "%" PRId64 ".%03" PRId64, p->origin_ns, p->origin_sub_ps);
+	{
+		/* origin_ns + origin_sub_ps ps, signed, as ns with three decimals */
+		__int128 v = (__int128)p->origin_ns * 1000 + p->origin_sub_ps;
+		unsigned __int128 u = v < 0 ? (unsigned __int128)(-(v + 1)) + 1 : (unsigned __int128)v;
+
+		snprintf(origin, sizeof(origin), "%s%" PRIu64 ".%03u", v < 0 ? "-" : "", (uint64_t)(u / 1000),
+			 (unsigned)(u % 1000));
+	}
 	put_s(b, "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"exporter\":");
 	put_json_cstr(b, version);
 	put_s(b, ",\"origin_ns\":\"");
@@ -365,38 +387,66 @@ static void json_head(const struct an_exp_plan *p, const char *version, struct o
 	}
 }
 
+/* ps to ns, rounded to the nearest (half up): monotone, so what nests still nests. */
+static int64_t ps_round_ns(int64_t ps)
+{
+	int64_t q = ps / 1000, r = ps % 1000;
+
+	if (r < 0)
+		q--, r += 1000;
+	return q + (r >= 500);
+}
+
 static void json_piece(const struct an_exp_plan *p, const struct an_exp_piece *pc, struct out_bytes *b)
 {
-	const struct an_exp_line *l = &p->lines[pc->line_ix];
-	const struct an_exp_plane *ep = &p->planes[l->plane_ix];
-	const struct xp_plane *pl = &p->t->planes[ep->plane];
-	size_t k;
+	size_t li, k, from, to;
 
-	for (k = pc->from; k < pc->to && !b->failed; k++) {
-		unsigned tr;
-		const struct xp_event *e = an_exp_event(p, l, k, &tr);
-		int64_t s = e->start_ps + ep->shift_ps;
+	for (li = pc->first_line; li <= pc->last_line && !b->failed; li++) {
+		const struct an_exp_line *l = &p->lines[li];
+		const struct an_exp_plane *ep = &p->planes[l->plane_ix];
+		const struct xp_plane *pl = &p->t->planes[ep->plane];
 
-		if (!an_exp_keeps(p, s, s + e->dur_ps, tr))
-			continue;
-		put_s(b, ",\n{\"ph\":\"X\",\"pid\":");
-		put_i64(b, ep->pid);
-		put_s(b, ",\"tid\":");
-		put_i64(b, track_tid(l, tr));
-		put_s(b, ",\"ts\":");
-		put_ps_us(b, s);
-		put_s(b, ",\"dur\":");
-		put_ps_us(b, e->dur_ps);
-		put_s(b, ",\"name\":");
-		put_json_cstr(b, event_display(&pl->evmetas[e->meta]));
-		put_json_args(b, pl, e);
-		out_bytes_put(b, "}", 1);
+		an_exp_piece_range(pc, li, l->n, &from, &to);
+		for (k = from; k < to && !b->failed; k++) {
+			unsigned tr;
+			const struct xp_event *e = an_exp_event(p, l, k, &tr);
+			int64_t s = e->start_ps + ep->shift_ps, dur;
+
+			if (!an_exp_keeps(p, li, k, s, s + e->dur_ps, tr))
+				continue;
+			/*
+			 * dur: the rounded end less the rounded start, so that a reader
+			 * rounding ts and dur to the ns apart (Perfetto) finds the ends
+			 * rounded alike and the nesting kept; the exact value is dur_ps.
+			 */
+			dur = (ps_round_ns(s + e->dur_ps) - ps_round_ns(s)) * 1000;
+			put_s(b, ",\n{\"ph\":\"X\",\"pid\":");
+			put_i64(b, ep->pid);
+			put_s(b, ",\"tid\":");
+			put_i64(b, track_tid(l, tr));
+			put_s(b, ",\"ts\":");
+			put_ps_us(b, s);
+			put_s(b, ",\"dur\":");
+			put_ps_us(b, dur);
+			put_s(b, ",\"name\":");
+			put_json_cstr(b, event_display(&pl->evmetas[e->meta]));
+			put_json_args(b, pl, e, dur == e->dur_ps ? -1 : e->dur_ps);
+			out_bytes_put(b, "}", 1);
+		}
 	}
 }
 
 /* ---- Perfetto --------------------------------------------------------------------- */
 
-#define SEQ_ID 1
+/*
+ * A packet sequence per plane: its pieces clear and intern again and again,
+ * each id naming the same string every time (an evmeta or statmeta index of
+ * that plane), as Perfetto requires of interned ids on one sequence.
+ */
+static uint32_t seq_id(size_t plane_ix)
+{
+	return 1 + (uint32_t)(plane_ix % 0x7fffffff);
+}
 
 static void put_varint(struct out_bytes *b, uint64_t v)
 {
@@ -577,8 +627,11 @@ static int pf_head(const struct an_exp_plan *p, struct out_bytes *b)
 		pd.has_process_name = 1;
 		pd.process_name = td.name;
 		td.process = &pd;
+		/* lines in the file's order, as the JSON's sort indexes say, each its own track */
+		td.has_child_ordering = 1;
+		td.child_ordering = PERFETTO__PROTOS__TRACK_DESCRIPTOR__CHILD_TRACKS_ORDERING__EXPLICIT;
 		pk.has_trusted_packet_sequence_id = 1;
-		pk.trusted_packet_sequence_id = SEQ_ID;
+		pk.trusted_packet_sequence_id = seq_id(i);
 		pk.track_descriptor = &td;
 		put_packet(b, &pk);
 		for (li = ep->first_line; li < ep->first_line + ep->nlines; li++) {
@@ -594,6 +647,13 @@ static int pf_head(const struct an_exp_plan *p, struct out_bytes *b)
 				lt.parent_uuid = process_uuid(i);
 				lt.has_name = 1;
 				lt.name = text_c(&cp, track_name(name, k, buf, sizeof(buf)));
+				lt.has_sibling_order_rank = 1;
+				lt.sibling_order_rank = (int32_t)((li - ep->first_line) * AN_EXP_MAX_TRACKS + k > INT32_MAX
+									  ? INT32_MAX
+									  : (li - ep->first_line) * AN_EXP_MAX_TRACKS + k);
+				lt.has_sibling_merge_behavior = 1;
+				lt.sibling_merge_behavior =
+					PERFETTO__PROTOS__TRACK_DESCRIPTOR__SIBLING_MERGE_BEHAVIOR__SIBLING_MERGE_BEHAVIOR_NONE;
 				pk.track_descriptor = &lt;
 				put_packet(b, &pk);
 			}
@@ -644,6 +704,7 @@ enum { USED_KEY = 1, USED_REF = 2 };			/* per statmeta */
 /* One piece's encoder state. */
 struct pf {
 	const struct xp_plane *pl;
+	uint32_t seq;			/* the plane's packet sequence */
 	unsigned char *used_ev;		/* per evmeta: USED_* */
 	unsigned char *used_stat;	/* per statmeta: USED_KEY, USED_REF */
 	int used_long;
@@ -665,7 +726,7 @@ struct evcache {
 	uint8_t *blob;
 	/* The begin packet of its events without stats of their own, less the timestamp, on track begin_track. */
 	struct out_bytes begin;
-	unsigned begin_track;
+	uint64_t begin_uuid;		/* the track it was made for */
 	int have_begin;
 };
 
@@ -772,7 +833,7 @@ static struct evcache *pf_cache(struct pf *f, uint32_t i)
 	for (k = 0; k < m->nstats; k++) {
 		uint32_t sm = stat_index(pl, ms[k].meta_id);
 
-		if (sm == UINT32_MAX || stat_dup(ms, k, NULL, 0))
+		if (sm == UINT32_MAX || stat_dup(ms, k, NULL, 0) || stat_shadowed(pl, &ms[k], has_long_name(m), 0))
 			continue;
 		da[n] = da_init;
 		da[n].has_name_iid = 1;
@@ -878,7 +939,8 @@ static int pf_annotations(struct pf *f, const struct xp_event *e, size_t *n, str
 			uint32_t sm = stat_index(pl, v[i].meta_id);
 			Perfetto__Protos__DebugAnnotation *a = &f->da[*n];
 
-			if (sm == UINT32_MAX || stat_dup(v, i, own, e->nstats))
+			if (sm == UINT32_MAX || stat_dup(v, i, own, e->nstats) ||
+			    stat_shadowed(pl, &v[i], has_long_name(m), 0))
 				continue;
 			*a = da_init;
 			a->has_name_iid = 1;
@@ -1016,7 +1078,7 @@ static int pf_interned(struct pf *f, struct out_bytes *b)
 	id.n_debug_annotation_string_values = nstr;
 	id.debug_annotation_string_values = isp;
 	pk.has_trusted_packet_sequence_id = 1;
-	pk.trusted_packet_sequence_id = SEQ_ID;
+	pk.trusted_packet_sequence_id = f->seq;
 	pk.has_sequence_flags = 1;
 	pk.sequence_flags = PERFETTO__PROTOS__TRACE_PACKET__SEQUENCE_FLAGS__SEQ_INCREMENTAL_STATE_CLEARED;
 	pk.interned_data = &id;
@@ -1083,26 +1145,31 @@ static void put_templated(struct out_bytes *b, uint64_t ts, const struct out_byt
  */
 static int pf_piece(const struct an_exp_plan *p, const struct an_exp_piece *pc, struct out_bytes *b)
 {
-	const struct an_exp_line *l = &p->lines[pc->line_ix];
-	const struct an_exp_plane *ep = &p->planes[l->plane_ix];
+	const struct an_exp_plane *ep = &p->planes[p->lines[pc->first_line].plane_ix];
 	struct pf f = {0};
-	struct out_bytes end[AN_EXP_MAX_TRACKS];
-	size_t k, nkept = 0;
+	struct out_bytes end[AN_EXP_MAX_TRACKS];	/* the end packets of the current line's tracks */
+	size_t li, k, from, to, nkept = 0;
 	int ret = -1;
 
 	memset(end, 0, sizeof(end));
 	f.pl = &p->t->planes[ep->plane];
+	f.seq = seq_id(p->lines[pc->first_line].plane_ix);
 	if (!(f.used_ev = calloc(f.pl->nevmetas + 1, 1)) || !(f.used_stat = calloc(f.pl->nstatmetas + 1, 1)) ||
 	    !(f.cache = calloc(f.pl->nevmetas + 1, sizeof(*f.cache))))
 		goto out;
-	for (k = pc->from; k < pc->to; k++) {
-		unsigned tr;
-		const struct xp_event *e = an_exp_event(p, l, k, &tr);
-		int64_t s = e->start_ps + ep->shift_ps;
+	for (li = pc->first_line; li <= pc->last_line; li++) {
+		const struct an_exp_line *l = &p->lines[li];
 
-		if (an_exp_keeps(p, s, s + e->dur_ps, tr)) {
-			pf_mark(&f, e);
-			nkept++;
+		an_exp_piece_range(pc, li, l->n, &from, &to);
+		for (k = from; k < to; k++) {
+			unsigned tr;
+			const struct xp_event *e = an_exp_event(p, l, k, &tr);
+			int64_t s = e->start_ps + ep->shift_ps;
+
+			if (an_exp_keeps(p, li, k, s, s + e->dur_ps, tr)) {
+				pf_mark(&f, e);
+				nkept++;
+			}
 		}
 	}
 	if (!nkept) {
@@ -1111,68 +1178,76 @@ static int pf_piece(const struct an_exp_plan *p, const struct an_exp_piece *pc, 
 	}
 	if (pf_interned(&f, b))
 		goto out;
-	for (k = pc->from; k < pc->to && !b->failed; k++) {
-		unsigned tr;
-		const struct xp_event *e = an_exp_event(p, l, k, &tr);
-		int64_t s = e->start_ps + ep->shift_ps;
-		Perfetto__Protos__TracePacket pk = PERFETTO__PROTOS__TRACE_PACKET__INIT;
-		Perfetto__Protos__TrackEvent te = PERFETTO__PROTOS__TRACK_EVENT__INIT;
-		struct evcache *c;
-		size_t nda;
+	for (li = pc->first_line; li <= pc->last_line; li++) {
+		const struct an_exp_line *l = &p->lines[li];
 
-		if (!an_exp_keeps(p, s, s + e->dur_ps, tr))
-			continue;
-		if (pf_annotations(&f, e, &nda, &c))
-			goto out;
-		pk.has_trusted_packet_sequence_id = 1;
-		pk.trusted_packet_sequence_id = SEQ_ID;
-		pk.track_event = &te;
-		te.has_type = 1;
-		te.has_track_uuid = 1;
-		te.track_uuid = track_uuid(p, pc->line_ix, tr);
-		if (c && !nda && c->have_begin && c->begin_track == tr) {
-			put_templated(b, ps_to_ns(s), &c->begin);
-		} else {
-			if (c) {
-				te.base.n_unknown_fields = c->nuf;
-				te.base.unknown_fields = c->uf;
-			}
-			pk.has_sequence_flags = 1;
-			pk.sequence_flags = PERFETTO__PROTOS__TRACE_PACKET__SEQUENCE_FLAGS__SEQ_NEEDS_INCREMENTAL_STATE;
-			te.type = PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_BEGIN;
-			te.has_name_iid = 1;
-			te.name_iid = 1 + (uint64_t)e->meta;
-			te.n_debug_annotations = nda;
-			te.debug_annotations = f.dap;
-			if (c && !nda) {
-				pack_template(&c->begin, &pk);
-				if (c->begin.failed)
-					goto out;
-				c->have_begin = 1;
-				c->begin_track = tr;
+		for (k = 0; k < AN_EXP_MAX_TRACKS; k++)
+			end[k].n = 0;	/* another line: other tracks */
+		an_exp_piece_range(pc, li, l->n, &from, &to);
+		for (k = from; k < to && !b->failed; k++) {
+			unsigned tr;
+			const struct xp_event *e = an_exp_event(p, l, k, &tr);
+			int64_t s = e->start_ps + ep->shift_ps;
+			Perfetto__Protos__TracePacket pk = PERFETTO__PROTOS__TRACE_PACKET__INIT;
+			Perfetto__Protos__TrackEvent te = PERFETTO__PROTOS__TRACK_EVENT__INIT;
+			struct evcache *c;
+			size_t nda;
+
+			if (!an_exp_keeps(p, li, k, s, s + e->dur_ps, tr))
+				continue;
+			if (pf_annotations(&f, e, &nda, &c))
+				goto out;
+			pk.has_trusted_packet_sequence_id = 1;
+			pk.trusted_packet_sequence_id = f.seq;
+			pk.track_event = &te;
+			te.has_type = 1;
+			te.has_track_uuid = 1;
+			te.track_uuid = track_uuid(p, li, tr);
+			if (c && !nda && c->have_begin && c->begin_uuid == te.track_uuid) {
 				put_templated(b, ps_to_ns(s), &c->begin);
 			} else {
-				pk.has_timestamp = 1;
-				pk.timestamp = ps_to_ns(s);
-				put_packet(b, &pk);
-				pk.has_timestamp = 0;
+				if (c) {
+					te.base.n_unknown_fields = c->nuf;
+					te.base.unknown_fields = c->uf;
+				}
+				pk.has_sequence_flags = 1;
+				pk.sequence_flags =
+					PERFETTO__PROTOS__TRACE_PACKET__SEQUENCE_FLAGS__SEQ_NEEDS_INCREMENTAL_STATE;
+				te.type = PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_BEGIN;
+				te.has_name_iid = 1;
+				te.name_iid = 1 + (uint64_t)e->meta;
+				te.n_debug_annotations = nda;
+				te.debug_annotations = f.dap;
+				if (c && !nda) {
+					pack_template(&c->begin, &pk);
+					if (c->begin.failed)
+						goto out;
+					c->have_begin = 1;
+					c->begin_uuid = te.track_uuid;
+					put_templated(b, ps_to_ns(s), &c->begin);
+				} else {
+					pk.has_timestamp = 1;
+					pk.timestamp = ps_to_ns(s);
+					put_packet(b, &pk);
+					pk.has_timestamp = 0;
+				}
+				copies_release(&f.cp);
 			}
-			copies_release(&f.cp);
+			/* The end: no name or arguments, which the begin carries. */
+			if (!end[tr].n) {
+				pk.has_sequence_flags = 0;
+				te.type = PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_END;
+				te.has_name_iid = 0;
+				te.n_debug_annotations = 0;
+				te.debug_annotations = NULL;
+				te.base.n_unknown_fields = 0;
+				te.base.unknown_fields = NULL;
+				pack_template(&end[tr], &pk);
+				if (end[tr].failed)
+					goto out;
+			}
+			put_templated(b, ps_to_ns(s + e->dur_ps), &end[tr]);
 		}
-		/* The end: no name or arguments, which the begin carries. */
-		if (!end[tr].n) {
-			pk.has_sequence_flags = 0;
-			te.type = PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_END;
-			te.has_name_iid = 0;
-			te.n_debug_annotations = 0;
-			te.debug_annotations = NULL;
-			te.base.n_unknown_fields = 0;
-			te.base.unknown_fields = NULL;
-			pack_template(&end[tr], &pk);
-			if (end[tr].failed)
-				goto out;
-		}
-		put_templated(b, ps_to_ns(s + e->dur_ps), &end[tr]);
 	}
 	ret = b->failed ? -1 : 0;
 out:

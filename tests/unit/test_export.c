@@ -143,7 +143,7 @@ static void model_recs(const struct an_exp_plan *p, int ns, struct recs *r)
 			int64_t s = e->start_ps + ep->shift_ps;
 			char *name, *plane;
 
-			if (!an_exp_keeps(p, s, s + e->dur_ps, tr))
+			if (!an_exp_keeps(p, li, k, s, s + e->dur_ps, tr))
 				continue;
 			name = clean(xp_event_name(pl, e));
 			plane = clean(pl->name);
@@ -169,7 +169,63 @@ static int export_bytes(const struct an_exp_plan *p, enum out_exp_format f, stru
 
 /* ---- JSON read back ------------------------------------------------------------- */
 
-static void json_recs(const char *text, struct recs *r, size_t *meta)
+/* A slice as a viewer sees it: a thread and ns times. */
+struct slice {
+	double pid, tid;
+	long long start, end;
+};
+
+struct slices {
+	struct slice *v;
+	size_t n, cap;
+};
+
+static void slices_add(struct slices *s, double pid, double tid, long long start, long long dur)
+{
+	if (s->n == s->cap) {
+		s->cap = s->cap ? 2 * s->cap : 256;
+		s->v = realloc(s->v, s->cap * sizeof(*s->v));
+	}
+	s->v[s->n].pid = pid;
+	s->v[s->n].tid = tid;
+	s->v[s->n].start = start;
+	s->v[s->n++].end = start + dur;
+}
+
+static int slice_cmp(const void *a, const void *b)
+{
+	const struct slice *x = a, *y = b;
+
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->end > y->end ? -1 : x->end < y->end;
+}
+
+/* Slices of one thread that overlap without nesting: what Perfetto would not show. */
+static size_t partial_overlaps(struct slices *s)
+{
+	long long *stack = malloc((s->n + 1) * sizeof(*stack));
+	size_t i, depth = 0, bad = 0;
+
+	qsort(s->v, s->n, sizeof(*s->v), slice_cmp);
+	for (i = 0; i < s->n; i++) {
+		if (i && (s->v[i].pid != s->v[i - 1].pid || s->v[i].tid != s->v[i - 1].tid))
+			depth = 0;
+		while (depth && stack[depth - 1] <= s->v[i].start)
+			depth--;
+		if (depth && stack[depth - 1] < s->v[i].end)
+			bad++;
+		stack[depth++] = s->v[i].end;
+	}
+	free(stack);
+	return bad;
+}
+
+static void json_recs(const char *text, struct recs *r, size_t *meta, struct slices *perfetto)
 {
 	cJSON *doc = cJSON_Parse(text), *ev, *pname;
 	char pids[64][256];
@@ -201,13 +257,19 @@ static void json_recs(const char *text, struct recs *r, size_t *meta)
 			const char *plane = "?";
 			double ts = cJSON_GetNumberValue(cJSON_GetObjectItem(ev, "ts"));
 			double dur = cJSON_GetNumberValue(cJSON_GetObjectItem(ev, "dur"));
+			cJSON *exact = cJSON_GetObjectItem(args, "dur_ps");
+			int64_t dur_ps = exact ? (int64_t)cJSON_GetNumberValue(exact) : (int64_t)llround(dur * 1e6);
 
 			if (!name)
 				name = cJSON_GetStringValue(cJSON_GetObjectItem(ev, "name"));
 			for (i = 0; i < npids; i++)
 				if (pidv[i] == pid)
 					plane = pids[i];
-			recs_add(r, plane, name ? name : "?", (int64_t)llround(ts * 1e6), (int64_t)llround(dur * 1e6));
+			recs_add(r, plane, name ? name : "?", (int64_t)llround(ts * 1e6), dur_ps);
+			/* as Perfetto's JSON importer reads it: ts and dur each rounded to the ns */
+			if (perfetto)
+				slices_add(perfetto, pid, cJSON_GetNumberValue(cJSON_GetObjectItem(ev, "tid")),
+					   llround(ts * 1000), llround(dur * 1000));
 		}
 	}
 	cJSON_Delete(doc);
@@ -249,17 +311,53 @@ static char *bin_str(ProtobufCBinaryData d)
 	return s;
 }
 
-/* Imports a .pftrace as Perfetto documents it; checks what the format requires on the way. */
+/* One packet sequence's interned tables. */
+struct seqstate {
+	char **names, **keys, **strs;
+	size_t nnames, nkeys, nstrs;
+	int cleared;
+};
+
+static void table_put(char ***t, size_t *n, uint64_t iid, ProtobufCBinaryData v)
+{
+	if (iid >= *n) {
+		*t = realloc(*t, (iid + 1) * sizeof(**t));
+		memset(*t + *n, 0, (iid + 1 - *n) * sizeof(**t));
+		*n = iid + 1;
+	}
+	free((*t)[iid]);
+	(*t)[iid] = bin_str(v);
+}
+
+static void seq_clear(struct seqstate *q)
+{
+	size_t j;
+
+	for (j = 0; j < q->nnames; j++)
+		free(q->names[j]);
+	for (j = 0; j < q->nkeys; j++)
+		free(q->keys[j]);
+	for (j = 0; j < q->nstrs; j++)
+		free(q->strs[j]);
+	free(q->names);
+	free(q->keys);
+	free(q->strs);
+	memset(q, 0, sizeof(*q));
+}
+
+/*
+ * Imports a .pftrace as Perfetto documents it; checks what the format
+ * requires on the way: interned ids resolved on their own sequence after it
+ * was cleared, an id never naming two strings on one sequence, begins and
+ * ends balanced per track.
+ */
 static void pf_recs(const struct out_bytes *b, struct recs *r, size_t *ntracks, size_t *max_depth)
 {
 	Perfetto__Protos__Trace *tr = perfetto__protos__trace__unpack(NULL, b->n, b->p);
 	struct pf_track *tk = NULL;
 	struct pf_ev *ev = NULL;
-	size_t ntk = 0, nev = 0, i, j, k;
-	/* the interned tables of the current state */
-	char **names = NULL, **keys = NULL, **strs = NULL;
-	size_t nnames = 0, nkeys = 0, nstrs = 0;
-	int cleared = 0;
+	struct seqstate *seqs = NULL;
+	size_t nseqs = 0, ntk = 0, nev = 0, i, j, k;
 
 	*ntracks = 0;
 	*max_depth = 0;
@@ -270,8 +368,17 @@ static void pf_recs(const struct out_bytes *b, struct recs *r, size_t *ntracks, 
 	ev = calloc(tr->n_packet + 1, sizeof(*ev));
 	for (i = 0; i < tr->n_packet; i++) {
 		Perfetto__Protos__TracePacket *pk = tr->packet[i];
+		struct seqstate *q;
 
-		CHECK(pk->has_trusted_packet_sequence_id && pk->trusted_packet_sequence_id == 1);
+		CHECK(pk->has_trusted_packet_sequence_id && pk->trusted_packet_sequence_id > 0);
+		if (pk->trusted_packet_sequence_id >= nseqs) {
+			size_t n = pk->trusted_packet_sequence_id + 1;
+
+			seqs = realloc(seqs, n * sizeof(*seqs));
+			memset(seqs + nseqs, 0, (n - nseqs) * sizeof(*seqs));
+			nseqs = n;
+		}
+		q = &seqs[pk->trusted_packet_sequence_id];
 		if (pk->track_descriptor) {
 			Perfetto__Protos__TrackDescriptor *td = pk->track_descriptor;
 
@@ -280,54 +387,35 @@ static void pf_recs(const struct out_bytes *b, struct recs *r, size_t *ntracks, 
 			tk[ntk].name = td->process ? bin_str(td->process->process_name) : bin_str(td->name);
 			tk[ntk].open = calloc(tr->n_packet + 1, sizeof(char *));
 			tk[ntk].open_ts = calloc(tr->n_packet + 1, sizeof(uint64_t));
+			/* a line's track is never merged with a sibling of its name */
+			CHECK(td->process || (td->has_sibling_merge_behavior && td->sibling_merge_behavior == 2));
 			ntk++;
 		}
 		if (pk->has_sequence_flags && (pk->sequence_flags & 1)) {
-			cleared = 1;
-			for (j = 0; j < nnames; j++)
-				free(names[j]);
-			for (j = 0; j < nkeys; j++)
-				free(keys[j]);
-			for (j = 0; j < nstrs; j++)
-				free(strs[j]);
-			free(names);
-			free(keys);
-			free(strs);
-			names = keys = strs = NULL;
-			nnames = nkeys = nstrs = 0;
+			/* ids named before must keep naming the same strings: keep the tables to compare */
+			q->cleared = 1;
 		}
 		if (pk->interned_data) {
 			Perfetto__Protos__InternedData *id = pk->interned_data;
 
 			for (j = 0; j < id->n_event_names; j++) {
 				uint64_t iid = id->event_names[j]->iid;
+				char *v = bin_str(id->event_names[j]->name);
 
-				if (iid >= nnames) {
-					names = realloc(names, (iid + 1) * sizeof(*names));
-					memset(names + nnames, 0, (iid + 1 - nnames) * sizeof(*names));
-					nnames = iid + 1;
-				}
-				names[iid] = bin_str(id->event_names[j]->name);
+				CHECK(iid >= q->nnames || !q->names[iid] || !strcmp(q->names[iid], v));
+				free(v);
+				table_put(&q->names, &q->nnames, iid, id->event_names[j]->name);
 			}
-			for (j = 0; j < id->n_debug_annotation_names; j++) {
-				uint64_t iid = id->debug_annotation_names[j]->iid;
-
-				if (iid >= nkeys) {
-					keys = realloc(keys, (iid + 1) * sizeof(*keys));
-					memset(keys + nkeys, 0, (iid + 1 - nkeys) * sizeof(*keys));
-					nkeys = iid + 1;
-				}
-				keys[iid] = bin_str(id->debug_annotation_names[j]->name);
-			}
+			for (j = 0; j < id->n_debug_annotation_names; j++)
+				table_put(&q->keys, &q->nkeys, id->debug_annotation_names[j]->iid,
+					  id->debug_annotation_names[j]->name);
 			for (j = 0; j < id->n_debug_annotation_string_values; j++) {
 				uint64_t iid = id->debug_annotation_string_values[j]->iid;
+				char *v = bin_str(id->debug_annotation_string_values[j]->str);
 
-				if (iid >= nstrs) {
-					strs = realloc(strs, (iid + 1) * sizeof(*strs));
-					memset(strs + nstrs, 0, (iid + 1 - nstrs) * sizeof(*strs));
-					nstrs = iid + 1;
-				}
-				strs[iid] = bin_str(id->debug_annotation_string_values[j]->str);
+				CHECK(iid >= q->nstrs || !q->strs[iid] || !strcmp(q->strs[iid], v));
+				free(v);
+				table_put(&q->strs, &q->nstrs, iid, id->debug_annotation_string_values[j]->str);
 			}
 		}
 		if (pk->track_event) {
@@ -342,32 +430,22 @@ static void pf_recs(const struct out_bytes *b, struct recs *r, size_t *ntracks, 
 			CHECK(e->begin || te->type == PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_END);
 			if (!e->begin)
 				continue;
-			CHECK(cleared && pk->has_sequence_flags && (pk->sequence_flags & 2));
-			CHECK(te->has_name_iid && te->name_iid < nnames && names[te->name_iid]);
-			if (te->has_name_iid && te->name_iid < nnames && names[te->name_iid])
-				e->name = strdup(names[te->name_iid]);
-			/* the long name, an unknown field here as the writer caches it, or a known one */
-			for (j = 0; j < te->base.n_unknown_fields + te->n_debug_annotations; j++) {
-				Perfetto__Protos__DebugAnnotation *a;
-				int own = j < te->n_debug_annotations;
+			CHECK(q->cleared && pk->has_sequence_flags && (pk->sequence_flags & 2));
+			CHECK(te->has_name_iid && te->name_iid < q->nnames && q->names[te->name_iid]);
+			if (te->has_name_iid && te->name_iid < q->nnames && q->names[te->name_iid])
+				e->name = strdup(q->names[te->name_iid]);
+			for (j = 0; j < te->n_debug_annotations; j++) {
+				Perfetto__Protos__DebugAnnotation *a = te->debug_annotations[j];
 
-				a = own ? te->debug_annotations[j]
-					: perfetto__protos__debug_annotation__unpack(
-						  NULL, te->base.unknown_fields[j - te->n_debug_annotations].len,
-						  te->base.unknown_fields[j - te->n_debug_annotations].data);
-				CHECK(a != NULL);
-				if (!a)
-					continue;
-				CHECK(a->has_name_iid && a->name_iid < nkeys && keys[a->name_iid]);
-				CHECK(!a->has_string_value_iid || (a->string_value_iid < nstrs && strs[a->string_value_iid]));
-				if (a->has_name_iid && a->name_iid < nkeys && keys[a->name_iid] &&
-				    !strcmp(keys[a->name_iid], "long_name") && a->has_string_value_iid &&
-				    a->string_value_iid < nstrs && strs[a->string_value_iid]) {
+				CHECK(a->has_name_iid && a->name_iid < q->nkeys && q->keys[a->name_iid]);
+				CHECK(!a->has_string_value_iid ||
+				      (a->string_value_iid < q->nstrs && q->strs[a->string_value_iid]));
+				if (a->has_name_iid && a->name_iid < q->nkeys && q->keys[a->name_iid] &&
+				    !strcmp(q->keys[a->name_iid], "long_name") && a->has_string_value_iid &&
+				    a->string_value_iid < q->nstrs && q->strs[a->string_value_iid]) {
 					free(e->name);
-					e->name = strdup(strs[a->string_value_iid]);
+					e->name = strdup(q->strs[a->string_value_iid]);
 				}
-				if (!own)
-					perfetto__protos__debug_annotation__free_unpacked(a, NULL);
 			}
 		}
 	}
@@ -409,15 +487,9 @@ static void pf_recs(const struct out_bytes *b, struct recs *r, size_t *ntracks, 
 	}
 	for (i = 0; i < nev; i++)
 		free(ev[i].name);
-	for (j = 0; j < nnames; j++)
-		free(names[j]);
-	for (j = 0; j < nkeys; j++)
-		free(keys[j]);
-	for (j = 0; j < nstrs; j++)
-		free(strs[j]);
-	free(names);
-	free(keys);
-	free(strs);
+	for (j = 0; j < nseqs; j++)
+		seq_clear(&seqs[j]);
+	free(seqs);
 	free(tk);
 	free(ev);
 	perfetto__protos__trace__free_unpacked(tr, NULL);
@@ -472,6 +544,7 @@ static void round_trip(const struct xp_trace *t, const struct an_exp_opts *o, co
 	struct xp_err err = {0};
 	struct out_bytes json = {0}, pf = {0};
 	struct recs got = {0}, want = {0};
+	struct slices sl = {0};
 	size_t meta, ntracks, depth, li, tracks = 0;
 
 	CHECK_INT(an_exp_plan(t, o, &p, &err), 0);
@@ -482,7 +555,10 @@ static void round_trip(const struct xp_trace *t, const struct an_exp_opts *o, co
 	CHECK_INT(export_bytes(&p, OUT_EXP_JSON, &json), 0);
 	out_bytes_put(&json, "", 1);
 	json.n--;
-	json_recs((const char *)json.p, &got, &meta);
+	json_recs((const char *)json.p, &got, &meta, &sl);
+	CHECK_INT(partial_overlaps(&sl), 0);
+	free(sl.v);
+	CHECK_INT(p.exported + p.left_device + p.left_window + p.left_max + p.left_overlap, p.total);
 	CHECK_INT(meta, 2 * p.nplanes + 2 * tracks);
 	model_recs(&p, 0, &want);
 	CHECK_INT(want.n, p.exported);
@@ -581,10 +657,11 @@ static void synth(void)
 	CHECK_INT(p.exported, 3);	/* starts 0, 0, 1 us (host); the next starts at 2 us */
 	CHECK_INT(p.left_max, 5);
 	an_exp_plan_release(&p);
-	o.max_events = 1;	/* two events tie at 0: both left out, said so */
+	o.max_events = 1;	/* two events tie at 0: the line's start order decides (outer) */
 	CHECK_INT(an_exp_plan(t, &o, &p, &err), 0);
-	CHECK_INT(p.exported, 0);
-	CHECK_INT(p.left_max, 8);
+	CHECK_INT(p.exported, 1);
+	CHECK_INT(p.left_max, 7);
+	CHECK(p.cut_line == 0 && p.cut_pos == 1 && p.cut_start == 0);	/* the markup name, next in line 0 */
 	an_exp_plan_release(&p);
 	memset(&o, 0, sizeof(o));
 	o.device = "host";
@@ -593,6 +670,61 @@ static void synth(void)
 	CHECK_INT(p.left_device, 7);
 	CHECK_INT(p.origin_ns, 2000);	/* the host event's start */
 	an_exp_plan_release(&p);
+	xp_trace_free(t);
+}
+
+/* EXPECTED.md section 23a. */
+static void edges(void)
+{
+	char path[4096];
+	struct xp_trace *t;
+	struct an_exp_plan p;
+	struct an_exp_opts o = {0};
+	struct xp_err err = {0};
+	struct out_bytes json = {0};
+	size_t i, tracks;
+
+	snprintf(path, sizeof(path), "%s/export_edges.xplane.pb", SYNTH_DIR);
+	if (!(t = test_load(path, &xp_reader_protobuf_c)))
+		return;
+	CHECK_INT(an_exp_plan(t, &o, &p, &err), 0);
+	CHECK_INT(p.total, 70076);
+	CHECK_INT(p.exported, 70076);
+	CHECK_INT(p.origin_ns, -1);
+	CHECK_INT(p.origin_sub_ps, 1);
+	CHECK_INT(p.nlines, 5);
+	if (p.nlines == 5) {
+		CHECK_INT(p.lines[0].tid0, 5);
+		CHECK_INT(p.lines[1].tid0, ((int64_t)1 << 30) + 64);	/* the second line of id 5 */
+		CHECK_INT(p.lines[2].tid0, ((int64_t)1 << 30) + 128);	/* id 2^31 */
+		CHECK_INT(p.lines[3].tid0, 9);
+		CHECK_INT(p.lines[3].n, 70070);
+	}
+	/* 70,076 events of one plane: a first piece of 65,536 (lines 0-3), then the rest (3-4) */
+	CHECK_INT(p.npieces, 2);
+	if (p.npieces == 2) {
+		CHECK(p.pieces[0].first_line == 0 && p.pieces[0].from == 0 && p.pieces[0].last_line == 3 &&
+		      p.pieces[0].to == 65533);
+		CHECK(p.pieces[1].first_line == 3 && p.pieces[1].from == 65533 && p.pieces[1].last_line == 4 &&
+		      p.pieces[1].to == 3);
+	}
+	CHECK_INT(export_bytes(&p, OUT_EXP_JSON, &json), 0);
+	out_bytes_put(&json, "", 1);
+	CHECK(strstr((const char *)json.p, "\"origin_ns\":\"-0.999\"") != NULL);
+	for (i = 0; i < p.nlines; i++)
+		CHECK_INT(p.lines[i].ntracks, 1);
+	out_bytes_release(&json);
+	an_exp_plan_release(&p);
+	round_trip(t, &o, "export_edges.xplane.pb", &tracks);
+	CHECK_INT(tracks, 5);
+	/* --max-events cutting inside the second piece, and a window over the long line */
+	o.max_events = 66000;
+	round_trip(t, &o, "export_edges max", NULL);
+	memset(&o, 0, sizeof(o));
+	o.have_from = o.have_to = 1;
+	o.from_ps = US(100);
+	o.to_ps = US(600);
+	round_trip(t, &o, "export_edges window", NULL);
 	xp_trace_free(t);
 }
 
@@ -612,6 +744,7 @@ static void real(const char *file)
 int main(void)
 {
 	synth();
+	edges();
 	real("mi300x_jax_conv.xplane.pb");
 	real("mi300x_jax_elementwise.xplane.pb");
 	real("mi300x_jax_gemm.xplane.pb");
