@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "out_export.h"
+#include "out_table.h"
 #include "perfetto_trace.pb-c.h"
 
 /* ---- bytes ------------------------------------------------------------------------- */
@@ -96,40 +97,6 @@ static void put_ps_us(struct out_bytes *b, int64_t ps)
 	out_bytes_put(b, f, 7);
 }
 
-/*
- * The length of the valid UTF-8 sequence at s (1 to 4 bytes), or 0 when the
- * bytes there are not one (overlong forms, surrogates and code points past
- * U+10FFFF are not).
- */
-static size_t utf8_seq(const unsigned char *s, size_t n)
-{
-	unsigned c = s[0];
-	size_t len, i;
-	uint32_t cp;
-
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf)
-		len = 2, cp = c & 0x1f;
-	else if (c >= 0xe0 && c <= 0xef)
-		len = 3, cp = c & 0x0f;
-	else if (c >= 0xf0 && c <= 0xf4)
-		len = 4, cp = c & 0x07;
-	else
-		return 0;
-	if (n < len)
-		return 0;
-	for (i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
-	    (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return len;
-}
-
 static const char replacement[] = "\xef\xbf\xbd";	/* U+FFFD */
 
 /* ---- JSON ------------------------------------------------------------------------- */
@@ -148,7 +115,7 @@ static void put_json_str(struct out_bytes *b, const char *str, size_t n)
 			i++;
 			continue;
 		}
-		k = c >= 0x80 ? utf8_seq(s + i, n - i) : 0;
+		k = c >= 0x80 ? out_utf8_seq(s + i, n - i) : 0;
 		if (k) {
 			i += k;
 			continue;
@@ -493,7 +460,7 @@ static int valid_text(const unsigned char *s, size_t n)
 			i++;
 			continue;
 		}
-		if (!s[i] || !(k = utf8_seq(s + i, n - i)))
+		if (!s[i] || !(k = out_utf8_seq(s + i, n - i)))
 			return 0;
 		i += k;
 	}
@@ -537,7 +504,7 @@ static ProtobufCBinaryData text(struct copies *c, const char *str, size_t n)
 	if (n > SIZE_MAX / 3 || !(m = copies_new(c, 3 * n)))
 		return d;
 	for (i = 0; i < n;) {
-		k = s[i] ? utf8_seq(s + i, n - i) : 0;
+		k = s[i] ? out_utf8_seq(s + i, n - i) : 0;
 		if (k) {
 			memcpy(m + o, s + i, k);
 			o += k;

@@ -15,33 +15,6 @@ static const char *const palette[] = {"#4e79a7", "#f28e2b", "#59a14f", "#e15759"
 #define BAR_W 160
 #define STRIP_H 28
 
-static size_t utf8_seq(const unsigned char *s)
-{
-	unsigned c = s[0];
-	size_t len, i;
-	uint32_t cp;
-
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf)
-		len = 2, cp = c & 0x1f;
-	else if (c >= 0xe0 && c <= 0xef)
-		len = 3, cp = c & 0x0f;
-	else if (c >= 0xf0 && c <= 0xf4)
-		len = 4, cp = c & 0x07;
-	else
-		return 0;
-	for (i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
-	    (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return len;
-}
-
 void out_html_text(FILE *f, const char *str)
 {
 	const unsigned char *s = (const unsigned char *)(str ? str : "");
@@ -69,7 +42,7 @@ void out_html_text(FILE *f, const char *str)
 				fputs("\xef\xbf\xbd", f);	/* control characters have no place in text */
 				break;
 			}
-			k = utf8_seq(s);
+			k = out_utf8_len(s);
 			if (!k) {
 				fputs("\xef\xbf\xbd", f);
 				break;

@@ -58,9 +58,16 @@ void out_table_release(struct out_table *t)
 
 size_t out_utf8_len(const unsigned char *s)
 {
+	return out_utf8_seq(s, strnlen((const char *)s, 4));
+}
+
+size_t out_utf8_seq(const unsigned char *s, size_t len)
+{
 	size_t n, i;
 	unsigned cp;
 
+	if (!len)
+		return 0;
 	if (s[0] < 0x80)
 		return 1;
 	if ((s[0] & 0xe0) == 0xc0)
@@ -70,6 +77,8 @@ size_t out_utf8_len(const unsigned char *s)
 	else if ((s[0] & 0xf8) == 0xf0)
 		n = 4, cp = s[0] & 0x07;
 	else
+		return 0;
+	if (n > len)
 		return 0;
 	for (i = 1; i < n; i++) {
 		if ((s[i] & 0xc0) != 0x80)

@@ -74,6 +74,8 @@ void out_fmt_ns(char *buf, size_t n, double ps);
 int out_use_colour(FILE *f);
 /* Length of the valid UTF-8 sequence at s (1-4), or 0 if invalid. */
 size_t out_utf8_len(const unsigned char *s);
+/* The same for the len bytes at s (no NUL needed): 0 when they do not begin with a valid sequence. */
+size_t out_utf8_seq(const unsigned char *s, size_t len);
 
 /*
  * One CSV field (quoted when it holds a comma, quote, CR or LF, or starts or
