@@ -306,7 +306,8 @@ static char *bin_str(ProtobufCBinaryData d)
 {
 	char *s = malloc(d.len + 1);
 
-	memcpy(s, d.data, d.len);
+	if (d.len)	/* protobuf-c gives empty bytes a NULL pointer */
+		memcpy(s, d.data, d.len);
 	s[d.len] = '\0';
 	return s;
 }
