@@ -401,8 +401,10 @@ int an_exp_plan(const struct xp_trace *t, const struct an_exp_opts *o, struct an
 		const struct an_exp_line *l = &p->lines[li];
 
 		FOR_LINE_EVENTS(p, l, k, e, tr, s, en)
-			if (an_exp_keeps(p, li, k, s, en, tr))
+			if (an_exp_keeps(p, li, k, s, en, tr)) {
 				p->exported++;
+				p->lines[li].kept_tracks |= (uint64_t)1 << tr;
+			}
 	}
 	p->left_max = eligible - p->exported;
 	/* Pieces: AN_EXP_PIECE_EVENTS events of a plane's lines in turn, short lines together. */

@@ -59,6 +59,7 @@ struct an_exp_line {
 	 */
 	int64_t tid0, tid_extra;
 	size_t sort_index;	/* the line's position in its plane */
+	uint64_t kept_tracks;	/* bit k: track k has an exported event (the writers name only those) */
 };
 
 #define AN_EXP_LEFT_OUT 255
@@ -95,7 +96,7 @@ struct an_exp_plan {
 	size_t cut_line, cut_pos;
 	struct an_exp_plane *planes;
 	size_t nplanes;
-	struct an_exp_line *lines;
+	struct an_exp_line *lines;	/* those with events, selected or not */
 	size_t nlines;
 	struct an_exp_piece *pieces;
 	size_t npieces;

@@ -307,6 +307,16 @@ static const char *track_name(const char *name, unsigned k, char *buf, size_t n)
 	return buf;
 }
 
+static int plane_kept(const struct an_exp_plan *p, const struct an_exp_plane *ep)
+{
+	size_t li;
+
+	for (li = ep->first_line; li < ep->first_line + ep->nlines; li++)
+		if (p->lines[li].kept_tracks)
+			return 1;
+	return 0;
+}
+
 static void json_head(const struct an_exp_plan *p, const char *version, struct out_bytes *b)
 {
 	int first = 1;
@@ -335,6 +345,8 @@ static void json_head(const struct an_exp_plan *p, const char *version, struct o
 		const struct an_exp_plane *ep = &p->planes[i];
 		const struct xp_plane *pl = &p->t->planes[ep->plane];
 
+		if (!plane_kept(p, ep))
+			continue;	/* a selection left nothing of it: no empty process */
 		json_meta(b, ep->pid, NULL, "process_name", pl->name, 0, &first);
 		json_meta(b, ep->pid, NULL, "process_sort_index", NULL, ep->pid, &first);
 		for (li = ep->first_line; li < ep->first_line + ep->nlines; li++) {
@@ -345,6 +357,8 @@ static void json_head(const struct an_exp_plan *p, const char *version, struct o
 				char buf[4096];
 				int64_t tid = track_tid(l, k);
 
+				if (!(l->kept_tracks >> k & 1))
+					continue;
 				json_meta(b, ep->pid, &tid, "thread_name", track_name(name, k, buf, sizeof(buf)), 0,
 					  &first);
 				json_meta(b, ep->pid, &tid, "thread_sort_index", NULL,
@@ -585,6 +599,8 @@ static int pf_head(const struct an_exp_plan *p, struct out_bytes *b)
 		Perfetto__Protos__TrackDescriptor td = PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
 		Perfetto__Protos__ProcessDescriptor pd = PERFETTO__PROTOS__PROCESS_DESCRIPTOR__INIT;
 
+		if (!plane_kept(p, ep))
+			continue;
 		td.has_uuid = 1;
 		td.uuid = process_uuid(i);
 		td.has_name = 1;
@@ -608,6 +624,8 @@ static int pf_head(const struct an_exp_plan *p, struct out_bytes *b)
 			for (k = 0; k < l->ntracks; k++) {
 				Perfetto__Protos__TrackDescriptor lt = PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
 
+				if (!(l->kept_tracks >> k & 1))
+					continue;
 				lt.has_uuid = 1;
 				lt.uuid = track_uuid(p, li, k);
 				lt.has_parent_uuid = 1;

@@ -546,11 +546,21 @@ static void round_trip(const struct xp_trace *t, const struct an_exp_opts *o, co
 	struct out_bytes json = {0}, pf = {0};
 	struct recs got = {0}, want = {0};
 	struct slices sl = {0};
-	size_t meta, ntracks, depth, li, tracks = 0;
+	size_t meta, ntracks, depth, li, tracks = 0, kept_planes = 0;
 
 	CHECK_INT(an_exp_plan(t, o, &p, &err), 0);
-	for (li = 0; li < p.nlines; li++)
-		tracks += p.lines[li].ntracks;
+	for (li = 0; li < p.nlines; li++) {
+		tracks += (size_t)__builtin_popcountll(p.lines[li].kept_tracks);
+		CHECK(p.lines[li].ntracks == 64 || p.lines[li].kept_tracks >> p.lines[li].ntracks == 0);
+	}
+	for (li = 0; li < p.nplanes; li++) {
+		size_t j;
+		uint64_t any = 0;
+
+		for (j = p.planes[li].first_line; j < p.planes[li].first_line + p.planes[li].nlines; j++)
+			any |= p.lines[j].kept_tracks;
+		kept_planes += any != 0;
+	}
 	if (tracks_out)
 		*tracks_out = tracks;
 	CHECK_INT(export_bytes(&p, OUT_EXP_JSON, &json), 0);
@@ -560,7 +570,7 @@ static void round_trip(const struct xp_trace *t, const struct an_exp_opts *o, co
 	CHECK_INT(partial_overlaps(&sl), 0);
 	free(sl.v);
 	CHECK_INT(p.exported + p.left_device + p.left_window + p.left_max + p.left_overlap, p.total);
-	CHECK_INT(meta, 2 * p.nplanes + 2 * tracks);
+	CHECK_INT(meta, 2 * kept_planes + 2 * tracks);	/* only processes and threads with events */
 	model_recs(&p, 0, &want);
 	CHECK_INT(want.n, p.exported);
 	check_same(&got, &want, what);
