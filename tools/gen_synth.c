@@ -1583,6 +1583,37 @@ static void gen_export_edges(void)
 	space_write(sp, "export_edges.xplane.pb");
 }
 
+/*
+ * report (tests/report, tests/cli/report): markup, quotes and invalid UTF-8
+ * in every name the page shows (device, function, kernel, op, category), a
+ * 1,200-character kernel and function name, an autotune candidate with such
+ * a name; flops and bytes for the roofline.
+ */
+#define HOSTILE "\"'><b>&amp;</b></svg></title><script>alert(1)</script><img src=x>\xff"
+static void gen_report_hostile(void)
+{
+	XSpace *sp = space_new();
+	struct plane g = plane_add(sp, 1, "/device:GPU:0 " HOSTILE, 1000);
+	XLine *st = line_add(&g, 1, "Stream #1(Kernel)", 1000);
+	XEvent *ev;
+	char longname[1201];
+	int i;
+
+	for (i = 0; i < 1200; i++)
+		longname[i] = (char)('a' + i % 26);
+	longname[1200] = '\0';
+	ev = kernel(&g, st, "kern" HOSTILE, "jit_fn" HOSTILE, 5, US(0), US(10));
+	ev_str(&g, ev, "hlo_op", "op" HOSTILE);
+	ev_str(&g, ev, "hlo_category", "cat" HOSTILE);
+	ev_i64(&g, ev, "flops", 1000000);
+	ev_i64(&g, ev, "bytes_accessed", 1000);
+	ev = kernel(&g, st, longname, longname, 6, US(20), US(10));
+	ev_str(&g, ev, "hlo_op", longname);
+	kernel(&g, st, "k", "jit_autotune_fn_1" HOSTILE, 7, US(40), US(10));
+	kernel(&g, st, "k", "jit_autotune_fn_2", 8, US(60), US(12));
+	space_write(sp, "report_hostile.xplane.pb");
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2) {
@@ -1620,5 +1651,6 @@ int main(int argc, char **argv)
 	gen_compile_nested();
 	gen_export();
 	gen_export_edges();
+	gen_report_hostile();
 	return 0;
 }

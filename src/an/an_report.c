@@ -92,6 +92,11 @@ out:
 	return ret;
 }
 
+static int strip_cmp(const void *a, const void *b)
+{
+	return an_name_cmp(((const struct an_rep_strip *)a)->device, ((const struct an_rep_strip *)b)->device);
+}
+
 int an_rep_timeline(const struct an_exec_list *l, size_t width, struct an_rep_timeline *out,
 		    struct xp_err *err)
 {
@@ -112,6 +117,8 @@ int an_rep_timeline(const struct an_exec_list *l, size_t width, struct an_rep_ti
 		if (strip_fill(l, d, width, &out->strips[out->n++]))
 			goto nomem;
 	}
+	/* in the devices table's order (GPU:2 before GPU:10) */
+	qsort(out->strips, out->n, sizeof(*out->strips), strip_cmp);
 	return 0;
 nomem:
 	an_rep_timeline_release(out);

@@ -7,8 +7,9 @@
  * The device's span (its first execution's start to its last one's end) is
  * cut into `width` columns. Each execution covers part of some columns: a
  * column's cover is the share of it that executions cover (at most 1: on
- * several streams they can overlap), and its function the one whose single
- * execution covers most of it (-1: none).
+ * several streams they can overlap), and its function that of the execution
+ * that covers most of it (-1: none; an instant counts, covering nothing).
+ * Strips in an_name_cmp order of their devices.
  *
  * Ownership: the strips own their names; release with an_rep_timeline_release.
  */

@@ -92,7 +92,11 @@ static void rep_done(size_t i, void *result, void *ctx)
 			in->err = err;
 			cmd_err_name_input(&in->err, in->path);
 		} else if (!rb->tl_input) {
-			rb->tl_input = in->path;
+			/* the first input with executions draws the timeline */
+			if (rb->tl->n)
+				rb->tl_input = in->path;
+			else
+				an_rep_timeline_release(rb->tl);
 		}
 	}
 	if (cmd_batch_step(&rb->b, in, rb->notes))
@@ -173,6 +177,10 @@ int cmd_report(int argc, char **argv)
 	if (ret >= 0)
 		goto out;
 	ret = EXIT_USAGE;
+	if (!npos) {
+		cmd_error("no input given (see 'xplane-stat report --help')");
+		goto out;
+	}
 	if (!c.output) {
 		cmd_error("report needs -o FILE (report.html), or -o - for standard output");
 		goto out;
@@ -234,9 +242,11 @@ int cmd_report(int argc, char **argv)
 	}
 	for (i = 0; i < paths.n; i++) {
 		struct stat st;
+		int is_file = strcmp(paths.paths[i], "-") && stat(paths.paths[i], &st) == 0 && S_ISREG(st.st_mode);
 
-		ins[i].path = paths.paths[i];
-		ins[i].bytes = stat(paths.paths[i], &st) == 0 ? (unsigned long long)st.st_size : 0;
+		ins[i].path = strcmp(paths.paths[i], "-") ? paths.paths[i] : "standard input";
+		ins[i].bytes = is_file ? (unsigned long long)st.st_size : 0;
+		ins[i].has_bytes = is_file;
 	}
 	memset(&rep, 0, sizeof(rep));
 	rep.version = "xplane-stat " XPS_VERSION;
@@ -251,6 +261,22 @@ int cmd_report(int argc, char **argv)
 	rep.autotune = &ar;
 	rep.notes = &notes;
 	rep.top = top;
+	rep.device = c.device;
+	if (!ov.n && !fr.nrows) {
+		/* as functions and overview: nothing to show is exit 4, and no page */
+		cmd_print_notes(&notes);
+		char where[64];
+
+		snprintf(where, sizeof(where), "%s", paths.n == 1 ? "" : "any of these inputs");
+		if (paths.n == 1)
+			cmd_error("'%s': no device plane with work events%s%s%s: nothing to report", paths.paths[0],
+				  c.device ? " matching '" : "", c.device ? c.device : "", c.device ? "'" : "");
+		else
+			cmd_error("no device plane with work events%s%s%s in %s: nothing to report",
+				  c.device ? " matching '" : "", c.device ? c.device : "", c.device ? "'" : "", where);
+		ret = EXIT_NOMATCH;
+		goto out;
+	}
 	ret = cmd_write(c.output, OUT_TABLE, print_report, &rep);
 	cmd_print_notes(&notes);
 	if (!ret)

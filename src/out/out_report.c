@@ -107,14 +107,43 @@ static void bar(FILE *f, double frac, const char *colour, const char *cls)
 		cls, BAR_W, w, colour);
 }
 
+/* The colour of a function: the first NPALETTE distinct names of the table (by time) have one each. */
 static const char *fn_colour(const struct an_fn_result *fr, const char *name)
 {
-	size_t i;
+	size_t i, j, distinct = 0;
 
-	for (i = 0; fr && i < fr->nrows && i < NPALETTE; i++)
+	for (i = 0; fr && i < fr->nrows && distinct < NPALETTE; i++) {
+		for (j = 0; j < i && strcmp(fr->rows[j].name, fr->rows[i].name); j++)
+			;
+		if (j < i)
+			continue;	/* a name seen in an earlier row (another program) */
 		if (!strcmp(fr->rows[i].name, name))
-			return palette[i];
+			return palette[distinct];
+		distinct++;
+	}
 	return OTHER_COLOUR;
+}
+
+/* Text cut at NAME_MAX_CHARS characters with an ellipsis (headers, legends). */
+static void short_text(FILE *f, const char *name)
+{
+	size_t n = strlen(name ? name : ""), cut = 0, chars = 0;
+	char *head;
+
+	if (n <= NAME_MAX_CHARS) {
+		out_html_text(f, name);
+		return;
+	}
+	while (cut < n && chars < NAME_MAX_CHARS) {
+		cut++;
+		while (cut < n && ((unsigned char)name[cut] & 0xc0) == 0x80)
+			cut++;
+		chars++;
+	}
+	head = strndup(name, cut);
+	out_html_text(f, head ? head : "");
+	fputs("\xe2\x80\xa6", f);
+	free(head);
 }
 
 static void head(FILE *f, const struct out_report *r)
@@ -126,14 +155,14 @@ static void head(FILE *f, const struct out_report *r)
 	      "style-src 'unsafe-inline'; img-src data:\">\n"
 	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
 	      "<title>xplane-stat report</title>\n<style>\n"
-	      "body{font:14px/1.4 system-ui,sans-serif;color:#222;margin:24px auto;max-width:1200px;padding:0 16px}\n"
+	      "body{font:14px/1.4 system-ui,sans-serif;color:#222;margin:24px auto;max-width:1200px;padding:0 16px;"
+	      "overflow-wrap:anywhere;print-color-adjust:exact;-webkit-print-color-adjust:exact}\n"
 	      "h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:28px 0 8px;border-bottom:1px solid #ddd}\n"
 	      "table{border-collapse:collapse;margin:4px 0}th,td{padding:2px 8px;text-align:left;vertical-align:middle}\n"
 	      "th{font-weight:600;border-bottom:1px solid #bbb;white-space:nowrap}tr:nth-child(even){background:#f6f6f6}\n"
 	      "td.num{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}\n"
 	      "td.name{max-width:520px;overflow-wrap:anywhere;font-family:ui-monospace,monospace;font-size:12px}\n"
 	      ".note{color:#666}.legend span{display:inline-block;margin-right:14px}\n"
-	      ".sw{display:inline-block;width:10px;height:10px;margin-right:4px;vertical-align:middle}\n"
 	      "svg text{font:11px system-ui,sans-serif;fill:#444}\n"
 	      "@media print{body{margin:0;max-width:none}h2{break-after:avoid}tr,svg{break-inside:avoid}}\n"
 	      "</style>\n</head>\n<body>\n<header>\n<h1>xplane-stat report</h1>\n<p class=\"note\">",
@@ -141,11 +170,17 @@ static void head(FILE *f, const struct out_report *r)
 	fprintf(f, "%zu input%s:", r->ninputs, r->ninputs == 1 ? "" : "s");
 	for (i = 0; i < r->ninputs && i < 20; i++) {
 		fputs(i ? ", " : " ", f);
-		out_html_text(f, r->inputs[i].path);
-		fprintf(f, " (%llu bytes)", r->inputs[i].bytes);
+		short_text(f, r->inputs[i].path);
+		if (r->inputs[i].has_bytes)
+			fprintf(f, " (%llu bytes)", r->inputs[i].bytes);
 	}
 	if (r->ninputs > 20)
 		fprintf(f, " and %zu more", r->ninputs - 20);
+	if (r->device) {
+		fputs("; only device planes matching --device '", f);
+		out_html_text(f, r->device);
+		fputs("'", f);
+	}
 	fputs("</p>\n</header>\n", f);
 }
 
@@ -190,9 +225,9 @@ static void overview(FILE *f, const struct an_ov_result *ov)
 		fputs("</svg></td></tr>\n", f);
 	}
 	fputs("</table>\n<p class=\"legend note\"><span><i class=\"sw\" style=\"background:#4e79a7\"></i>compute"
-	      "</span><span><i class=\"sw\" style=\"background:#e15759\"></i>exposed collectives</span>"
-	      "<span><i class=\"sw\" style=\"background:#f28e2b\"></i>exposed memcpy</span>"
-	      "<span><i class=\"sw\" style=\"background:#e8e8e8\"></i>idle</span></p>\n</section>\n",
+	      "</span><span><svg width=\"10\" height=\"10\"><rect width=\"10\" height=\"10\" fill=\"#e15759\"/></svg> exposed collectives</span>"
+	      "<span><svg width=\"10\" height=\"10\"><rect width=\"10\" height=\"10\" fill=\"#f28e2b\"/></svg> exposed memcpy</span>"
+	      "<span><svg width=\"10\" height=\"10\"><rect width=\"10\" height=\"10\" fill=\"#e8e8e8\"/></svg> idle</span></p>\n</section>\n",
 	      f);
 }
 
@@ -240,6 +275,16 @@ static void functions(FILE *f, const struct an_fn_result *fr, size_t top)
 	fputs(".</p>\n</section>\n", f);
 }
 
+/* A column's shade, 0 to 10: its cover in tenths, at least 1 for any execution in it. */
+static int strength(const struct an_rep_col *c)
+{
+	int q = (int)lrintf(c->cover * 10);
+
+	if (c->fn < 0)
+		return 0;
+	return q < 1 ? 1 : q > 10 ? 10 : q;
+}
+
 static void timeline(FILE *f, const struct out_report *r)
 {
 	const struct an_rep_timeline *tl = r->timeline;
@@ -256,14 +301,17 @@ static void timeline(FILE *f, const struct out_report *r)
 		out_html_text(f, r->timeline_input);
 		fputs(")", f);
 	}
-	fputs("; colour: the function that runs most of each column, strength: how much of it is busy.</p>\n", f);
+	fputs("; a column's colour: the function whose execution covers most of it; its strength: how much of it "
+	      "executions cover (idle gaps inside an execution included; a column they barely touch is drawn "
+	      "faintly, never left out).</p>\n",
+	      f);
 	for (i = 0; i < tl->n; i++) {
 		const struct an_rep_strip *s = &tl->strips[i];
 		char span[64];
 
 		out_fmt_time(span, sizeof(span), (double)s->span_ps);
 		fputs("<div class=\"strip\"><p>", f);
-		out_html_text(f, s->device);
+		short_text(f, s->device);
 		fprintf(f, " <span class=\"note\">%zu executions over %s</span></p>\n", s->execs, span);
 		fprintf(f, "<svg class=\"timeline\" viewBox=\"0 0 %zu %d\" width=\"100%%\" height=\"%d\" "
 			   "preserveAspectRatio=\"none\" role=\"img\"><rect width=\"%zu\" height=\"%d\" fill=\"#f0f0f0\"/>",
@@ -271,10 +319,9 @@ static void timeline(FILE *f, const struct out_report *r)
 		/* runs of columns of one function and strength: one rect each */
 		for (b = 0; b < tl->width;) {
 			const struct an_rep_col *c = &s->cols[b];
-			int q = (int)lrintf(c->cover * 10);
+			int q = strength(c);
 
-			for (k = b + 1; k < tl->width && s->cols[k].fn == c->fn && (int)lrintf(s->cols[k].cover * 10) == q;
-			     k++)
+			for (k = b + 1; k < tl->width && s->cols[k].fn == c->fn && strength(&s->cols[k]) == q; k++)
 				;
 			if (c->fn >= 0 && q > 0)
 				fprintf(f, "<rect x=\"%zu\" width=\"%zu\" height=\"%d\" fill=\"%s\" fill-opacity=\"%.1f\"/>",
@@ -282,6 +329,23 @@ static void timeline(FILE *f, const struct out_report *r)
 			b = k;
 		}
 		fputs("</svg></div>\n", f);
+	}
+	if (r->overview) {
+		/* devices with work but no execution have no strip: say which */
+		size_t none = 0;
+
+		for (i = 0; i < r->overview->n; i++) {
+			size_t j;
+
+			for (j = 0; j < tl->n && strcmp(tl->strips[j].device, r->overview->devices[i].name); j++)
+				;
+			if (j < tl->n)
+				continue;
+			fputs(none++ ? ", " : "<p class=\"note\">No executions (no strip) on ", f);
+			short_text(f, r->overview->devices[i].name);
+		}
+		if (none)
+			fputs(".</p>\n", f);
 	}
 	fputs("<p class=\"legend note\">", f);
 	for (i = 0; r->functions && i < r->functions->nrows && shown < NPALETTE; i++) {
@@ -292,12 +356,14 @@ static void timeline(FILE *f, const struct out_report *r)
 			;
 		if (j < i)
 			continue;	/* a name of several programs: one swatch */
-		fprintf(f, "<span><i class=\"sw\" style=\"background:%s\"></i>", fn_colour(r->functions, name));
-		out_html_text(f, name);
+		fprintf(f, "<span><svg width=\"10\" height=\"10\"><rect width=\"10\" height=\"10\" fill=\"%s\"/></svg> ",
+			fn_colour(r->functions, name));
+		short_text(f, name);
 		fputs("</span>", f);
 		shown++;
 	}
-	fprintf(f, "<span><i class=\"sw\" style=\"background:%s\"></i>other</span></p>\n</section>\n", OTHER_COLOUR);
+	fprintf(f, "<span><svg width=\"10\" height=\"10\"><rect width=\"10\" height=\"10\" fill=\"%s\"/></svg> other</span></p>\n</section>\n",
+		OTHER_COLOUR);
 }
 
 static void kernels(FILE *f, const struct an_kern_result *kr, size_t top)
@@ -342,14 +408,18 @@ static void roofline(FILE *f, const struct an_ops_result *pr)
 {
 	const double W = 560, H = 300, L = 56, B = 34;
 	double xlo = 1e300, xhi = -1e300, ylo = 1e300, yhi = -1e300, pf = 0, pb = 0;
-	size_t i, pts = 0;
+	size_t i, pts = 0, xstep, ystep;
 
-	for (i = 0; i < pr->ndevices; i++)
-		if (pr->devices[i].peak_flops > 0 && pr->devices[i].peak_bw > 0) {
-			pf = pr->devices[i].peak_flops;
-			pb = pr->devices[i].peak_bw;
+	for (i = 0; i < pr->ndevices; i++) {
+		double a = pr->devices[i].peak_flops, b = pr->devices[i].peak_bw;
+
+		/* a plane may state absurd peaks: only finite ones, with a finite ridge, make a roof */
+		if (a > 0 && b > 0 && isfinite(a) && isfinite(b) && isfinite(a / b) && a / b > 0) {
+			pf = a;
+			pb = b;
 			break;
 		}
+	}
 	for (i = 0; i < pr->nrows; i++) {
 		const struct an_op_row *w = &pr->rows[i];
 		double x, y;
@@ -376,21 +446,25 @@ static void roofline(FILE *f, const struct an_ops_result *pr)
 	xlo = floor(xlo - 0.5), xhi = ceil(xhi + 0.5), ylo = floor(ylo - 0.5), yhi = ceil(yhi + 0.5);
 	fprintf(f, "<svg class=\"roofline\" width=\"%.0f\" height=\"%.0f\" role=\"img\">", W + L + 10, H + B + 10);
 	fprintf(f, "<rect x=\"%.0f\" y=\"5\" width=\"%.0f\" height=\"%.0f\" fill=\"none\" stroke=\"#bbb\"/>", L, W, H);
-	for (i = 0; i <= (size_t)(xhi - xlo); i++)
+	/* a label every decade, or every few when there are many (at most 12) */
+	xstep = (size_t)ceil((xhi - xlo) / 12);
+	ystep = (size_t)ceil((yhi - ylo) / 12);
+	for (i = 0; i <= (size_t)(xhi - xlo); i += xstep ? xstep : 1)
 		fprintf(f, "<text x=\"%.1f\" y=\"%.0f\" text-anchor=\"middle\">1e%d</text>",
 			L + logpos(pow(10, xlo + (double)i), xlo, xhi, W), H + 22, (int)(xlo + (double)i));
-	for (i = 0; i <= (size_t)(yhi - ylo); i++)
+	for (i = 0; i <= (size_t)(yhi - ylo); i += ystep ? ystep : 1)
 		fprintf(f, "<text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">1e%d</text>", L - 4,
 			5 + H - logpos(pow(10, ylo + (double)i), ylo, yhi, H) + 4, (int)(ylo + (double)i));
 	fprintf(f, "<text x=\"%.0f\" y=\"%.0f\" text-anchor=\"middle\">FLOP per byte</text>", L + W / 2, H + B + 6);
 	fprintf(f, "<text x=\"12\" y=\"%.0f\" transform=\"rotate(-90 12 %.0f)\" text-anchor=\"middle\">FLOP/s</text>",
 		5 + H / 2, 5 + H / 2);
 	if (pf > 0) {
-		/* the roof: bandwidth-bound up to the ridge, then the compute peak */
-		double ridge = log10(pf / pb), x0 = xlo, y0 = log10(pb) + x0;
+		/* the roof: bandwidth-bound up to the ridge, then the compute peak, from where it enters the frame */
+		double ridge = log10(pf / pb), x0 = fmax(xlo, ylo - log10(pb)), y0 = log10(pb) + x0;
 
 		fprintf(f, "<polyline fill=\"none\" stroke=\"#999\" stroke-dasharray=\"4 3\" points=\"%.1f,%.1f %.1f,%.1f %.1f,%.1f\"/>",
-			L, 5 + H - logpos(pow(10, y0), ylo, yhi, H), L + logpos(pow(10, ridge), xlo, xhi, W),
+			L + logpos(pow(10, x0), xlo, xhi, W), 5 + H - logpos(pow(10, y0), ylo, yhi, H),
+			L + logpos(pow(10, ridge), xlo, xhi, W),
 			5 + H - logpos(pf, ylo, yhi, H), L + W, 5 + H - logpos(pf, ylo, yhi, H));
 	}
 	for (i = 0; i < pr->nrows; i++) {
@@ -411,7 +485,8 @@ static void roofline(FILE *f, const struct an_ops_result *pr)
 	}
 	fputs("</svg>\n", f);
 	if (pf > 0)
-		fprintf(f, "<p class=\"note\">Roof: %.0f TFLOP/s and %.0f GB/s, the first device's peaks.</p>\n",
+		fprintf(f, "<p class=\"note\">Roof: %.0f TFLOP/s and %.0f GB/s, the peaks of the first device that has "
+			   "both (its plane's, or the chip table's: see ops).</p>\n",
 			pf / 1e12, pb / 1e9);
 }
 
@@ -480,8 +555,9 @@ static void autotune(FILE *f, const struct an_at_result *ar)
 		fputs("</text>", f);
 		fprintf(f, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#ccc\"/>",
 			L + (c->s.min - lo) * sx, L + (c->s.max - lo) * sx, y, y);
-		fprintf(f, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"3\"/>",
-			L + (c->s.ci_lo - lo) * sx, L + (c->s.ci_hi - lo) * sx, y, y, col);
+		if (c->s.n_used >= 2)	/* fewer: no interval to draw */
+			fprintf(f, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"3\"/>",
+				L + (c->s.ci_lo - lo) * sx, L + (c->s.ci_hi - lo) * sx, y, y, col);
 		fprintf(f, "<circle class=\"cand\" cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\"/>",
 			L + (c->s.mean - lo) * sx, y, col);
 	}
@@ -505,15 +581,21 @@ static void autotune(FILE *f, const struct an_at_result *ar)
 
 		fputs("<tr><td class=\"name\">", f);
 		out_html_text(f, c->id);
-		fprintf(f, "</td><td class=\"num\">%zu</td><td class=\"num\">%zu</td>", c->rank, c->s.n);
+		fprintf(f, "</td><td class=\"num\">%zu</td><td class=\"num\">%zu", c->rank, c->s.n);
+		if (c->s.n_used != c->s.n)
+			fprintf(f, " (%zu used)", c->s.n_used);
+		fputs("</td>", f);
 		time_cell(f, c->s.mean);
 		out_fmt_time(a, sizeof(a), c->s.ci_lo);
 		out_fmt_time(b, sizeof(b), c->s.ci_hi);
-		fprintf(f, "<td class=\"num\">%s – %s</td><td>%s</td></tr>\n", a, b,
+		if (c->s.n_used < 2)
+			snprintf(a, sizeof(a), "n/a"), b[0] = '\0';
+		fprintf(f, "<td class=\"num\">%s%s%s</td><td>%s</td></tr>\n", a, b[0] ? " – " : "", b,
 			c->tied == 1 ? (c->rank == 1 ? "fastest" : "yes") : c->tied == 0 ? "no" : "untested");
 	}
-	fputs("</table>\n<p class=\"note\">Bars: the 95% interval of the trimmed mean; thin line: min to max; "
-	      "dot: the mean. Green: the fastest, blue: tied with it (Welch p &ge; alpha).</p>\n</section>\n",
+	fputs("</table>\n<p class=\"note\">Bars: the 95% interval of the trimmed mean (none under 2 samples used); "
+	      "thin line: min to max; dot: the mean. Green: the fastest, blue: tied with it (Welch p &ge; alpha).</p>\n"
+	      "</section>\n",
 	      f);
 }
 

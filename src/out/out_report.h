@@ -21,6 +21,7 @@
 struct out_rep_input {
 	const char *path;
 	unsigned long long bytes;
+	int has_bytes;		/* a regular file: its size is known */
 };
 
 /* What the page shows; a NULL or empty result leaves its section out (it says so). */
@@ -37,6 +38,7 @@ struct out_report {
 	const struct an_at_result *autotune;
 	const struct xp_notes *notes;
 	size_t top;		/* rows per table */
+	const char *device;	/* --device, shown in the header; NULL: none */
 };
 
 /* Writes the page; -1 when out of memory. */

@@ -61,6 +61,42 @@ static void timeline(void)
 	an_rep_timeline_release(&tl);
 }
 
+/* Edges: a device whose executions span nothing (one instant), and no columns at all. */
+static void edges(void)
+{
+	struct an_exec x[2];
+	struct an_device dev[2];
+	struct an_exec_list l;
+	struct an_rep_timeline tl;
+	struct xp_err err = {0};
+
+	memset(x, 0, sizeof(x));
+	memset(dev, 0, sizeof(dev));
+	memset(&l, 0, sizeof(l));
+	x[0].name = "f", x[0].device = 1, x[0].start_ps = 5;
+	x[1].name = "g", x[1].device = 0, x[1].start_ps = 7, x[1].span_ps = 1;
+	dev[0].name = "/device:GPU:10";
+	dev[1].name = "/device:GPU:2";
+	l.execs = x;
+	l.n = 2;
+	l.devices = dev;
+	l.ndevices = 2;
+	CHECK_INT(an_rep_timeline(&l, 4, &tl, &err), 0);
+	CHECK_INT(tl.n, 2);
+	if (tl.n == 2) {
+		CHECK_STR(tl.strips[0].device, "/device:GPU:2");	/* by number, as the devices table */
+		CHECK_INT(tl.strips[0].span_ps, 0);
+		CHECK_INT(tl.strips[0].cols[0].fn, -1);	/* no span: nothing placed */
+		CHECK_STR(tl.strips[1].device, "/device:GPU:10");
+		CHECK_INT(tl.strips[1].span_ps, 1);
+		CHECK(tl.strips[1].cols[3].fn == 0 && tl.strips[1].cols[3].cover == 1);
+	}
+	an_rep_timeline_release(&tl);
+	CHECK_INT(an_rep_timeline(&l, 0, &tl, &err), 0);
+	CHECK_INT(tl.n, 0);
+	an_rep_timeline_release(&tl);
+}
+
 static void escaping(void)
 {
 	char *buf = NULL;
@@ -77,6 +113,7 @@ static void escaping(void)
 int main(void)
 {
 	timeline();
+	edges();
 	escaping();
 	return test_done("report");
 }

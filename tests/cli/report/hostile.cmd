@@ -1,1 +1,1 @@
-cd $SYNTH && xplane-stat report export.xplane.pb -o - | grep -c "&lt;/svg&gt;&lt;script&gt;"; xplane-stat report export.xplane.pb -o - | grep -ci "<script" || echo "no script element"
+cd $SYNTH && xplane-stat report report_hostile.xplane.pb -o $TMP/h.html && grep -o '&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x&gt;' $TMP/h.html | wc -l && grep -c 'title="[a-z]*…\|…</td>' $TMP/h.html; grep -ci '<script\|<img\|<b>' $TMP/h.html || echo "no markup from the trace"

@@ -1,0 +1,1 @@
+xplane-stat report -o $TMP/r.html < /dev/null
