@@ -224,7 +224,7 @@ static void overview(FILE *f, const struct an_ov_result *ov)
 		}
 		fputs("</svg></td></tr>\n", f);
 	}
-	fputs("</table>\n<p class=\"legend note\"><span><i class=\"sw\" style=\"background:#4e79a7\"></i>compute"
+	fputs("</table>\n<p class=\"legend note\"><span><svg width=\"10\" height=\"10\"><rect width=\"10\" height=\"10\" fill=\"#4e79a7\"/></svg> compute"
 	      "</span><span><svg width=\"10\" height=\"10\"><rect width=\"10\" height=\"10\" fill=\"#e15759\"/></svg> exposed collectives</span>"
 	      "<span><svg width=\"10\" height=\"10\"><rect width=\"10\" height=\"10\" fill=\"#f28e2b\"/></svg> exposed memcpy</span>"
 	      "<span><svg width=\"10\" height=\"10\"><rect width=\"10\" height=\"10\" fill=\"#e8e8e8\"/></svg> idle</span></p>\n</section>\n",
