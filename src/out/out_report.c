@@ -61,32 +61,18 @@ void out_html_text(FILE *f, const char *str)
  */
 #define NAME_MAX_CHARS 160
 
+static void short_text(FILE *f, const char *name);
+
 static void name_cell(FILE *f, const char *name)
 {
-	size_t n = strlen(name ? name : ""), cut = 0, chars = 0;
-
-	if (n > NAME_MAX_CHARS) {
-		/* cut at a character boundary, counting UTF-8 lead bytes */
-		while (cut < n && chars < NAME_MAX_CHARS) {
-			cut++;
-			while (cut < n && ((unsigned char)name[cut] & 0xc0) == 0x80)
-				cut++;
-			chars++;
-		}
-	}
-	if (cut && cut < n) {
-		char *head = strndup(name, cut);
-
+	if (strlen(name ? name : "") > NAME_MAX_CHARS) {
 		fputs("<td class=\"name\" title=\"", f);
 		out_html_text(f, name);
 		fputs("\">", f);
-		out_html_text(f, head ? head : "");
-		fputs("\xe2\x80\xa6</td>", f);	/* U+2026 */
-		free(head);
-		return;
+	} else {
+		fputs("<td class=\"name\">", f);
 	}
-	fputs("<td class=\"name\">", f);
-	out_html_text(f, name);
+	short_text(f, name);
 	fputs("</td>", f);
 }
 
