@@ -21,37 +21,17 @@ void out_html_text(FILE *f, const char *str)
 	size_t k;
 
 	while (*s) {
-		switch (*s) {
-		case '&':
-			fputs("&amp;", f);
-			break;
-		case '<':
-			fputs("&lt;", f);
-			break;
-		case '>':
-			fputs("&gt;", f);
-			break;
-		case '"':
-			fputs("&quot;", f);
-			break;
-		case '\'':
-			fputs("&#39;", f);
-			break;
-		default:
-			if (*s < 0x20 || *s == 0x7f) {
-				fputs("\xef\xbf\xbd", f);	/* control characters have no place in text */
-				break;
-			}
-			k = out_utf8_len(s);
-			if (!k) {
-				fputs("\xef\xbf\xbd", f);
-				break;
-			}
+		const char *entity = *s == '&' ? "&amp;" : *s == '<' ? "&lt;" : *s == '>' ? "&gt;"
+				   : *s == '"' ? "&quot;" : *s == '\'' ? "&#39;" : NULL;
+
+		k = out_utf8_len(s);	/* 1 for the entities and control characters, 0 when invalid */
+		if (entity)
+			fputs(entity, f);
+		else if (!k || *s < 0x20 || *s == 0x7f)
+			fputs("\xef\xbf\xbd", f);	/* invalid UTF-8, or a control character: U+FFFD */
+		else
 			fwrite(s, 1, k, f);
-			s += k;
-			continue;
-		}
-		s++;
+		s += k ? k : 1;
 	}
 }
 
