@@ -370,6 +370,19 @@ static double logpos(double v, double lo, double hi, double len)
 	return (log10(v) - lo) / (hi - lo) * len;
 }
 
+/* A synchronous op with flops and bytes known and time spent: its FLOP/byte and FLOP/s. */
+static int roof_point(const struct an_op_row *w, double *x, double *y)
+{
+	if (w->line != AN_OP_SYNC && w->line != AN_OP_GPU)
+		return 0;
+	if (!an_sum_known(&w->flops, w->occurrences) || !an_sum_known(&w->bytes, w->occurrences) ||
+	    !w->flops.v || !w->bytes.v || w->total_ps <= 0)
+		return 0;
+	*x = (double)w->flops.v / (double)w->bytes.v;
+	*y = (double)w->flops.v / ((double)w->total_ps * 1e-12);
+	return 1;
+}
+
 static void roofline(FILE *f, const struct an_ops_result *pr)
 {
 	const double W = 560, H = 300, L = 56, B = 34;
@@ -387,16 +400,12 @@ static void roofline(FILE *f, const struct an_ops_result *pr)
 		}
 	}
 	for (i = 0; i < pr->nrows; i++) {
-		const struct an_op_row *w = &pr->rows[i];
 		double x, y;
 
-		if (w->line != AN_OP_SYNC && w->line != AN_OP_GPU)
+		if (!roof_point(&pr->rows[i], &x, &y))
 			continue;
-		if (!an_sum_known(&w->flops, w->occurrences) || !an_sum_known(&w->bytes, w->occurrences) ||
-		    !w->flops.v || !w->bytes.v || w->total_ps <= 0)
-			continue;
-		x = log10((double)w->flops.v / (double)w->bytes.v);
-		y = log10((double)w->flops.v / ((double)w->total_ps * 1e-12));
+		x = log10(x);
+		y = log10(y);
 		xlo = fmin(xlo, x), xhi = fmax(xhi, x), ylo = fmin(ylo, y), yhi = fmax(yhi, y);
 		pts++;
 	}
@@ -437,13 +446,8 @@ static void roofline(FILE *f, const struct an_ops_result *pr)
 		const struct an_op_row *w = &pr->rows[i];
 		double x, y;
 
-		if (w->line != AN_OP_SYNC && w->line != AN_OP_GPU)
+		if (!roof_point(w, &x, &y))
 			continue;
-		if (!an_sum_known(&w->flops, w->occurrences) || !an_sum_known(&w->bytes, w->occurrences) ||
-		    !w->flops.v || !w->bytes.v || w->total_ps <= 0)
-			continue;
-		x = (double)w->flops.v / (double)w->bytes.v;
-		y = (double)w->flops.v / ((double)w->total_ps * 1e-12);
 		fprintf(f, "<circle class=\"op-point\" cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\" fill-opacity=\"0.7\"><title>",
 			L + logpos(x, xlo, xhi, W), 5 + H - logpos(y, ylo, yhi, H), palette[0]);
 		out_html_text(f, w->name);
