@@ -25,6 +25,7 @@ static const struct command commands[] = {
 	{"compile", cmd_compile, "per jitted function: calls, first-call overhead, trace/lower/compile events"},
 	{"export", cmd_export, "every event to Chrome trace JSON or Perfetto (.json, .json.gz, .pftrace)"},
 	{"report", cmd_report, "one self-contained HTML page: devices, functions, timeline, kernels, ops, autotune"},
+	{"summarize", cmd_summarize, "one summary line per profile (JSON lines) for merge, diff and history"},
 	{"capture", cmd_capture, "run a CUDA program and record its GPU work as an XSpace (CUPTI)"},
 };
 

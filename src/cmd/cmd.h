@@ -21,6 +21,8 @@
 
 #include "an_exec.h"
 #include "an_functions.h"
+#include "an_run.h"
+#include "out_bytes.h"
 #include "opt.h"
 #include "out_table.h"
 #include "xp_err.h"
@@ -51,6 +53,7 @@ int cmd_memory(int argc, char **argv);
 int cmd_compile(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_summarize(int argc, char **argv);
 
 /* Options several commands share; the rows come from the macros below. */
 struct cmd_common {
@@ -70,7 +73,16 @@ struct cmd_common {
 	int (*want_host_event)(const char *name);
 	uint32_t host_keys;	/* the key stats it uses there (xp_read_opts) */
 	uint32_t keys;		/* the key stats it uses elsewhere (xp_read_opts); 0: all */
+	/*
+	 * The command takes run summaries (an_run.h) for traces: cmd_batch_inputs
+	 * turns a summary file into one input per run, cmd_input_process gives
+	 * their executions as the trace would.
+	 */
+	int summaries;
+	/* Also the size and crc32 of each input file (cmd_input), for summaries. */
+	int provenance;
 	/* private: set by cmd_common_setup, freed by cmd_common_release */
+	struct cmd_runs *runs_;
 	regex_t child_re_;
 	int have_child_;
 	const struct xp_reader *reader_;
@@ -147,15 +159,25 @@ int cmd_read_lines(const struct cmd_common *c, const char *path, unsigned jobs,
  */
 int cmd_read_host(const struct cmd_common *c, const char *path, unsigned jobs, struct xp_trace **t,
 		  struct xp_err *err);
+/*
+ * Reads every line of a summary file ("-": standard input; gzip too) into
+ * *runs (n of them; release each, free the array). A bad line is an error
+ * naming the file and line.
+ */
+int cmd_runs_read(const char *path, uint64_t max_input, struct an_run **runs, size_t *n, struct xp_err *err);
 /* Puts "'path': " before err's message unless it names an input already. */
 void cmd_err_name_input(struct xp_err *err, const char *path);
 
 /* One input, read and analysed on a worker thread; nothing printed yet. */
 struct cmd_input {
+	const struct an_run *run;	/* it came from a summary line (no trace: t stays NULL) */
 	const char *path;
 	int code;		/* EXIT_OK, or why it failed (err says more) */
 	struct xp_err err;
 	struct xp_notes notes;	/* the reader's counts, as warnings */
+	size_t reader_notes;	/* the first notes, about the file (the rest about its executions) */
+	uint64_t size;		/* with provenance: the file's bytes and their crc32 (0 for stdin) */
+	uint32_t crc32;
 	struct xp_trace *t;	/* kept when asked for, else freed */
 	struct an_exec_list execs;	/* with exec options */
 	int have_execs;
@@ -168,6 +190,14 @@ struct cmd_input {
 struct cmd_input *cmd_input_process(const struct cmd_common *c, const char *path, unsigned jobs,
 				    const struct an_exec_opts *xo, int keep);
 void cmd_input_free(struct cmd_input *in);
+/*
+ * Appends in's run summary line (out_run) to b: its executions, the reader's
+ * warnings, the options of c, provenance (kept from the summary it came
+ * from), with hist (NULL: none, or the summary's) and tags (ntags 0: the
+ * summary's). 0, or -1 when out of memory.
+ */
+int cmd_input_line(const struct cmd_common *c, const struct cmd_input *in, const struct an_run_hist *hist,
+		   char *const *tags, size_t ntags, struct out_bytes *b);
 /*
  * For analyses of the host planes, on a worker thread: reads in->path's host
  * planes (cmd_read_host) and adds them to result with add (an_<x>_add),
@@ -197,10 +227,12 @@ void cmd_batch_init(struct cmd_batch *b, size_t n);
  * The inputs of a batch command: expands the positional arguments into
  * paths (files, directories searched, '-'), notes files reached twice, and
  * readies b for them; *plane_jobs gets the threads for one input's planes
- * (all of -j when there is one input). Returns -1, or the exit status after
+ * (all of -j when there is one input). With c->summaries, a file that is a
+ * summary of runs (told by its content) becomes one input per run, named by
+ * the path it was summarised from; a bad line stops here (exit 3). Returns -1, or the exit status after
  * printing why.
  */
-int cmd_batch_inputs(struct cmd_batch *b, const struct cmd_common *c, const char **pos, size_t npos,
+int cmd_batch_inputs(struct cmd_batch *b, struct cmd_common *c, const char **pos, size_t npos,
 		     struct xp_pathlist *paths, struct xp_notes *notes, unsigned *plane_jobs);
 /*
  * Accounts for one finished input; a failed one is added to notes (one input
@@ -262,6 +294,8 @@ struct cmd_out {
 int cmd_out_open(struct cmd_out *o, const char *path);
 /* Finishes (ok) or abandons the output; returns EXIT_OK or EXIT_ERROR (message printed). */
 int cmd_out_close(struct cmd_out *o, int ok);
+/* Appends bytes to path in one write under a lock (never interleaved); returns the exit code. */
+int cmd_append_file(const char *path, const void *bytes, size_t n);
 /* Prints collected warnings to stderr ("xplane-stat: warning: ..."). */
 void cmd_print_notes(const struct xp_notes *n);
 

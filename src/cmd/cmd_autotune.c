@@ -289,6 +289,7 @@ int cmd_autotune(int argc, char **argv)
 		a.c.host_keys = AN_EXEC_HOST_KEYS;
 		a.c.keys = AN_EXEC_KEYS;
 	}
+	a.c.summaries = 1;
 	if ((ret = cmd_batch_inputs(&ab.b, &a.c, pos, npos, &paths, &notes, &ab.plane_jobs)) >= 0)
 		goto out;
 	ab.a = &a;

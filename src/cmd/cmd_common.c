@@ -9,8 +9,10 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "an_exec.h"
+#include "out_run.h"
 #include "xp_stray.h"
 #include "an_functions.h"
 #include "xp_input.h"
@@ -128,7 +130,11 @@ static int read_input(const struct cmd_common *c, const char *path, unsigned job
 		ro.want_host_event = c->want_host_event;
 	ro.host_keys = c->host_keys;
 	ro.keys = c->keys;
-	if (!ret) {
+	if (!ret && an_run_sniff(b->data, b->len)) {
+		ret = xp_err_set(err, XP_ERR_USAGE,
+				 "'%s' is a summary of runs: this command needs the traces themselves "
+				 "(summaries serve functions, autotune, diff, merge and history)", path);
+	} else if (!ret) {
 		ret = xp_trace_read_opts(&ro, b->data, b->len, t, err);
 		if (ret)
 			cmd_err_name_input(err, path);	/* the reader does not know the path */
@@ -202,14 +208,169 @@ int cmd_load(const char *path, uint64_t max_input, struct xp_trace **t)
 	return ret;
 }
 
+/* The runs of summary files among the inputs, by the pathlist entry that stands for each. */
+struct cmd_run_entry {
+	const char *key;	/* paths->paths[i] */
+	struct an_run run;
+};
+
+struct cmd_runs {
+	struct cmd_run_entry *e;
+	size_t n, cap;
+};
+
+static void runs_free(struct cmd_runs *r)
+{
+	size_t i;
+
+	if (!r)
+		return;
+	for (i = 0; i < r->n; i++)
+		an_run_release(&r->e[i].run);
+	free(r->e);
+	free(r);
+}
+
+static int cmp_entry(const void *a, const void *b)
+{
+	const char *x = ((const struct cmd_run_entry *)a)->key, *y = ((const struct cmd_run_entry *)b)->key;
+
+	return (x > y) - (x < y);
+}
+
+static const struct cmd_run_entry *run_for(const struct cmd_common *c, const char *path)
+{
+	struct cmd_run_entry k = {.key = path};
+
+	if (!c->runs_ || !c->runs_->n)
+		return NULL;
+	return bsearch(&k, c->runs_->e, c->runs_->n, sizeof(k), cmp_entry);
+}
+
+/* Whether an option the run was summarised with differs from the command's. */
+static int opt_differs(const char *run, const char *cmd)
+{
+	return (run == NULL) != (cmd == NULL) || (run && strcmp(run, cmd));
+}
+
+/* The size and crc32 of a file's bytes as stored; 0 and 0 for standard input. */
+static int file_crc(const char *path, uint64_t *size, uint32_t *crc, struct xp_err *err)
+{
+	unsigned char buf[1 << 16];
+	uLong c = crc32(0, Z_NULL, 0);
+	uint64_t n = 0;
+	FILE *f;
+	size_t k;
+
+	*size = 0;
+	*crc = 0;
+	if (!strcmp(path, "-"))
+		return 0;
+	if (!(f = fopen(path, "rb")))
+		return xp_err_set(err, XP_ERR_IO, "cannot open '%s': %s", path, strerror(errno));
+	while ((k = fread(buf, 1, sizeof(buf), f)) > 0) {
+		c = crc32(c, buf, (uInt)k);
+		n += k;
+	}
+	k = (size_t)ferror(f);
+	fclose(f);
+	if (k)
+		return xp_err_set(err, XP_ERR_IO, "cannot read '%s'", path);
+	*size = n;
+	*crc = (uint32_t)c;
+	return 0;
+}
+
+int cmd_input_line(const struct cmd_common *c, const struct cmd_input *in, const struct an_run_hist *hist,
+		   char *const *tags, size_t ntags, struct out_bytes *b)
+{
+	const struct an_run *from = in->run;
+	char *host = (char *)in->execs.hostname;
+	struct an_run r = {0};
+
+	r.path = (char *)in->path;
+	if (from) {
+		r.size = from->size;
+		r.crc32 = from->crc32;
+		r.tool = from->tool;
+		r.hostnames = from->hostnames;
+		r.nhostnames = from->nhostnames;
+		r.hist = from->hist;
+		r.tags = from->tags;
+		r.ntags = from->ntags;
+	} else {
+		r.size = in->size;
+		r.crc32 = in->crc32;
+		r.tool = "xplane-stat " XPS_VERSION;
+		r.hostnames = host && *host ? &host : NULL;
+		r.nhostnames = host && *host;
+	}
+	if (hist)
+		r.hist = *hist;
+	if (ntags) {
+		r.tags = (char **)tags;
+		r.ntags = ntags;
+	}
+	r.device = (char *)c->device;
+	r.children = (char *)c->children;
+	r.min_dur_ps = c->min_dur_ps;
+	r.warnings = in->notes.msgs;
+	r.nwarnings = in->reader_notes;
+	r.execs = in->execs;
+	return out_run_line(&r, b);
+}
+
+/* A summary's run as an input: its executions moved out of the table. */
+static void run_input(const struct cmd_common *c, const struct an_exec_opts *xo, struct cmd_input *in)
+{
+	struct an_run *run = (struct an_run *)in->run;
+	const char *what = NULL;
+	size_t i;
+
+	if (opt_differs(run->children, c->children))
+		what = "--children";
+	else if (run->min_dur_ps != xo->min_dur_ps)
+		what = "--min-duration";
+	else if (run->device && opt_differs(run->device, c->device))
+		what = "--device";
+	if (what) {
+		in->code = EXIT_USAGE;
+		xp_err_set(&in->err, XP_ERR_USAGE,
+			   "'%s' line %zu: summarised with another %s than this command asks for: ask for "
+			   "the same, or summarise the trace again", run->src_file, run->src_line, what);
+		return;
+	}
+	in->execs = run->execs;
+	memset(&run->execs, 0, sizeof(run->execs));
+	in->have_execs = 1;
+	if (c->device && !run->device && an_run_select_devices(&in->execs, c->device))
+		goto nomem;
+	for (i = 0; i < run->nwarnings; i++)
+		if (xp_notes_add(&in->notes, "%s", run->warnings[i]))
+			goto nomem;
+	in->reader_notes = in->notes.n;
+	if (cmd_note_execs(&in->notes, in->path, &in->execs))
+		goto nomem;
+	return;
+nomem:
+	in->code = EXIT_ERROR;
+	xp_err_set(&in->err, XP_ERR_NOMEM, "out of memory");
+}
+
 struct cmd_input *cmd_input_process(const struct cmd_common *c, const char *path, unsigned jobs,
 				    const struct an_exec_opts *xo, int keep)
 {
 	struct cmd_input *in = calloc(1, sizeof(*in));
+	const struct cmd_run_entry *e;
 
 	if (!in)
 		return NULL;
 	in->path = path;
+	if (xo && (e = run_for(c, path))) {
+		in->run = &e->run;
+		run_input(c, xo, in);
+		return in;
+	}
 	in->code = cmd_read(c, path, jobs, xo != NULL, &in->t, &in->err);
 	if (in->code)
 		return in;
@@ -225,8 +386,15 @@ struct cmd_input *cmd_input_process(const struct cmd_common *c, const char *path
 		}
 	}
 	/* After an_exec_find: the counts include the planes it read on demand. */
-	if (!in->code && (cmd_note_counts(&in->notes, path, in->t) ||
-			  (in->have_execs && cmd_note_execs(&in->notes, path, &in->execs)))) {
+	if (!in->code && cmd_note_counts(&in->notes, path, in->t))
+		goto nomem;
+	in->reader_notes = in->notes.n;
+	if (!in->code && in->have_execs && cmd_note_execs(&in->notes, path, &in->execs))
+		goto nomem;
+	if (!in->code && c->provenance && file_crc(path, &in->size, &in->crc32, &in->err))
+		in->code = EXIT_INPUT;
+	if (0) {
+nomem:
 		in->code = EXIT_ERROR;
 		xp_err_set(&in->err, XP_ERR_NOMEM, "out of memory");
 	}
@@ -492,6 +660,11 @@ void cmd_no_device(const char *path, struct xp_trace *t, const char *pattern)
 	size_t i, len = 0;
 	struct xp_err err = {0};
 
+	if (!t) {	/* a summary's run: it lists the devices with events only */
+		cmd_error("'%s': no device plane with events%s%s%s", path, pattern ? " matching '" : "",
+			  pattern ? pattern : "", pattern ? "'" : "");
+		return;
+	}
 	/* Device planes the reader deferred: read to say which have no events. */
 	for (i = 0; i < t->nplanes; i++)
 		if (an_is_device_plane(t->planes[i].name))
@@ -662,12 +835,119 @@ int cmd_input_setup(struct cmd_common *c)
 	return -1;
 }
 
-int cmd_batch_inputs(struct cmd_batch *b, const struct cmd_common *c, const char **pos, size_t npos,
+/* Whether path is a file that begins as a summary does. */
+static int is_summary(const char *path)
+{
+	char head[sizeof(AN_RUN_MAGIC)];
+	FILE *f;
+	size_t n;
+
+	if (!strcmp(path, "-") || !(f = fopen(path, "rb")))
+		return 0;
+	n = fread(head, 1, sizeof(head) - 1, f);
+	fclose(f);
+	return an_run_sniff(head, n);
+}
+
+int cmd_runs_read(const char *path, uint64_t max_input, struct an_run **runs, size_t *n, struct xp_err *err)
+{
+	struct xp_buf b = {0};
+	size_t cap = 0, lineno = 0, i, j;
+	int ret;
+
+	*runs = NULL;
+	*n = 0;
+	if ((ret = xp_buf_load(path, max_input, &b, err)))
+		return ret;
+	for (i = 0; i < b.len && !ret; i = j + 1) {
+		const char *line = (const char *)b.data + i;
+
+		lineno++;
+		for (j = i; j < b.len && b.data[j] != '\n'; j++)
+			;
+		if (j == i)
+			continue;	/* an empty line: nothing to read */
+		if (xp_grow(runs, &cap, *n, sizeof(**runs), 16)) {
+			ret = xp_err_set(err, XP_ERR_NOMEM, "out of memory");
+			break;
+		}
+		if (!(ret = an_run_parse(line, j - i, path, lineno, &(*runs)[*n], err)))
+			(*n)++;
+	}
+	xp_buf_release(&b);
+	if (ret) {
+		for (i = 0; i < *n; i++)
+			an_run_release(&(*runs)[i]);
+		free(*runs);
+		*runs = NULL;
+		*n = 0;
+	}
+	return ret;
+}
+
+/* Replaces each summary file among paths by its runs (c->runs_). */
+static int expand_summaries(struct cmd_common *c, struct xp_pathlist *paths, struct xp_err *err)
+{
+	struct xp_pathlist out = {0};
+	struct cmd_runs *r = calloc(1, sizeof(*r));
+	size_t i, k;
+	int ret = 0;
+
+	if (!r)
+		return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
+	for (i = 0; i < paths->n && !ret; i++) {
+		struct an_run *runs = NULL;
+		size_t nruns = 0;
+
+		if (!is_summary(paths->paths[i])) {
+			if (xp_grow(&out.paths, &out.cap, out.n, sizeof(*out.paths), 16)) {
+				ret = xp_err_set(err, XP_ERR_NOMEM, "out of memory");
+				break;
+			}
+			out.paths[out.n++] = paths->paths[i];
+			paths->paths[i] = NULL;
+			continue;
+		}
+		if ((ret = cmd_runs_read(paths->paths[i], c->max_input, &runs, &nruns, err)))
+			break;
+		for (k = 0; k < nruns; k++) {
+			char *name = ret ? NULL : strdup(runs[k].path);
+
+			if (!ret && (!name || xp_grow(&out.paths, &out.cap, out.n, sizeof(*out.paths), 16) ||
+				     xp_grow(&r->e, &r->cap, r->n, sizeof(*r->e), 16))) {
+				free(name);
+				ret = xp_err_set(err, XP_ERR_NOMEM, "out of memory");
+			}
+			if (ret) {
+				an_run_release(&runs[k]);
+				continue;
+			}
+			out.paths[out.n++] = name;
+			r->e[r->n].key = name;
+			r->e[r->n++].run = runs[k];
+		}
+		free(runs);
+	}
+	if (r->n > 1)
+		qsort(r->e, r->n, sizeof(*r->e), cmp_entry);
+	/* the pathlist keeps its counts; its entries are now out's */
+	for (i = 0; i < paths->n; i++)
+		free(paths->paths[i]);
+	free(paths->paths);
+	paths->paths = out.paths;
+	paths->n = out.n;
+	paths->cap = out.cap;
+	runs_free(c->runs_);
+	c->runs_ = r;
+	return ret;
+}
+
+int cmd_batch_inputs(struct cmd_batch *b, struct cmd_common *c, const char **pos, size_t npos,
 		     struct xp_pathlist *paths, struct xp_notes *notes, unsigned *plane_jobs)
 {
 	struct xp_err err = {0};
 
-	if (xp_pathlist_expand(paths, pos, npos, &err)) {
+	if (xp_pathlist_expand(paths, pos, npos, &err) || (c->summaries && expand_summaries(c, paths, &err))) {
 		cmd_error("%s", err.msg);
 		return cmd_exit_for(err.code);
 	}
@@ -719,6 +999,8 @@ int cmd_common_setup(struct cmd_common *c, enum out_mode *mode, enum an_time *t,
 
 void cmd_common_release(struct cmd_common *c)
 {
+	runs_free(c->runs_);
+	c->runs_ = NULL;
 	if (c->have_child_)
 		regfree(&c->child_re_);
 	c->have_child_ = 0;

@@ -172,6 +172,7 @@ int cmd_functions(int argc, char **argv)
 	a.c.want_host_event = an_exec_wants_host_event;	/* host planes: for linkage only */
 	a.c.host_keys = AN_EXEC_HOST_KEYS;
 	a.c.keys = AN_EXEC_KEYS;
+	a.c.summaries = 1;
 	if ((ret = cmd_batch_inputs(&fb.b, &a.c, pos, npos, &paths, &notes, &fb.plane_jobs)) >= 0)
 		goto out;
 	fb.a = &a;

@@ -5,78 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "out_bytes.h"
 #include "out_export.h"
 #include "out_table.h"
 #include "perfetto_trace.pb-c.h"
-
-/* ---- bytes ------------------------------------------------------------------------- */
-
-int out_bytes_reserve(struct out_bytes *b, size_t more)
-{
-	size_t cap;
-	unsigned char *p;
-
-	if (b->failed)
-		return -1;
-	if (b->cap - b->n >= more)
-		return 0;
-	cap = b->cap ? b->cap : 4096;
-	while (cap - b->n < more) {
-		if (cap > SIZE_MAX / 2) {
-			b->failed = 1;
-			return -1;
-		}
-		cap *= 2;
-	}
-	if (!(p = realloc(b->p, cap))) {
-		b->failed = 1;
-		return -1;
-	}
-	b->p = p;
-	b->cap = cap;
-	return 0;
-}
-
-void out_bytes_put(struct out_bytes *b, const void *s, size_t n)
-{
-	if (n && !out_bytes_reserve(b, n)) {
-		memcpy(b->p + b->n, s, n);
-		b->n += n;
-	}
-}
-
-void out_bytes_release(struct out_bytes *b)
-{
-	free(b->p);
-	memset(b, 0, sizeof(*b));
-}
-
-static void put_s(struct out_bytes *b, const char *s)
-{
-	out_bytes_put(b, s, strlen(s));
-}
-
-static void put_u64(struct out_bytes *b, uint64_t v)
-{
-	char d[24];
-	size_t k = sizeof(d);
-
-	do {
-		d[--k] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	out_bytes_put(b, d + k, sizeof(d) - k);
-}
-
-static void put_i64(struct out_bytes *b, int64_t v)
-{
-	if (v < 0) {
-		out_bytes_put(b, "-", 1);
-		put_u64(b, (uint64_t)0 - (uint64_t)v);
-	} else {
-		put_u64(b, (uint64_t)v);
-	}
-}
 
 /* Picoseconds as microseconds with six decimals, exact. */
 static void put_ps_us(struct out_bytes *b, int64_t ps)
@@ -88,7 +20,7 @@ static void put_ps_us(struct out_bytes *b, int64_t ps)
 
 	if (ps < 0)
 		out_bytes_put(b, "-", 1);
-	put_u64(b, u / 1000000);
+	out_bytes_u64(b, u / 1000000);
 	f[0] = '.';
 	for (i = 6; i >= 1; i--) {
 		f[i] = (char)('0' + frac % 10);
@@ -100,49 +32,6 @@ static void put_ps_us(struct out_bytes *b, int64_t ps)
 static const char replacement[] = "\xef\xbf\xbd";	/* U+FFFD */
 
 /* ---- JSON ------------------------------------------------------------------------- */
-
-static void put_json_str(struct out_bytes *b, const char *str, size_t n)
-{
-	const unsigned char *s = (const unsigned char *)str;
-	size_t i = 0, run = 0;
-
-	out_bytes_put(b, "\"", 1);
-	while (i < n) {
-		unsigned char c = s[i];
-		size_t k;
-
-		if (c >= 0x20 && c != '"' && c != '\\' && c < 0x80) {
-			i++;
-			continue;
-		}
-		k = c >= 0x80 ? out_utf8_seq(s + i, n - i) : 0;
-		if (k) {
-			i += k;
-			continue;
-		}
-		out_bytes_put(b, s + run, i - run);
-		if (c == '"' || c == '\\') {
-			char e[2] = {'\\', (char)c};
-
-			out_bytes_put(b, e, 2);
-		} else if (c < 0x20) {
-			char e[7];
-
-			snprintf(e, sizeof(e), "\\u%04x", c);
-			out_bytes_put(b, e, 6);
-		} else {
-			out_bytes_put(b, "\\ufffd", 6);
-		}
-		run = ++i;
-	}
-	out_bytes_put(b, s + run, n - run);
-	out_bytes_put(b, "\"", 1);
-}
-
-static void put_json_cstr(struct out_bytes *b, const char *s)
-{
-	put_json_str(b, s, strlen(s));
-}
 
 static const char *event_display(const struct xp_evmeta *m)
 {
@@ -195,17 +84,17 @@ static void put_json_value(struct out_bytes *b, const struct xp_plane *p, const 
 
 	switch (s->type) {
 	case XP_STAT_UINT64:
-		put_u64(b, s->v.u);
+		out_bytes_u64(b, s->v.u);
 		break;
 	case XP_STAT_INT64:
-		put_i64(b, s->v.i);
+		out_bytes_i64(b, s->v.i);
 		break;
 	case XP_STAT_DOUBLE:
 		if (s->v.d == s->v.d && s->v.d - s->v.d == 0) {
 			snprintf(buf, sizeof(buf), "%.17g", s->v.d);
-			put_s(b, buf);
+			out_bytes_str(b, buf);
 		} else {
-			put_s(b, "null");	/* JSON has no inf or nan */
+			out_bytes_str(b, "null");	/* JSON has no inf or nan */
 		}
 		break;
 	case XP_STAT_BYTES:
@@ -216,12 +105,12 @@ static void put_json_value(struct out_bytes *b, const struct xp_plane *p, const 
 	case XP_STAT_STR:
 	case XP_STAT_REF:
 		if ((str = xp_stat_str(p, s, &len))) {
-			put_json_str(b, str, len);
+			out_bytes_json(b, str, len);
 			break;
 		}
 		/* fall through */
 	default:
-		put_s(b, "null");
+		out_bytes_str(b, "null");
 	}
 }
 
@@ -241,15 +130,15 @@ static void put_json_args(struct out_bytes *b, const struct xp_plane *p, const s
 	int first = 1, pass, long_name = strcmp(event_display(m), m->name) != 0;
 	size_t i;
 
-	put_s(b, ",\"args\":{");
+	out_bytes_str(b, ",\"args\":{");
 	if (long_name) {
-		put_s(b, "\"long_name\":");
-		put_json_cstr(b, m->name);
+		out_bytes_str(b, "\"long_name\":");
+		out_bytes_json_cstr(b, m->name);
 		first = 0;
 	}
 	if (dur_ps >= 0) {
-		put_s(b, first ? "\"dur_ps\":" : ",\"dur_ps\":");
-		put_i64(b, dur_ps);
+		out_bytes_str(b, first ? "\"dur_ps\":" : ",\"dur_ps\":");
+		out_bytes_i64(b, dur_ps);
 		first = 0;
 	}
 	for (pass = 0; pass < 2; pass++) {
@@ -263,7 +152,7 @@ static void put_json_args(struct out_bytes *b, const struct xp_plane *p, const s
 			if (!first)
 				out_bytes_put(b, ",", 1);
 			first = 0;
-			put_json_cstr(b, xp_stat_name(p, &v[i]));
+			out_bytes_json_cstr(b, xp_stat_name(p, &v[i]));
 			out_bytes_put(b, ":", 1);
 			put_json_value(b, p, &v[i]);
 		}
@@ -274,23 +163,23 @@ static void put_json_args(struct out_bytes *b, const struct xp_plane *p, const s
 static void json_meta(struct out_bytes *b, int64_t pid, const int64_t *tid, const char *what,
 		      const char *name, int64_t sort_index, int *first)
 {
-	put_s(b, *first ? "\n{\"ph\":\"M\",\"pid\":" : ",\n{\"ph\":\"M\",\"pid\":");
+	out_bytes_str(b, *first ? "\n{\"ph\":\"M\",\"pid\":" : ",\n{\"ph\":\"M\",\"pid\":");
 	*first = 0;
-	put_i64(b, pid);
+	out_bytes_i64(b, pid);
 	if (tid) {
-		put_s(b, ",\"tid\":");
-		put_i64(b, *tid);
+		out_bytes_str(b, ",\"tid\":");
+		out_bytes_i64(b, *tid);
 	}
-	put_s(b, ",\"name\":\"");
-	put_s(b, what);
+	out_bytes_str(b, ",\"name\":\"");
+	out_bytes_str(b, what);
 	if (name) {
-		put_s(b, "\",\"args\":{\"name\":");
-		put_json_cstr(b, name);
+		out_bytes_str(b, "\",\"args\":{\"name\":");
+		out_bytes_json_cstr(b, name);
 	} else {
-		put_s(b, "\",\"args\":{\"sort_index\":");
-		put_i64(b, sort_index);
+		out_bytes_str(b, "\",\"args\":{\"sort_index\":");
+		out_bytes_i64(b, sort_index);
 	}
-	put_s(b, "}}");
+	out_bytes_str(b, "}}");
 }
 
 static int64_t track_tid(const struct an_exp_line *l, unsigned k)
@@ -332,15 +221,15 @@ static void json_head(const struct an_exp_plan *p, const char *version, struct o
 		snprintf(origin, sizeof(origin), "%s%" PRIu64 ".%03u", v < 0 ? "-" : "", (uint64_t)(u / 1000),
 			 (unsigned)(u % 1000));
 	}
-	put_s(b, "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"exporter\":");
-	put_json_cstr(b, version);
-	put_s(b, ",\"origin_ns\":\"");
-	put_s(b, origin);
-	put_s(b, "\",\"exported_events\":");
-	put_u64(b, p->exported);
-	put_s(b, ",\"file_events\":");
-	put_u64(b, p->total);
-	put_s(b, "},\"traceEvents\":[");
+	out_bytes_str(b, "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"exporter\":");
+	out_bytes_json_cstr(b, version);
+	out_bytes_str(b, ",\"origin_ns\":\"");
+	out_bytes_str(b, origin);
+	out_bytes_str(b, "\",\"exported_events\":");
+	out_bytes_u64(b, p->exported);
+	out_bytes_str(b, ",\"file_events\":");
+	out_bytes_u64(b, p->total);
+	out_bytes_str(b, "},\"traceEvents\":[");
 	for (i = 0; i < p->nplanes; i++) {
 		const struct an_exp_plane *ep = &p->planes[i];
 		const struct xp_plane *pl = &p->t->planes[ep->plane];
@@ -401,16 +290,16 @@ static void json_piece(const struct an_exp_plan *p, const struct an_exp_piece *p
 			 * rounded alike and the nesting kept; the exact value is dur_ps.
 			 */
 			dur = (ps_round_ns(s + e->dur_ps) - ps_round_ns(s)) * 1000;
-			put_s(b, ",\n{\"ph\":\"X\",\"pid\":");
-			put_i64(b, ep->pid);
-			put_s(b, ",\"tid\":");
-			put_i64(b, track_tid(l, tr));
-			put_s(b, ",\"ts\":");
+			out_bytes_str(b, ",\n{\"ph\":\"X\",\"pid\":");
+			out_bytes_i64(b, ep->pid);
+			out_bytes_str(b, ",\"tid\":");
+			out_bytes_i64(b, track_tid(l, tr));
+			out_bytes_str(b, ",\"ts\":");
 			put_ps_us(b, s);
-			put_s(b, ",\"dur\":");
+			out_bytes_str(b, ",\"dur\":");
 			put_ps_us(b, dur);
-			put_s(b, ",\"name\":");
-			put_json_cstr(b, event_display(&pl->evmetas[e->meta]));
+			out_bytes_str(b, ",\"name\":");
+			out_bytes_json_cstr(b, event_display(&pl->evmetas[e->meta]));
 			put_json_args(b, pl, e, dur == e->dur_ps ? -1 : e->dur_ps);
 			out_bytes_put(b, "}", 1);
 		}
@@ -1269,6 +1158,6 @@ int out_exp_tail(const struct an_exp_plan *p, enum out_exp_format f, struct out_
 {
 	(void)p;
 	if (f != OUT_EXP_PFTRACE)
-		put_s(b, "\n]}\n");
+		out_bytes_str(b, "\n]}\n");
 	return b->failed ? -1 : 0;
 }

@@ -31,24 +31,13 @@
 #include <stdint.h>
 
 #include "an_export.h"
+#include "out_bytes.h"
 
 enum out_exp_format {
 	OUT_EXP_JSON,
 	OUT_EXP_JSON_GZ,	/* JSON, gzip compressed (out_gzip.h) */
 	OUT_EXP_PFTRACE,
 };
-
-/* A growing byte buffer; failed is set (and the bytes kept) when it could not grow. */
-struct out_bytes {
-	unsigned char *p;
-	size_t n, cap;
-	int failed;
-};
-
-void out_bytes_put(struct out_bytes *b, const void *s, size_t n);
-/* Makes room for more bytes after n: 0, or -1 (and failed set) when it cannot. */
-int out_bytes_reserve(struct out_bytes *b, size_t more);
-void out_bytes_release(struct out_bytes *b);
 
 /* Appends the bytes before the pieces. Returns 0, or -1 when out of memory. */
 int out_exp_head(const struct an_exp_plan *p, enum out_exp_format f, const char *version, struct out_bytes *b);

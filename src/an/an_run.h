@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Run summaries: what the analyses need of one input profile, recomputed
+ * later without the trace. On disk one JSON line per run (SUMMARIES in
+ * xplane-stat(1); out_run writes it): the input's provenance, the options it
+ * was summarised with, the reader's warnings, and its executions
+ * (an_exec_list: every device's counts and every execution in order), from
+ * which functions, autotune and diff give what they give on the trace.
+ *
+ * Lines come from other machines and versions: an_run_parse checks every
+ * field (types, ranges, indexes, array lengths) and refuses a newer schema.
+ *
+ * Ownership: a run owns every string and array in it; an_run_release frees them.
+ */
+#ifndef AN_RUN_H
+#define AN_RUN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "an_exec.h"
+#include "xp_err.h"
+
+#define AN_RUN_SCHEMA 1
+/* Every summary line begins with these bytes (an_run_sniff). */
+#define AN_RUN_MAGIC "{\"xplane_stat_summary\":"
+
+/* For history (--history, summarize --commit): where and when the run was made. */
+struct an_run_hist {
+	int present;
+	char *commit;		/* short hash, "" when not in a git tree */
+	int dirty;		/* the tree had changes: shown as a '+' after the commit */
+	uint64_t run;		/* 1 for a commit's first run in the file, then 2... */
+	int64_t time;		/* seconds since 1970 (UTC) */
+	char *host;
+};
+
+struct an_run {
+	/* provenance */
+	char *path;		/* as the summarising command was given it */
+	uint64_t size;		/* bytes of the file as stored (compressed when gzip) */
+	uint32_t crc32;		/* of those bytes: tells apart files of one name */
+	char *tool;		/* "xplane-stat 0.1.0" */
+	char **hostnames;
+	size_t nhostnames;
+	char **tags;		/* free "KEY=VALUE" tags (--tag) */
+	size_t ntags;
+	struct an_run_hist hist;
+	/* the options executions were found with: an analysis must ask for the same */
+	char *device;		/* --device, NULL: every device plane */
+	char *children;		/* --children regex text, NULL: none (children_ps absent) */
+	int64_t min_dur_ps;
+	/* the reader's warnings about the file (cmd_note_counts), texts as they were */
+	char **warnings;
+	size_t nwarnings;
+	struct an_exec_list execs;
+	/* where it was read from, for messages (an_run_parse's file and line) */
+	char *src_file;
+	size_t src_line;
+};
+
+/* The device counts a line carries, by name (an_device's size_t or int64_t fields). */
+struct an_run_dev_field {
+	const char *name;
+	size_t off;		/* in struct an_device */
+	int is_i64;		/* int64_t, else size_t */
+};
+extern const struct an_run_dev_field an_run_dev_fields[];
+extern const size_t an_run_ndev_fields;
+/* an_device.odd_stats entries carried, by name and key. */
+extern const char *const an_run_dev_odd[3];
+extern const int an_run_dev_odd_key[3];
+
+/* Whether the bytes a file begins with are a summary's. */
+int an_run_sniff(const void *head, size_t n);
+
+/*
+ * Parses one line (len bytes, no newline needed) into run. file and lineno
+ * name it in err ("'runs.jsonl' line 3: ...") and in run->src_*. Returns 0,
+ * XP_ERR_FORMAT for a line that is not a valid summary of a schema this
+ * version reads, XP_ERR_NOMEM; on failure run holds nothing.
+ */
+int an_run_parse(const char *line, size_t len, const char *file, size_t lineno, struct an_run *run,
+		 struct xp_err *err);
+void an_run_release(struct an_run *run);
+
+/*
+ * Keeps of run's executions only the devices whose plane name matches
+ * pattern (an_device_matches), as an_exec_find with --device would have
+ * found them. 0 or XP_ERR_NOMEM.
+ */
+int an_run_select_devices(struct an_exec_list *l, const char *pattern);
+
+/* Copies an execution list (strings into dst's own arena). 0 or XP_ERR_NOMEM. */
+int an_exec_list_copy(struct an_exec_list *dst, const struct an_exec_list *src);
+
+#endif
