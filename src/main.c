@@ -25,6 +25,7 @@ static const struct command commands[] = {
 	{"compile", cmd_compile, "per jitted function: calls, first-call overhead, trace/lower/compile events"},
 	{"export", cmd_export, "every event to Chrome trace JSON or Perfetto (.json, .json.gz, .pftrace)"},
 	{"report", cmd_report, "one self-contained HTML page: devices, functions, timeline, kernels, ops, autotune"},
+	{"diff", cmd_diff, "compare two sets of runs: change, confidence, p-value, verdict; --gate for CI"},
 	{"summarize", cmd_summarize, "one summary line per profile (JSON lines) for merge, diff and history"},
 	{"capture", cmd_capture, "run a CUDA program and record its GPU work as an XSpace (CUPTI)"},
 };
@@ -43,7 +44,8 @@ static void usage(FILE *f)
 		fprintf(f, "  %-10s  %s\n", commands[i].name, commands[i].summary);
 	fprintf(f, "\n'xplane-stat COMMAND --help' shows a command's options; 'man xplane-stat' has the rest.\n"
 		   "exit status: 0 ok, 1 error, 2 usage, 3 unreadable or invalid input, 4 nothing matched,\n"
-		   "5 not supported by this build, 6 partial (some inputs unreadable), 7 no CUDA driver\n");
+		   "5 not supported by this build, 6 partial (some inputs unreadable), 7 no CUDA driver,\n"
+		   "8 diff --gate: slower beyond the limit\n");
 }
 
 static const struct command *find(const char *name)

@@ -687,6 +687,59 @@ static void gen_autotune_programs(void)
 	space_write(sp, "autotune_programs.xplane.pb");
 }
 
+/*
+ * Scenario 5b: sets of runs to compare (diff, the gate, history). Three
+ * sides of five rounds each on a TPU XLA Modules line (one event, one
+ * execution): per round 10 executions of each of jit_autotune_fn_0..2
+ * (programs 30..32) at nominal 100, 50 and 200 us, each execution's time
+ * scaled by a noise factor in [0.97, 1.03] from a fixed generator. "base"
+ * and "same" are the same kind of runs (other noise); "slow" is "same"
+ * with candidate 1 10% slower.
+ */
+static void gen_diff(void)
+{
+	static const char *const side[3] = { "base", "same", "slow" };
+	static const char *const name[3] = {
+		"jit_autotune_fn_0(30)", "jit_autotune_fn_1(31)", "jit_autotune_fn_2(32)",
+	};
+	static const int64_t nominal_ns[3] = { 100000, 50000, 200000 };
+	uint64_t rng;
+	char dir[4096], fname[96];
+	int s, r, i, k;
+
+	if (snprintf(dir, sizeof(dir), "%s/diff", outdir) >= (int)sizeof(dir))
+		die("output path too long");
+	make_dir(dir);
+	for (s = 0; s < 3; s++) {
+		if (snprintf(dir, sizeof(dir), "%s/diff/%s", outdir, side[s]) >= (int)sizeof(dir))
+			die("output path too long");
+		make_dir(dir);
+		rng = s ? 777 : 12345;	/* "slow" repeats "same"'s noise */
+		for (r = 0; r < 5; r++) {
+			XSpace *sp = space_new();
+			struct plane t = plane_add(sp, 1, "/device:TPU:0", 1000);
+			XLine *mod = line_add(&t, 1, "XLA Modules", 1000);
+			int64_t at = 0;
+
+			for (k = 0; k < 10; k++)
+				for (i = 0; i < 3; i++) {
+					/* noise in [-30, 30] thousandths, a 64-bit LCG's high bits */
+					int64_t noise, dur;
+
+					rng = rng * 6364136223846793005ULL + 1442695040888963407ULL;
+					noise = (int64_t)(rng >> 33) % 61 - 30;
+					dur = nominal_ns[i] * (1000 + noise) / 1000;
+					if (s == 2 && i == 1)
+						dur = dur * 11 / 10;
+					ev_i64(&t, ev_add(&t, mod, name[i], NS(at), NS(dur)), "program_id", 30 + i);
+					at += dur + 5000;
+				}
+			snprintf(fname, sizeof(fname), "diff/%s/round_%d.xplane.pb", side[s], r);
+			space_write(sp, fname);
+		}
+	}
+}
+
 /* Stream #1 of the compat plane: events deliberately out of start order. */
 static void compat_stream1(struct plane *g, XLine *ln)
 {
@@ -1630,6 +1683,7 @@ int main(int argc, char **argv)
 	gen_autotune();
 	gen_compat();
 	gen_autotune_programs();
+	gen_diff();
 	gen_tpu_two_module_lines();
 	gen_odd_stats();
 	gen_gpu_host_links(0);

@@ -39,6 +39,7 @@ enum cmd_exit {
 	EXIT_UNSUPPORTED = 5,	/* a feature this build lacks */
 	EXIT_PARTIAL = 6,	/* some inputs of several were unreadable: the result covers the rest */
 	EXIT_NODRIVER = 7,	/* capture: no CUDA driver on this machine */
+	EXIT_GATE = 8,		/* diff --gate: a row is slower beyond the limit */
 };
 
 int cmd_functions(int argc, char **argv);
@@ -54,6 +55,7 @@ int cmd_compile(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_summarize(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
 
 /* Options several commands share; the rows come from the macros below. */
 struct cmd_common {

@@ -1,0 +1,248 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* xplane-stat diff BASE CURRENT: what changed between two sets of runs, with significance and a CI gate. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "an_autotune.h"
+#include "an_diff.h"
+#include "cmd.h"
+#include "out_diff.h"
+
+struct diff_args {
+	struct cmd_common c;
+	const char *level, *match, *id_regex, *alpha, *gate, *gate95;
+};
+
+struct diff_batch {
+	struct diff_args *a;
+	const struct xp_pathlist *paths;
+	const struct an_exec_opts *xo;
+	unsigned plane_jobs;
+	int side;
+	struct an_diff_result *res;
+	struct xp_notes *notes;
+	struct cmd_batch b;
+	int ret;
+};
+
+static void *diff_work(size_t i, void *ctx)
+{
+	struct diff_batch *db = ctx;
+
+	return cmd_input_process(&db->a->c, db->paths->paths[i], db->plane_jobs, db->xo, 0);
+}
+
+static void diff_done(size_t i, void *result, void *ctx)
+{
+	struct diff_batch *db = ctx;
+	struct cmd_input *in = result;
+	struct xp_err err = {0};
+
+	(void)i;
+	if (db->ret >= 0)
+		goto out;
+	/* a side whose only input fails ends in read_side, with the other side's notes */
+	cmd_batch_step(&db->b, in, db->notes);
+	if (!in || in->code)
+		goto out;
+	if (!in->execs.ndevices)
+		xp_notes_add(db->notes, "'%s': no device plane with events%s", in->path,
+			     db->a->c.device ? " matching --device" : "");
+	if (an_diff_add(db->res, db->side, &in->execs, &err)) {
+		cmd_error("%s", err.msg);
+		db->ret = EXIT_ERROR;
+	}
+out:
+	cmd_input_free(in);
+}
+
+/* One side's runs into res; -1 to go on, else the exit code (message printed). */
+static int read_side(struct diff_args *a, const struct an_exec_opts *xo, int side, const char *arg,
+		     struct an_diff_result *res, struct xp_notes *notes, size_t *failed)
+{
+	struct diff_batch db = {0};
+	struct xp_pathlist paths = {0};
+	int ret;
+
+	db.a = a;
+	db.xo = xo;
+	db.side = side;
+	db.res = res;
+	db.notes = notes;
+	db.ret = -1;
+	if ((ret = cmd_batch_inputs(&db.b, &a->c, &arg, 1, &paths, notes, &db.plane_jobs)) >= 0)
+		goto out;
+	db.paths = &paths;
+	ret = cmd_batch_run(&db.b, cmd_jobs(&a->c, paths.n), diff_work, diff_done, &db, notes, &db.ret);
+	if (ret < 0 && !res->runs[side]) {
+		cmd_print_notes(notes);
+		cmd_error("'%s': no run could be read for the %s side", arg, side ? "current" : "base");
+		ret = db.b.first_code ? db.b.first_code : EXIT_INPUT;
+	}
+	*failed += db.b.failed;
+out:
+	xp_pathlist_release(&paths);
+	return ret;
+}
+
+/* A number option: -1 to go on, else EXIT_USAGE (message printed). */
+static int number_opt(const char *s, const char *name, double lo, double hi, double *out)
+{
+	char *end;
+
+	if (!s)
+		return -1;
+	*out = strtod(s, &end);
+	if (end == s || *end || !(*out >= lo && *out <= hi)) {
+		cmd_error("%s: '%s' is not a number from %g to %g", name, s, lo, hi);
+		return EXIT_USAGE;
+	}
+	return -1;
+}
+
+struct diff_output {
+	const struct an_diff_result *r;
+	const struct xp_notes *notes;
+	double gate, gate95;
+};
+
+static int print_diff(FILE *f, enum out_mode mode, int colour, const void *arg)
+{
+	const struct diff_output *o = arg;
+
+	return out_diff(f, mode, o->r, o->notes, o->gate, o->gate95, colour);
+}
+
+int cmd_diff(int argc, char **argv)
+{
+	struct diff_args a = {0};
+	const struct opt opts[] = {
+		{"level", 'l', OPT_STR, &a.level, "functions|autotune",
+		 "rows: functions and programs (default), or autotune candidates"},
+		{"match", 'm', OPT_STR, &a.match, "REGEX", "only functions whose name matches REGEX (extended)"},
+		{"id-regex", 0, OPT_STR, &a.id_regex, "REGEX",
+		 "autotune level: group 1 of REGEX on function names is the candidate id (default "
+		 AN_AT_DEFAULT_ID_REGEX ")"},
+		{"alpha", 0, OPT_STR, &a.alpha, "P", "significance level of the tests (default 0.05)"},
+		{"gate", 0, OPT_STR, &a.gate, "PCT",
+		 "exit 8 when a row is slower by more than PCT percent in the mean with p < alpha"},
+		{"gate-p95", 0, OPT_STR, &a.gate95, "PCT",
+		 "exit 8 when a row's 95th percentile grows by more than PCT percent with p < alpha"},
+		CMD_OPTS_SELECT(&a.c),
+		CMD_OPTS_INPUT(&a.c),
+		CMD_OPTS_FORMAT(&a.c),
+		{0},
+	};
+	const struct opt_cmd cmd = {
+		"diff", "[OPTIONS] BASE CURRENT",
+		"Compares two sets of runs. Each side is a profile, a directory of them or a summary\n"
+		"file. Per row: samples, mean, median and min on each side, the change of the mean\n"
+		"(current / base) with a 95% interval, a Mann-Whitney U p-value (Welch's t beside\n"
+		"it) and a verdict: faster, slower, same, new, gone or too few samples. A side of\n"
+		"one profile has its executions as samples; of several, each run's mean. Sorted\n"
+		"by the change of the mean, largest first. --gate makes it a CI check (exit 8).",
+		opts,
+	};
+	struct an_exec_opts xo = {0};
+	struct an_diff_opts dopt = {.alpha = 0.05};
+	struct an_diff_result res;
+	struct diff_output out;
+	struct xp_notes notes = {0};
+	struct xp_err err = {0};
+	regex_t match_re, id_re;
+	int have_match = 0, have_id = 0, ret;
+	enum out_mode mode = OUT_TABLE;
+	double gate = -1, gate95 = -1;
+	const char **pos = NULL;
+	size_t npos, failed = 0, gated, i;
+
+	cmd_common_init(&a.c);
+	an_diff_init(&res, &dopt);
+	ret = cmd_parse(&cmd, argc, argv, &pos, &npos);
+	if (ret >= 0)
+		goto out;
+	ret = EXIT_USAGE;
+	if (npos != 2) {
+		cmd_error("diff compares two sets of runs: give BASE and CURRENT (see 'xplane-stat diff --help')");
+		goto out;
+	}
+	if (a.level && !strcmp(a.level, "autotune")) {
+		dopt.level = AN_DIFF_AUTOTUNE;
+	} else if (a.level && strcmp(a.level, "functions")) {
+		cmd_error("--level: '%s' is not functions or autotune", a.level);
+		goto out;
+	}
+	if ((ret = number_opt(a.alpha, "--alpha", 1e-12, 0.5, &dopt.alpha)) >= 0 ||
+	    (ret = number_opt(a.gate, "--gate", 0, 1e9, &gate)) >= 0 ||
+	    (ret = number_opt(a.gate95, "--gate-p95", 0, 1e9, &gate95)) >= 0)
+		goto out;
+	ret = cmd_common_setup(&a.c, &mode, &dopt.time, &xo);
+	if (ret >= 0)
+		goto out;
+	if (a.match && (ret = cmd_regex(&match_re, a.match, "--match")))
+		goto out;
+	have_match = a.match != NULL;
+	if ((ret = cmd_regex(&id_re, a.id_regex ? a.id_regex : AN_AT_DEFAULT_ID_REGEX, "--id-regex")))
+		goto out;
+	have_id = 1;
+	dopt.match = have_match ? &match_re : NULL;
+	dopt.id_re = &id_re;
+	an_diff_init(&res, &dopt);
+	a.c.want_host_event = an_exec_wants_host_event;
+	a.c.host_keys = AN_EXEC_HOST_KEYS;
+	a.c.keys = AN_EXEC_KEYS;
+	a.c.summaries = 1;
+	for (i = 0; i < 2; i++)
+		if ((ret = read_side(&a, &xo, (int)i, pos[i], &res, &notes, &failed)) >= 0)
+			goto out;
+	an_diff_finish(&res, &err);
+	if (!res.nrows) {
+		cmd_print_notes(&notes);
+		cmd_error("nothing to compare: no %s on either side",
+			  dopt.level == AN_DIFF_AUTOTUNE ? "autotune candidate" : "function execution");
+		ret = EXIT_NOMATCH;
+		goto out;
+	}
+	gated = an_diff_gate(&res, gate, gate95);
+	out.r = &res;
+	out.notes = &notes;
+	out.gate = gate;
+	out.gate95 = gate95;
+	ret = cmd_write(a.c.output, mode, print_diff, &out);
+	if (mode != OUT_JSON)
+		cmd_print_notes(&notes);
+	if (!ret && failed) {
+		cmd_error("%zu input%s could not be read; the comparison covers the rest", failed,
+			  failed == 1 ? "" : "s");
+		ret = EXIT_PARTIAL;
+	}
+	if (!ret && gated) {
+		for (i = 0; i < res.nrows; i++) {
+			const struct an_diff_row *row = &res.rows[i];
+
+			if (!row->gated)
+				continue;
+			fputs("xplane-stat: gate: '", stderr);
+			out_put_text(stderr, row->key);	/* names are data */
+			if (row->gated & 1)
+				fprintf(stderr, "' is %.1f%% slower (mean; p = %.2g; limit %g%%)",
+					(row->change - 1) * 100, row->p_u, gate);
+			if (row->gated & 2)
+				fprintf(stderr, "%s p95 is %.1f%% higher (p = %.2g; limit %g%%)",
+					row->gated & 1 ? ";" : "'", (row->p95_change - 1) * 100, row->p_u, gate95);
+			fputc('\n', stderr);
+		}
+		ret = EXIT_GATE;
+	}
+out:
+	if (have_match)
+		regfree(&match_re);
+	if (have_id)
+		regfree(&id_re);
+	an_diff_release(&res);
+	cmd_common_release(&a.c);
+	xp_notes_release(&notes);
+	free(pos);
+	return ret;
+}

@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* diff's output: a table, JSON (rows[]), CSV or TSV of an an_diff_result. */
+#ifndef OUT_DIFF_H
+#define OUT_DIFF_H
+
+#include <stdio.h>
+
+#include "an_diff.h"
+#include "out_table.h"
+#include "xp_err.h"
+
+/* gate_pct and gate_p95_pct as asked (negative: not asked), for JSON. */
+int out_diff(FILE *f, enum out_mode mode, const struct an_diff_result *r, const struct xp_notes *notes,
+	     double gate_pct, double gate_p95_pct, int colour);
+/* "executions of one run" or "per-run means over N runs": what a side's samples are. */
+const char *out_diff_samples_what(size_t runs);
+
+#endif
