@@ -56,6 +56,7 @@ int cmd_export(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_summarize(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
 
 /* Options several commands share; the rows come from the macros below. */
 struct cmd_common {

@@ -1,0 +1,219 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * xplane-stat merge: summary files combined into one. The result is the
+ * multiset of their lines in one canonical order (by path, size, crc32,
+ * then the line's bytes), so merging is associative and commutative: any
+ * tree of merges over the same files gives the same bytes.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd.h"
+
+struct merge_args {
+	struct cmd_common c;
+	int check;
+};
+
+/* A validated line: where its bytes are and what orders it. */
+struct mline {
+	const char *p;
+	size_t len;
+	const char *path;	/* the run's, for ordering */
+	uint64_t size;
+	uint32_t crc;
+};
+
+/* One file's lines, validated on a worker thread. */
+struct mfile {
+	struct xp_buf b;
+	struct mline *lines;
+	size_t n;
+	char **paths;	/* the runs' paths, owned */
+	int code;
+	struct xp_err err;
+};
+
+struct merge_ctx {
+	const struct merge_args *a;
+	const char *const *files;
+	struct mfile **done;
+	int ret;
+};
+
+static void mfile_free(struct mfile *f)
+{
+	size_t i;
+
+	if (!f)
+		return;
+	for (i = 0; i < f->n; i++)
+		free(f->paths[i]);
+	free(f->paths);
+	free(f->lines);
+	xp_buf_release(&f->b);
+	free(f);
+}
+
+static void *merge_work(size_t i, void *ctx)
+{
+	struct merge_ctx *m = ctx;
+	const char *path = m->files[i];
+	struct mfile *f = calloc(1, sizeof(*f));
+	size_t cap = 0, lineno = 0, k, j;
+	int ret;
+
+	if (!f)
+		return NULL;
+	ret = xp_buf_load(path, m->a->c.max_input, &f->b, &f->err);
+	if (!ret && f->b.len && !an_run_sniff(f->b.data, f->b.len))
+		ret = xp_err_set(&f->err, XP_ERR_FORMAT, "'%s' is not a summary file (see 'xplane-stat summarize')",
+				 path);
+	for (k = 0; !ret && k < f->b.len; k = j + 1) {
+		const char *line = (const char *)f->b.data + k;
+		struct an_run run;
+
+		lineno++;
+		for (j = k; j < f->b.len && f->b.data[j] != '\n'; j++)
+			;
+		if (j == k)
+			continue;
+		if ((ret = an_run_parse(line, j - k, path, lineno, &run, &f->err)))
+			break;
+		if (xp_grow(&f->lines, &cap, f->n, sizeof(*f->lines), 64) ||
+		    !(f->paths = realloc(f->paths, cap * sizeof(*f->paths)))) {
+			an_run_release(&run);
+			ret = xp_err_set(&f->err, XP_ERR_NOMEM, "out of memory");
+			break;
+		}
+		f->paths[f->n] = run.path;
+		run.path = NULL;
+		f->lines[f->n] = (struct mline){line, j - k, f->paths[f->n], run.size, run.crc32};
+		f->n++;
+		an_run_release(&run);
+	}
+	f->code = cmd_exit_for(ret);
+	return f;
+}
+
+static void merge_done(size_t i, void *result, void *ctx)
+{
+	struct merge_ctx *m = ctx;
+	struct mfile *f = result;
+
+	m->done[i] = f;
+	if (m->ret >= 0)
+		return;
+	if (!f) {
+		cmd_error("out of memory");
+		m->ret = EXIT_ERROR;
+	} else if (f->code) {
+		cmd_error("%s", f->err.msg);
+		m->ret = f->code;
+	}
+}
+
+static int cmp_line(const void *x, const void *y)
+{
+	const struct mline *a = x, *b = y;
+	size_t n = a->len < b->len ? a->len : b->len;
+	int c = strcmp(a->path, b->path);
+
+	if (c)
+		return c;
+	if (a->size != b->size)
+		return a->size < b->size ? -1 : 1;
+	if (a->crc != b->crc)
+		return a->crc < b->crc ? -1 : 1;
+	if ((c = memcmp(a->p, b->p, n)))
+		return c;
+	return (a->len > b->len) - (a->len < b->len);
+}
+
+int cmd_merge(int argc, char **argv)
+{
+	struct merge_args a = {0};
+	const struct opt opts[] = {
+		{"check", 0, OPT_FLAG, &a.check, NULL, "only check the files (exit 3 naming the first bad line)"},
+		{"output", 'o', OPT_STR, &a.c.output, "FILE",
+		 "write to FILE (via a temporary name, renamed when complete); - or none: stdout"},
+		{"jobs", 'j', OPT_COUNT, &a.c.jobs, "N", "threads checking files (default: online CPUs)"},
+		{"max-input-size", 0, OPT_BYTES, &a.c.max_input, "SIZE",
+		 "refuse input from stdin or a pipe, or gzip input, over SIZE bytes (default 16G)"},
+		{0},
+	};
+	const struct opt_cmd cmd = {
+		"merge", "[OPTIONS] SUMMARY...",
+		"Combines summary files (from summarize, --history or merge) into one, each line\n"
+		"checked. The result holds every run of every input once per time it appears, in a\n"
+		"canonical order, so any grouping of merges gives the same file: merge the\n"
+		"summaries of a cluster's profiles in a tree, in any order. Runs seen more than\n"
+		"once (identical lines) are kept and counted in a warning.",
+		opts,
+	};
+	struct merge_ctx m = {0};
+	struct mline *all = NULL;
+	struct cmd_out out = {0};
+	const char **pos = NULL;
+	size_t npos, n = 0, i, k, dups = 0;
+	int ret;
+
+	cmd_common_init(&a.c);
+	ret = cmd_parse(&cmd, argc, argv, &pos, &npos);
+	if (ret >= 0)
+		goto out;
+	if (!npos) {
+		cmd_error("no summary file given (see 'xplane-stat merge --help')");
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	m.a = &a;
+	m.files = pos;
+	m.ret = -1;
+	if (!(m.done = calloc(npos, sizeof(*m.done)))) {
+		cmd_error("out of memory");
+		ret = EXIT_ERROR;
+		goto out;
+	}
+	xp_pool_run(npos, cmd_jobs(&a.c, npos), merge_work, merge_done, &m);
+	if ((ret = m.ret) >= 0)
+		goto out;
+	for (i = 0; i < npos; i++)
+		n += m.done[i]->n;
+	if (!(all = malloc((n ? n : 1) * sizeof(*all)))) {
+		cmd_error("out of memory");
+		ret = EXIT_ERROR;
+		goto out;
+	}
+	for (i = 0, n = 0; i < npos; i++)
+		for (k = 0; k < m.done[i]->n; k++)
+			all[n++] = m.done[i]->lines[k];
+	if (a.check) {
+		ret = EXIT_OK;
+		goto out;
+	}
+	if (n > 1)
+		qsort(all, n, sizeof(*all), cmp_line);
+	for (i = 1; i < n; i++)
+		dups += !cmp_line(&all[i - 1], &all[i]);
+	if (dups)
+		cmd_error("warning: %zu run%s appear%s more than once (identical lines): kept; check that "
+			  "the inputs do not overlap", dups, dups == 1 ? "" : "s", dups == 1 ? "s" : "");
+	if ((ret = cmd_out_open(&out, a.c.output)))
+		goto out;
+	{
+		int ok = 1;
+
+		for (i = 0; i < n && ok; i++)
+			ok = fwrite(all[i].p, 1, all[i].len, out.f) == all[i].len && fputc('\n', out.f) != EOF;
+		ret = cmd_out_close(&out, ok);
+	}
+out:
+	for (i = 0; m.done && i < npos; i++)
+		mfile_free(m.done[i]);
+	free(m.done);
+	free(all);
+	cmd_common_release(&a.c);
+	free(pos);
+	return ret;
+}
