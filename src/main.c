@@ -28,6 +28,7 @@ static const struct command commands[] = {
 	{"diff", cmd_diff, "compare two sets of runs: change, confidence, p-value, verdict; --gate for CI"},
 	{"summarize", cmd_summarize, "one summary line per profile (JSON lines) for merge, diff and history"},
 	{"merge", cmd_merge, "combine summary files (associative: merge a cluster's summaries in any tree)"},
+	{"history", cmd_history, "each row's trend over runs recorded with --history; the latest against its commit's first"},
 	{"capture", cmd_capture, "run a CUDA program and record its GPU work as an XSpace (CUPTI)"},
 };
 

@@ -57,6 +57,8 @@ int cmd_report(int argc, char **argv);
 int cmd_summarize(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_merge(int argc, char **argv);
+int cmd_history(int argc, char **argv);
+
 
 /* Options several commands share; the rows come from the macros below. */
 struct cmd_common {
@@ -84,8 +86,11 @@ struct cmd_common {
 	int summaries;
 	/* Also the size and crc32 of each input file (cmd_input), for summaries. */
 	int provenance;
+	const char *history, *commit;	/* --history FILE, --commit REV (CMD_OPTS_HISTORY) */
 	/* private: set by cmd_common_setup, freed by cmd_common_release */
 	struct cmd_runs *runs_;
+	struct an_run_hist hist_;	/* with --history: this command's, and its lines */
+	struct out_bytes hist_lines_;
 	regex_t child_re_;
 	int have_child_;
 	const struct xp_reader *reader_;
@@ -106,6 +111,11 @@ struct cmd_common {
 	{"children", 0, OPT_STR, &(c)->children, "REGEX",                                          \
 	 "time = union of the plane's events inside each execution whose name matches REGEX"},     \
 	{"time", 0, OPT_STR, &(c)->time, "busy|span", "busy: union of device intervals (default); span: first start to last end"}
+
+#define CMD_OPTS_HISTORY(c)                                                                        \
+	{"history", 0, OPT_STR, &(c)->history, "FILE",                                             \
+	 "append each input's summary to FILE with the git commit (see the history command)"},     \
+	{"commit", 0, OPT_STR, &(c)->commit, "REV", "with --history: record REV, not git's HEAD here"}
 
 #define CMD_OPTS_INPUT(c)                                                                          \
 	{"jobs", 'j', OPT_COUNT, &(c)->jobs, "N",                                                  \
@@ -301,5 +311,22 @@ int cmd_out_close(struct cmd_out *o, int ok);
 int cmd_append_file(const char *path, const void *bytes, size_t n);
 /* Prints collected warnings to stderr ("xplane-stat: warning: ..."). */
 void cmd_print_notes(const struct xp_notes *n);
+
+/*
+ * --history FILE: cmd_history_begin fills h (commit from --commit, else git
+ * in the working directory, with its dirty flag; time; host); the command
+ * makes its inputs' lines with h (cmd_input_line) and cmd_history_append
+ * appends them under a lock with the next run number of that commit. Both
+ * return -1 / EXIT_OK to go on, else the exit code (message printed).
+ */
+int cmd_history_begin(const char *commit, struct an_run_hist *h, struct xp_notes *notes);
+int cmd_history_append(const char *path, const struct out_bytes *lines, const struct an_run_hist *h);
+void cmd_history_release(struct an_run_hist *h);
+/* For commands with CMD_OPTS_HISTORY, after cmd_common_setup: -1 to go on, else the exit code. */
+int cmd_history_setup(struct cmd_common *c, struct xp_notes *notes);
+/* In a done callback: the input's line for --history (nothing without it). 0, or -1 out of memory. */
+int cmd_history_add(struct cmd_common *c, const struct cmd_input *in);
+/* At the end: appends the lines when ret is 0 or 6 (a partial result); returns ret, or the append's failure. */
+int cmd_history_finish(struct cmd_common *c, int ret);
 
 #endif

@@ -27,7 +27,7 @@ struct at_args {
 
 /* The inputs' samples pooled into one result, input by input in order. */
 struct at_batch {
-	const struct at_args *a;
+	struct at_args *a;
 	const struct xp_pathlist *paths;
 	const struct an_exec_opts *xo;
 	const struct an_compat_opts *co;	/* --compat, else NULL */
@@ -181,7 +181,7 @@ static void at_done(size_t i, void *result, void *ctx)
 		goto out;
 	if (ab->b.lines) {
 		cmd_batch_step(&ab->b, in, ab->notes);
-		if (at_line(ab, in))
+		if (at_line(ab, in) || (in && !in->code && cmd_history_add(&ab->a->c, in)))
 			ab->ret = EXIT_ERROR;
 	} else if (cmd_batch_step(&ab->b, in, ab->notes)) {
 		ab->ret = in ? in->code : EXIT_ERROR;
@@ -189,6 +189,10 @@ static void at_done(size_t i, void *result, void *ctx)
 		ab->ret = add_input(ab, in, ab->res, ab->notes, &err);
 		if (ab->ret >= 0)
 			cmd_error("%s", err.msg);
+		else if (cmd_history_add(&ab->a->c, in)) {
+			cmd_error("out of memory");
+			ab->ret = EXIT_ERROR;
+		}
 	}
 out:
 	cmd_input_free(in);
@@ -215,6 +219,7 @@ int cmd_autotune(int argc, char **argv)
 		 "pool a candidate's programs (program ids) into one row; by default each program is a row of its own"},
 		{"per-file", 0, OPT_FLAG, &a.per_file, NULL,
 		 "a JSON line per input with its own candidates and their samples, in input order"},
+		CMD_OPTS_HISTORY(&a.c),
 		CMD_OPTS_INPUT(&a.c),
 		CMD_OPTS_FORMAT(&a.c),
 		{0},
@@ -289,7 +294,14 @@ int cmd_autotune(int argc, char **argv)
 		a.c.host_keys = AN_EXEC_HOST_KEYS;
 		a.c.keys = AN_EXEC_KEYS;
 	}
-	a.c.summaries = 1;
+	a.c.summaries = !a.compat;	/* --compat reads traces its own way */
+	if (a.compat && a.c.history) {
+		cmd_error("--history records executions, which --compat=ejkernel does not find");
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	if ((ret = cmd_history_setup(&a.c, &notes)) >= 0)
+		goto out;
 	if ((ret = cmd_batch_inputs(&ab.b, &a.c, pos, npos, &paths, &notes, &ab.plane_jobs)) >= 0)
 		goto out;
 	ab.a = &a;
@@ -308,6 +320,7 @@ int cmd_autotune(int argc, char **argv)
 		}
 		ret = cmd_batch_lines(&ab.b, a.c.output, cmd_jobs(&a.c, paths.n), at_work, at_done, &ab,
 				      &notes, &ab.ret);
+		ret = cmd_history_finish(&a.c, ret);
 		goto out;
 	}
 	ret = cmd_batch_run(&ab.b, cmd_jobs(&a.c, paths.n), at_work, at_done, &ab, &notes, &ab.ret);
@@ -332,7 +345,7 @@ int cmd_autotune(int argc, char **argv)
 		goto out;
 	}
 	ret = cmd_write(a.c.output, mode, print_autotune, &res);
-	ret = cmd_batch_exit(&ab.b, ret);
+	ret = cmd_history_finish(&a.c, cmd_batch_exit(&ab.b, ret));
 out:
 	if (have_id)
 		regfree(&id_re);

@@ -366,9 +366,15 @@ struct cmd_input *cmd_input_process(const struct cmd_common *c, const char *path
 	if (!in)
 		return NULL;
 	in->path = path;
-	if (xo && (e = run_for(c, path))) {
+	if ((e = run_for(c, path))) {
 		in->run = &e->run;
-		run_input(c, xo, in);
+		if (xo) {
+			run_input(c, xo, in);
+		} else {	/* a command that took summaries but wants the trace itself */
+			in->code = EXIT_USAGE;
+			xp_err_set(&in->err, XP_ERR_USAGE, "'%s' line %zu: a summary's run, not a trace",
+				   e->run.src_file, e->run.src_line);
+		}
 		return in;
 	}
 	in->code = cmd_read(c, path, jobs, xo != NULL, &in->t, &in->err);
@@ -1001,6 +1007,8 @@ void cmd_common_release(struct cmd_common *c)
 {
 	runs_free(c->runs_);
 	c->runs_ = NULL;
+	cmd_history_release(&c->hist_);
+	out_bytes_release(&c->hist_lines_);
 	if (c->have_child_)
 		regfree(&c->child_re_);
 	c->have_child_ = 0;

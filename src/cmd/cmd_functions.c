@@ -34,7 +34,7 @@ static int print_functions(FILE *f, enum out_mode mode, int colour, const void *
 
 /* The inputs' executions pooled into one result, or one JSON line per input. */
 struct fn_batch {
-	const struct fn_args *a;
+	struct fn_args *a;
 	const struct xp_pathlist *paths;
 	const struct an_exec_opts *xo;
 	const struct an_fn_opts *fo;
@@ -83,7 +83,7 @@ static void fn_done(size_t i, void *result, void *ctx)
 		goto out;
 	if (fb->b.lines) {
 		cmd_batch_step(&fb->b, in, fb->notes);
-		if (fn_line(fb, in))
+		if (fn_line(fb, in) || (in && !in->code && cmd_history_add(&fb->a->c, in)))
 			fb->ret = EXIT_ERROR;
 		goto out;
 	}
@@ -103,7 +103,10 @@ static void fn_done(size_t i, void *result, void *ctx)
 			     fb->a->c.device ? " matching --device" : "");
 	}
 	fb->any_device |= in->execs.ndevices > 0;
-	if (an_fn_add(fb->res, &in->execs, &err)) {
+	if (cmd_history_add(&fb->a->c, in)) {
+		cmd_error("out of memory");
+		fb->ret = EXIT_ERROR;
+	} else if (an_fn_add(fb->res, &in->execs, &err)) {
 		cmd_error("%s", err.msg);
 		fb->ret = EXIT_ERROR;
 	}
@@ -121,6 +124,7 @@ int cmd_functions(int argc, char **argv)
 		{"per-device", 0, OPT_FLAG, &a.per_device, NULL, "a row per function and device, not pooled"},
 		{"per-file", 0, OPT_FLAG, &a.per_file, NULL,
 		 "a JSON line per input with its own result (or its error), in input order"},
+		CMD_OPTS_HISTORY(&a.c),
 		CMD_OPTS_INPUT(&a.c),
 		CMD_OPTS_FORMAT(&a.c),
 		{0},
@@ -173,6 +177,8 @@ int cmd_functions(int argc, char **argv)
 	a.c.host_keys = AN_EXEC_HOST_KEYS;
 	a.c.keys = AN_EXEC_KEYS;
 	a.c.summaries = 1;
+	if ((ret = cmd_history_setup(&a.c, &notes)) >= 0)
+		goto out;
 	if ((ret = cmd_batch_inputs(&fb.b, &a.c, pos, npos, &paths, &notes, &fb.plane_jobs)) >= 0)
 		goto out;
 	fb.a = &a;
@@ -190,6 +196,7 @@ int cmd_functions(int argc, char **argv)
 			goto out;
 		}
 		ret = cmd_batch_lines(&fb.b, a.c.output, jobs, fn_work, fn_done, &fb, &notes, &fb.ret);
+		ret = cmd_history_finish(&a.c, ret);
 		goto out;
 	}
 	ret = cmd_batch_run(&fb.b, jobs, fn_work, fn_done, &fb, &notes, &fb.ret);
@@ -223,7 +230,7 @@ int cmd_functions(int argc, char **argv)
 		cmd_print_notes(&notes);
 	if (!ret && !res.nrows)
 		ret = EXIT_NOMATCH;
-	ret = cmd_batch_exit(&fb.b, ret);
+	ret = cmd_history_finish(&a.c, cmd_batch_exit(&fb.b, ret));
 out:
 	if (have_match)
 		regfree(&match_re);

@@ -53,6 +53,7 @@ void out_table_release(struct out_table *t)
 	for (i = 0; i < t->ncells; i++)
 		free(t->cells[i]);
 	free(t->cells);
+	free(t->marks);
 	memset(t, 0, sizeof(*t));
 }
 
@@ -167,6 +168,25 @@ static void print_plain(const struct out_table *t, FILE *f, enum out_mode mode)
 	}
 }
 
+void out_table_mark(struct out_table *t, enum out_mark m)
+{
+	size_t row = t->ncells ? (t->ncells - 1) / t->ncols : 0, i;
+	unsigned char *p;
+
+	if (row >= t->nmarks) {
+		p = realloc(t->marks, row + 1);
+		if (!p) {
+			t->failed = 1;
+			return;
+		}
+		for (i = t->nmarks; i <= row; i++)
+			p[i] = OUT_MARK_NONE;
+		t->marks = p;
+		t->nmarks = row + 1;
+	}
+	t->marks[row] = (unsigned char)m;
+}
+
 int out_table_print(const struct out_table *t, FILE *f, enum out_mode mode, int colour)
 {
 	size_t nrows = t->ncells / t->ncols, i, c, *w;
@@ -190,8 +210,12 @@ int out_table_print(const struct out_table *t, FILE *f, enum out_mode mode, int 
 		}
 	}
 	for (i = 0; i <= nrows; i++) {
+		int mark = i && colour && i - 1 < t->nmarks ? t->marks[i - 1] : OUT_MARK_NONE;
+
 		if (!i && colour)
 			fputs("\033[1m", f);
+		else if (mark)
+			fputs(mark == OUT_MARK_WORSE ? "\033[31m" : "\033[32m", f);
 		size_t end = t->ncols;
 
 		/* Trailing empty cells print nothing, so no line ends in spaces. */
@@ -210,7 +234,7 @@ int out_table_print(const struct out_table *t, FILE *f, enum out_mode mode, int 
 			if (!(t->right && t->right[c]) && !last)
 				fprintf(f, "%*s", (int)pad, "");
 		}
-		if (!i && colour)
+		if ((!i && colour) || mark)
 			fputs("\033[0m", f);
 		fputc('\n', f);
 	}

@@ -15,12 +15,19 @@ struct out_table {
 	char **cells;			/* row-major, owned */
 	size_t ncells, cap;
 	int failed;			/* out of memory while adding: nothing is printed */
+	unsigned char *marks;		/* per row: enum out_mark (out_table_mark), or NULL */
+	size_t nmarks;
 };
+
+/* How a row stands out in a coloured text table. */
+enum out_mark { OUT_MARK_NONE, OUT_MARK_WORSE, OUT_MARK_BETTER };
 
 void out_table_init(struct out_table *t, size_t ncols, const char *const *headers,
 		    const unsigned char *right);
 /* Appends a cell (printf-style); rows fill left to right. */
 void out_table_add(struct out_table *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Marks the row being filled (the last one begun): red (worse) or green (better) when colour. */
+void out_table_mark(struct out_table *t, enum out_mark m);
 /*
  * Text table: control characters and invalid UTF-8 shown as \xNN, header bold
  * when colour; CSV quoted as RFC 4180; TSV with \t \n \r \\ escaped.

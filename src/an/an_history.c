@@ -1,0 +1,202 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#include "an_history.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xp_arena.h"
+#include "xp_hmap.h"
+
+static int same_group(const struct an_hist_group *g, const struct an_run *r)
+{
+	return g->run == r->hist.run && g->dirty == r->hist.dirty && !strcmp(g->commit, r->hist.commit);
+}
+
+/* Whether a group is of commit "abc" or "abc+" (dirty), by prefix of the recorded hash. */
+static int commit_matches(const struct an_hist_group *g, const char *want)
+{
+	size_t n = strlen(want);
+	int dirty = n && want[n - 1] == '+';
+
+	n -= (size_t)dirty;
+	return n && dirty == g->dirty && strlen(g->commit) >= n && !strncmp(g->commit, want, n);
+}
+
+/* The group of each run (SIZE_MAX: no history), the groups in first-recorded order. */
+static int make_groups(const struct an_run *runs, size_t n, struct an_hist_result *r, size_t *gof)
+{
+	size_t i, k, cap = 0;
+
+	for (i = 0; i < n; i++) {
+		const struct an_run *x = &runs[i];
+
+		gof[i] = SIZE_MAX;
+		if (!x->hist.present) {
+			r->runs_without_history++;
+			continue;
+		}
+		for (k = r->ngroups; k-- > 0;)
+			if (same_group(&r->groups[k], x))
+				break;
+		if (k == SIZE_MAX) {
+			if (xp_grow(&r->groups, &cap, r->ngroups, sizeof(*r->groups), 16))
+				return XP_ERR_NOMEM;
+			k = r->ngroups++;
+			r->groups[k] = (struct an_hist_group){x->hist.commit, x->hist.dirty, x->hist.run, x->hist.time, 0};
+		}
+		r->groups[k].nprofiles++;
+		gof[i] = k;
+	}
+	return 0;
+}
+
+/* One group's rows as an_diff sees them, as a base side on its own. */
+static int group_diff(const struct an_run *runs, size_t n, const size_t *gof, size_t g, const struct an_diff_opts *o,
+		      int side, struct an_diff_result *d, struct xp_err *err)
+{
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; i < n && !ret; i++)
+		if (gof[i] == g)
+			ret = an_diff_add(d, side, &runs[i].execs, err);
+	(void)o;
+	return ret;
+}
+
+static int pick_baseline(struct an_hist_result *r, const char *want, struct xp_err *err)
+{
+	const struct an_hist_group *last = &r->groups[r->latest];
+	size_t k;
+
+	if (want) {
+		for (k = 0; k < r->ngroups; k++)
+			if (commit_matches(&r->groups[k], want))
+				break;
+		if (k == r->ngroups)
+			return xp_err_set(err, XP_ERR_USAGE, "--baseline: no run of commit '%s' in the history", want);
+		r->baseline = k;
+		r->base_why = AN_HB_ASKED;
+		return 0;
+	}
+	for (k = 0; k < r->ngroups; k++)
+		if (r->groups[k].dirty == last->dirty && !strcmp(r->groups[k].commit, last->commit))
+			break;
+	if (k != r->latest) {
+		r->baseline = k;
+		r->base_why = AN_HB_SAME_COMMIT;
+		return 0;
+	}
+	/* the latest is its commit's first run: the first run of the commit recorded before it */
+	for (k = r->latest; k-- > 0;)
+		if (r->groups[k].dirty != last->dirty || strcmp(r->groups[k].commit, last->commit))
+			break;
+	if (k == SIZE_MAX) {
+		r->base_why = AN_HB_NONE;
+		return 0;
+	}
+	{
+		const struct an_hist_group *prev = &r->groups[k];
+		size_t j;
+
+		for (j = 0; j <= k; j++)
+			if (r->groups[j].dirty == prev->dirty && !strcmp(r->groups[j].commit, prev->commit))
+				break;
+		r->baseline = j;
+	}
+	r->base_why = AN_HB_PREVIOUS_COMMIT;
+	return 0;
+}
+
+int an_hist_compute(const struct an_run *runs, size_t n, const struct an_diff_opts *o, const char *baseline,
+		    struct an_hist_result *r, struct xp_err *err)
+{
+	size_t *gof = malloc((n ? n : 1) * sizeof(*gof)), g, i, k;
+	struct xp_hmap keys = {0};
+	size_t rcap = 0;
+	int ret;
+
+	memset(r, 0, sizeof(*r));
+	an_diff_init(&r->diff, o);
+	if (!gof)
+		return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
+	if ((ret = make_groups(runs, n, r, gof)))
+		goto nomem;
+	if (!r->ngroups) {
+		ret = xp_err_set(err, XP_ERR_USAGE, "no run in it was recorded with --history");
+		goto out;
+	}
+	r->latest = r->ngroups - 1;
+	for (i = r->ngroups; i-- > 0;)	/* the last recorded: the latest time, the later line on a tie */
+		if (r->groups[i].time > r->groups[r->latest].time)
+			r->latest = i;
+	if ((ret = pick_baseline(r, baseline, err)))
+		goto out;
+	/* the trend: each group's rows on their own */
+	for (g = 0; g < r->ngroups; g++) {
+		struct an_diff_result d;
+
+		an_diff_init(&d, o);
+		ret = group_diff(runs, n, gof, g, o, 0, &d, err);
+		if (!ret)
+			ret = an_diff_finish(&d, err);
+		for (k = 0; !ret && k < d.nrows; k++) {
+			size_t idx = r->nrows, j;
+			int found = xp_hmap_get_or_put(&keys, d.rows[k].key, &idx);
+
+			if (found < 0 || (!found && xp_grow(&r->rows, &rcap, r->nrows, sizeof(*r->rows), 16))) {
+				ret = XP_ERR_NOMEM;
+				break;
+			}
+			if (!found) {
+				struct an_hist_row *row = &r->rows[r->nrows++];
+
+				row->key = strdup(d.rows[k].key);
+				row->means = malloc(r->ngroups * sizeof(*row->means));
+				if (!row->key || !row->means) {
+					ret = XP_ERR_NOMEM;
+					break;
+				}
+				for (j = 0; j < r->ngroups; j++)
+					row->means[j] = NAN;
+			}
+			r->rows[idx].means[g] = d.rows[k].base.mean;
+		}
+		an_diff_release(&d);
+		if (ret)
+			goto nomem;
+	}
+	if (r->base_why != AN_HB_NONE) {
+		ret = group_diff(runs, n, gof, r->baseline, o, 0, &r->diff, err);
+		if (!ret)
+			ret = group_diff(runs, n, gof, r->latest, o, 1, &r->diff, err);
+		if (!ret)
+			ret = an_diff_finish(&r->diff, err);
+	}
+	if (ret)
+		goto nomem;
+	goto out;
+nomem:
+	ret = xp_err_set(err, XP_ERR_NOMEM, "out of memory");
+out:
+	xp_hmap_release(&keys);
+	free(gof);
+	if (ret)
+		an_hist_release(r);
+	return ret;
+}
+
+void an_hist_release(struct an_hist_result *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nrows; i++) {
+		free(r->rows[i].key);
+		free(r->rows[i].means);
+	}
+	free(r->rows);
+	free(r->groups);
+	an_diff_release(&r->diff);
+	memset(r, 0, sizeof(*r));
+}

@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * A history file's trend: its runs grouped by what made them (commit, dirty
+ * flag, run number: one analysis command with --history), the groups in
+ * the order they were first recorded; per row (an_diff's rows: functions or
+ * autotune candidates) its mean in each group (an_diff's samples: a
+ * group's executions when it holds one profile, else its profiles' means);
+ * and the latest group compared with a baseline group by an_diff.
+ *
+ * Baseline: the first group of --baseline's commit when given; else the
+ * first group of the latest's commit; when the latest is that first group
+ * itself, the first group of the commit recorded before it (baseline_why
+ * says which).
+ *
+ * Ownership: a result owns everything in it; an_hist_release frees it.
+ */
+#ifndef AN_HISTORY_H
+#define AN_HISTORY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "an_diff.h"
+#include "an_run.h"
+
+struct an_hist_group {
+	const char *commit;	/* the first run's (owned by the runs given) */
+	int dirty;
+	uint64_t run;
+	int64_t time;
+	size_t nprofiles;
+};
+
+enum an_hist_base {
+	AN_HB_NONE,		/* a single commit with a single group: nothing to compare */
+	AN_HB_SAME_COMMIT,	/* the first run of the latest's commit */
+	AN_HB_PREVIOUS_COMMIT,	/* the latest is its commit's first: the commit before */
+	AN_HB_ASKED,		/* --baseline */
+};
+
+struct an_hist_row {
+	char *key;
+	double *means;		/* per group, ps; NAN where the group lacks the row */
+};
+
+struct an_hist_result {
+	struct an_hist_group *groups;
+	size_t ngroups;
+	struct an_hist_row *rows;	/* by key's first appearance */
+	size_t nrows;
+	size_t latest, baseline;	/* group indexes; baseline valid unless AN_HB_NONE */
+	enum an_hist_base base_why;
+	struct an_diff_result diff;	/* baseline (base) against latest (current) */
+	size_t runs_without_history;	/* lines without a history block: left out */
+};
+
+/*
+ * Computes the trend of n runs (their executions are read, not taken).
+ * baseline: a commit (a prefix of the recorded short hash, '+' for a dirty
+ * tree), NULL for the default. 0; XP_ERR_USAGE when the baseline commit is
+ * not in the file or no run has history; XP_ERR_NOMEM.
+ */
+int an_hist_compute(const struct an_run *runs, size_t n, const struct an_diff_opts *o, const char *baseline,
+		    struct an_hist_result *r, struct xp_err *err);
+void an_hist_release(struct an_hist_result *r);
+
+#endif
