@@ -135,6 +135,24 @@ int an_diff_add(struct an_diff_result *r, int side, const struct an_exec_list *l
 	return ret ? xp_err_set(err, XP_ERR_NOMEM, "out of memory") : 0;
 }
 
+void an_diff_begin_run(struct an_diff_result *r, int side)
+{
+	r->runs[side]++;
+}
+
+int an_diff_add_value(struct an_diff_result *r, int side, const char *key, double ps, size_t weight)
+{
+	struct an_diff_row *row = row_for(r, key);
+	size_t k;
+
+	if (!row)
+		return XP_ERR_NOMEM;
+	for (k = 0; k < weight; k++)
+		if (side_push(side ? &row->cur : &row->base, r->runs[side] - 1, ps))
+			return XP_ERR_NOMEM;
+	return 0;
+}
+
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;

@@ -93,6 +93,13 @@ struct an_diff_result {
 void an_diff_init(struct an_diff_result *r, const struct an_diff_opts *o);
 /* Adds one run's executions to side 0 (base) or 1 (current). */
 int an_diff_add(struct an_diff_result *r, int side, const struct an_exec_list *l, struct xp_err *err);
+/*
+ * For rows of other analyses (kernels, ops): an_diff_begin_run starts a run
+ * on a side; an_diff_add_value adds one value (ps) of row key to it (a
+ * weight of k: the value k times, as a sketch's bucket gives it).
+ */
+void an_diff_begin_run(struct an_diff_result *r, int side);
+int an_diff_add_value(struct an_diff_result *r, int side, const char *key, double ps, size_t weight);
 /* Computes samples, statistics, tests and verdicts, and sorts. */
 int an_diff_finish(struct an_diff_result *r, struct xp_err *err);
 void an_diff_release(struct an_diff_result *r);
