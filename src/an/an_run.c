@@ -102,16 +102,6 @@ static int field_int(struct pctx *c, const cJSON *obj, const char *name, int64_t
 	return get_int(v, lo, hi, out) ? bad(c, "not an integer in range") : 0;
 }
 
-static int field_size(struct pctx *c, const cJSON *obj, const char *name, size_t *out)
-{
-	int64_t v;
-	int ret = field_int(c, obj, name, 0, INT64_MAX, &v);
-
-	if (!ret)
-		*out = (size_t)v;
-	return ret;
-}
-
 /* A string field: *out NULL when absent or null and optional. */
 static int field_str(struct pctx *c, const cJSON *obj, const char *name, int optional, char **out)
 {
@@ -397,6 +387,30 @@ out:
 	return ret;
 }
 
+/* "planes": names, and "empty_planes": indexes of device planes without device events. */
+static int parse_planes(struct pctx *c, const cJSON *in, struct an_run *run)
+{
+	const cJSON *e, *v;
+	int64_t k;
+	int ret;
+
+	if ((ret = field_strs(c, in, "planes", &run->planes, &run->nplanes)))
+		return ret;
+	if (!(run->plane_empty = calloc(run->nplanes + 1, 1)))
+		return xp_err_set(c->err, XP_ERR_NOMEM, "out of memory");
+	e = member(c, in, "empty_planes");
+	if (!e)
+		return 0;
+	if (!cJSON_IsArray(e))
+		return bad(c, "not an array");
+	cJSON_ArrayForEach(v, e) {
+		if (get_int(v, 0, (int64_t)run->nplanes - 1, &k))
+			return bad(c, "not a plane index");
+		run->plane_empty[k] = 1;
+	}
+	return 0;
+}
+
 int an_run_parse(const char *line, size_t len, const char *file, size_t lineno, struct an_run *run,
 		 struct xp_err *err)
 {
@@ -444,6 +458,8 @@ int an_run_parse(const char *line, size_t len, const char *file, size_t lineno, 
 	if ((ret = field_int(&c, in, "crc32", 0, UINT32_MAX, &x)))
 		goto out;
 	run->crc32 = (uint32_t)x;
+	if ((ret = parse_planes(&c, in, run)))
+		goto out;
 	if ((ret = field_strs(&c, in, "hostnames", &run->hostnames, &run->nhostnames)) ||
 	    (ret = field_strs(&c, doc, "tags", &run->tags, &run->ntags)) ||
 	    (ret = field_strs(&c, doc, "warnings", &run->warnings, &run->nwarnings)))
@@ -492,6 +508,8 @@ void an_run_release(struct an_run *r)
 	free(r->path);
 	free(r->tool);
 	free_strs(r->hostnames, r->nhostnames);
+	free_strs(r->planes, r->nplanes);
+	free(r->plane_empty);
 	free_strs(r->tags, r->ntags);
 	free_strs(r->warnings, r->nwarnings);
 	free(r->hist.commit);

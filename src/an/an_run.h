@@ -43,6 +43,9 @@ struct an_run {
 	char *tool;		/* "xplane-stat 0.1.0" */
 	char **hostnames;
 	size_t nhostnames;
+	char **planes;		/* every plane's name, in file order (for "no device plane" messages) */
+	unsigned char *plane_empty;	/* per plane: a device plane without device events */
+	size_t nplanes;
 	char **tags;		/* free "KEY=VALUE" tags (--tag) */
 	size_t ntags;
 	struct an_run_hist hist;

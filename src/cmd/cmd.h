@@ -191,6 +191,9 @@ struct cmd_input {
 	size_t reader_notes;	/* the first notes, about the file (the rest about its executions) */
 	uint64_t size;		/* with provenance: the file's bytes and their crc32 (0 for stdin) */
 	uint32_t crc32;
+	char **planes;		/* with provenance: every plane's name, and which device planes are empty */
+	unsigned char *plane_empty;
+	size_t nplanes;
 	struct xp_trace *t;	/* kept when asked for, else freed */
 	struct an_exec_list execs;	/* with exec options */
 	int have_execs;
@@ -285,6 +288,8 @@ int cmd_note_counts(struct xp_notes *n, const char *path, const struct xp_trace 
 int cmd_note_execs(struct xp_notes *n, const char *path, const struct an_exec_list *l);
 /* "'PATH': no device plane with events[ matching 'X'] (planes here: A, B)" on stderr. */
 void cmd_no_device(const char *path, struct xp_trace *t, const char *pattern);
+/* The same for an input read from a trace or from a summary's run. */
+void cmd_no_device_input(const struct cmd_input *in, const char *pattern);
 
 /*
  * Parses a command's arguments. Returns -1 to go on, or the exit code to return

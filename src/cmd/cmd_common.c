@@ -253,6 +253,63 @@ static int opt_differs(const char *run, const char *cmd)
 	return (run == NULL) != (cmd == NULL) || (run && strcmp(run, cmd));
 }
 
+/* "'PATH': no device plane with events[ matching 'X'] (planes here: ...)" from a list of planes. */
+static void no_device(const char *path, char *const *names, const unsigned char *empty, size_t n,
+		      const char *pattern)
+{
+	char list[1024] = "";
+	size_t i, len = 0;
+
+	for (i = 0; i < n && len + 4 < sizeof(list); i++) {
+		int w = snprintf(list + len, sizeof(list) - len, "%s%s%s", i ? ", " : "", names[i],
+				 empty[i] ? " (no events)" : "");
+
+		if (w < 0)
+			break;
+		len += (size_t)w;
+	}
+	if (len >= sizeof(list))
+		strcpy(list + sizeof(list) - 5, "...");
+	cmd_error("'%s': no device plane with events%s%s%s (planes here: %s)", path,
+		  pattern ? " matching '" : "", pattern ? pattern : "", pattern ? "'" : "",
+		  n ? list : "none");
+}
+
+/*
+ * Every plane's name, and whether it is a device plane without device
+ * events (device planes the reader deferred are read to say so).
+ */
+static int plane_list(struct xp_trace *t, char ***names, unsigned char **empty)
+{
+	struct xp_err err = {0};
+	size_t i;
+
+	*names = calloc(t->nplanes + 1, sizeof(**names));
+	*empty = calloc(t->nplanes + 1, 1);
+	if (!*names || !*empty)
+		return -1;
+	for (i = 0; i < t->nplanes; i++) {
+		const struct xp_plane *p = &t->planes[i];
+
+		if (an_is_device_plane(p->name))
+			xp_trace_load_plane(t, i, &err);
+		(*empty)[i] = an_is_device_plane(p->name) && p->loaded && !an_plane_device_events(p);
+		if (!((*names)[i] = strdup(p->name)))
+			return -1;
+	}
+	return 0;
+}
+
+static void free_planes(char **names, unsigned char *empty, size_t n)
+{
+	size_t i;
+
+	for (i = 0; names && i < n; i++)
+		free(names[i]);
+	free(names);
+	free(empty);
+}
+
 /* The size and crc32 of a file's bytes as stored; 0 and 0 for standard input. */
 static int file_crc(const char *path, uint64_t *size, uint32_t *crc, struct xp_err *err)
 {
@@ -298,7 +355,13 @@ int cmd_input_line(const struct cmd_common *c, const struct cmd_input *in, const
 		r.hist = from->hist;
 		r.tags = from->tags;
 		r.ntags = from->ntags;
+		r.planes = from->planes;
+		r.plane_empty = from->plane_empty;
+		r.nplanes = from->nplanes;
 	} else {
+		r.planes = in->planes;
+		r.plane_empty = in->plane_empty;
+		r.nplanes = in->nplanes;
 		r.size = in->size;
 		r.crc32 = in->crc32;
 		r.tool = "xplane-stat " XPS_VERSION;
@@ -399,6 +462,11 @@ struct cmd_input *cmd_input_process(const struct cmd_common *c, const char *path
 		goto nomem;
 	if (!in->code && c->provenance && file_crc(path, &in->size, &in->crc32, &in->err))
 		in->code = EXIT_INPUT;
+	if (!in->code && c->provenance) {
+		in->nplanes = in->t->nplanes;
+		if (plane_list(in->t, &in->planes, &in->plane_empty))
+			goto nomem;
+	}
 	if (0) {
 nomem:
 		in->code = EXIT_ERROR;
@@ -416,6 +484,7 @@ void cmd_input_free(struct cmd_input *in)
 	if (!in)
 		return;
 	xp_trace_free(in->t);
+	free_planes(in->planes, in->plane_empty, in->nplanes);
 	if (in->have_execs)
 		an_exec_list_release(&in->execs);
 	xp_notes_release(&in->notes);
@@ -662,35 +731,22 @@ int cmd_note_execs(struct xp_notes *n, const char *path, const struct an_exec_li
 
 void cmd_no_device(const char *path, struct xp_trace *t, const char *pattern)
 {
-	char list[1024] = "";
-	size_t i, len = 0;
-	struct xp_err err = {0};
+	char **names = NULL;
+	unsigned char *empty = NULL;
 
-	if (!t) {	/* a summary's run: it lists the devices with events only */
-		cmd_error("'%s': no device plane with events%s%s%s", path, pattern ? " matching '" : "",
-			  pattern ? pattern : "", pattern ? "'" : "");
-		return;
-	}
-	/* Device planes the reader deferred: read to say which have no events. */
-	for (i = 0; i < t->nplanes; i++)
-		if (an_is_device_plane(t->planes[i].name))
-			xp_trace_load_plane(t, i, &err);
+	if (!plane_list(t, &names, &empty))
+		no_device(path, names, empty, t->nplanes, pattern);
+	else
+		cmd_error("out of memory");
+	free_planes(names, empty, t->nplanes);
+}
 
-	for (i = 0; i < t->nplanes && len + 4 < sizeof(list); i++) {
-		int w = snprintf(list + len, sizeof(list) - len, "%s%s%s", i ? ", " : "",
-				 t->planes[i].name,
-				 an_is_device_plane(t->planes[i].name) && t->planes[i].loaded &&
-				 !an_plane_device_events(&t->planes[i]) ? " (no events)" : "");
-
-		if (w < 0)
-			break;
-		len += (size_t)w;
-	}
-	if (len >= sizeof(list))
-		strcpy(list + sizeof(list) - 5, "...");
-	cmd_error("'%s': no device plane with events%s%s%s (planes here: %s)", path,
-		  pattern ? " matching '" : "", pattern ? pattern : "", pattern ? "'" : "",
-		  t->nplanes ? list : "none");
+void cmd_no_device_input(const struct cmd_input *in, const char *pattern)
+{
+	if (in->t)
+		cmd_no_device(in->path, in->t, pattern);
+	else if (in->run)
+		no_device(in->path, in->run->planes, in->run->plane_empty, in->run->nplanes, pattern);
 }
 
 int cmd_out_open(struct cmd_out *o, const char *path)

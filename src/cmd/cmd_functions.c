@@ -95,7 +95,7 @@ static void fn_done(size_t i, void *result, void *ctx)
 		goto out;
 	if (!in->execs.ndevices) {
 		if (fb->paths->n == 1) {
-			cmd_no_device(path, in->t, fb->a->c.device);
+			cmd_no_device_input(in, fb->a->c.device);
 			fb->ret = EXIT_NOMATCH;
 			goto out;
 		}

@@ -74,7 +74,7 @@ void out_bytes_i64(struct out_bytes *b, int64_t v)
 	}
 }
 
-void out_bytes_json(struct out_bytes *b, const char *str, size_t n)
+static void json_str(struct out_bytes *b, const char *str, size_t n, int exact)
 {
 	const unsigned char *s = (const unsigned char *)str;
 	size_t i = 0, run = 0;
@@ -88,7 +88,7 @@ void out_bytes_json(struct out_bytes *b, const char *str, size_t n)
 			i++;
 			continue;
 		}
-		k = c >= 0x80 ? out_utf8_seq(s + i, n - i) : 0;
+		k = c >= 0x80 ? exact ? 1 : out_utf8_seq(s + i, n - i) : 0;
 		if (k) {
 			i += k;
 			continue;
@@ -112,7 +112,17 @@ void out_bytes_json(struct out_bytes *b, const char *str, size_t n)
 	out_bytes_put(b, "\"", 1);
 }
 
+void out_bytes_json(struct out_bytes *b, const char *s, size_t n)
+{
+	json_str(b, s, n, 0);
+}
+
 void out_bytes_json_cstr(struct out_bytes *b, const char *s)
 {
-	out_bytes_json(b, s, strlen(s));
+	json_str(b, s, strlen(s), 0);
+}
+
+void out_bytes_json_exact(struct out_bytes *b, const char *s)
+{
+	json_str(b, s, strlen(s), 1);
 }

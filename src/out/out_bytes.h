@@ -27,5 +27,11 @@ void out_bytes_i64(struct out_bytes *b, int64_t v);
  */
 void out_bytes_json(struct out_bytes *b, const char *s, size_t n);
 void out_bytes_json_cstr(struct out_bytes *b, const char *s);
+/*
+ * The same keeping every byte of s: bytes that are not valid UTF-8 are
+ * written as they are (JSON parsers that check UTF-8 may refuse or replace
+ * them), so that a reader gets back exactly s.
+ */
+void out_bytes_json_exact(struct out_bytes *b, const char *s);
 
 #endif

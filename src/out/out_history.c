@@ -2,6 +2,7 @@
 #include "out_history.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "out_json.h"

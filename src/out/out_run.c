@@ -33,7 +33,7 @@ static void put_key(struct out_bytes *b, const char *key, int first)
 static void put_str_or_null(struct out_bytes *b, const char *s)
 {
 	if (s)
-		out_bytes_json_cstr(b, s);
+		out_bytes_json_exact(b, s);
 	else
 		out_bytes_str(b, "null");
 }
@@ -47,7 +47,7 @@ static void put_strs(struct out_bytes *b, const char *key, char *const *s, size_
 	for (i = 0; i < n; i++) {
 		if (i)
 			out_bytes_put(b, ",", 1);
-		out_bytes_json_cstr(b, s[i]);
+		out_bytes_json_exact(b, s[i]);
 	}
 	out_bytes_put(b, "]", 1);
 }
@@ -57,7 +57,7 @@ static void put_device(struct out_bytes *b, const struct an_device *d)
 	size_t i;
 
 	out_bytes_str(b, "{\"name\":");
-	out_bytes_json_cstr(b, d->name);
+	out_bytes_json_exact(b, d->name);
 	put_key(b, "plane", 0);
 	put_int(b, d->plane);
 	for (i = 0; i < an_run_ndev_fields; i++) {
@@ -161,7 +161,7 @@ static int put_execs(struct out_bytes *b, const struct an_exec_list *l, int chil
 		return -1;
 	}
 	out_bytes_str(b, "{\"hostname\":");
-	out_bytes_json_cstr(b, l->hostname);
+	out_bytes_json_exact(b, l->hostname);
 	out_bytes_str(b, ",\"devices\":[");
 	for (i = 0; i < l->ndevices; i++) {
 		if (i)
@@ -173,7 +173,7 @@ static int put_execs(struct out_bytes *b, const struct an_exec_list *l, int chil
 		const struct an_exec *x = &l->execs[first[i]];
 
 		out_bytes_str(b, i ? ",{\"name\":" : "{\"name\":");
-		out_bytes_json_cstr(b, x->name);
+		out_bytes_json_exact(b, x->name);
 		out_bytes_str(b, ",\"fingerprint\":");
 		put_str_or_null(b, x->fingerprint);
 		out_bytes_str(b, ",\"program_id\":");
@@ -200,29 +200,43 @@ static int put_execs(struct out_bytes *b, const struct an_exec_list *l, int chil
 
 int out_run_line(const struct an_run *r, struct out_bytes *b)
 {
+	size_t i;
+	int first;
+
 	out_bytes_str(b, AN_RUN_MAGIC);
 	out_bytes_i64(b, AN_RUN_SCHEMA);
 	put_key(b, "tool", 0);
-	out_bytes_json_cstr(b, r->tool ? r->tool : "");
+	out_bytes_json_exact(b, r->tool ? r->tool : "");
 	out_bytes_str(b, ",\"input\":{\"path\":");
-	out_bytes_json_cstr(b, r->path);
+	out_bytes_json_exact(b, r->path);
 	put_key(b, "size", 0);
 	put_int(b, (int64_t)r->size);
 	put_key(b, "crc32", 0);
 	put_int(b, r->crc32);
 	put_strs(b, "hostnames", r->hostnames, r->nhostnames);
-	out_bytes_put(b, "}", 1);
+	put_strs(b, "planes", r->planes, r->nplanes);
+	put_key(b, "empty_planes", 0);
+	out_bytes_put(b, "[", 1);
+	for (i = 0, first = 1; i < r->nplanes; i++) {
+		if (!r->plane_empty || !r->plane_empty[i])
+			continue;
+		if (!first)
+			out_bytes_put(b, ",", 1);
+		first = 0;
+		out_bytes_u64(b, i);
+	}
+	out_bytes_put(b, "]}", 2);
 	put_strs(b, "tags", r->tags, r->ntags);
 	if (r->hist.present) {
 		out_bytes_str(b, ",\"history\":{\"commit\":");
-		out_bytes_json_cstr(b, r->hist.commit ? r->hist.commit : "");
+		out_bytes_json_exact(b, r->hist.commit ? r->hist.commit : "");
 		out_bytes_str(b, r->hist.dirty ? ",\"dirty\":true" : ",\"dirty\":false");
 		put_key(b, "run", 0);
 		put_int(b, (int64_t)r->hist.run);
 		put_key(b, "time", 0);
 		put_int(b, r->hist.time);
 		put_key(b, "host", 0);
-		out_bytes_json_cstr(b, r->hist.host ? r->hist.host : "");
+		out_bytes_json_exact(b, r->hist.host ? r->hist.host : "");
 		out_bytes_put(b, "}", 1);
 	}
 	out_bytes_str(b, ",\"options\":{\"device\":");
