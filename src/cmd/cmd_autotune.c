@@ -232,7 +232,8 @@ int cmd_autotune(int argc, char **argv)
 		"(p >= 0.05) finds it tied with the fastest. --json prints {\"<i>\": {\"mean_s\": ...,\n"
 		"\"std_s\": ..., ...}} so a tuner's json.load gets what the Python profiler returned.\n"
 		"A candidate compiled into several programs gets a row per program, and in JSON\n"
-		"null statistics under its id with the rows in \"programs\", unless --pool-programs.",
+		"null statistics under its id with the rows in \"programs\", unless --pool-programs.\n"
+		"A summary file (xplane-stat summarize) stands for the profiles it summarises.",
 		opts,
 	};
 	struct an_at_opts ao = {0};

@@ -897,14 +897,19 @@ int cmd_input_setup(struct cmd_common *c)
 	return -1;
 }
 
-/* Whether path is a file that begins as a summary does. */
+/*
+ * Whether path is a regular file that begins as a summary does. Standard
+ * input, pipes and devices are never looked into: what the look read would
+ * be gone for the reader.
+ */
 static int is_summary(const char *path)
 {
 	char head[sizeof(AN_RUN_MAGIC)];
+	struct stat st;
 	FILE *f;
 	size_t n;
 
-	if (!strcmp(path, "-") || !(f = fopen(path, "rb")))
+	if (!strcmp(path, "-") || stat(path, &st) || !S_ISREG(st.st_mode) || !(f = fopen(path, "rb")))
 		return 0;
 	n = fread(head, 1, sizeof(head) - 1, f);
 	fclose(f);
@@ -921,6 +926,8 @@ int cmd_runs_read(const char *path, uint64_t max_input, struct an_run **runs, si
 	*n = 0;
 	if ((ret = xp_buf_load(path, max_input, &b, err)))
 		return ret;
+	if (b.len && !an_run_sniff(b.data, b.len))
+		ret = xp_err_set(err, XP_ERR_FORMAT, "'%s' is not a summary file (see 'xplane-stat summarize')", path);
 	for (i = 0; i < b.len && !ret; i = j + 1) {
 		const char *line = (const char *)b.data + i;
 

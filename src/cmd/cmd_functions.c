@@ -133,7 +133,8 @@ int cmd_functions(int argc, char **argv)
 		"functions", "[OPTIONS] FILE|DIR|-...",
 		"Device time of each jitted function (XLA module) per execution, pooled over all\n"
 		"inputs: executions, total, mean, std (population), min, median, max and share of\n"
-		"device busy time. Directories are searched for *.xplane.pb and *.xplane.pb.gz.\n"
+		"device busy time. Directories are searched for *.xplane.pb and *.xplane.pb.gz;\n"
+		"a summary file (xplane-stat summarize) stands for the profiles it summarises.\n"
 		"An unreadable input among several is skipped with a warning and the exit\n"
 		"status is 6 (partial result); see EXIT STATUS in xplane-stat(1).",
 		opts,

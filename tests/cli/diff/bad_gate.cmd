@@ -1,0 +1,1 @@
+xplane-stat diff --gate ten $SYNTH/diff/base $SYNTH/diff/slow

@@ -1,0 +1,1 @@
+xplane-stat diff --level ops $SYNTH/diff/base $SYNTH/diff/slow

@@ -1,0 +1,1 @@
+xplane-stat diff $SYNTH/diff/base $TMP/nothing-here

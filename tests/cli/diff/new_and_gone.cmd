@@ -1,0 +1,1 @@
+xplane-stat diff $SYNTH/autotune $SYNTH/diff/base

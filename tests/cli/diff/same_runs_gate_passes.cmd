@@ -1,0 +1,1 @@
+xplane-stat diff --level autotune --gate 5 $SYNTH/diff/base $SYNTH/diff/same

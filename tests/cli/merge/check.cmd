@@ -1,0 +1,1 @@
+xplane-stat summarize $SYNTH/diff/base -o $TMP/a.jsonl && xplane-stat merge --check $TMP/a.jsonl

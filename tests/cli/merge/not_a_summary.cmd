@@ -1,0 +1,1 @@
+xplane-stat merge $SYNTH/diff/base/round_0.xplane.pb

@@ -1,0 +1,1 @@
+xplane-stat summarize --append $SYNTH/diff/base

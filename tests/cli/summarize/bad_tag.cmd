@@ -1,0 +1,1 @@
+xplane-stat summarize --tag nokey $SYNTH/diff/base

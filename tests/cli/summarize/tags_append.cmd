@@ -1,0 +1,1 @@
+xplane-stat summarize --tag batch=3,gpu=h100 $SYNTH/diff/base/round_0.xplane.pb $SYNTH/diff/base/round_1.xplane.pb && xplane-stat summarize $SYNTH/diff/base -o $TMP/s.jsonl && xplane-stat summarize --append -o $TMP/s.jsonl $SYNTH/diff/slow/round_0.xplane.pb && wc -l < $TMP/s.jsonl && xplane-stat autotune --csv $TMP/s.jsonl
