@@ -590,3 +590,66 @@ int an_run_select_devices(struct an_exec_list *l, const char *pattern)
 	free(map);
 	return 0;
 }
+
+int an_run_split(const char *data, size_t len, const char *file, struct an_run_line **lines, size_t *n,
+		 struct xp_err *err)
+{
+	size_t cap = 0, lineno = 0, k, j;
+	int ret = 0;
+
+	*lines = NULL;
+	*n = 0;
+	if (len && !an_run_sniff(data, len))
+		return xp_err_set(err, XP_ERR_FORMAT, "'%s' is not a summary file (see 'xplane-stat summarize')", file);
+	for (k = 0; !ret && k < len; k = j + 1) {
+		struct an_run run;
+
+		lineno++;
+		for (j = k; j < len && data[j] != '\n'; j++)
+			;
+		if (j == k)
+			continue;
+		if ((ret = an_run_parse(data + k, j - k, file, lineno, &run, err)))
+			break;
+		if (xp_grow(lines, &cap, *n, sizeof(**lines), 64)) {
+			an_run_release(&run);
+			ret = xp_err_set(err, XP_ERR_NOMEM, "out of memory");
+			break;
+		}
+		(*lines)[(*n)++] = (struct an_run_line){data + k, j - k, run.path, run.size, run.crc32};
+		run.path = NULL;
+		an_run_release(&run);
+	}
+	if (ret) {
+		an_run_lines_free(*lines, *n);
+		*lines = NULL;
+		*n = 0;
+	}
+	return ret;
+}
+
+void an_run_lines_free(struct an_run_line *lines, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(lines[i].path);
+	free(lines);
+}
+
+int an_run_line_cmp(const void *x, const void *y)
+{
+	const struct an_run_line *a = x, *b = y;
+	size_t n = a->len < b->len ? a->len : b->len;
+	int c = strcmp(a->path, b->path);
+
+	if (c)
+		return c;
+	if (a->size != b->size)
+		return a->size < b->size ? -1 : 1;
+	if (a->crc32 != b->crc32)
+		return a->crc32 < b->crc32 ? -1 : 1;
+	if ((c = memcmp(a->p, b->p, n)))
+		return c;
+	return (a->len > b->len) - (a->len < b->len);
+}

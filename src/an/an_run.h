@@ -94,6 +94,32 @@ void an_run_release(struct an_run *run);
  */
 int an_run_select_devices(struct an_exec_list *l, const char *pattern);
 
+/*
+ * The lines of a summary file, each checked by an_run_parse (merge and
+ * fuzzing keep the bytes, not the runs): p and len point into the data.
+ */
+struct an_run_line {
+	const char *p;
+	size_t len;
+	char *path;		/* the run's input path (owned) */
+	uint64_t size;
+	uint32_t crc32;
+};
+/*
+ * Splits data into its non-empty lines and checks each; the first bad line
+ * is the error (nothing returned). Data that does not begin as a summary
+ * is "not a summary file".
+ */
+int an_run_split(const char *data, size_t len, const char *file, struct an_run_line **lines, size_t *n,
+		 struct xp_err *err);
+void an_run_lines_free(struct an_run_line *lines, size_t n);
+/*
+ * The canonical order of lines (qsort): by path, size, crc32, then the
+ * bytes. Sorting the lines of several files in it is merge: associative
+ * and commutative, as a sorted multiset.
+ */
+int an_run_line_cmp(const void *a, const void *b);
+
 /* Copies an execution list (strings into dst's own arena). 0 or XP_ERR_NOMEM. */
 int an_exec_list_copy(struct an_exec_list *dst, const struct an_exec_list *src);
 

@@ -15,21 +15,11 @@ struct merge_args {
 	int check;
 };
 
-/* A validated line: where its bytes are and what orders it. */
-struct mline {
-	const char *p;
-	size_t len;
-	const char *path;	/* the run's, for ordering */
-	uint64_t size;
-	uint32_t crc;
-};
-
-/* One file's lines, validated on a worker thread. */
+/* One file's lines, checked on a worker thread. */
 struct mfile {
 	struct xp_buf b;
-	struct mline *lines;
+	struct an_run_line *lines;
 	size_t n;
-	char **paths;	/* the runs' paths, owned */
 	int code;
 	struct xp_err err;
 };
@@ -43,14 +33,9 @@ struct merge_ctx {
 
 static void mfile_free(struct mfile *f)
 {
-	size_t i;
-
 	if (!f)
 		return;
-	for (i = 0; i < f->n; i++)
-		free(f->paths[i]);
-	free(f->paths);
-	free(f->lines);
+	an_run_lines_free(f->lines, f->n);
 	xp_buf_release(&f->b);
 	free(f);
 }
@@ -58,40 +43,14 @@ static void mfile_free(struct mfile *f)
 static void *merge_work(size_t i, void *ctx)
 {
 	struct merge_ctx *m = ctx;
-	const char *path = m->files[i];
 	struct mfile *f = calloc(1, sizeof(*f));
-	size_t cap = 0, lineno = 0, k, j;
 	int ret;
 
 	if (!f)
 		return NULL;
-	ret = xp_buf_load(path, m->a->c.max_input, &f->b, &f->err);
-	if (!ret && f->b.len && !an_run_sniff(f->b.data, f->b.len))
-		ret = xp_err_set(&f->err, XP_ERR_FORMAT, "'%s' is not a summary file (see 'xplane-stat summarize')",
-				 path);
-	for (k = 0; !ret && k < f->b.len; k = j + 1) {
-		const char *line = (const char *)f->b.data + k;
-		struct an_run run;
-
-		lineno++;
-		for (j = k; j < f->b.len && f->b.data[j] != '\n'; j++)
-			;
-		if (j == k)
-			continue;
-		if ((ret = an_run_parse(line, j - k, path, lineno, &run, &f->err)))
-			break;
-		if (xp_grow(&f->lines, &cap, f->n, sizeof(*f->lines), 64) ||
-		    !(f->paths = realloc(f->paths, cap * sizeof(*f->paths)))) {
-			an_run_release(&run);
-			ret = xp_err_set(&f->err, XP_ERR_NOMEM, "out of memory");
-			break;
-		}
-		f->paths[f->n] = run.path;
-		run.path = NULL;
-		f->lines[f->n] = (struct mline){line, j - k, f->paths[f->n], run.size, run.crc32};
-		f->n++;
-		an_run_release(&run);
-	}
+	ret = xp_buf_load(m->files[i], m->a->c.max_input, &f->b, &f->err);
+	if (!ret)
+		ret = an_run_split((const char *)f->b.data, f->b.len, m->files[i], &f->lines, &f->n, &f->err);
 	f->code = cmd_exit_for(ret);
 	return f;
 }
@@ -111,23 +70,6 @@ static void merge_done(size_t i, void *result, void *ctx)
 		cmd_error("%s", f->err.msg);
 		m->ret = f->code;
 	}
-}
-
-static int cmp_line(const void *x, const void *y)
-{
-	const struct mline *a = x, *b = y;
-	size_t n = a->len < b->len ? a->len : b->len;
-	int c = strcmp(a->path, b->path);
-
-	if (c)
-		return c;
-	if (a->size != b->size)
-		return a->size < b->size ? -1 : 1;
-	if (a->crc != b->crc)
-		return a->crc < b->crc ? -1 : 1;
-	if ((c = memcmp(a->p, b->p, n)))
-		return c;
-	return (a->len > b->len) - (a->len < b->len);
 }
 
 int cmd_merge(int argc, char **argv)
@@ -152,7 +94,7 @@ int cmd_merge(int argc, char **argv)
 		opts,
 	};
 	struct merge_ctx m = {0};
-	struct mline *all = NULL;
+	struct an_run_line *all = NULL;
 	struct cmd_out out = {0};
 	const char **pos = NULL;
 	size_t npos, n = 0, i, k, dups = 0;
@@ -193,9 +135,9 @@ int cmd_merge(int argc, char **argv)
 		goto out;
 	}
 	if (n > 1)
-		qsort(all, n, sizeof(*all), cmp_line);
+		qsort(all, n, sizeof(*all), an_run_line_cmp);
 	for (i = 1; i < n; i++)
-		dups += !cmp_line(&all[i - 1], &all[i]);
+		dups += !an_run_line_cmp(&all[i - 1], &all[i]);
 	if (dups)
 		cmd_error("warning: %zu run%s appear%s more than once (identical lines): kept; check that "
 			  "the inputs do not overlap", dups, dups == 1 ? "" : "s", dups == 1 ? "s" : "");

@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Summary files (an_run.h) and merge: the bytes as a summary file from
+ * another machine. Either an_run_split refuses them with a message naming
+ * the file and a line, or every line parsed; then
+ *   - each run written again (out_run_line) reads back and writes the same
+ *     bytes (the writer and the reader agree on everything they carry);
+ *   - its executions go through functions, autotune, diff (both levels) and
+ *     the device selection without a crash;
+ *   - merge's order is a total order: the lines sorted, and sorted again
+ *     from the reverse order, give the same sequence of bytes.
+ * Bytes that are not a summary are first made one's beginning, so that the
+ * trace seeds (not summaries) still reach the parser.
+ */
+#include <regex.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "an_autotune.h"
+#include "an_diff.h"
+#include "an_functions.h"
+#include "an_run.h"
+#include "out_run.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len);
+
+static void fail(const char *what, const void *p, size_t n)
+{
+	fprintf(stderr, "fuzz_summary: %s\n--- (%zu bytes):\n%.*s\n", what, n, (int)(n > 4000 ? 4000 : n),
+		(const char *)p);
+	abort();
+}
+
+static void analyse(const struct an_exec_list *l, const regex_t *id_re)
+{
+	struct an_fn_opts fo = {.time = AN_TIME_BUSY};
+	struct an_at_opts ao = {.id_re = id_re, .trim = 1, .alpha = 0.05, .time = AN_TIME_SPAN};
+	struct an_diff_opts dopt = {.alpha = 0.05, .id_re = id_re};
+	struct an_fn_result fr;
+	struct an_at_result ar;
+	struct an_diff_result dr;
+	struct an_exec_list copy;
+	struct xp_err err = {0};
+	int level;
+
+	an_fn_init(&fr, &fo);
+	if (!an_fn_add(&fr, l, &err))
+		an_fn_finish(&fr, &err);
+	an_fn_release(&fr);
+	an_at_init(&ar, &ao);
+	if (!an_at_add(&ar, l, &err))
+		an_at_finish(&ar, &err);
+	an_at_release(&ar);
+	for (level = AN_DIFF_FUNCTIONS; level <= AN_DIFF_AUTOTUNE; level++) {
+		dopt.level = (enum an_diff_level)level;
+		an_diff_init(&dr, &dopt);
+		if (!an_diff_add(&dr, 0, l, &err) && !an_diff_add(&dr, 1, l, &err) && !an_diff_finish(&dr, &err))
+			an_diff_gate(&dr, 1, 1);
+		an_diff_release(&dr);
+	}
+	if (!an_exec_list_copy(&copy, l)) {
+		an_run_select_devices(&copy, "gpu:1");
+		an_exec_list_release(&copy);
+	}
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
+{
+	static regex_t id_re;
+	static int have_re;
+	struct an_run_line *lines = NULL, *back = NULL;
+	struct out_bytes in = {0}, a = {0}, b = {0};
+	struct xp_err err = {0};
+	size_t n = 0, i;
+
+	if (!have_re) {
+		if (regcomp(&id_re, AN_AT_DEFAULT_ID_REGEX, REG_EXTENDED))
+			abort();
+		have_re = 1;
+	}
+	if (!an_run_sniff(data, len))
+		out_bytes_str(&in, AN_RUN_MAGIC);
+	out_bytes_put(&in, data, len);
+	if (in.failed)
+		goto out;
+	if (an_run_split((const char *)in.p, in.n, "f.jsonl", &lines, &n, &err)) {
+		if (strncmp(err.msg, "'f.jsonl' ", 10))
+			fail("an error that does not name the file", err.msg, strlen(err.msg));
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		struct an_run r1, r2;
+
+		if (an_run_parse(lines[i].p, lines[i].len, "f.jsonl", i + 1, &r1, &err))
+			fail("a line an_run_split took does not parse", lines[i].p, lines[i].len);
+		a.n = b.n = 0;
+		if (out_run_line(&r1, &a))
+			goto next;	/* out of memory */
+		if (an_run_parse((const char *)a.p, a.n, "f.jsonl", 1, &r2, &err))
+			fail("a written line does not read back", a.p, a.n);
+		if (!out_run_line(&r2, &b) && (a.n != b.n || memcmp(a.p, b.p, a.n)))
+			fail("a line read back writes other bytes", b.p, b.n);
+		analyse(&r2.execs, &id_re);
+		an_run_release(&r2);
+next:
+		an_run_release(&r1);
+	}
+	/* merge's order: sorted from two starting orders, the same bytes */
+	if (n > 1 && (back = malloc(n * sizeof(*back)))) {
+		for (i = 0; i < n; i++)
+			back[i] = lines[n - 1 - i];
+		qsort(lines, n, sizeof(*lines), an_run_line_cmp);
+		qsort(back, n, sizeof(*back), an_run_line_cmp);
+		for (i = 0; i < n; i++)
+			if (lines[i].len != back[i].len || memcmp(lines[i].p, back[i].p, lines[i].len))
+				fail("merge's order depends on the order of its inputs", lines[i].p, lines[i].len);
+	}
+out:
+	free(back);
+	an_run_lines_free(lines, n);
+	out_bytes_release(&in);
+	out_bytes_release(&a);
+	out_bytes_release(&b);
+	return 0;
+}
