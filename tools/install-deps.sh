@@ -9,6 +9,8 @@ PKGS="cmake make gcc pkg-config libprotobuf-c-dev protobuf-c-compiler zlib1g-dev
 PKGS="$PKGS clang libclang-rt-dev valgrind"
 # make test renders the HTML report in headless Chromium (tests/report/).
 PKGS="$PKGS chromium"
+# and runs the GNU parallel recipe for summaries on a cluster (tools/cluster/).
+PKGS="$PKGS parallel"
 
 missing=""
 for p in $PKGS; do
