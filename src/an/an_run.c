@@ -102,6 +102,17 @@ static int field_int(struct pctx *c, const cJSON *obj, const char *name, int64_t
 	return get_int(v, lo, hi, out) ? bad(c, "not an integer in range") : 0;
 }
 
+/* A count that is 0 when absent (the writer leaves zeros out). */
+static int count_int(struct pctx *c, const cJSON *obj, const char *name, int64_t lo, int64_t hi, int64_t *out)
+{
+	const cJSON *v = member(c, obj, name);
+
+	*out = 0;
+	if (!v)
+		return 0;
+	return get_int(v, lo, hi, out) ? bad(c, "not an integer in range") : 0;
+}
+
 /* A string field: *out NULL when absent or null and optional. */
 static int field_str(struct pctx *c, const cJSON *obj, const char *name, int optional, char **out)
 {
@@ -199,7 +210,7 @@ static int parse_device(struct pctx *c, const cJSON *o, struct an_exec_list *l, 
 	for (i = 0; i < an_run_ndev_fields; i++) {
 		const struct an_run_dev_field *f = &an_run_dev_fields[i];
 
-		if ((ret = field_int(c, o, f->name, f->is_i64 ? INT64_MIN : 0, INT64_MAX, &v)))
+		if ((ret = count_int(c, o, f->name, f->is_i64 ? INT64_MIN : 0, INT64_MAX, &v)))
 			return ret;
 		if (f->is_i64)
 			*(int64_t *)((char *)d + f->off) = v;
@@ -207,14 +218,14 @@ static int parse_device(struct pctx *c, const cJSON *o, struct an_exec_list *l, 
 			*(size_t *)((char *)d + f->off) = (size_t)v;
 	}
 	for (i = 0; i < 3; i++) {
-		if ((ret = field_int(c, o, an_run_dev_odd[i], 0, INT64_MAX, &v)))
+		if ((ret = count_int(c, o, an_run_dev_odd[i], 0, INT64_MAX, &v)))
 			return ret;
 		d->odd_stats[an_run_dev_odd_key[i]] = (size_t)v;
 	}
-	if ((ret = field_int(c, o, "module_line", 0, 1, &v)))
+	if ((ret = count_int(c, o, "module_line", 0, 1, &v)))
 		return ret;
 	d->module_line = (int)v;
-	if ((ret = field_int(c, o, "host_linkage", AN_LINK_OK, AN_LINK_NO_LAUNCHES_NO_EXECUTORS, &v)))
+	if ((ret = count_int(c, o, "host_linkage", AN_LINK_OK, AN_LINK_NO_LAUNCHES_NO_EXECUTORS, &v)))
 		return ret;
 	d->host_linkage = (int)v;
 	return 0;
@@ -270,35 +281,127 @@ static int parse_functions(struct pctx *c, const cJSON *a, struct an_exec_list *
 	return 0;
 }
 
-/* A column of the executions: n integers in [lo, hi]. */
-static int column(struct pctx *c, const cJSON *cols, const char *name, size_t n, int64_t lo, int64_t hi,
-		  int optional, int64_t **out)
+/* A column as runs: value, count, value, count..., the counts summing to n. */
+static int column_runs(struct pctx *c, const cJSON *a, size_t n, int64_t **out)
 {
-	const cJSON *a = member(c, cols, name), *v;
+	const cJSON *v;
+	size_t at = 0;
+	int64_t x, cnt;
+
+	if (!cJSON_IsArray(a) || cJSON_GetArraySize(a) % 2)
+		return bad(c, "not an array of value, count pairs");
+	if (!(*out = malloc((n ? n : 1) * sizeof(**out))))
+		return xp_err_set(c->err, XP_ERR_NOMEM, "out of memory");
+	for (v = a->child; v; v = v->next->next) {
+		if (get_int(v, INT64_MIN, INT64_MAX, &x) || get_int(v->next, 1, INT64_MAX, &cnt))
+			return bad(c, "not an integer in range");
+		if ((uint64_t)cnt > n - at)
+			return bad(c, "runs longer than the column");
+		while (cnt--)
+			(*out)[at++] = x;
+	}
+	return at == n ? 0 : bad(c, "runs shorter than the column");
+}
+
+/*
+ * A column of the executions (SUMMARIES in xplane-stat(1)): under its name
+ * (a time column: NAME_ps, or NAME_ns in nanoseconds), an array of n
+ * integers or one integer for all. *key gets the key found, NULL when the
+ * column is absent (and optional).
+ */
+static int column_raw(struct pctx *c, const cJSON *cols, const char *name, int time, size_t n, int optional,
+		      int64_t **out, const char **key)
+{
+	static __thread char k[64];
+	const cJSON *a = NULL, *v;
+	int64_t scale = 1, x;
 	size_t i = 0;
 
 	*out = NULL;
-	if (!a && optional)
-		return 0;
-	if (!cJSON_IsArray(a))
-		return bad(c, a ? "not an array" : "missing field");
-	if ((size_t)cJSON_GetArraySize(a) != n)
+	*key = NULL;
+	if (time) {
+		snprintf(k, sizeof(k), "%s_ps", name);
+		if (!(a = member(c, cols, k))) {
+			snprintf(k, sizeof(k), "%s_ns", name);
+			a = member(c, cols, k);
+			scale = 1000;
+		}
+	} else {
+		snprintf(k, sizeof(k), "%s", name);
+		if (!(a = member(c, cols, k))) {
+			snprintf(k, sizeof(k), "%s_runs", name);
+			if ((a = member(c, cols, k))) {
+				*key = k;
+				return column_runs(c, a, n, out);
+			}
+			snprintf(k, sizeof(k), "%s", name);
+		}
+	}
+	if (!a) {
+		if (optional)
+			return 0;
+		snprintf(k, sizeof(k), "%s%s", name, time ? "_ps" : "");
+		c->field = k;
+		return bad(c, "missing field");
+	}
+	*key = k;
+	if (!cJSON_IsArray(a) && !cJSON_IsNumber(a) && !cJSON_IsString(a))
+		return bad(c, "not an array or an integer");
+	if (cJSON_IsArray(a) && (size_t)cJSON_GetArraySize(a) != n)
 		return bad(c, "columns of different lengths");
 	if (!(*out = malloc((n ? n : 1) * sizeof(**out))))
 		return xp_err_set(c->err, XP_ERR_NOMEM, "out of memory");
-	cJSON_ArrayForEach(v, a) {
-		if (get_int(v, lo, hi, &(*out)[i++]))
+	if (!cJSON_IsArray(a)) {
+		if (get_int(a, INT64_MIN, INT64_MAX, &x) || __builtin_mul_overflow(x, scale, &x))
 			return bad(c, "not an integer in range");
+		for (i = 0; i < n; i++)
+			(*out)[i] = x;
+		return 0;
+	}
+	cJSON_ArrayForEach(v, a) {
+		if (get_int(v, INT64_MIN, INT64_MAX, &x) || __builtin_mul_overflow(x, scale, &x))
+			return bad(c, "not an integer in range");
+		(*out)[i++] = x;
 	}
 	return 0;
 }
 
-enum { C_FN, C_DEV, C_SPLIT, C_START, C_BUSY, C_SPAN, C_CHILDREN, C_EVENTS, C_RUN, NCOLS };
+/* A column whose values must lie in [lo, hi]. */
+static int column(struct pctx *c, const cJSON *cols, const char *name, int time, size_t n, int64_t lo,
+		  int64_t hi, int optional, int64_t **out)
+{
+	const char *key;
+	size_t i;
+	int ret = column_raw(c, cols, name, time, n, optional, out, &key);
+
+	for (i = 0; !ret && *out && i < n; i++)
+		if ((*out)[i] < lo || (*out)[i] > hi)
+			ret = bad(c, "not an integer in range");
+	return ret;
+}
+
+/* Spans: span_ps, or span_extra_ps (each the excess over its busy time). */
+static int column_span(struct pctx *c, const cJSON *cols, size_t n, const int64_t *busy, int64_t **out)
+{
+	const char *key;
+	size_t i;
+	int ret = column(c, cols, "span", 1, n, 0, INT64_MAX, 1, out);
+
+	if (ret || *out)
+		return ret;
+	if ((ret = column(c, cols, "span_extra", 1, n, 0, INT64_MAX, 0, out)))
+		return ret;
+	for (i = 0; i < n; i++)
+		if (__builtin_add_overflow((*out)[i], busy[i], &(*out)[i]))
+			return bad(c, "not an integer in range");
+	(void)key;
+	return 0;
+}
+
+enum { C_FN, C_DEV, C_SPLIT, C_BUSY, C_SPAN, C_CHILDREN, C_EVENTS, NCOLS };
 
 static int parse_execs(struct pctx *c, const cJSON *o, struct an_exec_list *l, int children)
 {
-	static const char *const names[NCOLS] = {"function", "device", "split", "start_ps", "busy_ps",
-						 "span_ps", "children_ps", "events", "run_id"};
 	struct fn_ident *fns = NULL;
 	int64_t *col[NCOLS] = {0};
 	const cJSON *devs, *d, *cols;
@@ -333,23 +436,24 @@ static int parse_execs(struct pctx *c, const cJSON *o, struct an_exec_list *l, i
 		goto out;
 	}
 	{
-		const cJSON *f = member(c, cols, "function");
+		/* the busy column is always an array: it gives the count */
+		const cJSON *f = member(c, cols, "busy_ps");
 
+		if (!f)
+			f = member(c, cols, "busy_ns");
 		if (!cJSON_IsArray(f)) {
 			ret = bad(c, f ? "not an array" : "missing field");
 			goto out;
 		}
 		n = (size_t)cJSON_GetArraySize(f);
 	}
-	if ((ret = column(c, cols, names[C_FN], n, 0, (int64_t)nfns - 1, 0, &col[C_FN])) ||
-	    (ret = column(c, cols, names[C_DEV], n, 0, (int64_t)l->ndevices - 1, 0, &col[C_DEV])) ||
-	    (ret = column(c, cols, names[C_SPLIT], n, AN_SPLIT_MODULE_LINE, AN_SPLIT_RUNS, 0, &col[C_SPLIT])) ||
-	    (ret = column(c, cols, names[C_START], n, INT64_MIN, INT64_MAX, 0, &col[C_START])) ||
-	    (ret = column(c, cols, names[C_BUSY], n, 0, INT64_MAX, 0, &col[C_BUSY])) ||
-	    (ret = column(c, cols, names[C_SPAN], n, 0, INT64_MAX, 0, &col[C_SPAN])) ||
-	    (ret = column(c, cols, names[C_CHILDREN], n, 0, INT64_MAX, !children, &col[C_CHILDREN])) ||
-	    (ret = column(c, cols, names[C_EVENTS], n, 0, UINT32_MAX, 0, &col[C_EVENTS])) ||
-	    (ret = column(c, cols, names[C_RUN], n, -1, INT64_MAX, 0, &col[C_RUN])))
+	if ((ret = column(c, cols, "function", 0, n, 0, (int64_t)nfns - 1, 0, &col[C_FN])) ||
+	    (ret = column(c, cols, "device", 0, n, 0, (int64_t)l->ndevices - 1, 0, &col[C_DEV])) ||
+	    (ret = column(c, cols, "split", 0, n, AN_SPLIT_MODULE_LINE, AN_SPLIT_RUNS, 0, &col[C_SPLIT])) ||
+	    (ret = column(c, cols, "busy", 1, n, 0, INT64_MAX, 0, &col[C_BUSY])) ||
+	    (ret = column_span(c, cols, n, col[C_BUSY], &col[C_SPAN])) ||
+	    (ret = column(c, cols, "children", 1, n, 0, INT64_MAX, !children, &col[C_CHILDREN])) ||
+	    (ret = column(c, cols, "events", 0, n, 0, UINT32_MAX, 0, &col[C_EVENTS])))
 		goto out;
 	if (!children && col[C_CHILDREN]) {
 		c->field = "children_ps";
@@ -371,13 +475,10 @@ static int parse_execs(struct pctx *c, const cJSON *o, struct an_exec_list *l, i
 		x->program_id = f->program_id;
 		x->has_program_id = f->has_program_id;
 		x->split = (enum an_split)col[C_SPLIT][i];
-		x->start_ps = col[C_START][i];
 		x->busy_ps = col[C_BUSY][i];
 		x->span_ps = col[C_SPAN][i];
 		x->children_ps = col[C_CHILDREN] ? col[C_CHILDREN][i] : 0;
 		x->events = (uint32_t)col[C_EVENTS][i];
-		x->has_run_id = col[C_RUN][i] >= 0;
-		x->run_id = x->has_run_id ? (uint64_t)col[C_RUN][i] : 0;
 	}
 	l->n = n;
 out:

@@ -64,17 +64,27 @@ static void put_device(struct out_bytes *b, const struct an_device *d)
 		const struct an_run_dev_field *f = &an_run_dev_fields[i];
 		const char *p = (const char *)d + f->off;
 
-		put_key(b, f->name, 0);
-		put_int(b, f->is_i64 ? *(const int64_t *)p : (int64_t)*(const size_t *)p);
+		int64_t v = f->is_i64 ? *(const int64_t *)p : (int64_t)*(const size_t *)p;
+
+		if (v) {	/* a count left out is 0 */
+			put_key(b, f->name, 0);
+			put_int(b, v);
+		}
 	}
 	for (i = 0; i < 3; i++) {
+		if (!d->odd_stats[an_run_dev_odd_key[i]])
+			continue;
 		put_key(b, an_run_dev_odd[i], 0);
 		put_int(b, (int64_t)d->odd_stats[an_run_dev_odd_key[i]]);
 	}
-	put_key(b, "module_line", 0);
-	put_int(b, d->module_line);
-	put_key(b, "host_linkage", 0);
-	put_int(b, d->host_linkage);
+	if (d->module_line) {
+		put_key(b, "module_line", 0);
+		put_int(b, d->module_line);
+	}
+	if (d->host_linkage) {
+		put_key(b, "host_linkage", 0);
+		put_int(b, d->host_linkage);
+	}
 	out_bytes_put(b, "}", 1);
 }
 
@@ -121,39 +131,97 @@ static int function_index(const struct an_exec_list *l, size_t *fn, size_t **fir
 	return ret;
 }
 
-static void put_column(struct out_bytes *b, const char *key, const struct an_exec_list *l, const size_t *fn,
-		       int which)
+/* Column which's value for execution i (enum order of an_run.c's columns). */
+static int64_t col_value(const struct an_exec_list *l, const size_t *fn, int which, size_t i)
 {
-	size_t i;
+	const struct an_exec *x = &l->execs[i];
 
-	put_key(b, key, which == 0);
-	out_bytes_put(b, "[", 1);
+	switch (which) {
+	case 0: return (int64_t)fn[i];
+	case 1: return x->device;
+	case 2: return x->split;
+	case 3: return x->start_ps;
+	case 4: return x->busy_ps;
+	case 5: return x->span_ps;
+	case 6: return x->children_ps;
+	case 7: return x->events;
+	default: return x->has_run_id ? (int64_t)x->run_id : -1;
+	}
+}
+
+/*
+ * One column, as compact as SUMMARIES allows: one number when every value
+ * is the same; runs ("NAME_runs": value, count, value, count...) when those
+ * take under a quarter of the numbers; a time column in nanoseconds
+ * ("_ns") when every value is a whole number of them, spans as their excess
+ * over the busy time ("span_extra_") where none is shorter. The busy column
+ * is always an array: its length is the executions' count, and a line's
+ * length bounds what a reader allocates.
+ */
+static void put_column(struct out_bytes *b, const char *name, int time, const struct an_exec_list *l,
+		       const size_t *fn, int which, int first)
+{
+	int extra = which == 5, same = 1, ns = time, array_only = which == 4;
+	int64_t v0 = 0;
+	size_t i, k, runs = 0;
+
+	for (i = 0; i < l->n; i++)
+		if (extra && col_value(l, fn, which, i) < l->execs[i].busy_ps)
+			extra = 0;
 	for (i = 0; i < l->n; i++) {
-		const struct an_exec *x = &l->execs[i];
-		int64_t v = 0;
+		int64_t v = col_value(l, fn, which, i) - (extra ? l->execs[i].busy_ps : 0);
+
+		if (!i)
+			v0 = v;
+		same &= v == v0;
+		ns &= v % 1000 == 0;
+		runs += !i || col_value(l, fn, which, i) != col_value(l, fn, which, i - 1);
+	}
+	if (!first)
+		out_bytes_put(b, ",", 1);
+	out_bytes_put(b, "\"", 1);
+	out_bytes_str(b, name);
+	if (extra)
+		out_bytes_str(b, "_extra");
+	if (time)
+		out_bytes_str(b, ns ? "_ns" : "_ps");
+	if (!array_only && same && l->n) {
+		out_bytes_str(b, "\":");
+		put_int(b, ns ? v0 / 1000 : v0);
+		return;
+	}
+	if (!array_only && !time && runs * 4 < l->n) {
+		out_bytes_str(b, "_runs\":[");
+		for (i = 0; i < l->n; i = k) {
+			int64_t v = col_value(l, fn, which, i);
+
+			for (k = i + 1; k < l->n && col_value(l, fn, which, k) == v; k++)
+				;
+			if (i)
+				out_bytes_put(b, ",", 1);
+			put_int(b, v);
+			out_bytes_put(b, ",", 1);
+			out_bytes_u64(b, k - i);
+		}
+		out_bytes_put(b, "]", 1);
+		return;
+	}
+	out_bytes_str(b, "\":[");
+	for (i = 0; i < l->n; i++) {
+		int64_t v = col_value(l, fn, which, i) - (extra ? l->execs[i].busy_ps : 0);
 
 		if (i)
 			out_bytes_put(b, ",", 1);
-		switch (which) {
-		case 0: v = (int64_t)fn[i]; break;
-		case 1: v = x->device; break;
-		case 2: v = x->split; break;
-		case 3: v = x->start_ps; break;
-		case 4: v = x->busy_ps; break;
-		case 5: v = x->span_ps; break;
-		case 6: v = x->children_ps; break;
-		case 7: v = x->events; break;
-		default: v = x->has_run_id ? (int64_t)x->run_id : -1; break;
-		}
-		put_int(b, v);
+		put_int(b, ns ? v / 1000 : v);
 	}
 	out_bytes_put(b, "]", 1);
 }
 
 static int put_execs(struct out_bytes *b, const struct an_exec_list *l, int children)
 {
-	static const char *const cols[] = {"function", "device", "split", "start_ps", "busy_ps",
-					   "span_ps", "children_ps", "events", "run_id"};
+	/* starts and run ids are left out: no reader of summaries uses them (SUMMARIES) */
+	static const char *const cols[] = {"function", "device", "split", NULL, "busy",
+					   "span", "children", "events", NULL};
 	size_t *fn = malloc((l->n ? l->n : 1) * sizeof(*fn)), *first = NULL, nfirst = 0, i;
 
 	if (!fn || function_index(l, fn, &first, &nfirst)) {
@@ -188,9 +256,9 @@ static int put_execs(struct out_bytes *b, const struct an_exec_list *l, int chil
 	}
 	out_bytes_str(b, "],\"execs\":{");
 	for (i = 0; i < sizeof(cols) / sizeof(cols[0]); i++) {
-		if (i == 6 && !children)
+		if (!cols[i] || (i == 6 && !children))
 			continue;
-		put_column(b, cols[i], l, fn, (int)i);
+		put_column(b, cols[i], i >= 3 && i <= 6, l, fn, (int)i, i == 0);
 	}
 	out_bytes_str(b, "}}");
 	free(fn);
