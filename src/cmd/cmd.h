@@ -334,4 +334,14 @@ int cmd_history_add(struct cmd_common *c, const struct cmd_input *in);
 /* At the end: appends the lines when ret is 0 or 6 (a partial result); returns ret, or the append's failure. */
 int cmd_history_finish(struct cmd_common *c, int ret);
 
+/*
+ * diff's sides: the runs of arg (a profile, directory or summary file, read
+ * with c, which should take summaries) added to res as side 0 or 1; inputs
+ * that fail are warnings counted in *failed. -1 to go on, else the exit
+ * code (message printed): no run of the side could be read.
+ */
+struct an_diff_result;
+int cmd_diff_read_side(struct cmd_common *c, const struct an_exec_opts *xo, int side, const char *arg,
+		       struct an_diff_result *res, struct xp_notes *notes, size_t *failed);
+
 #endif

@@ -15,7 +15,7 @@ struct diff_args {
 };
 
 struct diff_batch {
-	struct diff_args *a;
+	struct cmd_common *c;
 	const struct xp_pathlist *paths;
 	const struct an_exec_opts *xo;
 	unsigned plane_jobs;
@@ -30,7 +30,7 @@ static void *diff_work(size_t i, void *ctx)
 {
 	struct diff_batch *db = ctx;
 
-	return cmd_input_process(&db->a->c, db->paths->paths[i], db->plane_jobs, db->xo, 0);
+	return cmd_input_process(db->c, db->paths->paths[i], db->plane_jobs, db->xo, 0);
 }
 
 static void diff_done(size_t i, void *result, void *ctx)
@@ -48,7 +48,7 @@ static void diff_done(size_t i, void *result, void *ctx)
 		goto out;
 	if (!in->execs.ndevices)
 		xp_notes_add(db->notes, "'%s': no device plane with events%s", in->path,
-			     db->a->c.device ? " matching --device" : "");
+			     db->c->device ? " matching --device" : "");
 	if (an_diff_add(db->res, db->side, &in->execs, &err)) {
 		cmd_error("%s", err.msg);
 		db->ret = EXIT_ERROR;
@@ -57,24 +57,23 @@ out:
 	cmd_input_free(in);
 }
 
-/* One side's runs into res; -1 to go on, else the exit code (message printed). */
-static int read_side(struct diff_args *a, const struct an_exec_opts *xo, int side, const char *arg,
-		     struct an_diff_result *res, struct xp_notes *notes, size_t *failed)
+int cmd_diff_read_side(struct cmd_common *c, const struct an_exec_opts *xo, int side, const char *arg,
+		       struct an_diff_result *res, struct xp_notes *notes, size_t *failed)
 {
 	struct diff_batch db = {0};
 	struct xp_pathlist paths = {0};
 	int ret;
 
-	db.a = a;
+	db.c = c;
 	db.xo = xo;
 	db.side = side;
 	db.res = res;
 	db.notes = notes;
 	db.ret = -1;
-	if ((ret = cmd_batch_inputs(&db.b, &a->c, &arg, 1, &paths, notes, &db.plane_jobs)) >= 0)
+	if ((ret = cmd_batch_inputs(&db.b, c, &arg, 1, &paths, notes, &db.plane_jobs)) >= 0)
 		goto out;
 	db.paths = &paths;
-	ret = cmd_batch_run(&db.b, cmd_jobs(&a->c, paths.n), diff_work, diff_done, &db, notes, &db.ret);
+	ret = cmd_batch_run(&db.b, cmd_jobs(c, paths.n), diff_work, diff_done, &db, notes, &db.ret);
 	if (ret < 0 && !res->runs[side]) {
 		cmd_print_notes(notes);
 		cmd_error("'%s': no run could be read for the %s side", arg, side ? "current" : "base");
@@ -194,7 +193,7 @@ int cmd_diff(int argc, char **argv)
 	a.c.keys = AN_EXEC_KEYS;
 	a.c.summaries = 1;
 	for (i = 0; i < 2; i++)
-		if ((ret = read_side(&a, &xo, (int)i, pos[i], &res, &notes, &failed)) >= 0)
+		if ((ret = cmd_diff_read_side(&a.c, &xo, (int)i, pos[i], &res, &notes, &failed)) >= 0)
 			goto out;
 	an_diff_finish(&res, &err);
 	if (!res.nrows) {

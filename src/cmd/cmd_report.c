@@ -5,7 +5,9 @@
 #include <sys/stat.h>
 
 #include "an_autotune.h"
+#include "an_diff.h"
 #include "an_functions.h"
+#include "an_history.h"
 #include "an_kernels.h"
 #include "an_ops.h"
 #include "an_overview.h"
@@ -32,6 +34,7 @@ struct rep_batch {
 	struct an_ops_result *pr;
 	struct an_rep_timeline *tl;
 	const char *tl_input;
+	struct an_diff_result *dr;	/* --base: these inputs are its current side */
 	struct xp_notes *notes;
 	struct cmd_batch b;
 	int ret;		/* an exit code that stops the batch; -1: going on */
@@ -82,7 +85,7 @@ static void rep_done(size_t i, void *result, void *ctx)
 	if (!in->code) {
 		if (an_fn_add(rb->fr, &in->execs, &err) || an_at_add(rb->ar, &in->execs, &err) ||
 		    an_ov_add(rb->ov, in->t, rb->xo->device, &added, &err) || an_kern_add(rb->kr, in->t, &err) ||
-		    an_ops_add(rb->pr, in->t, &err) ||
+		    an_ops_add(rb->pr, in->t, &err) || (rb->dr && an_diff_add(rb->dr, 1, &in->execs, &err)) ||
 		    (!rb->tl_input && an_rep_timeline(&in->execs, TIMELINE_COLUMNS, rb->tl, &err))) {
 			if (err.code == XP_ERR_NOMEM) {
 				rb->b.fatal = 1;
@@ -128,7 +131,8 @@ static int print_report(FILE *f, enum out_mode mode, int colour, const void *arg
 
 int cmd_report(int argc, char **argv)
 {
-	struct cmd_common c;
+	struct cmd_common c, bc;
+	const char *base = NULL, *hist_file = NULL;
 	size_t top = 15;
 	const struct opt opts[] = {
 		{"output", 'o', OPT_STR, &c.output, "FILE",
@@ -136,6 +140,10 @@ int cmd_report(int argc, char **argv)
 		{"device", 'd', OPT_STR, &c.device, "PATTERN",
 		 "only device planes whose name contains PATTERN, any case (gpu, TPU:1)"},
 		{"top", 0, OPT_COUNT, &top, "N", "rows per table (default 15)"},
+		{"base", 0, OPT_STR, &base, "BASE",
+		 "a section comparing these inputs with BASE (profile, directory or summary file) as diff does"},
+		{"history", 0, OPT_STR, &hist_file, "FILE",
+		 "a section of each function's trend over the runs recorded in FILE (see the history command)"},
 		CMD_OPTS_INPUT(&c),
 		{0},
 	};
@@ -145,7 +153,8 @@ int cmd_report(int argc, char **argv)
 		"overview says), the functions table with a bar each, a timeline strip per\n"
 		"device of the first input's executions, the top kernels and HLO ops with a\n"
 		"roofline where flops and bytes are known, and the autotune candidates with\n"
-		"their confidence intervals. Inline CSS and SVG, no script, nothing fetched:\n"
+		"their confidence intervals; with --base a chart of what changed against a base,\n"
+		"with --history each function's trend. Inline CSS and SVG, no script, nothing fetched:\n"
 		"it opens from disk or a mail attachment, at 1280 px wide or printed.",
 		opts,
 	};
@@ -162,6 +171,12 @@ int cmd_report(int argc, char **argv)
 	struct an_kern_result kr;
 	struct an_ops_result pr;
 	struct an_rep_timeline tl = {0};
+	struct an_diff_opts dopt = {.level = AN_DIFF_FUNCTIONS, .time = AN_TIME_BUSY, .alpha = 0.05};
+	struct an_diff_result dr;
+	struct an_hist_result hr;
+	struct an_run *runs = NULL;
+	size_t nruns = 0, failed = 0;
+	int have_hr = 0;
 	struct rep_batch rb;
 	struct out_rep_input *ins = NULL;
 	struct out_report rep;
@@ -173,6 +188,8 @@ int cmd_report(int argc, char **argv)
 	unsigned jobs;
 
 	cmd_common_init(&c);
+	cmd_common_init(&bc);
+	an_diff_init(&dr, &dopt);
 	ret = cmd_parse(&cmd, argc, argv, &pos, &npos);
 	if (ret >= 0)
 		goto out;
@@ -194,10 +211,47 @@ int cmd_report(int argc, char **argv)
 	c.keys = 0;
 	c.want_host_event = rep_wants_host_event;
 	c.host_keys = AN_EXEC_HOST_KEYS | 1u << XP_K_CORRELATION_ID | 1u << XP_K_STEP_NUM;
+	xo.device = c.device;
+	dopt.id_re = &id_re;
+	an_diff_init(&dr, &dopt);
+	if (hist_file) {	/* first: a bad history file stops before the inputs are read */
+		if ((ret = cmd_runs_read(hist_file, c.max_input, &runs, &nruns, &err))) {
+			cmd_error("%s", err.msg);
+			ret = cmd_exit_for(ret);
+			goto out;
+		}
+		for (i = 0; i < nruns; i++)
+			if (c.device && !runs[i].device && an_run_select_devices(&runs[i].execs, c.device)) {
+				cmd_error("out of memory");
+				ret = EXIT_ERROR;
+				goto out;
+			}
+		if ((ret = an_hist_compute(runs, nruns, &dopt, NULL, &hr, &err))) {
+			cmd_error("'%s': %s", hist_file, err.msg);
+			ret = cmd_exit_for(ret);
+			goto out;
+		}
+		have_hr = 1;
+	}
+	if (base) {	/* the base side: executions only, summaries too */
+		bc.jobs = c.jobs;
+		bc.reader = c.reader;
+		bc.max_input = c.max_input;
+		bc.device = c.device;
+		bc.want_host_event = an_exec_wants_host_event;
+		bc.host_keys = AN_EXEC_HOST_KEYS;
+		bc.keys = AN_EXEC_KEYS;
+		bc.summaries = 1;
+		if ((ret = cmd_input_setup(&bc)) >= 0 ||
+		    (ret = cmd_diff_read_side(&bc, &xo, 0, base, &dr, &notes, &failed)) >= 0)
+			goto out;
+		if (failed)
+			xp_notes_add(&notes, "%zu input%s of --base could not be read; the comparison covers the rest",
+				     failed, failed == 1 ? "" : "s");
+	}
 	ret = cmd_batch_inputs(&rb.b, &c, pos, npos, &paths, &notes, &rb.plane_jobs);
 	if (ret >= 0)
 		goto out;
-	xo.device = c.device;
 	fo.time = AN_TIME_BUSY;
 	ao.id_re = &id_re;
 	ao.trim = 1;
@@ -223,6 +277,7 @@ int cmd_report(int argc, char **argv)
 	rb.pr = &pr;
 	rb.tl = &tl;
 	rb.tl_input = NULL;
+	rb.dr = base ? &dr : NULL;
 	rb.notes = &notes;
 	rb.ret = -1;
 	jobs = cmd_jobs(&c, paths.n);
@@ -230,7 +285,7 @@ int cmd_report(int argc, char **argv)
 	if (ret >= 0)
 		goto out;
 	if (an_fn_finish(&fr, &err) || an_at_finish(&ar, &err) || an_ov_finish(&ov, &err) ||
-	    an_kern_finish(&kr, &err) || an_ops_finish(&pr, &err)) {
+	    an_kern_finish(&kr, &err) || an_ops_finish(&pr, &err) || (base && an_diff_finish(&dr, &err))) {
 		cmd_error("%s", err.msg);
 		ret = EXIT_ERROR;
 		goto out;
@@ -259,6 +314,10 @@ int cmd_report(int argc, char **argv)
 	rep.kernels = &kr;
 	rep.ops = &pr;
 	rep.autotune = &ar;
+	rep.diff = base ? &dr : NULL;
+	rep.base = base;
+	rep.history = have_hr ? &hr : NULL;
+	rep.history_file = hist_file;
 	rep.notes = &notes;
 	rep.top = top;
 	rep.device = c.device;
@@ -290,6 +349,14 @@ out:
 		an_ops_release(&pr);
 	}
 	an_rep_timeline_release(&tl);
+	an_diff_release(&dr);
+	if (have_hr)
+		an_hist_release(&hr);
+	for (i = 0; i < nruns; i++)
+		an_run_release(&runs[i]);
+	free(runs);
+	cmd_common_release(&bc);
+	cmd_common_release(&c);
 	if (have_re)
 		regfree(&id_re);
 	free(ins);

@@ -569,6 +569,207 @@ static void autotune(FILE *f, const struct an_at_result *ar)
 	      f);
 }
 
+/* Verdict colours: slower red, faster green, the rest grey. */
+static const char *verdict_colour(enum an_verdict v)
+{
+	return v == AN_V_SLOWER ? "#e15759" : v == AN_V_FASTER ? "#59a14f" : OTHER_COLOUR;
+}
+
+/* "+9.6%" for a ratio, "-" when there is none. */
+static void pct(char *b, size_t n, double ratio)
+{
+	if (isfinite(ratio))
+		snprintf(b, n, "%+.1f%%", (ratio - 1) * 100);
+	else
+		snprintf(b, n, "-");
+}
+
+/*
+ * --base: per row (the rows with the largest change of the mean first, as
+ * diff sorts them) the change of the mean as a dot and its 95% interval as
+ * a bar on a log axis centred on no change, coloured by verdict.
+ */
+static void diff_section(FILE *f, const struct out_report *r)
+{
+	const struct an_diff_result *d = r->diff;
+	const double W = 520, L = 260, RH = 22;
+	size_t n, i;
+	double span = 0.05;	/* the axis: +-5% at least */
+
+	if (!d)
+		return;
+	fputs("<section id=\"diff\">\n<h2>Against the base</h2>\n<p class=\"note\">Base: ", f);
+	short_text(f, r->base);
+	fprintf(f, " (%zu run%s, samples: %s); these inputs: %zu run%s (%s). Mann-Whitney U, alpha %g.</p>\n",
+		d->runs[0], d->runs[0] == 1 ? "" : "s", d->runs[0] == 1 ? "executions" : "run means", d->runs[1],
+		d->runs[1] == 1 ? "" : "s", d->runs[1] == 1 ? "executions" : "run means", d->opts.alpha);
+	n = d->nrows < r->top ? d->nrows : r->top;
+	if (!n) {
+		fputs("<p class=\"note\">Nothing to compare.</p>\n</section>\n", f);
+		return;
+	}
+	for (i = 0; i < n; i++) {
+		const struct an_diff_row *w = &d->rows[i];
+		double lo = isfinite(w->ci_lo) ? w->ci_lo : w->change, hi = isfinite(w->ci_hi) ? w->ci_hi : w->change;
+
+		if (isfinite(lo) && lo > 0)
+			span = fmax(span, fabs(log(lo)));
+		if (isfinite(hi) && hi > 0)
+			span = fmax(span, fabs(log(hi)));
+	}
+	span = fmin(span, log(100.0));
+	fprintf(f, "<svg class=\"diff\" width=\"%.0f\" height=\"%.0f\" role=\"img\">", L + W + 20, RH * (double)n + 30);
+	fprintf(f, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"0\" y2=\"%.1f\" stroke=\"#999\"/>", L + W / 2, L + W / 2,
+		RH * (double)n);
+	for (i = 0; i < n; i++) {
+		const struct an_diff_row *w = &d->rows[i];
+		double y = RH * (double)i + 12;
+		const char *col = verdict_colour(w->verdict);
+
+		fprintf(f, "<text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">", L - 6, y + 4);
+		short_text(f, w->key);
+		fputs("</text>", f);
+		if (!(isfinite(w->change) && w->change > 0)) {
+			fprintf(f, "<text class=\"dv\" x=\"%.1f\" y=\"%.1f\">%s</text>", L + W / 2 + 6, y + 4,
+				an_verdict_name(w->verdict));
+			continue;
+		}
+#define XPOS(v) (L + W / 2 + fmax(-1, fmin(1, log(v) / span)) * W / 2)
+		if (isfinite(w->ci_lo) && w->ci_lo > 0)
+			fprintf(f, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"3\"/>",
+				XPOS(w->ci_lo), XPOS(w->ci_hi), y, y, col);
+		fprintf(f, "<circle class=\"dv\" cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\"/>", XPOS(w->change), y, col);
+#undef XPOS
+	}
+	{
+		double y = RH * (double)n + 18;
+
+		fprintf(f, "<text x=\"%.0f\" y=\"%.1f\">%+.0f%%</text><text x=\"%.0f\" y=\"%.1f\" text-anchor=\"middle\">no change</text>"
+			   "<text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">%+.0f%%</text>",
+			L, y, (exp(-span) - 1) * 100, L + W / 2, y, L + W, y, (exp(span) - 1) * 100);
+	}
+	fputs("</svg>\n<table>\n<tr><th>row</th><th>verdict</th><th>change</th><th>95% CI</th><th>p (U)</th>"
+	      "<th>base n</th><th>base mean</th><th>n</th><th>mean</th></tr>\n", f);
+	for (i = 0; i < n; i++) {
+		const struct an_diff_row *w = &d->rows[i];
+		char a[32], b[32], c[32];
+
+		fputs("<tr>", f);
+		name_cell(f, w->key);
+		pct(a, sizeof(a), w->change);
+		pct(b, sizeof(b), w->ci_lo);
+		pct(c, sizeof(c), w->ci_hi);
+		fprintf(f, "<td style=\"color:%s\">%s</td><td class=\"num\">%s</td><td class=\"num\">%s%s%s</td>",
+			verdict_colour(w->verdict), an_verdict_name(w->verdict), a, isfinite(w->ci_lo) ? b : "-",
+			isfinite(w->ci_lo) ? " .. " : "", isfinite(w->ci_lo) ? c : "");
+		if (isfinite(w->p_u))
+			fprintf(f, "<td class=\"num\">%.2g</td>", w->p_u);
+		else
+			fputs("<td class=\"num\">-</td>", f);
+		fprintf(f, "<td class=\"num\">%zu</td>", w->base.n);
+		if (w->base.n)
+			time_cell(f, w->base.mean);
+		else
+			fputs("<td class=\"num\">-</td>", f);
+		fprintf(f, "<td class=\"num\">%zu</td>", w->cur.n);
+		if (w->cur.n)
+			time_cell(f, w->cur.mean);
+		else
+			fputs("<td class=\"num\">-</td>", f);
+		fputs("</tr>\n", f);
+	}
+	fprintf(f, "</table>\n<p class=\"note\">%zu row%s, the largest changes of the mean first; dot: current mean "
+		   "/ base mean (log axis), bar: its 95%% interval; red slower, green faster (p &lt; %g).</p>\n</section>\n",
+		d->nrows, d->nrows == 1 ? "" : "s", d->opts.alpha);
+}
+
+/*
+ * --history: per row (the rows with the most time in the latest run first)
+ * its mean in each recorded run as a line, each run a point, scaled to the
+ * row's own range; the latest against its baseline as diff says.
+ */
+static int cmp_latest(const void *x, const void *y, void *arg)
+{
+	const struct an_hist_result *h = arg;
+	double a = h->rows[*(const size_t *)x].means[h->latest], b = h->rows[*(const size_t *)y].means[h->latest];
+
+	a = isfinite(a) ? a : -1;
+	b = isfinite(b) ? b : -1;
+	return (a < b) - (a > b);
+}
+
+static void history_section(FILE *f, const struct out_report *r)
+{
+	const struct an_hist_result *h = r->history;
+	const double W = 360, H = 28;
+	size_t *order, n, i, g, k;
+
+	if (!h)
+		return;
+	fputs("<section id=\"history\">\n<h2>History</h2>\n<p class=\"note\">", f);
+	short_text(f, r->history_file);
+	fprintf(f, ": %zu recorded run%s", h->ngroups, h->ngroups == 1 ? "" : "s");
+	if (h->base_why != AN_HB_NONE) {
+		const struct an_hist_group *a = &h->groups[h->latest], *b = &h->groups[h->baseline];
+
+		fputs("; the latest, ", f);
+		out_html_text(f, *a->commit ? a->commit : "(no commit)");
+		fprintf(f, "%s#%llu, against ", a->dirty ? "+" : "", (unsigned long long)a->run);
+		out_html_text(f, *b->commit ? b->commit : "(no commit)");
+		fprintf(f, "%s#%llu", b->dirty ? "+" : "", (unsigned long long)b->run);
+	}
+	fputs(".</p>\n", f);
+	if (!(order = malloc((h->nrows ? h->nrows : 1) * sizeof(*order))))
+		return;
+	for (i = 0; i < h->nrows; i++)
+		order[i] = i;
+	qsort_r(order, h->nrows, sizeof(*order), cmp_latest, (void *)h);
+	n = h->nrows < r->top ? h->nrows : r->top;
+	fputs("<table>\n<tr><th>row</th><th>trend</th><th>latest mean</th><th>change</th><th>verdict</th></tr>\n", f);
+	for (i = 0; i < n; i++) {
+		const struct an_hist_row *w = &h->rows[order[i]];
+		const struct an_diff_row *d = NULL;
+		double lo = 1e300, hi = -1e300;
+		char a[32];
+		int first = 1;
+
+		for (k = 0; k < h->diff.nrows; k++)
+			if (!strcmp(h->diff.rows[k].key, w->key))
+				d = &h->diff.rows[k];
+		for (g = 0; g < h->ngroups; g++)
+			if (isfinite(w->means[g])) {
+				lo = fmin(lo, w->means[g]);
+				hi = fmax(hi, w->means[g]);
+			}
+		fputs("<tr>", f);
+		name_cell(f, w->key);
+		fprintf(f, "<td><svg class=\"trend\" width=\"%.0f\" height=\"%.0f\" role=\"img\"><polyline fill=\"none\" "
+			   "stroke=\"%s\" stroke-width=\"1.5\" points=\"", W, H, palette[0]);
+		for (g = 0; g < h->ngroups; g++) {
+			double x, y;
+
+			if (!isfinite(w->means[g]))
+				continue;
+			x = h->ngroups > 1 ? 4 + (W - 8) * (double)g / (double)(h->ngroups - 1) : W / 2;
+			y = hi > lo ? H - 4 - (H - 8) * (w->means[g] - lo) / (hi - lo) : H / 2;
+			fprintf(f, "%s%.1f,%.1f", first ? "" : " ", x, y);
+			first = 0;
+		}
+		fputs("\"/></svg></td>", f);
+		if (isfinite(w->means[h->latest]))
+			time_cell(f, w->means[h->latest]);
+		else
+			fputs("<td class=\"num\">-</td>", f);
+		pct(a, sizeof(a), d ? d->change : NAN);
+		fprintf(f, "<td class=\"num\">%s</td><td style=\"color:%s\">%s</td></tr>\n", a,
+			d ? verdict_colour(d->verdict) : OTHER_COLOUR, d ? an_verdict_name(d->verdict) : "-");
+	}
+	fprintf(f, "</table>\n<p class=\"note\">%zu row%s, the most time in the latest run first; each line is "
+		   "the row's mean per recorded run, oldest left, scaled to its own range.</p>\n</section>\n",
+		h->nrows, h->nrows == 1 ? "" : "s");
+	free(order);
+}
+
 int out_report(FILE *f, const struct out_report *r)
 {
 	size_t i;
@@ -580,6 +781,8 @@ int out_report(FILE *f, const struct out_report *r)
 	kernels(f, r->kernels, r->top);
 	ops(f, r->ops, r->top);
 	autotune(f, r->autotune);
+	diff_section(f, r);
+	history_section(f, r);
 	if (r->notes && r->notes->n) {
 		fputs("<section id=\"warnings\">\n<h2>Warnings</h2>\n<ul>\n", f);
 		for (i = 0; i < r->notes->n; i++) {

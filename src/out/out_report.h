@@ -11,7 +11,9 @@
 #include <stdio.h>
 
 #include "an_autotune.h"
+#include "an_diff.h"
 #include "an_functions.h"
+#include "an_history.h"
 #include "an_kernels.h"
 #include "an_ops.h"
 #include "an_overview.h"
@@ -36,6 +38,10 @@ struct out_report {
 	const struct an_kern_result *kernels;
 	const struct an_ops_result *ops;
 	const struct an_at_result *autotune;
+	const struct an_diff_result *diff;	/* --base: base against these inputs */
+	const char *base;			/* its name */
+	const struct an_hist_result *history;	/* --history FILE */
+	const char *history_file;
 	const struct xp_notes *notes;
 	size_t top;		/* rows per table */
 	const char *device;	/* --device, shown in the header; NULL: none */

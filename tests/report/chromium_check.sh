@@ -83,8 +83,15 @@ shot "$tmp/fetch.html" "$tmp/fetch.png"
 "$bin" report testdata/real/tpu_v6e_inference.xplane.pb -o "$out/report.html" || fail=1
 "$bin" report testdata/real/mi300x_jax_gemm.xplane.pb -o "$tmp/gemm.html" || fail=1
 "$bin" report "$synth/autotune" -o "$tmp/autotune.html" || fail=1
-"$bin" report "$synth/report_hostile.xplane.pb" -o "$tmp/hostile.html" || fail=1
+# --base and --history: the slow rounds against the base ones, and a history of both
+"$bin" functions --history "$tmp/h.jsonl" --commit aaa1111 "$synth/diff/base" >/dev/null || fail=1
+"$bin" functions --history "$tmp/h.jsonl" --commit bbb2222 "$synth/diff/slow" >/dev/null || fail=1
+"$bin" report "$synth/diff/slow" --base "$synth/diff/base" --history "$tmp/h.jsonl" -o "$tmp/compare.html" || fail=1
+"$bin" functions --history "$tmp/hh.jsonl" --commit x "$synth/report_hostile.xplane.pb" >/dev/null || fail=1
+"$bin" report "$synth/report_hostile.xplane.pb" --base "$synth/report_hostile.xplane.pb" --history "$tmp/hh.jsonl" \
+	-o "$tmp/hostile.html" || fail=1
 check_page report "$out/report.html"
+check_page compare "$tmp/compare.html"
 check_page gemm "$tmp/gemm.html"
 check_page autotune "$tmp/autotune.html"
 check_page hostile "$tmp/hostile.html"
@@ -95,11 +102,19 @@ for s in overview functions timeline ops; do
 done
 grep -q '<section id="kernels">' "$tmp/gemm.html" || { echo "gemm: no kernels section"; fail=1; }
 grep -q '<section id="autotune">' "$tmp/autotune.html" || { echo "autotune: no autotune section"; fail=1; }
-for f in "$out/report.html" "$tmp/gemm.html" "$tmp/autotune.html"; do
+# the comparison: a dot per diff row, a trend line per history row, as many as diff and history give
+want=$("$bin" diff --json "$synth/diff/base" "$synth/diff/slow" | "$py" -c 'import json,sys; print(min(15, len(json.load(sys.stdin)["rows"])))')
+dots=$(grep -o '<circle class="dv"' "$tmp/compare.html" | wc -l)
+lines=$(grep -o '<svg class="trend"' "$tmp/compare.html" | wc -l)
+[ "$dots" = "$want" ] && [ "$lines" = "$want" ] || { echo "compare: $dots dots and $lines trend lines, want $want"; fail=1; }
+grep -q '<section id="diff">' "$tmp/compare.html" && grep -q '<section id="history">' "$tmp/compare.html" ||
+	{ echo "compare: no diff or history section"; fail=1; }
+for f in "$out/report.html" "$tmp/gemm.html" "$tmp/autotune.html" "$tmp/compare.html"; do
 	rows=$(grep -o '<tr class="fn">' "$f" | wc -l)
 	bars=$(grep -o 'class="bar fn-bar"' "$f" | wc -l)
 	case $f in
 	*report.html) want=$("$bin" functions --json testdata/real/tpu_v6e_inference.xplane.pb | "$py" -c 'import json,sys; print(min(15, len(json.load(sys.stdin)["functions"])))') ;;
+	*compare.html) want=$("$bin" functions --json "$synth/diff/slow" | "$py" -c 'import json,sys; print(min(15, len(json.load(sys.stdin)["functions"])))') ;;
 	*gemm.html) want=$("$bin" functions --json testdata/real/mi300x_jax_gemm.xplane.pb | "$py" -c 'import json,sys; print(min(15, len(json.load(sys.stdin)["functions"])))') ;;
 	*) want=$("$bin" functions --json "$synth/autotune" | "$py" -c 'import json,sys; print(min(15, len(json.load(sys.stdin)["functions"])))') ;;
 	esac
@@ -110,7 +125,7 @@ done
 # Names like "'><b>&amp;</b></svg></title><script>...<img src=x> in every place the page shows
 # one (device, function, kernel, op, category, candidate): escaped, no element from them.
 n=$(grep -o '&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x&gt;' "$tmp/hostile.html" | wc -l)
-[ "$n" -ge 8 ] || { echo "hostile: the markup names are not all shown escaped ($n)"; fail=1; }
+[ "$n" -ge 14 ] || { echo "hostile: the markup names are not all shown escaped ($n)"; fail=1; }
 if grep -qi '<script\|<img\|<b>' "$tmp/hostile.html"; then echo "hostile: markup from a name got through"; fail=1; fi
 [ $fail -eq 0 ] && echo "report renders in $("$chromium" --version 2>/dev/null | head -1)"
 exit $fail

@@ -1,0 +1,1 @@
+xplane-stat summarize $SYNTH/diff/base -o $TMP/s.jsonl && xplane-stat report $SYNTH/diff/slow --history $TMP/s.jsonl -o $TMP/r.html; echo "exit $?"; xplane-stat report $SYNTH/diff/slow --base $TMP/nothing -o $TMP/r.html; echo "exit $?"; xplane-stat report $SYNTH/diff/slow --base $TMP/s.jsonl -o - | grep -o '<circle class="dv"' | wc -l
