@@ -110,10 +110,7 @@ static int gz_grow_or_fail(struct gz_out *o, struct xp_err *err, const char *pat
 	return r ? xp_err_set(err, r, "out of memory") : 0;
 }
 
-/*
- * Inflates with zlib the one member at *pos (gzip, or what else zlib's
- * automatic detection takes), appending to o; *pos moves past it.
- */
+/* Inflates with zlib the one gzip member at *pos, appending to o; *pos moves past it. */
 static int zlib_member(z_stream *zs, const unsigned char *in, size_t in_len, size_t *pos,
 		       struct gz_out *o, struct xp_err *err, const char *path)
 {
@@ -157,8 +154,10 @@ static int zlib_member(z_stream *zs, const unsigned char *in, size_t in_len, siz
  * libdeflate rejects is inflated again by zlib, whose verdict stands and
  * whose message (truncated, which check failed) the user sees; a member
  * with a header CRC (FHCRC, which libdeflate skips unchecked) and whatever
- * follows a member without the gzip magic (trailing garbage, or a zlib
- * stream, which zlib's detection takes) go to zlib directly. A member that
+ * follows a member without the gzip magic go to zlib directly, which takes
+ * gzip only: bytes after a member are another member or an error, as for
+ * gzip -d and the fuzz harness's gzread (a zlib stream there was once
+ * inflated too, through zlib's automatic detection). A member that
  * overflows its room is inflated again into twice the room, up to the limit.
  * Standard input is read whole before this, so it needs no streaming either.
  */
@@ -215,7 +214,7 @@ static int inflate_gzip(const unsigned char *in, size_t in_len, uint64_t max_siz
 			if (ret)
 				goto out;
 		} else {
-			if (!zs_live && inflateInit2(&zs, 15 + 32) != Z_OK) {
+			if (!zs_live && inflateInit2(&zs, 15 + 16) != Z_OK) {
 				ret = xp_err_set(err, XP_ERR_NOMEM, "out of memory");
 				goto out;
 			}

@@ -202,6 +202,16 @@ static void test_gzip_members(void)
 	CHECK_INT(load_bytes("s_bad.gz", cat, n, XP_DEFAULT_MAX_INPUT, &b, &err), XP_ERR_FORMAT);
 	CHECK(strstr(err.msg, "corrupt gzip data (unknown compression method)") != NULL);
 	free(cat);
+	{	/* a zlib stream is not a gzip member: trailing garbage, as gzip -d says */
+		unsigned char z[64];
+		uLongf zlen = sizeof(z);
+
+		CHECK_INT(compress(z, &zlen, (const unsigned char *)"zlib", 4), Z_OK);
+		cat = concat(zs, gs, z, zlen, &n);
+		CHECK_INT(load_bytes("s_zlib.gz", cat, n, XP_DEFAULT_MAX_INPUT, &b, &err), XP_ERR_FORMAT);
+		CHECK(strstr(err.msg, "corrupt gzip data (incorrect header check)") != NULL);
+		free(cat);
+	}
 	cat = concat(zs, gs, "\x1f\x8b", 2, &n);
 	CHECK_INT(load_bytes("s_cut.gz", cat, n, XP_DEFAULT_MAX_INPUT, &b, &err), XP_ERR_FORMAT);
 	CHECK(strstr(err.msg, "truncated gzip stream") != NULL);
