@@ -4,7 +4,7 @@
 # As root it runs apt-get; otherwise it prints the exact command and fails.
 set -eu
 
-PKGS="cmake make gcc pkg-config libprotobuf-c-dev protobuf-c-compiler zlib1g-dev libcjson-dev"
+PKGS="cmake make gcc pkg-config libprotobuf-c-dev protobuf-c-compiler zlib1g-dev libdeflate-dev libcjson-dev"
 # make test also fuzzes (clang with its libFuzzer and sanitizer runtimes) and runs valgrind.
 PKGS="$PKGS clang libclang-rt-dev valgrind"
 # make test renders the HTML report in headless Chromium (tests/report/).

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* xp_input: plain and gzip loading, limits, truncation, directory walks with symlink loops. */
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -29,24 +31,62 @@ static void write_file(const char *name, const void *data, size_t len)
 	fclose(f);
 }
 
+/* in as one gzip member; with hcrc, its header carries a CRC (FHCRC). */
+static unsigned char *gzip_mem(const void *in, size_t len, int hcrc, size_t *out_len)
+{
+	z_stream zs = {0};
+	gz_header h = {0};
+	unsigned char *out;
+	size_t cap;
+
+	deflateInit2(&zs, 9, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY);
+	h.hcrc = hcrc;
+	h.os = 3;
+	deflateSetHeader(&zs, &h);
+	cap = deflateBound(&zs, len) + 64;
+	out = malloc(cap);
+	zs.next_in = (unsigned char *)in;
+	zs.avail_in = (uInt)len;
+	zs.next_out = out;
+	zs.avail_out = (uInt)cap;
+	CHECK_INT(deflate(&zs, Z_FINISH), Z_STREAM_END);
+	*out_len = zs.total_out;
+	deflateEnd(&zs);
+	return out;
+}
+
 /* A gzip member of `len` copies of byte c. */
 static unsigned char *gzip_of(int c, size_t len, size_t *out_len)
 {
-	unsigned char *in = malloc(len), *out;
-	z_stream zs = {0};
+	unsigned char *in = malloc(len ? len : 1), *out;
 
 	memset(in, c, len);
-	deflateInit2(&zs, 9, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY);
-	out = malloc(deflateBound(&zs, len) + 32);
-	zs.next_in = in;
-	zs.avail_in = (uInt)len;
-	zs.next_out = out;
-	zs.avail_out = (uInt)(deflateBound(&zs, len) + 32);
-	deflate(&zs, Z_FINISH);
-	*out_len = zs.total_out;
-	deflateEnd(&zs);
+	out = gzip_mem(in, len, 0, out_len);
 	free(in);
 	return out;
+}
+
+/* Writes the bytes as a file and loads it. */
+static int load_bytes(const char *name, const void *data, size_t len, uint64_t max, struct xp_buf *b,
+		      struct xp_err *err)
+{
+	char p[256];
+
+	write_file(name, data, len);
+	path_of(p, sizeof(p), name);
+	memset(err, 0, sizeof(*err));
+	return xp_buf_load(p, max, b, err);
+}
+
+/* The bytes of a and b one after the other; *n is their length. */
+static unsigned char *concat(const void *a, size_t na, const void *b, size_t nb, size_t *n)
+{
+	unsigned char *p = malloc(na + nb);
+
+	memcpy(p, a, na);
+	memcpy(p + na, b, nb);
+	*n = na + nb;
+	return p;
 }
 
 static void test_plain_and_gzip(void)
@@ -109,6 +149,175 @@ static void test_plain_and_gzip(void)
 	free(cat);
 }
 
+/*
+ * Members whose sizes the trailer does not give: the last member's size
+ * (all the trailer holds) is a plausible hint but too small for the whole,
+ * so the first member overflows its room twice and the second once; the
+ * bytes must come out whole and in order.
+ */
+static void test_gzip_members(void)
+{
+	struct xp_buf b;
+	struct xp_err err = {0};
+	size_t na = 3000000, nb = 1000000, ga, gb, ge, gs, n, i;
+	unsigned char *a = malloc(na), *za, *zb, *ze, *zs, *cat, *cat3;
+	uint32_t x = 12345;
+
+	for (i = 0; i < na; i++) {	/* 2 bits a byte: deflate gets it to about a quarter */
+		x = x * 1103515245u + 12345u;
+		a[i] = (unsigned char)("ACGT"[x >> 30]);
+	}
+	za = gzip_mem(a, na, 0, &ga);
+	zb = gzip_of('b', nb, &gb);
+	cat = concat(za, ga, zb, gb, &n);
+	/* the hint the code takes: b's size, at least the file's and within 1032 times it */
+	CHECK(nb >= n && nb / 1032 <= n);
+	CHECK_INT(load_bytes("ab.gz", cat, n, XP_DEFAULT_MAX_INPUT, &b, &err), 0);
+	CHECK_INT(b.len, na + nb);
+	CHECK(b.len == na + nb && !memcmp(b.data, a, na) && b.data[na] == 'b' && b.data[na + nb - 1] == 'b');
+	xp_buf_release(&b);
+	/* The limit counts every member: one byte over it is refused, at it is fine. */
+	CHECK_INT(load_bytes("ab.gz", cat, n, na + nb - 1, &b, &err), XP_ERR_LIMIT);
+	CHECK(strstr(err.msg, "decompresses to more than 3999999 bytes") != NULL);
+	CHECK_INT(load_bytes("ab.gz", cat, n, na + nb, &b, &err), 0);
+	xp_buf_release(&b);
+	CHECK_INT(load_bytes("ab.gz", cat, n, na + 10, &b, &err), XP_ERR_LIMIT);
+	free(cat);
+
+	/* An empty member between two is nothing; an empty member alone is an empty input. */
+	ze = gzip_of(0, 0, &ge);
+	zs = gzip_of('s', 10, &gs);
+	cat = concat(zs, gs, ze, ge, &n);
+	cat3 = concat(cat, n, zs, gs, &n);
+	CHECK_INT(load_bytes("s0s.gz", cat3, n, XP_DEFAULT_MAX_INPUT, &b, &err), 0);
+	CHECK(b.len == 20 && b.data[0] == 's' && b.data[19] == 's');
+	xp_buf_release(&b);
+	CHECK_INT(load_bytes("0.gz", ze, ge, XP_DEFAULT_MAX_INPUT, &b, &err), XP_ERR_FORMAT);
+	CHECK(strstr(err.msg, "empty after decompression") != NULL);
+	free(cat);
+	free(cat3);
+
+	/* After a good member, a bad one is named as zlib names it. */
+	cat = concat(zs, gs, "\x1f\x8b\x07\x00\x00\x00\x00\x00\x00\x03xxxxxxxxxx", 20, &n);
+	CHECK_INT(load_bytes("s_bad.gz", cat, n, XP_DEFAULT_MAX_INPUT, &b, &err), XP_ERR_FORMAT);
+	CHECK(strstr(err.msg, "corrupt gzip data (unknown compression method)") != NULL);
+	free(cat);
+	{	/* a zlib stream is not a gzip member: trailing garbage, as gzip -d says */
+		unsigned char z[64];
+		uLongf zlen = sizeof(z);
+
+		CHECK_INT(compress(z, &zlen, (const unsigned char *)"zlib", 4), Z_OK);
+		cat = concat(zs, gs, z, zlen, &n);
+		CHECK_INT(load_bytes("s_zlib.gz", cat, n, XP_DEFAULT_MAX_INPUT, &b, &err), XP_ERR_FORMAT);
+		CHECK(strstr(err.msg, "corrupt gzip data (incorrect header check)") != NULL);
+		free(cat);
+	}
+	cat = concat(zs, gs, "\x1f\x8b", 2, &n);
+	CHECK_INT(load_bytes("s_cut.gz", cat, n, XP_DEFAULT_MAX_INPUT, &b, &err), XP_ERR_FORMAT);
+	CHECK(strstr(err.msg, "truncated gzip stream") != NULL);
+	free(cat);
+	free(a);
+	free(za);
+	free(zb);
+	free(ze);
+	free(zs);
+}
+
+/* A trailer whose size lies (4 bytes anyone can edit) is corrupt data, whatever room it asks for. */
+static void test_gzip_lying_size(void)
+{
+	static const uint32_t lies[] = {99999, 100001, 1000000, 1, 0xfffffffeu};
+	struct xp_buf b;
+	struct xp_err err = {0};
+	size_t glen, i;
+	unsigned char *g = gzip_of('a', 100000, &glen);
+
+	for (i = 0; i < sizeof(lies) / sizeof(lies[0]); i++) {
+		unsigned char *t = g + glen - 4;
+
+		t[0] = (unsigned char)lies[i];
+		t[1] = (unsigned char)(lies[i] >> 8);
+		t[2] = (unsigned char)(lies[i] >> 16);
+		t[3] = (unsigned char)(lies[i] >> 24);
+		CHECK_INT(load_bytes("lie.gz", g, glen, XP_DEFAULT_MAX_INPUT, &b, &err), XP_ERR_FORMAT);
+		CHECK(strstr(err.msg, "corrupt gzip data (incorrect length check)") != NULL);
+		/* under a limit the true size passes, the limit is what it hits */
+		CHECK_INT(load_bytes("lie.gz", g, glen, 50000, &b, &err), XP_ERR_LIMIT);
+	}
+	free(g);
+}
+
+/* A header CRC (FHCRC) is checked: libdeflate would skip it. */
+static void test_gzip_header_crc(void)
+{
+	struct xp_buf b;
+	struct xp_err err = {0};
+	size_t glen;
+	unsigned char *g = gzip_mem("header crc", 10, 1, &glen);
+
+	CHECK(glen > 12 && (g[3] & 0x02));
+	CHECK_INT(load_bytes("hcrc.gz", g, glen, XP_DEFAULT_MAX_INPUT, &b, &err), 0);
+	CHECK(b.len == 10 && !memcmp(b.data, "header crc", 10));
+	xp_buf_release(&b);
+	g[10] ^= 1;	/* the CRC16 after the 10-byte header */
+	CHECK_INT(load_bytes("hcrc.gz", g, glen, XP_DEFAULT_MAX_INPUT, &b, &err), XP_ERR_FORMAT);
+	CHECK(strstr(err.msg, "corrupt gzip data (header crc mismatch)") != NULL);
+	free(g);
+}
+
+/*
+ * A bomb is refused before its bytes are held: 256 MiB of zeros in 256 KB,
+ * loaded under a 1 MiB limit by a child process, must raise the child's
+ * peak resident memory by far less than the bomb (the room never grows past
+ * the limit; the trailer asks for 256 MiB and gets 1 MiB + 1).
+ */
+static void test_gzip_bomb_memory(void)
+{
+	static unsigned char zeros[1 << 20];
+	unsigned char *g = malloc(1 << 20);
+	z_stream zs = {0};
+	size_t i;
+	pid_t pid;
+	int st = -1;
+
+	deflateInit2(&zs, 9, Z_DEFLATED, 15 + 16, 8, Z_RLE);
+	zs.next_out = g;
+	zs.avail_out = 1 << 20;
+	for (i = 0; i < 256; i++) {
+		zs.next_in = zeros;
+		zs.avail_in = sizeof(zeros);
+		deflate(&zs, i == 255 ? Z_FINISH : Z_NO_FLUSH);
+	}
+	CHECK(zs.avail_in == 0 && zs.total_out < (1 << 20));
+	write_file("bomb.gz", g, zs.total_out);
+	deflateEnd(&zs);
+	free(g);
+	pid = fork();
+	if (pid == 0) {
+		struct rusage before, after;
+		struct xp_buf b;
+		struct xp_err err = {0};
+		char p[256];
+		int r;
+
+		path_of(p, sizeof(p), "bomb.gz");
+		getrusage(RUSAGE_SELF, &before);
+		r = xp_buf_load(p, 1 << 20, &b, &err);
+		getrusage(RUSAGE_SELF, &after);
+		if (r != XP_ERR_LIMIT) {
+			fprintf(stderr, "bomb: %d '%s'\n", r, err.msg);
+			_exit(1);
+		}
+		if (after.ru_maxrss - before.ru_maxrss > 32 << 10) {	/* KB */
+			fprintf(stderr, "bomb: peak RSS grew by %ld KB\n", after.ru_maxrss - before.ru_maxrss);
+			_exit(1);
+		}
+		_exit(0);
+	}
+	CHECK(pid > 0 && waitpid(pid, &st, 0) == pid);
+	CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+}
+
 static void test_walk(void)
 {
 	char p[256], q[256];
@@ -144,6 +353,10 @@ int main(void)
 	if (!mkdtemp(dir))
 		return 1;
 	test_plain_and_gzip();
+	test_gzip_members();
+	test_gzip_lying_size();
+	test_gzip_header_crc();
+	test_gzip_bomb_memory();
 	test_walk();
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	if (system(cmd))
