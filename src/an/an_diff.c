@@ -160,13 +160,13 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* The side's samples: its values (one run) or per-run means (several runs); then the statistics. */
-static int side_finish(struct an_diff_side *s, size_t runs)
+/* The side's samples: its values (executions) or per-run means; then the statistics. */
+static int side_finish(struct an_diff_side *s, int executions)
 {
 	size_t i, k, n = 0;
 	double sum = 0, ss = 0;
 
-	if (runs > 1 && s->nv_) {
+	if (!executions && s->nv_) {
 		/* values arrive run by run: average each run's consecutive values */
 		for (i = 0; i < s->nv_; i = k) {
 			double m = 0;
@@ -312,8 +312,8 @@ static void row_finish(struct an_diff_result *r, struct an_diff_row *row)
 	struct an_diff_side *b = &row->base, *c = &row->cur;
 	double alpha = r->opts.alpha;
 
-	side_finish(b, r->runs[0]);
-	side_finish(c, r->runs[1]);
+	side_finish(b, r->executions);
+	side_finish(c, r->executions);
 	row->change = row->ci_lo = row->ci_hi = row->p_u = row->p_welch = row->p95_change = NAN;
 	if (!b->n) {
 		row->verdict = AN_V_NEW;
@@ -383,6 +383,7 @@ int an_diff_finish(struct an_diff_result *r, struct xp_err *err)
 	size_t i;
 
 	(void)err;
+	r->executions = r->runs[0] == 1 && r->runs[1] == 1;
 	for (i = 0; i < r->nrows; i++) {
 		row_finish(r, &r->rows[i]);
 		r->verdicts[r->rows[i].verdict]++;
@@ -404,7 +405,8 @@ size_t an_diff_gate(struct an_diff_result *r, double pct, double p95_pct)
 		row->gated = 0;
 		if (pct >= 0 && row->verdict == AN_V_SLOWER && (row->change - 1) * 100 > pct)
 			row->gated |= 1;
-		if (p95_pct >= 0 && significant && (row->p95_change - 1) * 100 > p95_pct)
+		/* a tail that grew while the mean got significantly faster is no regression to gate */
+		if (p95_pct >= 0 && significant && row->delta > 0 && (row->p95_change - 1) * 100 > p95_pct)
 			row->gated |= 2;
 		n += row->gated != 0;
 	}

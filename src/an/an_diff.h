@@ -5,10 +5,11 @@
  * the mean as a ratio with a 95% interval, a Mann-Whitney U test and Welch's
  * t test, and a verdict.
  *
- * Samples: on a side of one run, the row's executions in it; on a side of
- * several runs, the row's mean execution time in each run that has it (runs
+ * Samples: when each side is one run, the row's executions in it; else, on
+ * both sides, the row's mean execution time in each run that has it (runs
  * are the unit that repeats; executions inside one run are not independent
- * of each other).
+ * of each other, and executions against run means would take one side's
+ * run-to-run variance for none).
  *
  * The ratio's interval is the delta method on the log of the ratio of means
  * (standard errors from each side's sample std, ddof 1) with Student's t at
@@ -85,6 +86,7 @@ struct an_diff_result {
 	struct an_diff_row *rows;	/* after finish: by |delta|, largest first */
 	size_t nrows, cap;
 	size_t runs[2];		/* runs added per side (0 base, 1 current) */
+	int executions;		/* after finish: the samples are executions (one run each side) */
 	size_t verdicts[AN_V_FEW + 1];
 	/* private */
 	struct xp_hmap by_key_;

@@ -8,9 +8,24 @@
 #include "xp_arena.h"
 #include "xp_hmap.h"
 
+static int str_eq(const char *a, const char *b)
+{
+	return (a == NULL) == (b == NULL) && (!a || !strcmp(a, b));
+}
+
+/* Whether two runs were found with the same options (comparable executions). */
+static int same_options(const struct an_run *a, const struct an_run *b)
+{
+	return a->min_dur_ps == b->min_dur_ps && str_eq(a->device, b->device) && str_eq(a->children, b->children);
+}
+
+/* A group is what one command with --history recorded: its commit, run number, time, host and options. */
 static int same_group(const struct an_hist_group *g, const struct an_run *r)
 {
-	return g->run == r->hist.run && g->dirty == r->hist.dirty && !strcmp(g->commit, r->hist.commit);
+	const struct an_run *f = g->first_;
+
+	return g->run == r->hist.run && g->dirty == r->hist.dirty && g->time == r->hist.time &&
+	       !strcmp(g->commit, r->hist.commit) && str_eq(f->hist.host, r->hist.host) && same_options(f, r);
 }
 
 /* Whether a group is of commit "abc" or "abc+" (dirty), by prefix of the recorded hash. */
@@ -23,10 +38,33 @@ static int commit_matches(const struct an_hist_group *g, const char *want)
 	return n && dirty == g->dirty && strlen(g->commit) >= n && !strncmp(g->commit, want, n);
 }
 
-/* The group of each run (SIZE_MAX: no history), the groups in first-recorded order. */
+static int same_commit(const struct an_hist_group *a, const struct an_hist_group *b)
+{
+	return a->dirty == b->dirty && !strcmp(a->commit, b->commit);
+}
+
+static int cmp_group(const void *x, const void *y)
+{
+	const struct an_hist_group *a = x, *b = y;
+	int c;
+
+	if (a->time != b->time)
+		return a->time < b->time ? -1 : 1;
+	if ((c = strcmp(a->commit, b->commit)))
+		return c;
+	if (a->run != b->run)
+		return a->run < b->run ? -1 : 1;
+	return (a->order_ > b->order_) - (a->order_ < b->order_);
+}
+
+/*
+ * The group of each run (SIZE_MAX: no history), the groups in the order they
+ * were recorded (time, then commit and run number, then the file's order):
+ * a merged history file has its lines in another order.
+ */
 static int make_groups(const struct an_run *runs, size_t n, struct an_hist_result *r, size_t *gof)
 {
-	size_t i, k, cap = 0;
+	size_t i, k, cap = 0, *newidx;
 
 	for (i = 0; i < n; i++) {
 		const struct an_run *x = &runs[i];
@@ -43,17 +81,29 @@ static int make_groups(const struct an_run *runs, size_t n, struct an_hist_resul
 			if (xp_grow(&r->groups, &cap, r->ngroups, sizeof(*r->groups), 16))
 				return XP_ERR_NOMEM;
 			k = r->ngroups++;
-			r->groups[k] = (struct an_hist_group){x->hist.commit, x->hist.dirty, x->hist.run, x->hist.time, 0};
+			r->groups[k] = (struct an_hist_group){x->hist.commit, x->hist.dirty, x->hist.run, x->hist.time, 0,
+							      0, x, k};
 		}
 		r->groups[k].nprofiles++;
 		gof[i] = k;
 	}
+	if (r->ngroups < 2)
+		return 0;
+	qsort(r->groups, r->ngroups, sizeof(*r->groups), cmp_group);
+	if (!(newidx = malloc(r->ngroups * sizeof(*newidx))))
+		return XP_ERR_NOMEM;
+	for (k = 0; k < r->ngroups; k++)
+		newidx[r->groups[k].order_] = k;
+	for (i = 0; i < n; i++)
+		if (gof[i] != SIZE_MAX)
+			gof[i] = newidx[gof[i]];
+	free(newidx);
 	return 0;
 }
 
-/* One group's rows as an_diff sees them, as a base side on its own. */
-static int group_diff(const struct an_run *runs, size_t n, const size_t *gof, size_t g, const struct an_diff_opts *o,
-		      int side, struct an_diff_result *d, struct xp_err *err)
+/* One group's rows as an_diff sees them, on one side. */
+static int group_diff(const struct an_run *runs, size_t n, const size_t *gof, size_t g, int side,
+		      struct an_diff_result *d, struct xp_err *err)
 {
 	size_t i;
 	int ret = 0;
@@ -61,28 +111,46 @@ static int group_diff(const struct an_run *runs, size_t n, const size_t *gof, si
 	for (i = 0; i < n && !ret; i++)
 		if (gof[i] == g)
 			ret = an_diff_add(d, side, &runs[i].execs, err);
-	(void)o;
 	return ret;
+}
+
+/* The first group (in time) of g's commit among those comparable with the latest. */
+static size_t first_of_commit(const struct an_hist_result *r, size_t g)
+{
+	size_t k;
+
+	for (k = 0; k < r->ngroups; k++)
+		if (r->groups[k].comparable && same_commit(&r->groups[k], &r->groups[g]))
+			return k;
+	return g;
 }
 
 static int pick_baseline(struct an_hist_result *r, const char *want, struct xp_err *err)
 {
 	const struct an_hist_group *last = &r->groups[r->latest];
-	size_t k;
+	size_t k, found = SIZE_MAX;
 
 	if (want) {
-		for (k = 0; k < r->ngroups; k++)
-			if (commit_matches(&r->groups[k], want))
-				break;
-		if (k == r->ngroups)
-			return xp_err_set(err, XP_ERR_USAGE, "--baseline: no run of commit '%s' in the history", want);
-		r->baseline = k;
+		for (k = 0; k < r->ngroups; k++) {
+			if (!r->groups[k].comparable || !commit_matches(&r->groups[k], want))
+				continue;
+			if (found != SIZE_MAX && !same_commit(&r->groups[found], &r->groups[k]))
+				return xp_err_set(err, XP_ERR_USAGE,
+						  "--baseline: '%s' names several commits ('%s%s' and '%s%s'): give more of it",
+						  want, r->groups[found].commit, r->groups[found].dirty ? "+" : "",
+						  r->groups[k].commit, r->groups[k].dirty ? "+" : "");
+			if (found == SIZE_MAX)
+				found = k;
+		}
+		if (found == SIZE_MAX)
+			return xp_err_set(err, XP_ERR_USAGE,
+					  "--baseline: no run of commit '%s' in the history with the latest run's options",
+					  want);
+		r->baseline = found;
 		r->base_why = AN_HB_ASKED;
 		return 0;
 	}
-	for (k = 0; k < r->ngroups; k++)
-		if (r->groups[k].dirty == last->dirty && !strcmp(r->groups[k].commit, last->commit))
-			break;
+	k = first_of_commit(r, r->latest);
 	if (k != r->latest) {
 		r->baseline = k;
 		r->base_why = AN_HB_SAME_COMMIT;
@@ -90,21 +158,13 @@ static int pick_baseline(struct an_hist_result *r, const char *want, struct xp_e
 	}
 	/* the latest is its commit's first run: the first run of the commit recorded before it */
 	for (k = r->latest; k-- > 0;)
-		if (r->groups[k].dirty != last->dirty || strcmp(r->groups[k].commit, last->commit))
+		if (r->groups[k].comparable && !same_commit(&r->groups[k], last))
 			break;
 	if (k == SIZE_MAX) {
 		r->base_why = AN_HB_NONE;
 		return 0;
 	}
-	{
-		const struct an_hist_group *prev = &r->groups[k];
-		size_t j;
-
-		for (j = 0; j <= k; j++)
-			if (r->groups[j].dirty == prev->dirty && !strcmp(r->groups[j].commit, prev->commit))
-				break;
-		r->baseline = j;
-	}
+	r->baseline = first_of_commit(r, k);
 	r->base_why = AN_HB_PREVIOUS_COMMIT;
 	return 0;
 }
@@ -127,10 +187,11 @@ int an_hist_compute(const struct an_run *runs, size_t n, const struct an_diff_op
 		ret = xp_err_set(err, XP_ERR_USAGE, "no run in it was recorded with --history");
 		goto out;
 	}
-	r->latest = r->ngroups - 1;
-	for (i = r->ngroups; i-- > 0;)	/* the last recorded: the latest time, the later line on a tie */
-		if (r->groups[i].time > r->groups[r->latest].time)
-			r->latest = i;
+	r->latest = r->ngroups - 1;	/* groups are in recorded order */
+	for (i = 0; i < r->ngroups; i++) {
+		r->groups[i].comparable = same_options(r->groups[i].first_, r->groups[r->latest].first_);
+		r->other_options += !r->groups[i].comparable;
+	}
 	if ((ret = pick_baseline(r, baseline, err)))
 		goto out;
 	/* the trend: each group's rows on their own */
@@ -138,7 +199,7 @@ int an_hist_compute(const struct an_run *runs, size_t n, const struct an_diff_op
 		struct an_diff_result d;
 
 		an_diff_init(&d, o);
-		ret = group_diff(runs, n, gof, g, o, 0, &d, err);
+		ret = group_diff(runs, n, gof, g, 0, &d, err);
 		if (!ret)
 			ret = an_diff_finish(&d, err);
 		for (k = 0; !ret && k < d.nrows; k++) {
@@ -168,9 +229,9 @@ int an_hist_compute(const struct an_run *runs, size_t n, const struct an_diff_op
 			goto nomem;
 	}
 	if (r->base_why != AN_HB_NONE) {
-		ret = group_diff(runs, n, gof, r->baseline, o, 0, &r->diff, err);
+		ret = group_diff(runs, n, gof, r->baseline, 0, &r->diff, err);
 		if (!ret)
-			ret = group_diff(runs, n, gof, r->latest, o, 1, &r->diff, err);
+			ret = group_diff(runs, n, gof, r->latest, 1, &r->diff, err);
 		if (!ret)
 			ret = an_diff_finish(&r->diff, err);
 	}

@@ -1,16 +1,19 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * A history file's trend: its runs grouped by what made them (commit, dirty
- * flag, run number: one analysis command with --history), the groups in
- * the order they were first recorded; per row (an_diff's rows: functions or
+ * A history file's trend: its runs grouped by what made them (one analysis
+ * command with --history: commit, dirty flag, run number, time, host and
+ * options), the groups in the order they were recorded (by time, then
+ * commit and run number: a merged file has its lines in another order); per row (an_diff's rows: functions or
  * autotune candidates) its mean in each group (an_diff's samples: a
  * group's executions when it holds one profile, else its profiles' means);
  * and the latest group compared with a baseline group by an_diff.
  *
- * Baseline: the first group of --baseline's commit when given; else the
- * first group of the latest's commit; when the latest is that first group
- * itself, the first group of the commit recorded before it (baseline_why
- * says which).
+ * Baseline, among the groups recorded with the latest's options (others
+ * would compare other executions; they are counted in other_options): the
+ * first group of --baseline's commit when given (a prefix naming several
+ * commits is refused); else the first group of the latest's commit; when
+ * the latest is that first group itself, the first group of the commit
+ * recorded before it (baseline_why says which).
  *
  * Ownership: a result owns everything in it; an_hist_release frees it.
  */
@@ -23,12 +26,17 @@
 #include "an_diff.h"
 #include "an_run.h"
 
+/* The runs one command with --history recorded: same commit, run number, time, host and options. */
 struct an_hist_group {
 	const char *commit;	/* the first run's (owned by the runs given) */
 	int dirty;
 	uint64_t run;
 	int64_t time;
 	size_t nprofiles;
+	int comparable;		/* recorded with the latest group's options (--device, --children, --min-duration) */
+	/* private */
+	const struct an_run *first_;
+	size_t order_;
 };
 
 enum an_hist_base {
@@ -52,6 +60,7 @@ struct an_hist_result {
 	enum an_hist_base base_why;
 	struct an_diff_result diff;	/* baseline (base) against latest (current) */
 	size_t runs_without_history;	/* lines without a history block: left out */
+	size_t other_options;		/* groups recorded with other options than the latest */
 };
 
 /*

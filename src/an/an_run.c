@@ -516,6 +516,7 @@ int an_run_parse(const char *line, size_t len, const char *file, size_t lineno, 
 		 struct xp_err *err)
 {
 	struct pctx c = {err, file, lineno, NULL};
+	const char *end = line;
 	const cJSON *v, *in, *opts, *hist;
 	cJSON *doc = NULL;
 	int64_t x;
@@ -528,9 +529,16 @@ int an_run_parse(const char *line, size_t len, const char *file, size_t lineno, 
 		goto out;
 	}
 	run->src_line = lineno;
-	doc = cJSON_ParseWithLength(line, len);
+	doc = cJSON_ParseWithLengthOpts(line, len, &end, 0);
 	if (!cJSON_IsObject(doc)) {
 		ret = bad(&c, doc ? "not a JSON object" : "not valid JSON (truncated or corrupt)");
+		goto out;
+	}
+	/* one object per line: anything but white space after it is not ours to drop */
+	while (end < line + len && (*end == ' ' || *end == '\t' || *end == '\r' || *end == '\n'))
+		end++;
+	if (end < line + len) {
+		ret = bad(&c, "more than one JSON value on the line");
 		goto out;
 	}
 	v = member(&c, doc, "xplane_stat_summary");

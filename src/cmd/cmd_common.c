@@ -131,9 +131,14 @@ static int read_input(const struct cmd_common *c, const char *path, unsigned job
 	ro.host_keys = c->host_keys;
 	ro.keys = c->keys;
 	if (!ret && an_run_sniff(b->data, b->len)) {
-		ret = xp_err_set(err, XP_ERR_USAGE,
-				 "'%s' is a summary of runs: this command needs the traces themselves "
-				 "(summaries serve functions, autotune, diff, merge and history)", path);
+		if (c->summaries)	/* one from standard input or a pipe: not looked into before */
+			ret = xp_err_set(err, XP_ERR_USAGE,
+					 "'%s' holds a summary of runs: name summary files (not standard input or "
+					 "a pipe) for this command to read them as summaries", path);
+		else
+			ret = xp_err_set(err, XP_ERR_USAGE,
+					 "'%s' is a summary of runs: this command needs the traces themselves "
+					 "(summaries serve functions, autotune, diff, merge and history)", path);
 	} else if (!ret) {
 		ret = xp_trace_read_opts(&ro, b->data, b->len, t, err);
 		if (ret)
@@ -897,21 +902,47 @@ int cmd_input_setup(struct cmd_common *c)
 	return -1;
 }
 
+/* Whether gzip data's first inflated bytes are a summary's (head: the file's first n bytes). */
+static int gz_summary(const unsigned char *head, size_t n)
+{
+	unsigned char out[sizeof(AN_RUN_MAGIC)];
+	z_stream zs;
+	int r;
+
+	memset(&zs, 0, sizeof(zs));
+	if (inflateInit2(&zs, 15 + 16) != Z_OK)
+		return 0;
+	zs.next_in = (unsigned char *)head;
+	zs.avail_in = (uInt)n;
+	zs.next_out = out;
+	zs.avail_out = sizeof(out) - 1;
+	do
+		r = inflate(&zs, Z_SYNC_FLUSH);
+	while (r == Z_OK && zs.avail_out && zs.avail_in);
+	inflateEnd(&zs);
+	return an_run_sniff(out, sizeof(out) - 1 - zs.avail_out);
+}
+
 /*
- * Whether path is a regular file that begins as a summary does. Standard
- * input, pipes and devices are never looked into: what the look read would
- * be gone for the reader.
+ * Whether path is a regular file that begins as a summary does (also when
+ * gzip: its first inflated bytes). Standard input, pipes and devices are
+ * never looked into: what the look read would be gone for the reader.
  */
 static int is_summary(const char *path)
 {
-	char head[sizeof(AN_RUN_MAGIC)];
+	unsigned char head[1 << 16];
 	struct stat st;
 	FILE *f;
 	size_t n;
 
 	if (!strcmp(path, "-") || stat(path, &st) || !S_ISREG(st.st_mode) || !(f = fopen(path, "rb")))
 		return 0;
-	n = fread(head, 1, sizeof(head) - 1, f);
+	n = fread(head, 1, sizeof(AN_RUN_MAGIC), f);
+	if (n >= 2 && head[0] == 0x1f && head[1] == 0x8b) {	/* gzip: enough of it to inflate the start */
+		n += fread(head + n, 1, sizeof(head) - n, f);
+		fclose(f);
+		return gz_summary(head, n);
+	}
 	fclose(f);
 	return an_run_sniff(head, n);
 }

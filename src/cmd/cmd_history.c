@@ -145,6 +145,20 @@ int cmd_history_append(const char *path, const struct out_bytes *lines, const st
 		ret = EXIT_ERROR;
 		goto out;
 	}
+	if (old.n && old.p[old.n - 1] != '\n') {
+		/* a line cut by a crash or a full disk: never a whole run, and it would block every reader */
+		size_t keep = old.n;
+
+		while (keep && old.p[keep - 1] != '\n')
+			keep--;
+		cmd_error("warning: '%s': its last line was cut (%zu bytes, no newline): removed", path, old.n - keep);
+		if (ftruncate(fd, (off_t)keep)) {
+			cmd_error("cannot write '%s': %s", path, strerror(errno));
+			ret = EXIT_ERROR;
+			goto out;
+		}
+		old.n = keep;
+	}
 	if (old.n && !an_run_sniff(old.p, old.n)) {
 		cmd_error("'%s' is not a history file (a summary file): nothing appended", path);
 		ret = EXIT_INPUT;
@@ -167,8 +181,6 @@ int cmd_history_append(const char *path, const struct out_bytes *lines, const st
 			run = r.hist.run;
 		an_run_release(&r);
 	}
-	if (old.n && old.p[old.n - 1] != '\n')
-		out_bytes_put(&fixed, "\n", 1);	/* a line cut by a crash: ours start on their own */
 	if (splice_run(lines, run + 1, &fixed)) {
 		cmd_error("out of memory");
 		ret = EXIT_ERROR;
@@ -229,7 +241,7 @@ int cmd_history(int argc, char **argv)
 	const struct opt_cmd cmd = {
 		"history", "[OPTIONS] FILE",
 		"Each row's mean over the runs recorded in FILE (by --history on functions or\n"
-		"autotune, or summarize with history), one column per run (commit, '+' for a dirty\n"
+		"autotune), one column per run (commit, '+' for a dirty\n"
 		"tree, '#' and the run number), and the latest run compared with the first run of\n"
 		"its commit (or of the commit before, or --baseline's) as diff compares: change,\n"
 		"Mann-Whitney U p-value and verdict; on a terminal slower rows are red, faster green.",
@@ -300,6 +312,10 @@ int cmd_history(int argc, char **argv)
 	if (res.runs_without_history)
 		xp_notes_add(&notes, "%zu run%s in '%s' without history (made by summarize): left out",
 			     res.runs_without_history, res.runs_without_history == 1 ? "" : "s", pos[0]);
+	if (res.other_options)
+		xp_notes_add(&notes, "%zu run%s in '%s' recorded with other --device, --children or --min-duration "
+			     "than the latest: shown, never its baseline", res.other_options,
+			     res.other_options == 1 ? "" : "s", pos[0]);
 	if (!res.nrows) {
 		cmd_print_notes(&notes);
 		cmd_error("'%s': no %s in its runs", pos[0],

@@ -6,9 +6,9 @@
 
 #include "out_json.h"
 
-const char *out_diff_samples_what(size_t runs)
+const char *out_diff_samples_what(int executions)
 {
-	return runs == 1 ? "executions" : "run means";
+	return executions ? "executions" : "run means";
 }
 
 static void add_num_or_null(cJSON *o, const char *name, double v)
@@ -56,7 +56,7 @@ static int print_json(FILE *f, const struct an_diff_result *r, const struct xp_n
 		if (!o)
 			break;
 		cJSON_AddNumberToObject(o, "runs", (double)r->runs[i]);
-		cJSON_AddStringToObject(o, "samples", out_diff_samples_what(r->runs[i]));
+		cJSON_AddStringToObject(o, "samples", out_diff_samples_what(r->executions));
 	}
 	rows = cJSON_AddArrayToObject(doc, "rows");
 	for (i = 0; rows && i < r->nrows; i++) {
@@ -224,11 +224,11 @@ static int print_rows(FILE *f, enum out_mode mode, const struct an_diff_result *
 	}
 	ret = out_table_print(&t, f, mode, colour);
 	out_table_release(&t);
-	if (!ret && mode == OUT_TABLE && fprintf(f, "\nsamples: base %s (%zu run%s), current %s (%zu run%s); "
+	if (!ret && mode == OUT_TABLE && fprintf(f, "\nsamples: %s; base %zu run%s, current %zu run%s; "
 					   "p from Mann-Whitney U, alpha %g\n",
-					   out_diff_samples_what(r->runs[0]), r->runs[0], r->runs[0] == 1 ? "" : "s",
-					   out_diff_samples_what(r->runs[1]), r->runs[1], r->runs[1] == 1 ? "" : "s",
-					   r->opts.alpha) < 0)
+					   r->executions ? "the executions of the one run on each side"
+							 : "each run's mean", r->runs[0], r->runs[0] == 1 ? "" : "s",
+					   r->runs[1], r->runs[1] == 1 ? "" : "s", r->opts.alpha) < 0)
 		ret = -1;
 	return ret;
 }

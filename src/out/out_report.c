@@ -600,9 +600,9 @@ static void diff_section(FILE *f, const struct out_report *r)
 		return;
 	fputs("<section id=\"diff\">\n<h2>Against the base</h2>\n<p class=\"note\">Base: ", f);
 	short_text(f, r->base);
-	fprintf(f, " (%zu run%s, samples: %s); these inputs: %zu run%s (%s). Mann-Whitney U, alpha %g.</p>\n",
-		d->runs[0], d->runs[0] == 1 ? "" : "s", d->runs[0] == 1 ? "executions" : "run means", d->runs[1],
-		d->runs[1] == 1 ? "" : "s", d->runs[1] == 1 ? "executions" : "run means", d->opts.alpha);
+	fprintf(f, " (%zu run%s); these inputs: %zu run%s; samples: %s. Mann-Whitney U, alpha %g.</p>\n",
+		d->runs[0], d->runs[0] == 1 ? "" : "s", d->runs[1], d->runs[1] == 1 ? "" : "s",
+		d->executions ? "the executions of the one run on each side" : "each run's mean", d->opts.alpha);
 	n = d->nrows < r->top ? d->nrows : r->top;
 	if (!n) {
 		fputs("<p class=\"note\">Nothing to compare.</p>\n</section>\n", f);

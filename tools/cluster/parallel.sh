@@ -11,7 +11,8 @@
 # system, as on most clusters); otherwise give parallel --transferfile and
 # --return yourself. Exit status: 0, or the first failing step's. Every
 # summary is written under a temporary name and renamed, so a killed job
-# leaves nothing half written; a rerun redoes only the missing summaries.
+# leaves nothing half written; a rerun over the same profiles redoes only
+# the missing summaries (over other profiles it starts again).
 set -eu
 logins=: jobs=
 while getopts S:j: o; do
@@ -31,19 +32,27 @@ work=$out.parts
 mkdir -p "$work"
 
 # The profiles, as xplane-stat would find them in a directory: sorted, one per line.
-find "$@" \( -name '*.xplane.pb' -o -name '*.xplane.pb.gz' \) -type f | LC_ALL=C sort >"$work/inputs"
-[ -s "$work/inputs" ] || { echo "$0: no *.xplane.pb or *.xplane.pb.gz among the inputs" >&2; exit 4; }
+find "$@" \( -name '*.xplane.pb' -o -name '*.xplane.pb.gz' \) -type f | LC_ALL=C sort >"$work/inputs.new"
+[ -s "$work/inputs.new" ] || { echo "$0: no *.xplane.pb or *.xplane.pb.gz among the inputs" >&2; exit 4; }
+# Summaries are named by their line in the list: another list makes them other profiles'.
+if ! cmp -s "$work/inputs.new" "$work/inputs" 2>/dev/null; then
+	rm -rf "$work/map" "$work/groups"
+fi
+mv "$work/inputs.new" "$work/inputs"
+mkdir -p "$work/map"
+rm -rf "$work/groups"
+mkdir -p "$work/groups"
 
 # Map. {#} numbers the job; the summary is named by it, so reruns find it.
 # shellcheck disable=SC2016
 parallel --will-cite --halt now,fail=1 ${jobs:+-j "$jobs"} -S "$logins" \
-	'[ -s '"$work"'/{#}.jsonl ] || '"$bin"' summarize -j 1 {} -o '"$work"'/{#}.jsonl' <"$work/inputs"
+	'[ -s '"$work"'/map/{#}.jsonl ] || '"$bin"' summarize -j 1 {} -o '"$work"'/map/{#}.jsonl' <"$work/inputs"
 
 # Reduce: a tree of merges.
-ls "$work"/*.jsonl | LC_ALL=C sort | split -l 256 - "$work/group."
-for g in "$work"/group.*; do
+ls "$work"/map/*.jsonl | LC_ALL=C sort | split -l 256 - "$work/groups/list."
+for g in "$work"/groups/list.*; do
 	# shellcheck disable=SC2046
-	"$bin" merge $(cat "$g") -o "$g.jsonl"
+	"$bin" merge $(cat "$g") -o "$work/groups/${g##*/list.}.jsonl"
 done
-"$bin" merge "$work"/group.*.jsonl -o "$out"
+"$bin" merge "$work"/groups/*.jsonl -o "$out"
 rm -rf "$work"

@@ -1,1 +1,1 @@
-xplane-stat summarize $SYNTH/diff/base -o $TMP/a.jsonl && xplane-stat summarize $SYNTH/diff/slow/round_1.xplane.pb -o $TMP/b.jsonl && xplane-stat merge $TMP/b.jsonl $TMP/a.jsonl $TMP/a.jsonl | cut -c1-150
+xplane-stat summarize $SYNTH/diff/base -o $TMP/a.jsonl && xplane-stat summarize $SYNTH/diff/slow/round_1.xplane.pb -o $TMP/b.jsonl && xplane-stat merge $TMP/b.jsonl $TMP/a.jsonl $TMP/a.jsonl | sed 's/.*"path":"\([^"]*\)".*"crc32":\([0-9]*\).*/\1 \2/'

@@ -1,0 +1,1 @@
+xplane-stat functions --history $TMP/h.jsonl --commit aaa $SYNTH/diff/base >/dev/null && head -c -40 $TMP/h.jsonl > $TMP/c.jsonl && xplane-stat functions --history $TMP/c.jsonl --commit bbb $SYNTH/diff/slow >/dev/null && xplane-stat history $TMP/c.jsonl | tail -1 && grep -c . $TMP/c.jsonl

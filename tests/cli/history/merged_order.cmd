@@ -1,0 +1,1 @@
+xplane-stat autotune --history $TMP/b.jsonl --commit bbb2222 $SYNTH/diff/base >/dev/null && sleep 1 && xplane-stat autotune --history $TMP/a.jsonl --commit aaa1111 $SYNTH/diff/slow >/dev/null && xplane-stat merge $TMP/a.jsonl $TMP/b.jsonl -o $TMP/h.jsonl && xplane-stat history --level autotune $TMP/h.jsonl | tail -1

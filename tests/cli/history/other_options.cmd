@@ -1,0 +1,1 @@
+xplane-stat autotune --history $TMP/h.jsonl --commit aaa $SYNTH/diff/base >/dev/null && xplane-stat autotune --min-duration 60us --history $TMP/h.jsonl --commit bbb $SYNTH/diff/slow >/dev/null && xplane-stat history --level autotune $TMP/h.jsonl

@@ -1,0 +1,1 @@
+xplane-stat summarize $SYNTH/diff/base/round_0.xplane.pb -o $TMP/a.jsonl && tr -d '\n' < $TMP/a.jsonl > $TMP/two.jsonl && cat $TMP/a.jsonl >> $TMP/two.jsonl && xplane-stat merge --check $TMP/two.jsonl
