@@ -97,7 +97,7 @@ static void ops_done(size_t i, void *result, void *ctx)
 		goto out;
 	if (!oi->res.ndevices) {
 		if (ob->paths->n == 1) {
-			cmd_no_device(path, oi->in->t, ob->a->c.device);
+			cmd_no_device_input(oi->in, ob->a->c.device);
 			ob->ret = EXIT_NOMATCH;
 			goto out;
 		}
