@@ -11,6 +11,16 @@ const char *out_diff_samples_what(size_t runs)
 	return runs == 1 ? "executions" : "run means";
 }
 
+/* What a side's samples are: a kernel's instances on a side of one run, an op's run means always. */
+static const char *samples_what(const struct an_diff_result *r, int side)
+{
+	if (r->opts.level == AN_DIFF_KERNELS && r->runs[side] == 1)
+		return "instances";
+	if (r->opts.level == AN_DIFF_OPS)
+		return "run means";
+	return out_diff_samples_what(r->runs[side]);
+}
+
 static void add_num_or_null(cJSON *o, const char *name, double v)
 {
 	if (isfinite(v))
@@ -43,7 +53,7 @@ static cJSON *side_json(const struct an_diff_side *s)
 static int print_json(FILE *f, const struct an_diff_result *r, const struct xp_notes *notes, double gate,
 		      double gate95)
 {
-	static const char *const level[] = {"functions", "autotune"};
+	static const char *const level[] = {"functions", "autotune", "kernels", "ops"};
 	cJSON *doc = out_json_doc(), *rows, *o, *g, *failed;
 	size_t i;
 
@@ -56,7 +66,7 @@ static int print_json(FILE *f, const struct an_diff_result *r, const struct xp_n
 		if (!o)
 			break;
 		cJSON_AddNumberToObject(o, "runs", (double)r->runs[i]);
-		cJSON_AddStringToObject(o, "samples", out_diff_samples_what(r->runs[i]));
+		cJSON_AddStringToObject(o, "samples", samples_what(r, (int)i));
 	}
 	rows = cJSON_AddArrayToObject(doc, "rows");
 	for (i = 0; rows && i < r->nrows; i++) {
@@ -68,6 +78,8 @@ static int print_json(FILE *f, const struct an_diff_result *r, const struct xp_n
 		cJSON_AddItemToArray(rows, o);
 		cJSON_AddStringToObject(o, "key", row->key);
 		cJSON_AddStringToObject(o, "verdict", an_verdict_name(row->verdict));
+		if (row->approximate)
+			cJSON_AddBoolToObject(o, "approximate", 1);
 		add_num_or_null(o, "change", row->change);
 		if (isfinite(row->ci_lo) && (ci = cJSON_AddArrayToObject(o, "change_ci95"))) {
 			cJSON_AddItemToArray(ci, cJSON_CreateNumber(row->ci_lo));
@@ -226,8 +238,8 @@ static int print_rows(FILE *f, enum out_mode mode, const struct an_diff_result *
 	out_table_release(&t);
 	if (!ret && mode == OUT_TABLE && fprintf(f, "\nsamples: base %s (%zu run%s), current %s (%zu run%s); "
 					   "p from Mann-Whitney U, alpha %g\n",
-					   out_diff_samples_what(r->runs[0]), r->runs[0], r->runs[0] == 1 ? "" : "s",
-					   out_diff_samples_what(r->runs[1]), r->runs[1], r->runs[1] == 1 ? "" : "s",
+					   samples_what(r, 0), r->runs[0], r->runs[0] == 1 ? "" : "s",
+					   samples_what(r, 1), r->runs[1], r->runs[1] == 1 ? "" : "s",
 					   r->opts.alpha) < 0)
 		ret = -1;
 	return ret;
