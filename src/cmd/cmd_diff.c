@@ -129,6 +129,10 @@ static char *op_key(const struct an_op_row *row)
 
 	if (row->has_program_id)
 		snprintf(prog, sizeof(prog), "(%llu)", (unsigned long long)row->program_id);
+	/* a module name that ends in its program already ("jit_f(1219...)", past 19 digits) */
+	if (row->module && strlen(row->module) >= strlen(prog) &&
+	    !strcmp(row->module + strlen(row->module) - strlen(prog), prog))
+		prog[0] = '\0';
 	if (asprintf(&k, "%s%s%s%s%s", row->module ? row->module : "", prog,
 		     row->module || *prog ? "/" : "", row->name, row->line == AN_OP_ASYNC ? " (async)" : "") < 0)
 		return NULL;
