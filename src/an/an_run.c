@@ -659,6 +659,7 @@ static int parse_kern_row(struct pctx *c, const cJSON *o, struct an_kern_result 
 	    (ret = field_str_or_null(c, o, "op", &key.op)))
 		goto out;
 	if (key.has_program_id && !key.function) {
+		c->field = "program_id";
 		ret = bad(c, "a program without a function");
 		goto out;
 	}

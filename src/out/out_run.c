@@ -270,7 +270,7 @@ static int put_kern_row(struct out_bytes *b, struct an_kern_row *row)
 	if (an_kern_row_digest(row, &d))
 		return -1;
 	out_bytes_str(b, "{\"name\":");
-	out_bytes_json_cstr(b, row->name);
+	out_bytes_json_exact(b, row->name);
 	put_key(b, "config", 0);
 	put_int(b, row->cfg_state);
 	if (row->cfg_state == AN_CFG_OK)
@@ -331,7 +331,7 @@ static int put_kern_plane(struct out_bytes *b, struct an_run_kern_plane *p)
 	int first = 1;
 
 	out_bytes_str(b, "{\"plane\":");
-	out_bytes_json_cstr(b, p->plane);
+	out_bytes_json_exact(b, p->plane);
 	put_key(b, "device", 0);
 	put_str_or_null(b, p->device);
 	if (!p->device) {
@@ -396,9 +396,9 @@ static void put_ops_plane(struct out_bytes *b, const struct an_run_ops_plane *p)
 	size_t i;
 
 	out_bytes_str(b, "{\"plane\":");
-	out_bytes_json_cstr(b, p->plane);
+	out_bytes_json_exact(b, p->plane);
 	out_bytes_str(b, ",\"device\":{\"name\":");
-	out_bytes_json_cstr(b, d->name);
+	out_bytes_json_exact(b, d->name);
 	put_key(b, "chip", 0);
 	put_str_or_null(b, d->chip);
 	put_key(b, "peak_source", 0);
@@ -424,7 +424,7 @@ static void put_ops_plane(struct out_bytes *b, const struct an_run_ops_plane *p)
 		out_bytes_str(b, i ? ",{\"line\":" : "{\"line\":");
 		put_int(b, row->line);
 		put_key(b, "name", 0);
-		out_bytes_json_cstr(b, row->name);
+		out_bytes_json_exact(b, row->name);
 		put_key(b, "hlo", 0);
 		put_str_or_null(b, row->hlo);
 		put_key(b, "category", 0);
