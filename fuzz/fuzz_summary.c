@@ -6,7 +6,9 @@
  *   - each run written again (out_run_line) reads back and writes the same
  *     bytes (the writer and the reader agree on everything they carry);
  *   - its executions go through functions, autotune, diff (both levels) and
- *     the device selection without a crash;
+ *     the device selection without a crash; its kernels and ops sections
+ *     through kernels (every --by, with and without --device) and ops, and
+ *     a kernel row's instances as diff takes them;
  *   - merge's order is a total order: the lines sorted, and sorted again
  *     from the reverse order, give the same sequence of bytes.
  * Bytes that are not a summary are first made one's beginning, so that the
@@ -21,6 +23,8 @@
 #include "an_autotune.h"
 #include "an_diff.h"
 #include "an_functions.h"
+#include "an_kernels.h"
+#include "an_ops.h"
 #include "an_run.h"
 #include "out_run.h"
 
@@ -66,6 +70,51 @@ static void analyse(const struct an_exec_list *l, const regex_t *id_re)
 	}
 }
 
+static int count_value(void *ctx, double ps, size_t weight)
+{
+	if (!(ps >= 0) || !weight)
+		fail("a kernel row gave a negative or empty instance", "", 0);
+	*(size_t *)ctx += weight;
+	return 0;
+}
+
+/* The line's kernels and ops sections, pooled as the commands pool them (each mode reads the line anew). */
+static void analyse_sections(const char *line, size_t len)
+{
+	static const char *const device[2] = {NULL, "gpu:1"};
+	int by, d;
+
+	for (by = AN_KERN_BY_NAME; by <= AN_KERN_BY_FUNCTION; by++)
+		for (d = 0; d < 2; d++) {
+			struct an_kern_opts ko = {.by = (enum an_kern_by)by, .device = device[d]};
+			struct an_ops_opts oo = {.device = device[d], .by_category = by & 1, .sort = (enum an_ops_sort)by};
+			struct an_kern_result kr;
+			struct an_ops_result or;
+			struct xp_err err = {0};
+			struct an_run run;
+			size_t i, n;
+
+			if (an_run_parse(line, len, "f.jsonl", 1, &run, &err))
+				fail("a line that parsed once does not parse again", line, len);
+			an_kern_init(&kr, &ko);
+			if (run.kernels && !an_run_kernels_pool(run.kernels, &kr, &err) && !an_kern_finish(&kr, &err))
+				for (i = 0; i < kr.nrows; i++) {
+					n = 0;
+					an_kern_row_each(&kr.rows[i], count_value, &n);
+					if (n != kr.rows[i].instances || kr.rows[i].min > kr.rows[i].max ||
+					    !(kr.rows[i].mean >= (double)kr.rows[i].min) ||
+					    !(kr.rows[i].mean <= (double)kr.rows[i].max) || !(kr.rows[i].std >= 0))
+						fail("a kernel row whose numbers disagree", line, len);
+				}
+			an_kern_release(&kr);
+			an_ops_init(&or, &oo);
+			if (run.ops && !an_run_ops_pool(run.ops, &or, &err))
+				an_ops_finish(&or, &err);
+			an_ops_release(&or);
+			an_run_release(&run);
+		}
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 {
 	static regex_t id_re;
@@ -104,6 +153,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 			fail("a line read back writes other bytes", b.p, b.n);
 		analyse(&r2.execs, &id_re);
 		an_run_release(&r2);
+		analyse_sections((const char *)a.p, a.n);
 next:
 		an_run_release(&r1);
 	}

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "an_autotune.h"
+#include "an_sketch.h"
 #include "an_stats.h"
 
 const char *an_verdict_name(enum an_verdict v)
@@ -150,6 +151,16 @@ int an_diff_add_value(struct an_diff_result *r, int side, const char *key, doubl
 	for (k = 0; k < weight; k++)
 		if (side_push(side ? &row->cur : &row->base, r->runs[side] - 1, ps))
 			return XP_ERR_NOMEM;
+	return 0;
+}
+
+int an_diff_approximate(struct an_diff_result *r, const char *key)
+{
+	struct an_diff_row *row = row_for(r, key);
+
+	if (!row)
+		return XP_ERR_NOMEM;
+	row->approximate = 1;
 	return 0;
 }
 
@@ -307,10 +318,29 @@ double an_mwu_p(const double *a, size_t n, const double *b, size_t m, int *exact
 	return fmin(1, erfc(z / sqrt(2)));
 }
 
+/*
+ * A row some of whose samples are a sketch's bucket values: every sample
+ * of both sides put on the same buckets, so that the same instances, exact
+ * on one side and sketched on the other, compare as the same.
+ */
+static void quantize(struct an_diff_side *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->nv_; i++)
+		if (s->v_[i] >= 0.5 && s->v_[i] < 9.2e18)
+			s->v_[i] = an_sketch_value(an_sketch_index(llround(s->v_[i])));
+}
+
 static void row_finish(struct an_diff_result *r, struct an_diff_row *row)
 {
 	struct an_diff_side *b = &row->base, *c = &row->cur;
 	double alpha = r->opts.alpha;
+
+	if (row->approximate) {
+		quantize(b);
+		quantize(c);
+	}
 
 	side_finish(b, r->executions);
 	side_finish(c, r->executions);

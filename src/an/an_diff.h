@@ -40,7 +40,7 @@
 
 #define AN_MWU_EXACT_MAX 50
 
-enum an_diff_level { AN_DIFF_FUNCTIONS, AN_DIFF_AUTOTUNE };
+enum an_diff_level { AN_DIFF_FUNCTIONS, AN_DIFF_AUTOTUNE, AN_DIFF_KERNELS, AN_DIFF_OPS };
 
 enum an_verdict { AN_V_SAME, AN_V_FASTER, AN_V_SLOWER, AN_V_NEW, AN_V_GONE, AN_V_FEW };
 
@@ -77,6 +77,7 @@ struct an_diff_row {
 	int exact;		/* p_u from the exact distribution */
 	double p95_change;	/* current p95 / base p95; NAN when not both */
 	enum an_verdict verdict;
+	int approximate;	/* some samples are a sketch's bucket values (an_diff_approximate) */
 	double delta;		/* current mean - base mean (a gone row: - base mean), ps */
 	int gated;		/* an_diff_gate: 1 slower beyond --gate, 2 p95 beyond --gate-p95, 3 both */
 };
@@ -102,6 +103,11 @@ int an_diff_add(struct an_diff_result *r, int side, const struct an_exec_list *l
  */
 void an_diff_begin_run(struct an_diff_result *r, int side);
 int an_diff_add_value(struct an_diff_result *r, int side, const char *key, double ps, size_t weight);
+/*
+ * Marks key's row: some of its samples are a sketch's bucket values, not
+ * the instances; finishing puts all its samples on the sketch's buckets.
+ */
+int an_diff_approximate(struct an_diff_result *r, const char *key);
 /* Computes samples, statistics, tests and verdicts, and sorts. */
 int an_diff_finish(struct an_diff_result *r, struct xp_err *err);
 void an_diff_release(struct an_diff_result *r);

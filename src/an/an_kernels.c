@@ -176,7 +176,11 @@ static char *key_text(const struct an_kern_result *r, const struct row_key *k)
 	char *key = NULL;
 	int n;
 
-	if (r->opts.by == AN_KERN_BY_CONFIG)
+	if (r->opts.by == AN_KERN_BY_ALL)
+		n = asprintf(&key, "%s\x1f%d\x1f%s\x1f%d%s\x1f%d%" PRIu64 "\x1f%d%s", k->name, (int)k->cfg_state,
+			     k->config, k->function != NULL, k->function ? k->function : "", k->has_program_id,
+			     k->program_id, k->op != NULL, k->op ? k->op : "");
+	else if (r->opts.by == AN_KERN_BY_CONFIG)
 		n = asprintf(&key, "%s\x1f%d\x1f%s", k->name, (int)k->cfg_state, k->config);
 	else if (r->opts.by == AN_KERN_BY_FUNCTION)
 		n = asprintf(&key, "%s\x1f%d%s\x1f%d%" PRIu64 "\x1f%d%s", k->name, k->function != NULL,
@@ -214,14 +218,15 @@ static struct an_kern_row *row_for(struct an_kern_result *r, const struct row_ke
 	row->name = strdup(k->name);
 	if (!row->name)
 		return NULL;
-	if (r->opts.by == AN_KERN_BY_CONFIG) {
+	if (r->opts.by == AN_KERN_BY_CONFIG || r->opts.by == AN_KERN_BY_ALL) {
 		row->cfg_state = k->cfg_state;
 		if (k->cfg)
 			row->cfg = *k->cfg;
 		row->config = strdup(k->config);
 		if (!row->config)
 			return NULL;
-	} else if (r->opts.by == AN_KERN_BY_FUNCTION) {
+	}
+	if (r->opts.by == AN_KERN_BY_FUNCTION || r->opts.by == AN_KERN_BY_ALL) {
 		row->function = dup_or_null(k->function);
 		row->op = dup_or_null(k->op);
 		row->program_id = k->program_id;
@@ -234,7 +239,7 @@ static struct an_kern_row *row_for(struct an_kern_result *r, const struct row_ke
 
 static int push_sample(struct an_kern_row *row, int64_t v)
 {
-	if (row->instances == row->cap_) {
+	if (row->ns_ == row->cap_) {
 		size_t c = row->cap_ ? row->cap_ * 2 : 8;
 		int64_t *ns = realloc(row->samples_, c * sizeof(*ns));
 
@@ -243,7 +248,8 @@ static int push_sample(struct an_kern_row *row, int64_t v)
 		row->samples_ = ns;
 		row->cap_ = c;
 	}
-	row->samples_[row->instances++] = v;
+	row->samples_[row->ns_++] = v;
+	row->instances++;
 	return 0;
 }
 
@@ -352,7 +358,7 @@ static int add_copy(struct an_kern_result *r, const struct xp_plane *p, const st
 	uint64_t b;
 
 	c->count++;
-	c->total += (double)e->dur_ps;
+	c->total_ps += (uint64_t)e->dur_ps;
 	r->copy_events++;
 	if (an_event_bytes(p, e, &b)) {
 		c->no_bytes++;
@@ -362,7 +368,7 @@ static int add_copy(struct an_kern_result *r, const struct xp_plane *p, const st
 		c->bytes = UINT64_MAX;
 		c->bytes_saturated = 1;
 	}
-	c->bytes_time += (double)e->dur_ps;
+	c->bytes_ps += (uint64_t)e->dur_ps;
 	return 0;
 }
 
@@ -393,11 +399,11 @@ static int add_kernel(struct an_kern_result *r, const struct xp_plane *p, const 
 	} else {
 		k.cfg_state = AN_CFG_OK;
 		k.cfg = &cfg;
-		if (r->opts.by == AN_KERN_BY_CONFIG)
+		if (r->opts.by == AN_KERN_BY_CONFIG || r->opts.by == AN_KERN_BY_ALL)
 			an_launch_format(&cfg, cbuf, sizeof(cbuf));
 		r->implausible_config += an_launch_implausible(&cfg);
 	}
-	if (r->opts.by == AN_KERN_BY_FUNCTION) {
+	if (r->opts.by == AN_KERN_BY_FUNCTION || r->opts.by == AN_KERN_BY_ALL) {
 		function_of(p, e, fbuf, sizeof(fbuf), &k);
 		k.op = stat_text(p, xp_event_stat(p, e, XP_K_HLO_OP), obuf, sizeof(obuf));
 	}
@@ -412,7 +418,7 @@ static int add_kernel(struct an_kern_result *r, const struct xp_plane *p, const 
 	if (!row || push_sample(row, e->dur_ps))
 		return XP_ERR_NOMEM;
 	r->kernel_events++;
-	r->kernel_ps += (double)e->dur_ps;
+	r->kernel_sum += (uint64_t)e->dur_ps;	/* durations are never negative (xp_plane_finish) */
 	r->zero_events += e->dur_ps == 0;
 	return 0;
 }
@@ -494,28 +500,65 @@ static int has_streams(const struct xp_plane *p)
 	return 0;
 }
 
+int an_kern_add_plane(struct an_kern_result *r, struct xp_trace *t, size_t i, struct xp_err *err)
+{
+	int ret = xp_trace_load_plane(t, i, err);
+
+	if (ret)
+		return ret;
+	if (!has_streams(&t->planes[i])) {
+		r->device_planes_no_streams += t->planes[i].nevents > 0;
+		return 0;
+	}
+	ret = add_plane(r, &t->planes[i], t->nhostnames ? t->hostnames[0] : "");
+	return ret ? xp_err_set(err, ret, "out of memory") : 0;
+}
+
 int an_kern_add(struct an_kern_result *r, struct xp_trace *t, struct xp_err *err)
 {
-	const char *host = t->nhostnames ? t->hostnames[0] : "";
 	size_t i;
 	int ret;
 
 	r->inputs++;
-	for (i = 0; i < t->nplanes; i++) {
-		const char *name = t->planes[i].name;
-
-		if (!an_exec_wants_plane(name, (void *)r->opts.device))
-			continue;
-		ret = xp_trace_load_plane(t, i, err);
-		if (ret)
+	for (i = 0; i < t->nplanes; i++)
+		if (an_exec_wants_plane(t->planes[i].name, (void *)r->opts.device) &&
+		    (ret = an_kern_add_plane(r, t, i, err)))
 			return ret;
-		if (!has_streams(&t->planes[i])) {
-			r->device_planes_no_streams += t->planes[i].nevents > 0;
-			continue;
+	return 0;
+}
+
+/* Moves s's instances into d (rows of one key). */
+static int row_merge(struct an_kern_row *d, struct an_kern_row *s)
+{
+	size_t k;
+
+	if (!d->ns_) {	/* take the samples whole */
+		free(d->samples_);
+		d->samples_ = s->samples_;
+		d->ns_ = s->ns_;
+		d->cap_ = s->cap_;
+		d->instances += s->ns_;
+		s->samples_ = NULL;
+	} else {
+		for (k = 0; k < s->ns_; k++)
+			if (push_sample(d, s->samples_[k]))
+				return XP_ERR_NOMEM;
+	}
+	s->instances -= s->ns_;
+	s->ns_ = s->cap_ = 0;
+	if (s->sk_) {
+		if (!d->sk_) {
+			d->sk_ = s->sk_;
+		} else {
+			if (an_sketch_merge(&d->sk_->s, &s->sk_->s))
+				return XP_ERR_NOMEM;
+			an_moments_merge(&d->sk_->m, &s->sk_->m);
+			an_sketch_release(&s->sk_->s);
+			free(s->sk_);
 		}
-		ret = add_plane(r, &t->planes[i], host);
-		if (ret)
-			return xp_err_set(err, ret, "out of memory");
+		d->instances += s->instances;
+		s->sk_ = NULL;
+		s->instances = 0;
 	}
 	return 0;
 }
@@ -534,20 +577,8 @@ int an_kern_merge(struct an_kern_result *dst, struct an_kern_result *src, struct
 		};
 
 		d = row_for(dst, &key);
-		if (!d)
+		if (!d || row_merge(d, s))
 			goto out;
-		if (!d->instances) {	/* a new row: take the samples whole */
-			free(d->samples_);
-			d->samples_ = s->samples_;
-			d->instances = s->instances;
-			d->cap_ = s->cap_;
-			s->samples_ = NULL;
-			s->instances = s->cap_ = 0;
-			continue;
-		}
-		for (k = 0; k < s->instances; k++)
-			if (push_sample(d, s->samples_[k]))
-				goto out;
 	}
 	for (i = 0; i < src->dev_ids_.cap; i++) {
 		v = dst->dev_ids_.n;
@@ -559,9 +590,9 @@ int an_kern_merge(struct an_kern_result *dst, struct an_kern_result *src, struct
 		struct an_copy *d = &dst->copies[k], *s = &src->copies[k];
 
 		d->count += s->count;
-		d->total += s->total;
+		d->total_ps += s->total_ps;
 		d->no_bytes += s->no_bytes;
-		d->bytes_time += s->bytes_time;
+		d->bytes_ps += s->bytes_ps;
 		d->bytes_saturated |= s->bytes_saturated;
 		if (__builtin_add_overflow(d->bytes, s->bytes, &d->bytes)) {
 			d->bytes = UINT64_MAX;
@@ -573,7 +604,7 @@ int an_kern_merge(struct an_kern_result *dst, struct an_kern_result *src, struct
 	dst->stream_lines += src->stream_lines;
 	dst->other_lines += src->other_lines;
 	dst->kernel_events += src->kernel_events;
-	dst->kernel_ps += src->kernel_ps;
+	dst->kernel_sum += src->kernel_sum;
 	if (__builtin_add_overflow(dst->kernel_busy_ps, src->kernel_busy_ps, &dst->kernel_busy_ps))
 		dst->kernel_busy_ps = INT64_MAX;
 	dst->copy_events += src->copy_events;
@@ -598,28 +629,73 @@ static int cmp_i64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-static void row_stats(struct an_kern_row *row)
+static void sort_samples(struct an_kern_row *row)
 {
-	size_t n = row->instances, i;
 	int64_t *s = row->samples_;
-	double sum = 0, ss = 0;
+	size_t n = row->ns_;
 
-	if (!n)
-		return;
-	if (xp_sort_by_i64(s, n, sizeof(*s), 0))
+	if (n > 1 && xp_sort_by_i64(s, n, sizeof(*s), 0))
 		qsort(s, n, sizeof(*s), cmp_i64);	/* no room for the radix sort: in place */
+}
+
+/* Rank k (1-based) of a sketch's instances, kept within the exact min and max. */
+static double sketch_at(const struct an_sketch *s, const struct an_moments *m, uint64_t k)
+{
+	double v = an_sketch_rank(s, k);
+
+	return v < (double)m->min ? (double)m->min : v > (double)m->max ? (double)m->max : v;
+}
+
+static int64_t sketch_nearest(const struct an_sketch *s, const struct an_moments *m, double p)
+{
+	double r = ceil(p * (double)m->n);
+	uint64_t k = r < 1 ? 1 : r > (double)m->n ? m->n : (uint64_t)r;
+
+	return llround(sketch_at(s, m, k));
+}
+
+/*
+ * The statistics: total, mean and std from the exact moments (the same
+ * however the instances were pooled), quantiles from the samples, or from
+ * the sketch with the samples added when the row has one.
+ */
+static int row_stats(struct an_kern_row *row)
+{
+	struct an_moments m = {0};
+	struct an_sketch all = {0};
+	size_t n = row->ns_, i;
+	int64_t *s = row->samples_;
+
+	if (!row->instances)
+		return 0;
+	sort_samples(row);
 	for (i = 0; i < n; i++)
-		sum += (double)s[i];
-	row->total = sum;
-	row->mean = sum / (double)n;
-	for (i = 0; i < n; i++)
-		ss += ((double)s[i] - row->mean) * ((double)s[i] - row->mean);
-	row->std = sqrt(ss / (double)n);
-	row->min = s[0];
-	row->max = s[n - 1];
-	row->median = n % 2 ? (double)s[n / 2] : ((double)s[n / 2 - 1] + (double)s[n / 2]) / 2;
-	row->p90 = an_quantile_nearest(s, n, 0.90);
-	row->p99 = an_quantile_nearest(s, n, 0.99);
+		an_moments_add(&m, s[i]);
+	if (row->sk_) {
+		an_moments_merge(&m, &row->sk_->m);
+		if (an_sketch_merge(&all, &row->sk_->s) || an_sketch_add_sorted(&all, s, n)) {
+			an_sketch_release(&all);
+			return XP_ERR_NOMEM;
+		}
+	}
+	row->total = an_moments_sum(&m);
+	row->mean = row->total / (double)m.n;
+	row->std = an_moments_std(&m);
+	row->min = m.min;
+	row->max = m.max;
+	if (!row->sk_) {
+		row->median = n % 2 ? (double)s[n / 2] : ((double)s[n / 2 - 1] + (double)s[n / 2]) / 2;
+		row->p90 = an_quantile_nearest(s, n, 0.90);
+		row->p99 = an_quantile_nearest(s, n, 0.99);
+		return 0;
+	}
+	row->approximate = 1;
+	row->median = m.n % 2 ? sketch_at(&all, &m, m.n / 2 + 1)
+		      : (sketch_at(&all, &m, m.n / 2) + sketch_at(&all, &m, m.n / 2 + 1)) / 2;
+	row->p90 = sketch_nearest(&all, &m, 0.90);
+	row->p99 = sketch_nearest(&all, &m, 0.99);
+	an_sketch_release(&all);
+	return 0;
 }
 
 /* NULL-aware string order: NULL (no function, no op) last. */
@@ -778,9 +854,17 @@ int an_kern_finish(struct an_kern_result *r, struct xp_err *err)
 {
 	size_t i;
 
+	r->kernel_ps = (double)r->kernel_sum;
+	for (i = 0; i < AN_KIND_COUNT; i++) {
+		r->copies[i].total = (double)r->copies[i].total_ps;
+		r->copies[i].bytes_time = (double)r->copies[i].bytes_ps;
+	}
+	r->approximate = 0;
 	for (i = 0; i < r->nrows; i++) {
-		row_stats(&r->rows[i]);
+		if (row_stats(&r->rows[i]))
+			return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
 		r->rows[i].share = r->kernel_ps > 0 ? r->rows[i].total / r->kernel_ps : 0;
+		r->approximate += r->rows[i].approximate;
 	}
 	if (r->nrows > 1)
 		qsort(r->rows, r->nrows, sizeof(*r->rows), cmp_row);
@@ -801,6 +885,9 @@ void an_kern_release(struct an_kern_result *r)
 		free(r->rows[i].function);
 		free(r->rows[i].op);
 		free(r->rows[i].samples_);
+		if (r->rows[i].sk_)
+			an_sketch_release(&r->rows[i].sk_->s);
+		free(r->rows[i].sk_);
 	}
 	free(r->rows);
 	free(r->fns);
@@ -809,4 +896,100 @@ void an_kern_release(struct an_kern_result *r)
 	xp_hmap_release(&r->by_key_);
 	xp_hmap_release(&r->dev_ids_);
 	memset(r, 0, sizeof(*r));
+}
+
+int an_kern_row_digest(struct an_kern_row *row, struct an_kern_digest *d)
+{
+	size_t i;
+
+	memset(d, 0, sizeof(*d));
+	sort_samples(row);
+	if (!row->sk_ && row->ns_ <= AN_KERN_EXACT_MAX) {
+		d->samples = row->samples_;
+		d->n = row->ns_;
+		return 0;
+	}
+	for (i = 0; i < row->ns_; i++)
+		an_moments_add(&d->m, row->samples_[i]);
+	if (row->sk_) {
+		an_moments_merge(&d->m, &row->sk_->m);
+		if (an_sketch_merge(&d->s, &row->sk_->s))
+			goto nomem;
+	}
+	if (an_sketch_add_sorted(&d->s, row->samples_, row->ns_))
+		goto nomem;
+	d->n = (size_t)d->m.n;
+	return 0;
+nomem:
+	an_kern_digest_release(d);
+	return XP_ERR_NOMEM;
+}
+
+void an_kern_digest_release(struct an_kern_digest *d)
+{
+	an_sketch_release(&d->s);
+	memset(d, 0, sizeof(*d));
+}
+
+int an_kern_put_row(struct an_kern_result *r, const struct an_kern_row *key, struct an_kern_digest *d)
+{
+	struct row_key k = {
+		.name = key->name, .cfg_state = key->cfg_state, .cfg = &key->cfg,
+		.config = key->config ? key->config : "", .function = key->function, .op = key->op,
+		.program_id = key->program_id, .has_program_id = key->has_program_id,
+	};
+	size_t before = r->nrows, i;
+	struct an_kern_row *row = row_for(r, &k);
+
+	if (!row)
+		return XP_ERR_NOMEM;
+	if ((size_t)(row - r->rows) < before)
+		return 1;
+	if (d->samples) {
+		for (i = 0; i < d->n; i++)
+			if (push_sample(row, d->samples[i]))
+				return XP_ERR_NOMEM;
+		return 0;
+	}
+	if (!(row->sk_ = calloc(1, sizeof(*row->sk_))))
+		return XP_ERR_NOMEM;
+	row->sk_->m = d->m;
+	row->sk_->s = d->s;
+	memset(&d->s, 0, sizeof(d->s));
+	row->instances = (size_t)d->m.n;
+	return 0;
+}
+
+int an_kern_count_device(struct an_kern_result *r, const char *key)
+{
+	size_t v = r->dev_ids_.n;
+
+	if (xp_hmap_get_or_put(&r->dev_ids_, key, &v) < 0)
+		return XP_ERR_NOMEM;
+	r->devices = r->dev_ids_.n;
+	return 0;
+}
+
+int an_kern_row_each(const struct an_kern_row *row, int (*fn)(void *ctx, double ps, size_t weight), void *ctx)
+{
+	size_t i;
+	int ret;
+
+	for (i = 0; i < row->ns_; i++)
+		if ((ret = fn(ctx, (double)row->samples_[i], 1)))
+			return ret;
+	if (!row->sk_)
+		return 0;
+	if (row->sk_->s.zeros && (ret = fn(ctx, 0, (size_t)row->sk_->s.zeros)))
+		return ret;
+	for (i = 0; i < row->sk_->s.n; i++) {
+		double v = an_sketch_value(row->sk_->s.idx[i]);
+
+		/* within the exact bounds, as the quantiles are */
+		v = v < (double)row->sk_->m.min ? (double)row->sk_->m.min
+		    : v > (double)row->sk_->m.max ? (double)row->sk_->m.max : v;
+		if ((ret = fn(ctx, v, (size_t)row->sk_->s.cnt[i])))
+			return ret;
+	}
+	return 0;
 }

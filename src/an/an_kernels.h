@@ -23,6 +23,7 @@
 #include <stdint.h>
 
 #include "an_kind.h"
+#include "an_sketch.h"
 #include "xp_err.h"
 #include "xp_hmap.h"
 #include "xp_model.h"
@@ -31,6 +32,7 @@ enum an_kern_by {
 	AN_KERN_BY_NAME,
 	AN_KERN_BY_CONFIG,	/* a row per (name, launch configuration) */
 	AN_KERN_BY_FUNCTION,	/* a row per (function, program, op, name) */
+	AN_KERN_BY_ALL,		/* every field of the three: the rows a run summary holds */
 };
 
 struct an_kern_opts {
@@ -89,15 +91,23 @@ struct an_kern_row {
 	char *function, *op;	/* op NULL when no hlo_op */
 	uint64_t program_id;
 	int has_program_id;
-	/* after an_kern_finish; times in picoseconds */
 	size_t instances;
-	double total, mean, std, median;
+	/* after an_kern_finish; times in picoseconds */
+	double total, mean, std, median;	/* total, mean and std from exact integer moments */
 	int64_t min, max, p90, p99;
 	double share;		/* total over all kernel time */
+	int approximate;	/* median, p90 and p99 read from a summary's sketch (an_sketch.h) */
 	size_t fn, opx;		/* AN_KERN_BY_FUNCTION: index into fns / ops */
-	/* private */
+	/* private: instances one by one, and those a summary kept only as a sketch */
 	int64_t *samples_;
-	size_t cap_;
+	size_t ns_, cap_;
+	struct an_kern_sk *sk_;
+};
+
+/* Instances a row holds as a sketch, with their exact moments (from run summaries). */
+struct an_kern_sk {
+	struct an_moments m;
+	struct an_sketch s;
 };
 
 /* AN_KERN_BY_FUNCTION, after finish: a function's ops, an op's rows (consecutive). */
@@ -119,11 +129,13 @@ struct an_kern_op {
 
 struct an_copy {
 	size_t count;
-	double total;		/* picoseconds */
+	double total;		/* picoseconds (after finish) */
 	uint64_t bytes;		/* of those that say, saturating at UINT64_MAX */
 	int bytes_saturated;
 	size_t no_bytes;	/* count that gave no byte count */
-	double bytes_time;	/* picoseconds of those that gave bytes: GB/s = bytes / this */
+	double bytes_time;	/* picoseconds of those that gave bytes (after finish): GB/s = bytes / this */
+	/* the two times exactly, as they are added */
+	unsigned __int128 total_ps, bytes_ps;
 };
 
 struct an_kern_result {
@@ -140,13 +152,15 @@ struct an_kern_result {
 	size_t device_planes_no_streams;	/* selected device planes without "Stream #" lines (TPU) */
 	size_t stream_lines, other_lines;	/* GPU planes' stream lines; their other lines (derived, not counted) */
 	size_t kernel_events;
-	double kernel_ps;	/* sum of kernel durations */
+	double kernel_ps;	/* sum of kernel durations (after finish, from kernel_sum) */
+	unsigned __int128 kernel_sum;	/* the same, exactly */
 	int64_t kernel_busy_ps;	/* per device the union of its kernel intervals, summed */
 	size_t copy_events;
 	size_t stray_events;	/* left out */
 	size_t zero_events;	/* zero duration (kept: an instance of no time) */
 	size_t no_config, bad_config, implausible_config;	/* kernels */
 	char *bad_config_example;	/* the first unparsable kernel_details */
+	size_t approximate;	/* rows whose quantiles came from a sketch (after finish) */
 	/* private */
 	struct xp_hmap by_key_, dev_ids_;
 };
@@ -157,15 +171,55 @@ void an_kern_init(struct an_kern_result *r, const struct an_kern_opts *o);
  * deferred, hence t is not const). Returns 0 or a negative xp_errcode.
  */
 int an_kern_add(struct an_kern_result *r, struct xp_trace *t, struct xp_err *err);
+/*
+ * Adds plane i of t alone, as an_kern_add would if opts selected it, without
+ * counting an input (for summaries, which keep each plane apart).
+ */
+int an_kern_add_plane(struct an_kern_result *r, struct xp_trace *t, size_t i, struct xp_err *err);
 /* The key stats an_kern_add reads (xp_read_opts.keys). */
 #define AN_KERN_KEYS                                                                    \
 	(AN_KIND_KEYS | 1u << XP_K_KERNEL_DETAILS | 1u << XP_K_HLO_OP | 1u << XP_K_HLO_MODULE | \
 	 1u << XP_K_PROGRAM_ID)
-/* Moves src's rows, copies and counts into dst (same opts); src is left empty. */
+/*
+ * Moves src's rows, copies and counts into dst (same opts, or src by
+ * AN_KERN_BY_ALL: its rows are pooled into dst's keys); src is left empty.
+ */
 int an_kern_merge(struct an_kern_result *dst, struct an_kern_result *src, struct xp_err *err);
 /* Computes the statistics, sorts, and groups by function when asked. */
 int an_kern_finish(struct an_kern_result *r, struct xp_err *err);
 void an_kern_release(struct an_kern_result *r);
+
+/* Rows in run summaries: up to this many instances one by one, more as a sketch. */
+#define AN_KERN_EXACT_MAX 256
+
+/*
+ * A row as a summary holds it (before finish): sorted, its instances
+ * (samples, n of them) when it has at most AN_KERN_EXACT_MAX and no sketch;
+ * else samples NULL and the sketch and exact moments of them all.
+ */
+struct an_kern_digest {
+	const int64_t *samples;
+	size_t n;
+	struct an_moments m;
+	struct an_sketch s;
+};
+
+int an_kern_row_digest(struct an_kern_row *row, struct an_kern_digest *d);
+void an_kern_digest_release(struct an_kern_digest *d);
+/*
+ * Adds to r (AN_KERN_BY_ALL, before finish) a row keyed as key is, holding
+ * d's instances (its sketch is taken: d is left without it). Returns 0, 1 when r has a row of
+ * that key already (nothing added), or XP_ERR_NOMEM.
+ */
+int an_kern_put_row(struct an_kern_result *r, const struct an_kern_row *key, struct an_kern_digest *d);
+/* Counts key among r's distinct devices (a summary's plane). 0, or XP_ERR_NOMEM. */
+int an_kern_count_device(struct an_kern_result *r, const char *key);
+/*
+ * Calls fn with each instance of a row (after finish): its samples one by
+ * one (weight 1), then, when approximate, each sketch bucket's value with its
+ * count. Stops at fn's first non-zero return, which it returns.
+ */
+int an_kern_row_each(const struct an_kern_row *row, int (*fn)(void *ctx, double ps, size_t weight), void *ctx);
 
 /* Nearest-rank quantile of n sorted values: the ceil(p * n)-th smallest (1-based), p in (0, 1]. */
 int64_t an_quantile_nearest(const int64_t *sorted, size_t n, double p);

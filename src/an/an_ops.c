@@ -790,40 +790,45 @@ static struct an_ops_device *device_get(struct an_ops_result *r, const char *key
 	return d->name ? d : NULL;
 }
 
+int an_ops_add_plane(struct an_ops_result *r, struct xp_trace *t, size_t i, struct xp_err *err)
+{
+	struct plane_ctx c = {.r = r};
+	char *key;
+	int is_new = 0, ret;
+
+	if ((ret = xp_trace_load_plane(t, i, err)))
+		return ret;
+	c.p = &t->planes[i];
+	if (!c.p->nevents)
+		return 0;
+	key = an_device_key(t->nhostnames ? t->hostnames[0] : "", c.p->name);
+	c.dev = key ? device_get(r, key, &c.dev_ix, &is_new) : NULL;
+	free(key);
+	if (!c.dev || (is_new && device_peaks(c.p, c.dev)))
+		return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
+	/* Memos: none (out of memory) only means working it out each time. */
+	c.memo = calloc(MEMO_SLOTS, sizeof(*c.memo));
+	c.names = xp_calloc_big(2 * (c.p->nevmetas + 1), sizeof(*c.names));
+	ret = plane_ops(&c, err);
+	free(c.memo);
+	free(c.names);
+	return ret;
+}
+
+int an_ops_wants_plane(const struct an_ops_opts *o, const char *plane)
+{
+	return an_is_device_plane(plane) && (!o->device || an_device_matches(plane, o->device));
+}
+
 int an_ops_add(struct an_ops_result *r, struct xp_trace *t, struct xp_err *err)
 {
-	const char *host = t->nhostnames ? t->hostnames[0] : "";
 	size_t i;
 	int ret = 0;
 
 	r->inputs++;
-	for (i = 0; i < t->nplanes && !ret; i++) {
-		struct plane_ctx c = {.r = r};
-		char *key;
-		int is_new = 0;
-
-		if (!an_is_device_plane(t->planes[i].name) ||
-		    (r->opts.device && !an_device_matches(t->planes[i].name, r->opts.device)))
-			continue;
-		if ((ret = xp_trace_load_plane(t, i, err)))
-			break;
-		c.p = &t->planes[i];
-		if (!c.p->nevents)
-			continue;
-		key = an_device_key(host, c.p->name);
-		c.dev = key ? device_get(r, key, &c.dev_ix, &is_new) : NULL;
-		free(key);
-		if (!c.dev || (is_new && device_peaks(c.p, c.dev))) {
-			ret = xp_err_set(err, XP_ERR_NOMEM, "out of memory");
-			break;
-		}
-		/* Memos: none (out of memory) only means working it out each time. */
-		c.memo = calloc(MEMO_SLOTS, sizeof(*c.memo));
-		c.names = xp_calloc_big(2 * (c.p->nevmetas + 1), sizeof(*c.names));
-		ret = plane_ops(&c, err);
-		free(c.memo);
-		free(c.names);
-	}
+	for (i = 0; i < t->nplanes && !ret; i++)
+		if (an_ops_wants_plane(&r->opts, t->planes[i].name))
+			ret = an_ops_add_plane(r, t, i, err);
 	return ret;
 }
 

@@ -143,6 +143,14 @@ void an_ops_init(struct an_ops_result *r, const struct an_ops_opts *o);
  * xp_errcode with err filled.
  */
 int an_ops_add(struct an_ops_result *r, struct xp_trace *t, struct xp_err *err);
+/*
+ * Adds plane i of t alone (a device plane), as an_ops_add does each plane
+ * it selects, without counting an input (for summaries, which keep each
+ * device apart). 0, or a negative xp_errcode with err filled.
+ */
+int an_ops_add_plane(struct an_ops_result *r, struct xp_trace *t, size_t i, struct xp_err *err);
+/* Whether an_ops_add reads the plane of that name: a device plane that opts.device selects. */
+int an_ops_wants_plane(const struct an_ops_opts *o, const char *plane);
 /* The key stats an_ops_add reads (xp_read_opts.keys), an_event_kind's among them. */
 #define AN_OPS_KEYS                                                                      \
 	(AN_KIND_KEYS | 1u << XP_K_FLOPS | 1u << XP_K_MODEL_FLOPS | 1u << XP_K_BYTES_ACCESSED | \

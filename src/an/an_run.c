@@ -4,9 +4,13 @@
 #include <cjson/cJSON.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "an_functions.h"
 
 /* The exact integers a JSON number (a double) carries: larger ones are written as strings. */
 #define EXACT_MAX 9007199254740992.0	/* 2^53 */
@@ -24,12 +28,14 @@ struct pctx {
 	const char *file;
 	size_t line;
 	const char *field;
+	const char *where;	/* inside the kernels or ops section: which plane and row */
 };
 
 static int bad(struct pctx *c, const char *what)
 {
-	return xp_err_set(c->err, XP_ERR_FORMAT, "'%s' line %zu: %s%s%s", c->file, c->line, what,
-			  c->field ? ": " : "", c->field ? c->field : "");
+	return xp_err_set(c->err, XP_ERR_FORMAT, "'%s' line %zu: %s%s%s%s%s", c->file, c->line,
+			  c->where ? c->where : "", c->where ? ": " : "", what, c->field ? ": " : "",
+			  c->field ? c->field : "");
 }
 
 /* An integer: a JSON number that is integral and exact, or a string of decimal digits. */
@@ -512,10 +518,790 @@ static int parse_planes(struct pctx *c, const cJSON *in, struct an_run *run)
 	return 0;
 }
 
+/* ---- kernels and ops sections ------------------------------------------------ */
+
+static int nomem(struct pctx *c)
+{
+	return xp_err_set(c->err, XP_ERR_NOMEM, "out of memory");
+}
+
+/* An object member that must be a string or null: *out NULL for null. */
+static int field_str_or_null(struct pctx *c, const cJSON *obj, const char *name, char **out)
+{
+	const cJSON *v = member(c, obj, name);
+
+	*out = NULL;
+	if (!v)
+		return bad(c, "missing field");
+	return cJSON_IsNull(v) ? 0 : field_str(c, obj, name, 0, out);
+}
+
+/* An unsigned integer below 2^127: a number, or a string of digits. */
+static int get_u128(const cJSON *v, unsigned __int128 *out)
+{
+	uint64_t w[3];
+
+	if (cJSON_IsNumber(v)) {
+		int64_t x;
+
+		if (get_int(v, 0, INT64_MAX, &x))
+			return -1;
+		*out = (uint64_t)x;
+		return 0;
+	}
+	if (!cJSON_IsString(v) || !v->valuestring || an_u192_parse(v->valuestring, w) || w[2] ||
+	    w[1] >> 63)
+		return -1;
+	*out = (unsigned __int128)w[1] << 64 | w[0];
+	return 0;
+}
+
+/* A finite number >= 0. */
+static int field_double(struct pctx *c, const cJSON *obj, const char *name, double *out)
+{
+	const cJSON *v = member(c, obj, name);
+
+	if (!v)
+		return bad(c, "missing field");
+	if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble) || v->valuedouble < 0)
+		return bad(c, "not a finite number >= 0");
+	*out = v->valuedouble;
+	return 0;
+}
+
+/* An array member of integers in [lo, hi]: *out (allocated) and *n. */
+static int field_ints(struct pctx *c, const cJSON *obj, const char *name, int64_t lo, int64_t hi,
+		      int64_t **out, size_t *n)
+{
+	const cJSON *a = member(c, obj, name), *v;
+	size_t i = 0;
+
+	*out = NULL;
+	*n = 0;
+	if (!cJSON_IsArray(a))
+		return bad(c, a ? "not an array" : "missing field");
+	*n = (size_t)cJSON_GetArraySize(a);
+	if (!(*out = malloc((*n ? *n : 1) * sizeof(**out))))
+		return nomem(c);
+	cJSON_ArrayForEach(v, a) {
+		if (get_int(v, lo, hi, &(*out)[i++]))
+			return bad(c, "not an integer in range");
+	}
+	return 0;
+}
+
+/* The program id of a function (digits), or null. */
+static int field_program(struct pctx *c, const cJSON *obj, uint64_t *pid, int *has)
+{
+	const cJSON *v = member(c, obj, "program_id");
+
+	*has = 0;
+	*pid = 0;
+	if (!v)
+		return bad(c, "missing field");
+	if (cJSON_IsNull(v))
+		return 0;
+	if (get_u64(v, pid))
+		return bad(c, "not an unsigned integer");
+	*has = 1;
+	return 0;
+}
+
+/* Launch fields as the summary writes them: grid, block, the six fields (or null), occ_pct (or null). */
+#define LAUNCH_LEN (6 + AN_CFG_NFIELDS + 1)
+
+static int parse_launch(struct pctx *c, const cJSON *row, struct an_launch *l)
+{
+	const cJSON *a = member(c, row, "launch"), *v;
+	size_t i = 0;
+
+	memset(l, 0, sizeof(*l));
+	if (!cJSON_IsArray(a) || cJSON_GetArraySize(a) != LAUNCH_LEN)
+		return bad(c, a ? "not an array of 13" : "missing field");
+	cJSON_ArrayForEach(v, a) {
+		uint64_t x = 0;
+
+		if (i < 6 + AN_CFG_NFIELDS && !(i >= 6 && cJSON_IsNull(v)) && get_u64(v, &x))
+			return bad(c, "not an unsigned integer or null");
+		if (i < 3)
+			l->grid[i] = x;
+		else if (i < 6)
+			l->block[i - 3] = x;
+		else if (i < 6 + AN_CFG_NFIELDS) {
+			l->field[i - 6] = x;
+			l->has[i - 6] = !cJSON_IsNull(v);
+		} else if (!cJSON_IsNull(v)) {
+			if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble))
+				return bad(c, "occ_pct not a finite number or null");
+			l->occ_pct = v->valuedouble;
+			l->has_occ = 1;
+		}
+		i++;
+	}
+	return 0;
+}
+
+/* Sorted samples written as the first, then differences. */
+static int parse_samples(struct pctx *c, const cJSON *row, int64_t **out, size_t *n)
+{
+	size_t i;
+	int ret = field_ints(c, row, "samples", 0, INT64_MAX, out, n);
+
+	if (ret)
+		return ret;
+	if (!*n)
+		return bad(c, "no instances");
+	for (i = 1; i < *n; i++)
+		if (__builtin_add_overflow((*out)[i - 1], (*out)[i], &(*out)[i]))
+			return bad(c, "beyond 2^63-1 ps");
+	return 0;
+}
+
+/* A row's sketch and exact moments. */
+static int parse_sketch(struct pctx *c, const cJSON *row, struct an_kern_digest *d)
+{
+	int64_t *idx = NULL, *cnt = NULL, x;
+	size_t ni = 0, nc = 0, i;
+	uint64_t total;
+	int32_t maxi = an_sketch_max_index(), at = 0;
+	const cJSON *v;
+	int ret;
+
+	if ((ret = field_int(c, row, "n", 1, UINT32_MAX, &x)))
+		return ret;
+	d->m.n = (uint64_t)x;
+	v = member(c, row, "sum");
+	if (!cJSON_IsString(v) || get_u128(v, &d->m.s1))
+		return bad(c, v ? "not a string of digits below 2^127" : "missing field");
+	v = member(c, row, "sum_sq");
+	if (!cJSON_IsString(v) || !v->valuestring || an_u192_parse(v->valuestring, d->m.s2))
+		return bad(c, v ? "not a string of digits below 2^192" : "missing field");
+	if ((ret = field_int(c, row, "min", 0, INT64_MAX, &d->m.min)) ||
+	    (ret = field_int(c, row, "max", 0, INT64_MAX, &d->m.max)) ||
+	    (ret = field_int(c, row, "zeros", 0, x, &x)))
+		return ret;
+	d->s.zeros = (uint64_t)x;
+	c->field = "sum_sq";
+	if (!an_moments_plausible(&d->m))
+		return bad(c, "moments no n values between min and max can have");
+	if ((ret = field_ints(c, row, "index", 0, maxi, &idx, &ni)) ||
+	    (ret = field_ints(c, row, "count", 1, INT64_MAX, &cnt, &nc)))
+		goto out;
+	ret = XP_ERR_FORMAT;
+	if (ni != nc) {
+		bad(c, "index and count of different lengths");
+		goto out;
+	}
+	total = d->s.zeros;
+	for (i = 0; i < ni; i++) {
+		/* the first index, then steps of at least one */
+		if ((i && idx[i] < 1) || __builtin_add_overflow(at, (int32_t)idx[i], &at) || at > maxi) {
+			c->field = "index";
+			bad(c, "not ascending bucket indexes below the largest");
+			goto out;
+		}
+		if (__builtin_add_overflow(total, (uint64_t)cnt[i], &total))
+			break;
+		if (an_sketch_push(&d->s, at, (uint64_t)cnt[i])) {
+			ret = nomem(c);
+			goto out;
+		}
+	}
+	c->field = "count";
+	if (i < ni || total != d->m.n) {
+		bad(c, "counts that do not add up to n");
+		goto out;
+	}
+	/* the zeros and the buckets where min and max fall (one either side: log() may round) */
+	c->field = "zeros";
+	if ((d->s.zeros > 0) != (d->m.min == 0) || (!ni && d->m.max) ||
+	    (ni && d->m.min && abs(d->s.idx[0] - an_sketch_index(d->m.min)) > 1) ||
+	    (ni && abs(d->s.idx[ni - 1] - an_sketch_index(d->m.max)) > 1)) {
+		bad(c, "buckets that do not hold min and max");
+		goto out;
+	}
+	ret = 0;
+out:
+	free(idx);
+	free(cnt);
+	return ret;
+}
+
+static int parse_kern_row(struct pctx *c, const cJSON *o, struct an_kern_result *part)
+{
+	struct an_kern_row key;
+	struct an_kern_digest d;
+	char cfg[512] = "";
+	int64_t *samples = NULL, state;
+	const cJSON *l;
+	size_t i, n;
+	int ret;
+
+	memset(&key, 0, sizeof(key));
+	memset(&d, 0, sizeof(d));
+	if (!cJSON_IsObject(o))
+		return bad(c, "a row is not an object");
+	if ((ret = field_str(c, o, "name", 0, &key.name)) ||
+	    (ret = field_int(c, o, "config", AN_CFG_NONE, AN_CFG_BAD, &state)))
+		goto out;
+	key.cfg_state = (enum an_cfg_state)state;
+	l = member(c, o, "launch");
+	if (key.cfg_state == AN_CFG_OK) {
+		if ((ret = parse_launch(c, o, &key.cfg)))
+			goto out;
+		an_launch_format(&key.cfg, cfg, sizeof(cfg));
+	} else if (l && !cJSON_IsNull(l)) {
+		ret = bad(c, "a launch without a configuration");
+		goto out;
+	}
+	key.config = cfg;
+	if ((ret = field_str_or_null(c, o, "function", &key.function)) ||
+	    (ret = field_program(c, o, &key.program_id, &key.has_program_id)) ||
+	    (ret = field_str_or_null(c, o, "op", &key.op)))
+		goto out;
+	if (key.has_program_id && !key.function) {
+		c->field = "program_id";
+		ret = bad(c, "a program without a function");
+		goto out;
+	}
+	if (member(c, o, "samples")) {
+		if ((ret = parse_samples(c, o, &samples, &d.n)))
+			goto out;
+		d.samples = samples;
+	} else if ((ret = parse_sketch(c, o, &d))) {
+		goto out;
+	}
+	ret = an_kern_put_row(part, &key, &d);
+	if (ret == 1) {
+		c->field = "name";
+		ret = bad(c, "a row of the same kernel, configuration, function and op as another");
+	} else if (ret) {
+		ret = nomem(c);
+	}
+	if (ret)
+		goto out;
+	/* the counts the plane's rows give, as an_kern_add counts them while adding */
+	n = samples ? d.n : (size_t)d.m.n;
+	if (samples) {
+		for (i = 0; i < d.n; i++) {
+			part->zero_events += samples[i] == 0;
+			part->kernel_sum += (uint64_t)samples[i];
+		}
+	} else {
+		part->zero_events += (size_t)d.s.zeros;
+		part->kernel_sum += d.m.s1;
+	}
+	part->kernel_events += n;
+	/* a plane holds fewer than 2^32 events (xp_model.h): so no sum here or in pooling can wrap */
+	if (part->kernel_events > UINT32_MAX) {
+		c->field = samples ? "samples" : "n";
+		ret = bad(c, "more than 2^32-1 instances on the plane");
+		goto out;
+	}
+	part->no_config += key.cfg_state == AN_CFG_NONE ? n : 0;
+	part->bad_config += key.cfg_state == AN_CFG_BAD ? n : 0;
+	part->implausible_config += key.cfg_state == AN_CFG_OK && an_launch_implausible(&key.cfg) ? n : 0;
+out:
+	free(key.name);
+	free(key.function);
+	free(key.op);
+	free(samples);
+	an_kern_digest_release(&d);
+	return ret;
+}
+
+static const struct {
+	const char *name;
+	size_t off;
+} kern_counts[] = {
+	{"stream_lines", offsetof(struct an_kern_result, stream_lines)},
+	{"other_lines", offsetof(struct an_kern_result, other_lines)},
+	{"stray_events", offsetof(struct an_kern_result, stray_events)},
+};
+
+static int parse_copies(struct pctx *c, const cJSON *o, struct an_kern_result *part)
+{
+	const cJSON *cp = member(c, o, "copies"), *v;
+
+	if (!cJSON_IsObject(cp))
+		return bad(c, cp ? "not an object" : "missing field");
+	cJSON_ArrayForEach(v, cp) {
+		struct an_copy *k = NULL;
+		const cJSON *f[6];
+		int64_t count, sat, nob;
+		size_t i;
+
+		for (i = 1; i < AN_KIND_COUNT && !k; i++)
+			if (v->string && !strcmp(v->string, an_kind_name((enum an_kind)i)))
+				k = &part->copies[i];
+		c->field = v->string;
+		if (!k || k->count)
+			return bad(c, k ? "a copy kind given twice" : "not a kind of copy or memset");
+		if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) != 6)
+			return bad(c, "not an array of 6");
+		for (i = 0; i < 6; i++)
+			f[i] = cJSON_GetArrayItem(v, (int)i);
+		if (get_int(f[0], 1, UINT32_MAX, &count) || get_u128(f[1], &k->total_ps) ||
+		    get_u64(f[2], &k->bytes) || get_int(f[3], 0, 1, &sat) || get_int(f[4], 0, count, &nob) ||
+		    get_u128(f[5], &k->bytes_ps))
+			return bad(c, "not [count, time, bytes, saturated, without bytes, time with bytes]");
+		if (k->bytes_ps > k->total_ps || k->total_ps > (unsigned __int128)count * INT64_MAX ||
+		    (sat && k->bytes != UINT64_MAX) || (nob == count && k->bytes))
+			return bad(c, "counts that do not agree");
+		k->count = (size_t)count;
+		k->bytes_saturated = (int)sat;
+		k->no_bytes = (size_t)nob;
+		part->copy_events += k->count;
+		if (part->copy_events > UINT32_MAX)
+			return bad(c, "more than 2^32-1 copies and memsets on the plane");
+	}
+	return 0;
+}
+
+static int parse_kern_plane(struct pctx *c, const cJSON *o, struct an_run_kern_plane *p)
+{
+	const cJSON *rows, *v;
+	char where[64];
+	size_t i = 0;
+	int64_t x;
+	int ret;
+
+	an_kern_init(&p->r, &(struct an_kern_opts){.by = AN_KERN_BY_ALL});
+	if (!cJSON_IsObject(o))
+		return bad(c, "a plane is not an object");
+	if ((ret = field_str(c, o, "plane", 0, &p->plane)) ||
+	    (ret = field_str_or_null(c, o, "device", &p->device)))
+		return ret;
+	if (!an_is_device_plane(p->plane)) {
+		c->field = "plane";
+		return bad(c, "not a device plane's name");
+	}
+	if (!p->device) {	/* a plane with events but no stream lines: counted, nothing else */
+		p->r.device_planes_no_streams = 1;
+		return 0;
+	}
+	if (an_kern_count_device(&p->r, p->device))
+		return nomem(c);
+	for (i = 0; i < sizeof(kern_counts) / sizeof(kern_counts[0]); i++) {
+		if ((ret = field_int(c, o, kern_counts[i].name, 0, INT64_MAX, &x)))
+			return ret;
+		*(size_t *)((char *)&p->r + kern_counts[i].off) = (size_t)x;
+	}
+	if ((ret = field_int(c, o, "busy_ps", 0, INT64_MAX, &p->r.kernel_busy_ps)) ||
+	    (ret = field_str_or_null(c, o, "bad_config_example", &p->r.bad_config_example)) ||
+	    (ret = parse_copies(c, o, &p->r)))
+		return ret;
+	rows = member(c, o, "rows");
+	if (!cJSON_IsArray(rows))
+		return bad(c, rows ? "not an array" : "missing field");
+	i = 0;
+	cJSON_ArrayForEach(v, rows) {
+		const char *outer = c->where;
+
+		snprintf(where, sizeof(where), "%s row %zu", outer, i++);
+		c->where = where;
+		ret = parse_kern_row(c, v, &p->r);
+		c->where = outer;
+		if (ret)
+			return ret;
+	}
+	c->field = "busy_ps";
+	if ((unsigned __int128)p->r.kernel_busy_ps > p->r.kernel_sum)
+		return bad(c, "more than the kernels' time");
+	c->field = "bad_config_example";
+	if ((p->r.bad_config_example != NULL) != (p->r.bad_config > 0))
+		return bad(c, "present without kernels of an unparsable configuration, or missing");
+	return 0;
+}
+
+static int parse_kernels(struct pctx *c, const cJSON *o, struct an_run *run)
+{
+	struct an_run_kernels *k = calloc(1, sizeof(*k));
+	const cJSON *planes, *v;
+	char where[40];
+	int ret;
+
+	if (!k)
+		return nomem(c);
+	run->kernels = k;
+	c->where = "kernels";
+	if (!cJSON_IsObject(o)) {
+		ret = bad(c, "not an object");
+		goto out;
+	}
+	if ((ret = field_strs(c, o, "warnings", &k->warnings, &k->nwarnings)))
+		goto out;
+	planes = member(c, o, "planes");
+	if (!cJSON_IsArray(planes)) {
+		ret = bad(c, planes ? "not an array" : "missing field");
+		goto out;
+	}
+	if (!(k->planes = calloc((size_t)cJSON_GetArraySize(planes) + 1, sizeof(*k->planes)))) {
+		ret = nomem(c);
+		goto out;
+	}
+	cJSON_ArrayForEach(v, planes) {
+		snprintf(where, sizeof(where), "kernels plane %zu", k->nplanes);
+		c->where = where;
+		ret = parse_kern_plane(c, v, &k->planes[k->nplanes++]);
+		if (ret)
+			goto out;
+	}
+out:
+	c->where = NULL;
+	return ret;
+}
+
+/* flops, model_flops, bytes_accessed: [sum, occurrences with a value, overflow]. */
+static int field_sum(struct pctx *c, const cJSON *row, const char *name, size_t occ, struct an_sum *s)
+{
+	const cJSON *a = member(c, row, name);
+	int64_t n, ovf;
+
+	if (!cJSON_IsArray(a) || cJSON_GetArraySize(a) != 3 || get_u64(cJSON_GetArrayItem(a, 0), &s->v) ||
+	    get_int(cJSON_GetArrayItem(a, 1), 0, (int64_t)occ, &n) || get_int(cJSON_GetArrayItem(a, 2), 0, 1, &ovf))
+		return bad(c, a ? "not [sum, occurrences with a value (at most all), overflow]" : "missing field");
+	s->n = (size_t)n;
+	s->overflow = (int)ovf;
+	return 0;
+}
+
+static int parse_op_row(struct pctx *c, const cJSON *o, struct an_ops_result *tmp, const struct an_ops_device *dev)
+{
+	struct an_op_row *row;
+	int64_t x;
+	int ret;
+
+	if (!cJSON_IsObject(o))
+		return bad(c, "a row is not an object");
+	if (xp_grow(&tmp->rows, &tmp->cap, tmp->nrows, sizeof(*tmp->rows), 16))
+		return nomem(c);
+	row = &tmp->rows[tmp->nrows++];
+	memset(row, 0, sizeof(*row));
+	if ((ret = field_int(c, o, "line", AN_OP_SYNC, AN_OP_GPU, &x)))
+		return ret;
+	row->line = (enum an_op_line)x;
+	if ((ret = field_str(c, o, "name", 0, &row->name)) || (ret = field_str_or_null(c, o, "hlo", &row->hlo)) ||
+	    (ret = field_str_or_null(c, o, "category", &row->category)) ||
+	    (ret = field_str_or_null(c, o, "module", &row->module)) ||
+	    (ret = field_program(c, o, &row->program_id, &row->has_program_id)) ||
+	    (ret = field_int(c, o, "occurrences", 1, UINT32_MAX, &x)))
+		return ret;
+	row->occurrences = (size_t)x;
+	if ((ret = field_int(c, o, "total_ps", 0, INT64_MAX, &row->total_ps)) ||
+	    (ret = field_int(c, o, "self_ps", 0, row->total_ps, &row->self_ps)) ||
+	    (ret = field_sum(c, o, "flops", row->occurrences, &row->flops)) ||
+	    (ret = field_sum(c, o, "model_flops", row->occurrences, &row->model_flops)) ||
+	    (ret = field_sum(c, o, "bytes", row->occurrences, &row->bytes)))
+		return ret;
+	/* the ridge of the one device its occurrences ran on */
+	row->ridge = dev->peak_flops > 0 && dev->peak_bw > 0 ? dev->peak_flops / dev->peak_bw : 0;
+	return 0;
+}
+
+static int sat_add64(int64_t a, int64_t b)
+{
+	int64_t s;
+
+	return __builtin_add_overflow(a, b, &s) ? 1 : 0;
+}
+
+static int parse_ops_plane(struct pctx *c, const cJSON *o, struct an_run_ops_plane *p)
+{
+	struct an_ops_result tmp;
+	struct an_ops_device *d;
+	const cJSON *dv, *rows, *v;
+	char where[64];
+	const char *outer = c->where;
+	size_t i = 0;
+	int64_t x;
+	int ret;
+
+	an_ops_init(&p->r, NULL);
+	an_ops_init(&tmp, NULL);
+	if (!cJSON_IsObject(o))
+		return bad(c, "a plane is not an object");
+	if ((ret = field_str(c, o, "plane", 0, &p->plane)))
+		return ret;
+	if (!an_is_device_plane(p->plane)) {
+		c->field = "plane";
+		return bad(c, "not a device plane's name");
+	}
+	dv = member(c, o, "device");
+	if (!cJSON_IsObject(dv))
+		return bad(c, dv ? "not an object" : "missing field");
+	if (!(tmp.devices = calloc(1, sizeof(*tmp.devices))))
+		return nomem(c);
+	tmp.ndevices = tmp.devcap = 1;
+	d = &tmp.devices[0];
+	if ((ret = field_str(c, dv, "name", 0, &d->name)) || (ret = field_str_or_null(c, dv, "chip", &d->chip)) ||
+	    (ret = field_int(c, dv, "peak_source", AN_PEAK_NONE, AN_PEAK_TABLE, &x)))
+		goto out;
+	d->peak_src = (enum an_peak_src)x;
+	if ((ret = field_double(c, dv, "peak_flops", &d->peak_flops)) ||
+	    (ret = field_double(c, dv, "peak_bw", &d->peak_bw)))
+		goto out;
+	if ((d->peak_src == AN_PEAK_NONE) != (d->peak_flops == 0 && d->peak_bw == 0) ||
+	    (d->peak_src != AN_PEAK_NONE && !(d->peak_flops > 0 && d->peak_bw > 0))) {
+		ret = bad(c, "peaks that do not agree with their source");
+		goto out;
+	}
+	{
+		static const char *const names[] = {"stray_events", "partial_overlaps", "odd_values", "kernels_no_op",
+						     "extra_module_lines"};
+		size_t *f[] = {&d->stray_events, &d->partial_overlaps, &d->odd_values, &d->kernels_no_op,
+			       &d->extra_module_lines};
+
+		for (i = 0; i < 5; i++) {
+			if ((ret = field_int(c, dv, names[i], 0, INT64_MAX, &x)))
+				goto out;
+			*f[i] = (size_t)x;
+		}
+	}
+	rows = member(c, o, "rows");
+	if (!cJSON_IsArray(rows)) {
+		ret = bad(c, rows ? "not an array" : "missing field");
+		goto out;
+	}
+	i = 0;
+	cJSON_ArrayForEach(v, rows) {
+		struct an_op_row *row;
+
+		snprintf(where, sizeof(where), "%s row %zu", outer, i++);
+		c->where = where;
+		if ((ret = parse_op_row(c, v, &tmp, d)))
+			goto out;
+		row = &tmp.rows[tmp.nrows - 1];
+		/* what the rows add up to, as an_ops_add counts it while adding */
+		tmp.events[row->line] += row->occurrences;
+		d->events[row->line] += row->occurrences;
+		tmp.total_ps[row->line] = sat_add64(tmp.total_ps[row->line], row->total_ps)
+					  ? INT64_MAX : tmp.total_ps[row->line] + row->total_ps;
+		tmp.self_ps[row->line] = sat_add64(tmp.self_ps[row->line], row->self_ps)
+					 ? INT64_MAX : tmp.self_ps[row->line] + row->self_ps;
+	}
+	c->where = outer;
+	if ((ret = an_ops_merge(&p->r, &tmp, c->err)))
+		goto out;
+	if (p->r.nrows != tmp.nrows) {
+		c->field = "rows";
+		ret = bad(c, "two rows of one op");
+	}
+out:
+	c->where = outer;
+	an_ops_release(&tmp);
+	return ret;
+}
+
+static int parse_ops(struct pctx *c, const cJSON *o, struct an_run *run)
+{
+	struct an_run_ops *k = calloc(1, sizeof(*k));
+	const cJSON *planes, *v;
+	char where[40];
+	size_t i;
+	int ret;
+
+	if (!k)
+		return nomem(c);
+	run->ops = k;
+	c->where = "ops";
+	if (!cJSON_IsObject(o)) {
+		ret = bad(c, "not an object");
+		goto out;
+	}
+	if ((ret = field_strs(c, o, "warnings", &k->warnings, &k->nwarnings)))
+		goto out;
+	planes = member(c, o, "planes");
+	if (!cJSON_IsArray(planes)) {
+		ret = bad(c, planes ? "not an array" : "missing field");
+		goto out;
+	}
+	if (!(k->planes = calloc((size_t)cJSON_GetArraySize(planes) + 1, sizeof(*k->planes)))) {
+		ret = nomem(c);
+		goto out;
+	}
+	cJSON_ArrayForEach(v, planes) {
+		snprintf(where, sizeof(where), "ops plane %zu", k->nplanes);
+		c->where = where;
+		if ((ret = parse_ops_plane(c, v, &k->planes[k->nplanes++])))
+			goto out;
+		/* one entry per device: the planes of a device are pooled in the first */
+		for (i = 0; i + 1 < k->nplanes; i++)
+			if (!strcmp(k->planes[i].r.devices[0].name, k->planes[k->nplanes - 1].r.devices[0].name)) {
+				c->field = "name";
+				ret = bad(c, "a device given twice");
+				goto out;
+			}
+	}
+out:
+	c->where = NULL;
+	return ret;
+}
+
+/* ---- from a trace, into an analysis ------------------------------------------- */
+
+int an_run_kernels_of(struct an_run_kernels **out, struct xp_trace *t, const char *device, struct xp_err *err)
+{
+	struct an_run_kernels *k = calloc(1, sizeof(*k));
+	const char *host = t->nhostnames ? t->hostnames[0] : "";
+	size_t i;
+	int ret = 0;
+
+	*out = k;
+	if (!k || !(k->planes = calloc(t->nplanes + 1, sizeof(*k->planes))))
+		return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
+	for (i = 0; i < t->nplanes && !ret; i++) {
+		struct an_run_kern_plane *p = &k->planes[k->nplanes];
+
+		if (!an_exec_wants_plane(t->planes[i].name, (void *)device))
+			continue;
+		an_kern_init(&p->r, &(struct an_kern_opts){.by = AN_KERN_BY_ALL});
+		k->nplanes++;
+		if ((ret = an_kern_add_plane(&p->r, t, i, err)))
+			break;
+		if (!(p->plane = strdup(t->planes[i].name)) ||
+		    (p->r.devices && !(p->device = an_device_key(host, t->planes[i].name))))
+			ret = xp_err_set(err, XP_ERR_NOMEM, "out of memory");
+		else if (!p->r.devices && !p->r.device_planes_no_streams) {	/* no events: nothing to keep */
+			free(p->plane);
+			an_kern_release(&p->r);
+			k->nplanes--;
+		}
+	}
+	return ret;
+}
+
+int an_run_ops_of(struct an_run_ops **out, struct xp_trace *t, const char *device, struct xp_err *err)
+{
+	struct an_run_ops *o = calloc(1, sizeof(*o));
+	struct an_ops_opts oo = {.device = device};
+	const char *host = t->nhostnames ? t->hostnames[0] : "";
+	size_t i, k;
+	int ret = 0;
+
+	*out = o;
+	if (!o || !(o->planes = calloc(t->nplanes + 1, sizeof(*o->planes))))
+		return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
+	for (i = 0; i < t->nplanes && !ret; i++) {
+		struct an_run_ops_plane *p;
+		char *key;
+
+		if (!an_ops_wants_plane(&oo, t->planes[i].name))
+			continue;
+		/* planes of one name share their device, its peaks and its rows: as an_ops_add pools them */
+		if (!(key = an_device_key(host, t->planes[i].name)))
+			return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
+		for (k = 0; k < o->nplanes && strcmp(o->planes[k].r.devices[0].name, key); k++)
+			;
+		free(key);
+		p = &o->planes[k];
+		if (k == o->nplanes)
+			an_ops_init(&p->r, &oo);
+		if ((ret = an_ops_add_plane(&p->r, t, i, err)))
+			break;
+		if (k == o->nplanes && p->r.ndevices) {
+			o->nplanes++;
+			if (!(p->plane = strdup(t->planes[i].name)))
+				ret = xp_err_set(err, XP_ERR_NOMEM, "out of memory");
+		} else if (k == o->nplanes) {
+			an_ops_release(&p->r);	/* no events */
+		}
+	}
+	return ret;
+}
+
+int an_run_kernels_pool(struct an_run_kernels *k, struct an_kern_result *r, struct xp_err *err)
+{
+	size_t i;
+	int ret;
+
+	r->inputs++;
+	for (i = 0; i < k->nplanes; i++)
+		if (an_exec_wants_plane(k->planes[i].plane, (void *)r->opts.device) &&
+		    (ret = an_kern_merge(r, &k->planes[i].r, err)))
+			return ret;
+	return 0;
+}
+
+int an_run_ops_pool(const struct an_run_ops *o, struct an_ops_result *r, struct xp_err *err)
+{
+	size_t i;
+	int ret;
+
+	r->inputs++;
+	for (i = 0; i < o->nplanes; i++)
+		if (an_ops_wants_plane(&r->opts, o->planes[i].plane) && (ret = an_ops_merge(r, &o->planes[i].r, err)))
+			return ret;
+	return 0;
+}
+
+void an_run_kernels_select(struct an_run_kernels *k, const char *pattern)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < k->nplanes; i++) {
+		if (an_exec_wants_plane(k->planes[i].plane, (void *)pattern)) {
+			k->planes[n++] = k->planes[i];
+			continue;
+		}
+		free(k->planes[i].plane);
+		free(k->planes[i].device);
+		an_kern_release(&k->planes[i].r);
+	}
+	k->nplanes = n;
+}
+
+void an_run_ops_select(struct an_run_ops *o, const char *pattern)
+{
+	struct an_ops_opts oo = {.device = pattern};
+	size_t i, n = 0;
+
+	for (i = 0; i < o->nplanes; i++) {
+		if (an_ops_wants_plane(&oo, o->planes[i].plane)) {
+			o->planes[n++] = o->planes[i];
+			continue;
+		}
+		free(o->planes[i].plane);
+		an_ops_release(&o->planes[i].r);
+	}
+	o->nplanes = n;
+}
+
+void an_run_kernels_free(struct an_run_kernels *k)
+{
+	size_t i;
+
+	if (!k)
+		return;
+	free_strs(k->warnings, k->nwarnings);
+	for (i = 0; i < k->nplanes; i++) {
+		free(k->planes[i].plane);
+		free(k->planes[i].device);
+		an_kern_release(&k->planes[i].r);
+	}
+	free(k->planes);
+	free(k);
+}
+
+void an_run_ops_free(struct an_run_ops *o)
+{
+	size_t i;
+
+	if (!o)
+		return;
+	free_strs(o->warnings, o->nwarnings);
+	for (i = 0; i < o->nplanes; i++) {
+		free(o->planes[i].plane);
+		an_ops_release(&o->planes[i].r);
+	}
+	free(o->planes);
+	free(o);
+}
+
 int an_run_parse(const char *line, size_t len, const char *file, size_t lineno, struct an_run *run,
 		 struct xp_err *err)
 {
-	struct pctx c = {err, file, lineno, NULL};
+	struct pctx c = {err, file, lineno, NULL, NULL};
 	const char *end = line;
 	const cJSON *v, *in, *opts, *hist;
 	cJSON *doc = NULL;
@@ -602,7 +1388,14 @@ int an_run_parse(const char *line, size_t len, const char *file, size_t lineno, 
 	    (ret = field_str(&c, opts, "children", 1, &run->children)) ||
 	    (ret = field_int(&c, opts, "min_duration_ps", 0, INT64_MAX, &run->min_dur_ps)))
 		goto out;
-	ret = parse_execs(&c, member(&c, doc, "exec"), &run->execs, run->children != NULL);
+	if ((ret = parse_execs(&c, member(&c, doc, "exec"), &run->execs, run->children != NULL)))
+		goto out;
+	v = member(&c, doc, "kernels");
+	if (v && !cJSON_IsNull(v) && (ret = parse_kernels(&c, v, run)))
+		goto out;
+	v = member(&c, doc, "ops");
+	if (v && !cJSON_IsNull(v) && (ret = parse_ops(&c, v, run)))
+		goto out;
 out:
 	cJSON_Delete(doc);
 	if (ret)
@@ -627,6 +1420,8 @@ void an_run_release(struct an_run *r)
 	free(r->children);
 	free(r->src_file);
 	an_exec_list_release(&r->execs);
+	an_run_kernels_free(r->kernels);
+	an_run_ops_free(r->ops);
 	memset(r, 0, sizeof(*r));
 }
 

@@ -5,7 +5,12 @@
  * xplane-stat(1); out_run writes it): the input's provenance, the options it
  * was summarised with, the reader's warnings, and its executions
  * (an_exec_list: every device's counts and every execution in order), from
- * which functions, autotune and diff give what they give on the trace.
+ * which functions, autotune and diff give what they give on the trace; and,
+ * from summarize, what kernels and ops need: each device plane's kernels
+ * (an_kern_add_plane by every key field, each row's instances one by one up
+ * to AN_KERN_EXACT_MAX, beyond as a sketch with exact moments) and ops
+ * (an_ops_add_plane's rows, device and counts, exactly), with the reader's
+ * warnings as those commands read the file.
  *
  * Lines come from other machines and versions: an_run_parse checks every
  * field (types, ranges, indexes, array lengths) and refuses a newer schema.
@@ -19,6 +24,8 @@
 #include <stdint.h>
 
 #include "an_exec.h"
+#include "an_kernels.h"
+#include "an_ops.h"
 #include "xp_err.h"
 
 #define AN_RUN_SCHEMA 1
@@ -33,6 +40,32 @@ struct an_run_hist {
 	uint64_t run;		/* 1 for a commit's first run in the file, then 2... */
 	int64_t time;		/* seconds since 1970 (UTC) */
 	char *host;
+};
+
+/* One device plane's kernels (AN_KERN_BY_ALL) or ops, as an_*_add_plane left them. */
+struct an_run_kern_plane {
+	char *plane;
+	char *device;		/* its key among distinct devices; NULL: no stream lines (r counts the plane) */
+	struct an_kern_result r;
+};
+
+struct an_run_ops_plane {
+	char *plane;		/* the first of the planes of its device (one name: --device takes all or none) */
+	struct an_ops_result r;	/* one device */
+};
+
+struct an_run_kernels {
+	char **warnings;	/* the reader's, as kernels reads the file */
+	size_t nwarnings;
+	struct an_run_kern_plane *planes;
+	size_t nplanes;
+};
+
+struct an_run_ops {
+	char **warnings;	/* the reader's, as ops reads the file */
+	size_t nwarnings;
+	struct an_run_ops_plane *planes;
+	size_t nplanes;
 };
 
 struct an_run {
@@ -57,6 +90,9 @@ struct an_run {
 	char **warnings;
 	size_t nwarnings;
 	struct an_exec_list execs;
+	/* NULL when the line has none (from --history, or an older xplane-stat) */
+	struct an_run_kernels *kernels;
+	struct an_run_ops *ops;
 	/* where it was read from, for messages (an_run_parse's file and line) */
 	char *src_file;
 	size_t src_line;
@@ -119,6 +155,26 @@ void an_run_lines_free(struct an_run_line *lines, size_t n);
  * and commutative, as a sorted multiset.
  */
 int an_run_line_cmp(const void *a, const void *b);
+
+/*
+ * From a trace read as kernels (ops) reads it: each device plane that
+ * device selects (NULL: all), kept apart. Warnings are left for the caller.
+ * 0, or a negative xp_errcode with err filled.
+ */
+int an_run_kernels_of(struct an_run_kernels **out, struct xp_trace *t, const char *device, struct xp_err *err);
+int an_run_ops_of(struct an_run_ops **out, struct xp_trace *t, const char *device, struct xp_err *err);
+/*
+ * Pools the planes that r's device option selects into r, as an input: as
+ * an_kern_add (an_ops_add) would have on the trace. The kernels are moved
+ * out of k. 0, or XP_ERR_NOMEM with err filled.
+ */
+int an_run_kernels_pool(struct an_run_kernels *k, struct an_kern_result *r, struct xp_err *err);
+int an_run_ops_pool(const struct an_run_ops *o, struct an_ops_result *r, struct xp_err *err);
+/* Keeps only the planes pattern selects (a summary narrowed by --device). */
+void an_run_kernels_select(struct an_run_kernels *k, const char *pattern);
+void an_run_ops_select(struct an_run_ops *o, const char *pattern);
+void an_run_kernels_free(struct an_run_kernels *k);
+void an_run_ops_free(struct an_run_ops *o);
 
 /* Copies an execution list (strings into dst's own arena). 0 or XP_ERR_NOMEM. */
 int an_exec_list_copy(struct an_exec_list *dst, const struct an_exec_list *src);

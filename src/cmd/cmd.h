@@ -197,6 +197,9 @@ struct cmd_input {
 	struct xp_trace *t;	/* kept when asked for, else freed */
 	struct an_exec_list execs;	/* with exec options */
 	int have_execs;
+	/* summarize: the trace's kernels and ops as those commands read it (cmd_input_parts) */
+	struct an_run_kernels *kernels;
+	struct an_run_ops *ops;
 };
 
 /*
@@ -206,6 +209,24 @@ struct cmd_input {
 struct cmd_input *cmd_input_process(const struct cmd_common *c, const char *path, unsigned jobs,
 				    const struct an_exec_opts *xo, int keep);
 void cmd_input_free(struct cmd_input *in);
+/*
+ * The input's kernels pooled into r (its options say which devices): from
+ * its trace read as the kernels command reads it, or from its summary's
+ * kernels section; in->notes gets the reader's warnings as that read gives
+ * them. Returns in (allocated; NULL when out of memory); in->code says
+ * whether it worked.
+ */
+struct cmd_input *cmd_input_kernels(const struct cmd_common *c, const char *path, unsigned jobs,
+				    struct an_kern_result *r);
+/* The same for ops; keep: keep the trace in in->t (a summary's run has none). */
+struct cmd_input *cmd_input_ops(const struct cmd_common *c, const char *path, unsigned jobs,
+				struct an_ops_result *r, int keep);
+/*
+ * For summarize: reads in->path again as kernels and as ops read it, each
+ * device plane kept apart, into in->kernels and in->ops with those reads'
+ * warnings. Fills in->code and err on failure.
+ */
+void cmd_input_parts(const struct cmd_common *c, unsigned jobs, struct cmd_input *in);
 /*
  * Appends in's run summary line (out_run) to b: its executions, the reader's
  * warnings, the options of c, provenance (kept from the summary it came
@@ -337,11 +358,12 @@ int cmd_history_finish(struct cmd_common *c, int ret);
 /*
  * diff's sides: the runs of arg (a profile, directory or summary file, read
  * with c, which should take summaries) added to res as side 0 or 1; inputs
- * that fail are warnings counted in *failed. -1 to go on, else the exit
+ * that fail are warnings counted in *failed, kernels whose instances a
+ * summary kept as a sketch in *approximate. -1 to go on, else the exit
  * code (message printed): no run of the side could be read.
  */
 struct an_diff_result;
 int cmd_diff_read_side(struct cmd_common *c, const struct an_exec_opts *xo, int side, const char *arg,
-		       struct an_diff_result *res, struct xp_notes *notes, size_t *failed);
+		       struct an_diff_result *res, struct xp_notes *notes, size_t *failed, size_t *approximate);
 
 #endif

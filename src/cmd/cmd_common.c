@@ -385,6 +385,8 @@ int cmd_input_line(const struct cmd_common *c, const struct cmd_input *in, const
 	r.warnings = in->notes.msgs;
 	r.nwarnings = in->reader_notes;
 	r.execs = in->execs;
+	r.kernels = from ? from->kernels : in->kernels;
+	r.ops = from ? from->ops : in->ops;
 	return out_run_line(&r, b);
 }
 
@@ -411,8 +413,15 @@ static void run_input(const struct cmd_common *c, const struct an_exec_opts *xo,
 	in->execs = run->execs;
 	memset(&run->execs, 0, sizeof(run->execs));
 	in->have_execs = 1;
-	if (c->device && !run->device && an_run_select_devices(&in->execs, c->device))
-		goto nomem;
+	if (c->device && !run->device) {
+		if (an_run_select_devices(&in->execs, c->device))
+			goto nomem;
+		/* summarize --device: the line it writes holds the selected planes only */
+		if (run->kernels)
+			an_run_kernels_select(run->kernels, c->device);
+		if (run->ops)
+			an_run_ops_select(run->ops, c->device);
+	}
 	for (i = 0; i < run->nwarnings; i++)
 		if (xp_notes_add(&in->notes, "%s", run->warnings[i]))
 			goto nomem;
@@ -492,8 +501,149 @@ void cmd_input_free(struct cmd_input *in)
 	free_planes(in->planes, in->plane_empty, in->nplanes);
 	if (in->have_execs)
 		an_exec_list_release(&in->execs);
+	an_run_kernels_free(in->kernels);
+	an_run_ops_free(in->ops);
 	xp_notes_release(&in->notes);
 	free(in);
+}
+
+/* How kernels (ops) read a trace: the device planes --device selects, as that command sets its keys. */
+static int read_as(const struct cmd_common *c, int ops, const char *path, unsigned jobs, struct xp_trace **t,
+		   struct xp_err *err)
+{
+	struct cmd_common k = *c;
+
+	k.keys = ops ? AN_OPS_KEYS : AN_KERN_KEYS;
+	k.want_host_event = NULL;
+	k.host_keys = 0;
+	k.children = NULL;
+	return ops ? cmd_read_lines(&k, path, jobs, an_ops_want_lines, t, err) : cmd_read(&k, path, jobs, 1, t, err);
+}
+
+/*
+ * A summary's run for kernels (ops): the section there (else in->code and
+ * err say why not), its warnings in in->notes.
+ */
+static int run_section(const struct cmd_common *c, struct cmd_input *in, int ops)
+{
+	const struct an_run *run = in->run;
+	char **w = ops ? (run->ops ? run->ops->warnings : NULL) : (run->kernels ? run->kernels->warnings : NULL);
+	size_t nw = ops ? (run->ops ? run->ops->nwarnings : 0) : (run->kernels ? run->kernels->nwarnings : 0), i;
+
+	in->code = EXIT_USAGE;
+	if (ops ? !run->ops : !run->kernels) {
+		xp_err_set(&in->err, XP_ERR_USAGE, "'%s' line %zu: the summary holds no %s (a line of --history or "
+			   "of an older xplane-stat): summarise the trace again", run->src_file, run->src_line,
+			   ops ? "ops" : "kernels");
+		return -1;
+	}
+	if (run->device && opt_differs(run->device, c->device)) {
+		xp_err_set(&in->err, XP_ERR_USAGE, "'%s' line %zu: summarised with another --device than this "
+			   "command asks for: ask for the same, or summarise the trace again", run->src_file,
+			   run->src_line);
+		return -1;
+	}
+	in->code = EXIT_OK;
+	for (i = 0; i < nw; i++)
+		if (xp_notes_add(&in->notes, "%s", w[i])) {
+			in->code = EXIT_ERROR;
+			xp_err_set(&in->err, XP_ERR_NOMEM, "out of memory");
+			return -1;
+		}
+	in->reader_notes = in->notes.n;
+	return 0;
+}
+
+/* After an analysis's add: its error naming the input, or the reader's warnings as notes. */
+static void added(struct cmd_input *in, int r)
+{
+	if (r) {
+		if (r != XP_ERR_NOMEM)
+			cmd_err_name_input(&in->err, in->path);
+		in->code = cmd_exit_for(r);
+	} else if (in->t && cmd_note_counts(&in->notes, in->path, in->t)) {
+		in->code = EXIT_ERROR;
+		xp_err_set(&in->err, XP_ERR_NOMEM, "out of memory");
+	}
+	in->reader_notes = in->notes.n;
+}
+
+struct cmd_input *cmd_input_kernels(const struct cmd_common *c, const char *path, unsigned jobs,
+				    struct an_kern_result *r)
+{
+	struct cmd_input *in = calloc(1, sizeof(*in));
+	const struct cmd_run_entry *e;
+
+	if (!in)
+		return NULL;
+	in->path = path;
+	if ((e = run_for(c, path))) {
+		in->run = &e->run;
+		if (!run_section(c, in, 0) && an_run_kernels_pool(e->run.kernels, r, &in->err))
+			in->code = EXIT_ERROR;
+		return in;
+	}
+	if ((in->code = read_as(c, 0, path, jobs, &in->t, &in->err)))
+		return in;
+	added(in, an_kern_add(r, in->t, &in->err));
+	xp_trace_free(in->t);
+	in->t = NULL;
+	return in;
+}
+
+struct cmd_input *cmd_input_ops(const struct cmd_common *c, const char *path, unsigned jobs,
+				struct an_ops_result *r, int keep)
+{
+	struct cmd_input *in = calloc(1, sizeof(*in));
+	const struct cmd_run_entry *e;
+
+	if (!in)
+		return NULL;
+	in->path = path;
+	if ((e = run_for(c, path))) {
+		in->run = &e->run;
+		if (!run_section(c, in, 1) && an_run_ops_pool(e->run.ops, r, &in->err))
+			in->code = EXIT_ERROR;
+		return in;
+	}
+	if ((in->code = read_as(c, 1, path, jobs, &in->t, &in->err)))
+		return in;
+	added(in, an_ops_add(r, in->t, &in->err));
+	if (!keep) {
+		xp_trace_free(in->t);
+		in->t = NULL;
+	}
+	return in;
+}
+
+void cmd_input_parts(const struct cmd_common *c, unsigned jobs, struct cmd_input *in)
+{
+	int ops;
+
+	for (ops = 0; ops < 2 && !in->code; ops++) {
+		struct cmd_input part;
+		char ***w;
+		size_t *nw;
+		int r;
+
+		memset(&part, 0, sizeof(part));
+		part.path = in->path;
+		if (!(part.code = read_as(c, ops, in->path, jobs, &part.t, &part.err))) {
+			r = ops ? an_run_ops_of(&in->ops, part.t, c->device, &part.err)
+				: an_run_kernels_of(&in->kernels, part.t, c->device, &part.err);
+			added(&part, r);
+		}
+		xp_trace_free(part.t);
+		if ((in->code = part.code)) {
+			in->err = part.err;
+			xp_notes_release(&part.notes);
+			break;
+		}
+		w = ops ? &in->ops->warnings : &in->kernels->warnings;
+		nw = ops ? &in->ops->nwarnings : &in->kernels->nwarnings;
+		*w = part.notes.msgs;	/* the warnings move to the section */
+		*nw = part.notes.n;
+	}
 }
 
 static double now_s(void)

@@ -21,9 +21,7 @@ struct kern_args {
 
 /* One input read and analysed on a worker thread. */
 struct kern_input {
-	int code;
-	struct xp_err err;
-	struct xp_notes notes;
+	struct cmd_input *in;
 	struct an_kern_result r;
 };
 
@@ -54,83 +52,58 @@ static int print_kernels(FILE *f, enum out_mode mode, int colour, const void *ar
 static void *kern_work(size_t i, void *ctx)
 {
 	struct kern_batch *kb = ctx;
-	const char *path = kb->paths->paths[i];
-	struct kern_input *in = calloc(1, sizeof(*in));
-	struct xp_trace *t = NULL;
-	int r;
+	struct kern_input *ki = calloc(1, sizeof(*ki));
 
-	if (!in)
+	if (!ki)
 		return NULL;
-	an_kern_init(&in->r, kb->ko);
-	in->code = cmd_read(&kb->a->c, path, kb->plane_jobs, 1, &t, &in->err);
-	if (in->code)
-		return in;
-	r = an_kern_add(&in->r, t, &in->err);
-	if (r) {
-		if (r != XP_ERR_NOMEM)
-			cmd_err_name_input(&in->err, path);
-		in->code = cmd_exit_for(r);
-	} else if (cmd_note_counts(&in->notes, path, t)) {
-		in->code = EXIT_ERROR;
-		xp_err_set(&in->err, XP_ERR_NOMEM, "out of memory");
+	an_kern_init(&ki->r, kb->ko);
+	/* the trace, or the kernels section of a summary's run */
+	if (!(ki->in = cmd_input_kernels(&kb->a->c, kb->paths->paths[i], kb->plane_jobs, &ki->r))) {
+		an_kern_release(&ki->r);
+		free(ki);
+		return NULL;
 	}
-	xp_trace_free(t);
-	return in;
+	return ki;
 }
 
-static void kern_input_free(struct kern_input *in)
+static void kern_input_free(struct kern_input *ki)
 {
-	if (!in)
+	if (!ki)
 		return;
-	an_kern_release(&in->r);
-	xp_notes_release(&in->notes);
-	free(in);
-}
-
-/* Adapts a kern_input to what cmd_batch_step reads. */
-static int batch_step(struct kern_batch *kb, struct kern_input *in, const char *path)
-{
-	struct cmd_input ci;
-
-	memset(&ci, 0, sizeof(ci));
-	ci.path = path;
-	ci.code = in ? in->code : EXIT_ERROR;
-	if (in) {
-		ci.err = in->err;
-		ci.notes = in->notes;
-	}
-	return cmd_batch_step(&kb->b, in ? &ci : NULL, kb->notes);
+	an_kern_release(&ki->r);
+	cmd_input_free(ki->in);
+	free(ki);
 }
 
 static void kern_done(size_t i, void *result, void *ctx)
 {
 	struct kern_batch *kb = ctx;
-	struct kern_input *in = result;
+	struct kern_input *ki = result;
 	struct xp_err err = {0};
 	const char *path = kb->paths->paths[i];
 
 	if (kb->ret >= 0)
 		goto out;
-	if (batch_step(kb, in, path)) {
-		kb->ret = in ? in->code : EXIT_ERROR;
+	if (cmd_batch_step(&kb->b, ki ? ki->in : NULL, kb->notes)) {
+		kb->ret = ki ? ki->in->code : EXIT_ERROR;
 		goto out;
 	}
-	if (!in || in->code)
+	if (!ki || ki->in->code)
 		goto out;
-	if (!in->r.devices && kb->paths->n > 1)
+	if (!ki->r.devices && kb->paths->n > 1)
 		xp_notes_add(kb->notes, "'%s': no GPU plane with stream lines%s", path,
 			     kb->a->c.device ? " matching --device" : "");
-	if (in->r.stray_events)
+	if (ki->r.stray_events)
 		xp_notes_add(kb->notes, "'%s': %zu event%s on the stream lines end%s more than %d windows after "
 			     "every other event of the plane (a duration that reads like an absolute end time): "
-			     "left out", path, in->r.stray_events, in->r.stray_events == 1 ? "" : "s",
-			     in->r.stray_events == 1 ? "s" : "", XP_STRAY_WINDOWS);
-	if (an_kern_merge(kb->res, &in->r, &err)) {
+			     "left out", path, ki->r.stray_events, ki->r.stray_events == 1 ? "" : "s",
+			     ki->r.stray_events == 1 ? "s" : "", XP_STRAY_WINDOWS);
+	if (an_kern_merge(kb->res, &ki->r, &err)) {
 		cmd_error("%s", err.msg);
 		kb->ret = EXIT_ERROR;
 	}
 out:
-	kern_input_free(in);
+	kern_input_free(ki);
 }
 
 /* Warnings about the pooled result. */
@@ -156,6 +129,10 @@ static void result_notes(const struct an_kern_result *r, struct xp_notes *n)
 		xp_notes_add(n, "%zu device plane%s with events but no stream lines (TPU: 'xplane-stat ops' "
 			     "reads their XLA Ops)", r->device_planes_no_streams,
 			     r->device_planes_no_streams == 1 ? "" : "s");
+	if (r->approximate)
+		xp_notes_add(n, "%zu row%s: median, p90 and p99 approximate, within %g%%: summaries keep a kernel's "
+			     "instances on a device beyond %d as a sketch (SUMMARIES in xplane-stat(1))",
+			     r->approximate, r->approximate == 1 ? "" : "s", AN_SKETCH_ALPHA * 100, AN_KERN_EXACT_MAX);
 }
 
 int cmd_kernels(int argc, char **argv)
@@ -228,6 +205,7 @@ int cmd_kernels(int argc, char **argv)
 	oo.copies = a.copies;
 	an_kern_init(&res, &ko);
 	a.c.keys = AN_KERN_KEYS;
+	a.c.summaries = 1;
 	if ((ret = cmd_batch_inputs(&kb.b, &a.c, pos, npos, &paths, &notes, &kb.plane_jobs)) >= 0)
 		goto out;
 	kb.a = &a;

@@ -19,11 +19,10 @@ struct ops_args {
 	size_t top;
 };
 
-/* One input read and analysed on a worker; in must stay first (cmd_batch_step takes it). */
+/* One input read and analysed on a worker. */
 struct ops_input {
-	struct cmd_input in;
+	struct cmd_input *in;
 	struct an_ops_result res;
-	int have_res;
 };
 
 struct ops_batch {
@@ -55,34 +54,19 @@ static void *ops_work(size_t i, void *ctx)
 {
 	struct ops_batch *ob = ctx;
 	struct ops_input *oi = calloc(1, sizeof(*oi));
-	const char *path = ob->paths->paths[i];
-	int r;
 
 	if (!oi)
 		return NULL;
-	oi->in.path = path;
-	/* the device planes --device selects, and of them only the lines an_ops_add uses */
-	oi->in.code = cmd_read_lines(&ob->a->c, path, ob->plane_jobs, an_ops_want_lines, &oi->in.t,
-				     &oi->in.err);
-	if (oi->in.code)
-		return oi;
 	an_ops_init(&oi->res, ob->oo);
-	oi->have_res = 1;
-	r = an_ops_add(&oi->res, oi->in.t, &oi->in.err);
-	if (r) {
-		if (r != XP_ERR_NOMEM)
-			cmd_err_name_input(&oi->in.err, path);
-		oi->in.code = cmd_exit_for(r);
-		return oi;
-	}
-	if (cmd_note_counts(&oi->in.notes, path, oi->in.t)) {
-		oi->in.code = EXIT_ERROR;
-		xp_err_set(&oi->in.err, XP_ERR_NOMEM, "out of memory");
-	}
-	/* One input alone keeps its trace, to name its planes when it has no device plane. */
-	if (ob->paths->n != 1) {
-		xp_trace_free(oi->in.t);
-		oi->in.t = NULL;
+	/*
+	 * The device planes --device selects, of them the lines an_ops_add uses
+	 * (or a summary's run). One input alone keeps its trace, to name its
+	 * planes when it has no device plane.
+	 */
+	if (!(oi->in = cmd_input_ops(&ob->a->c, ob->paths->paths[i], ob->plane_jobs, &oi->res, ob->paths->n == 1))) {
+		an_ops_release(&oi->res);
+		free(oi);
+		return NULL;
 	}
 	return oi;
 }
@@ -91,10 +75,8 @@ static void ops_input_free(struct ops_input *oi)
 {
 	if (!oi)
 		return;
-	xp_trace_free(oi->in.t);
-	xp_notes_release(&oi->in.notes);
-	if (oi->have_res)
-		an_ops_release(&oi->res);
+	cmd_input_free(oi->in);
+	an_ops_release(&oi->res);
 	free(oi);
 }
 
@@ -107,15 +89,15 @@ static void ops_done(size_t i, void *result, void *ctx)
 
 	if (ob->ret >= 0)
 		goto out;
-	if (cmd_batch_step(&ob->b, oi ? &oi->in : NULL, ob->notes)) {
-		ob->ret = oi ? oi->in.code : EXIT_ERROR;
+	if (cmd_batch_step(&ob->b, oi ? oi->in : NULL, ob->notes)) {
+		ob->ret = oi ? oi->in->code : EXIT_ERROR;
 		goto out;
 	}
-	if (!oi || oi->in.code)
+	if (!oi || oi->in->code)
 		goto out;
 	if (!oi->res.ndevices) {
 		if (ob->paths->n == 1) {
-			cmd_no_device(path, oi->in.t, ob->a->c.device);
+			cmd_no_device_input(oi->in, ob->a->c.device);
 			ob->ret = EXIT_NOMATCH;
 			goto out;
 		}
@@ -251,6 +233,7 @@ int cmd_ops(int argc, char **argv)
 	oo.device = a.c.device;
 	an_ops_init(&res, &oo);
 	a.c.keys = AN_OPS_KEYS;
+	a.c.summaries = 1;
 	if ((ret = cmd_batch_inputs(&ob.b, &a.c, pos, npos, &paths, &notes, &ob.plane_jobs)) >= 0)
 		goto out;
 	ob.a = &a;

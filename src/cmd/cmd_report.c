@@ -175,7 +175,7 @@ int cmd_report(int argc, char **argv)
 	struct an_diff_result dr;
 	struct an_hist_result hr;
 	struct an_run *runs = NULL;
-	size_t nruns = 0, failed = 0;
+	size_t nruns = 0, failed = 0, approximate = 0;
 	int have_hr = 0;
 	struct rep_batch rb;
 	struct out_rep_input *ins = NULL;
@@ -243,7 +243,7 @@ int cmd_report(int argc, char **argv)
 		bc.keys = AN_EXEC_KEYS;
 		bc.summaries = 1;
 		if ((ret = cmd_input_setup(&bc)) >= 0 ||
-		    (ret = cmd_diff_read_side(&bc, &xo, 0, base, &dr, &notes, &failed)) >= 0)
+		    (ret = cmd_diff_read_side(&bc, &xo, 0, base, &dr, &notes, &failed, &approximate)) >= 0)
 			goto out;
 		if (failed)
 			xp_notes_add(&notes, "%zu input%s of --base could not be read; the comparison covers the rest",

@@ -33,8 +33,12 @@ struct sum_batch {
 static void *sum_work(size_t i, void *ctx)
 {
 	struct sum_batch *sb = ctx;
+	struct cmd_input *in = cmd_input_process(&sb->a->c, sb->paths->paths[i], sb->plane_jobs, sb->xo, 0);
 
-	return cmd_input_process(&sb->a->c, sb->paths->paths[i], sb->plane_jobs, sb->xo, 0);
+	/* a trace is read again as kernels and ops read it: their warnings are those reads' own */
+	if (in && !in->code && !in->run)
+		cmd_input_parts(&sb->a->c, sb->plane_jobs, in);
+	return in;
 }
 
 static void sum_done(size_t i, void *result, void *ctx)
@@ -147,10 +151,11 @@ int cmd_summarize(int argc, char **argv)
 	const struct opt_cmd cmd = {
 		"summarize", "[OPTIONS] FILE|DIR|-...",
 		"One summary line per input profile (JSON lines, SUMMARIES in xplane-stat(1)):\n"
-		"its executions, the reader's warnings and where it came from. functions,\n"
-		"autotune, diff and history read summary files in place of traces and give the\n"
-		"same result; merge combines them. Summaries of a cluster's profiles are made\n"
-		"where each profile lies and merged anywhere.",
+		"its executions, each device's kernels and ops, the reader's warnings and where it\n"
+		"came from. functions, autotune, kernels, ops, diff and history read summary files\n"
+		"in place of traces and give the same result (kernels: quantiles of rows of more\n"
+		"than 256 instances within 0.5%); merge combines them. Summaries of a cluster's\n"
+		"profiles are made where each profile lies and merged anywhere.",
 		opts,
 	};
 	struct an_exec_opts xo = {0};

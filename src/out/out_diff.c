@@ -6,9 +6,12 @@
 
 #include "out_json.h"
 
-const char *out_diff_samples_what(int executions)
+/* What the samples are: one run each side, its executions (a kernel's instances); else each run's mean. */
+static const char *samples_what(const struct an_diff_result *r)
 {
-	return executions ? "executions" : "run means";
+	if (!r->executions || r->opts.level == AN_DIFF_OPS)
+		return "run means";
+	return r->opts.level == AN_DIFF_KERNELS ? "instances" : "executions";
 }
 
 static void add_num_or_null(cJSON *o, const char *name, double v)
@@ -43,7 +46,7 @@ static cJSON *side_json(const struct an_diff_side *s)
 static int print_json(FILE *f, const struct an_diff_result *r, const struct xp_notes *notes, double gate,
 		      double gate95)
 {
-	static const char *const level[] = {"functions", "autotune"};
+	static const char *const level[] = {"functions", "autotune", "kernels", "ops"};
 	cJSON *doc = out_json_doc(), *rows, *o, *g, *failed;
 	size_t i;
 
@@ -56,7 +59,7 @@ static int print_json(FILE *f, const struct an_diff_result *r, const struct xp_n
 		if (!o)
 			break;
 		cJSON_AddNumberToObject(o, "runs", (double)r->runs[i]);
-		cJSON_AddStringToObject(o, "samples", out_diff_samples_what(r->executions));
+		cJSON_AddStringToObject(o, "samples", samples_what(r));
 	}
 	rows = cJSON_AddArrayToObject(doc, "rows");
 	for (i = 0; rows && i < r->nrows; i++) {
@@ -68,6 +71,8 @@ static int print_json(FILE *f, const struct an_diff_result *r, const struct xp_n
 		cJSON_AddItemToArray(rows, o);
 		cJSON_AddStringToObject(o, "key", row->key);
 		cJSON_AddStringToObject(o, "verdict", an_verdict_name(row->verdict));
+		if (row->approximate)
+			cJSON_AddBoolToObject(o, "approximate", 1);
 		add_num_or_null(o, "change", row->change);
 		if (isfinite(row->ci_lo) && (ci = cJSON_AddArrayToObject(o, "change_ci95"))) {
 			cJSON_AddItemToArray(ci, cJSON_CreateNumber(row->ci_lo));
@@ -226,8 +231,7 @@ static int print_rows(FILE *f, enum out_mode mode, const struct an_diff_result *
 	out_table_release(&t);
 	if (!ret && mode == OUT_TABLE && fprintf(f, "\nsamples: %s; base %zu run%s, current %zu run%s; "
 					   "p from Mann-Whitney U, alpha %g\n",
-					   r->executions ? "the executions of the one run on each side"
-							 : "each run's mean", r->runs[0], r->runs[0] == 1 ? "" : "s",
+					   samples_what(r), r->runs[0], r->runs[0] == 1 ? "" : "s",
 					   r->runs[1], r->runs[1] == 1 ? "" : "s", r->opts.alpha) < 0)
 		ret = -1;
 	return ret;

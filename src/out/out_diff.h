@@ -12,7 +12,5 @@
 /* gate_pct and gate_p95_pct as asked (negative: not asked), for JSON. */
 int out_diff(FILE *f, enum out_mode mode, const struct an_diff_result *r, const struct xp_notes *notes,
 	     double gate_pct, double gate_p95_pct, int colour);
-/* "executions" or "run means": what the samples are (an_diff_result.executions). */
-const char *out_diff_samples_what(int executions);
 
 #endif

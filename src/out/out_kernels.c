@@ -84,6 +84,8 @@ static cJSON *row_json(const struct an_kern_result *r, const struct an_kern_row 
 		}
 	}
 	cJSON_AddNumberToObject(o, "instances", (double)row->instances);
+	if (row->approximate)	/* median, p90 and p99 from a summary's sketch (within AN_SKETCH_ALPHA) */
+		cJSON_AddStringToObject(o, "quantiles", "approximate");
 	out_json_add_ns(o, "total_ns", row->total);
 	cJSON_AddNumberToObject(o, "mean_ns", row->mean / 1000.0);
 	cJSON_AddNumberToObject(o, "median_ns", row->median / 1000.0);

@@ -21,6 +21,31 @@ static void put_int(struct out_bytes *b, int64_t v)
 		out_bytes_put(b, "\"", 1);
 }
 
+/* An unsigned integer: beyond 2^53 as a string of digits. */
+static void put_u128(struct out_bytes *b, unsigned __int128 v)
+{
+	uint64_t w[3] = {(uint64_t)v, (uint64_t)(v >> 64), 0};
+	char buf[64];
+
+	if (v <= (unsigned __int128)EXACT_MAX) {
+		out_bytes_u64(b, (uint64_t)v);
+		return;
+	}
+	an_u192_format(w, buf, sizeof(buf));
+	out_bytes_put(b, "\"", 1);
+	out_bytes_str(b, buf);
+	out_bytes_put(b, "\"", 1);
+}
+
+/* A double that reads back as the same double. */
+static void put_double(struct out_bytes *b, double v)
+{
+	char buf[32];
+
+	snprintf(buf, sizeof(buf), "%.17g", v);
+	out_bytes_str(b, buf);
+}
+
 static void put_key(struct out_bytes *b, const char *key, int first)
 {
 	if (!first)
@@ -266,6 +291,261 @@ static int put_execs(struct out_bytes *b, const struct an_exec_list *l, int chil
 	return 0;
 }
 
+/* A function's program id as digits, or null. */
+static void put_program(struct out_bytes *b, int has, uint64_t pid)
+{
+	put_key(b, "program_id", 0);
+	if (!has) {
+		out_bytes_str(b, "null");
+		return;
+	}
+	out_bytes_put(b, "\"", 1);
+	out_bytes_u64(b, pid);
+	out_bytes_put(b, "\"", 1);
+}
+
+static void put_launch(struct out_bytes *b, const struct an_launch *l)
+{
+	int k;
+
+	put_key(b, "launch", 0);
+	for (k = 0; k < 6; k++) {
+		out_bytes_put(b, k ? "," : "[", 1);
+		put_u128(b, k < 3 ? l->grid[k] : l->block[k - 3]);
+	}
+	for (k = 0; k < AN_CFG_NFIELDS; k++) {
+		out_bytes_put(b, ",", 1);
+		if (l->has[k])
+			put_u128(b, l->field[k]);
+		else
+			out_bytes_str(b, "null");
+	}
+	out_bytes_put(b, ",", 1);
+	if (l->has_occ)
+		put_double(b, l->occ_pct);
+	else
+		out_bytes_str(b, "null");
+	out_bytes_put(b, "]", 1);
+}
+
+/* A kernel row: its key, then its instances sorted (the first, then differences) or its sketch. */
+static int put_kern_row(struct out_bytes *b, struct an_kern_row *row)
+{
+	struct an_kern_digest d;
+	char s2[64];
+	size_t i;
+
+	if (an_kern_row_digest(row, &d))
+		return -1;
+	out_bytes_str(b, "{\"name\":");
+	out_bytes_json_exact(b, row->name);
+	put_key(b, "config", 0);
+	put_int(b, row->cfg_state);
+	if (row->cfg_state == AN_CFG_OK)
+		put_launch(b, &row->cfg);
+	put_key(b, "function", 0);
+	put_str_or_null(b, row->function);
+	put_program(b, row->has_program_id, row->program_id);
+	put_key(b, "op", 0);
+	put_str_or_null(b, row->op);
+	if (d.samples) {
+		put_key(b, "samples", 0);
+		for (i = 0; i < d.n; i++) {
+			out_bytes_put(b, i ? "," : "[", 1);
+			put_int(b, i ? d.samples[i] - d.samples[i - 1] : d.samples[0]);
+		}
+		out_bytes_str(b, d.n ? "]}" : "[]}");
+		return 0;
+	}
+	put_key(b, "n", 0);
+	put_int(b, (int64_t)d.m.n);
+	out_bytes_str(b, ",\"sum\":\"");
+	{
+		uint64_t w[3] = {(uint64_t)d.m.s1, (uint64_t)(d.m.s1 >> 64), 0};
+
+		an_u192_format(w, s2, sizeof(s2));
+		out_bytes_str(b, s2);
+	}
+	out_bytes_str(b, "\",\"sum_sq\":\"");
+	an_u192_format(d.m.s2, s2, sizeof(s2));
+	out_bytes_str(b, s2);
+	out_bytes_put(b, "\"", 1);
+	put_key(b, "min", 0);
+	put_int(b, d.m.min);
+	put_key(b, "max", 0);
+	put_int(b, d.m.max);
+	put_key(b, "zeros", 0);
+	put_int(b, (int64_t)d.s.zeros);
+	put_key(b, "index", 0);
+	for (i = 0; i < d.s.n; i++) {
+		out_bytes_put(b, i ? "," : "[", 1);
+		put_int(b, i ? d.s.idx[i] - d.s.idx[i - 1] : d.s.idx[0]);
+	}
+	out_bytes_str(b, d.s.n ? "]" : "[]");
+	put_key(b, "count", 0);
+	for (i = 0; i < d.s.n; i++) {
+		out_bytes_put(b, i ? "," : "[", 1);
+		put_int(b, (int64_t)d.s.cnt[i]);
+	}
+	out_bytes_str(b, d.s.n ? "]}" : "[]}");
+	an_kern_digest_release(&d);
+	return 0;
+}
+
+static int put_kern_plane(struct out_bytes *b, struct an_run_kern_plane *p)
+{
+	struct an_kern_result *r = &p->r;
+	size_t i;
+	int first = 1;
+
+	out_bytes_str(b, "{\"plane\":");
+	out_bytes_json_exact(b, p->plane);
+	put_key(b, "device", 0);
+	put_str_or_null(b, p->device);
+	if (!p->device) {
+		out_bytes_put(b, "}", 1);
+		return 0;
+	}
+	put_key(b, "stream_lines", 0);
+	put_int(b, (int64_t)r->stream_lines);
+	put_key(b, "other_lines", 0);
+	put_int(b, (int64_t)r->other_lines);
+	put_key(b, "stray_events", 0);
+	put_int(b, (int64_t)r->stray_events);
+	put_key(b, "busy_ps", 0);
+	put_int(b, r->kernel_busy_ps);
+	put_key(b, "bad_config_example", 0);
+	put_str_or_null(b, r->bad_config_example);
+	out_bytes_str(b, ",\"copies\":{");
+	for (i = 1; i < AN_KIND_COUNT; i++) {
+		const struct an_copy *c = &r->copies[i];
+
+		if (!c->count)
+			continue;
+		put_key(b, an_kind_name((enum an_kind)i), first);
+		first = 0;
+		out_bytes_put(b, "[", 1);
+		put_int(b, (int64_t)c->count);
+		out_bytes_put(b, ",", 1);
+		put_u128(b, c->total_ps);
+		out_bytes_put(b, ",", 1);
+		put_u128(b, c->bytes);
+		out_bytes_str(b, c->bytes_saturated ? ",1," : ",0,");
+		put_int(b, (int64_t)c->no_bytes);
+		out_bytes_put(b, ",", 1);
+		put_u128(b, c->bytes_ps);
+		out_bytes_put(b, "]", 1);
+	}
+	out_bytes_str(b, "},\"rows\":[");
+	for (i = 0; i < r->nrows; i++) {
+		if (i)
+			out_bytes_put(b, ",", 1);
+		if (put_kern_row(b, &r->rows[i]))
+			return -1;
+	}
+	out_bytes_str(b, "]}");
+	return 0;
+}
+
+static void put_sum(struct out_bytes *b, const char *key, const struct an_sum *s)
+{
+	put_key(b, key, 0);
+	out_bytes_put(b, "[", 1);
+	put_u128(b, s->v);
+	out_bytes_put(b, ",", 1);
+	put_int(b, (int64_t)s->n);
+	out_bytes_str(b, s->overflow ? ",1]" : ",0]");
+}
+
+static void put_ops_plane(struct out_bytes *b, const struct an_run_ops_plane *p)
+{
+	const struct an_ops_result *r = &p->r;
+	const struct an_ops_device *d = &r->devices[0];
+	size_t i;
+
+	out_bytes_str(b, "{\"plane\":");
+	out_bytes_json_exact(b, p->plane);
+	out_bytes_str(b, ",\"device\":{\"name\":");
+	out_bytes_json_exact(b, d->name);
+	put_key(b, "chip", 0);
+	put_str_or_null(b, d->chip);
+	put_key(b, "peak_source", 0);
+	put_int(b, d->peak_src);
+	put_key(b, "peak_flops", 0);
+	put_double(b, d->peak_flops);
+	put_key(b, "peak_bw", 0);
+	put_double(b, d->peak_bw);
+	put_key(b, "stray_events", 0);
+	put_int(b, (int64_t)d->stray_events);
+	put_key(b, "partial_overlaps", 0);
+	put_int(b, (int64_t)d->partial_overlaps);
+	put_key(b, "odd_values", 0);
+	put_int(b, (int64_t)d->odd_values);
+	put_key(b, "kernels_no_op", 0);
+	put_int(b, (int64_t)d->kernels_no_op);
+	put_key(b, "extra_module_lines", 0);
+	put_int(b, (int64_t)d->extra_module_lines);
+	out_bytes_str(b, "},\"rows\":[");
+	for (i = 0; i < r->nrows; i++) {
+		const struct an_op_row *row = &r->rows[i];
+
+		out_bytes_str(b, i ? ",{\"line\":" : "{\"line\":");
+		put_int(b, row->line);
+		put_key(b, "name", 0);
+		out_bytes_json_exact(b, row->name);
+		put_key(b, "hlo", 0);
+		put_str_or_null(b, row->hlo);
+		put_key(b, "category", 0);
+		put_str_or_null(b, row->category);
+		put_key(b, "module", 0);
+		put_str_or_null(b, row->module);
+		put_program(b, row->has_program_id, row->program_id);
+		put_key(b, "occurrences", 0);
+		put_int(b, (int64_t)row->occurrences);
+		put_key(b, "total_ps", 0);
+		put_int(b, row->total_ps);
+		put_key(b, "self_ps", 0);
+		put_int(b, row->self_ps);
+		put_sum(b, "flops", &row->flops);
+		put_sum(b, "model_flops", &row->model_flops);
+		put_sum(b, "bytes", &row->bytes);
+		out_bytes_put(b, "}", 1);
+	}
+	out_bytes_str(b, "]}");
+}
+
+static int put_kernels(struct out_bytes *b, struct an_run_kernels *k)
+{
+	size_t i;
+
+	out_bytes_str(b, ",\"kernels\":{\"planes\":[");
+	for (i = 0; i < k->nplanes; i++) {
+		if (i)
+			out_bytes_put(b, ",", 1);
+		if (put_kern_plane(b, &k->planes[i]))
+			return -1;
+	}
+	out_bytes_put(b, "]", 1);
+	put_strs(b, "warnings", k->warnings, k->nwarnings);
+	out_bytes_put(b, "}", 1);
+	return 0;
+}
+
+static void put_ops(struct out_bytes *b, const struct an_run_ops *o)
+{
+	size_t i;
+
+	out_bytes_str(b, ",\"ops\":{\"planes\":[");
+	for (i = 0; i < o->nplanes; i++) {
+		if (i)
+			out_bytes_put(b, ",", 1);
+		put_ops_plane(b, &o->planes[i]);
+	}
+	out_bytes_put(b, "]", 1);
+	put_strs(b, "warnings", o->warnings, o->nwarnings);
+	out_bytes_put(b, "}", 1);
+}
+
 int out_run_line(const struct an_run *r, struct out_bytes *b)
 {
 	size_t i;
@@ -318,6 +598,11 @@ int out_run_line(const struct an_run *r, struct out_bytes *b)
 	out_bytes_str(b, ",\"exec\":");
 	if (put_execs(b, &r->execs, r->children != NULL))
 		return -1;
+	/* a row's samples are sorted as they are written: the run is otherwise left as it was */
+	if (r->kernels && put_kernels(b, (struct an_run_kernels *)r->kernels))
+		return -1;
+	if (r->ops)
+		put_ops(b, r->ops);
 	out_bytes_str(b, "}\n");
 	return b->failed ? -1 : 0;
 }

@@ -1,1 +1,1 @@
-xplane-stat diff --level ops $SYNTH/diff/base $SYNTH/diff/slow
+xplane-stat diff --level cycles $SYNTH/diff/base $SYNTH/diff/slow

@@ -1,0 +1,1 @@
+xplane-stat kernels testdata/summaries/history.jsonl
