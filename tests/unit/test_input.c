@@ -223,6 +223,51 @@ static void test_gzip_members(void)
 	free(zs);
 }
 
+/*
+ * Big enough for the page-fault thread beside the inflater (16 MiB of room
+ * and more): a big member, then one with a header CRC (zlib inflates it, so
+ * the thread is joined first) and a small one whose trailer's size is no use,
+ * so the room grows; the bytes come out whole and in order.
+ */
+static void test_gzip_big_members(void)
+{
+	struct xp_buf b;
+	struct xp_err err = {0};
+	size_t na = 24000000, ga, gh, gb, n, n2, i;
+	unsigned char *a = malloc(na), *za, *zh, *zb, *cat, *cat3;
+	uint32_t x = 777;
+
+	/* a period of 4093 random letters (quick to deflate), each MiB stamped with its place */
+	for (i = 0; i < na; i++) {
+		x = x * 1103515245u + 12345u;
+		a[i] = i < 4093 ? (unsigned char)("ACGT"[x >> 30]) : a[i - 4093];
+	}
+	for (i = 0; i + 8 <= na; i += (size_t)1 << 20)
+		memcpy(a + i, &i, 8);
+	za = gzip_mem(a, na, 0, &ga);
+	CHECK(na / 1032 <= ga);	/* the trailer's size is a plausible hint: 24 MB of room */
+	zh = gzip_mem("tail", 4, 1, &gh);
+	zb = gzip_of('b', 10, &gb);
+	cat = concat(za, ga, zh, gh, &n);
+	cat3 = concat(cat, n, zb, gb, &n2);
+	CHECK_INT(load_bytes("big.gz", za, ga, XP_DEFAULT_MAX_INPUT, &b, &err), 0);
+	CHECK(b.len == na && !memcmp(b.data, a, na));
+	xp_buf_release(&b);
+	CHECK_INT(load_bytes("big3.gz", cat3, n2, XP_DEFAULT_MAX_INPUT, &b, &err), 0);
+	CHECK_INT(b.len, na + 14);
+	CHECK(b.len == na + 14 && !memcmp(b.data, a, na) && !memcmp(b.data + na, "tail", 4) &&
+	      b.data[na + 4] == 'b' && b.data[na + 13] == 'b');
+	xp_buf_release(&b);
+	/* the limit still holds with the thread running */
+	CHECK_INT(load_bytes("big3.gz", cat3, n2, na - 1, &b, &err), XP_ERR_LIMIT);
+	free(a);
+	free(za);
+	free(zh);
+	free(zb);
+	free(cat);
+	free(cat3);
+}
+
 /* A trailer whose size lies (4 bytes anyone can edit) is corrupt data, whatever room it asks for. */
 static void test_gzip_lying_size(void)
 {
@@ -245,6 +290,43 @@ static void test_gzip_lying_size(void)
 		CHECK_INT(load_bytes("lie.gz", g, glen, 50000, &b, &err), XP_ERR_LIMIT);
 	}
 	free(g);
+	{	/* 1 MB of noise claiming 1 GB: the room asked is address space, not memory taken */
+		size_t n = 1 << 20, i;
+		unsigned char *a = malloc(n), *t;
+		uint32_t x = 99;
+		pid_t pid;
+		int st = -1;
+
+		for (i = 0; i < n; i++) {
+			x = x * 1103515245u + 12345u;
+			a[i] = (unsigned char)(x >> 24);
+		}
+		g = gzip_mem(a, n, 0, &glen);
+		t = g + glen - 4;
+		t[0] = 0, t[1] = 0, t[2] = 0, t[3] = 0x40;	/* 2^30 */
+		write_file("lie_big.gz", g, glen);
+		pid = fork();
+		if (pid == 0) {
+			struct rusage before, after;
+			char p[256];
+			int r;
+
+			path_of(p, sizeof(p), "lie_big.gz");
+			getrusage(RUSAGE_SELF, &before);
+			r = xp_buf_load(p, XP_DEFAULT_MAX_INPUT, &b, &err);
+			getrusage(RUSAGE_SELF, &after);
+			if (r != XP_ERR_FORMAT || after.ru_maxrss - before.ru_maxrss > 64 << 10) {
+				fprintf(stderr, "lie_big: %d, peak RSS grew by %ld KB\n", r,
+					after.ru_maxrss - before.ru_maxrss);
+				_exit(1);
+			}
+			_exit(0);
+		}
+		CHECK(pid > 0 && waitpid(pid, &st, 0) == pid);
+		CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+		free(a);
+		free(g);
+	}
 }
 
 /* A header CRC (FHCRC) is checked: libdeflate would skip it. */
@@ -354,6 +436,7 @@ int main(void)
 		return 1;
 	test_plain_and_gzip();
 	test_gzip_members();
+	test_gzip_big_members();
 	test_gzip_lying_size();
 	test_gzip_header_crc();
 	test_gzip_bomb_memory();
