@@ -59,71 +59,111 @@ static int events_span(const struct xp_plane *p, size_t first, size_t n, const u
 	return any;
 }
 
-int an_planes_describe(const struct xp_trace *t, struct an_planes *out, struct xp_err *err)
+/* Fills pi from plane p, whose events are still there (free pi->lines even on failure). */
+static int describe_plane(const struct xp_plane *p, struct an_plane_info *pi, struct xp_err *err)
 {
 	unsigned char *stray = NULL;
-	size_t i, j, k, most = 0;
-	int ret = 0;
+	int64_t lo = 0, hi = 0, alo = 0, ahi = 0;
+	size_t j, k;
+	int any = 0, ret = 0;
 
-	memset(out, 0, sizeof(*out));
-	out->planes = calloc(t->nplanes + 1, sizeof(*out->planes));
-	for (i = 0; i < t->nplanes; i++)
-		if (t->planes[i].nevents > most)
-			most = t->planes[i].nevents;
-	stray = malloc(most + 1);
-	if (!out->planes || !stray) {
+	memset(pi, 0, sizeof(*pi));
+	pi->id = p->id;
+	pi->name = p->name;
+	pi->is_device = an_is_device_plane(p->name);
+	pi->nlines = p->nlines;
+	pi->events = p->nevents;
+	device_facts(p, &pi->dev);
+	pi->lines = calloc(p->nlines + 1, sizeof(*pi->lines));
+	stray = malloc(p->nevents + 1);
+	if (!pi->lines || !stray) {
 		ret = xp_err_set(err, XP_ERR_NOMEM, "out of memory");
 		goto out;
 	}
-	for (i = 0; i < t->nplanes; i++) {
-		const struct xp_plane *p = &t->planes[i];
-		struct an_plane_info *pi = &out->planes[i];
-		int64_t lo = 0, hi = 0, alo = 0, ahi = 0;
-		int any = 0;
+	ret = xp_plane_stray_ends(p, NULL, stray, &pi->stray_ends, err);
+	if (ret)
+		goto out;
+	for (j = 0; j < p->nlines; j++) {
+		const struct xp_line *l = &p->lines[j];
+		struct an_plane_line *ol = &pi->lines[j];
 
-		out->n++;
-		pi->id = p->id;
-		pi->name = p->name;
-		pi->is_device = an_is_device_plane(p->name);
-		pi->nlines = p->nlines;
-		pi->events = p->nevents;
-		out->events += p->nevents;
-		device_facts(p, &pi->dev);
-		pi->lines = calloc(p->nlines + 1, sizeof(*pi->lines));
-		if (!pi->lines) {
-			ret = xp_err_set(err, XP_ERR_NOMEM, "out of memory");
-			goto out;
-		}
-		ret = xp_plane_stray_ends(p, NULL, stray, &pi->stray_ends, err);
-		if (ret)
-			goto out;
-		out->stray_ends += pi->stray_ends;
-		for (j = 0; j < p->nlines; j++) {
-			const struct xp_line *l = &p->lines[j];
-			struct an_plane_line *ol = &pi->lines[j];
-
-			ol->id = l->id;
-			ol->name = l->name;
-			ol->events = l->nevents;
-			for (k = l->first_event; pi->stray_ends && k < l->first_event + l->nevents; k++)
-				ol->stray_ends += stray[k];
-			if (!events_span(p, l->first_event, l->nevents, pi->stray_ends ? stray : NULL,
-					 &ol->first_ps, &ol->last_end_ps))
-				continue;
-			if (!any || ol->first_ps < lo)
-				lo = ol->first_ps;
-			if (!any || ol->last_end_ps > hi)
-				hi = ol->last_end_ps;
-			any = 1;
-		}
-		pi->span_ps = lo < 0 && hi > INT64_MAX + lo ? INT64_MAX : hi - lo;
-		pi->span_all_ps = pi->span_ps;
-		if (pi->stray_ends && events_span(p, 0, p->nevents, NULL, &alo, &ahi))
-			pi->span_all_ps = alo < 0 && ahi > INT64_MAX + alo ? INT64_MAX : ahi - alo;
+		ol->id = l->id;
+		ol->name = l->name;
+		ol->events = l->nevents;
+		for (k = l->first_event; pi->stray_ends && k < l->first_event + l->nevents; k++)
+			ol->stray_ends += stray[k];
+		if (!events_span(p, l->first_event, l->nevents, pi->stray_ends ? stray : NULL,
+				 &ol->first_ps, &ol->last_end_ps))
+			continue;
+		if (!any || ol->first_ps < lo)
+			lo = ol->first_ps;
+		if (!any || ol->last_end_ps > hi)
+			hi = ol->last_end_ps;
+		any = 1;
 	}
+	pi->span_ps = lo < 0 && hi > INT64_MAX + lo ? INT64_MAX : hi - lo;
+	pi->span_all_ps = pi->span_ps;
+	if (pi->stray_ends && events_span(p, 0, p->nevents, NULL, &alo, &ahi))
+		pi->span_all_ps = alo < 0 && ahi > INT64_MAX + alo ? INT64_MAX : ahi - alo;
 out:
 	free(stray);
 	return ret;
+}
+
+int an_planes_plane_read(struct xp_plane *p, void *ctx, struct xp_err *err)
+{
+	struct an_plane_info *pi = calloc(1, sizeof(*pi));
+	int ret;
+
+	(void)ctx;
+	if (!pi)
+		return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
+	ret = describe_plane(p, pi, err);
+	if (ret) {
+		an_planes_user_free(pi);
+		return ret;
+	}
+	p->user = pi;
+	return 0;
+}
+
+void an_planes_user_free(void *user)
+{
+	struct an_plane_info *pi = user;
+
+	if (pi)
+		free(pi->lines);
+	free(pi);
+}
+
+int an_planes_describe(struct xp_trace *t, struct an_planes *out, struct xp_err *err)
+{
+	size_t i;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	out->planes = calloc(t->nplanes + 1, sizeof(*out->planes));
+	if (!out->planes)
+		return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
+	for (i = 0; i < t->nplanes; i++) {
+		struct xp_plane *p = &t->planes[i];
+		struct an_plane_info *pi = &out->planes[i];
+
+		out->n++;
+		if (p->user) {		/* described as it was read: taken over */
+			*pi = *(struct an_plane_info *)p->user;
+			free(p->user);
+			p->user = NULL;
+		} else if (p->events_released) {
+			return xp_err_set(err, XP_ERR_USAGE, "plane '%s': events released undescribed",
+					  p->name);
+		} else if ((ret = describe_plane(p, pi, err))) {
+			return ret;
+		}
+		out->events += pi->events;
+		out->stray_ends += pi->stray_ends;
+	}
+	return 0;
 }
 
 void an_planes_release(struct an_planes *p)

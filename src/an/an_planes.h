@@ -46,9 +46,17 @@ struct an_planes {
 
 /*
  * Fills out (release it even on failure). Each plane's stray ends are found
- * over all its loaded lines and kept out of the plane and line spans.
+ * over all its loaded lines and kept out of the plane and line spans. A
+ * plane that an_planes_plane_read described as it was read is taken from
+ * there (p->user moves to out); the others are described now.
  */
-int an_planes_describe(const struct xp_trace *t, struct an_planes *out, struct xp_err *err);
+int an_planes_describe(struct xp_trace *t, struct an_planes *out, struct xp_err *err);
+/*
+ * For xp_read_opts.plane_read (ctx unused) and plane_user_free: describes a
+ * plane on the thread that read it, so its events may be released at once.
+ */
+int an_planes_plane_read(struct xp_plane *p, void *ctx, struct xp_err *err);
+void an_planes_user_free(void *user);
 void an_planes_release(struct an_planes *p);
 
 #endif

@@ -78,6 +78,10 @@ struct cmd_common {
 	int (*want_host_event)(const char *name);
 	uint32_t host_keys;	/* the key stats it uses there (xp_read_opts) */
 	uint32_t keys;		/* the key stats it uses elsewhere (xp_read_opts); 0: all */
+	/* An analysis of each plane as it is read (xp_read_opts.plane_read and the rest). */
+	int (*plane_read)(struct xp_plane *p, void *ctx, struct xp_err *err);
+	void (*plane_user_free)(void *user);
+	int release_events;
 	/*
 	 * The command takes run summaries (an_run.h) for traces: cmd_batch_inputs
 	 * turns a summary file into one input per run, cmd_input_process gives

@@ -130,6 +130,9 @@ static int read_input(const struct cmd_common *c, const char *path, unsigned job
 		ro.want_host_event = c->want_host_event;
 	ro.host_keys = c->host_keys;
 	ro.keys = c->keys;
+	ro.plane_read = c->plane_read;
+	ro.plane_user_free = c->plane_user_free;
+	ro.release_events = c->release_events;
 	if (!ret && an_run_sniff(b->data, b->len)) {
 		if (c->summaries)	/* one from standard input or a pipe: not looked into before */
 			ret = xp_err_set(err, XP_ERR_USAGE,

@@ -96,6 +96,10 @@ int cmd_planes(int argc, char **argv)
 	if (ret >= 0)
 		goto out;
 	c.event_stats = XP_EVSTATS_NONE;	/* counts, spans and plane stats only */
+	/* each plane described on the thread that read it, its events then freed */
+	c.plane_read = an_planes_plane_read;
+	c.plane_user_free = an_planes_user_free;
+	c.release_events = 1;
 	ret = cmd_read(&c, pos[0], cmd_jobs(&c, SIZE_MAX), 0, &t, &err);
 	if (ret) {
 		cmd_error("%s", err.msg);

@@ -56,6 +56,7 @@ int xp_trace_read_opts(const struct xp_read_opts *o, const void *buf, size_t len
 		       struct xp_trace **out, struct xp_err *err)
 {
 	struct xp_trace *t = calloc(1, sizeof(*t));
+	size_t i;
 	int ret;
 
 	*out = NULL;
@@ -72,13 +73,32 @@ int xp_trace_read_opts(const struct xp_read_opts *o, const void *buf, size_t len
 	t->keys_ = o->keys;
 	t->jobs_ = o->jobs;
 	t->split_bytes_ = o->split_bytes;
+	t->plane_user_free_ = o->plane_user_free;
 	ret = t->reader_->read(buf, len, o, t, err);
+	for (i = 0; !ret && i < t->nplanes; i++)
+		if (t->planes[i].loaded && !t->planes[i].plane_read_done_)
+			ret = xp_plane_read_done(&t->planes[i], o, err);
 	if (ret) {
 		xp_trace_free(t);
 		return ret;
 	}
 	*out = t;
 	return 0;
+}
+
+int xp_plane_read_done(struct xp_plane *p, const struct xp_read_opts *o, struct xp_err *err)
+{
+	int ret;
+
+	if (!o || !o->plane_read || p->plane_read_done_)
+		return 0;
+	p->plane_read_done_ = 1;
+	ret = o->plane_read(p, o->plane_read_ctx, err);
+	if (!ret && o->release_events) {
+		p->events = NULL;	/* the reader frees them, or the arena with the trace */
+		p->events_released = 1;
+	}
+	return ret;
 }
 
 int xp_trace_read(const struct xp_reader *r, const void *buf, size_t len,
@@ -106,8 +126,13 @@ void xp_trace_adopt_buf(struct xp_trace *t, void (*buf_free)(void *owner), void 
 
 void xp_trace_free(struct xp_trace *t)
 {
+	size_t i;
+
 	if (!t)
 		return;
+	for (i = 0; t->plane_user_free_ && i < t->nplanes; i++)
+		if (t->planes[i].user)
+			t->plane_user_free_(t->planes[i].user);
 	xp_arena_release(&t->arena);
 	if (t->buf_free_)
 		t->buf_free_(t->buf_owner_);

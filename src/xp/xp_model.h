@@ -147,6 +147,14 @@ struct xp_plane {
 	 */
 	uint32_t kept_keys;
 	struct xp_id_index evmeta_ix, statmeta_ix;	/* built by xp_plane_index_metadata */
+	/*
+	 * xp_read_opts.plane_read's: what it keeps of the plane (freed with
+	 * the trace by plane_user_free), and whether it released the events
+	 * (events NULL, nevents and the lines' counts as read).
+	 */
+	void *user;
+	int events_released;
+	int plane_read_done_;	/* private: plane_read was called */
 };
 
 /*
@@ -192,6 +200,7 @@ struct xp_trace {
 	uint32_t keys_;
 	unsigned jobs_;
 	size_t split_bytes_;
+	void (*plane_user_free_)(void *user);
 	void (*buf_free_)(void *buf_owner);
 	void *buf_owner_;
 };
@@ -254,6 +263,22 @@ struct xp_read_opts {
 	 * planes, the analyses' own (AN_*_KEYS). 0: every key.
 	 */
 	uint32_t keys;
+	/*
+	 * Analyses that look at each plane alone work as the planes are read:
+	 * plane_read is called on the thread that read the plane, once its
+	 * events are final, with plane_read_ctx; it may keep its result in
+	 * p->user (freed with the trace by plane_user_free). Nonzero (an
+	 * xp_errcode, err filled) fails the read as the plane's own error
+	 * would. With release_events, the plane's events are freed after it:
+	 * the plane keeps its lines and their counts, metadata and stats, and
+	 * events is NULL (p->events_released). Readers that do not call it as
+	 * they go (protobuf-c) have it called for each plane in turn at the
+	 * end. Not called for deferred planes (want_plane).
+	 */
+	int (*plane_read)(struct xp_plane *p, void *ctx, struct xp_err *err);
+	void *plane_read_ctx;
+	void (*plane_user_free)(void *user);
+	int release_events;
 };
 
 /* A decoder of XSpace bytes into the model. */
@@ -353,6 +378,13 @@ static inline uint32_t xp_plane_meta_index(const struct xp_plane *p, int64_t met
 
 	return i == UINT32_MAX ? (uint32_t)p->nevmetas : i;
 }
+
+/*
+ * For readers, once plane p is loaded: calls o->plane_read (if any, and once)
+ * and marks the events released if o asks; the caller frees them where it
+ * owns them. 0, or plane_read's error.
+ */
+int xp_plane_read_done(struct xp_plane *p, const struct xp_read_opts *o, struct xp_err *err);
 
 /* For readers: build helpers shared by every decoder (xp_model.c). */
 int xp_plane_index_metadata(struct xp_plane *p, struct xp_arena *a, struct xp_read_counts *c,

@@ -79,6 +79,10 @@ struct rd {
 	unsigned char *keep_meta;
 	/* A mapped input's bytes before this were read for good (xp_read_opts.input_mapped). */
 	const uint8_t *dropped;
+	/* A group of a split plane: the index of its first line in the plane. */
+	size_t line_base;
+	/* The events go to a slot of the plane's array sized beforehand: never grown. */
+	int fixed_events;
 };
 
 /* As a plane's lines are filled, their pages are dropped this many bytes at a time. */
@@ -700,6 +704,9 @@ static inline int room_events(struct rd *r, struct xp_plane *pl, size_t need)
 
 	if (likely(need <= r->cap_events))
 		return 0;
+	if (r->fixed_events)	/* counted before: more cannot come */
+		return xp_err_set(r->err, XP_ERR_FORMAT, "plane '%s': event count changed between passes",
+				  pl->name ? pl->name : "");
 	ret = grow(r, pl, &a, &r->cap_events, need, sizeof(*pl->events));
 	pl->events = a;
 	return ret;
@@ -913,7 +920,7 @@ static int fill_line(struct rd *r, const uint8_t *p, const uint8_t *end, struct 
 				return XP_ERR_FORMAT;
 			if (l->skipped)
 				break;
-			ret = fill_event(r, s, p, pl, (uint32_t)pl->nlines);
+			ret = fill_event(r, s, p, pl, (uint32_t)(r->line_base + pl->nlines));
 			if (ret)
 				return ret;
 			/* A big plane's file pages go as it is read, not all at its end. */
@@ -1274,9 +1281,52 @@ static void add_counts(struct xp_read_counts *to, const struct xp_read_counts *c
 
 struct line_range {
 	const uint8_t *s, *e;
+	size_t events;		/* its events' fields (none when not read): at most the kept */
 };
 
-/* One group of consecutive lines, filled into a plane of its own, appended after. */
+/*
+ * The events fields of a line, not looked into: at least as many as the
+ * events it keeps (aggregated and filtered ones are not kept). -1 on bytes
+ * the fill would reject; the caller then leaves the fill to report them.
+ */
+static ptrdiff_t count_line_events(struct rd *r, const uint8_t *p, const uint8_t *end)
+{
+	const uint8_t *s;
+	uint32_t f;
+	unsigned wt;
+	ptrdiff_t n = 0;
+
+	while (p < end) {
+		p = get_tag(r, p, end, &f, &wt);
+		if (p && f == 4 && wt == WT_LEN) {
+			p = get_len(r, p, end, &s);
+			n++;
+		} else if (p) {
+			p = skip_value(r, p, end, wt);
+		}
+		if (!p)
+			return -1;
+	}
+	return n;
+}
+
+/*
+ * The groups of a split plane count their lines' events first, each on its
+ * thread; then the plane's array is sized and each group fills its slot of
+ * it (no copy after). Where a count fails (bytes the fill would reject) or
+ * the array cannot be sized, each group fills a plane of its own, appended
+ * after, and the fill reports what it finds as one thread would.
+ */
+struct split_sync {
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	size_t counted;		/* groups on threads done counting */
+	int ready;		/* slots planned: fill */
+	int direct;		/* into slots of pl's events */
+	struct xp_plane *pl;
+};
+
+/* One group of consecutive lines, filled into its slot or a plane of its own, appended after. */
 struct line_group {
 	struct rd r;
 	struct xp_arena arena;
@@ -1285,9 +1335,12 @@ struct line_group {
 	struct xp_plane part;		/* shares the plane's metadata; lines are the plane's */
 	const struct line_range *lines;
 	size_t first, n;		/* lines[first .. first + n) of the plane */
+	size_t slot, slot_n;		/* its events go to plane events [slot, slot + slot_n) */
+	int counted;			/* slot_n holds its lines' events fields */
 	int ret;
 	int started;			/* on a thread of its own */
 	pthread_t thread;
+	struct split_sync *sync;
 };
 
 static int fill_lines(struct rd *r, struct xp_plane *pl, const struct line_range *lines, size_t n)
@@ -1301,12 +1354,76 @@ static int fill_lines(struct rd *r, struct xp_plane *pl, const struct line_range
 	return 0;
 }
 
+/* Counts group g's events fields into slot_n (lines[].events too); g->counted if it could. */
+static void count_group(struct line_group *g, struct line_range *lines)
+{
+	struct xp_err saved = *g->r.err;
+	size_t i;
+
+	g->slot_n = 0;
+	for (i = g->first; i < g->first + g->n; i++) {
+		ptrdiff_t c = g->r.want && !g->r.want[i - g->first] ? 0
+			      : count_line_events(&g->r, lines[i].s, lines[i].e);
+
+		if (c < 0) {
+			*g->r.err = saved;	/* the fill says it, where it would */
+			return;
+		}
+		lines[i].events = (size_t)c;
+		g->slot_n += (size_t)c;
+	}
+	g->counted = 1;
+}
+
+/* Group g (not the first) fills its slot of the plane's events. */
+static void into_slot(struct line_group *g, struct xp_plane *pl)
+{
+	g->r.line_base = g->first;
+	g->r.fixed_events = 1;
+	g->r.cap_events = g->slot_n;
+	g->part.events = pl->events + g->slot;
+	if (g->r.mode == XP_EVSTATS_NONE)	/* no event keeps a stat: indices as one thread's */
+		g->part.nstats = g->r.cap_stats = pl->nstats;
+}
+
 static void *group_run(void *arg)
 {
 	struct line_group *g = arg;
+	struct split_sync *y = g->sync;
 
+	count_group(g, (struct line_range *)g->lines);
+	pthread_mutex_lock(&y->lock);
+	y->counted++;
+	pthread_cond_broadcast(&y->cond);
+	while (!y->ready)
+		pthread_cond_wait(&y->cond, &y->lock);
+	pthread_mutex_unlock(&y->lock);
+	if (y->direct)
+		into_slot(g, y->pl);
 	g->ret = fill_lines(&g->r, &g->part, g->lines + g->first, g->n);
 	return NULL;
+}
+
+/*
+ * Once every group has counted: whether they fill slots of pl's events
+ * (sized here), and where each slot starts.
+ */
+static int plan_slots(struct rd *r, struct xp_plane *pl, struct line_group *g, size_t ngroups)
+{
+	struct xp_err saved = *r->err;
+	size_t k, total = 0;
+
+	for (k = 0; k < ngroups; k++) {
+		if (!g[k].counted)
+			return 0;
+		g[k].slot = total;
+		total += g[k].slot_n;
+	}
+	if (total >= UINT32_MAX - 1 || room_events(r, pl, total + 1)) {
+		*r->err = saved;	/* growth says it, as it goes */
+		return 0;
+	}
+	return 1;
 }
 
 /* The byte ranges of the plane's lines, in order; *n of them. */
@@ -1338,6 +1455,34 @@ static int line_ranges(struct rd *r, const uint8_t *p, const uint8_t *end, struc
 		bad(r, end, "line count changed between passes");
 		return XP_ERR_FORMAT;
 	}
+	return 0;
+}
+
+/*
+ * Moves group g, filled in its slot, to follow the plane's events (a slot
+ * left unfilled by events not kept closes up), its stats appended.
+ */
+static int append_slot(struct rd *r, struct xp_plane *pl, struct line_group *g)
+{
+	size_t ev0 = pl->nevents, st0 = pl->nstats, i;
+	int ret;
+
+	if (r->mode != XP_EVSTATS_NONE) {	/* with NONE, the group counted from st0 */
+		if ((ret = room_stats(r, pl, st0 + g->part.nstats)))
+			return ret;
+		if (g->part.nstats)	/* a group with none has no block */
+			memcpy(pl->stats + st0, g->part.stats, g->part.nstats * sizeof(*pl->stats));
+		for (i = 0; st0 && i < g->part.nevents; i++)
+			pl->events[g->slot + i].stats_first += (uint32_t)st0;
+		pl->nstats += g->part.nstats;
+	}
+	if (ev0 != g->slot && g->part.nevents)
+		memmove(pl->events + ev0, pl->events + g->slot, g->part.nevents * sizeof(*pl->events));
+	for (i = 0; i < g->part.nlines; i++)
+		pl->lines[g->first + i].first_event += ev0;
+	pl->nevents += g->part.nevents;
+	pl->nlines += g->part.nlines;
+	add_counts(r->counts, &g->counts);
 	return 0;
 }
 
@@ -1400,9 +1545,10 @@ static int fill_split(struct rd *r, const uint8_t *start, const uint8_t *end, st
 {
 	struct line_range *lines = malloc((nlines + 1) * sizeof(*lines));
 	struct line_group *g = calloc(ngroups, sizeof(*g));
-	size_t i, k, n = 0, acc = 0, bytes = 0;
+	size_t i, k, n = 0, acc = 0, bytes = 0, started = 0;
 	unsigned taken = 0;
-	int ret = 0;
+	int ret = 0, direct;
+	struct split_sync sync = {.counted = 0};
 
 	if (!lines || !g) {
 		ret = nomem(r);
@@ -1428,10 +1574,18 @@ static int fill_split(struct rd *r, const uint8_t *start, const uint8_t *end, st
 		acc += len;
 	}
 	ngroups = k + 1;
-	for (k = 1; k < ngroups; k++) {
+	pthread_mutex_init(&sync.lock, NULL);
+	pthread_cond_init(&sync.cond, NULL);
+	sync.pl = pl;
+	for (k = 0; k < ngroups; k++) {
 		struct line_group *x = &g[k];
 
 		x->lines = lines;
+		x->sync = &sync;
+		if (k == 0) {
+			x->r = *r;	/* counts with the plane's reader; fills into pl */
+			continue;
+		}
 		xp_arena_init(&x->arena);
 		x->r = *r;
 		x->r.arena = &x->arena;
@@ -1449,10 +1603,37 @@ static int fill_split(struct rd *r, const uint8_t *start, const uint8_t *end, st
 		x->part.stats = NULL;
 		x->part.nevents = x->part.nstats = 0;
 		x->started = !pthread_create(&x->thread, NULL, group_run, x);
-		if (!x->started)
-			group_run(x);	/* no thread: this one, in turn */
+		started += x->started;
 	}
-	ret = fill_lines(r, pl, lines, g[0].n);
+	/* This thread counts its own group and those no thread took, then plans the slots. */
+	for (k = 0; k < ngroups; k++)
+		if (!g[k].started)
+			count_group(&g[k], lines);
+	pthread_mutex_lock(&sync.lock);
+	while (sync.counted < started)
+		pthread_cond_wait(&sync.cond, &sync.lock);
+	direct = sync.direct = plan_slots(r, pl, g, ngroups);
+	sync.ready = 1;
+	pthread_cond_broadcast(&sync.cond);
+	pthread_mutex_unlock(&sync.lock);
+	if (direct) {
+		size_t cap = r->cap_events;
+
+		r->fixed_events = 1;
+		r->cap_events = g[0].slot_n;
+		ret = fill_lines(r, pl, lines, g[0].n);
+		r->fixed_events = 0;
+		r->cap_events = cap;
+	} else {
+		ret = fill_lines(r, pl, lines, g[0].n);
+	}
+	for (k = 1; k < ngroups; k++) {	/* no thread: this one, in turn */
+		if (g[k].started)
+			continue;
+		if (direct)
+			into_slot(&g[k], pl);
+		g[k].ret = fill_lines(&g[k].r, &g[k].part, lines + g[k].first, g[k].n);
+	}
 	for (k = 1; k < ngroups; k++) {
 		if (g[k].started)
 			pthread_join(g[k].thread, NULL);
@@ -1460,13 +1641,22 @@ static int fill_split(struct rd *r, const uint8_t *start, const uint8_t *end, st
 			ret = g[k].ret;
 			*r->err = g[k].err;
 		}
-		if (!ret)
+		if (direct) {
+			if (r->mode == XP_EVSTATS_NONE)
+				g[k].part.nstats = 0;	/* none added: the plane's own count */
+			if (!ret)
+				ret = append_slot(r, pl, &g[k]);
+			g[k].part.events = NULL;	/* the plane's */
+		} else if (!ret) {
 			ret = append_group(r, pl, &g[k]);
+		}
 		xp_arena_block_free(g[k].part.events);
 		xp_arena_block_free(g[k].part.stats);
 		xp_arena_adopt(r->arena, &g[k].arena);
 	}
 	__atomic_sub_fetch(&split_threads, taken, __ATOMIC_RELAXED);
+	pthread_mutex_destroy(&sync.lock);
+	pthread_cond_destroy(&sync.cond);
 out:
 	free(lines);
 	free(g);
@@ -1590,6 +1780,14 @@ static int read_plane(struct rd *r, const uint8_t *start, const uint8_t *end, st
 	if (!ret)
 		ret = xp_plane_finish(pl, r->counts, r->err);
 	pl->loaded = !ret;
+	if (!ret) {
+		struct xp_event *ev = pl->events;
+
+		/* the plane's analysis, on this thread; then its events may go */
+		ret = xp_plane_read_done(pl, r->o, r->err);
+		if (pl->events_released && ev)
+			xp_arena_block_free(ev);
+	}
 out:
 	/* The arena frees them with the trace, whether the plane was read or not. */
 	if (pl->stats)
@@ -1643,6 +1841,7 @@ struct plane_job {
 	struct xp_plane *planes;
 	const struct plane_range *ranges;
 	const size_t *todo;		/* plane indexes */
+	const size_t *order;		/* todo entries, biggest plane first */
 	size_t ntodo;
 	size_t next;			/* next todo entry to take (atomic) */
 	int *rets;			/* per todo entry */
@@ -1665,7 +1864,10 @@ static void *plane_worker_run(void *arg)
 	size_t k;
 
 	while ((k = __atomic_fetch_add(&j->next, 1, __ATOMIC_RELAXED)) < j->ntodo) {
-		size_t i = j->todo[k];
+		size_t i;
+
+		k = j->order[k];
+		i = j->todo[k];
 
 		r.err = &j->errs[k];
 		j->rets[k] = read_plane(&r, j->ranges[i].start, j->ranges[i].end, &j->planes[i]);
@@ -1676,11 +1878,28 @@ static void *plane_worker_run(void *arg)
 }
 
 
+/* A todo entry and its plane's bytes, to sort the biggest first (ties: todo order). */
+struct by_size {
+	size_t bytes, k;
+};
+
+static int by_bytes(const void *a, const void *b)
+{
+	const struct by_size *x = a, *y = b;
+
+	if (x->bytes != y->bytes)
+		return x->bytes > y->bytes ? -1 : 1;
+	return x->k < y->k ? -1 : x->k > y->k;
+}
+
 /*
  * Decodes the planes todo[0..n) on up to `jobs` threads (the caller's among
- * them). The model does not depend on the number of threads: each plane is
- * decoded whole by one thread, and the error reported is that of the first
- * failing plane in todo order, as a single thread would report it.
+ * them), the biggest first: the last plane taken is a small one, so threads
+ * finish together (a TPU trace's host plane, last in the file, holds most of
+ * its events). The model does not depend on the number of threads or that
+ * order: each plane is decoded whole by one thread, and the error reported
+ * is that of the first failing plane in todo order, as a single thread
+ * would report it.
  */
 static int decode_planes(struct xp_trace *t, const struct plane_range *ranges, const size_t *todo,
 			 size_t n, unsigned jobs, const struct xp_read_opts *o, struct xp_err *err)
@@ -1690,6 +1909,8 @@ static int decode_planes(struct xp_trace *t, const struct plane_range *ranges, c
 		.planes = t->planes, .ranges = ranges, .todo = todo, .ntodo = n,
 	};
 	struct plane_worker *w;
+	size_t *order = NULL;
+	struct by_size *sizes = NULL;
 	size_t k, nw = jobs > 1 ? jobs : 1, started = 1;
 	int ret = 0;
 
@@ -1700,10 +1921,21 @@ static int decode_planes(struct xp_trace *t, const struct plane_range *ranges, c
 	w = calloc(nw, sizeof(*w));
 	j.rets = calloc(n, sizeof(*j.rets));
 	j.errs = calloc(n, sizeof(*j.errs));
-	if (!w || !j.rets || !j.errs) {
+	order = malloc(n * sizeof(*order));
+	sizes = malloc(n * sizeof(*sizes));
+	if (!w || !j.rets || !j.errs || !order || !sizes) {
 		ret = xp_err_set(err, XP_ERR_NOMEM, "out of memory");
 		goto out;
 	}
+	for (k = 0; k < n; k++) {
+		sizes[k].bytes = (size_t)(ranges[todo[k]].end - ranges[todo[k]].start);
+		sizes[k].k = k;
+	}
+	if (nw > 1)
+		qsort(sizes, n, sizeof(*sizes), by_bytes);
+	for (k = 0; k < n; k++)
+		order[k] = sizes[k].k;
+	j.order = order;
 	for (k = 0; k < nw; k++) {
 		w[k].job = &j;
 		xp_arena_init(&w[k].arena);
@@ -1731,6 +1963,8 @@ out:
 	free(w);
 	free(j.rets);
 	free(j.errs);
+	free(order);
+	free(sizes);
 	return ret;
 }
 

@@ -450,6 +450,128 @@ static void test_synth_planes(void)
 	xp_buf_release(&b);
 }
 
+/* ---- big planes: the rule against a second reading of its definition ---- */
+
+struct span2 {
+	int64_t start, end;
+	size_t ev;
+};
+
+static int by_end2(const void *a, const void *b)
+{
+	const struct span2 *x = a, *y = b;
+
+	return x->end < y->end ? -1 : x->end > y->end;
+}
+
+/* The rule as the header words it: k = 1, 2, ... over the events sorted by end. */
+static size_t reference(const struct xp_plane *p, unsigned char *stray)
+{
+	size_t n = p->nevents, k, i;
+	struct span2 *s = malloc(n * sizeof(*s));
+	int64_t *pre = malloc(n * sizeof(*pre));
+	size_t found = 0;
+
+	memset(stray, 0, n);
+	for (i = 0; i < n; i++) {
+		s[i].start = p->events[i].start_ps;
+		s[i].end = p->events[i].start_ps + p->events[i].dur_ps;
+		s[i].ev = i;
+	}
+	qsort(s, n, sizeof(*s), by_end2);
+	for (i = 0; i < n; i++)	/* pre[i]: the smallest start of s[0..i] */
+		pre[i] = i && pre[i - 1] < s[i].start ? pre[i - 1] : s[i].start;
+	for (k = 1; k <= n / 10 && n - k >= XP_STRAY_MIN_REST && !found; k++) {
+		size_t r = n - k, ok = 1;
+		int64_t rest_end = s[r - 1].end, rest_start = pre[r - 1];
+
+		if (rest_end - rest_start <= 0)
+			continue;
+		for (i = r; i < n && ok; i++)
+			ok = s[i].start <= rest_end &&
+			     (__int128)s[i].end - rest_end > (__int128)XP_STRAY_WINDOWS * (rest_end - rest_start);
+		if (ok) {
+			for (i = r; i < n; i++)
+				stray[s[i].ev] = 1;
+			found = k;
+		}
+	}
+	free(s);
+	free(pre);
+	return found;
+}
+
+static uint64_t rng = 88172645463325252ull;
+
+static uint64_t next_rand(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return rng;
+}
+
+/*
+ * Planes of 4,096 to 20,000 events on two lines (past the sampled proof's
+ * size): normal work, then k events ending near the mark (10 windows past
+ * the others), before or after it, starting inside or after the window;
+ * ends in random order. The count and every flag equal the reference's.
+ */
+static void test_big_planes(void)
+{
+	int trial, with = 0, without = 0;
+
+	for (trial = 0; trial < 100; trial++) {
+		size_t n = 4096 + next_rand() % 16000, k = next_rand() % 6, i, count = 0, split;
+		struct xp_plane p;
+		struct xp_line lines[2];
+		struct xp_event *ev = calloc(n, sizeof(*ev));
+		unsigned char *got = malloc(n), *want = malloc(n);
+		int64_t w = 1000000;
+		struct xp_err err = {0};
+
+		memset(&p, 0, sizeof(p));
+		memset(lines, 0, sizeof(lines));
+		for (i = 0; i < n; i++) {
+			ev[i].start_ps = (int64_t)(next_rand() % (uint64_t)w);
+			ev[i].dur_ps = (int64_t)(next_rand() % 1000);
+		}
+		for (i = 0; i < k && trial % 3; i++) {	/* every third plane has none */
+			size_t at = next_rand() % n;
+			/* past the mark (about 11 w) by a little or a lot; before it; or either */
+			int64_t mark = w + 10 * w, off = (int64_t)(next_rand() % 1000) + 1;
+			int how = trial % 4 == 2 ? (int)(next_rand() % 2) : trial % 4 == 1;
+
+			off = how ? -off * 1000 : trial % 4 == 3 ? off * 1000 : off;
+			ev[at].start_ps = trial % 7 == 0 ? w + 10 : (int64_t)(next_rand() % (uint64_t)w);
+			ev[at].dur_ps = mark + off - ev[at].start_ps;
+			if (ev[at].dur_ps < 0)
+				ev[at].dur_ps = 0;
+		}
+		split = n / 3;
+		lines[0].nevents = split;
+		lines[1].first_event = split;
+		lines[1].nevents = n - split;
+		for (i = 0; i < n; i++)
+			ev[i].line = i >= split;
+		p.loaded = 1;
+		p.lines = lines;
+		p.nlines = 2;
+		p.events = ev;
+		p.nevents = n;
+		CHECK_INT(xp_plane_stray_ends(&p, NULL, got, &count, &err), 0);
+		CHECK_INT(count, reference(&p, want));
+		CHECK(!memcmp(got, want, n));
+		with += count > 0;
+		without += count == 0;
+		free(ev);
+		free(got);
+		free(want);
+	}
+	CHECK(with >= 10 && without >= 10);	/* both answers were put to the test */
+	printf("big planes: %d with stray ends, %d without\n", with, without);
+}
+
 int main(void)
 {
 	test_cluster();
@@ -457,6 +579,7 @@ int main(void)
 	test_exempt();
 	test_use_line();
 	test_extremes();
+	test_big_planes();
 	test_readers();
 	test_synth_planes();
 	return test_done("test_stray");
