@@ -1321,6 +1321,7 @@ struct split_sync {
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
 	size_t counted;		/* groups on threads done counting */
+	int count;		/* worth counting: every event is kept but aggregated ones */
 	int ready;		/* slots planned: fill */
 	int direct;		/* into slots of pl's events */
 	struct xp_plane *pl;
@@ -1391,7 +1392,8 @@ static void *group_run(void *arg)
 	struct line_group *g = arg;
 	struct split_sync *y = g->sync;
 
-	count_group(g, (struct line_range *)g->lines);
+	if (y->count)
+		count_group(g, (struct line_range *)g->lines);
 	pthread_mutex_lock(&y->lock);
 	y->counted++;
 	pthread_cond_broadcast(&y->cond);
@@ -1577,6 +1579,11 @@ static int fill_split(struct rd *r, const uint8_t *start, const uint8_t *end, st
 	pthread_mutex_init(&sync.lock, NULL);
 	pthread_cond_init(&sync.cond, NULL);
 	sync.pl = pl;
+	/*
+	 * A filtered host plane keeps few of its events: slots sized for all
+	 * would be touched twice as they close up; its groups fill their own.
+	 */
+	sync.count = !r->keep_meta;
 	for (k = 0; k < ngroups; k++) {
 		struct line_group *x = &g[k];
 
@@ -1606,7 +1613,7 @@ static int fill_split(struct rd *r, const uint8_t *start, const uint8_t *end, st
 		started += x->started;
 	}
 	/* This thread counts its own group and those no thread took, then plans the slots. */
-	for (k = 0; k < ngroups; k++)
+	for (k = 0; k < ngroups && sync.count; k++)
 		if (!g[k].started)
 			count_group(&g[k], lines);
 	pthread_mutex_lock(&sync.lock);
