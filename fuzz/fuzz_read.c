@@ -2,11 +2,15 @@
 /*
  * One reader, bytes -> model: it must not crash, leak or read out of bounds,
  * and every model it returns must keep the promises of xp_model.h
- * (model_check). FUZZ_READER names the reader: built once per reader.
+ * (model_check). FUZZ_READER names the reader: built once per reader. The
+ * wire reader also splits every plane's lines among three threads (each
+ * group counting its events, then filling its slot of the plane's array, or
+ * its own array when a count fails): the same verdict, message and model.
  */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "model_check.h"
 #include "xp_model.h"
@@ -20,6 +24,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 	struct model_diff d;
 	int ret = xp_trace_read(&FUZZ_READER, data, len, &t, &err);
 
+	if (!strcmp(FUZZ_READER.name, "wire")) {
+		struct xp_read_opts o = {.reader = &FUZZ_READER, .jobs = 3, .split_bytes = 1};
+		struct xp_trace *t3 = NULL;
+		struct xp_err e3 = {0};
+		int r3 = xp_trace_read_opts(&o, data, len, &t3, &e3);
+
+		if (r3 != ret || (ret && strcmp(err.msg, e3.msg)) || (!ret && model_differ(t, t3, &d))) {
+			fprintf(stderr, "split read differs: %d '%s' vs %d '%s' %s\n", ret, err.msg, r3,
+				e3.msg, !ret && !r3 ? d.msg : "");
+			abort();
+		}
+		xp_trace_free(t3);
+	}
 	if (ret) {
 		/* A rejection says why, with a code the CLI maps to an exit status. */
 		if (t || !err.msg[0] || err.code != ret ||
