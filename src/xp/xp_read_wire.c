@@ -83,6 +83,11 @@ struct rd {
 	size_t line_base;
 	/* The events go to a slot of the plane's array sized beforehand: never grown. */
 	int fixed_events;
+	/*
+	 * A plane's events block that xp_read_opts.release_events gave back,
+	 * for the next plane this thread reads: its pages are not zeroed again.
+	 */
+	void *spare;
 };
 
 /* As a plane's lines are filled, their pages are dropped this many bytes at a time. */
@@ -1600,6 +1605,7 @@ static int fill_split(struct rd *r, const uint8_t *start, const uint8_t *end, st
 		x->r.err = &x->err;
 		x->r.str = NULL;
 		x->r.str_left = 0;
+		x->r.spare = NULL;
 		x->r.cap_stats = x->r.cap_events = 0;
 		x->r.want = r->want ? r->want + x->first : NULL;
 		x->r.dropped = r->dropped ? lines[x->first].s : NULL;
@@ -1731,7 +1737,8 @@ static int read_plane(struct rd *r, const uint8_t *start, const uint8_t *end, st
 		goto out;
 	r->cap_stats = r->cap_events = 0;
 	pl->stats = NULL;
-	pl->events = NULL;
+	pl->events = r->spare;	/* grown from there (xp_arena_block_grow), or NULL */
+	r->spare = NULL;
 	if ((ret = first_room(r, pl, &c)))
 		goto out;
 	pl->lines = alloc_array(r->arena, c.lines, sizeof(*pl->lines));
@@ -1793,7 +1800,7 @@ static int read_plane(struct rd *r, const uint8_t *start, const uint8_t *end, st
 		/* the plane's analysis, on this thread; then its events may go */
 		ret = xp_plane_read_done(pl, r->o, r->err);
 		if (pl->events_released && ev)
-			xp_arena_block_free(ev);
+			r->spare = ev;
 	}
 out:
 	/* The arena frees them with the trace, whether the plane was read or not. */
@@ -1881,6 +1888,7 @@ static void *plane_worker_run(void *arg)
 		if (j->o && j->o->input_mapped)
 			drop_pages(j->ranges[i].start, j->ranges[i].end);
 	}
+	xp_arena_block_free(r.spare);
 	return NULL;
 }
 
