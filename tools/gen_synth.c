@@ -950,7 +950,12 @@ static void gen_gpu_old_layout(int with_host)
  * (250 and 350 us, each inside an ExecuteThunks of jit_r) are equally near:
  * it stays ambiguous and forms an execution of its own by the runs rule.
  */
-static void gen_gpu_repeated_ids(void)
+/*
+ * ids scales every correlation id: 1 writes gpu_repeated_ids, 10^12 the same
+ * trace with ids far apart (gpu_repeated_ids_sparse: host linkage searches
+ * them where it indexes dense ones; the answers are the same).
+ */
+static void gen_gpu_repeated_ids(uint64_t ids, const char *file)
 {
 	XSpace *sp = space_new();
 	struct plane g = plane_add(sp, 1, "/device:GPU:0", 0);
@@ -965,20 +970,20 @@ static void gen_gpu_repeated_ids(void)
 		int64_t d = 100 * c;
 
 		ev = kernel(&g, s1, "r_k1", "jit_r", 4, US(12 + d), US(2));
-		ev_u64(&g, ev, "correlation_id", 1);
+		ev_u64(&g, ev, "correlation_id", 1 * ids);
 		ev = kernel(&g, s1, "r_k2", "jit_r", 4, US(15 + d), US(1));
-		ev_u64(&g, ev, "correlation_id", 2);
+		ev_u64(&g, ev, "correlation_id", 2 * ids);
 		thunks(&h, py, US(10 + d), US(10), "jit_r");
-		launch(&h, th, US(11 + d), 1);
-		launch(&h, th, US(13 + d), 2);
+		launch(&h, th, US(11 + d), 1 * ids);
+		launch(&h, th, US(13 + d), 2 * ids);
 	}
 	ev = kernel(&g, s1, "r_k3", "jit_r", 4, US(300), US(1));
-	ev_u64(&g, ev, "correlation_id", 3);
+	ev_u64(&g, ev, "correlation_id", 3 * ids);
 	thunks(&h, py, US(245), US(10), "jit_r");
 	thunks(&h, py, US(345), US(10), "jit_r");
-	launch(&h, th, US(250), 3);
-	launch(&h, th, US(350), 3);
-	space_write(sp, "gpu_repeated_ids.xplane.pb");
+	launch(&h, th, US(250), 3 * ids);
+	launch(&h, th, US(350), 3 * ids);
+	space_write(sp, file);
 }
 
 /*
@@ -1690,7 +1695,8 @@ int main(int argc, char **argv)
 	gen_gpu_host_links(1);
 	gen_gpu_old_layout(1);
 	gen_gpu_old_layout(0);
-	gen_gpu_repeated_ids();
+	gen_gpu_repeated_ids(1, "gpu_repeated_ids.xplane.pb");
+	gen_gpu_repeated_ids(1000000000000ull, "gpu_repeated_ids_sparse.xplane.pb");
 	gen_gpu_link_edges();
 	gen_gpu_runs_mlp();
 	gen_tpu_stray_end();

@@ -149,6 +149,12 @@ struct host_exec {
 struct host_link {
 	struct launch *launches;	/* by (corr, t) */
 	size_t nlaunches;
+	/*
+	 * Where dense (as profilers number them): [corr - corr_min] -> the first
+	 * launch with that id, [corr_span] = nlaunches. NULL: binary search.
+	 */
+	uint32_t *corr_first;
+	uint64_t corr_min, corr_span;
 	struct host_exec *hexecs;	/* by (line, start) */
 	size_t nhexecs;
 	uint32_t *exec_line_of;		/* launch line -> paired executor line, or UINT32_MAX */
@@ -263,8 +269,34 @@ static int cmp_hexec(const void *a, const void *b)
 	return x->end > y->end ? -1 : x->end < y->end;	/* the enclosing one first */
 }
 
+/*
+ * The id index of launches sorted by id, when their ids span at most four
+ * times their count (else, or out of memory, launch_range searches).
+ */
+static void corr_index(struct host_link *h)
+{
+	uint64_t lo = h->launches[0].corr, span = h->launches[h->nlaunches - 1].corr - lo, k;
+	size_t j = 0;
+
+	if (h->nlaunches >= UINT32_MAX || span >= 4 * (uint64_t)h->nlaunches + 1024)
+		return;
+	span++;
+	h->corr_first = malloc((size_t)(span + 1) * sizeof(*h->corr_first));
+	if (!h->corr_first)
+		return;
+	for (k = 0; k < span; k++) {	/* lo + k <= the largest id: no wrap */
+		while (j < h->nlaunches && h->launches[j].corr < lo + k)
+			j++;
+		h->corr_first[k] = (uint32_t)j;
+	}
+	h->corr_first[span] = (uint32_t)h->nlaunches;
+	h->corr_min = lo;
+	h->corr_span = span;
+}
+
 static void host_link_release(struct host_link *h)
 {
+	free(h->corr_first);
 	free(h->launches);
 	free(h->hexecs);
 	free(h->exec_line_of);
@@ -524,6 +556,7 @@ static int host_link_build(struct xp_trace *t, struct host_link *h, struct xp_er
 	if (xp_sort_by_i64(h->launches, h->nlaunches, sizeof(*h->launches), offsetof(struct launch, t)) ||
 	    xp_sort_by_u64(h->launches, h->nlaunches, sizeof(*h->launches), offsetof(struct launch, corr)))
 		qsort(h->launches, h->nlaunches, sizeof(*h->launches), cmp_launch);
+	corr_index(h);
 	qsort(h->hexecs, h->nhexecs, sizeof(*h->hexecs), cmp_hexec);
 	/*
 	 * One thread runs one execution at a time, so executors of one module
@@ -584,6 +617,17 @@ enum link_result {
 static size_t launch_range(const struct host_link *h, uint64_t corr, size_t *first)
 {
 	size_t lo = 0, hi = h->nlaunches, last;
+
+	if (h->corr_first) {
+		uint64_t k = corr - h->corr_min;	/* an id below the least wraps past the span */
+
+		if (k >= h->corr_span) {
+			*first = corr < h->corr_min ? 0 : h->nlaunches;
+			return 0;
+		}
+		*first = h->corr_first[k];
+		return h->corr_first[k + 1] - h->corr_first[k];
+	}
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;

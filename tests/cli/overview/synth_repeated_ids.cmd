@@ -1,0 +1,1 @@
+xplane-stat overview --json $SYNTH/gpu_repeated_ids.xplane.pb
