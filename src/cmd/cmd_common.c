@@ -571,8 +571,15 @@ static void added(struct cmd_input *in, int r)
 	in->reader_notes = in->notes.n;
 }
 
-struct cmd_input *cmd_input_kernels(const struct cmd_common *c, const char *path, unsigned jobs,
-				    struct an_kern_result *r)
+/* One section's analysis of an input: pool from its summary, or add its trace (kept with keep). */
+struct section_fns {
+	int ops;	/* the section: ops, else kernels */
+	int (*pool)(const struct an_run *run, void *r, struct xp_err *err);
+	int (*add)(void *r, struct xp_trace *t, struct xp_err *err);
+};
+
+static struct cmd_input *input_section(const struct cmd_common *c, const char *path, unsigned jobs,
+				       const struct section_fns *f, void *r, int keep)
 {
 	struct cmd_input *in = calloc(1, sizeof(*in));
 	const struct cmd_run_entry *e;
@@ -582,41 +589,54 @@ struct cmd_input *cmd_input_kernels(const struct cmd_common *c, const char *path
 	in->path = path;
 	if ((e = run_for(c, path))) {
 		in->run = &e->run;
-		if (!run_section(c, in, 0) && an_run_kernels_pool(e->run.kernels, r, &in->err))
+		if (!run_section(c, in, f->ops) && f->pool(&e->run, r, &in->err))
 			in->code = EXIT_ERROR;
 		return in;
 	}
-	if ((in->code = read_as(c, 0, path, jobs, &in->t, &in->err)))
+	if ((in->code = read_as(c, f->ops, path, jobs, &in->t, &in->err)))
 		return in;
-	added(in, an_kern_add(r, in->t, &in->err));
-	xp_trace_free(in->t);
-	in->t = NULL;
-	return in;
-}
-
-struct cmd_input *cmd_input_ops(const struct cmd_common *c, const char *path, unsigned jobs,
-				struct an_ops_result *r, int keep)
-{
-	struct cmd_input *in = calloc(1, sizeof(*in));
-	const struct cmd_run_entry *e;
-
-	if (!in)
-		return NULL;
-	in->path = path;
-	if ((e = run_for(c, path))) {
-		in->run = &e->run;
-		if (!run_section(c, in, 1) && an_run_ops_pool(e->run.ops, r, &in->err))
-			in->code = EXIT_ERROR;
-		return in;
-	}
-	if ((in->code = read_as(c, 1, path, jobs, &in->t, &in->err)))
-		return in;
-	added(in, an_ops_add(r, in->t, &in->err));
+	added(in, f->add(r, in->t, &in->err));
 	if (!keep) {
 		xp_trace_free(in->t);
 		in->t = NULL;
 	}
 	return in;
+}
+
+static int kern_pool(const struct an_run *run, void *r, struct xp_err *err)
+{
+	return an_run_kernels_pool(run->kernels, r, err);
+}
+
+static int kern_add(void *r, struct xp_trace *t, struct xp_err *err)
+{
+	return an_kern_add(r, t, err);
+}
+
+static int ops_pool(const struct an_run *run, void *r, struct xp_err *err)
+{
+	return an_run_ops_pool(run->ops, r, err);
+}
+
+static int ops_add(void *r, struct xp_trace *t, struct xp_err *err)
+{
+	return an_ops_add(r, t, err);
+}
+
+struct cmd_input *cmd_input_kernels(const struct cmd_common *c, const char *path, unsigned jobs,
+				    struct an_kern_result *r)
+{
+	static const struct section_fns f = {0, kern_pool, kern_add};
+
+	return input_section(c, path, jobs, &f, r, 0);
+}
+
+struct cmd_input *cmd_input_ops(const struct cmd_common *c, const char *path, unsigned jobs,
+				struct an_ops_result *r, int keep)
+{
+	static const struct section_fns f = {1, ops_pool, ops_add};
+
+	return input_section(c, path, jobs, &f, r, keep);
 }
 
 void cmd_input_parts(const struct cmd_common *c, unsigned jobs, struct cmd_input *in)
