@@ -32,32 +32,18 @@ normalise() {
 		-e '/[0-9]* rows*: median, p90 and p99 approximate/d' -e 's/\[, /[/; s/, \]/]/; s/, , /, /'
 }
 
+. tests/summary/common.sh
+
 # same ARGS -- TRACES -- SUMMARY: the command on the traces and on the summary
 same() {
-	args="" traces="" sum=""
-	while [ "$1" != -- ]; do args="$args $1"; shift; done
-	shift
-	while [ "$1" != -- ]; do traces="$traces $1"; shift; done
-	sum=$2
-	# shellcheck disable=SC2086
-	"$bin" $args $traces >"$tmp/a" 2>"$tmp/a.err"
-	ra=$?
-	# shellcheck disable=SC2086
-	"$bin" $args "$sum" >"$tmp/b" 2>"$tmp/b.err"
-	rb=$?
-	runs=$((runs + 1))
+	run_both "$@"
 	for f in a a.err b b.err; do normalise "$tmp/$f" >"$tmp/$f.n"; done
 	# a table or CSV has no mark: rows with a sketch are compared in JSON only
 	if [ -n "$approx" ] && ! echo "$args" | grep -q -- --json; then
 		cp "$tmp/a.err.n" "$tmp/a.n"
 		cp "$tmp/b.err.n" "$tmp/b.n"
 	fi
-	if [ $ra -ne $rb ] || ! cmp -s "$tmp/a.n" "$tmp/b.n" || ! cmp -s "$tmp/a.err.n" "$tmp/b.err.n"; then
-		echo "differs:$args on$traces (exit $ra) and $sum (exit $rb)"
-		diff "$tmp/a.n" "$tmp/b.n" | head -6
-		diff "$tmp/a.err.n" "$tmp/b.err.n" | head -6
-		fail=1
-	fi
+	compare "$tmp/a.n" "$tmp/b.n" "$tmp/a.err.n" "$tmp/b.err.n"
 }
 
 # per trace a few options, per batch more

@@ -14,26 +14,12 @@ trap 'rm -rf "$tmp"' EXIT
 cd "$root" || exit 1
 fail=0 runs=0
 
+. tests/summary/common.sh
+
 # same ARGS -- TRACES -- SUMMARY: the command on the traces and on the summary
 same() {
-	args="" traces="" sum=""
-	while [ "$1" != -- ]; do args="$args $1"; shift; done
-	shift
-	while [ "$1" != -- ]; do traces="$traces $1"; shift; done
-	sum=$2
-	# shellcheck disable=SC2086
-	"$bin" $args $traces >"$tmp/a" 2>"$tmp/a.err"
-	ra=$?
-	# shellcheck disable=SC2086
-	"$bin" $args "$sum" >"$tmp/b" 2>"$tmp/b.err"
-	rb=$?
-	runs=$((runs + 1))
-	if [ $ra -ne $rb ] || ! cmp -s "$tmp/a" "$tmp/b" || ! cmp -s "$tmp/a.err" "$tmp/b.err"; then
-		echo "differs:$args on$traces (exit $ra) and $sum (exit $rb)"
-		diff "$tmp/a" "$tmp/b" | head -6
-		diff "$tmp/a.err" "$tmp/b.err" | head -6
-		fail=1
-	fi
+	run_both "$@"
+	compare "$tmp/a" "$tmp/b" "$tmp/a.err" "$tmp/b.err"
 }
 
 # Every real and synthetic trace, one summary each and one of them all.
