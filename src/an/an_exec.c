@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "an_exec.h"
 
+#include "an_corr.h"
 #include "xp_sort.h"
 #include "xp_stray.h"
 
@@ -149,12 +150,7 @@ struct host_exec {
 struct host_link {
 	struct launch *launches;	/* by (corr, t) */
 	size_t nlaunches;
-	/*
-	 * Where dense (as profilers number them): [corr - corr_min] -> the first
-	 * launch with that id, [corr_span] = nlaunches. NULL: binary search.
-	 */
-	uint32_t *corr_first;
-	uint64_t corr_min, corr_span;
+	struct an_corr_index by_corr;	/* of launches */
 	struct host_exec *hexecs;	/* by (line, start) */
 	size_t nhexecs;
 	uint32_t *exec_line_of;		/* launch line -> paired executor line, or UINT32_MAX */
@@ -269,36 +265,9 @@ static int cmp_hexec(const void *a, const void *b)
 	return x->end > y->end ? -1 : x->end < y->end;	/* the enclosing one first */
 }
 
-/*
- * The id index of launches sorted by id, when their ids span at most 16
- * times their count: 64 bytes a launch at most (profilers number every API
- * call, so launches hold a fraction of the ids: a seventh on a JAX ROCm
- * trace). Else, or out of memory, launch_range searches.
- */
-static void corr_index(struct host_link *h)
-{
-	uint64_t lo = h->launches[0].corr, span = h->launches[h->nlaunches - 1].corr - lo, k;
-	size_t j = 0;
-
-	if (h->nlaunches >= UINT32_MAX || span >= 16 * (uint64_t)h->nlaunches + 4096)
-		return;
-	span++;
-	h->corr_first = malloc((size_t)(span + 1) * sizeof(*h->corr_first));
-	if (!h->corr_first)
-		return;
-	for (k = 0; k < span; k++) {	/* lo + k <= the largest id: no wrap */
-		while (j < h->nlaunches && h->launches[j].corr < lo + k)
-			j++;
-		h->corr_first[k] = (uint32_t)j;
-	}
-	h->corr_first[span] = (uint32_t)h->nlaunches;
-	h->corr_min = lo;
-	h->corr_span = span;
-}
-
 static void host_link_release(struct host_link *h)
 {
-	free(h->corr_first);
+	an_corr_index_release(&h->by_corr);
 	free(h->launches);
 	free(h->hexecs);
 	free(h->exec_line_of);
@@ -558,7 +527,8 @@ static int host_link_build(struct xp_trace *t, struct host_link *h, struct xp_er
 	if (xp_sort_by_i64(h->launches, h->nlaunches, sizeof(*h->launches), offsetof(struct launch, t)) ||
 	    xp_sort_by_u64(h->launches, h->nlaunches, sizeof(*h->launches), offsetof(struct launch, corr)))
 		qsort(h->launches, h->nlaunches, sizeof(*h->launches), cmp_launch);
-	corr_index(h);
+	an_corr_index_build(&h->by_corr, h->launches, h->nlaunches, sizeof(*h->launches),
+			    offsetof(struct launch, corr));
 	qsort(h->hexecs, h->nhexecs, sizeof(*h->hexecs), cmp_hexec);
 	/*
 	 * One thread runs one execution at a time, so executors of one module
@@ -618,38 +588,7 @@ enum link_result {
 /* The launches with id corr are [*first, *first + return value). */
 static size_t launch_range(const struct host_link *h, uint64_t corr, size_t *first)
 {
-	size_t lo = 0, hi = h->nlaunches, last;
-
-	if (h->corr_first) {
-		uint64_t k = corr - h->corr_min;	/* an id below the least wraps past the span */
-
-		if (k >= h->corr_span) {
-			*first = corr < h->corr_min ? 0 : h->nlaunches;
-			return 0;
-		}
-		*first = h->corr_first[k];
-		return h->corr_first[k + 1] - h->corr_first[k];
-	}
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (h->launches[mid].corr < corr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	*first = lo;
-	for (hi = h->nlaunches; lo < hi;) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (h->launches[mid].corr <= corr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	last = lo;
-	return last - *first;
+	return an_corr_range(&h->by_corr, corr, first);
 }
 
 /* At most this many launches sharing one id are looked at for one device event. */

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "an_corr.h"
 #include "an_exec.h"
 #include "an_kind.h"
 #include "an_stats.h"
@@ -297,16 +298,10 @@ struct hlaunch {
 	int64_t base_ns, start_ps;
 };
 
-static int cmp_hlaunch(const void *a, const void *b)
-{
-	const struct hlaunch *x = a, *y = b;
-
-	return (x->corr > y->corr) - (x->corr < y->corr);
-}
-
 struct launches {
-	struct hlaunch *v;
+	struct hlaunch *v;	/* by id, then as collected */
 	size_t n;
+	struct an_corr_index by_corr;
 };
 
 static int collect_launches(const struct xp_trace *t, struct launches *L)
@@ -340,7 +335,9 @@ static int collect_launches(const struct xp_trace *t, struct launches *L)
 			L->n++;
 		}
 	}
-	qsort(L->v, L->n, sizeof(*L->v), cmp_hlaunch);
+	if (xp_sort_by_u64(L->v, L->n, sizeof(*L->v), offsetof(struct hlaunch, corr)))
+		return -1;
+	an_corr_index_build(&L->by_corr, L->v, L->n, sizeof(*L->v), offsetof(struct hlaunch, corr));
 	return 0;
 }
 
@@ -363,29 +360,15 @@ static int add_latency(struct an_ov_device *d, const struct xp_plane *p, const s
 		       const struct launches *L)
 {
 	const struct xp_stat *s = xp_event_stat(p, e, XP_K_CORRELATION_ID);
-	size_t lo = 0, hi = L->n, k;
+	size_t lo, k;
 	uint64_t corr;
 	int64_t lat;
 
 	if (!s || xp_stat_u64(s, &corr))
 		return 0;
 	d->corr_events++;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (L->v[mid].corr < corr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (k = lo, hi = L->n; k < hi;) {	/* the end of this id's launches */
-		size_t mid = k + (hi - k) / 2;
-
-		if (L->v[mid].corr <= corr)
-			k = mid + 1;
-		else
-			hi = mid;
-	}
+	k = an_corr_range(&L->by_corr, corr, &lo);
+	k += lo;	/* the end of this id's launches */
 	if (k == lo) {
 		d->no_launch++;
 		return 0;
@@ -628,6 +611,7 @@ int an_ov_add(struct an_ov_result *r, const struct xp_trace *t, const char *devi
 		goto out;
 	ret = 0;
 out:
+	an_corr_index_release(&L.by_corr);
 	free(L.v);
 	if (ret)
 		return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
