@@ -156,6 +156,54 @@ out:
 	return ret;
 }
 
+int an_ev_plane_read(struct xp_plane *p, void *ctx, struct xp_err *err)
+{
+	const struct an_ev_opts *o = ctx;
+	struct an_ev_result *part;
+	int ret;
+
+	if (o->plane && !an_device_matches(p->name, o->plane))
+		return 0;
+	if (!(part = malloc(sizeof(*part))))
+		return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
+	an_ev_init(part);
+	if ((ret = add_plane(part, p, o, err))) {
+		an_ev_user_free(part);
+		return ret;
+	}
+	p->user = part;
+	return 0;
+}
+
+void an_ev_user_free(void *user)
+{
+	if (user)
+		an_ev_release(user);
+	free(user);
+}
+
+/* Adds a plane's rows counted as it was read, in their order after r's; part is left empty. */
+static int take_part(struct an_ev_result *r, struct an_ev_result *part, struct xp_err *err)
+{
+	size_t i;
+
+	for (i = 0; i < part->n; i++) {
+		struct an_ev_row *row = push_row(r);
+
+		if (!row)
+			return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
+		*row = part->rows[i];
+		row->order += r->next_order_;
+	}
+	xp_arena_adopt(&r->arena, &part->arena);	/* the rows' strings */
+	r->next_order_ += part->next_order_;
+	r->events += part->events;
+	r->stray += part->stray;
+	r->planes_seen += part->planes_seen;
+	part->n = 0;
+	return 0;
+}
+
 int an_ev_add(struct an_ev_result *r, const struct xp_trace *t, const struct an_ev_opts *o,
 	      struct xp_err *err)
 {
@@ -167,7 +215,13 @@ int an_ev_add(struct an_ev_result *r, const struct xp_trace *t, const struct an_
 
 		if (!p->loaded || (o->plane && !an_device_matches(p->name, o->plane)))
 			continue;
-		if ((ret = add_plane(r, p, o, err)))
+		if (p->user)	/* counted as it was read (an_ev_plane_read) */
+			ret = take_part(r, p->user, err);
+		else if (p->events_released)
+			ret = xp_err_set(err, XP_ERR_USAGE, "plane '%s': events released uncounted", p->name);
+		else
+			ret = add_plane(r, p, o, err);
+		if (ret)
 			return ret;
 	}
 	return 0;

@@ -47,6 +47,13 @@ void an_ev_init(struct an_ev_result *r);
  */
 int an_ev_add(struct an_ev_result *r, const struct xp_trace *t, const struct an_ev_opts *o,
 	      struct xp_err *err);
+/*
+ * For xp_read_opts.plane_read (ctx: the an_ev_opts an_ev_add gets) and
+ * plane_user_free: counts a plane on the thread that read it, so that its
+ * events may be released at once; an_ev_add takes the counts from there.
+ */
+int an_ev_plane_read(struct xp_plane *p, void *ctx, struct xp_err *err);
+void an_ev_user_free(void *user);
 /* Pools rows of the same (plane, line, name) and sorts: by first-seen (plane, line), then total, descending. */
 int an_ev_finish(struct an_ev_result *r, struct xp_err *err);
 void an_ev_release(struct an_ev_result *r);

@@ -80,6 +80,7 @@ struct cmd_common {
 	uint32_t keys;		/* the key stats it uses elsewhere (xp_read_opts); 0: all */
 	/* An analysis of each plane as it is read (xp_read_opts.plane_read and the rest). */
 	int (*plane_read)(struct xp_plane *p, void *ctx, struct xp_err *err);
+	void *plane_read_ctx;
 	void (*plane_user_free)(void *user);
 	int release_events;
 	/*

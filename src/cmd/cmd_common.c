@@ -131,6 +131,7 @@ static int read_input(const struct cmd_common *c, const char *path, unsigned job
 	ro.host_keys = c->host_keys;
 	ro.keys = c->keys;
 	ro.plane_read = c->plane_read;
+	ro.plane_read_ctx = c->plane_read_ctx;
 	ro.plane_user_free = c->plane_user_free;
 	ro.release_events = c->release_events;
 	if (!ret && an_run_sniff(b->data, b->len)) {

@@ -192,6 +192,12 @@ int cmd_events(int argc, char **argv)
 	eo.plane = a.plane;
 	eo.line = a.line;
 	eo.match = have_match ? &match_re : NULL;
+	if (!a.list) {	/* each plane counted on the thread that read it, its events then freed */
+		a.c.plane_read = an_ev_plane_read;
+		a.c.plane_read_ctx = &eo;
+		a.c.plane_user_free = an_ev_user_free;
+		a.c.release_events = 1;
+	}
 	if ((ret = cmd_batch_inputs(&eb.b, &a.c, pos, npos, &paths, &notes, &eb.plane_jobs)) >= 0)
 		goto out;
 	eb.a = &a;
