@@ -965,6 +965,69 @@ static void report_check(const struct an_fn_result *fr, const struct an_ov_resul
 	free(buf);
 }
 
+/* JSON of planes or events into a malloc'd buffer (*n bytes); NULL when the formatter fails. */
+static char *json_of(const struct an_planes *pl, struct an_ev_result *er, const struct xp_notes *notes,
+		     size_t *n)
+{
+	char *buf = NULL;
+	FILE *f = open_memstream(&buf, n);
+	int r;
+
+	if (!f)
+		abort();
+	r = pl ? out_planes(f, OUT_JSON, "in", pl, notes, 0) : out_events(f, OUT_JSON, er, notes, 0);
+	if (fclose(f) || r) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+/*
+ * The input read again (by the reader that accepted it) as planes and events
+ * read it: each plane described or counted on the thread that read it
+ * (split among threads by lines), or after the read where the reader does
+ * not call plane_read (protobuf-c), its events then released; the same JSON
+ * as from the whole model, want.
+ */
+static void check_as_read(const struct xp_reader *reader, const uint8_t *data, size_t len,
+			  const struct an_ev_opts *eo, const char *want, size_t want_n, int events)
+{
+	struct xp_read_opts o = {.reader = reader, .jobs = 3, .split_bytes = 1,
+				 .event_stats = XP_EVSTATS_NONE, .release_events = 1};
+	struct xp_trace *t = NULL;
+	struct xp_err err = {0};
+	struct xp_notes notes = {0};
+	struct an_planes pl = {0};
+	struct an_ev_result er;
+	char *got = NULL;
+	size_t n = 0;
+
+	o.plane_read = events ? an_ev_plane_read : an_planes_plane_read;
+	o.plane_read_ctx = (void *)eo;
+	o.plane_user_free = events ? an_ev_user_free : an_planes_user_free;
+	an_ev_init(&er);
+	if (xp_trace_read_opts(&o, data, len, &t, &err)) {
+		if (err.code != XP_ERR_NOMEM)
+			fail("read with plane_read failed", err.msg, strlen(err.msg));
+		goto out;
+	}
+	if (events ? an_ev_add(&er, t, eo, &err) || an_ev_add(&er, t, eo, &err) || an_ev_finish(&er, &err)
+		   : an_planes_describe(t, &pl, &err)) {
+		if (err.code != XP_ERR_NOMEM)
+			fail("analysis of planes read apart failed", err.msg, strlen(err.msg));
+		goto out;
+	}
+	got = json_of(events ? NULL : &pl, &er, &notes, &n);
+	if (got && want && (n != want_n || memcmp(got, want, n)))
+		fail(events ? "events counted as read differ" : "planes described as read differ", got, n);
+out:
+	free(got);
+	an_planes_release(&pl);
+	an_ev_release(&er);
+	xp_trace_free(t);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 {
 	static const char *const devices[] = {NULL, NULL, "gpu", "TPU:0", "GPU:1", "custom"};
@@ -1123,12 +1186,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 		}
 	}
 
-	/* planes */
+	/* planes, and the same described as each plane is read */
 	if (an_planes_describe(t, &pl, &err))
 		abort();
 	for (m = 0; m < 4; m++)
 		FORMAT(modes[m], colour && !m,
 		       out_planes(f, modes[m], "fuzz\x01input\xc3", &pl, &notes, colour && !m));
+	{
+		struct xp_notes none = {0};
+		size_t n = 0;
+		char *want = json_of(&pl, NULL, &none, &n);
+
+		if (want)
+			check_as_read(reader, data, len, NULL, want, n, 0);
+		free(want);
+	}
 	an_planes_release(&pl);
 
 	/* events: the names table (the input pooled twice), then --list in each of its modes */
@@ -1144,8 +1216,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 			if (err.code != XP_ERR_NOMEM)
 				abort();
 		} else {
+			struct xp_notes none = {0};
+			size_t n = 0;
+			char *want = json_of(NULL, &er, &none, &n);
+
 			for (m = 0; m < 4; m++)
 				FORMAT(modes[m], colour && !m, out_events(f, modes[m], &er, &notes, colour && !m));
+			if (want)
+				check_as_read(reader, data, len, &eo, want, n, 1);
+			free(want);
 		}
 		an_ev_release(&er);
 		for (m = 1; m < 4; m++) {

@@ -182,8 +182,8 @@ void an_ev_user_free(void *user)
 	free(user);
 }
 
-/* Adds a plane's rows counted as it was read, in their order after r's; part is left empty. */
-static int take_part(struct an_ev_result *r, struct an_ev_result *part, struct xp_err *err)
+/* Adds the rows of a plane counted as it was read (part, left as it is), in their order after r's. */
+static int take_part(struct an_ev_result *r, const struct an_ev_result *part, struct xp_err *err)
 {
 	size_t i;
 
@@ -194,13 +194,22 @@ static int take_part(struct an_ev_result *r, struct an_ev_result *part, struct x
 			return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
 		*row = part->rows[i];
 		row->order += r->next_order_;
+		/* the trace owns part: its strings are copied */
+		if (i && part->rows[i].plane == part->rows[i - 1].plane)
+			row->plane = row[-1].plane;
+		else if (!(row->plane = dup(r, part->rows[i].plane)))
+			return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
+		if (i && part->rows[i].line == part->rows[i - 1].line)
+			row->line = row[-1].line;
+		else if (!(row->line = dup(r, part->rows[i].line)))
+			return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
+		if (!(row->name = dup(r, part->rows[i].name)))
+			return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
 	}
-	xp_arena_adopt(&r->arena, &part->arena);	/* the rows' strings */
 	r->next_order_ += part->next_order_;
 	r->events += part->events;
 	r->stray += part->stray;
 	r->planes_seen += part->planes_seen;
-	part->n = 0;
 	return 0;
 }
 
