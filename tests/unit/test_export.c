@@ -312,11 +312,16 @@ static char *bin_str(ProtobufCBinaryData d)
 	return s;
 }
 
-/* One packet sequence's interned tables. */
+/* One packet sequence's interned tables, defaults and clock. */
 struct seqstate {
 	char **names, **keys, **strs;
 	size_t nnames, nkeys, nstrs;
 	int cleared;
+	int has_track, has_clock_id, has_clock;
+	uint64_t track;		/* TrackEventDefaults.track_uuid */
+	uint32_t clock_id;	/* TracePacketDefaults.timestamp_clock_id */
+	int incremental;	/* the sequence's clock (64-127), from its snapshot */
+	uint64_t clock, clock_at, boot_at;	/* its value now; the snapshot's, and BOOTTIME's there */
 };
 
 static void table_put(char ***t, size_t *n, uint64_t iid, ProtobufCBinaryData v)
@@ -395,6 +400,35 @@ static void pf_recs(const struct out_bytes *b, struct recs *r, size_t *ntracks, 
 		if (pk->has_sequence_flags && (pk->sequence_flags & 1)) {
 			/* ids named before must keep naming the same strings: keep the tables to compare */
 			q->cleared = 1;
+			q->has_track = q->has_clock_id = 0;	/* defaults are incremental state */
+		}
+		if (pk->trace_packet_defaults) {
+			Perfetto__Protos__TracePacketDefaults *d = pk->trace_packet_defaults;
+
+			q->has_clock_id = d->has_timestamp_clock_id;
+			q->clock_id = d->timestamp_clock_id;
+			q->has_track = d->track_event_defaults && d->track_event_defaults->has_track_uuid;
+			q->track = q->has_track ? d->track_event_defaults->track_uuid : 0;
+		}
+		if (pk->clock_snapshot) {
+			/* a sequence's own clock, and BOOTTIME (the trace's) at the same moment */
+			int boot = 0, own = 0;
+
+			for (j = 0; j < pk->clock_snapshot->n_clocks; j++) {
+				Perfetto__Protos__ClockSnapshot__Clock *c = pk->clock_snapshot->clocks[j];
+
+				if (c->clock_id == 6) {
+					boot = 1;
+					q->boot_at = c->timestamp;
+				} else if (c->clock_id >= 64 && c->clock_id < 128) {
+					CHECK(!q->has_clock_id || c->clock_id == q->clock_id);
+					own = 1;
+					q->clock = q->clock_at = c->timestamp;
+					q->incremental = c->has_is_incremental && c->is_incremental;
+				}
+			}
+			CHECK(boot && own);
+			q->has_clock = boot && own;
 		}
 		if (pk->interned_data) {
 			Perfetto__Protos__InternedData *id = pk->interned_data;
@@ -424,9 +458,18 @@ static void pf_recs(const struct out_bytes *b, struct recs *r, size_t *ntracks, 
 			struct pf_ev *e = &ev[nev++];
 
 			CHECK(pk->has_timestamp);
-			e->ts = pk->timestamp;
+			if (pk->has_timestamp_clock_id || !q->has_clock_id || q->clock_id == 6) {
+				CHECK(!pk->has_timestamp_clock_id || pk->timestamp_clock_id == 6);
+				e->ts = pk->timestamp;
+			} else {
+				/* the sequence's clock: a delta from its last value when incremental */
+				CHECK(q->has_clock);
+				q->clock = q->incremental ? q->clock + pk->timestamp : pk->timestamp;
+				e->ts = q->clock - q->clock_at + q->boot_at;
+			}
 			e->pos = i;
-			e->track = te->track_uuid;
+			CHECK(te->has_track_uuid || q->has_track);
+			e->track = te->has_track_uuid ? te->track_uuid : q->track;
 			e->begin = te->type == PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_BEGIN;
 			CHECK(e->begin || te->type == PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_END);
 			if (!e->begin)
