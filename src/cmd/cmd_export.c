@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* xplane-stat export: a trace to Chrome trace JSON or Perfetto's protobuf, every event, streamed. */
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,10 +51,18 @@ static int pick_format(const char *format, const char *output)
  */
 #define SPARE_MAX 16
 
+/*
+ * Written bytes are handed to the disk every KICK_BYTES, while the next
+ * pieces encode: else the kernel keeps them all (hundreds of megabytes,
+ * under its dirty limits) until the final fsync, and writes them only then.
+ */
+#define KICK_BYTES ((off_t)32 << 20)
+
 struct exp_run {
 	const struct an_exp_plan *plan;
 	enum out_exp_format fmt;
 	FILE *f;
+	off_t written, kicked;	/* bytes written; of those, handed to the disk */
 	struct out_gz gz;
 	int failed;		/* out of memory, or a write failed */
 	pthread_mutex_t lock;	/* for spare */
@@ -111,6 +120,19 @@ static void *exp_work(size_t i, void *ctx)
 	return res;
 }
 
+/* Starts the disk's writing of what was written since the last call (a hint: errors, as a pipe's, are ignored). */
+static void kick(struct exp_run *r, size_t n)
+{
+	r->written += (off_t)n;
+	if (r->written - r->kicked < KICK_BYTES)
+		return;
+#ifdef SYNC_FILE_RANGE_WRITE
+	if (!fflush(r->f))
+		(void)sync_file_range(fileno(r->f), r->kicked, r->written - r->kicked, SYNC_FILE_RANGE_WRITE);
+#endif
+	r->kicked = r->written;
+}
+
 /* Writes bytes, deflated first for gzip. */
 static void emit(struct exp_run *r, struct out_bytes *raw, struct out_gz_piece *z)
 {
@@ -132,8 +154,11 @@ static void emit(struct exp_run *r, struct out_bytes *raw, struct out_gz_piece *
 		out_gz_add(&r->gz, z);
 		if (z->z.n && fwrite(z->z.p, 1, z->z.n, r->f) != z->z.n)
 			r->failed = 1;
+		kick(r, z->z.n);
 	} else if (raw->n && fwrite(raw->p, 1, raw->n, r->f) != raw->n) {
 		r->failed = 1;
+	} else {
+		kick(r, raw->n);
 	}
 	free(own.z.p);
 }
