@@ -2,6 +2,7 @@
 /* xplane-stat export: a trace to Chrome trace JSON or Perfetto's protobuf, every event, streamed. */
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -363,6 +364,14 @@ int cmd_export(int argc, char **argv)
 		cmd_error("'%s': no event to export%s", pos[0],
 			  plan.total ? " with this selection" : ": the file holds none");
 		ret = EXIT_NOMATCH;
+		goto out;
+	}
+	if (fmt == OUT_EXP_PFTRACE && plan.npiece_tracks > OUT_EXP_PF_MAX_SEQS) {
+		/* a packet sequence per piece, line and track, each its own 32-bit id */
+		cmd_error("'%s': too many lines and tracks for a .pftrace (%" PRIu64 " packet sequences, at most %" PRIu64
+			  "): export it as JSON, or in parts (--device, --from/--to)",
+			  pos[0], plan.npiece_tracks, OUT_EXP_PF_MAX_SEQS);
+		ret = EXIT_INPUT;
 		goto out;
 	}
 	ret = cmd_out_open(&out, c.output);

@@ -480,7 +480,7 @@ static int pf_head(const struct an_exp_plan *p, struct out_bytes *b)
 	unsigned k;
 	char buf[4096];
 
-	if (p->npiece_tracks > (uint64_t)UINT32_MAX + 1 - PF_FIRST_SEQ)
+	if (p->npiece_tracks > OUT_EXP_PF_MAX_SEQS)
 		return -1;	/* more sequences than ids: cmd_export refuses it first */
 	for (i = 0; i < p->nplanes && !b->failed && !cp.failed; i++) {
 		const struct an_exp_plane *ep = &p->planes[i];
