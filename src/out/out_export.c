@@ -586,7 +586,7 @@ enum { USED_KEY = 1, USED_REF = 2 };			/* per statmeta */
 
 /* A track's packet sequence while a piece writes a line. */
 struct pf_track {
-	unsigned char seq[6];		/* TracePacket.trusted_packet_sequence_id, tag and value */
+	unsigned char seq[8];		/* TracePacket.trusted_packet_sequence_id, tag and value (6 at most) */
 	unsigned nseq;
 	uint64_t last_ns;		/* the sequence's incremental clock */
 	int64_t *end;			/* the open events' ends (ps), innermost last */
@@ -607,18 +607,30 @@ struct pf {
 	struct copies cp;		/* one packet's strings that needed copying */
 	struct out_bytes own;		/* an event's own annotations, packed */
 	struct out_bytes idata;		/* a line's InternedData, packed */
+	struct out_bytes lineb;		/* a line's event packets, written after its sequences' first */
 	/* Per evmeta, built on its first event: what its begins carry whatever the event. */
 	struct evcache **cache;
 	struct pf_track tk[AN_EXP_MAX_TRACKS];
 };
 
+#define SIG_MAX 4
+
 struct evcache {
-	/* TrackEvent.type (begin) and name_iid, packed */
-	unsigned char head[12];
+	/* TrackEvent.type (begin) and name_iid, packed (13 at most) */
+	unsigned char head[16];
 	unsigned nhead;
 	int long_name;			/* display name and name differ */
 	/* Its long name and metadata stats as TrackEvent.debug_annotations, packed once by protobuf-c. */
 	struct out_bytes meta;
+	/*
+	 * The own stats of its last event with numbers for stats: their ids,
+	 * and what they mean here (statmeta index, whether written). An event
+	 * whose own stats have those ids and numeric values writes them at once.
+	 */
+	unsigned nsig;			/* 0: none kept */
+	int64_t sig_id[SIG_MAX];
+	uint32_t sig_sm[SIG_MAX];	/* UINT32_MAX: not a known stat */
+	unsigned char sig_put[SIG_MAX];
 };
 
 static int has_long_name(const struct xp_evmeta *m)
@@ -640,12 +652,29 @@ static void mark_stat(struct pf *f, uint32_t i, unsigned char what)
 	f->used_stat[i] |= what;
 }
 
+static int sig_match(const struct evcache *c, const struct xp_stat *own, const struct xp_event *e);
+
 /* Marks what an event's packets name (names, ref targets), to intern it first. */
-static void pf_mark(struct pf *f, const struct xp_event *e)
+static void pf_mark(struct pf *f, const struct xp_event *e, const struct evcache *c)
 {
 	const struct xp_plane *pl = f->pl;
 	const struct xp_stat *own = pl->stats + e->stats_first;
 	size_t i;
+
+	if (sig_match(c, own, e)) {
+		/* numbers only, the stats known by the signature */
+		if (!(f->used_ev[e->meta] & USED_NAME)) {
+			mark_ev(f, e->meta, USED_NAME | USED_META);
+			if (c->long_name) {
+				mark_ev(f, e->meta, USED_LONG);
+				f->used_long = 1;
+			}
+		}
+		for (i = 0; i < c->nsig; i++)
+			if (c->sig_sm[i] != UINT32_MAX)
+				mark_stat(f, c->sig_sm[i], USED_KEY);
+		return;
+	}
 
 	if (!(f->used_ev[e->meta] & USED_NAME)) {
 		mark_ev(f, e->meta, USED_NAME | USED_META);
@@ -907,12 +936,98 @@ static void da_clear(Perfetto__Protos__DebugAnnotation *a)
 	a->has_string_value = a->has_string_value_iid = 0;
 }
 
+static int numeric(const struct xp_stat *s)
+{
+	return s->type == XP_STAT_UINT64 || s->type == XP_STAT_INT64 || s->type == XP_STAT_DOUBLE;
+}
+
+/* Whether e's own stats are the signature's ids, every one a number. */
+static int sig_match(const struct evcache *c, const struct xp_stat *own, const struct xp_event *e)
+{
+	unsigned i;
+
+	if (!c->nsig || c->nsig != e->nstats)
+		return 0;
+	for (i = 0; i < c->nsig; i++)
+		if (own[i].meta_id != c->sig_id[i] || !numeric(&own[i]))
+			return 0;
+	return 1;
+}
+
+/* Keeps e's own stats' meaning as the signature (numbers only, no metadata stat repeated). */
+static void sig_keep(struct evcache *c, struct pf *f, const struct xp_stat *own, const struct xp_event *e)
+{
+	const struct xp_evmeta *m = &f->pl->evmetas[e->meta];
+	const struct xp_stat *ms = f->pl->stats + m->stats_first;
+	unsigned i, j;
+
+	c->nsig = 0;
+	if (!e->nstats || e->nstats > SIG_MAX)
+		return;
+	for (i = 0; i < e->nstats; i++) {
+		if (!numeric(&own[i]))
+			return;
+		for (j = 0; j < m->nstats; j++)
+			if (own[i].meta_id == ms[j].meta_id)
+				return;	/* shadowing: the slow way */
+	}
+	for (i = 0; i < e->nstats; i++) {
+		uint32_t sm = stat_index(f->pl, own[i].meta_id);
+
+		c->sig_id[i] = own[i].meta_id;
+		c->sig_sm[i] = sm;
+		c->sig_put[i] = sm != UINT32_MAX && !stat_dup(own, i, own, e->nstats) &&
+				!(c->long_name && stat_is_long(f, sm));
+	}
+	c->nsig = e->nstats;
+}
+
+/* The signature's own stats with e's values, packed in f->own (sig_match holds). */
+static int sig_put(struct pf *f, const struct evcache *c, const struct xp_stat *own)
+{
+	unsigned i;
+
+	f->own.n = 0;
+	if (out_bytes_reserve(&f->own, 24 * (size_t)c->nsig))
+		return -1;
+	for (i = 0; i < c->nsig; i++) {
+		unsigned char *d = f->own.p + f->own.n;
+		size_t n = 2;
+		uint64_t u;
+		int k;
+
+		if (!c->sig_put[i])
+			continue;
+		d[n++] = TAG_DA_NAME_IID;
+		n += varint_at(d + n, 1 + (uint64_t)c->sig_sm[i]);
+		switch (own[i].type) {
+		case XP_STAT_UINT64:
+			d[n++] = TAG_DA_UINT;
+			n += varint_at(d + n, own[i].v.u);
+			break;
+		case XP_STAT_INT64:
+			d[n++] = TAG_DA_INT;
+			n += varint_at(d + n, (uint64_t)own[i].v.i);
+			break;
+		default:
+			memcpy(&u, &own[i].v.d, 8);
+			d[n++] = TAG_DA_DOUBLE;
+			for (k = 0; k < 8; k++)
+				d[n++] = (unsigned char)(u >> (8 * k));
+		}
+		d[0] = TAG_ANNOTATION;
+		d[1] = (unsigned char)(n - 2);	/* at most 1 + 5 + 1 + 10 */
+		f->own.n += n;
+	}
+	return 0;
+}
+
 /*
  * An event's own stats as packed annotations, in f->own; *meta: whether its
  * evmeta's cached ones go after them. Not when an own stat repeats a
  * metadata stat, which is then left out: all of them are then in f->own.
  */
-static int pf_annotations(struct pf *f, const struct xp_event *e, const struct evcache *c, int *meta)
+static int pf_annotations(struct pf *f, const struct xp_event *e, struct evcache *c, int *meta)
 {
 	const struct xp_plane *pl = f->pl;
 	const struct xp_evmeta *m = &pl->evmetas[e->meta];
@@ -924,6 +1039,9 @@ static int pf_annotations(struct pf *f, const struct xp_event *e, const struct e
 	*meta = 1;
 	if (!e->nstats)
 		return 0;
+	if (sig_match(c, own, e))
+		return sig_put(f, c, own);
+	sig_keep(c, f, own, e);
 	for (i = 0; i < e->nstats && !shadow; i++)
 		for (j = 0; j < m->nstats && !shadow; j++)
 			shadow = own[i].meta_id == ms[j].meta_id;
@@ -1121,13 +1239,23 @@ out:
 #define PF_CLOCK 64
 #define PF_CLOCK_BOOTTIME 6	/* Perfetto's default trace clock */
 
+/* Track t as packet sequence seq, its clock at 0, nothing open. */
+static void pf_track_init(struct pf_track *t, uint32_t seq)
+{
+	t->seq[0] = TAG_SEQ;
+	t->nseq = 1 + (unsigned)varint_at(t->seq + 1, seq);
+	t->last_ns = 0;
+	t->n = 0;
+}
+
 /*
- * Starts track t's packet sequence seq for a line of a piece: a packet that
- * clears its state, interns what the line's events name (f->idata) and sets
- * its defaults (the track, the clock), then a clock snapshot that starts
- * the incremental clock at 0 (the origin), as 0 on the trace's clock.
+ * Starts packet sequence seq for a track's events of a line of a piece: a
+ * packet that clears its state, interns what the line's events name
+ * (f->idata) and sets its defaults (the track, the clock), then a clock
+ * snapshot that starts the incremental clock at 0 (the origin), as 0 on the
+ * trace's clock.
  */
-static int pf_start(struct pf *f, struct pf_track *t, uint32_t seq, uint64_t uuid, struct out_bytes *b)
+static int pf_start(struct pf *f, uint32_t seq, uint64_t uuid, struct out_bytes *b)
 {
 	Perfetto__Protos__TracePacket pk = PERFETTO__PROTOS__TRACE_PACKET__INIT;
 	Perfetto__Protos__TracePacketDefaults d = PERFETTO__PROTOS__TRACE_PACKET_DEFAULTS__INIT;
@@ -1139,10 +1267,6 @@ static int pf_start(struct pf *f, struct pf_track *t, uint32_t seq, uint64_t uui
 	size_t n;
 	unsigned char h[16];
 
-	t->seq[0] = TAG_SEQ;
-	t->nseq = 1 + (unsigned)varint_at(t->seq + 1, seq);
-	t->last_ns = 0;
-	t->n = 0;
 	pk.has_trusted_packet_sequence_id = 1;
 	pk.trusted_packet_sequence_id = seq;
 	pk.has_sequence_flags = 1;
@@ -1200,19 +1324,25 @@ static uint64_t pf_delta(struct pf_track *t, int64_t ps)
 	return d;
 }
 
+/* Room for n more bytes in b, and the slack the fixed-size copies below write past them. */
+static int room(struct out_bytes *b, size_t n)
+{
+	return b->cap - b->n >= n + 16 ? 0 : out_bytes_reserve(b, n + 16);
+}
+
 /* An end packet: its time, the sequence; the track is the sequence's. */
 static void pf_end(struct pf_track *t, int64_t ps, struct out_bytes *b)
 {
 	unsigned char *d;
 	size_t n;
 
-	if (out_bytes_reserve(b, 32))
+	if (room(b, 32))
 		return;
 	d = b->p + b->n;
 	d[0] = TAG_PACKET;
 	d[2] = TAG_TIMESTAMP;
 	n = 3 + varint_at(d + 3, pf_delta(t, ps));
-	memcpy(d + n, t->seq, t->nseq);
+	memcpy(d + n, t->seq, sizeof(t->seq));	/* all 8: room leaves slack */
 	n += t->nseq;
 	d[n++] = TAG_TRACK_EVENT;
 	d[n++] = 2;
@@ -1226,34 +1356,33 @@ static void pf_end(struct pf_track *t, int64_t ps, struct out_bytes *b)
 static void pf_begin(struct pf *f, struct pf_track *t, int64_t ps, const struct evcache *c, int meta,
 		     struct out_bytes *b)
 {
-	size_t te = c->nhead + f->own.n + (meta ? c->meta.n : 0);
-	unsigned char h[40];
-	size_t nh, len;
+	size_t te = c->nhead + f->own.n + (meta ? c->meta.n : 0), len, n;
 	uint64_t delta = pf_delta(t, ps);
+	unsigned char *d;
 
 	len = 1 + varint_len(delta) + t->nseq + 1 + varint_len(te) + te + 2;
-	if (out_bytes_reserve(b, len + 11))
+	if (room(b, len + 11))
 		return;
-	h[0] = TAG_PACKET;
-	nh = 1 + varint_at(h + 1, len);
-	h[nh++] = TAG_TIMESTAMP;
-	nh += varint_at(h + nh, delta);
-	memcpy(h + nh, t->seq, t->nseq);
-	nh += t->nseq;
-	h[nh++] = TAG_TRACK_EVENT;
-	nh += varint_at(h + nh, te);
-	memcpy(h + nh, c->head, c->nhead);
-	nh += c->nhead;
-	memcpy(b->p + b->n, h, nh);
-	b->n += nh;
-	memcpy(b->p + b->n, f->own.p, f->own.n);
-	b->n += f->own.n;
+	d = b->p + b->n;
+	d[0] = TAG_PACKET;
+	n = 1 + varint_at(d + 1, len);
+	d[n++] = TAG_TIMESTAMP;
+	n += varint_at(d + n, delta);
+	memcpy(d + n, t->seq, sizeof(t->seq));
+	n += t->nseq;
+	d[n++] = TAG_TRACK_EVENT;
+	n += varint_at(d + n, te);
+	memcpy(d + n, c->head, sizeof(c->head));
+	n += c->nhead;
+	memcpy(d + n, f->own.p, f->own.n);
+	n += f->own.n;
 	if (meta) {
-		memcpy(b->p + b->n, c->meta.p, c->meta.n);
-		b->n += c->meta.n;
+		memcpy(d + n, c->meta.p, c->meta.n);
+		n += c->meta.n;
 	}
-	b->p[b->n++] = TAG_SEQ_FLAGS;
-	b->p[b->n++] = PERFETTO__PROTOS__TRACE_PACKET__SEQUENCE_FLAGS__SEQ_NEEDS_INCREMENTAL_STATE;
+	d[n++] = TAG_SEQ_FLAGS;
+	d[n++] = PERFETTO__PROTOS__TRACE_PACKET__SEQUENCE_FLAGS__SEQ_NEEDS_INCREMENTAL_STATE;
+	b->n += n;
 }
 
 static int pf_push(struct pf_track *t, int64_t end)
@@ -1275,40 +1404,22 @@ static int pf_push(struct pf_track *t, int64_t end)
  * The events a piece holds of line li: a packet sequence per track, begun
  * with the names its events use; each event's begin, and the ends of those
  * open that end first, in time order, so that the sequence's timestamps
- * are deltas.
+ * are deltas. The events go to f->lineb first, as they mark what the
+ * sequences' first packets intern: one pass over them, not two.
  */
 static int pf_line(struct pf *f, const struct an_exp_plan *p, const struct an_exp_piece *pc, size_t li,
 		   uint64_t first_seq, struct out_bytes *b)
 {
 	const struct an_exp_line *l = &p->lines[li];
 	const struct an_exp_plane *ep = &p->planes[l->plane_ix];
+	struct out_bytes *o = &f->lineb;
 	size_t k, from, to;
 	uint64_t used = 0;
 	unsigned tr;
 
+	o->n = 0;
 	an_exp_piece_range(pc, li, l->n, &from, &to);
-	for (k = from; k < to; k++) {
-		const struct xp_event *e = an_exp_event(p, l, k, &tr);
-		int64_t s = e->start_ps + ep->shift_ps;
-
-		if (an_exp_keeps(p, li, k, s, s + e->dur_ps, tr)) {
-			pf_mark(f, e);
-			used |= (uint64_t)1 << tr;
-		}
-	}
-	if (!used)
-		return 0;
-	if (pf_interned(f))
-		return -1;
-	for (tr = 0; tr < AN_EXP_MAX_TRACKS; tr++) {
-		uint64_t below = l->kept_tracks & (((uint64_t)1 << tr) - 1);
-
-		if ((used >> tr & 1) &&
-		    pf_start(f, &f->tk[tr], (uint32_t)(first_seq + (uint64_t)__builtin_popcountll(below)),
-			     track_uuid(p, li, tr), b))
-			return -1;
-	}
-	for (k = from; k < to && !b->failed; k++) {
+	for (k = from; k < to && !o->failed; k++) {
 		const struct xp_event *e = an_exp_event(p, l, k, &tr);
 		int64_t s = e->start_ps + ep->shift_ps;
 		struct pf_track *t = &f->tk[tr];
@@ -1317,18 +1428,39 @@ static int pf_line(struct pf *f, const struct an_exp_plan *p, const struct an_ex
 
 		if (!an_exp_keeps(p, li, k, s, s + e->dur_ps, tr))
 			continue;
+		if (!(used >> tr & 1)) {
+			used |= (uint64_t)1 << tr;
+			pf_track_init(t, (uint32_t)(first_seq + (uint64_t)__builtin_popcountll(
+								       l->kept_tracks & (((uint64_t)1 << tr) - 1))));
+		}
+		if (!(c = pf_cache(f, e->meta)))
+			return -1;
+		pf_mark(f, e, c);
 		/* the track's events nest or follow (an_export.h): what ended by s is the stack's top */
 		while (t->n && t->end[t->n - 1] <= s)
-			pf_end(t, t->end[--t->n], b);
-		if (!(c = pf_cache(f, e->meta)) || pf_annotations(f, e, c, &meta))
+			pf_end(t, t->end[--t->n], o);
+		if (pf_annotations(f, e, c, &meta))
 			return -1;
-		pf_begin(f, t, s, c, meta, b);
+		pf_begin(f, t, s, c, meta, o);
 		if (pf_push(t, s + e->dur_ps))
 			return -1;
 	}
 	for (tr = 0; tr < AN_EXP_MAX_TRACKS; tr++)
 		while (f->tk[tr].n)
-			pf_end(&f->tk[tr], f->tk[tr].end[--f->tk[tr].n], b);
+			pf_end(&f->tk[tr], f->tk[tr].end[--f->tk[tr].n], o);
+	if (o->failed)
+		return -1;
+	if (!used)
+		return 0;
+	if (pf_interned(f))
+		return -1;
+	for (tr = 0; tr < AN_EXP_MAX_TRACKS; tr++)
+		if ((used >> tr & 1) &&
+		    pf_start(f, (uint32_t)(first_seq + (uint64_t)__builtin_popcountll(l->kept_tracks &
+										   (((uint64_t)1 << tr) - 1))),
+			     track_uuid(p, li, tr), b))
+			return -1;
+	out_bytes_put(b, o->p, o->n);
 	return b->failed ? -1 : 0;
 }
 
@@ -1367,6 +1499,7 @@ out:
 	copies_free(&f.cp);
 	out_bytes_release(&f.own);
 	out_bytes_release(&f.idata);
+	out_bytes_release(&f.lineb);
 	return ret;
 }
 
