@@ -613,7 +613,7 @@ struct pf {
 	struct pf_track tk[AN_EXP_MAX_TRACKS];
 };
 
-#define SIG_MAX 4
+#define SIG_MAX 8
 
 struct evcache {
 	/* TrackEvent.type (begin) and name_iid, packed (13 at most) */
