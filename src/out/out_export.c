@@ -652,16 +652,14 @@ static void mark_stat(struct pf *f, uint32_t i, unsigned char what)
 	f->used_stat[i] |= what;
 }
 
-static int sig_match(const struct evcache *c, const struct xp_stat *own, const struct xp_event *e);
-
-/* Marks what an event's packets name (names, ref targets), to intern it first. */
-static void pf_mark(struct pf *f, const struct xp_event *e, const struct evcache *c)
+/* Marks what an event's packets name (names, ref targets), to intern it first; sig: its own stats match c's signature. */
+static void pf_mark(struct pf *f, const struct xp_event *e, const struct evcache *c, int sig)
 {
 	const struct xp_plane *pl = f->pl;
 	const struct xp_stat *own = pl->stats + e->stats_first;
 	size_t i;
 
-	if (sig_match(c, own, e)) {
+	if (sig) {
 		/* numbers only, the stats known by the signature */
 		if (!(f->used_ev[e->meta] & USED_NAME)) {
 			mark_ev(f, e->meta, USED_NAME | USED_META);
@@ -1023,11 +1021,12 @@ static int sig_put(struct pf *f, const struct evcache *c, const struct xp_stat *
 }
 
 /*
- * An event's own stats as packed annotations, in f->own; *meta: whether its
+ * An event's own stats as packed annotations, in f->own (sig: they match
+ * c's signature); *meta: whether its
  * evmeta's cached ones go after them. Not when an own stat repeats a
  * metadata stat, which is then left out: all of them are then in f->own.
  */
-static int pf_annotations(struct pf *f, const struct xp_event *e, struct evcache *c, int *meta)
+static int pf_annotations(struct pf *f, const struct xp_event *e, struct evcache *c, int sig, int *meta)
 {
 	const struct xp_plane *pl = f->pl;
 	const struct xp_evmeta *m = &pl->evmetas[e->meta];
@@ -1039,7 +1038,7 @@ static int pf_annotations(struct pf *f, const struct xp_event *e, struct evcache
 	*meta = 1;
 	if (!e->nstats)
 		return 0;
-	if (sig_match(c, own, e))
+	if (sig)
 		return sig_put(f, c, own);
 	sig_keep(c, f, own, e);
 	for (i = 0; i < e->nstats && !shadow; i++)
@@ -1412,10 +1411,13 @@ static int pf_line(struct pf *f, const struct an_exp_plan *p, const struct an_ex
 {
 	const struct an_exp_line *l = &p->lines[li];
 	const struct an_exp_plane *ep = &p->planes[l->plane_ix];
+	const struct xp_plane *pl = f->pl;
 	struct out_bytes *o = &f->lineb;
 	size_t k, from, to;
 	uint64_t used = 0;
 	unsigned tr;
+	/* no window, no cut: an event is kept when it has a track (an_exp_keeps) */
+	int all = !p->opts.have_from && !p->opts.have_to && p->cut_line == SIZE_MAX;
 
 	o->n = 0;
 	an_exp_piece_range(pc, li, l->n, &from, &to);
@@ -1424,9 +1426,9 @@ static int pf_line(struct pf *f, const struct an_exp_plan *p, const struct an_ex
 		int64_t s = e->start_ps + ep->shift_ps;
 		struct pf_track *t = &f->tk[tr];
 		struct evcache *c;
-		int meta;
+		int meta, sig;
 
-		if (!an_exp_keeps(p, li, k, s, s + e->dur_ps, tr))
+		if (all ? tr == AN_EXP_LEFT_OUT : !an_exp_keeps(p, li, k, s, s + e->dur_ps, tr))
 			continue;
 		if (!(used >> tr & 1)) {
 			used |= (uint64_t)1 << tr;
@@ -1435,11 +1437,12 @@ static int pf_line(struct pf *f, const struct an_exp_plan *p, const struct an_ex
 		}
 		if (!(c = pf_cache(f, e->meta)))
 			return -1;
-		pf_mark(f, e, c);
+		sig = sig_match(c, pl->stats + e->stats_first, e);
+		pf_mark(f, e, c, sig);
 		/* the track's events nest or follow (an_export.h): what ended by s is the stack's top */
 		while (t->n && t->end[t->n - 1] <= s)
 			pf_end(t, t->end[--t->n], o);
-		if (pf_annotations(f, e, c, &meta))
+		if (pf_annotations(f, e, c, sig, &meta))
 			return -1;
 		pf_begin(f, t, s, c, meta, o);
 		if (pf_push(t, s + e->dur_ps))
