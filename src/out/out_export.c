@@ -607,7 +607,7 @@ struct pf {
 	struct copies cp;		/* one packet's strings that needed copying */
 	struct out_bytes own;		/* an event's own annotations, packed */
 	struct out_bytes idata;		/* a line's InternedData, packed */
-	struct out_bytes lineb;		/* a line's event packets, written after its sequences' first */
+	struct out_bytes head;		/* a line's sequences' first packets, put before its events */
 	/* Per evmeta, built on its first event: what its begins carry whatever the event. */
 	struct evcache **cache;
 	struct pf_track tk[AN_EXP_MAX_TRACKS];
@@ -1403,8 +1403,9 @@ static int pf_push(struct pf_track *t, int64_t end)
  * The events a piece holds of line li: a packet sequence per track, begun
  * with the names its events use; each event's begin, and the ends of those
  * open that end first, in time order, so that the sequence's timestamps
- * are deltas. The events go to f->lineb first, as they mark what the
- * sequences' first packets intern: one pass over them, not two.
+ * are deltas. The events are written first, as they mark what the
+ * sequences' first packets intern (one pass over them, not two); those
+ * packets then go before them.
  */
 static int pf_line(struct pf *f, const struct an_exp_plan *p, const struct an_exp_piece *pc, size_t li,
 		   uint64_t first_seq, struct out_bytes *b)
@@ -1412,14 +1413,13 @@ static int pf_line(struct pf *f, const struct an_exp_plan *p, const struct an_ex
 	const struct an_exp_line *l = &p->lines[li];
 	const struct an_exp_plane *ep = &p->planes[l->plane_ix];
 	const struct xp_plane *pl = f->pl;
-	struct out_bytes *o = &f->lineb;
-	size_t k, from, to;
+	struct out_bytes *o = b;
+	size_t k, from, to, at = b->n;
 	uint64_t used = 0;
 	unsigned tr;
 	/* no window, no cut: an event is kept when it has a track (an_exp_keeps) */
 	int all = !p->opts.have_from && !p->opts.have_to && p->cut_line == SIZE_MAX;
 
-	o->n = 0;
 	an_exp_piece_range(pc, li, l->n, &from, &to);
 	for (k = from; k < to && !o->failed; k++) {
 		const struct xp_event *e = an_exp_event(p, l, k, &tr);
@@ -1457,14 +1457,20 @@ static int pf_line(struct pf *f, const struct an_exp_plan *p, const struct an_ex
 		return 0;
 	if (pf_interned(f))
 		return -1;
+	f->head.n = 0;
 	for (tr = 0; tr < AN_EXP_MAX_TRACKS; tr++)
 		if ((used >> tr & 1) &&
 		    pf_start(f, (uint32_t)(first_seq + (uint64_t)__builtin_popcountll(l->kept_tracks &
 										   (((uint64_t)1 << tr) - 1))),
-			     track_uuid(p, li, tr), b))
+			     track_uuid(p, li, tr), &f->head))
 			return -1;
-	out_bytes_put(b, o->p, o->n);
-	return b->failed ? -1 : 0;
+	/* in place, not through a line buffer: no fresh pages for every piece */
+	if (room(b, f->head.n))
+		return -1;
+	memmove(b->p + at + f->head.n, b->p + at, b->n - at);
+	memcpy(b->p + at, f->head.p, f->head.n);
+	b->n += f->head.n;
+	return 0;
 }
 
 /* A piece: its lines in turn. */
@@ -1502,7 +1508,7 @@ out:
 	copies_free(&f.cp);
 	out_bytes_release(&f.own);
 	out_bytes_release(&f.idata);
-	out_bytes_release(&f.lineb);
+	out_bytes_release(&f.head);
 	return ret;
 }
 
