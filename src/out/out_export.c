@@ -1329,7 +1329,11 @@ static int room(struct out_bytes *b, size_t n)
 	return b->cap - b->n >= n + 16 ? 0 : out_bytes_reserve(b, n + 16);
 }
 
-/* An end packet: its time, the sequence; the track is the sequence's. */
+/*
+ * An end packet: its time, the sequence; the track is the sequence's. Its
+ * track and clock are the sequence's defaults, incremental state: flagged
+ * as needing it, as the begins.
+ */
 static void pf_end(struct pf_track *t, int64_t ps, struct out_bytes *b)
 {
 	unsigned char *d;
@@ -1347,6 +1351,8 @@ static void pf_end(struct pf_track *t, int64_t ps, struct out_bytes *b)
 	d[n++] = 2;
 	d[n++] = TAG_TYPE;
 	d[n++] = PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_END;
+	d[n++] = TAG_SEQ_FLAGS;
+	d[n++] = PERFETTO__PROTOS__TRACE_PACKET__SEQUENCE_FLAGS__SEQ_NEEDS_INCREMENTAL_STATE;
 	d[1] = (unsigned char)(n - 2);	/* under 128 */
 	b->n += n;
 }

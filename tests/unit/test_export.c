@@ -553,6 +553,8 @@ static void pf_recs(const struct out_bytes *b, struct recs *r, size_t *ntracks, 
 			struct args args = {0};
 
 			CHECK(pk->has_timestamp);
+			/* every event depends on the sequence's state: interned names, or its defaults */
+			CHECK(q->cleared && pk->has_sequence_flags && (pk->sequence_flags & 2));
 			if (pk->has_timestamp_clock_id || !q->has_clock_id || q->clock_id == 6) {
 				CHECK(!pk->has_timestamp_clock_id || pk->timestamp_clock_id == 6);
 				e->ts = pk->timestamp;
