@@ -782,6 +782,7 @@ enum {
 	TAG_SEQ = 0x50,			/* TracePacket.trusted_packet_sequence_id, varint */
 	TAG_TRACK_EVENT = 0x5a,		/* TracePacket.track_event, length-delimited */
 	TAG_SEQ_FLAGS = 0x68,		/* TracePacket.sequence_flags, varint */
+	TAG_INTERNED_DATA = 0x62,	/* TracePacket.interned_data, length-delimited */
 	TAG_ANNOTATION = 0x22,		/* TrackEvent.debug_annotations, length-delimited */
 	TAG_TYPE = 0x48,		/* TrackEvent.type, varint */
 	TAG_NAME_IID = 0x50,		/* TrackEvent.name_iid, varint */
@@ -1104,7 +1105,7 @@ static int pf_interned(struct pf *f)
 {
 	const struct xp_plane *pl = f->pl;
 	Perfetto__Protos__InternedData id = PERFETTO__PROTOS__INTERNED_DATA__INIT;
-	size_t nev = 0, nst = 0, nstr = 0, i, j, k, n;
+	size_t nev = 0, nst = 0, nstr = 0, j, k, n;
 	Perfetto__Protos__EventName *ev = NULL, **evp = NULL;
 	Perfetto__Protos__DebugAnnotationName *dn = NULL, **dnp = NULL;
 	Perfetto__Protos__InternedString *is = NULL, **isp = NULL;
@@ -1284,7 +1285,7 @@ static int pf_start(struct pf *f, uint32_t seq, uint64_t uuid, struct out_bytes 
 	if (out_bytes_reserve(b, perfetto__protos__trace_packet__get_packed_size(&pk)))
 		return -1;
 	b->n += perfetto__protos__trace_packet__pack(&pk, b->p + b->n);
-	h[0] = 0x62;
+	h[0] = TAG_INTERNED_DATA;
 	out_bytes_put(b, h, 1 + varint_at(h + 1, f->idata.n));
 	out_bytes_put(b, f->idata.p, f->idata.n);
 
