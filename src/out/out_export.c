@@ -1380,9 +1380,10 @@ static void pf_begin(struct pf *f, struct pf_track *t, int64_t ps, const struct 
 	n += varint_at(d + n, te);
 	memcpy(d + n, c->head, sizeof(c->head));
 	n += c->nhead;
-	memcpy(d + n, f->own.p, f->own.n);
+	if (f->own.n)	/* (memcpy from NULL is undefined, even of nothing) */
+		memcpy(d + n, f->own.p, f->own.n);
 	n += f->own.n;
-	if (meta) {
+	if (meta && c->meta.n) {
 		memcpy(d + n, c->meta.p, c->meta.n);
 		n += c->meta.n;
 	}

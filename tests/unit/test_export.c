@@ -69,7 +69,8 @@ static void args_add(struct args *a, const char *key, const char *val, size_t vl
 	e = malloc(k + vlen + 2);
 	memcpy(e, key, k);
 	e[k] = '=';
-	memcpy(e + k + 1, val, vlen);
+	if (vlen)	/* protobuf-c gives empty bytes a NULL pointer */
+		memcpy(e + k + 1, val, vlen);
 	e[k + 1 + vlen] = '\0';
 	a->v[a->n++] = e;
 }
@@ -96,7 +97,8 @@ static char *args_text(struct args *a)
 	size_t i, n = 1, o = 0;
 	char *t;
 
-	qsort(a->v, a->n, sizeof(*a->v), str_cmp);
+	if (a->n)
+		qsort(a->v, a->n, sizeof(*a->v), str_cmp);
 	for (i = 0; i < a->n; i++)
 		n += strlen(a->v[i]) + 1;
 	t = malloc(n);
