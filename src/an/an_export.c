@@ -435,6 +435,11 @@ int an_exp_plan(const struct xp_trace *t, const struct an_exp_opts *o, struct an
 			}
 		}
 	}
+	for (pi = 0; pi < p->npieces; pi++) {
+		p->pieces[pi].first_track = p->npiece_tracks;
+		for (li = p->pieces[pi].first_line; li <= p->pieces[pi].last_line; li++)
+			p->npiece_tracks += (uint64_t)__builtin_popcountll(p->lines[li].kept_tracks);
+	}
 	return 0;
 fail:
 	if (ret == XP_ERR_NOMEM)

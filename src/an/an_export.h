@@ -74,6 +74,11 @@ struct an_exp_line {
 struct an_exp_piece {
 	size_t first_line, from;	/* in plan->lines; position in that line's order */
 	size_t last_line, to;
+	/*
+	 * Its first track's number among every piece's (line, kept track)
+	 * pairs, counted in order: the .pftrace writer's packet sequences.
+	 */
+	uint64_t first_track;
 };
 
 /* The positions of line li that piece pc holds: [*from, *to). */
@@ -100,6 +105,7 @@ struct an_exp_plan {
 	size_t nlines;
 	struct an_exp_piece *pieces;
 	size_t npieces;
+	uint64_t npiece_tracks;	/* the (piece, line, kept track) triples, in all */
 	/* Counts of events. */
 	uint64_t total;		/* in the file (every plane) */
 	uint64_t exported;

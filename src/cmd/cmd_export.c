@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* xplane-stat export: a trace to Chrome trace JSON or Perfetto's protobuf, every event, streamed. */
 #include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,10 +52,18 @@ static int pick_format(const char *format, const char *output)
  */
 #define SPARE_MAX 16
 
+/*
+ * Written bytes are handed to the disk every KICK_BYTES, while the next
+ * pieces encode: else the kernel keeps them all (hundreds of megabytes,
+ * under its dirty limits) until the final fsync, and writes them only then.
+ */
+#define KICK_BYTES ((off_t)32 << 20)
+
 struct exp_run {
 	const struct an_exp_plan *plan;
 	enum out_exp_format fmt;
 	FILE *f;
+	off_t written, kicked;	/* bytes written; of those, handed to the disk */
 	struct out_gz gz;
 	int failed;		/* out of memory, or a write failed */
 	pthread_mutex_t lock;	/* for spare */
@@ -111,6 +121,19 @@ static void *exp_work(size_t i, void *ctx)
 	return res;
 }
 
+/* Starts the disk's writing of what was written since the last call (a hint: errors, as a pipe's, are ignored). */
+static void kick(struct exp_run *r, size_t n)
+{
+	r->written += (off_t)n;
+	if (r->written - r->kicked < KICK_BYTES)
+		return;
+#ifdef SYNC_FILE_RANGE_WRITE
+	if (!fflush(r->f))
+		(void)sync_file_range(fileno(r->f), r->kicked, r->written - r->kicked, SYNC_FILE_RANGE_WRITE);
+#endif
+	r->kicked = r->written;
+}
+
 /* Writes bytes, deflated first for gzip. */
 static void emit(struct exp_run *r, struct out_bytes *raw, struct out_gz_piece *z)
 {
@@ -132,8 +155,11 @@ static void emit(struct exp_run *r, struct out_bytes *raw, struct out_gz_piece *
 		out_gz_add(&r->gz, z);
 		if (z->z.n && fwrite(z->z.p, 1, z->z.n, r->f) != z->z.n)
 			r->failed = 1;
+		kick(r, z->z.n);
 	} else if (raw->n && fwrite(raw->p, 1, raw->n, r->f) != raw->n) {
 		r->failed = 1;
+	} else {
+		kick(r, raw->n);
 	}
 	free(own.z.p);
 }
@@ -338,6 +364,14 @@ int cmd_export(int argc, char **argv)
 		cmd_error("'%s': no event to export%s", pos[0],
 			  plan.total ? " with this selection" : ": the file holds none");
 		ret = EXIT_NOMATCH;
+		goto out;
+	}
+	if (fmt == OUT_EXP_PFTRACE && plan.npiece_tracks > OUT_EXP_PF_MAX_SEQS) {
+		/* a packet sequence per piece, line and track, each its own 32-bit id */
+		cmd_error("'%s': too many lines and tracks for a .pftrace (%" PRIu64 " packet sequences, at most %" PRIu64
+			  "): export it as JSON, or in parts (--device, --from/--to)",
+			  pos[0], plan.npiece_tracks, OUT_EXP_PF_MAX_SEQS);
+		ret = EXIT_INPUT;
 		goto out;
 	}
 	ret = cmd_out_open(&out, c.output);

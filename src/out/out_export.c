@@ -309,14 +309,13 @@ static void json_piece(const struct an_exp_plan *p, const struct an_exp_piece *p
 /* ---- Perfetto --------------------------------------------------------------------- */
 
 /*
- * A packet sequence per plane: its pieces clear and intern again and again,
- * each id naming the same string every time (an evmeta or statmeta index of
- * that plane), as Perfetto requires of interned ids on one sequence.
+ * Packet sequences: the track descriptors on the first; then one per piece,
+ * line and track (an_exp_piece.first_track onwards), which sets that track
+ * and an incremental clock as its defaults, so that its events name neither
+ * and their times are deltas, and interns what its events name.
  */
-static uint32_t seq_id(size_t plane_ix)
-{
-	return 1 + (uint32_t)(plane_ix % 0x7fffffff);
-}
+#define PF_HEAD_SEQ 1
+#define PF_FIRST_SEQ 2
 
 static void put_varint(struct out_bytes *b, uint64_t v)
 {
@@ -481,6 +480,8 @@ static int pf_head(const struct an_exp_plan *p, struct out_bytes *b)
 	unsigned k;
 	char buf[4096];
 
+	if (p->npiece_tracks > OUT_EXP_PF_MAX_SEQS)
+		return -1;	/* more sequences than ids: cmd_export refuses it first */
 	for (i = 0; i < p->nplanes && !b->failed && !cp.failed; i++) {
 		const struct an_exp_plane *ep = &p->planes[i];
 		const struct xp_plane *pl = &p->t->planes[ep->plane];
@@ -503,7 +504,7 @@ static int pf_head(const struct an_exp_plan *p, struct out_bytes *b)
 		td.has_child_ordering = 1;
 		td.child_ordering = PERFETTO__PROTOS__TRACK_DESCRIPTOR__CHILD_TRACKS_ORDERING__EXPLICIT;
 		pk.has_trusted_packet_sequence_id = 1;
-		pk.trusted_packet_sequence_id = seq_id(i);
+		pk.trusted_packet_sequence_id = PF_HEAD_SEQ;
 		pk.track_descriptor = &td;
 		put_packet(b, &pk);
 		for (li = ep->first_line; li < ep->first_line + ep->nlines; li++) {
@@ -547,6 +548,14 @@ static int pf_head(const struct an_exp_plan *p, struct out_bytes *b)
  * plane's stats (metadata stats repeat on every event: interned, each costs
  * a few bytes).
  */
+/*
+ * Interned ids, each table its own space: event names 1 + evmeta index;
+ * annotation names 1 + statmeta index, "long_name" after them; strings: a
+ * long name 1 + evmeta index, a ref target after the evmetas by statmeta
+ * index, a metadata stat's text value after those by its index in the
+ * plane's stats (metadata stats repeat on every event: interned, each costs
+ * a few bytes).
+ */
 static uint64_t iid_long_name_key(const struct xp_plane *p)
 {
 	return 1 + (uint64_t)p->nstatmetas;
@@ -575,33 +584,53 @@ static uint32_t stat_index(const struct xp_plane *p, int64_t id)
 enum { USED_NAME = 1, USED_LONG = 2, USED_META = 4 };	/* per evmeta */
 enum { USED_KEY = 1, USED_REF = 2 };			/* per statmeta */
 
+/* A track's packet sequence while a piece writes a line. */
+struct pf_track {
+	unsigned char seq[8];		/* TracePacket.trusted_packet_sequence_id, tag and value (6 at most) */
+	unsigned nseq;
+	uint64_t last_ns;		/* the sequence's incremental clock */
+	int64_t *end;			/* the open events' ends (ps), innermost last */
+	size_t n, cap;
+};
+
 /* One piece's encoder state. */
 struct pf {
 	const struct xp_plane *pl;
-	uint32_t seq;			/* the plane's packet sequence */
 	unsigned char *used_ev;		/* per evmeta: USED_* */
 	unsigned char *used_stat;	/* per statmeta: USED_KEY, USED_REF */
+	unsigned char *stat_long;	/* per statmeta: 0 not known yet, 1 not named long_name, 2 named so */
+	uint32_t *tev, *tst;		/* the evmetas and statmetas marked, to intern and unmark them */
+	size_t ntev, ntst;
 	int used_long;
 	Perfetto__Protos__DebugAnnotation *da;
-	Perfetto__Protos__DebugAnnotation **dap;
 	size_t nda;
 	struct copies cp;		/* one packet's strings that needed copying */
-	/*
-	 * Per evmeta, built on its first event: its long name and metadata
-	 * stats as annotations packed once by protobuf-c and attached to each
-	 * event as unknown fields (which protobuf-c writes as they are).
-	 */
+	struct out_bytes own;		/* an event's own annotations, packed */
+	struct out_bytes idata;		/* a line's InternedData, packed */
+	struct out_bytes head;		/* a line's sequences' first packets, put before its events */
+	/* Per evmeta, built on its first event: what its begins carry whatever the event. */
 	struct evcache **cache;
+	struct pf_track tk[AN_EXP_MAX_TRACKS];
 };
 
+#define SIG_MAX 8
+
 struct evcache {
-	ProtobufCMessageUnknownField *uf;
-	unsigned nuf;
-	uint8_t *blob;
-	/* The begin packet of its events without stats of their own, less the timestamp, on track begin_track. */
-	struct out_bytes begin;
-	uint64_t begin_uuid;		/* the track it was made for */
-	int have_begin;
+	/* TrackEvent.type (begin) and name_iid, packed (13 at most) */
+	unsigned char head[16];
+	unsigned nhead;
+	int long_name;			/* display name and name differ */
+	/* Its long name and metadata stats as TrackEvent.debug_annotations, packed once by protobuf-c. */
+	struct out_bytes meta;
+	/*
+	 * The own stats of its last event with numbers for stats: their ids,
+	 * and what they mean here (statmeta index, whether written). An event
+	 * whose own stats have those ids and numeric values writes them at once.
+	 */
+	unsigned nsig;			/* 0: none kept */
+	int64_t sig_id[SIG_MAX];
+	uint32_t sig_sm[SIG_MAX];	/* UINT32_MAX: not a known stat */
+	unsigned char sig_put[SIG_MAX];
 };
 
 static int has_long_name(const struct xp_evmeta *m)
@@ -609,18 +638,46 @@ static int has_long_name(const struct xp_evmeta *m)
 	return strcmp(event_display(m), m->name) != 0;
 }
 
-/* Marks what an event's packets name (names, ref targets), to intern it first. */
-static void pf_mark(struct pf *f, const struct xp_event *e)
+static void mark_ev(struct pf *f, uint32_t i, unsigned char what)
+{
+	if (!f->used_ev[i])
+		f->tev[f->ntev++] = i;
+	f->used_ev[i] |= what;
+}
+
+static void mark_stat(struct pf *f, uint32_t i, unsigned char what)
+{
+	if (!f->used_stat[i])
+		f->tst[f->ntst++] = i;
+	f->used_stat[i] |= what;
+}
+
+/* Marks what an event's packets name (names, ref targets), to intern it first; sig: its own stats match c's signature. */
+static void pf_mark(struct pf *f, const struct xp_event *e, const struct evcache *c, int sig)
 {
 	const struct xp_plane *pl = f->pl;
-	const struct xp_evmeta *m = &pl->evmetas[e->meta];
 	const struct xp_stat *own = pl->stats + e->stats_first;
 	size_t i;
 
+	if (sig) {
+		/* numbers only, the stats known by the signature */
+		if (!(f->used_ev[e->meta] & USED_NAME)) {
+			mark_ev(f, e->meta, USED_NAME | USED_META);
+			if (c->long_name) {
+				mark_ev(f, e->meta, USED_LONG);
+				f->used_long = 1;
+			}
+		}
+		for (i = 0; i < c->nsig; i++)
+			if (c->sig_sm[i] != UINT32_MAX)
+				mark_stat(f, c->sig_sm[i], USED_KEY);
+		return;
+	}
+
 	if (!(f->used_ev[e->meta] & USED_NAME)) {
-		f->used_ev[e->meta] |= USED_NAME | USED_META;
-		if (has_long_name(m)) {
-			f->used_ev[e->meta] |= USED_LONG;
+		mark_ev(f, e->meta, USED_NAME | USED_META);
+		if (has_long_name(&pl->evmetas[e->meta])) {
+			mark_ev(f, e->meta, USED_LONG);
 			f->used_long = 1;
 		}
 	}
@@ -629,10 +686,18 @@ static void pf_mark(struct pf *f, const struct xp_event *e)
 
 		if (sm == UINT32_MAX)
 			continue;
-		f->used_stat[sm] |= USED_KEY;
+		mark_stat(f, sm, USED_KEY);
 		if (own[i].type == XP_STAT_REF && (sm = stat_index(pl, (int64_t)own[i].v.u)) != UINT32_MAX)
-			f->used_stat[sm] |= USED_REF;
+			mark_stat(f, sm, USED_REF);
 	}
+}
+
+/* Whether statmeta sm is named long_name (the long name's own argument then takes its place). */
+static int stat_is_long(struct pf *f, uint32_t sm)
+{
+	if (!f->stat_long[sm])
+		f->stat_long[sm] = strcmp(f->pl->statmetas[sm].name, "long_name") ? 1 : 2;
+	return f->stat_long[sm] == 2;
 }
 
 static const Perfetto__Protos__DebugAnnotation da_init = PERFETTO__PROTOS__DEBUG_ANNOTATION__INIT;
@@ -682,7 +747,114 @@ static int pf_value(struct pf *f, const struct xp_stat *s, size_t pool_ix, int m
 	}
 }
 
-/* The annotations of evmeta i that every event of it carries (an_exp.h's order: long name, then its stats). */
+static size_t varint_len(uint64_t v)
+{
+	size_t n = 1;
+
+	while (v >= 0x80) {
+		v >>= 7;
+		n++;
+	}
+	return n;
+}
+
+/* v as a varint at d; returns the bytes written (at most 10). */
+static size_t varint_at(unsigned char *d, uint64_t v)
+{
+	size_t n = 0;
+
+	while (v >= 0x80) {
+		d[n++] = (unsigned char)(v | 0x80);
+		v >>= 7;
+	}
+	d[n++] = (unsigned char)v;
+	return n;
+}
+
+/*
+ * Wire tags (field number << 3 | wire type) of what the per-event packets
+ * hold, from proto/perfetto_trace.proto: events are too many to pack each by
+ * protobuf-c, so they are put together from pre-packed parts and these.
+ */
+enum {
+	TAG_PACKET = 0x0a,		/* Trace.packet, length-delimited */
+	TAG_TIMESTAMP = 0x40,		/* TracePacket.timestamp, varint */
+	TAG_SEQ = 0x50,			/* TracePacket.trusted_packet_sequence_id, varint */
+	TAG_TRACK_EVENT = 0x5a,		/* TracePacket.track_event, length-delimited */
+	TAG_SEQ_FLAGS = 0x68,		/* TracePacket.sequence_flags, varint */
+	TAG_INTERNED_DATA = 0x62,	/* TracePacket.interned_data, length-delimited */
+	TAG_ANNOTATION = 0x22,		/* TrackEvent.debug_annotations, length-delimited */
+	TAG_TYPE = 0x48,		/* TrackEvent.type, varint */
+	TAG_NAME_IID = 0x50,		/* TrackEvent.name_iid, varint */
+	TAG_DA_NAME_IID = 0x08,		/* DebugAnnotation.name_iid, varint */
+	TAG_DA_UINT = 0x18,		/* DebugAnnotation.uint_value, varint */
+	TAG_DA_INT = 0x20,		/* DebugAnnotation.int_value, varint */
+	TAG_DA_DOUBLE = 0x29,		/* DebugAnnotation.double_value, 64-bit */
+	TAG_DA_STRING = 0x32,		/* DebugAnnotation.string_value, length-delimited */
+};
+/* DebugAnnotation.string_value_iid (field 17, varint): a two-byte tag. */
+static const unsigned char tag_da_string_iid[2] = {0x88, 0x01};
+
+/*
+ * Annotation a (the fields pf_value and the callers set) as a
+ * TrackEvent.debug_annotations field, in field-number order as protobuf-c
+ * packs it.
+ */
+static void put_annotation(struct out_bytes *b, const Perfetto__Protos__DebugAnnotation *a)
+{
+	unsigned char d[48];
+	size_t n = 0, len, extra = 0;
+
+	if (a->has_name_iid) {
+		d[n++] = TAG_DA_NAME_IID;
+		n += varint_at(d + n, a->name_iid);
+	}
+	if (a->has_uint_value) {
+		d[n++] = TAG_DA_UINT;
+		n += varint_at(d + n, a->uint_value);
+	}
+	if (a->has_int_value) {
+		d[n++] = TAG_DA_INT;
+		n += varint_at(d + n, (uint64_t)a->int_value);
+	}
+	if (a->has_double_value) {
+		uint64_t u;
+		int i;
+
+		memcpy(&u, &a->double_value, 8);
+		d[n++] = TAG_DA_DOUBLE;
+		for (i = 0; i < 8; i++)
+			d[n++] = (unsigned char)(u >> (8 * i));	/* little-endian, as the wire has it */
+	}
+	if (a->has_string_value) {
+		d[n++] = TAG_DA_STRING;
+		n += varint_at(d + n, a->string_value.len);
+		extra = a->string_value.len;	/* the bytes follow what d holds */
+	}
+	len = n + extra;
+	if (a->has_string_value_iid) {
+		len += 2 + varint_len(a->string_value_iid);
+	}
+	{
+		unsigned char h[11];
+		size_t nh;
+
+		h[0] = TAG_ANNOTATION;
+		nh = 1 + varint_at(h + 1, len);
+		out_bytes_put(b, h, nh);
+	}
+	out_bytes_put(b, d, n);
+	if (a->has_string_value)
+		out_bytes_put(b, a->string_value.data, a->string_value.len);
+	if (a->has_string_value_iid) {
+		n = 0;
+		memcpy(d, tag_da_string_iid, 2);
+		n = 2 + varint_at(d + 2, a->string_value_iid);
+		out_bytes_put(b, d, n);
+	}
+}
+
+/* What every begin of evmeta i carries: its type and name, its long name and metadata stats (an_exp.h's order). */
 static struct evcache *pf_cache(struct pf *f, uint32_t i)
 {
 	const struct xp_plane *pl = f->pl;
@@ -690,13 +862,18 @@ static struct evcache *pf_cache(struct pf *f, uint32_t i)
 	const struct xp_stat *ms = pl->stats + m->stats_first;
 	Perfetto__Protos__DebugAnnotation *da = NULL;
 	struct evcache *c;
-	size_t n = 0, k, total = 0, at = 0;
+	size_t n = 0, k, total = 0;
 
 	if (f->cache[i])
 		return f->cache[i];
 	if (!(c = calloc(1, sizeof(*c))) || !(da = calloc((size_t)m->nstats + 1, sizeof(*da))))
 		goto fail;
-	if (has_long_name(m)) {
+	c->head[0] = TAG_TYPE;
+	c->head[1] = PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_BEGIN;
+	c->head[2] = TAG_NAME_IID;
+	c->nhead = 3 + (unsigned)varint_at(c->head + 3, 1 + (uint64_t)i);
+	c->long_name = has_long_name(m);
+	if (c->long_name) {
 		da[n] = da_init;
 		da[n].has_name_iid = 1;
 		da[n].name_iid = iid_long_name_key(pl);
@@ -707,7 +884,7 @@ static struct evcache *pf_cache(struct pf *f, uint32_t i)
 	for (k = 0; k < m->nstats; k++) {
 		uint32_t sm = stat_index(pl, ms[k].meta_id);
 
-		if (sm == UINT32_MAX || stat_dup(ms, k, NULL, 0) || stat_shadowed(pl, &ms[k], has_long_name(m), 0))
+		if (sm == UINT32_MAX || stat_dup(ms, k, NULL, 0) || (c->long_name && stat_is_long(f, sm)))
 			continue;
 		da[n] = da_init;
 		da[n].has_name_iid = 1;
@@ -716,32 +893,22 @@ static struct evcache *pf_cache(struct pf *f, uint32_t i)
 			n++;
 	}
 	for (k = 0; k < n; k++)
-		total += 10 + perfetto__protos__debug_annotation__get_packed_size(&da[k]);
-	if (!(c->uf = calloc(n + 1, sizeof(*c->uf))) || !(c->blob = malloc(total + 1)))
+		total += 11 + perfetto__protos__debug_annotation__get_packed_size(&da[k]);
+	if (out_bytes_reserve(&c->meta, total + 1))
 		goto fail;
 	for (k = 0; k < n; k++) {
-		/* protobuf-c writes an unknown field as its tag, then data: the length prefix is the data's */
-		size_t size = perfetto__protos__debug_annotation__get_packed_size(&da[k]), v = size, pre = 0;
+		size_t size = perfetto__protos__debug_annotation__get_packed_size(&da[k]);
 
-		do {
-			c->blob[at + pre++] = (uint8_t)(v >= 0x80 ? (v & 0x7f) | 0x80 : v);
-			v >>= 7;
-		} while (v);
-		perfetto__protos__debug_annotation__pack(&da[k], c->blob + at + pre);
-		c->uf[k].tag = 4;	/* TrackEvent.debug_annotations */
-		c->uf[k].wire_type = PROTOBUF_C_WIRE_TYPE_LENGTH_PREFIXED;
-		c->uf[k].len = pre + size;
-		c->uf[k].data = c->blob + at;
-		at += pre + size;
+		c->meta.p[c->meta.n++] = TAG_ANNOTATION;
+		c->meta.n += varint_at(c->meta.p + c->meta.n, size);
+		c->meta.n += perfetto__protos__debug_annotation__pack(&da[k], c->meta.p + c->meta.n);
 	}
-	c->nuf = (unsigned)n;
 	free(da);
 	f->cache[i] = c;
 	return c;
 fail:
 	if (c) {
-		free(c->uf);
-		free(c->blob);
+		out_bytes_release(&c->meta);
 		free(c);
 	}
 	free(da);
@@ -755,79 +922,168 @@ static void pf_cache_free(struct pf *f)
 	for (i = 0; f->cache && i <= f->pl->nevmetas; i++) {
 		if (!f->cache[i])
 			continue;
-		free(f->cache[i]->uf);
-		free(f->cache[i]->blob);
-		out_bytes_release(&f->cache[i]->begin);
+		out_bytes_release(&f->cache[i]->meta);
 		free(f->cache[i]);
 	}
 	free(f->cache);
 }
 
+/* Clears what put_annotation reads (cheaper than the whole struct, per event). */
+static void da_clear(Perfetto__Protos__DebugAnnotation *a)
+{
+	a->has_name_iid = a->has_uint_value = a->has_int_value = a->has_double_value = 0;
+	a->has_string_value = a->has_string_value_iid = 0;
+}
+
+static int numeric(const struct xp_stat *s)
+{
+	return s->type == XP_STAT_UINT64 || s->type == XP_STAT_INT64 || s->type == XP_STAT_DOUBLE;
+}
+
+/* Whether e's own stats are the signature's ids, every one a number. */
+static int sig_match(const struct evcache *c, const struct xp_stat *own, const struct xp_event *e)
+{
+	unsigned i;
+
+	if (!c->nsig || c->nsig != e->nstats)
+		return 0;
+	for (i = 0; i < c->nsig; i++)
+		if (own[i].meta_id != c->sig_id[i] || !numeric(&own[i]))
+			return 0;
+	return 1;
+}
+
+/* Keeps e's own stats' meaning as the signature (numbers only, no metadata stat repeated). */
+static void sig_keep(struct evcache *c, struct pf *f, const struct xp_stat *own, const struct xp_event *e)
+{
+	const struct xp_evmeta *m = &f->pl->evmetas[e->meta];
+	const struct xp_stat *ms = f->pl->stats + m->stats_first;
+	unsigned i, j;
+
+	c->nsig = 0;
+	if (!e->nstats || e->nstats > SIG_MAX)
+		return;
+	for (i = 0; i < e->nstats; i++) {
+		if (!numeric(&own[i]))
+			return;
+		for (j = 0; j < m->nstats; j++)
+			if (own[i].meta_id == ms[j].meta_id)
+				return;	/* shadowing: the slow way */
+	}
+	for (i = 0; i < e->nstats; i++) {
+		uint32_t sm = stat_index(f->pl, own[i].meta_id);
+
+		c->sig_id[i] = own[i].meta_id;
+		c->sig_sm[i] = sm;
+		c->sig_put[i] = sm != UINT32_MAX && !stat_dup(own, i, own, e->nstats) &&
+				!(c->long_name && stat_is_long(f, sm));
+	}
+	c->nsig = e->nstats;
+}
+
+/* The signature's own stats with e's values, packed in f->own (sig_match holds). */
+static int sig_put(struct pf *f, const struct evcache *c, const struct xp_stat *own)
+{
+	unsigned i;
+
+	f->own.n = 0;
+	if (out_bytes_reserve(&f->own, 24 * (size_t)c->nsig))
+		return -1;
+	for (i = 0; i < c->nsig; i++) {
+		unsigned char *d = f->own.p + f->own.n;
+		size_t n = 2;
+		uint64_t u;
+		int k;
+
+		if (!c->sig_put[i])
+			continue;
+		d[n++] = TAG_DA_NAME_IID;
+		n += varint_at(d + n, 1 + (uint64_t)c->sig_sm[i]);
+		switch (own[i].type) {
+		case XP_STAT_UINT64:
+			d[n++] = TAG_DA_UINT;
+			n += varint_at(d + n, own[i].v.u);
+			break;
+		case XP_STAT_INT64:
+			d[n++] = TAG_DA_INT;
+			n += varint_at(d + n, (uint64_t)own[i].v.i);
+			break;
+		default:
+			memcpy(&u, &own[i].v.d, 8);
+			d[n++] = TAG_DA_DOUBLE;
+			for (k = 0; k < 8; k++)
+				d[n++] = (unsigned char)(u >> (8 * k));
+		}
+		d[0] = TAG_ANNOTATION;
+		d[1] = (unsigned char)(n - 2);	/* at most 1 + 5 + 1 + 10 */
+		f->own.n += n;
+	}
+	return 0;
+}
+
 /*
- * An event's own stats as annotations (*n of them in f->dap), and in *c its
- * evmeta's cached ones; *c is NULL when an own stat repeats a metadata stat,
- * which is then left out: all of them are then in f->dap.
+ * An event's own stats as packed annotations, in f->own (sig: they match
+ * c's signature); *meta: whether its
+ * evmeta's cached ones go after them. Not when an own stat repeats a
+ * metadata stat, which is then left out: all of them are then in f->own.
  */
-static int pf_annotations(struct pf *f, const struct xp_event *e, size_t *n, struct evcache **c)
+static int pf_annotations(struct pf *f, const struct xp_event *e, struct evcache *c, int sig, int *meta)
 {
 	const struct xp_plane *pl = f->pl;
 	const struct xp_evmeta *m = &pl->evmetas[e->meta];
 	const struct xp_stat *own = pl->stats + e->stats_first, *ms = pl->stats + m->stats_first;
-	size_t want = 1 + (size_t)e->nstats + m->nstats, i, j;
+	size_t want = 1 + (size_t)e->nstats + m->nstats, n = 0, i, j;
 	int pass, shadow = 0;
 
-	if (!(*c = pf_cache(f, e->meta)))
-		return -1;
+	f->own.n = 0;
+	*meta = 1;
+	if (!e->nstats)
+		return 0;
+	if (sig)
+		return sig_put(f, c, own);
+	sig_keep(c, f, own, e);
 	for (i = 0; i < e->nstats && !shadow; i++)
 		for (j = 0; j < m->nstats && !shadow; j++)
 			shadow = own[i].meta_id == ms[j].meta_id;
-	if (shadow)
-		*c = NULL;
+	*meta = !shadow;
 	if (want > f->nda) {
 		Perfetto__Protos__DebugAnnotation *da = realloc(f->da, want * sizeof(*da));
-		Perfetto__Protos__DebugAnnotation **dap;
 
 		if (!da)
 			return -1;
 		f->da = da;
-		if (!(dap = realloc(f->dap, want * sizeof(*dap))))
-			return -1;
-		f->dap = dap;
 		f->nda = want;
 	}
-	*n = 0;
-	if (!*c && has_long_name(m)) {
-		Perfetto__Protos__DebugAnnotation *a = &f->da[(*n)++];
+	if (shadow && c->long_name) {
+		Perfetto__Protos__DebugAnnotation *a = &f->da[n++];
 
-		*a = da_init;
+		da_clear(a);
 		a->has_name_iid = 1;
 		a->name_iid = iid_long_name_key(pl);
 		a->has_string_value_iid = 1;
 		a->string_value_iid = iid_str_long(e->meta);
 	}
-	for (pass = 0; pass < (*c ? 1 : 2); pass++) {
+	for (pass = 0; pass < (shadow ? 2 : 1); pass++) {
 		const struct xp_stat *v = pass ? ms : own;
 		size_t nv = pass ? m->nstats : e->nstats, first = pass ? m->stats_first : e->stats_first;
 
 		for (i = 0; i < nv; i++) {
 			uint32_t sm = stat_index(pl, v[i].meta_id);
-			Perfetto__Protos__DebugAnnotation *a = &f->da[*n];
+			Perfetto__Protos__DebugAnnotation *a = &f->da[n];
 
-			if (sm == UINT32_MAX || stat_dup(v, i, own, e->nstats) ||
-			    stat_shadowed(pl, &v[i], has_long_name(m), 0))
+			if (sm == UINT32_MAX || stat_dup(v, i, own, e->nstats) || (c->long_name && stat_is_long(f, sm)))
 				continue;
-			*a = da_init;
+			da_clear(a);
 			a->has_name_iid = 1;
 			a->name_iid = 1 + (uint64_t)sm;
 			if (pf_value(f, &v[i], first + i, pass, a))
-				++*n;
+				n++;
 		}
 	}
-	if (f->cp.failed)
-		return -1;
-	for (i = 0; i < *n; i++)
-		f->dap[i] = &f->da[i];
-	return 0;
+	for (i = 0; i < n; i++)
+		put_annotation(&f->own, &f->da[i]);
+	copies_release(&f->cp);
+	return f->cp.failed || f->own.failed ? -1 : 0;
 }
 
 /* An interned string entry. */
@@ -840,23 +1096,26 @@ static void pf_str(Perfetto__Protos__InternedString *is, uint64_t iid, ProtobufC
 	is->str = v;
 }
 
-/* The packet that clears the sequence's state and interns what the piece's events name. */
-static int pf_interned(struct pf *f, struct out_bytes *b)
+/*
+ * What the marked events name, packed as an InternedData in f->idata, then
+ * unmarked. Work in proportion to what was marked, not to the plane's
+ * names: a piece may hold many short lines of a plane of many names.
+ */
+static int pf_interned(struct pf *f)
 {
 	const struct xp_plane *pl = f->pl;
-	Perfetto__Protos__TracePacket pk = PERFETTO__PROTOS__TRACE_PACKET__INIT;
 	Perfetto__Protos__InternedData id = PERFETTO__PROTOS__INTERNED_DATA__INIT;
-	size_t nev = 0, nst = 0, nstr = 0, i, j;
+	size_t nev = 0, nst = 0, nstr = 0, j, k, n;
 	Perfetto__Protos__EventName *ev = NULL, **evp = NULL;
 	Perfetto__Protos__DebugAnnotationName *dn = NULL, **dnp = NULL;
 	Perfetto__Protos__InternedString *is = NULL, **isp = NULL;
 	int ret = -1;
 
 	/* Metadata stats' names and text values are interned with their event name. */
-	for (i = 0; i <= pl->nevmetas; i++) {
-		const struct xp_evmeta *m = &pl->evmetas[i];
+	for (k = 0, n = f->ntev; k < n; k++) {
+		const struct xp_evmeta *m = &pl->evmetas[f->tev[k]];
 
-		if (!(f->used_ev[i] & USED_META))
+		if (!(f->used_ev[f->tev[k]] & USED_META))
 			continue;
 		for (j = 0; j < m->nstats; j++) {
 			const struct xp_stat *s = &pl->stats[m->stats_first + j];
@@ -864,20 +1123,20 @@ static int pf_interned(struct pf *f, struct out_bytes *b)
 
 			if (sm == UINT32_MAX)
 				continue;
-			f->used_stat[sm] |= USED_KEY;
+			mark_stat(f, sm, USED_KEY);
 			if (s->type == XP_STAT_STR || s->type == XP_STAT_BYTES)
 				nstr++;
 			else if (s->type == XP_STAT_REF && (sm = stat_index(pl, (int64_t)s->v.u)) != UINT32_MAX)
-				f->used_stat[sm] |= USED_REF;
+				mark_stat(f, sm, USED_REF);
 		}
 	}
-	for (i = 0; i <= pl->nevmetas; i++) {
-		nev += (f->used_ev[i] & USED_NAME) != 0;
-		nstr += (f->used_ev[i] & USED_LONG) != 0;
+	for (k = 0; k < f->ntev; k++) {
+		nev += (f->used_ev[f->tev[k]] & USED_NAME) != 0;
+		nstr += (f->used_ev[f->tev[k]] & USED_LONG) != 0;
 	}
-	for (i = 0; i < pl->nstatmetas; i++) {
-		nst += (f->used_stat[i] & USED_KEY) != 0;
-		nstr += (f->used_stat[i] & USED_REF) != 0;
+	for (k = 0; k < f->ntst; k++) {
+		nst += (f->used_stat[f->tst[k]] & USED_KEY) != 0;
+		nstr += (f->used_stat[f->tst[k]] & USED_REF) != 0;
 	}
 	nst += f->used_long;
 	if (!(ev = calloc(nev + 1, sizeof(*ev))) || !(evp = calloc(nev + 1, sizeof(*evp))) ||
@@ -885,51 +1144,54 @@ static int pf_interned(struct pf *f, struct out_bytes *b)
 	    !(is = calloc(nstr + 1, sizeof(*is))) || !(isp = calloc(nstr + 1, sizeof(*isp))))
 		goto out;
 	nev = nst = nstr = 0;
-	for (i = 0; i <= pl->nevmetas; i++) {
-		const struct xp_evmeta *m = &pl->evmetas[i];
+	for (k = 0; k < f->ntev; k++) {
+		uint32_t ei = f->tev[k];
+		const struct xp_evmeta *m = &pl->evmetas[ei];
 
-		if (f->used_ev[i] & USED_NAME) {
+		if (f->used_ev[ei] & USED_NAME) {
 			perfetto__protos__event_name__init(&ev[nev]);
 			ev[nev].has_iid = 1;
-			ev[nev].iid = 1 + (uint64_t)i;
+			ev[nev].iid = 1 + (uint64_t)ei;
 			ev[nev].has_name = 1;
 			ev[nev].name = text_c(&f->cp, event_display(m));
 			evp[nev] = &ev[nev];
 			nev++;
 		}
-		if (f->used_ev[i] & USED_LONG) {
-			pf_str(&is[nstr], iid_str_long(i), text_c(&f->cp, m->name));
+		if (f->used_ev[ei] & USED_LONG) {
+			pf_str(&is[nstr], iid_str_long(ei), text_c(&f->cp, m->name));
 			isp[nstr] = &is[nstr];
 			nstr++;
 		}
-		if (!(f->used_ev[i] & USED_META))
+		if (!(f->used_ev[ei] & USED_META))
 			continue;
 		for (j = 0; j < m->nstats; j++) {
-			size_t k = m->stats_first + j;
-			const struct xp_stat *s = &pl->stats[k];
+			size_t si = m->stats_first + j;
+			const struct xp_stat *s = &pl->stats[si];
 
 			if (stat_index(pl, s->meta_id) == UINT32_MAX ||
 			    (s->type != XP_STAT_STR && s->type != XP_STAT_BYTES))
 				continue;
-			pf_str(&is[nstr], iid_str_meta(pl, k),
+			pf_str(&is[nstr], iid_str_meta(pl, si),
 			       s->type == XP_STAT_STR ? text(&f->cp, s->v.s.p, s->v.s.len)
 						      : hex_text(&f->cp, s->v.s.p, s->v.s.len));
 			isp[nstr] = &is[nstr];
 			nstr++;
 		}
 	}
-	for (i = 0; i < pl->nstatmetas; i++) {
-		if (f->used_stat[i] & USED_KEY) {
+	for (k = 0; k < f->ntst; k++) {
+		uint32_t si = f->tst[k];
+
+		if (f->used_stat[si] & USED_KEY) {
 			perfetto__protos__debug_annotation_name__init(&dn[nst]);
 			dn[nst].has_iid = 1;
-			dn[nst].iid = 1 + (uint64_t)i;
+			dn[nst].iid = 1 + (uint64_t)si;
 			dn[nst].has_name = 1;
-			dn[nst].name = text_c(&f->cp, pl->statmetas[i].name);
+			dn[nst].name = text_c(&f->cp, pl->statmetas[si].name);
 			dnp[nst] = &dn[nst];
 			nst++;
 		}
-		if (f->used_stat[i] & USED_REF) {
-			pf_str(&is[nstr], iid_str_ref(pl, i), text_c(&f->cp, pl->statmetas[i].name));
+		if (f->used_stat[si] & USED_REF) {
+			pf_str(&is[nstr], iid_str_ref(pl, si), text_c(&f->cp, pl->statmetas[si].name));
 			isp[nstr] = &is[nstr];
 			nstr++;
 		}
@@ -951,14 +1213,18 @@ static int pf_interned(struct pf *f, struct out_bytes *b)
 	id.debug_annotation_names = dnp;
 	id.n_debug_annotation_string_values = nstr;
 	id.debug_annotation_string_values = isp;
-	pk.has_trusted_packet_sequence_id = 1;
-	pk.trusted_packet_sequence_id = f->seq;
-	pk.has_sequence_flags = 1;
-	pk.sequence_flags = PERFETTO__PROTOS__TRACE_PACKET__SEQUENCE_FLAGS__SEQ_INCREMENTAL_STATE_CLEARED;
-	pk.interned_data = &id;
-	put_packet(b, &pk);
-	ret = b->failed ? -1 : 0;
+	f->idata.n = 0;
+	if (out_bytes_reserve(&f->idata, perfetto__protos__interned_data__get_packed_size(&id)))
+		goto out;
+	f->idata.n = perfetto__protos__interned_data__pack(&id, f->idata.p);
+	ret = 0;
 out:
+	for (k = 0; k < f->ntev; k++)
+		f->used_ev[f->tev[k]] = 0;
+	for (k = 0; k < f->ntst; k++)
+		f->used_stat[f->tst[k]] = 0;
+	f->ntev = f->ntst = 0;
+	f->used_long = 0;
 	copies_release(&f->cp);
 	free(ev);
 	free(evp);
@@ -969,170 +1235,288 @@ out:
 	return ret;
 }
 
+/* The sequence-scoped clock (ids 64-127 are a sequence's own) its events are timed on. */
+#define PF_CLOCK 64
+#define PF_CLOCK_BOOTTIME 6	/* Perfetto's default trace clock */
+
+/* Track t as packet sequence seq, its clock at 0, nothing open. */
+static void pf_track_init(struct pf_track *t, uint32_t seq)
+{
+	t->seq[0] = TAG_SEQ;
+	t->nseq = 1 + (unsigned)varint_at(t->seq + 1, seq);
+	t->last_ns = 0;
+	t->n = 0;
+}
+
+/*
+ * Starts packet sequence seq for a track's events of a line of a piece: a
+ * packet that clears its state, interns what the line's events name
+ * (f->idata) and sets its defaults (the track, the clock), then a clock
+ * snapshot that starts the incremental clock at 0 (the origin), as 0 on the
+ * trace's clock.
+ */
+static int pf_start(struct pf *f, uint32_t seq, uint64_t uuid, struct out_bytes *b)
+{
+	Perfetto__Protos__TracePacket pk = PERFETTO__PROTOS__TRACE_PACKET__INIT;
+	Perfetto__Protos__TracePacketDefaults d = PERFETTO__PROTOS__TRACE_PACKET_DEFAULTS__INIT;
+	Perfetto__Protos__TrackEventDefaults td = PERFETTO__PROTOS__TRACK_EVENT_DEFAULTS__INIT;
+	Perfetto__Protos__ClockSnapshot cs = PERFETTO__PROTOS__CLOCK_SNAPSHOT__INIT;
+	Perfetto__Protos__ClockSnapshot__Clock c[2] = {PERFETTO__PROTOS__CLOCK_SNAPSHOT__CLOCK__INIT,
+							  PERFETTO__PROTOS__CLOCK_SNAPSHOT__CLOCK__INIT};
+	Perfetto__Protos__ClockSnapshot__Clock *cp[2] = {&c[0], &c[1]};
+	size_t n;
+	unsigned char h[16];
+
+	pk.has_trusted_packet_sequence_id = 1;
+	pk.trusted_packet_sequence_id = seq;
+	pk.has_sequence_flags = 1;
+	pk.sequence_flags = PERFETTO__PROTOS__TRACE_PACKET__SEQUENCE_FLAGS__SEQ_INCREMENTAL_STATE_CLEARED;
+	td.has_track_uuid = 1;
+	td.track_uuid = uuid;
+	d.track_event_defaults = &td;
+	d.has_timestamp_clock_id = 1;
+	d.timestamp_clock_id = PF_CLOCK;
+	pk.trace_packet_defaults = &d;
+	/* the line's interned data after the packed fields: TracePacket.interned_data (12) */
+	n = perfetto__protos__trace_packet__get_packed_size(&pk);
+	h[0] = TAG_PACKET;
+	n = 1 + varint_at(h + 1, n + 1 + varint_len(f->idata.n) + f->idata.n);
+	out_bytes_put(b, h, n);
+	if (out_bytes_reserve(b, perfetto__protos__trace_packet__get_packed_size(&pk)))
+		return -1;
+	b->n += perfetto__protos__trace_packet__pack(&pk, b->p + b->n);
+	h[0] = TAG_INTERNED_DATA;
+	out_bytes_put(b, h, 1 + varint_at(h + 1, f->idata.n));
+	out_bytes_put(b, f->idata.p, f->idata.n);
+
+	pk = (Perfetto__Protos__TracePacket)PERFETTO__PROTOS__TRACE_PACKET__INIT;
+	pk.has_trusted_packet_sequence_id = 1;
+	pk.trusted_packet_sequence_id = seq;
+	c[0].has_clock_id = 1;
+	c[0].clock_id = PF_CLOCK;
+	c[0].has_timestamp = 1;
+	c[0].timestamp = 0;
+	c[0].has_is_incremental = 1;
+	c[0].is_incremental = 1;
+	c[1].has_clock_id = 1;
+	c[1].clock_id = PF_CLOCK_BOOTTIME;
+	c[1].has_timestamp = 1;
+	c[1].timestamp = 0;
+	cs.n_clocks = 2;
+	cs.clocks = cp;
+	pk.clock_snapshot = &cs;
+	put_packet(b, &pk);
+	return b->failed ? -1 : 0;
+}
+
 /* ps from the origin to the format's ns, rounded (monotone, so nesting is kept). */
 static uint64_t ps_to_ns(int64_t ps)
 {
 	return (uint64_t)ps / 1000 + ((uint64_t)ps % 1000 >= 500);
 }
 
-/* A packet protobuf-c packed without its timestamp, into t. */
-static void pack_template(struct out_bytes *t, const Perfetto__Protos__TracePacket *pk)
+/* The delta on t's incremental clock to ps (times on a track only grow: ends are written in order). */
+static uint64_t pf_delta(struct pf_track *t, int64_t ps)
 {
-	size_t n = perfetto__protos__trace_packet__get_packed_size(pk);
+	uint64_t ns = ps_to_ns(ps), d = ns >= t->last_ns ? ns - t->last_ns : 0;
 
-	t->n = 0;
-	if (!out_bytes_reserve(t, n)) {
-		perfetto__protos__trace_packet__pack(pk, t->p);
-		t->n = n;
-	}
+	t->last_ns += d;
+	return d;
 }
 
-static size_t varint_len(uint64_t v)
+/* Room for n more bytes in b, and the slack the fixed-size copies below write past them. */
+static int room(struct out_bytes *b, size_t n)
 {
-	size_t n = 1;
-
-	while (v >= 0x80) {
-		v >>= 7;
-		n++;
-	}
-	return n;
+	return b->cap - b->n >= n + 16 ? 0 : out_bytes_reserve(b, n + 16);
 }
 
 /*
- * A template's packet with its timestamp: TracePacket.timestamp (field 8,
- * a varint) put before the template's fields, as a protobuf reader takes
- * fields in any order. Begins without stats of their own and all ends are
- * so: one packing per kind and track instead of one per event.
+ * An end packet: its time, the sequence; the track is the sequence's. Its
+ * track and clock are the sequence's defaults, incremental state: flagged
+ * as needing it, as the begins.
  */
-static void put_templated(struct out_bytes *b, uint64_t ts, const struct out_bytes *t)
+static void pf_end(struct pf_track *t, int64_t ps, struct out_bytes *b)
 {
-	out_bytes_put(b, "\x0a", 1);
-	put_varint(b, 1 + varint_len(ts) + t->n);
-	out_bytes_put(b, "\x40", 1);
-	put_varint(b, ts);
-	out_bytes_put(b, t->p, t->n);
+	unsigned char *d;
+	size_t n;
+
+	if (room(b, 32))
+		return;
+	d = b->p + b->n;
+	d[0] = TAG_PACKET;
+	d[2] = TAG_TIMESTAMP;
+	n = 3 + varint_at(d + 3, pf_delta(t, ps));
+	memcpy(d + n, t->seq, sizeof(t->seq));	/* all 8: room leaves slack */
+	n += t->nseq;
+	d[n++] = TAG_TRACK_EVENT;
+	d[n++] = 2;
+	d[n++] = TAG_TYPE;
+	d[n++] = PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_END;
+	d[n++] = TAG_SEQ_FLAGS;
+	d[n++] = PERFETTO__PROTOS__TRACE_PACKET__SEQUENCE_FLAGS__SEQ_NEEDS_INCREMENTAL_STATE;
+	d[1] = (unsigned char)(n - 2);	/* under 128 */
+	b->n += n;
+}
+
+/* A begin packet: its time, the sequence, the event (type, name, annotations: own, then meta's), the flags. */
+static void pf_begin(struct pf *f, struct pf_track *t, int64_t ps, const struct evcache *c, int meta,
+		     struct out_bytes *b)
+{
+	size_t te = c->nhead + f->own.n + (meta ? c->meta.n : 0), len, n;
+	uint64_t delta = pf_delta(t, ps);
+	unsigned char *d;
+
+	len = 1 + varint_len(delta) + t->nseq + 1 + varint_len(te) + te + 2;
+	if (room(b, len + 11))
+		return;
+	d = b->p + b->n;
+	d[0] = TAG_PACKET;
+	n = 1 + varint_at(d + 1, len);
+	d[n++] = TAG_TIMESTAMP;
+	n += varint_at(d + n, delta);
+	memcpy(d + n, t->seq, sizeof(t->seq));
+	n += t->nseq;
+	d[n++] = TAG_TRACK_EVENT;
+	n += varint_at(d + n, te);
+	memcpy(d + n, c->head, sizeof(c->head));
+	n += c->nhead;
+	if (f->own.n)	/* (memcpy from NULL is undefined, even of nothing) */
+		memcpy(d + n, f->own.p, f->own.n);
+	n += f->own.n;
+	if (meta && c->meta.n) {
+		memcpy(d + n, c->meta.p, c->meta.n);
+		n += c->meta.n;
+	}
+	d[n++] = TAG_SEQ_FLAGS;
+	d[n++] = PERFETTO__PROTOS__TRACE_PACKET__SEQUENCE_FLAGS__SEQ_NEEDS_INCREMENTAL_STATE;
+	b->n += n;
+}
+
+static int pf_push(struct pf_track *t, int64_t end)
+{
+	if (t->n == t->cap) {
+		size_t cap = t->cap ? 2 * t->cap : 16;
+		int64_t *m = realloc(t->end, cap * sizeof(*m));
+
+		if (!m)
+			return -1;
+		t->end = m;
+		t->cap = cap;
+	}
+	t->end[t->n++] = end;
+	return 0;
 }
 
 /*
- * A piece: the interned data it needs (a first pass marks it), then per
- * event its begin and end packets.
+ * The events a piece holds of line li: a packet sequence per track, begun
+ * with the names its events use; each event's begin, and the ends of those
+ * open that end first, in time order, so that the sequence's timestamps
+ * are deltas. The events are written first, as they mark what the
+ * sequences' first packets intern (one pass over them, not two); those
+ * packets then go before them.
  */
+static int pf_line(struct pf *f, const struct an_exp_plan *p, const struct an_exp_piece *pc, size_t li,
+		   uint64_t first_seq, struct out_bytes *b)
+{
+	const struct an_exp_line *l = &p->lines[li];
+	const struct an_exp_plane *ep = &p->planes[l->plane_ix];
+	const struct xp_plane *pl = f->pl;
+	struct out_bytes *o = b;
+	size_t k, from, to, at = b->n;
+	uint64_t used = 0;
+	unsigned tr;
+	/* no window, no cut: an event is kept when it has a track (an_exp_keeps) */
+	int all = !p->opts.have_from && !p->opts.have_to && p->cut_line == SIZE_MAX;
+
+	an_exp_piece_range(pc, li, l->n, &from, &to);
+	for (k = from; k < to && !o->failed; k++) {
+		const struct xp_event *e = an_exp_event(p, l, k, &tr);
+		int64_t s = e->start_ps + ep->shift_ps;
+		struct pf_track *t = &f->tk[tr];
+		struct evcache *c;
+		int meta, sig;
+
+		if (all ? tr == AN_EXP_LEFT_OUT : !an_exp_keeps(p, li, k, s, s + e->dur_ps, tr))
+			continue;
+		if (!(used >> tr & 1)) {
+			used |= (uint64_t)1 << tr;
+			pf_track_init(t, (uint32_t)(first_seq + (uint64_t)__builtin_popcountll(
+								       l->kept_tracks & (((uint64_t)1 << tr) - 1))));
+		}
+		if (!(c = pf_cache(f, e->meta)))
+			return -1;
+		sig = sig_match(c, pl->stats + e->stats_first, e);
+		pf_mark(f, e, c, sig);
+		/* the track's events nest or follow (an_export.h): what ended by s is the stack's top */
+		while (t->n && t->end[t->n - 1] <= s)
+			pf_end(t, t->end[--t->n], o);
+		if (pf_annotations(f, e, c, sig, &meta))
+			return -1;
+		pf_begin(f, t, s, c, meta, o);
+		if (pf_push(t, s + e->dur_ps))
+			return -1;
+	}
+	for (tr = 0; tr < AN_EXP_MAX_TRACKS; tr++)
+		while (f->tk[tr].n)
+			pf_end(&f->tk[tr], f->tk[tr].end[--f->tk[tr].n], o);
+	if (o->failed)
+		return -1;
+	if (!used)
+		return 0;
+	if (pf_interned(f))
+		return -1;
+	f->head.n = 0;
+	for (tr = 0; tr < AN_EXP_MAX_TRACKS; tr++)
+		if ((used >> tr & 1) &&
+		    pf_start(f, (uint32_t)(first_seq + (uint64_t)__builtin_popcountll(l->kept_tracks &
+										   (((uint64_t)1 << tr) - 1))),
+			     track_uuid(p, li, tr), &f->head))
+			return -1;
+	/* in place, not through a line buffer: no fresh pages for every piece */
+	if (room(b, f->head.n))
+		return -1;
+	memmove(b->p + at + f->head.n, b->p + at, b->n - at);
+	memcpy(b->p + at, f->head.p, f->head.n);
+	b->n += f->head.n;
+	return 0;
+}
+
+/* A piece: its lines in turn. */
 static int pf_piece(const struct an_exp_plan *p, const struct an_exp_piece *pc, struct out_bytes *b)
 {
 	const struct an_exp_plane *ep = &p->planes[p->lines[pc->first_line].plane_ix];
 	struct pf f = {0};
-	struct out_bytes end[AN_EXP_MAX_TRACKS];	/* the end packets of the current line's tracks */
-	size_t li, k, from, to, nkept = 0;
+	size_t li, k;
+	uint64_t seq = PF_FIRST_SEQ + pc->first_track;
 	int ret = -1;
 
-	memset(end, 0, sizeof(end));
 	f.pl = &p->t->planes[ep->plane];
-	f.seq = seq_id(p->lines[pc->first_line].plane_ix);
 	if (!(f.used_ev = calloc(f.pl->nevmetas + 1, 1)) || !(f.used_stat = calloc(f.pl->nstatmetas + 1, 1)) ||
+	    !(f.stat_long = calloc(f.pl->nstatmetas + 1, 1)) ||
+	    !(f.tev = calloc(f.pl->nevmetas + 1, sizeof(*f.tev))) ||
+	    !(f.tst = calloc(f.pl->nstatmetas + 1, sizeof(*f.tst))) ||
 	    !(f.cache = calloc(f.pl->nevmetas + 1, sizeof(*f.cache))))
 		goto out;
 	for (li = pc->first_line; li <= pc->last_line; li++) {
-		const struct an_exp_line *l = &p->lines[li];
-
-		an_exp_piece_range(pc, li, l->n, &from, &to);
-		for (k = from; k < to; k++) {
-			unsigned tr;
-			const struct xp_event *e = an_exp_event(p, l, k, &tr);
-			int64_t s = e->start_ps + ep->shift_ps;
-
-			if (an_exp_keeps(p, li, k, s, s + e->dur_ps, tr)) {
-				pf_mark(&f, e);
-				nkept++;
-			}
-		}
-	}
-	if (!nkept) {
-		ret = 0;
-		goto out;
-	}
-	if (pf_interned(&f, b))
-		goto out;
-	for (li = pc->first_line; li <= pc->last_line; li++) {
-		const struct an_exp_line *l = &p->lines[li];
-
-		for (k = 0; k < AN_EXP_MAX_TRACKS; k++)
-			end[k].n = 0;	/* another line: other tracks */
-		an_exp_piece_range(pc, li, l->n, &from, &to);
-		for (k = from; k < to && !b->failed; k++) {
-			unsigned tr;
-			const struct xp_event *e = an_exp_event(p, l, k, &tr);
-			int64_t s = e->start_ps + ep->shift_ps;
-			Perfetto__Protos__TracePacket pk = PERFETTO__PROTOS__TRACE_PACKET__INIT;
-			Perfetto__Protos__TrackEvent te = PERFETTO__PROTOS__TRACK_EVENT__INIT;
-			struct evcache *c;
-			size_t nda;
-
-			if (!an_exp_keeps(p, li, k, s, s + e->dur_ps, tr))
-				continue;
-			if (pf_annotations(&f, e, &nda, &c))
-				goto out;
-			pk.has_trusted_packet_sequence_id = 1;
-			pk.trusted_packet_sequence_id = f.seq;
-			pk.track_event = &te;
-			te.has_type = 1;
-			te.has_track_uuid = 1;
-			te.track_uuid = track_uuid(p, li, tr);
-			if (c && !nda && c->have_begin && c->begin_uuid == te.track_uuid) {
-				put_templated(b, ps_to_ns(s), &c->begin);
-			} else {
-				if (c) {
-					te.base.n_unknown_fields = c->nuf;
-					te.base.unknown_fields = c->uf;
-				}
-				pk.has_sequence_flags = 1;
-				pk.sequence_flags =
-					PERFETTO__PROTOS__TRACE_PACKET__SEQUENCE_FLAGS__SEQ_NEEDS_INCREMENTAL_STATE;
-				te.type = PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_BEGIN;
-				te.has_name_iid = 1;
-				te.name_iid = 1 + (uint64_t)e->meta;
-				te.n_debug_annotations = nda;
-				te.debug_annotations = f.dap;
-				if (c && !nda) {
-					pack_template(&c->begin, &pk);
-					if (c->begin.failed)
-						goto out;
-					c->have_begin = 1;
-					c->begin_uuid = te.track_uuid;
-					put_templated(b, ps_to_ns(s), &c->begin);
-				} else {
-					pk.has_timestamp = 1;
-					pk.timestamp = ps_to_ns(s);
-					put_packet(b, &pk);
-					pk.has_timestamp = 0;
-				}
-				copies_release(&f.cp);
-			}
-			/* The end: no name or arguments, which the begin carries. */
-			if (!end[tr].n) {
-				pk.has_sequence_flags = 0;
-				te.type = PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_END;
-				te.has_name_iid = 0;
-				te.n_debug_annotations = 0;
-				te.debug_annotations = NULL;
-				te.base.n_unknown_fields = 0;
-				te.base.unknown_fields = NULL;
-				pack_template(&end[tr], &pk);
-				if (end[tr].failed)
-					goto out;
-			}
-			put_templated(b, ps_to_ns(s + e->dur_ps), &end[tr]);
-		}
+		if (pf_line(&f, p, pc, li, seq, b))
+			goto out;
+		seq += (uint64_t)__builtin_popcountll(p->lines[li].kept_tracks);
 	}
 	ret = b->failed ? -1 : 0;
 out:
 	for (k = 0; k < AN_EXP_MAX_TRACKS; k++)
-		out_bytes_release(&end[k]);
+		free(f.tk[k].end);
 	free(f.used_ev);
 	free(f.used_stat);
+	free(f.stat_long);
+	free(f.tev);
+	free(f.tst);
 	free(f.da);
-	free(f.dap);
 	pf_cache_free(&f);
 	copies_free(&f.cp);
+	out_bytes_release(&f.own);
+	out_bytes_release(&f.idata);
+	out_bytes_release(&f.head);
 	return ret;
 }
 

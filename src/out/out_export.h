@@ -10,12 +10,18 @@
  * origin. Strings are valid JSON whatever bytes the trace holds: invalid
  * UTF-8 becomes U+FFFD.
  *
- * Perfetto: one packet sequence; a process track per plane, a child track per
- * line track; each event a TYPE_SLICE_BEGIN and TYPE_SLICE_END packet pair
- * (timestamps in ns, rounded, the format's unit), written one after the other
- * in the line's start order, so that at equal timestamps the file's order is
- * the nesting order; every piece clears the incremental state and interns
- * the names it uses (event names, stat names, long names, ref values).
+ * Perfetto: a process track per plane, a child track per line track, their
+ * descriptors on packet sequence 1; then a packet sequence per piece, line
+ * and track (OUT_EXP_PF_MAX_SEQS at most), which clears the incremental
+ * state, interns the names its events use (event names, stat names, long
+ * names, ref values), sets its track as the events' default and a
+ * sequence-scoped incremental clock as their timestamps' (a snapshot starts
+ * it at 0, the origin, as 0 on the trace's clock): each event a
+ * TYPE_SLICE_BEGIN and TYPE_SLICE_END packet, naming no track, its timestamp
+ * the delta in ns (rounded, the format's unit) from the sequence's last;
+ * the begins in the line's start order, each end once what follows no longer
+ * lies in it, so that times only grow on a sequence and at equal timestamps
+ * the file's order is the nesting order.
  * Strings are valid UTF-8 without NUL bytes (protobuf-c's strings end at NUL):
  * invalid bytes and NUL become U+FFFD.
  *
@@ -32,6 +38,9 @@
 
 #include "an_export.h"
 #include "out_bytes.h"
+
+/* Packet sequences a .pftrace has ids for (2 to 2^32-1): the plan's npiece_tracks at most. */
+#define OUT_EXP_PF_MAX_SEQS ((uint64_t)UINT32_MAX - 1)
 
 enum out_exp_format {
 	OUT_EXP_JSON,

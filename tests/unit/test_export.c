@@ -27,6 +27,7 @@
 struct rec {
 	char *plane, *name;
 	int64_t start, dur;	/* ps (JSON) or ns (pftrace), from the origin */
+	char *args;		/* NULL, or its arguments as canonical text (args_text) */
 };
 
 struct recs {
@@ -44,7 +45,75 @@ static void recs_add(struct recs *r, const char *plane, const char *name, int64_
 	r->v[r->n].name = strdup(name);
 	r->v[r->n].start = start;
 	r->v[r->n].dur = dur;
+	r->v[r->n].args = NULL;
 	r->n++;
+}
+
+/* An argument as "key=value", numbers as doubles (what JSON keeps of them), into a list. */
+struct args {
+	char **v;
+	size_t n, cap;
+};
+
+static void args_add(struct args *a, const char *key, const char *val, size_t vlen)
+{
+	size_t k = strlen(key);
+	char *e;
+
+	if (!strcmp(key, "dur_ps"))
+		return;	/* JSON's exact duration where dur rounds: not in .pftrace */
+	if (a->n == a->cap) {
+		a->cap = a->cap ? 2 * a->cap : 16;
+		a->v = realloc(a->v, a->cap * sizeof(*a->v));
+	}
+	e = malloc(k + vlen + 2);
+	memcpy(e, key, k);
+	e[k] = '=';
+	if (vlen)	/* protobuf-c gives empty bytes a NULL pointer */
+		memcpy(e + k + 1, val, vlen);
+	e[k + 1 + vlen] = '\0';
+	a->v[a->n++] = e;
+}
+
+static void args_num(struct args *a, const char *key, double d)
+{
+	char buf[64];
+
+	if (d == d && d - d == 0)
+		snprintf(buf, sizeof(buf), "%.17g", d);
+	else
+		snprintf(buf, sizeof(buf), "null");	/* JSON has no inf or nan */
+	args_add(a, key, buf, strlen(buf));
+}
+
+static int str_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The list sorted and joined, and freed: one text per set of arguments, whatever their order. */
+static char *args_text(struct args *a)
+{
+	size_t i, n = 1, o = 0;
+	char *t;
+
+	if (a->n)
+		qsort(a->v, a->n, sizeof(*a->v), str_cmp);
+	for (i = 0; i < a->n; i++)
+		n += strlen(a->v[i]) + 1;
+	t = malloc(n);
+	for (i = 0; i < a->n; i++) {
+		size_t k = strlen(a->v[i]);
+
+		memcpy(t + o, a->v[i], k);
+		o += k;
+		t[o++] = '\n';
+		free(a->v[i]);
+	}
+	t[o] = '\0';
+	free(a->v);
+	memset(a, 0, sizeof(*a));
+	return t;
 }
 
 static void recs_free(struct recs *r)
@@ -54,6 +123,7 @@ static void recs_free(struct recs *r)
 	for (i = 0; i < r->n; i++) {
 		free(r->v[i].plane);
 		free(r->v[i].name);
+		free(r->v[i].args);
 	}
 	free(r->v);
 	memset(r, 0, sizeof(*r));
@@ -70,7 +140,9 @@ static int rec_cmp(const void *a, const void *b)
 		return x->dur < y->dur ? -1 : 1;
 	if ((c = strcmp(x->plane, y->plane)))
 		return c;
-	return strcmp(x->name, y->name);
+	if ((c = strcmp(x->name, y->name)))
+		return c;
+	return strcmp(x->args ? x->args : "", y->args ? y->args : "");
 }
 
 static void check_same(struct recs *got, struct recs *want, const char *what)
@@ -86,6 +158,10 @@ static void check_same(struct recs *got, struct recs *want, const char *what)
 				" +%" PRId64 "\n",
 				what, i, got->v[i].plane, got->v[i].name, got->v[i].start, got->v[i].dur,
 				want->v[i].plane, want->v[i].name, want->v[i].start, want->v[i].dur);
+	for (i = 0; i < got->n && i < want->n; i++)
+		if (rec_cmp(&got->v[i], &want->v[i]) && got->v[i].args && bad++ < 6)
+			fprintf(stderr, "  %s: event %zu: args\n%s-- want\n%s", what, i, got->v[i].args,
+				want->v[i].args ? want->v[i].args : "");
 	CHECK_INT(bad, 0);
 }
 
@@ -225,7 +301,7 @@ static size_t partial_overlaps(struct slices *s)
 	return bad;
 }
 
-static void json_recs(const char *text, struct recs *r, size_t *meta, struct slices *perfetto)
+static void json_recs(const char *text, struct recs *r, size_t *meta, struct slices *perfetto, struct recs *ra)
 {
 	cJSON *doc = cJSON_Parse(text), *ev, *pname;
 	char pids[64][256];
@@ -266,6 +342,23 @@ static void json_recs(const char *text, struct recs *r, size_t *meta, struct sli
 				if (pidv[i] == pid)
 					plane = pids[i];
 			recs_add(r, plane, name ? name : "?", (int64_t)llround(ts * 1e6), dur_ps);
+			if (ra) {
+				/* with its arguments, at .pftrace's times */
+				int64_t s = (int64_t)llround(ts * 1e6);
+				struct args a = {0};
+				cJSON *v;
+
+				cJSON_ArrayForEach(v, args) {
+					if (cJSON_IsString(v))
+						args_add(&a, v->string, v->valuestring, strlen(v->valuestring));
+					else if (cJSON_IsNumber(v))
+						args_num(&a, v->string, v->valuedouble);
+					else
+						args_add(&a, v->string, "null", 4);
+				}
+				recs_add(ra, plane, name ? name : "?", ns_round(s), ns_round(s + dur_ps) - ns_round(s));
+				ra->v[ra->n - 1].args = args_text(&a);
+			}
 			/* as Perfetto's JSON importer reads it: ts and dur each rounded to the ns */
 			if (perfetto)
 				slices_add(perfetto, pid, cJSON_GetNumberValue(cJSON_GetObjectItem(ev, "tid")),
@@ -283,6 +376,7 @@ struct pf_ev {
 	int begin;
 	uint64_t track;
 	char *name;		/* the long name when the event has one */
+	char *args;		/* args_text */
 };
 
 static int pf_ev_cmp(const void *a, const void *b)
@@ -298,6 +392,7 @@ struct pf_track {
 	uint64_t uuid, parent;
 	char *name;
 	char **open;		/* the open slices' names, innermost last */
+	char **open_args;
 	uint64_t *open_ts;
 	size_t nopen;
 };
@@ -312,11 +407,16 @@ static char *bin_str(ProtobufCBinaryData d)
 	return s;
 }
 
-/* One packet sequence's interned tables. */
+/* One packet sequence's interned tables, defaults and clock. */
 struct seqstate {
 	char **names, **keys, **strs;
 	size_t nnames, nkeys, nstrs;
 	int cleared;
+	int has_track, has_clock_id, has_clock;
+	uint64_t track;		/* TrackEventDefaults.track_uuid */
+	uint32_t clock_id;	/* TracePacketDefaults.timestamp_clock_id */
+	int incremental;	/* the sequence's clock (64-127), from its snapshot */
+	uint64_t clock, clock_at, boot_at;	/* its value now; the snapshot's, and BOOTTIME's there */
 };
 
 static void table_put(char ***t, size_t *n, uint64_t iid, ProtobufCBinaryData v)
@@ -352,7 +452,7 @@ static void seq_clear(struct seqstate *q)
  * was cleared, an id never naming two strings on one sequence, begins and
  * ends balanced per track.
  */
-static void pf_recs(const struct out_bytes *b, struct recs *r, size_t *ntracks, size_t *max_depth)
+static void pf_recs(const struct out_bytes *b, struct recs *r, size_t *ntracks, size_t *max_depth, struct recs *ra)
 {
 	Perfetto__Protos__Trace *tr = perfetto__protos__trace__unpack(NULL, b->n, b->p);
 	struct pf_track *tk = NULL;
@@ -388,6 +488,7 @@ static void pf_recs(const struct out_bytes *b, struct recs *r, size_t *ntracks, 
 			tk[ntk].name = td->process ? bin_str(td->process->process_name) : bin_str(td->name);
 			tk[ntk].open = calloc(tr->n_packet + 1, sizeof(char *));
 			tk[ntk].open_ts = calloc(tr->n_packet + 1, sizeof(uint64_t));
+			tk[ntk].open_args = calloc(tr->n_packet + 1, sizeof(char *));
 			/* a line's track is never merged with a sibling of its name */
 			CHECK(td->process || (td->has_sibling_merge_behavior && td->sibling_merge_behavior == 2));
 			ntk++;
@@ -395,6 +496,35 @@ static void pf_recs(const struct out_bytes *b, struct recs *r, size_t *ntracks, 
 		if (pk->has_sequence_flags && (pk->sequence_flags & 1)) {
 			/* ids named before must keep naming the same strings: keep the tables to compare */
 			q->cleared = 1;
+			q->has_track = q->has_clock_id = 0;	/* defaults are incremental state */
+		}
+		if (pk->trace_packet_defaults) {
+			Perfetto__Protos__TracePacketDefaults *d = pk->trace_packet_defaults;
+
+			q->has_clock_id = d->has_timestamp_clock_id;
+			q->clock_id = d->timestamp_clock_id;
+			q->has_track = d->track_event_defaults && d->track_event_defaults->has_track_uuid;
+			q->track = q->has_track ? d->track_event_defaults->track_uuid : 0;
+		}
+		if (pk->clock_snapshot) {
+			/* a sequence's own clock, and BOOTTIME (the trace's) at the same moment */
+			int boot = 0, own = 0;
+
+			for (j = 0; j < pk->clock_snapshot->n_clocks; j++) {
+				Perfetto__Protos__ClockSnapshot__Clock *c = pk->clock_snapshot->clocks[j];
+
+				if (c->clock_id == 6) {
+					boot = 1;
+					q->boot_at = c->timestamp;
+				} else if (c->clock_id >= 64 && c->clock_id < 128) {
+					CHECK(!q->has_clock_id || c->clock_id == q->clock_id);
+					own = 1;
+					q->clock = q->clock_at = c->timestamp;
+					q->incremental = c->has_is_incremental && c->is_incremental;
+				}
+			}
+			CHECK(boot && own);
+			q->has_clock = boot && own;
 		}
 		if (pk->interned_data) {
 			Perfetto__Protos__InternedData *id = pk->interned_data;
@@ -422,11 +552,23 @@ static void pf_recs(const struct out_bytes *b, struct recs *r, size_t *ntracks, 
 		if (pk->track_event) {
 			Perfetto__Protos__TrackEvent *te = pk->track_event;
 			struct pf_ev *e = &ev[nev++];
+			struct args args = {0};
 
 			CHECK(pk->has_timestamp);
-			e->ts = pk->timestamp;
+			/* every event depends on the sequence's state: interned names, or its defaults */
+			CHECK(q->cleared && pk->has_sequence_flags && (pk->sequence_flags & 2));
+			if (pk->has_timestamp_clock_id || !q->has_clock_id || q->clock_id == 6) {
+				CHECK(!pk->has_timestamp_clock_id || pk->timestamp_clock_id == 6);
+				e->ts = pk->timestamp;
+			} else {
+				/* the sequence's clock: a delta from its last value when incremental */
+				CHECK(q->has_clock);
+				q->clock = q->incremental ? q->clock + pk->timestamp : pk->timestamp;
+				e->ts = q->clock - q->clock_at + q->boot_at;
+			}
 			e->pos = i;
-			e->track = te->track_uuid;
+			CHECK(te->has_track_uuid || q->has_track);
+			e->track = te->has_track_uuid ? te->track_uuid : q->track;
 			e->begin = te->type == PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_BEGIN;
 			CHECK(e->begin || te->type == PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_END);
 			if (!e->begin)
@@ -437,6 +579,24 @@ static void pf_recs(const struct out_bytes *b, struct recs *r, size_t *ntracks, 
 				e->name = strdup(q->names[te->name_iid]);
 			for (j = 0; j < te->n_debug_annotations; j++) {
 				Perfetto__Protos__DebugAnnotation *a = te->debug_annotations[j];
+				const char *key = a->has_name_iid && a->name_iid < q->nkeys && q->keys[a->name_iid]
+							  ? q->keys[a->name_iid]
+							  : "?";
+
+				if (a->has_uint_value)
+					args_num(&args, key, (double)a->uint_value);
+				else if (a->has_int_value)
+					args_num(&args, key, (double)a->int_value);
+				else if (a->has_double_value)
+					args_num(&args, key, a->double_value);
+				else if (a->has_string_value)
+					args_add(&args, key, (const char *)a->string_value.data, a->string_value.len);
+				else if (a->has_string_value_iid && a->string_value_iid < q->nstrs &&
+					 q->strs[a->string_value_iid])
+					args_add(&args, key, q->strs[a->string_value_iid],
+						 strlen(q->strs[a->string_value_iid]));
+				else
+					CHECK(0);	/* an annotation without a value */
 
 				CHECK(a->has_name_iid && a->name_iid < q->nkeys && q->keys[a->name_iid]);
 				CHECK(!a->has_string_value_iid ||
@@ -448,6 +608,7 @@ static void pf_recs(const struct out_bytes *b, struct recs *r, size_t *ntracks, 
 					e->name = strdup(q->strs[a->string_value_iid]);
 				}
 			}
+			e->args = args_text(&args);
 		}
 	}
 	qsort(ev, nev, sizeof(*ev), pf_ev_cmp);
@@ -465,8 +626,10 @@ static void pf_recs(const struct out_bytes *b, struct recs *r, size_t *ntracks, 
 				proc = &tk[k];
 		if (ev[i].begin) {
 			t->open[t->nopen] = ev[i].name;
+			t->open_args[t->nopen] = ev[i].args;
 			t->open_ts[t->nopen++] = ev[i].ts;
 			ev[i].name = NULL;
+			ev[i].args = NULL;
 			if (t->nopen > *max_depth)
 				*max_depth = t->nopen;
 		} else {
@@ -476,6 +639,13 @@ static void pf_recs(const struct out_bytes *b, struct recs *r, size_t *ntracks, 
 			t->nopen--;
 			recs_add(r, proc ? proc->name : "?", t->open[t->nopen] ? t->open[t->nopen] : "?",
 				 (int64_t)t->open_ts[t->nopen], (int64_t)(ev[i].ts - t->open_ts[t->nopen]));
+			if (ra) {
+				recs_add(ra, proc ? proc->name : "?", t->open[t->nopen] ? t->open[t->nopen] : "?",
+					 (int64_t)t->open_ts[t->nopen], (int64_t)(ev[i].ts - t->open_ts[t->nopen]));
+				ra->v[ra->n - 1].args = t->open_args[t->nopen];
+			} else {
+				free(t->open_args[t->nopen]);
+			}
 			free(t->open[t->nopen]);
 		}
 	}
@@ -484,10 +654,13 @@ static void pf_recs(const struct out_bytes *b, struct recs *r, size_t *ntracks, 
 		*ntracks += tk[j].parent != 0;
 		free(tk[j].name);
 		free(tk[j].open);
+		free(tk[j].open_args);
 		free(tk[j].open_ts);
 	}
-	for (i = 0; i < nev; i++)
+	for (i = 0; i < nev; i++) {
 		free(ev[i].name);
+		free(ev[i].args);
+	}
 	for (j = 0; j < nseqs; j++)
 		seq_clear(&seqs[j]);
 	free(seqs);
@@ -544,7 +717,7 @@ static void round_trip(const struct xp_trace *t, const struct an_exp_opts *o, co
 	struct an_exp_plan p;
 	struct xp_err err = {0};
 	struct out_bytes json = {0}, pf = {0};
-	struct recs got = {0}, want = {0};
+	struct recs got = {0}, want = {0}, json_args = {0}, pf_args = {0};
 	struct slices sl = {0};
 	size_t meta, ntracks, depth, li, tracks = 0, kept_planes = 0;
 
@@ -566,7 +739,7 @@ static void round_trip(const struct xp_trace *t, const struct an_exp_opts *o, co
 	CHECK_INT(export_bytes(&p, OUT_EXP_JSON, &json), 0);
 	out_bytes_put(&json, "", 1);
 	json.n--;
-	json_recs((const char *)json.p, &got, &meta, &sl);
+	json_recs((const char *)json.p, &got, &meta, &sl, &json_args);
 	CHECK_INT(partial_overlaps(&sl), 0);
 	free(sl.v);
 	CHECK_INT(p.exported + p.left_device + p.left_window + p.left_max + p.left_overlap, p.total);
@@ -579,12 +752,15 @@ static void round_trip(const struct xp_trace *t, const struct an_exp_opts *o, co
 	check_gzip(&p, &json);
 
 	CHECK_INT(export_bytes(&p, OUT_EXP_PFTRACE, &pf), 0);
-	pf_recs(&pf, &got, &ntracks, &depth);
+	pf_recs(&pf, &got, &ntracks, &depth, &pf_args);
 	CHECK_INT(ntracks, tracks);
 	model_recs(&p, 1, &want);
 	check_same(&got, &want, what);
+	check_same(&pf_args, &json_args, what);	/* every argument, as JSON has it */
 	recs_free(&got);
 	recs_free(&want);
+	recs_free(&pf_args);
+	recs_free(&json_args);
 	out_bytes_release(&json);
 	out_bytes_release(&pf);
 	an_exp_plan_release(&p);
