@@ -26,7 +26,7 @@ void an_corr_index_build(struct an_corr_index *x, const void *base, size_t n, si
 		return;
 	lo = id_at(x, 0);
 	span = id_at(x, n - 1) - lo;
-	if (span >= 16 * (uint64_t)n + 4096)
+	if (span >= 4 * (uint64_t)n + 1024)
 		return;
 	span++;
 	x->first = malloc((size_t)(span + 1) * sizeof(*x->first));

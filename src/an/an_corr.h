@@ -19,9 +19,11 @@ struct an_corr_index {
 
 /*
  * Indexes n records of stride bytes at base, already sorted by the uint64 at
- * off: a table of 4 bytes per id when the ids span at most 16 times n
- * (profilers number every API call, so launches hold a fraction of them: a
- * seventh on a JAX ROCm trace); else, or out of memory, searches. Borrows base.
+ * off: a table of 4 bytes per id when the ids span at most 4 times n; else,
+ * or out of memory, searches. Borrows base. (Profilers number every API
+ * call, so launches hold a fraction of the ids: a seventh on a JAX ROCm
+ * trace. A table for that one, 15 MB of fresh pages, cost more time than
+ * the searches it saved on this VM, where a first touch of memory is dear.)
  */
 void an_corr_index_build(struct an_corr_index *x, const void *base, size_t n, size_t stride, size_t off);
 /* How many records hold id; *first gets the first's index (where it would be, if none). */
