@@ -19,7 +19,7 @@ struct an_corr_index {
 
 /*
  * Indexes n records of stride bytes at base, already sorted by the uint64 at
- * off: a table of 4 bytes per id when the ids span at most 4 times n; else,
+ * off: a table of 4 bytes per id when the ids span at most 4 n + 1024; else,
  * or out of memory, searches. Borrows base. (Profilers number every API
  * call, so launches hold a fraction of the ids: a seventh on a JAX ROCm
  * trace. A table for that one, 15 MB of fresh pages, cost more time than

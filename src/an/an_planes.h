@@ -48,7 +48,7 @@ struct an_planes {
  * Fills out (release it even on failure). Each plane's stray ends are found
  * over all its loaded lines and kept out of the plane and line spans. A
  * plane that an_planes_plane_read described as it was read is taken from
- * there (p->user moves to out); the others are described now.
+ * there (p->user moves to out: once per trace); the others are described now.
  */
 int an_planes_describe(struct xp_trace *t, struct an_planes *out, struct xp_err *err);
 /*

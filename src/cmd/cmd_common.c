@@ -521,6 +521,10 @@ static int read_as(const struct cmd_common *c, int ops, const char *path, unsign
 	k.want_host_event = NULL;
 	k.host_keys = 0;
 	k.children = NULL;
+	k.plane_read = NULL;	/* these analyses need every plane's events */
+	k.plane_read_ctx = NULL;
+	k.plane_user_free = NULL;
+	k.release_events = 0;
 	return ops ? cmd_read_lines(&k, path, jobs, an_ops_want_lines, t, err) : cmd_read(&k, path, jobs, 1, t, err);
 }
 

@@ -1286,7 +1286,6 @@ static void add_counts(struct xp_read_counts *to, const struct xp_read_counts *c
 
 struct line_range {
 	const uint8_t *s, *e;
-	size_t events;		/* its events' fields (none when not read): at most the kept */
 };
 
 /*
@@ -1330,6 +1329,7 @@ struct split_sync {
 	int ready;		/* slots planned: fill */
 	int direct;		/* into slots of pl's events */
 	struct xp_plane *pl;
+	size_t nstats;		/* pl->nstats when the slots were planned (group 0 writes pl's) */
 };
 
 /* One group of consecutive lines, filled into its slot or a plane of its own, appended after. */
@@ -1360,8 +1360,8 @@ static int fill_lines(struct rd *r, struct xp_plane *pl, const struct line_range
 	return 0;
 }
 
-/* Counts group g's events fields into slot_n (lines[].events too); g->counted if it could. */
-static void count_group(struct line_group *g, struct line_range *lines)
+/* Counts group g's events fields into slot_n; g->counted if it could. */
+static void count_group(struct line_group *g, const struct line_range *lines)
 {
 	struct xp_err saved = *g->r.err;
 	size_t i;
@@ -1375,21 +1375,20 @@ static void count_group(struct line_group *g, struct line_range *lines)
 			*g->r.err = saved;	/* the fill says it, where it would */
 			return;
 		}
-		lines[i].events = (size_t)c;
 		g->slot_n += (size_t)c;
 	}
 	g->counted = 1;
 }
 
 /* Group g (not the first) fills its slot of the plane's events. */
-static void into_slot(struct line_group *g, struct xp_plane *pl)
+static void into_slot(struct line_group *g, const struct split_sync *y)
 {
 	g->r.line_base = g->first;
 	g->r.fixed_events = 1;
 	g->r.cap_events = g->slot_n;
-	g->part.events = pl->events + g->slot;
+	g->part.events = y->pl->events + g->slot;
 	if (g->r.mode == XP_EVSTATS_NONE)	/* no event keeps a stat: indices as one thread's */
-		g->part.nstats = g->r.cap_stats = pl->nstats;
+		g->part.nstats = g->r.cap_stats = y->nstats;
 }
 
 static void *group_run(void *arg)
@@ -1398,7 +1397,7 @@ static void *group_run(void *arg)
 	struct split_sync *y = g->sync;
 
 	if (y->count)
-		count_group(g, (struct line_range *)g->lines);
+		count_group(g, g->lines);
 	pthread_mutex_lock(&y->lock);
 	y->counted++;
 	pthread_cond_broadcast(&y->cond);
@@ -1406,7 +1405,7 @@ static void *group_run(void *arg)
 		pthread_cond_wait(&y->cond, &y->lock);
 	pthread_mutex_unlock(&y->lock);
 	if (y->direct)
-		into_slot(g, y->pl);
+		into_slot(g, y);
 	g->ret = fill_lines(&g->r, &g->part, g->lines + g->first, g->n);
 	return NULL;
 }
@@ -1581,8 +1580,17 @@ static int fill_split(struct rd *r, const uint8_t *start, const uint8_t *end, st
 		acc += len;
 	}
 	ngroups = k + 1;
-	pthread_mutex_init(&sync.lock, NULL);
-	pthread_cond_init(&sync.cond, NULL);
+	if (pthread_mutex_init(&sync.lock, NULL)) {
+		__atomic_sub_fetch(&split_threads, taken, __ATOMIC_RELAXED);
+		ret = nomem(r);
+		goto out;
+	}
+	if (pthread_cond_init(&sync.cond, NULL)) {
+		pthread_mutex_destroy(&sync.lock);
+		__atomic_sub_fetch(&split_threads, taken, __ATOMIC_RELAXED);
+		ret = nomem(r);
+		goto out;
+	}
 	sync.pl = pl;
 	/*
 	 * A filtered host plane keeps few of its events: slots sized for all
@@ -1626,6 +1634,7 @@ static int fill_split(struct rd *r, const uint8_t *start, const uint8_t *end, st
 	while (sync.counted < started)
 		pthread_cond_wait(&sync.cond, &sync.lock);
 	direct = sync.direct = plan_slots(r, pl, g, ngroups);
+	sync.nstats = pl->nstats;
 	sync.ready = 1;
 	pthread_cond_broadcast(&sync.cond);
 	pthread_mutex_unlock(&sync.lock);
@@ -1644,7 +1653,7 @@ static int fill_split(struct rd *r, const uint8_t *start, const uint8_t *end, st
 		if (g[k].started)
 			continue;
 		if (direct)
-			into_slot(&g[k], pl);
+			into_slot(&g[k], &sync);
 		g[k].ret = fill_lines(&g[k].r, &g[k].part, lines + g[k].first, g[k].n);
 	}
 	for (k = 1; k < ngroups; k++) {

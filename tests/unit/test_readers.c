@@ -40,12 +40,13 @@ static int partial_modes_differ(const char *label, const void *buf, size_t len,
 				const struct xp_trace *tw, const struct xp_err *ew, int quiet)
 {
 	static const enum xp_event_stats modes[] = {XP_EVSTATS_KEYS, XP_EVSTATS_NONE, XP_EVSTATS_ALL,
-						    XP_EVSTATS_KEYS};
+						    XP_EVSTATS_KEYS, XP_EVSTATS_NONE};
+	struct xp_trace *none1 = NULL;
 	size_t m;
 	int bad = 0;
 
 	for (m = 0; m < sizeof(modes) / sizeof(modes[0]) && !bad; m++) {
-		/* the last two: lines split among threads (a split past 1 byte of lines) */
+		/* the last three: lines split among threads (a split past 1 byte of lines) */
 		struct xp_read_opts o = {.reader = &xp_reader_wire, .event_stats = modes[m],
 					 .jobs = m >= 2 ? (unsigned)m : 1, .split_bytes = 1};
 		struct xp_trace *t = NULL;
@@ -62,9 +63,24 @@ static int partial_modes_differ(const char *label, const void *buf, size_t len,
 			bad = 1;
 			if (!quiet)
 				fprintf(stderr, "%s: stats mode %d: %s\n", label, (int)modes[m], d.msg);
+		} else if (!r && modes[m] == XP_EVSTATS_NONE && !none1) {
+			none1 = t;	/* one thread's, for the split read below */
+			continue;
+		} else if (!r && modes[m] == XP_EVSTATS_NONE) {
+			/* split: every event as one thread's, stats_first included */
+			size_t i;
+
+			for (i = 0; i < t->nplanes && !bad; i++)
+				bad = t->planes[i].nevents != none1->planes[i].nevents ||
+				      (t->planes[i].nevents &&
+				       memcmp(t->planes[i].events, none1->planes[i].events,
+					      t->planes[i].nevents * sizeof(*t->planes[i].events)));
+			if (bad && !quiet)
+				fprintf(stderr, "%s: split read without stats: plane %zu's events differ\n", label, i - 1);
 		}
 		xp_trace_free(t);
 	}
+	xp_trace_free(none1);
 	return bad;
 }
 
