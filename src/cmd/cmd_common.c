@@ -438,17 +438,29 @@ nomem:
 	xp_err_set(&in->err, XP_ERR_NOMEM, "out of memory");
 }
 
-struct cmd_input *cmd_input_process(const struct cmd_common *c, const char *path, unsigned jobs,
-				    const struct an_exec_opts *xo, int keep)
+/* A new input for path; *e (and in->run) the summary run it stands for, else NULL. NULL when out of memory. */
+static struct cmd_input *input_new(const struct cmd_common *c, const char *path,
+				   const struct cmd_run_entry **e)
 {
 	struct cmd_input *in = calloc(1, sizeof(*in));
-	const struct cmd_run_entry *e;
 
 	if (!in)
 		return NULL;
 	in->path = path;
-	if ((e = run_for(c, path))) {
-		in->run = &e->run;
+	if ((*e = run_for(c, path)))
+		in->run = &(*e)->run;
+	return in;
+}
+
+struct cmd_input *cmd_input_process(const struct cmd_common *c, const char *path, unsigned jobs,
+				    const struct an_exec_opts *xo, int keep)
+{
+	const struct cmd_run_entry *e;
+	struct cmd_input *in = input_new(c, path, &e);
+
+	if (!in)
+		return NULL;
+	if (e) {
 		if (xo) {
 			run_input(c, xo, in);
 		} else {	/* a command that took summaries but wants the trace itself */
@@ -586,14 +598,12 @@ struct section_fns {
 static struct cmd_input *input_section(const struct cmd_common *c, const char *path, unsigned jobs,
 				       const struct section_fns *f, void *r, int keep)
 {
-	struct cmd_input *in = calloc(1, sizeof(*in));
 	const struct cmd_run_entry *e;
+	struct cmd_input *in = input_new(c, path, &e);
 
 	if (!in)
 		return NULL;
-	in->path = path;
-	if ((e = run_for(c, path))) {
-		in->run = &e->run;
+	if (e) {
 		if (!run_section(c, in, f->ops) && f->pool(&e->run, r, &in->err))
 			in->code = EXIT_ERROR;
 		return in;
