@@ -41,6 +41,7 @@
 #include "an_ops.h"
 #include "an_overview.h"
 #include "an_planes.h"
+#include "xp_stray.h"
 #include "cmd.h"
 #include "model_check.h"
 #include "out_autotune.h"
@@ -987,11 +988,13 @@ static char *json_of(const struct an_planes *pl, struct an_ev_result *er, const 
  * The input read again (by the reader that accepted it) as planes and events
  * read it: each plane described or counted on the thread that read it
  * (split among threads by lines), or after the read where the reader does
- * not call plane_read (protobuf-c), its events then released; the same JSON
- * as from the whole model, want.
+ * not call plane_read (protobuf-c), its events then released; planes with
+ * pieces also reads every plane in pieces (xp_read_opts.line_events), read
+ * again whole where their summaries do not decide; the same JSON as from
+ * the whole model, want.
  */
 static void check_as_read(const struct xp_reader *reader, const uint8_t *data, size_t len,
-			  const struct an_ev_opts *eo, const char *want, size_t want_n, int events)
+			  const struct an_ev_opts *eo, const char *want, size_t want_n, int events, int pieces)
 {
 	struct xp_read_opts o = {.reader = reader, .jobs = 3, .split_bytes = 1,
 				 .event_stats = XP_EVSTATS_NONE, .release_events = 1};
@@ -1006,6 +1009,11 @@ static void check_as_read(const struct xp_reader *reader, const uint8_t *data, s
 	o.plane_read = events ? an_ev_plane_read : an_planes_plane_read;
 	o.plane_read_ctx = (void *)eo;
 	o.plane_user_free = events ? an_ev_user_free : an_planes_user_free;
+	if (pieces && !events) {	/* every plane with lines read in pieces (the wire reader) */
+		o.line_events = an_planes_line_events;
+		o.line_user_size = sizeof(struct xp_line_spans);
+		o.pieces_line_bytes = 1;
+	}
 	an_ev_init(&er);
 	if (xp_trace_read_opts(&o, data, len, &t, &err)) {
 		if (err.code != XP_ERR_NOMEM)
@@ -1198,7 +1206,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 		char *want = json_of(&pl, NULL, &none, &n);
 
 		if (want)
-			check_as_read(reader, data, len, NULL, want, n, 0);
+			check_as_read(reader, data, len, NULL, want, n, 0, (h >> 41) & 1);
 		free(want);
 	}
 	an_planes_release(&pl);
@@ -1223,7 +1231,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 			for (m = 0; m < 4; m++)
 				FORMAT(modes[m], colour && !m, out_events(f, modes[m], &er, &notes, colour && !m));
 			if (want)
-				check_as_read(reader, data, len, &eo, want, n, 1);
+				check_as_read(reader, data, len, &eo, want, n, 1, 0);
 			free(want);
 		}
 		an_ev_release(&er);

@@ -59,13 +59,81 @@ static int events_span(const struct xp_plane *p, size_t first, size_t n, const u
 	return any;
 }
 
-/* Fills pi from plane p, whose events are still there (free pi->lines even on failure). */
+/* The plane's span from its lines', INT64_MAX when it does not fit. */
+static int64_t lines_span(const struct an_plane_info *pi)
+{
+	int64_t lo = 0, hi = 0;
+	size_t j;
+	int any = 0;
+
+	for (j = 0; j < pi->nlines; j++) {
+		const struct an_plane_line *ol = &pi->lines[j];
+
+		if (ol->events == ol->stray_ends)
+			continue;
+		if (!any || ol->first_ps < lo)
+			lo = ol->first_ps;
+		if (!any || ol->last_end_ps > hi)
+			hi = ol->last_end_ps;
+		any = 1;
+	}
+	return lo < 0 && hi > INT64_MAX + lo ? INT64_MAX : hi - lo;
+}
+
+/* Each line's spans from its events, stray ends left out. */
+static int spans_of_events(const struct xp_plane *p, struct an_plane_info *pi, struct xp_err *err)
+{
+	unsigned char *stray = malloc(p->nevents + 1);
+	int64_t alo = 0, ahi = 0;
+	size_t j, k;
+	int ret;
+
+	if (!stray)
+		return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
+	ret = xp_plane_stray_ends(p, NULL, stray, &pi->stray_ends, err);
+	for (j = 0; !ret && j < p->nlines; j++) {
+		const struct xp_line *l = &p->lines[j];
+		struct an_plane_line *ol = &pi->lines[j];
+
+		for (k = l->first_event; pi->stray_ends && k < l->first_event + l->nevents; k++)
+			ol->stray_ends += stray[k];
+		events_span(p, l->first_event, l->nevents, pi->stray_ends ? stray : NULL,
+			    &ol->first_ps, &ol->last_end_ps);
+	}
+	pi->span_ps = lines_span(pi);
+	pi->span_all_ps = pi->span_ps;
+	if (!ret && pi->stray_ends && events_span(p, 0, p->nevents, NULL, &alo, &ahi))
+		pi->span_all_ps = alo < 0 && ahi > INT64_MAX + alo ? INT64_MAX : ahi - alo;
+	free(stray);
+	return ret;
+}
+
+/* Each line's spans from the summaries of a plane read in pieces; XP_ERR_AGAIN: read it whole. */
+static int spans_of_pieces(const struct xp_plane *p, struct an_plane_info *pi, struct xp_err *err)
+{
+	struct xp_plane_span *sp = calloc(p->nlines + 1, sizeof(*sp));
+	size_t j;
+	int ret;
+
+	if (!sp)
+		return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
+	ret = xp_plane_spans_no_stray(p, sp, err);
+	for (j = 0; !ret && j < p->nlines; j++) {
+		pi->lines[j].first_ps = sp[j].first_ps;
+		pi->lines[j].last_end_ps = sp[j].last_end_ps;
+	}
+	pi->span_ps = pi->span_all_ps = lines_span(pi);
+	free(sp);
+	return ret;
+}
+
+/*
+ * Fills pi from plane p: from its events, or as read in pieces (free
+ * pi->lines even on failure).
+ */
 static int describe_plane(const struct xp_plane *p, struct an_plane_info *pi, struct xp_err *err)
 {
-	unsigned char *stray = NULL;
-	int64_t lo = 0, hi = 0, alo = 0, ahi = 0;
-	size_t j, k;
-	int any = 0, ret = 0;
+	size_t j;
 
 	memset(pi, 0, sizeof(*pi));
 	pi->id = p->id;
@@ -75,39 +143,22 @@ static int describe_plane(const struct xp_plane *p, struct an_plane_info *pi, st
 	pi->events = p->nevents;
 	device_facts(p, &pi->dev);
 	pi->lines = calloc(p->nlines + 1, sizeof(*pi->lines));
-	stray = malloc(p->nevents + 1);
-	if (!pi->lines || !stray) {
-		ret = xp_err_set(err, XP_ERR_NOMEM, "out of memory");
-		goto out;
-	}
-	ret = xp_plane_stray_ends(p, NULL, stray, &pi->stray_ends, err);
-	if (ret)
-		goto out;
+	if (!pi->lines)
+		return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
 	for (j = 0; j < p->nlines; j++) {
-		const struct xp_line *l = &p->lines[j];
-		struct an_plane_line *ol = &pi->lines[j];
-
-		ol->id = l->id;
-		ol->name = l->name;
-		ol->events = l->nevents;
-		for (k = l->first_event; pi->stray_ends && k < l->first_event + l->nevents; k++)
-			ol->stray_ends += stray[k];
-		if (!events_span(p, l->first_event, l->nevents, pi->stray_ends ? stray : NULL,
-				 &ol->first_ps, &ol->last_end_ps))
-			continue;
-		if (!any || ol->first_ps < lo)
-			lo = ol->first_ps;
-		if (!any || ol->last_end_ps > hi)
-			hi = ol->last_end_ps;
-		any = 1;
+		pi->lines[j].id = p->lines[j].id;
+		pi->lines[j].name = p->lines[j].name;
+		pi->lines[j].events = p->lines[j].nevents;
 	}
-	pi->span_ps = lo < 0 && hi > INT64_MAX + lo ? INT64_MAX : hi - lo;
-	pi->span_all_ps = pi->span_ps;
-	if (pi->stray_ends && events_span(p, 0, p->nevents, NULL, &alo, &ahi))
-		pi->span_all_ps = alo < 0 && ahi > INT64_MAX + alo ? INT64_MAX : ahi - alo;
-out:
-	free(stray);
-	return ret;
+	return p->events_released ? spans_of_pieces(p, pi, err) : spans_of_events(p, pi, err);
+}
+
+void an_planes_line_events(const struct xp_plane *p, struct xp_line *l, const struct xp_event *ev,
+			   size_t n, void *ctx)
+{
+	(void)p;
+	(void)ctx;
+	xp_line_spans_add(l->user, ev, n);
 }
 
 int an_planes_plane_read(struct xp_plane *p, void *ctx, struct xp_err *err)
@@ -154,7 +205,7 @@ int an_planes_describe(struct xp_trace *t, struct an_planes *out, struct xp_err 
 			*pi = *(struct an_plane_info *)p->user;
 			free(p->user);
 			p->user = NULL;
-		} else if (p->events_released) {
+		} else if (p->events_released) {	/* its plane_read failed: not as read */
 			return xp_err_set(err, XP_ERR_USAGE, "plane '%s': events released undescribed",
 					  p->name);
 		} else if ((ret = describe_plane(p, pi, err))) {

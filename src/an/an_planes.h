@@ -56,6 +56,13 @@ int an_planes_describe(struct xp_trace *t, struct an_planes *out, struct xp_err 
  * plane on the thread that read it, so its events may be released at once.
  */
 int an_planes_plane_read(struct xp_plane *p, void *ctx, struct xp_err *err);
+/*
+ * For xp_read_opts.line_events (line_user_size sizeof(struct
+ * xp_line_spans)): planes read in pieces, described from the summaries,
+ * or read again whole where those do not decide.
+ */
+void an_planes_line_events(const struct xp_plane *p, struct xp_line *l, const struct xp_event *ev,
+			   size_t n, void *ctx);
 void an_planes_user_free(void *user);
 void an_planes_release(struct an_planes *p);
 

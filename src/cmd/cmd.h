@@ -83,6 +83,9 @@ struct cmd_common {
 	void *plane_read_ctx;
 	void (*plane_user_free)(void *user);
 	int release_events;
+	void (*line_events)(const struct xp_plane *p, struct xp_line *l, const struct xp_event *ev,
+			    size_t n, void *ctx);
+	size_t line_user_size;
 	/*
 	 * The command takes run summaries (an_run.h) for traces: cmd_batch_inputs
 	 * turns a summary file into one input per run, cmd_input_process gives

@@ -134,6 +134,8 @@ static int read_input(const struct cmd_common *c, const char *path, unsigned job
 	ro.plane_read_ctx = c->plane_read_ctx;
 	ro.plane_user_free = c->plane_user_free;
 	ro.release_events = c->release_events;
+	ro.line_events = c->line_events;
+	ro.line_user_size = c->line_user_size;
 	if (!ret && an_run_sniff(b->data, b->len)) {
 		if (c->summaries)	/* one from standard input or a pipe: not looked into before */
 			ret = xp_err_set(err, XP_ERR_USAGE,
@@ -537,6 +539,8 @@ static int read_as(const struct cmd_common *c, int ops, const char *path, unsign
 	k.plane_read_ctx = NULL;
 	k.plane_user_free = NULL;
 	k.release_events = 0;
+	k.line_events = NULL;
+	k.line_user_size = 0;
 	return ops ? cmd_read_lines(&k, path, jobs, an_ops_want_lines, t, err) : cmd_read(&k, path, jobs, 1, t, err);
 }
 

@@ -100,6 +100,9 @@ int cmd_planes(int argc, char **argv)
 	c.plane_read = an_planes_plane_read;
 	c.plane_user_free = an_planes_user_free;
 	c.release_events = 1;
+	/* and read in pieces where its lines are long: no event kept at all */
+	c.line_events = an_planes_line_events;
+	c.line_user_size = sizeof(struct xp_line_spans);
 	ret = cmd_read(&c, pos[0], cmd_jobs(&c, SIZE_MAX), 0, &t, &err);
 	if (ret) {
 		cmd_error("%s", err.msg);

@@ -12,6 +12,11 @@ enum xp_errcode {
 	XP_ERR_FORMAT = -3,	/* input is not a valid XSpace (or gzip of one) */
 	XP_ERR_LIMIT = -4,	/* input exceeds a limit (size, time range) */
 	XP_ERR_USAGE = -5,	/* bad argument from the caller (e.g. a regex) */
+	/*
+	 * Only between a reader and xp_read_opts.plane_read, never returned by a
+	 * read: the plane read in pieces is to be read again, whole.
+	 */
+	XP_ERR_AGAIN = -6,
 };
 
 struct xp_err {

@@ -301,7 +301,8 @@ int xp_plane_finish(struct xp_plane *p, struct xp_read_counts *c, struct xp_err 
 					  "plane '%s': line '%s' starts too far from the plane's first line "
 					  "(%" PRId64 " ns vs %" PRId64 " ns) for int64 picoseconds",
 					  p->name, l->name, l->timestamp_ns, p->base_ns);
-		for (j = l->first_event; j < l->first_event + l->nevents; j++) {
+		/* read in pieces (xp_read_opts.line_events): plane_read checks them */
+		for (j = l->first_event; !p->events_released && j < l->first_event + l->nevents; j++) {
 			struct xp_event *e = &p->events[j];
 			int64_t end;
 

@@ -109,6 +109,7 @@ struct xp_line {
 	size_t first_event, nevents;	/* range in plane->events */
 	int skipped;			/* events not read (xp_read_opts.want_lines) */
 	size_t filtered;		/* events walked, not kept (xp_read_opts.want_host_event) */
+	void *user;			/* xp_read_opts.line_events's state, or NULL */
 };
 
 /*
@@ -279,7 +280,33 @@ struct xp_read_opts {
 	void *plane_read_ctx;
 	void (*plane_user_free)(void *user);
 	int release_events;
+	/*
+	 * Events in pieces, for a plane_read that needs no event twice: a
+	 * reader that can (wire), with XP_EVSTATS_NONE, keeps none of a plane's
+	 * events when its lines average at least pieces_line_bytes (0:
+	 * XP_PIECES_LINE_BYTES, so that the per-line state stays small beside
+	 * the lines' bytes; tests take 1). It hands
+	 * each line's events to line_events as they are decoded, a few
+	 * thousand at a time, on the reading thread (plane_read_ctx as ctx),
+	 * the line's own line_user_size zeroed bytes in l->user; ev's start_ps
+	 * is then the offset in the line (its timestamp and the plane's base
+	 * are final only at plane_read). p is for metadata only: on a split
+	 * plane it is a part's view. plane_read then sees the plane released
+	 * (events NULL, counts as read, p->events_released) with every line's
+	 * user; it may return XP_ERR_AGAIN, and the plane is read again whole,
+	 * as without line_events, for plane_read to be called once more. A
+	 * plane that fails in pieces is read again whole too: errors and
+	 * counts are always those of a whole read. Needs plane_read and a
+	 * line_user_size.
+	 */
+	void (*line_events)(const struct xp_plane *p, struct xp_line *l, const struct xp_event *ev,
+			    size_t n, void *ctx);
+	size_t line_user_size;
+	size_t pieces_line_bytes;
 };
+
+/* See xp_read_opts.line_events. */
+#define XP_PIECES_LINE_BYTES ((size_t)64 << 10)
 
 /* A decoder of XSpace bytes into the model. */
 struct xp_reader {

@@ -88,7 +88,18 @@ struct rd {
 	 * for the next plane this thread reads: its pages are not zeroed again.
 	 */
 	void *spare;
+	/*
+	 * The plane is read in pieces (xp_read_opts.line_events): its events
+	 * go to piece (this thread's, reused) and on to line_events, a line's
+	 * line_done so far.
+	 */
+	int pieces;
+	struct xp_event *piece;
+	size_t line_done;
 };
+
+/* Events handed to xp_read_opts.line_events at a time: a buffer that stays in cache. */
+#define PIECE_EVENTS 4096
 
 /* As a plane's lines are filled, their pages are dropped this many bytes at a time. */
 #define DROP_STEP ((size_t)16 << 20)
@@ -891,6 +902,58 @@ static inline int fill_event(struct rd *r, const uint8_t *p, const uint8_t *end,
 	return 0;
 }
 
+/* The line's events read so far go to line_events; the buffer is empty again. */
+static void hand_piece(struct rd *r, struct xp_plane *pl, struct xp_line *l)
+{
+	if (pl->nevents)
+		r->o->line_events(pl, l, pl->events, pl->nevents, r->o->plane_read_ctx);
+	r->line_done += pl->nevents;
+	pl->nevents = 0;
+}
+
+/* Plane (or a split plane's part) pl is read in pieces: its events go to this thread's buffer. */
+static int pieces_begin(struct rd *r, struct xp_plane *pl)
+{
+	if (!r->piece && !(r->piece = malloc(PIECE_EVENTS * sizeof(*r->piece))))
+		return nomem(r);
+	pl->events = r->piece;
+	pl->nevents = 0;
+	r->cap_events = PIECE_EVENTS;
+	r->fixed_events = 1;	/* handed on before it fills */
+	r->line_done = 0;
+	return 0;
+}
+
+/* The end of pl's pieces (read or not): the buffer is not pl's. */
+static void pieces_end(struct rd *r, struct xp_plane *pl)
+{
+	if (pl->events == r->piece) {
+		pl->events = NULL;
+		pl->nevents = 0;
+	}
+	r->cap_events = 0;
+	r->fixed_events = 0;
+}
+
+/*
+ * A plane read in pieces, its lines filled: released, with every line's
+ * range as a whole read would give it. More than a plane may hold: read
+ * whole, for its error.
+ */
+static int pieces_close(struct rd *r, struct xp_plane *pl)
+{
+	size_t i, n = 0;
+
+	pieces_end(r, pl);
+	for (i = 0; i < pl->nlines; i++) {
+		pl->lines[i].first_event = n;
+		n += pl->lines[i].nevents;
+	}
+	pl->nevents = n;
+	pl->events_released = 1;
+	return n >= UINT32_MAX - 1 ? XP_ERR_AGAIN : 0;
+}
+
 static int fill_line(struct rd *r, const uint8_t *p, const uint8_t *end, struct xp_plane *pl)
 {
 	struct xp_line *l = &pl->lines[pl->nlines];
@@ -928,6 +991,8 @@ static int fill_line(struct rd *r, const uint8_t *p, const uint8_t *end, struct 
 			ret = fill_event(r, s, p, pl, (uint32_t)(r->line_base + pl->nlines));
 			if (ret)
 				return ret;
+			if (unlikely(r->pieces) && pl->nevents == PIECE_EVENTS)
+				hand_piece(r, pl, l);
 			/* A big plane's file pages go as it is read, not all at its end. */
 			if (unlikely(r->dropped && (size_t)(p - r->dropped) > DROP_STEP)) {
 				drop_pages(r->dropped, p);
@@ -950,7 +1015,13 @@ static int fill_line(struct rd *r, const uint8_t *p, const uint8_t *end, struct 
 		if (!p)
 			return XP_ERR_FORMAT;
 	}
-	l->nevents = pl->nevents - l->first_event;
+	if (r->pieces) {
+		hand_piece(r, pl, l);
+		l->nevents = r->line_done;
+		r->line_done = 0;
+	} else {
+		l->nevents = pl->nevents - l->first_event;
+	}
 	l->name = name_copy(r, name, name_end);
 	l->display_name = name_copy(r, dname, dname_end);
 	if (!l->name || !l->display_name)
@@ -1391,6 +1462,18 @@ static void into_slot(struct line_group *g, const struct split_sync *y)
 		g->part.nstats = g->r.cap_stats = y->nstats;
 }
 
+/* Group g (not the first) fills its lines, in pieces if the plane is read so. */
+static int fill_group(struct line_group *g)
+{
+	int ret = g->r.pieces ? pieces_begin(&g->r, &g->part) : 0;
+
+	if (!ret)
+		ret = fill_lines(&g->r, &g->part, g->lines + g->first, g->n);
+	if (g->r.pieces)
+		pieces_end(&g->r, &g->part);
+	return ret;
+}
+
 static void *group_run(void *arg)
 {
 	struct line_group *g = arg;
@@ -1406,7 +1489,7 @@ static void *group_run(void *arg)
 	pthread_mutex_unlock(&y->lock);
 	if (y->direct)
 		into_slot(g, y);
-	g->ret = fill_lines(&g->r, &g->part, g->lines + g->first, g->n);
+	g->ret = fill_group(g);
 	return NULL;
 }
 
@@ -1595,8 +1678,9 @@ static int fill_split(struct rd *r, const uint8_t *start, const uint8_t *end, st
 	/*
 	 * A filtered host plane keeps few of its events: slots sized for all
 	 * would be touched twice as they close up; its groups fill their own.
+	 * A plane read in pieces keeps none.
 	 */
-	sync.count = !r->keep_meta;
+	sync.count = !r->keep_meta && !r->pieces;	/* pieces: no slots */
 	for (k = 0; k < ngroups; k++) {
 		struct line_group *x = &g[k];
 
@@ -1614,6 +1698,7 @@ static int fill_split(struct rd *r, const uint8_t *start, const uint8_t *end, st
 		x->r.str = NULL;
 		x->r.str_left = 0;
 		x->r.spare = NULL;
+		x->r.piece = NULL;
 		x->r.cap_stats = x->r.cap_events = 0;
 		x->r.want = r->want ? r->want + x->first : NULL;
 		x->r.dropped = r->dropped ? lines[x->first].s : NULL;
@@ -1654,7 +1739,7 @@ static int fill_split(struct rd *r, const uint8_t *start, const uint8_t *end, st
 			continue;
 		if (direct)
 			into_slot(&g[k], &sync);
-		g[k].ret = fill_lines(&g[k].r, &g[k].part, lines + g[k].first, g[k].n);
+		g[k].ret = fill_group(&g[k]);
 	}
 	for (k = 1; k < ngroups; k++) {
 		if (g[k].started)
@@ -1674,6 +1759,7 @@ static int fill_split(struct rd *r, const uint8_t *start, const uint8_t *end, st
 		}
 		xp_arena_block_free(g[k].part.events);
 		xp_arena_block_free(g[k].part.stats);
+		free(g[k].r.piece);
 		xp_arena_adopt(r->arena, &g[k].arena);
 	}
 	__atomic_sub_fetch(&split_threads, taken, __ATOMIC_RELAXED);
@@ -1727,7 +1813,34 @@ static int keep_keys(struct rd *r, struct xp_plane *pl, uint32_t mask)
 	return 0;
 }
 
-static int read_plane(struct rd *r, const uint8_t *start, const uint8_t *end, struct xp_plane *pl)
+/*
+ * Whether plane pl, as counted in c, is read in pieces: lines long enough
+ * that their state is small beside them; no event stat kept.
+ */
+static int by_pieces(const struct rd *r, const struct plane_counts *c)
+{
+	size_t min = r->o && r->o->pieces_line_bytes ? r->o->pieces_line_bytes : XP_PIECES_LINE_BYTES;
+
+	return r->o && r->o->line_events && r->o->plane_read && r->o->line_user_size &&
+	       r->mode == XP_EVSTATS_NONE && c->lines &&
+	       c->line_bytes / c->lines >= min;
+}
+
+/* Lines' state for xp_read_opts.line_events, zeroed, each in its line's user. */
+static int line_users(struct rd *r, struct xp_plane *pl, size_t nlines)
+{
+	size_t size = (r->o->line_user_size + 15) & ~(size_t)15, i;
+	char *u = size ? alloc_array(r->arena, nlines, size) : NULL;
+
+	if (size && !u)
+		return nomem(r);
+	for (i = 0; i < nlines; i++)
+		pl->lines[i].user = u ? u + i * size : NULL;
+	return 0;
+}
+
+static int read_plane_as(struct rd *r, const uint8_t *start, const uint8_t *end, struct xp_plane *pl,
+			 int pieces)
 {
 	const uint8_t *name = NULL, *name_end = NULL;
 	unsigned char *want = NULL;
@@ -1746,9 +1859,17 @@ static int read_plane(struct rd *r, const uint8_t *start, const uint8_t *end, st
 		goto out;
 	r->cap_stats = r->cap_events = 0;
 	pl->stats = NULL;
-	pl->events = r->spare;	/* grown from there (xp_arena_block_grow), or NULL */
-	r->spare = NULL;
-	if ((ret = first_room(r, pl, &c)))
+	r->pieces = pieces && by_pieces(r, &c);
+	if (r->pieces) {
+		ret = room_stats(r, pl, c.stats + 1);
+		if (!ret)
+			ret = pieces_begin(r, pl);
+	} else {
+		pl->events = r->spare;	/* grown from there (xp_arena_block_grow), or NULL */
+		r->spare = NULL;
+		ret = first_room(r, pl, &c);
+	}
+	if (ret)
 		goto out;
 	pl->lines = alloc_array(r->arena, c.lines, sizeof(*pl->lines));
 	pl->evmetas = alloc_array(r->arena, c.evmetas, sizeof(*pl->evmetas));
@@ -1757,6 +1878,8 @@ static int read_plane(struct rd *r, const uint8_t *start, const uint8_t *end, st
 		ret = nomem(r);
 		goto out;
 	}
+	if (r->pieces && (ret = line_users(r, pl, c.lines)))
+		goto out;
 	ret = plane_walk(r, start, end, pl, 0, &name, &name_end);
 	if (ret)
 		goto out;
@@ -1800,6 +1923,8 @@ static int read_plane(struct rd *r, const uint8_t *start, const uint8_t *end, st
 	else if (!ret)
 		ret = plane_walk(r, start, end, pl, 2, &name, &name_end);
 	r->dropped = NULL;
+	if (!ret && r->pieces)
+		ret = pieces_close(r, pl);
 	if (!ret)
 		ret = xp_plane_finish(pl, r->counts, r->err);
 	pl->loaded = !ret;
@@ -1812,6 +1937,8 @@ static int read_plane(struct rd *r, const uint8_t *start, const uint8_t *end, st
 			r->spare = ev;
 	}
 out:
+	if (r->pieces)
+		pieces_end(r, pl);
 	/* The arena frees them with the trace, whether the plane was read or not. */
 	if (pl->stats)
 		xp_arena_block_adopt(r->arena, pl->stats, (pl->nstats + 1) * sizeof(*pl->stats));
@@ -1823,6 +1950,29 @@ out:
 	free(r->keep_meta);
 	r->keep = NULL;
 	r->keep_meta = NULL;
+	return ret;
+}
+
+/*
+ * Reads plane pl, in pieces where xp_read_opts.line_events asks; a plane
+ * that fails so, or whose plane_read asks (XP_ERR_AGAIN), is read again
+ * whole: what was counted and said of it goes, and the whole read's
+ * errors and counts are the only ones.
+ */
+static int read_plane(struct rd *r, const uint8_t *start, const uint8_t *end, struct xp_plane *pl)
+{
+	struct xp_plane as_was = *pl;
+	struct xp_read_counts counts = *r->counts;
+	int ret = read_plane_as(r, start, end, pl, 1);
+
+	if (ret && r->pieces) {
+		*pl = as_was;
+		*r->counts = counts;
+		memset(r->err, 0, sizeof(*r->err));
+		r->pieces = 0;
+		ret = read_plane_as(r, start, end, pl, 0);
+	}
+	r->pieces = 0;
 	return ret;
 }
 
@@ -1898,6 +2048,7 @@ static void *plane_worker_run(void *arg)
 			drop_pages(j->ranges[i].start, j->ranges[i].end);
 	}
 	xp_arena_block_free(r.spare);
+	free(r.piece);
 	return NULL;
 }
 

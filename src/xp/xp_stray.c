@@ -230,3 +230,165 @@ out:
 	free(min_start);
 	return ret;
 }
+
+/* The bucket of an end (sign and magnitude, in order): 0..63 negative, 64 zero, 65..127 positive. */
+static inline unsigned end_bucket(int64_t x)
+{
+	if (x > 0)
+		return 65 + (63 - (unsigned)__builtin_clzll((uint64_t)x));
+	if (!x)
+		return 64;
+	return (unsigned)__builtin_clzll((uint64_t)0 - (uint64_t)x);
+}
+
+/* The smallest and largest value of bucket b. */
+static void bucket_range(unsigned b, int64_t *lo, int64_t *hi)
+{
+	unsigned lg;
+
+	if (b == 64) {
+		*lo = *hi = 0;
+	} else if (b > 64) {
+		lg = b - 65;	/* [2^lg, 2^(lg+1) - 1] */
+		*lo = (int64_t)1 << lg;
+		*hi = lg == 62 ? INT64_MAX : ((int64_t)1 << (lg + 1)) - 1;
+	} else {
+		lg = 63 - b;	/* [-(2^(lg+1) - 1), -2^lg] */
+		*hi = lg == 63 ? INT64_MIN : -((int64_t)1 << lg);
+		*lo = lg == 63 ? INT64_MIN : lg == 62 ? -INT64_MAX : -(((int64_t)1 << (lg + 1)) - 1);
+	}
+}
+
+void xp_line_spans_add(struct xp_line_spans *ls, const struct xp_event *ev, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		int64_t st = ev[i].start_ps, en, rel;
+		unsigned b;
+
+		if (ev[i].dur_ps < 0 || __builtin_add_overflow(st, ev[i].dur_ps, &en)) {
+			ls->bad = 1;
+			continue;
+		}
+		if (!ls->n) {
+			ls->origin = en;
+			ls->min_start = ls->max_start = st;
+			ls->max_end = en;
+		}
+		if (__builtin_sub_overflow(en, ls->origin, &rel)) {
+			ls->bad = 1;
+			continue;
+		}
+		b = end_bucket(rel);
+		if (!ls->count[b]++ || st < ls->first_start[b])
+			ls->first_start[b] = st;
+		if (!ls->n++)
+			continue;
+		if (st < ls->min_start)
+			ls->min_start = st;
+		if (st > ls->max_start)
+			ls->max_start = st;
+		if (en > ls->max_end)
+			ls->max_end = en;
+	}
+}
+
+/* A bucket moved to the plane's base: its lowest possible end, or its highest and its first start. */
+struct mark {
+	int64_t at;
+	uint64_t count;		/* of the lowest ends */
+	int64_t start;		/* of the highest */
+};
+
+static int by_at(const void *a, const void *b)
+{
+	const struct mark *x = a, *y = b;
+
+	return x->at < y->at ? -1 : x->at > y->at;
+}
+
+/*
+ * The proof of surely_none, from buckets: a bucket's events are counted
+ * below q when its lowest possible end is (so at most want below q proves
+ * q <= Q), and their first start is taken for s only when its highest is
+ * (s is then at least the true one). Either way the proof stays sound.
+ */
+int xp_plane_spans_no_stray(const struct xp_plane *p, struct xp_plane_span *spans, struct xp_err *err)
+{
+	struct mark *lows = NULL, *highs = NULL;
+	size_t i, nl = 0, nh = 0, n = 0, want;
+	int64_t e_max = INT64_MIN, s_min = INT64_MAX, q = INT64_MIN;
+	uint64_t below_q = 0;
+	unsigned b;
+	int ret = XP_ERR_AGAIN, have_q = 0;
+
+	memset(spans, 0, p->nlines * sizeof(*spans));
+	for (i = 0; i < p->nlines; i++) {
+		const struct xp_line *l = &p->lines[i];
+		const struct xp_line_spans *ls = l->user;
+		int64_t delta;
+
+		if (!l->nevents)
+			continue;
+		/* the base and line deltas are checked by xp_plane_finish */
+		if (!ls || ls->bad || ls->n != l->nevents ||
+		    __builtin_mul_overflow(l->timestamp_ns - p->base_ns, (int64_t)1000, &delta) ||
+		    __builtin_add_overflow(ls->max_start, delta, &spans[i].first_ps) ||
+		    __builtin_add_overflow(ls->max_end, delta, &spans[i].last_end_ps))
+			return XP_ERR_AGAIN;
+		spans[i].first_ps = ls->min_start + delta;
+		if (spans[i].last_end_ps > e_max)
+			e_max = spans[i].last_end_ps;
+		n += l->nevents;
+	}
+	if (n < XP_STRAY_MIN_REST + 1)
+		return 0;
+	lows = malloc(p->nlines * XP_SPAN_BUCKETS * sizeof(*lows));
+	highs = malloc(p->nlines * XP_SPAN_BUCKETS * sizeof(*highs));
+	if (!lows || !highs) {
+		ret = xp_err_set(err, XP_ERR_NOMEM, "out of memory");
+		goto out;
+	}
+	for (i = 0; i < p->nlines; i++) {
+		const struct xp_line_spans *ls = p->lines[i].user;
+		/* checked above: the line's times and their moves stay in int64 */
+		int64_t delta = (p->lines[i].timestamp_ns - p->base_ns) * 1000;
+
+		for (b = 0; p->lines[i].nevents && b < XP_SPAN_BUCKETS; b++) {
+			int64_t lo, hi;
+			__int128 at;
+
+			if (!ls->count[b])
+				continue;
+			bucket_range(b, &lo, &hi);
+			/* the bucket's ends lie within [lo, hi] + origin and at most max_end */
+			at = (__int128)lo + ls->origin;
+			lows[nl].at = at < INT64_MIN ? INT64_MIN : (int64_t)at + delta;
+			lows[nl++].count = ls->count[b];
+			at = (__int128)hi + ls->origin;
+			highs[nh].at = (at > ls->max_end ? ls->max_end : (int64_t)at) + delta;
+			highs[nh++].start = ls->first_start[b] + delta;
+		}
+	}
+	/* q: the highest lowest-end with at most want ends surely... possibly below it */
+	want = n - n / 10 - 1;
+	qsort(lows, nl, sizeof(*lows), by_at);
+	for (i = 0; i < nl && below_q <= want;) {
+		int64_t v = lows[i].at;
+
+		q = v;
+		have_q = 1;
+		while (i < nl && lows[i].at == v)
+			below_q += lows[i++].count;
+	}
+	for (i = 0; have_q && i < nh; i++)
+		if (highs[i].at < q && highs[i].start < s_min)
+			s_min = highs[i].start;
+	if (have_q && proves_none(q, s_min, e_max))
+		ret = 0;
+out:
+	free(lows);
+	free(highs);
+	return ret;
+}

@@ -28,6 +28,7 @@
 #define XP_STRAY_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "xp_err.h"
 #include "xp_model.h"
@@ -48,5 +49,40 @@
  */
 int xp_plane_stray_ends(const struct xp_plane *p, const unsigned char *use_line,
 			unsigned char *stray, size_t *count, struct xp_err *err);
+
+/*
+ * A line's events summed up as they are read, for a plane read in pieces
+ * (xp_read_opts.line_events), times relative to the line: enough to decide
+ * most planes without their events. Ends, less the line's first end, are
+ * counted in power-of-two buckets (sign and magnitude), each with the
+ * smallest start of its events.
+ */
+#define XP_SPAN_BUCKETS 128
+struct xp_line_spans {
+	uint64_t n;
+	int64_t min_start, max_start, max_end;	/* valid when n */
+	int64_t origin;		/* the first event's end: the buckets count from there */
+	int bad;		/* a negative duration or an end past int64: the whole read says what */
+	uint64_t count[XP_SPAN_BUCKETS];
+	int64_t first_start[XP_SPAN_BUCKETS];	/* smallest start of a bucket's events */
+};
+
+/* Adds events (start_ps relative to the line) to a zeroed or added-to ls. */
+void xp_line_spans_add(struct xp_line_spans *ls, const struct xp_event *ev, size_t n);
+
+/* A line's spans relative to its plane's base: what an analysis of a plane read in pieces uses. */
+struct xp_plane_span {
+	int64_t first_ps, last_end_ps;	/* of its events; 0 if none */
+};
+
+/*
+ * For plane p read in pieces, each line's user an xp_line_spans: every
+ * line's span relative to the plane's base into spans (p->nlines), when
+ * the summaries prove there is no stray end (the rule above over all of
+ * p's lines). 0: proven, spans filled; XP_ERR_AGAIN: they do not prove it
+ * (or a line is bad, or a time would leave int64): read the plane whole;
+ * XP_ERR_NOMEM with err filled.
+ */
+int xp_plane_spans_no_stray(const struct xp_plane *p, struct xp_plane_span *spans, struct xp_err *err);
 
 #endif

@@ -9,6 +9,7 @@
  */
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "an_planes.h"
 #include "test.h"
@@ -450,6 +451,160 @@ static void test_synth_planes(void)
 	xp_buf_release(&b);
 }
 
+/* ---- planes read in pieces (xp_read_opts.line_events) against the whole model ---- */
+
+static size_t pieces_handed;
+
+static void count_pieces(const struct xp_plane *p, struct xp_line *l, const struct xp_event *ev, size_t n,
+			 void *ctx)
+{
+	__atomic_add_fetch(&pieces_handed, 1, __ATOMIC_RELAXED);
+	an_planes_line_events(p, l, ev, n, ctx);
+}
+
+/* planes of buf: whole (pieces 0) or each plane described as read, in pieces where it can. */
+static int planes_of(const struct xp_buf *b, int pieces, unsigned jobs, struct an_planes *out,
+		     struct xp_trace **t)
+{
+	struct xp_read_opts o = {.reader = &xp_reader_wire, .jobs = jobs, .split_bytes = 1,
+				 .event_stats = XP_EVSTATS_NONE};
+	struct xp_err err = {0};
+
+	if (pieces) {
+		o.plane_read = an_planes_plane_read;
+		o.plane_user_free = an_planes_user_free;
+		o.release_events = 1;
+		o.line_events = count_pieces;
+		o.line_user_size = sizeof(struct xp_line_spans);
+		o.pieces_line_bytes = 1;
+	}
+	if (xp_trace_read_opts(&o, b->data, b->len, t, &err) || an_planes_describe(*t, out, &err)) {
+		fprintf(stderr, "planes_of: %s\n", err.msg);
+		return -1;
+	}
+	return 0;
+}
+
+/* Everything planes shows, the same. */
+static void same_planes(const struct an_planes *a, const struct an_planes *b, const char *what)
+{
+	size_t i, j;
+
+	CHECK(a->n == b->n && a->events == b->events && a->stray_ends == b->stray_ends);
+	for (i = 0; i < a->n && i < b->n; i++) {
+		const struct an_plane_info *x = &a->planes[i], *y = &b->planes[i];
+
+		if (x->events != y->events || x->stray_ends != y->stray_ends || x->span_ps != y->span_ps ||
+		    x->span_all_ps != y->span_all_ps || x->nlines != y->nlines || strcmp(x->name, y->name)) {
+			fprintf(stderr, "%s: plane %zu differs\n", what, i);
+			test_failures++;
+			continue;
+		}
+		for (j = 0; j < x->nlines; j++) {
+			const struct an_plane_line *l = &x->lines[j], *m = &y->lines[j];
+
+			if (l->events != m->events || l->stray_ends != m->stray_ends ||
+			    l->first_ps != m->first_ps || l->last_end_ps != m->last_end_ps) {
+				fprintf(stderr, "%s: plane %zu line %zu differs\n", what, i, j);
+				test_failures++;
+			}
+		}
+	}
+}
+
+/*
+ * The synthetic stray-end trace (a plane the summaries cannot decide: read
+ * again whole) and every real trace, at 1 and 3 threads with every plane
+ * split: the same planes as from the whole model, and pieces were handed.
+ */
+static void test_pieces(void)
+{
+	static const char *const files[] = {
+		SYNTH_DIR "/tpu_stray_end.xplane.pb",
+		TESTDATA_DIR "/real/tpu_v6e_inference.xplane.pb",
+		TESTDATA_DIR "/real/v100_tf_bert.xplane.pb",
+		TESTDATA_DIR "/real/mi300x_jax_conv.xplane.pb",
+		TESTDATA_DIR "/real/mi300x_jax_gemm.xplane.pb",
+	};
+	size_t f;
+	unsigned jobs;
+
+	for (f = 0; f < sizeof(files) / sizeof(files[0]); f++) {
+		struct xp_buf b;
+		struct xp_err err = {0};
+		struct xp_trace *tw = NULL;
+		struct an_planes whole = {0};
+
+		if (xp_buf_load(files[f], XP_DEFAULT_MAX_INPUT, &b, &err)) {
+			fprintf(stderr, "%s\n", err.msg);
+			test_failures++;
+			continue;
+		}
+		CHECK_INT(planes_of(&b, 0, 1, &whole, &tw), 0);
+		for (jobs = 1; jobs <= 3; jobs += 2) {
+			struct xp_trace *t = NULL;
+			struct an_planes p = {0};
+
+			pieces_handed = 0;
+			CHECK_INT(planes_of(&b, 1, jobs, &p, &t), 0);
+			same_planes(&whole, &p, files[f]);
+			CHECK(pieces_handed > 0);
+			an_planes_release(&p);
+			xp_trace_free(t);
+		}
+		if (f == 0)	/* TPU:0's stray ends: its plane was read again */
+			CHECK_INT(whole.stray_ends, 3);
+		an_planes_release(&whole);
+		xp_trace_free(tw);
+		xp_buf_release(&b);
+	}
+}
+
+/*
+ * Crafted bad inputs (RELIABILITY.md): in pieces, the whole read's verdict,
+ * message and counts (a plane that fails in pieces is read again whole).
+ */
+static void test_pieces_bad(void)
+{
+	static const char *const names[] = {
+		"negative_duration", "overflow_offset", "far_lines", "negative_offset", "out_of_order",
+		"in_order", "missing_metadata", "duplicate_metadata", "bad_names", "ref_nowhere", "gpu",
+		"len_past_end", "wrong_wire_type", "random", "deep_unknown",
+	};
+	size_t f;
+
+	for (f = 0; f < sizeof(names) / sizeof(names[0]); f++) {
+		char path[512];
+		struct xp_buf b;
+		struct xp_err err = {0}, err2 = {0};
+		struct xp_read_opts o = {.reader = &xp_reader_wire, .event_stats = XP_EVSTATS_NONE};
+		struct xp_trace *tw = NULL, *t = NULL;
+		int rw, rp;
+
+		snprintf(path, sizeof(path), "%s/%s.xplane.pb", BAD_DIR, names[f]);
+		if (xp_buf_load(path, XP_DEFAULT_MAX_INPUT, &b, &err)) {
+			fprintf(stderr, "%s\n", err.msg);
+			test_failures++;
+			continue;
+		}
+		rw = xp_trace_read_opts(&o, b.data, b.len, &tw, &err);
+		o.plane_read = an_planes_plane_read;
+		o.plane_user_free = an_planes_user_free;
+		o.release_events = 1;
+		o.line_events = an_planes_line_events;
+		o.line_user_size = sizeof(struct xp_line_spans);
+		o.pieces_line_bytes = 1;
+		rp = xp_trace_read_opts(&o, b.data, b.len, &t, &err2);
+		CHECK_INT(rp, rw);
+		CHECK_STR(err2.msg, err.msg);
+		if (!rw && !rp)
+			CHECK(!memcmp(&t->counts, &tw->counts, sizeof(t->counts)));
+		xp_trace_free(tw);
+		xp_trace_free(t);
+		xp_buf_release(&b);
+	}
+}
+
 /* ---- big planes: the rule against a second reading of its definition ---- */
 
 struct span2 {
@@ -517,9 +672,66 @@ static uint64_t next_rand(void)
  * the others), before or after it, starting inside or after the window;
  * ends in random order. The count and every flag equal the reference's.
  */
+/*
+ * Plane p read in pieces: its lines summed up (xp_line_spans) from their
+ * events moved to line times (line 1 starts trial % 50 ns after line 0), in
+ * pieces of random size. The summaries may decide only a plane without
+ * stray ends (count, from the exact rule), and then every line's span is
+ * its events' exactly. Whether they decided.
+ */
+static int check_pieces(struct xp_plane *p, size_t count, int trial)
+{
+	struct xp_line_spans *ls = calloc(p->nlines, sizeof(*ls));
+	struct xp_plane_span *sp = calloc(p->nlines, sizeof(*sp));
+	struct xp_err err = {0};
+	size_t i, j;
+	int ret;
+
+	p->base_ns = 0;
+	for (i = 0; i < p->nlines; i++) {
+		struct xp_line *l = &p->lines[i];
+		int64_t delta = (int64_t)i * (trial % 50) * 1000;
+		struct xp_event piece[64];
+
+		l->timestamp_ns = (int64_t)i * (trial % 50);
+		l->user = &ls[i];
+		for (j = 0; j < l->nevents;) {
+			size_t k, m = 1 + next_rand() % 64;
+
+			for (k = 0; k < m && j < l->nevents; k++, j++) {
+				piece[k] = p->events[l->first_event + j];
+				piece[k].start_ps -= delta;
+			}
+			xp_line_spans_add(&ls[i], piece, k);
+		}
+	}
+	ret = xp_plane_spans_no_stray(p, sp, &err);
+	CHECK(ret == 0 || ret == XP_ERR_AGAIN);
+	if (!ret) {
+		CHECK_INT(count, 0);
+		for (i = 0; i < p->nlines; i++) {
+			const struct xp_line *l = &p->lines[i];
+			int64_t lo = INT64_MAX, hi = INT64_MIN;
+
+			for (j = l->first_event; j < l->first_event + l->nevents; j++) {
+				const struct xp_event *e = &p->events[j];
+
+				lo = e->start_ps < lo ? e->start_ps : lo;
+				hi = e->start_ps + e->dur_ps > hi ? e->start_ps + e->dur_ps : hi;
+			}
+			CHECK(sp[i].first_ps == lo && sp[i].last_end_ps == hi);
+		}
+	}
+	for (i = 0; i < p->nlines; i++)
+		p->lines[i].user = NULL;
+	free(ls);
+	free(sp);
+	return !ret;
+}
+
 static void test_big_planes(void)
 {
-	int trial, with = 0, without = 0;
+	int trial, with = 0, without = 0, decided, any_decided = 0, ordinary = 0, ordinary_decided = 0;
 
 	for (trial = 0; trial < 100; trial++) {
 		size_t n = 4096 + next_rand() % 16000, k = next_rand() % 6, i, count = 0, split;
@@ -564,12 +776,19 @@ static void test_big_planes(void)
 		CHECK(!memcmp(got, want, n));
 		with += count > 0;
 		without += count == 0;
+		decided = check_pieces(&p, count, trial);
+		ordinary += !k || !(trial % 3);
+		ordinary_decided += decided && (!k || !(trial % 3));
+		any_decided += decided;
 		free(ev);
 		free(got);
 		free(want);
 	}
 	CHECK(with >= 10 && without >= 10);	/* both answers were put to the test */
-	printf("big planes: %d with stray ends, %d without\n", with, without);
+	/* planes without events near the mark are decided from their summaries: no second read */
+	CHECK(ordinary >= 20 && ordinary_decided == ordinary);
+	printf("big planes: %d with stray ends, %d without, %d decided in pieces (%d of %d ordinary)\n",
+	       with, without, any_decided, ordinary_decided, ordinary);
 }
 
 int main(void)
@@ -582,5 +801,7 @@ int main(void)
 	test_big_planes();
 	test_readers();
 	test_synth_planes();
+	test_pieces();
+	test_pieces_bad();
 	return test_done("test_stray");
 }
