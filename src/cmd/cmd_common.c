@@ -150,8 +150,9 @@ static int read_input(const struct cmd_common *c, const char *path, unsigned job
 		if (ret)
 			cmd_err_name_input(err, path);	/* the reader does not know the path */
 	}
-	if (!ret && lazy) {
-		xp_trace_adopt_buf(*t, buf_free, b);	/* deferred planes read from it */
+	if (!ret && (lazy || c->event_stats == XP_EVSTATS_INPUT)) {
+		/* deferred planes read from it, and stats left there (XP_EVSTATS_INPUT) */
+		xp_trace_adopt_buf(*t, buf_free, b);
 		return EXIT_OK;
 	}
 	buf_free(b);

@@ -336,7 +336,7 @@ int cmd_export(int argc, char **argv)
 	ret = cmd_input_setup(&c);
 	if (ret >= 0)
 		goto out;
-	c.event_stats = XP_EVSTATS_ALL;	/* every stat becomes an argument */
+	c.event_stats = XP_EVSTATS_INPUT;	/* every stat becomes an argument, read again as written */
 	ret = cmd_read(&c, pos[0], cmd_jobs(&c, SIZE_MAX), 0, &t, &err);
 	if (ret) {
 		cmd_error("%s", err.msg);

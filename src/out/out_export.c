@@ -122,11 +122,15 @@ static int stat_shadowed(const struct xp_plane *p, const struct xp_stat *s, int 
 	return (long_name && !strcmp(n, "long_name")) || (dur_ps && !strcmp(n, "dur_ps"));
 }
 
-/* The event's arguments; dur_ps >= 0: its exact duration, which dur rounds. */
-static void put_json_args(struct out_bytes *b, const struct xp_plane *p, const struct xp_event *e, int64_t dur_ps)
+/*
+ * The event's arguments, own its own stats (xp_event_own_stats); dur_ps >= 0:
+ * its exact duration, which dur rounds.
+ */
+static void put_json_args(struct out_bytes *b, const struct xp_plane *p, const struct xp_event *e,
+			  const struct xp_stat *own, int64_t dur_ps)
 {
 	const struct xp_evmeta *m = &p->evmetas[e->meta];
-	const struct xp_stat *own = p->stats + e->stats_first, *ms = p->stats + m->stats_first;
+	const struct xp_stat *ms = p->stats + m->stats_first;
 	int first = 1, pass, long_name = strcmp(event_display(m), m->name) != 0;
 	size_t i;
 
@@ -269,8 +273,13 @@ static int64_t ps_round_ns(int64_t ps)
 
 static void json_piece(const struct an_exp_plan *p, const struct an_exp_piece *pc, struct out_bytes *b)
 {
+	const struct xp_plane *first = &p->t->planes[p->planes[p->lines[pc->first_line].plane_ix].plane];
+	/* a piece's lines are of one plane: room for its events' own stats read again */
+	struct xp_stat *own = malloc(((size_t)first->max_own_stats + 1) * sizeof(*own));
 	size_t li, k, from, to;
 
+	if (!own)
+		b->failed = 1;
 	for (li = pc->first_line; li <= pc->last_line && !b->failed; li++) {
 		const struct an_exp_line *l = &p->lines[li];
 		const struct an_exp_plane *ep = &p->planes[l->plane_ix];
@@ -300,10 +309,11 @@ static void json_piece(const struct an_exp_plan *p, const struct an_exp_piece *p
 			put_ps_us(b, dur);
 			out_bytes_str(b, ",\"name\":");
 			out_bytes_json_cstr(b, event_display(&pl->evmetas[e->meta]));
-			put_json_args(b, pl, e, dur == e->dur_ps ? -1 : e->dur_ps);
+			put_json_args(b, pl, e, xp_event_own_stats(pl, e, own), dur == e->dur_ps ? -1 : e->dur_ps);
 			out_bytes_put(b, "}", 1);
 		}
 	}
+	free(own);
 }
 
 /* ---- Perfetto --------------------------------------------------------------------- */
@@ -611,6 +621,9 @@ struct pf {
 	/* Per evmeta, built on its first event: what its begins carry whatever the event. */
 	struct evcache **cache;
 	struct pf_track tk[AN_EXP_MAX_TRACKS];
+	/* The event being written: its own stats (xp_event_own_stats), read into own_room if need be. */
+	const struct xp_stat *ev_own;
+	struct xp_stat *own_room;
 };
 
 #define SIG_MAX 8
@@ -656,7 +669,7 @@ static void mark_stat(struct pf *f, uint32_t i, unsigned char what)
 static void pf_mark(struct pf *f, const struct xp_event *e, const struct evcache *c, int sig)
 {
 	const struct xp_plane *pl = f->pl;
-	const struct xp_stat *own = pl->stats + e->stats_first;
+	const struct xp_stat *own = f->ev_own;
 	size_t i;
 
 	if (sig) {
@@ -1031,7 +1044,7 @@ static int pf_annotations(struct pf *f, const struct xp_event *e, struct evcache
 {
 	const struct xp_plane *pl = f->pl;
 	const struct xp_evmeta *m = &pl->evmetas[e->meta];
-	const struct xp_stat *own = pl->stats + e->stats_first, *ms = pl->stats + m->stats_first;
+	const struct xp_stat *own = f->ev_own, *ms = pl->stats + m->stats_first;
 	size_t want = 1 + (size_t)e->nstats + m->nstats, n = 0, i, j;
 	int pass, shadow = 0;
 
@@ -1065,7 +1078,7 @@ static int pf_annotations(struct pf *f, const struct xp_event *e, struct evcache
 	}
 	for (pass = 0; pass < (shadow ? 2 : 1); pass++) {
 		const struct xp_stat *v = pass ? ms : own;
-		size_t nv = pass ? m->nstats : e->nstats, first = pass ? m->stats_first : e->stats_first;
+		size_t nv = pass ? m->nstats : e->nstats, first = pass ? m->stats_first : 0;
 
 		for (i = 0; i < nv; i++) {
 			uint32_t sm = stat_index(pl, v[i].meta_id);
@@ -1445,7 +1458,8 @@ static int pf_line(struct pf *f, const struct an_exp_plan *p, const struct an_ex
 		}
 		if (!(c = pf_cache(f, e->meta)))
 			return -1;
-		sig = sig_match(c, pl->stats + e->stats_first, e);
+		f->ev_own = xp_event_own_stats(pl, e, f->own_room);
+		sig = sig_match(c, f->ev_own, e);
 		pf_mark(f, e, c, sig);
 		/* the track's events nest or follow (an_export.h): what ended by s is the stack's top */
 		while (t->n && t->end[t->n - 1] <= s)
@@ -1495,7 +1509,8 @@ static int pf_piece(const struct an_exp_plan *p, const struct an_exp_piece *pc, 
 	    !(f.stat_long = calloc(f.pl->nstatmetas + 1, 1)) ||
 	    !(f.tev = calloc(f.pl->nevmetas + 1, sizeof(*f.tev))) ||
 	    !(f.tst = calloc(f.pl->nstatmetas + 1, sizeof(*f.tst))) ||
-	    !(f.cache = calloc(f.pl->nevmetas + 1, sizeof(*f.cache))))
+	    !(f.cache = calloc(f.pl->nevmetas + 1, sizeof(*f.cache))) ||
+	    !(f.own_room = malloc(((size_t)f.pl->max_own_stats + 1) * sizeof(*f.own_room))))
 		goto out;
 	for (li = pc->first_line; li <= pc->last_line; li++) {
 		if (pf_line(&f, p, pc, li, seq, b))
@@ -1512,6 +1527,7 @@ out:
 	free(f.tev);
 	free(f.tst);
 	free(f.da);
+	free(f.own_room);
 	pf_cache_free(&f);
 	copies_free(&f.cp);
 	out_bytes_release(&f.own);

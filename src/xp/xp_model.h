@@ -156,6 +156,13 @@ struct xp_plane {
 	void *user;
 	int events_released;
 	int plane_read_done_;	/* private: plane_read was called */
+	/*
+	 * XP_EVSTATS_INPUT: the plane's bytes in the input, from which each
+	 * event's stats_first counts (its own stats are read there), and the
+	 * most own stats an event has; NULL: own stats are in stats.
+	 */
+	const uint8_t *stats_at, *stats_end;
+	uint32_t max_own_stats;
 };
 
 /*
@@ -168,6 +175,11 @@ enum xp_event_stats {
 	XP_EVSTATS_ALL = 0,	/* every stat (events --list, the readers' tests) */
 	XP_EVSTATS_KEYS,	/* those of enum xp_key: all xp_event_stat can find */
 	XP_EVSTATS_NONE,	/* none: names and times only (planes, events) */
+	/*
+	 * every stat, left in the input and decoded again by
+	 * xp_event_own_stats when asked (export): no copy of them all at once
+	 */
+	XP_EVSTATS_INPUT,
 };
 
 /* Facts the reader noticed and did not turn into events; reported as warnings. */
@@ -328,8 +340,8 @@ const struct xp_reader *xp_reader_find(const char *name);
 int xp_trace_read(const struct xp_reader *r, const void *buf, size_t len,
 		  struct xp_trace **out, struct xp_err *err);
 /*
- * The same with options. With lazy planes the trace reads from buf later:
- * buf must outlive the trace (see xp_trace_adopt_buf).
+ * The same with options. With lazy planes or XP_EVSTATS_INPUT the trace
+ * reads from buf later: buf must outlive the trace (see xp_trace_adopt_buf).
  */
 int xp_trace_read_opts(const struct xp_read_opts *o, const void *buf, size_t len,
 		       struct xp_trace **out, struct xp_err *err);
@@ -339,6 +351,15 @@ int xp_trace_load_plane(struct xp_trace *t, size_t i, struct xp_err *err);
 void xp_trace_adopt_buf(struct xp_trace *t, void (*buf_free)(void *owner), void *owner);
 /* Frees the trace and, if adopted, its input; accepts NULL. */
 void xp_trace_free(struct xp_trace *t);
+
+/*
+ * An event's e->nstats own stats: in the plane's pool, or read again from
+ * the input (p->stats_at) into buf (room for p->max_own_stats), where a
+ * str or bytes value points into the input, not NUL-terminated (use its
+ * len). The input must be there: the trace's, as read.
+ */
+const struct xp_stat *xp_event_own_stats(const struct xp_plane *p, const struct xp_event *e,
+					 struct xp_stat *buf);
 
 /* Stat lookup: the event's own stats first, then its metadata's. NULL if absent. */
 const struct xp_stat *xp_event_stat(const struct xp_plane *p, const struct xp_event *e,

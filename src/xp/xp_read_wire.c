@@ -37,6 +37,7 @@
  */
 #include <pthread.h>
 #include <stdint.h>
+#include <assert.h>
 #include <sys/mman.h>
 #include <unistd.h>
 #include <stdio.h>
@@ -79,6 +80,8 @@ struct rd {
 	unsigned char *keep_meta;
 	/* A mapped input's bytes before this were read for good (xp_read_opts.input_mapped). */
 	const uint8_t *dropped;
+	/* The plane's first byte: XP_EVSTATS_INPUT's events count their bytes from there. */
+	const uint8_t *plane_start;
 	/* A group of a split plane: the index of its first line in the plane. */
 	size_t line_base;
 	/* The events go to a slot of the plane's array sized beforehand: never grown. */
@@ -97,6 +100,12 @@ struct rd {
 	struct xp_event *piece;
 	size_t line_done;
 };
+
+/* Whether events' own stats go to the plane's pool (else they are dropped, or left in the input). */
+static inline int own_in_pool(enum xp_event_stats mode)
+{
+	return mode == XP_EVSTATS_ALL || mode == XP_EVSTATS_KEYS;
+}
 
 /* Events handed to xp_read_opts.line_events at a time: a buffer that stays in cache. */
 #define PIECE_EVENTS 4096
@@ -774,7 +783,7 @@ static __attribute__((noinline)) int filter_stat(struct rd *r, const uint8_t *p,
  */
 static int first_room(struct rd *r, struct xp_plane *pl, const struct plane_counts *c)
 {
-	size_t ev = c->line_bytes / 16, st = r->mode == XP_EVSTATS_NONE ? 0
+	size_t ev = c->line_bytes / 16, st = !own_in_pool(r->mode) ? 0
 				       : c->line_bytes / (r->mode == XP_EVSTATS_ALL ? 8 : 16);
 	int ret, shift;
 
@@ -809,8 +818,8 @@ static inline int fill_event(struct rd *r, const uint8_t *p, const uint8_t *end,
 			     struct xp_plane *pl, uint32_t line)
 {
 	struct xp_event *ev;
-	const uint8_t *s, *at = p;
-	size_t stats_first = pl->nstats, ns = stats_first, missing = 0;
+	const uint8_t *s, *at = p, *ev_at = p;
+	size_t stats_first = pl->nstats, ns = stats_first, missing = 0, in_input = 0;
 	int64_t meta_id = 0, off = 0, dur = 0;
 	uint32_t f;
 	unsigned wt;
@@ -862,7 +871,9 @@ static inline int fill_event(struct rd *r, const uint8_t *p, const uint8_t *end,
 				if (!ret)
 					ret = fill_stat(r, s, p, &pl->stats[ns++]);
 			} else {
+				/* checked and counted; with INPUT left there (r->keep is NULL) */
 				ret = filter_stat(r, s, p, pl, &ns, &missing);
+				in_input++;
 			}
 			if (ret)
 				return ret;
@@ -897,6 +908,11 @@ static inline int fill_event(struct rd *r, const uint8_t *p, const uint8_t *end,
 	ev->dur_ps = dur;
 	ev->line = line;
 	ev->meta = ix;
+	if (r->mode == XP_EVSTATS_INPUT) {	/* the event's bytes, for xp_event_own_stats */
+		ev->stats_first = (uint32_t)(ev_at - r->plane_start);
+		ev->nstats = (uint32_t)in_input;
+		return 0;
+	}
 	ev->stats_first = (uint32_t)stats_first;
 	ev->nstats = (uint32_t)(ns - stats_first);
 	return 0;
@@ -1458,7 +1474,7 @@ static void into_slot(struct line_group *g, const struct split_sync *y)
 	g->r.fixed_events = 1;
 	g->r.cap_events = g->slot_n;
 	g->part.events = y->pl->events + g->slot;
-	if (g->r.mode == XP_EVSTATS_NONE)	/* no event keeps a stat: indices as one thread's */
+	if (!own_in_pool(g->r.mode))	/* no event keeps a stat: indices as one thread's */
 		g->part.nstats = g->r.cap_stats = y->nstats;
 }
 
@@ -1556,7 +1572,7 @@ static int append_slot(struct rd *r, struct xp_plane *pl, struct line_group *g)
 	size_t ev0 = pl->nevents, st0 = pl->nstats, i;
 	int ret;
 
-	if (r->mode != XP_EVSTATS_NONE) {	/* with NONE, the group counted from st0 */
+	if (own_in_pool(r->mode)) {	/* else none kept: the group counted from st0 */
 		if ((ret = room_stats(r, pl, st0 + g->part.nstats)))
 			return ret;
 		if (g->part.nstats)	/* a group with none has no block */
@@ -1749,7 +1765,7 @@ static int fill_split(struct rd *r, const uint8_t *start, const uint8_t *end, st
 			*r->err = g[k].err;
 		}
 		if (direct) {
-			if (r->mode == XP_EVSTATS_NONE)
+			if (!own_in_pool(r->mode))
 				g[k].part.nstats = 0;	/* none added: the plane's own count */
 			if (!ret)
 				ret = append_slot(r, pl, &g[k]);
@@ -1847,6 +1863,12 @@ static int read_plane_as(struct rd *r, const uint8_t *start, const uint8_t *end,
 	struct plane_counts c;
 	size_t groups, split;
 	int ret, host;
+	enum xp_event_stats mode = r->mode;
+
+	/* Events count their bytes from the plane's start in 32 bits: a bigger plane keeps its stats. */
+	if (r->mode == XP_EVSTATS_INPUT && (size_t)(end - start) > UINT32_MAX)
+		r->mode = XP_EVSTATS_ALL;
+	r->plane_start = start;
 
 	if (r->o && r->o->want_lines) {
 		ret = pick_lines(r, start, end, &want);
@@ -1901,8 +1923,8 @@ static int read_plane_as(struct rd *r, const uint8_t *start, const uint8_t *end,
 	ret = xp_plane_index_metadata(pl, r->arena, r->counts, r->err);
 	host = r->mode == XP_EVSTATS_KEYS && r->o && r->o->want_host_event &&
 	       !strncmp(pl->name, "/host:", 6);
-	if (r->mode == XP_EVSTATS_NONE)
-		pl->kept_keys = 0;
+	if (r->mode == XP_EVSTATS_NONE || r->mode == XP_EVSTATS_INPUT)
+		pl->kept_keys = 0;	/* INPUT: xp_event_own_stats only */
 	else if (r->mode == XP_EVSTATS_KEYS)
 		pl->kept_keys = host ? (r->o->host_keys ? r->o->host_keys : UINT32_MAX)
 			      : r->o && r->o->keys ? r->o->keys : UINT32_MAX;
@@ -1911,7 +1933,7 @@ static int read_plane_as(struct rd *r, const uint8_t *start, const uint8_t *end,
 	if (!ret && host)
 		ret = keep_host_metas(r, pl);
 	/* The last pass over the plane's bytes: what it has read is not read again. */
-	r->dropped = r->o && r->o->input_mapped ? start : NULL;
+	r->dropped = r->o && r->o->input_mapped && r->mode != XP_EVSTATS_INPUT ? start : NULL;
 	groups = r->o && r->o->jobs > 1 ? r->o->jobs : 1;
 	split = r->o && r->o->split_bytes ? r->o->split_bytes : SPLIT_BYTES_DEFAULT;
 	if (groups > c.lines)
@@ -1927,6 +1949,15 @@ static int read_plane_as(struct rd *r, const uint8_t *start, const uint8_t *end,
 		ret = pieces_close(r, pl);
 	if (!ret)
 		ret = xp_plane_finish(pl, r->counts, r->err);
+	if (!ret && r->mode == XP_EVSTATS_INPUT) {
+		size_t k;
+
+		pl->stats_at = start;
+		pl->stats_end = end;
+		for (k = 0; k < pl->nevents; k++)
+			if (pl->events[k].nstats > pl->max_own_stats)
+				pl->max_own_stats = pl->events[k].nstats;
+	}
 	pl->loaded = !ret;
 	if (!ret) {
 		struct xp_event *ev = pl->events;
@@ -1944,6 +1975,7 @@ out:
 		xp_arena_block_adopt(r->arena, pl->stats, (pl->nstats + 1) * sizeof(*pl->stats));
 	if (pl->events)
 		xp_arena_block_adopt(r->arena, pl->events, (pl->nevents + 1) * sizeof(*pl->events));
+	r->mode = mode;
 	r->want = NULL;
 	free(want);
 	free(r->keep);
@@ -2044,7 +2076,7 @@ static void *plane_worker_run(void *arg)
 
 		r.err = &j->errs[k];
 		j->rets[k] = read_plane(&r, j->ranges[i].start, j->ranges[i].end, &j->planes[i]);
-		if (j->o && j->o->input_mapped)
+		if (j->o && j->o->input_mapped && j->o->event_stats != XP_EVSTATS_INPUT)
 			drop_pages(j->ranges[i].start, j->ranges[i].end);
 	}
 	xp_arena_block_free(r.spare);
@@ -2230,6 +2262,56 @@ static int wire_load_plane(struct xp_trace *t, size_t i, struct xp_err *err)
 	if (ret)
 		t->planes[i] = deferred;
 	return ret;
+}
+
+const struct xp_stat *xp_event_own_stats(const struct xp_plane *p, const struct xp_event *e,
+					 struct xp_stat *buf)
+{
+	struct xp_err err;
+	struct rd r;	/* what the decoding reads of it; not cleared whole: called per event */
+	const uint8_t *q, *s, *at, *sv;
+	uint64_t slen;
+	uint32_t f, n = 0;
+	unsigned wt;
+
+	if (!p->stats_at)
+		return p->stats + e->stats_first;
+	if (!e->nstats)
+		return buf;
+	err.code = 0;
+	err.msg[0] = '\0';
+	r.base = p->stats_at;
+	r.limit = p->stats_end;
+	r.err = &err;
+	/* The read checked these bytes: the event's fields, up to its last stat. */
+	for (q = p->stats_at + e->stats_first; n < e->nstats && q;) {
+		at = q;
+		q = get_tag(&r, q, p->stats_end, &f, &wt);
+		if (q && f == 4) {
+			q = get_len_field(&r, q, p->stats_end, at, f, wt, &s);
+			sv = NULL;
+			slen = 0;
+			if (!q || decode_stat(&r, s, q, &buf[n], &sv, &slen))
+				break;
+			if (buf[n].type == XP_STAT_STR) {	/* as the model keeps it: up to a NUL */
+				const uint8_t *nul = memchr(sv, '\0', (size_t)slen);
+
+				if (nul)
+					slen = (uint64_t)(nul - sv);
+			}
+			if (buf[n].type == XP_STAT_STR || buf[n].type == XP_STAT_BYTES) {
+				buf[n].v.s.p = (const char *)sv;
+				buf[n].v.s.len = (uint32_t)slen;
+			}
+			n++;
+		} else if (q) {
+			q = skip_value(&r, q, p->stats_end, wt);
+		}
+	}
+	assert(n == e->nstats);
+	for (; n < e->nstats; n++)	/* never: the read checked them */
+		memset(&buf[n], 0, sizeof(buf[n]));
+	return buf;
 }
 
 const struct xp_reader xp_reader_wire = {
