@@ -845,6 +845,61 @@ static int text_ok(ProtobufCBinaryData d)
 	return !d.len || (utf8_valid(d.data, d.len) && !memchr(d.data, 0, d.len));
 }
 
+/* Writer fmt's whole output for plan p, into b (released by the caller); -1 out of memory. */
+static int export_bytes(const struct an_exp_plan *p, enum out_exp_format fmt, struct out_bytes *b)
+{
+	size_t i;
+
+	if (out_exp_head(p, fmt, "fuzz", b))
+		return -1;
+	for (i = 0; i < p->npieces; i++)
+		if (out_exp_piece(p, i, fmt, b))
+			return -1;
+	return out_exp_tail(p, fmt, b);
+}
+
+/*
+ * The export of the input read again by the wire reader with every event's
+ * own stats left in the input (XP_EVSTATS_INPUT, as export reads), on 2
+ * threads with every plane split: byte for byte plan p's (from the whole
+ * model), both formats.
+ */
+static void export_as_read(const uint8_t *data, size_t len, const struct an_exp_opts *eo,
+			   const struct an_exp_plan *p)
+{
+	struct xp_read_opts o = {.reader = &xp_reader_wire, .jobs = 2, .split_bytes = 1,
+				 .event_stats = XP_EVSTATS_INPUT};
+	struct xp_trace *t = NULL;
+	struct xp_err err = {0};
+	struct an_exp_plan q;
+	int fmt;
+
+	if (xp_trace_read_opts(&o, data, len, &t, &err)) {
+		if (err.code != XP_ERR_NOMEM)
+			fail("read with stats left in the input failed", err.msg, strlen(err.msg));
+		return;
+	}
+	if (an_exp_plan(t, eo, &q, &err)) {
+		if (err.code != XP_ERR_NOMEM)
+			fail("export plan of the read with stats left in the input failed", err.msg,
+			     strlen(err.msg));
+		xp_trace_free(t);
+		return;
+	}
+	for (fmt = 0; fmt < 2; fmt++) {
+		enum out_exp_format f = fmt ? OUT_EXP_PFTRACE : OUT_EXP_JSON;
+		struct out_bytes a = {0}, b = {0};
+
+		if (!export_bytes(p, f, &a) && !export_bytes(&q, f, &b) &&
+		    (a.n != b.n || (a.n && memcmp(a.p, b.p, a.n))))
+			fail("export with stats left in the input differs", (const char *)b.p, b.n);
+		out_bytes_release(&a);
+		out_bytes_release(&b);
+	}
+	an_exp_plan_release(&q);
+	xp_trace_free(t);
+}
+
 /* Both export writers on plan p, their outputs held to out_export.h's promises. */
 static void export_check(const struct an_exp_plan *p)
 {
@@ -1190,6 +1245,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 				abort();
 		} else {
 			export_check(&ep);
+			if (reader == &xp_reader_wire)
+				export_as_read(data, len, &eo, &ep);
 			an_exp_plan_release(&ep);
 		}
 	}

@@ -1607,7 +1607,8 @@ static int append_group(struct rd *r, struct xp_plane *pl, struct line_group *g)
 
 		*e = g->part.events[i];
 		e->line += (uint32_t)g->first;
-		e->stats_first += (uint32_t)st0;
+		if (r->mode != XP_EVSTATS_INPUT)	/* INPUT: the bytes of its plane, not the pool */
+			e->stats_first += (uint32_t)st0;
 	}
 	for (i = 0; i < g->part.nlines; i++)
 		pl->lines[g->first + i].first_event += ev0;
