@@ -462,6 +462,19 @@ static void count_pieces(const struct xp_plane *p, struct xp_line *l, const stru
 	an_planes_line_events(p, l, ev, n, ctx);
 }
 
+/* o read as the planes command reads, every plane with lines in pieces (through line_events). */
+static void in_pieces(struct xp_read_opts *o,
+		      void (*line_events)(const struct xp_plane *, struct xp_line *, const struct xp_event *,
+					  size_t, void *))
+{
+	o->plane_read = an_planes_plane_read;
+	o->plane_user_free = an_planes_user_free;
+	o->release_events = 1;
+	o->line_events = line_events;
+	o->line_user_size = sizeof(struct xp_line_spans);
+	o->pieces_line_bytes = 1;
+}
+
 /* planes of buf: whole (pieces 0) or each plane described as read, in pieces where it can. */
 static int planes_of(const struct xp_buf *b, int pieces, unsigned jobs, struct an_planes *out,
 		     struct xp_trace **t)
@@ -470,14 +483,8 @@ static int planes_of(const struct xp_buf *b, int pieces, unsigned jobs, struct a
 				 .event_stats = XP_EVSTATS_NONE};
 	struct xp_err err = {0};
 
-	if (pieces) {
-		o.plane_read = an_planes_plane_read;
-		o.plane_user_free = an_planes_user_free;
-		o.release_events = 1;
-		o.line_events = count_pieces;
-		o.line_user_size = sizeof(struct xp_line_spans);
-		o.pieces_line_bytes = 1;
-	}
+	if (pieces)
+		in_pieces(&o, count_pieces);
 	if (xp_trace_read_opts(&o, b->data, b->len, t, &err) || an_planes_describe(*t, out, &err)) {
 		fprintf(stderr, "planes_of: %s\n", err.msg);
 		return -1;
@@ -588,12 +595,7 @@ static void test_pieces_bad(void)
 			continue;
 		}
 		rw = xp_trace_read_opts(&o, b.data, b.len, &tw, &err);
-		o.plane_read = an_planes_plane_read;
-		o.plane_user_free = an_planes_user_free;
-		o.release_events = 1;
-		o.line_events = an_planes_line_events;
-		o.line_user_size = sizeof(struct xp_line_spans);
-		o.pieces_line_bytes = 1;
+		in_pieces(&o, an_planes_line_events);
 		rp = xp_trace_read_opts(&o, b.data, b.len, &t, &err2);
 		CHECK_INT(rp, rw);
 		CHECK_STR(err2.msg, err.msg);
