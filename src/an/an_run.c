@@ -914,41 +914,63 @@ static int parse_kern_plane(struct pctx *c, const cJSON *o, struct an_run_kern_p
 	return 0;
 }
 
+/*
+ * A section of kernels or ops: an object of the reader's warnings and an
+ * array of planes into *planes (size bytes each, zeroed), each parsed by
+ * one as plane i; *nplanes counts those begun, for the release.
+ */
+static int parse_section(struct pctx *c, const cJSON *o, const char *name, char ***warnings,
+			 size_t *nwarnings, void **planes, size_t size, size_t *nplanes,
+			 int (*one)(struct pctx *c, const cJSON *v, void *planes, size_t i))
+{
+	const cJSON *arr, *v;
+	char where[40];
+	int ret;
+
+	c->where = name;
+	if (!cJSON_IsObject(o)) {
+		ret = bad(c, "not an object");
+		goto out;
+	}
+	if ((ret = field_strs(c, o, "warnings", warnings, nwarnings)))
+		goto out;
+	arr = member(c, o, "planes");
+	if (!cJSON_IsArray(arr)) {
+		ret = bad(c, arr ? "not an array" : "missing field");
+		goto out;
+	}
+	if (!(*planes = calloc((size_t)cJSON_GetArraySize(arr) + 1, size))) {
+		ret = nomem(c);
+		goto out;
+	}
+	cJSON_ArrayForEach(v, arr) {
+		snprintf(where, sizeof(where), "%s plane %zu", name, *nplanes);
+		c->where = where;
+		if ((ret = one(c, v, *planes, (*nplanes)++)))
+			goto out;
+	}
+out:
+	c->where = NULL;
+	return ret;
+}
+
+static int kern_plane_at(struct pctx *c, const cJSON *v, void *planes, size_t i)
+{
+	return parse_kern_plane(c, v, (struct an_run_kern_plane *)planes + i);
+}
+
 static int parse_kernels(struct pctx *c, const cJSON *o, struct an_run *run)
 {
 	struct an_run_kernels *k = calloc(1, sizeof(*k));
-	const cJSON *planes, *v;
-	char where[40];
+	void *planes = NULL;
 	int ret;
 
 	if (!k)
 		return nomem(c);
 	run->kernels = k;
-	c->where = "kernels";
-	if (!cJSON_IsObject(o)) {
-		ret = bad(c, "not an object");
-		goto out;
-	}
-	if ((ret = field_strs(c, o, "warnings", &k->warnings, &k->nwarnings)))
-		goto out;
-	planes = member(c, o, "planes");
-	if (!cJSON_IsArray(planes)) {
-		ret = bad(c, planes ? "not an array" : "missing field");
-		goto out;
-	}
-	if (!(k->planes = calloc((size_t)cJSON_GetArraySize(planes) + 1, sizeof(*k->planes)))) {
-		ret = nomem(c);
-		goto out;
-	}
-	cJSON_ArrayForEach(v, planes) {
-		snprintf(where, sizeof(where), "kernels plane %zu", k->nplanes);
-		c->where = where;
-		ret = parse_kern_plane(c, v, &k->planes[k->nplanes++]);
-		if (ret)
-			goto out;
-	}
-out:
-	c->where = NULL;
+	ret = parse_section(c, o, "kernels", &k->warnings, &k->nwarnings, &planes, sizeof(*k->planes),
+			    &k->nplanes, kern_plane_at);
+	k->planes = planes;	/* released with the run, parsed or not */
 	return ret;
 }
 
@@ -1093,48 +1115,33 @@ out:
 	return ret;
 }
 
+/* Plane i of the ops section: one entry per device (the planes of a device are pooled in the first). */
+static int ops_plane_at(struct pctx *c, const cJSON *v, void *planes, size_t i)
+{
+	struct an_run_ops_plane *p = planes;
+	size_t j;
+	int ret = parse_ops_plane(c, v, &p[i]);
+
+	for (j = 0; !ret && j < i; j++)
+		if (!strcmp(p[j].r.devices[0].name, p[i].r.devices[0].name)) {
+			c->field = "name";
+			ret = bad(c, "a device given twice");
+		}
+	return ret;
+}
+
 static int parse_ops(struct pctx *c, const cJSON *o, struct an_run *run)
 {
 	struct an_run_ops *k = calloc(1, sizeof(*k));
-	const cJSON *planes, *v;
-	char where[40];
-	size_t i;
+	void *planes = NULL;
 	int ret;
 
 	if (!k)
 		return nomem(c);
 	run->ops = k;
-	c->where = "ops";
-	if (!cJSON_IsObject(o)) {
-		ret = bad(c, "not an object");
-		goto out;
-	}
-	if ((ret = field_strs(c, o, "warnings", &k->warnings, &k->nwarnings)))
-		goto out;
-	planes = member(c, o, "planes");
-	if (!cJSON_IsArray(planes)) {
-		ret = bad(c, planes ? "not an array" : "missing field");
-		goto out;
-	}
-	if (!(k->planes = calloc((size_t)cJSON_GetArraySize(planes) + 1, sizeof(*k->planes)))) {
-		ret = nomem(c);
-		goto out;
-	}
-	cJSON_ArrayForEach(v, planes) {
-		snprintf(where, sizeof(where), "ops plane %zu", k->nplanes);
-		c->where = where;
-		if ((ret = parse_ops_plane(c, v, &k->planes[k->nplanes++])))
-			goto out;
-		/* one entry per device: the planes of a device are pooled in the first */
-		for (i = 0; i + 1 < k->nplanes; i++)
-			if (!strcmp(k->planes[i].r.devices[0].name, k->planes[k->nplanes - 1].r.devices[0].name)) {
-				c->field = "name";
-				ret = bad(c, "a device given twice");
-				goto out;
-			}
-	}
-out:
-	c->where = NULL;
+	ret = parse_section(c, o, "ops", &k->warnings, &k->nwarnings, &planes, sizeof(*k->planes), &k->nplanes,
+			    ops_plane_at);
+	k->planes = planes;	/* released with the run, parsed or not */
 	return ret;
 }
 
