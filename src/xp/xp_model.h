@@ -177,7 +177,8 @@ enum xp_event_stats {
 	XP_EVSTATS_NONE,	/* none: names and times only (planes, events) */
 	/*
 	 * every stat, left in the input and decoded again by
-	 * xp_event_own_stats when asked (export): no copy of them all at once
+	 * xp_event_own_stats when asked (export): no copy of them all at once.
+	 * Such a plane keeps no key (kept_keys 0): xp_event_stat finds nothing.
 	 */
 	XP_EVSTATS_INPUT,
 };
@@ -308,8 +309,13 @@ struct xp_read_opts {
 	 * user; it may return XP_ERR_AGAIN, and the plane is read again whole,
 	 * as without line_events, for plane_read to be called once more. A
 	 * plane that fails in pieces is read again whole too: errors and
-	 * counts are always those of a whole read. Needs plane_read and a
-	 * line_user_size.
+	 * counts are those of a whole read, provided that plane_read asks
+	 * again for a line whose events a whole read would refuse (the checks
+	 * of xp_plane_finish on each event, a negative duration or an end past
+	 * int64, are the analysis' then: an_planes does). What line_events and
+	 * plane_read did to ctx is not undone for the second read. An event's
+	 * line field counts from the first line of its part of a split plane:
+	 * use l. Needs plane_read and a line_user_size.
 	 */
 	void (*line_events)(const struct xp_plane *p, struct xp_line *l, const struct xp_event *ev,
 			    size_t n, void *ctx);

@@ -1874,7 +1874,7 @@ static int read_plane_as(struct rd *r, const uint8_t *start, const uint8_t *end,
 	if (r->o && r->o->want_lines) {
 		ret = pick_lines(r, start, end, &want);
 		if (ret)
-			return ret;
+			goto out;
 		r->want = want;
 	}
 	ret = count_plane(r, start, end, &c);

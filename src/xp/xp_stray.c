@@ -344,18 +344,25 @@ int xp_plane_spans_no_stray(const struct xp_plane *p, struct xp_plane_span *span
 	}
 	if (n < XP_STRAY_MIN_REST + 1)
 		return 0;
-	lows = malloc(p->nlines * XP_SPAN_BUCKETS * sizeof(*lows));
-	highs = malloc(p->nlines * XP_SPAN_BUCKETS * sizeof(*highs));
+	for (i = 0; i < p->nlines; i++)	/* the buckets in use: the marks' room */
+		for (b = 0; p->lines[i].nevents && b < XP_SPAN_BUCKETS; b++)
+			nl += ((const struct xp_line_spans *)p->lines[i].user)->count[b] != 0;
+	lows = malloc((nl + 1) * sizeof(*lows));
+	highs = malloc((nl + 1) * sizeof(*highs));
+	nl = 0;
 	if (!lows || !highs) {
 		ret = xp_err_set(err, XP_ERR_NOMEM, "out of memory");
 		goto out;
 	}
 	for (i = 0; i < p->nlines; i++) {
 		const struct xp_line_spans *ls = p->lines[i].user;
-		/* checked above: the line's times and their moves stay in int64 */
-		int64_t delta = (p->lines[i].timestamp_ns - p->base_ns) * 1000;
+		int64_t delta;
 
-		for (b = 0; p->lines[i].nevents && b < XP_SPAN_BUCKETS; b++) {
+		if (!p->lines[i].nevents)	/* its time is checked nowhere: it may be anything */
+			continue;
+		/* checked above: the line's times and their moves stay in int64 */
+		delta = (p->lines[i].timestamp_ns - p->base_ns) * 1000;
+		for (b = 0; b < XP_SPAN_BUCKETS; b++) {
 			int64_t lo, hi;
 			__int128 at;
 

@@ -227,6 +227,94 @@ static void test_corpus(void)
 	CHECK(nbad >= 1);
 }
 
+/*
+ * Events' own stats left in the input (XP_EVSTATS_INPUT, as export reads,
+ * on 1 and 3 threads with every plane split): xp_event_own_stats gives,
+ * event by event, the stats a read keeping them all (XP_EVSTATS_ALL) holds
+ * in its pool: the same metadata ids, types and values, strings the same
+ * bytes; and the model is otherwise the same.
+ */
+static size_t same_own_stats_of(const char *path, const void *data, size_t len, unsigned jobs)
+{
+	struct xp_read_opts all = {.reader = &xp_reader_wire, .event_stats = XP_EVSTATS_ALL};
+	struct xp_read_opts in = {.reader = &xp_reader_wire, .event_stats = XP_EVSTATS_INPUT, .jobs = jobs,
+				  .split_bytes = 1};
+	struct xp_trace *ta = NULL, *ti = NULL;
+	struct xp_err err = {0};
+	size_t i, k, j, events = 0, stats = 0;
+
+	CHECK_INT(xp_trace_read_opts(&all, data, len, &ta, &err), 0);
+	CHECK_INT(xp_trace_read_opts(&in, data, len, &ti, &err), 0);
+	for (i = 0; ta && ti && i < ta->nplanes && i < ti->nplanes; i++) {
+		const struct xp_plane *pa = &ta->planes[i], *pi = &ti->planes[i];
+		struct xp_stat *room = malloc(((size_t)pi->max_own_stats + 1) * sizeof(*room));
+
+		CHECK(pi->nevents == pa->nevents && pi->nevmetas == pa->nevmetas && room);
+		CHECK(pi->nevents == 0 || pi->stats_at != NULL);
+		for (k = 0; room && k < pa->nevents && k < pi->nevents; k++) {
+			const struct xp_event *ea = &pa->events[k], *ei = &pi->events[k];
+			const struct xp_stat *sa = xp_event_own_stats(pa, ea, NULL), *si;
+
+			CHECK(ea->start_ps == ei->start_ps && ea->dur_ps == ei->dur_ps && ea->meta == ei->meta &&
+			      ea->line == ei->line && ea->nstats == ei->nstats && ei->nstats <= pi->max_own_stats);
+			si = xp_event_own_stats(pi, ei, room);
+			for (j = 0; j < ea->nstats && j < ei->nstats; j++, stats++) {
+				int same = sa[j].meta_id == si[j].meta_id && sa[j].type == si[j].type;
+
+				if (same && (sa[j].type == XP_STAT_STR || sa[j].type == XP_STAT_BYTES))
+					same = sa[j].v.s.len == si[j].v.s.len &&
+					       (!si[j].v.s.len || !memcmp(sa[j].v.s.p, si[j].v.s.p, si[j].v.s.len));
+				else if (same)
+					same = sa[j].v.u == si[j].v.u;
+				if (!same) {
+					fprintf(stderr, "%s: plane %zu event %zu stat %zu differs\n", path, i, k, j);
+					test_failures++;
+				}
+			}
+			events++;
+		}
+		free(room);
+	}
+	CHECK(!ta || !ti || !memcmp(&ta->counts, &ti->counts, sizeof(ta->counts)));
+	CHECK(events > 0);
+	xp_trace_free(ta);
+	xp_trace_free(ti);
+	return stats;
+}
+
+static size_t same_own_stats(const char *path, unsigned jobs)
+{
+	struct xp_err err = {0};
+	struct xp_buf b;
+	size_t stats;
+
+	if (xp_buf_load(path, XP_DEFAULT_MAX_INPUT, &b, &err)) {
+		fprintf(stderr, "%s: %s\n", path, err.msg);
+		test_failures++;
+		return 0;
+	}
+	stats = same_own_stats_of(path, b.data, b.len, jobs);
+	xp_buf_release(&b);
+	return stats;
+}
+
+static void test_own_stats(void)
+{
+	static const char *const files[] = {
+		TESTDATA_DIR "/real/tpu_v6e_inference.xplane.pb", TESTDATA_DIR "/real/v100_tf_bert.xplane.pb",
+		TESTDATA_DIR "/real/mi300x_jax_conv.xplane.pb", SYNTH_DIR "/export.xplane.pb",
+		SYNTH_DIR "/export_edges.xplane.pb",
+	};
+	size_t f, stats = 0;
+
+	for (f = 0; f < sizeof(files) / sizeof(files[0]); f++) {
+		stats += same_own_stats(files[f], 1);
+		stats += same_own_stats(files[f], 3);
+	}
+	CHECK(stats > 1000);	/* there were stats to compare */
+	printf("own stats: %zu compared\n", stats);
+}
+
 /* ---- truncations and mutations of a real trace --------------------------------- */
 
 #define SMALL_REAL TESTDATA_DIR "/real/mi300x_jax_gemm.xplane.pb"
@@ -563,6 +651,9 @@ static void test_handmade(void)
 	with_unknown = 0;
 	CHECK(oracle("hand-made", plain.p, plain.n, 0) == AGREE_OK);
 	CHECK(oracle("hand-made with unknown fields", unk.p, unk.n, 0) == AGREE_OK);
+	/* every stat type, a str cut at its NUL, oneof overwrites: read again from the input alike */
+	CHECK_INT(same_own_stats_of("hand-made", plain.p, plain.n, 1), 8);
+	CHECK_INT(same_own_stats_of("hand-made with unknown fields", unk.p, unk.n, 2), 8);
 
 	/* Unknown fields change nothing. */
 	CHECK_INT(xp_trace_read(&xp_reader_protobuf_c, plain.p, plain.n, &tp, &err), 0);
@@ -684,6 +775,7 @@ static void test_malformed(void)
 int main(void)
 {
 	test_corpus();
+	test_own_stats();
 	test_truncations();
 	test_mutations();
 	test_handmade();

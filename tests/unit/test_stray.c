@@ -731,6 +731,47 @@ static int check_pieces(struct xp_plane *p, size_t count, int trial)
 	return !ret;
 }
 
+/*
+ * An empty line whose timestamp is far from the plane's (0 beside epoch
+ * times): nothing checks an empty line's time, so the summaries must not
+ * compute with it (signed overflow, found by review under UBSan).
+ */
+static void test_pieces_empty_far_line(void)
+{
+	struct xp_line lines[2];
+	struct xp_line_spans ls[2];
+	struct xp_event ev[20];
+	struct xp_plane_span sp[2];
+	struct xp_plane p;
+	struct xp_err err = {0};
+	size_t i;
+
+	memset(&p, 0, sizeof(p));
+	memset(lines, 0, sizeof(lines));
+	memset(ls, 0, sizeof(ls));
+	memset(ev, 0, sizeof(ev));
+	for (i = 0; i < 20; i++) {
+		ev[i].start_ps = (int64_t)i * 1000;
+		ev[i].dur_ps = 500;
+	}
+	xp_line_spans_add(&ls[0], ev, 20);
+	lines[0].timestamp_ns = 1700000000000000000LL;
+	lines[0].nevents = 20;
+	lines[0].user = &ls[0];
+	lines[1].timestamp_ns = 0;	/* empty: the base is line 0's */
+	lines[1].first_event = 20;
+	lines[1].user = &ls[1];
+	p.lines = lines;
+	p.nlines = 2;
+	p.nevents = 20;
+	p.base_ns = lines[0].timestamp_ns;
+	CHECK_INT(xp_plane_spans_no_stray(&p, sp, &err), 0);
+	CHECK_INT(sp[0].first_ps, 0);
+	CHECK_INT(sp[0].last_end_ps, 19500);
+	CHECK_INT(sp[1].first_ps, 0);
+	CHECK_INT(sp[1].last_end_ps, 0);
+}
+
 static void test_big_planes(void)
 {
 	int trial, with = 0, without = 0, decided, any_decided = 0, ordinary = 0, ordinary_decided = 0;
@@ -801,6 +842,7 @@ int main(void)
 	test_use_line();
 	test_extremes();
 	test_big_planes();
+	test_pieces_empty_far_line();
 	test_readers();
 	test_synth_planes();
 	test_pieces();
