@@ -810,14 +810,34 @@ out:
 	return ret;
 }
 
-static const struct {
-	const char *name;
-	size_t off;
-} kern_counts[] = {
+const struct an_run_count an_run_kern_counts[3] = {
 	{"stream_lines", offsetof(struct an_kern_result, stream_lines)},
 	{"other_lines", offsetof(struct an_kern_result, other_lines)},
 	{"stray_events", offsetof(struct an_kern_result, stray_events)},
 };
+
+const struct an_run_count an_run_ops_counts[5] = {
+	{"stray_events", offsetof(struct an_ops_device, stray_events)},
+	{"partial_overlaps", offsetof(struct an_ops_device, partial_overlaps)},
+	{"odd_values", offsetof(struct an_ops_device, odd_values)},
+	{"kernels_no_op", offsetof(struct an_ops_device, kernels_no_op)},
+	{"extra_module_lines", offsetof(struct an_ops_device, extra_module_lines)},
+};
+
+/* The counts table names in o into base's size_t fields. */
+static int parse_counts(struct pctx *c, const cJSON *o, const struct an_run_count *table, size_t n, void *base)
+{
+	size_t i;
+	int64_t x;
+	int ret;
+
+	for (i = 0; i < n; i++) {
+		if ((ret = field_int(c, o, table[i].name, 0, INT64_MAX, &x)))
+			return ret;
+		*(size_t *)((char *)base + table[i].off) = (size_t)x;
+	}
+	return 0;
+}
 
 static int parse_copies(struct pctx *c, const cJSON *o, struct an_kern_result *part)
 {
@@ -882,11 +902,8 @@ static int parse_kern_plane(struct pctx *c, const cJSON *o, struct an_run_kern_p
 	}
 	if (an_kern_count_device(&p->r, p->device))
 		return nomem(c);
-	for (i = 0; i < sizeof(kern_counts) / sizeof(kern_counts[0]); i++) {
-		if ((ret = field_int(c, o, kern_counts[i].name, 0, INT64_MAX, &x)))
-			return ret;
-		*(size_t *)((char *)&p->r + kern_counts[i].off) = (size_t)x;
-	}
+	if ((ret = parse_counts(c, o, an_run_kern_counts, 3, &p->r)))
+		return ret;
 	if ((ret = field_int(c, o, "busy_ps", 0, INT64_MAX, &p->r.kernel_busy_ps)) ||
 	    (ret = field_str_or_null(c, o, "bad_config_example", &p->r.bad_config_example)) ||
 	    (ret = parse_copies(c, o, &p->r)))
@@ -1068,18 +1085,8 @@ static int parse_ops_plane(struct pctx *c, const cJSON *o, struct an_run_ops_pla
 		ret = bad(c, "peaks that do not agree with their source");
 		goto out;
 	}
-	{
-		static const char *const names[] = {"stray_events", "partial_overlaps", "odd_values", "kernels_no_op",
-						     "extra_module_lines"};
-		size_t *f[] = {&d->stray_events, &d->partial_overlaps, &d->odd_values, &d->kernels_no_op,
-			       &d->extra_module_lines};
-
-		for (i = 0; i < 5; i++) {
-			if ((ret = field_int(c, dv, names[i], 0, INT64_MAX, &x)))
-				goto out;
-			*f[i] = (size_t)x;
-		}
-	}
+	if ((ret = parse_counts(c, dv, an_run_ops_counts, 5, d)))
+		goto out;
 	rows = member(c, o, "rows");
 	if (!cJSON_IsArray(rows)) {
 		ret = bad(c, rows ? "not an array" : "missing field");

@@ -106,6 +106,13 @@ struct an_run_dev_field {
 };
 extern const struct an_run_dev_field an_run_dev_fields[];
 extern const size_t an_run_ndev_fields;
+/* A section's plane counts (size_t fields), by name, in the order a summary writes them. */
+struct an_run_count {
+	const char *name;
+	size_t off;
+};
+extern const struct an_run_count an_run_kern_counts[3];	/* in struct an_kern_result */
+extern const struct an_run_count an_run_ops_counts[5];	/* in struct an_ops_device */
 /* an_device.odd_stats entries carried, by name and key. */
 extern const char *const an_run_dev_odd[3];
 extern const int an_run_dev_odd_key[3];

@@ -55,6 +55,17 @@ static void put_key(struct out_bytes *b, const char *key, int first)
 	out_bytes_put(b, "\":", 2);
 }
 
+/* The counts of table (n, size_t fields of base), each after a comma. */
+static void put_counts(struct out_bytes *b, const struct an_run_count *table, size_t n, const void *base)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		put_key(b, table[i].name, 0);
+		put_int(b, (int64_t)*(const size_t *)((const char *)base + table[i].off));
+	}
+}
+
 static void put_str_or_null(struct out_bytes *b, const char *s)
 {
 	if (s)
@@ -406,12 +417,7 @@ static int put_kern_plane(struct out_bytes *b, struct an_run_kern_plane *p)
 		out_bytes_put(b, "}", 1);
 		return 0;
 	}
-	put_key(b, "stream_lines", 0);
-	put_int(b, (int64_t)r->stream_lines);
-	put_key(b, "other_lines", 0);
-	put_int(b, (int64_t)r->other_lines);
-	put_key(b, "stray_events", 0);
-	put_int(b, (int64_t)r->stray_events);
+	put_counts(b, an_run_kern_counts, 3, r);
 	put_key(b, "busy_ps", 0);
 	put_int(b, r->kernel_busy_ps);
 	put_key(b, "bad_config_example", 0);
@@ -475,16 +481,7 @@ static void put_ops_plane(struct out_bytes *b, const struct an_run_ops_plane *p)
 	put_double(b, d->peak_flops);
 	put_key(b, "peak_bw", 0);
 	put_double(b, d->peak_bw);
-	put_key(b, "stray_events", 0);
-	put_int(b, (int64_t)d->stray_events);
-	put_key(b, "partial_overlaps", 0);
-	put_int(b, (int64_t)d->partial_overlaps);
-	put_key(b, "odd_values", 0);
-	put_int(b, (int64_t)d->odd_values);
-	put_key(b, "kernels_no_op", 0);
-	put_int(b, (int64_t)d->kernels_no_op);
-	put_key(b, "extra_module_lines", 0);
-	put_int(b, (int64_t)d->extra_module_lines);
+	put_counts(b, an_run_ops_counts, 5, d);
 	out_bytes_str(b, "},\"rows\":[");
 	for (i = 0; i < r->nrows; i++) {
 		const struct an_op_row *row = &r->rows[i];
