@@ -35,9 +35,9 @@
  * they have recorded why the input is malformed; the cursor stays in a
  * register that way, which the hot loops over events and stats depend on.
  */
+#include <assert.h>
 #include <pthread.h>
 #include <stdint.h>
-#include <assert.h>
 #include <sys/mman.h>
 #include <unistd.h>
 #include <stdio.h>
