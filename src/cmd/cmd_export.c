@@ -53,17 +53,61 @@ static int pick_format(const char *format, const char *output)
 #define SPARE_MAX 16
 
 /*
- * Written bytes are handed to the disk every KICK_BYTES, while the next
- * pieces encode: else the kernel keeps them all (hundreds of megabytes,
- * under its dirty limits) until the final fsync, and writes them only then.
+ * Written bytes are made durable while the next pieces encode, not all at
+ * the final fsync: else the kernel keeps them (hundreds of megabytes, under
+ * its dirty limits) and the disk's own cache (a drive's, a virtual disk's
+ * host) takes them all only then. In a file export created itself, a thread
+ * calls fdatasync each time FLUSH_BYTES more are written, so the final fsync
+ * finds little left (the TPU bench trace's .pftrace: BENCHMARKS.md,
+ * "2026-11-25"). sync_file_range alone, as before, started the kernel's
+ * writing but left the disk's cache to the end. Any other output (standard
+ * output to a file, a device) is only handed to the disk every FLUSH_BYTES.
  */
-#define KICK_BYTES ((off_t)32 << 20)
+#define FLUSH_BYTES ((off_t)32 << 20)
+
+struct flusher {
+	pthread_t thread;
+	pthread_mutex_t mu;
+	pthread_cond_t cond;
+	int fd;
+	off_t written, synced;	/* bytes written (and flushed from the FILE); of those, synced */
+	int stop;
+	int err;		/* errno of a failed fdatasync, else 0 */
+};
+
+static void *flusher_main(void *arg)
+{
+	struct flusher *fl = arg;
+
+	pthread_mutex_lock(&fl->mu);
+	for (;;) {
+		off_t upto;
+		int rc;
+
+		while (!fl->stop && fl->written - fl->synced < FLUSH_BYTES)
+			pthread_cond_wait(&fl->cond, &fl->mu);
+		if (fl->stop)
+			break;
+		upto = fl->written;
+		pthread_mutex_unlock(&fl->mu);
+		rc = fdatasync(fl->fd);
+		pthread_mutex_lock(&fl->mu);
+		if (rc && !fl->err)
+			fl->err = errno ? errno : EIO;
+		fl->synced = upto;
+	}
+	pthread_mutex_unlock(&fl->mu);
+	return NULL;
+}
 
 struct exp_run {
 	const struct an_exp_plan *plan;
 	enum out_exp_format fmt;
 	FILE *f;
 	off_t written, kicked;	/* bytes written; of those, handed to the disk */
+	struct flusher fl;
+	int flushing;		/* fl's thread runs */
+	int werr;		/* errno of a failed write or fdatasync, else 0 */
 	struct out_gz gz;
 	int failed;		/* out of memory, or a write failed */
 	pthread_mutex_t lock;	/* for spare */
@@ -121,16 +165,65 @@ static void *exp_work(size_t i, void *ctx)
 	return res;
 }
 
-/* Starts the disk's writing of what was written since the last call (a hint: errors, as a pipe's, are ignored). */
+/* Starts the flusher for r's own file; without it, bytes are only handed to the disk. */
+static void flusher_start(struct exp_run *r)
+{
+	r->fl.fd = fileno(r->f);
+	if (pthread_mutex_init(&r->fl.mu, NULL))
+		return;
+	if (pthread_cond_init(&r->fl.cond, NULL)) {
+		pthread_mutex_destroy(&r->fl.mu);
+		return;
+	}
+	r->flushing = !pthread_create(&r->fl.thread, NULL, flusher_main, &r->fl);
+	if (!r->flushing) {
+		pthread_cond_destroy(&r->fl.cond);
+		pthread_mutex_destroy(&r->fl.mu);
+	}
+}
+
+/*
+ * Stops the flusher. A failed fdatasync fails the output: the kernel reports
+ * a lost write once per file, so the final fsync might not see it again.
+ */
+static void flusher_stop(struct exp_run *r)
+{
+	if (!r->flushing)
+		return;
+	pthread_mutex_lock(&r->fl.mu);
+	r->fl.stop = 1;
+	pthread_cond_signal(&r->fl.cond);
+	pthread_mutex_unlock(&r->fl.mu);
+	pthread_join(r->fl.thread, NULL);
+	pthread_cond_destroy(&r->fl.cond);
+	pthread_mutex_destroy(&r->fl.mu);
+	r->flushing = 0;
+	if (r->fl.err) {
+		r->failed = 1;
+		if (!r->werr)
+			r->werr = r->fl.err;
+	}
+}
+
+/* Counts n bytes written; every FLUSH_BYTES, has them synced (own file) or handed to the disk. */
 static void kick(struct exp_run *r, size_t n)
 {
 	r->written += (off_t)n;
-	if (r->written - r->kicked < KICK_BYTES)
+	if (r->written - r->kicked < FLUSH_BYTES)
 		return;
+	if (fflush(r->f))
+		return;	/* the error stays on f, for the caller */
+	if (r->flushing) {
+		pthread_mutex_lock(&r->fl.mu);
+		r->fl.written = r->written;
+		pthread_cond_signal(&r->fl.cond);
+		pthread_mutex_unlock(&r->fl.mu);
+	} else {
 #ifdef SYNC_FILE_RANGE_WRITE
-	if (!fflush(r->f))
+		/* a hint: errors, as a pipe's, are ignored */
 		(void)sync_file_range(fileno(r->f), r->kicked, r->written - r->kicked, SYNC_FILE_RANGE_WRITE);
 #endif
+	}
 	r->kicked = r->written;
 }
 
@@ -181,8 +274,13 @@ static void exp_done(size_t i, void *result, void *ctx)
 	}
 }
 
-/* Writes the whole export to f. Returns 0, or -1 (out of memory or a write error). */
-static int write_export(const struct an_exp_plan *plan, enum out_exp_format fmt, FILE *f, unsigned jobs)
+/*
+ * Writes the whole export to f; own_file: f is a regular file this command
+ * created (synced as it is written). Returns 0, or -1: out of memory (*werr
+ * 0), a write error (ferror(f)), or a failed fdatasync (*werr its errno).
+ */
+static int write_export(const struct an_exp_plan *plan, enum out_exp_format fmt, FILE *f, int own_file,
+			unsigned jobs, int *werr)
 {
 	struct exp_run r;
 	struct out_bytes b = {0};
@@ -193,6 +291,8 @@ static int write_export(const struct an_exp_plan *plan, enum out_exp_format fmt,
 	r.fmt = fmt;
 	r.f = f;
 	pthread_mutex_init(&r.lock, NULL);
+	if (own_file)
+		flusher_start(&r);
 
 	if (fmt == OUT_EXP_JSON_GZ) {
 		out_gz_header(&b);
@@ -216,10 +316,12 @@ static int write_export(const struct an_exp_plan *plan, enum out_exp_format fmt,
 		if (b.failed || fwrite(b.p, 1, b.n, f) != b.n)
 			r.failed = 1;
 	}
+	flusher_stop(&r);
 	out_bytes_release(&b);
 	for (i = 0; i < r.nspare; i++)
 		out_bytes_release(&r.spare[i]);
 	pthread_mutex_destroy(&r.lock);
+	*werr = r.werr;
 	return r.failed ? -1 : 0;
 }
 
@@ -301,7 +403,7 @@ int cmd_export(int argc, char **argv)
 	struct cmd_out out = {0};
 	const char **pos = NULL;
 	size_t npos;
-	int ret, fmt;
+	int ret, fmt, werr = 0;
 
 	cmd_common_init(&c);
 	ret = cmd_parse(&cmd, argc, argv, &pos, &npos);
@@ -377,13 +479,15 @@ int cmd_export(int argc, char **argv)
 	ret = cmd_out_open(&out, c.output);
 	if (ret)
 		goto out;
-	if (write_export(&plan, (enum out_exp_format)fmt, out.f, cmd_jobs(&c, SIZE_MAX))) {
+	if (write_export(&plan, (enum out_exp_format)fmt, out.f, out.tmp != NULL, cmd_jobs(&c, SIZE_MAX), &werr)) {
 		if (out.f == stdout && ferror(stdout)) {
 			/* main checks standard output once: a closed pipe ends quietly, other errors exit 1 */
 			ret = cmd_out_close(&out, 1);
 			goto out;
 		}
-		if (!ferror(out.f))
+		if (werr)
+			cmd_error("cannot write '%s': %s", c.output, strerror(werr));
+		else if (!ferror(out.f))
 			cmd_error("out of memory");
 		else
 			cmd_error("cannot write '%s': %s", c.output, strerror(errno));
