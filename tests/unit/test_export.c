@@ -555,8 +555,12 @@ static void pf_recs(const struct out_bytes *b, struct recs *r, size_t *ntracks, 
 			struct args args = {0};
 
 			CHECK(pk->has_timestamp);
-			/* every event depends on the sequence's state: interned names, or its defaults */
-			CHECK(q->cleared && pk->has_sequence_flags && (pk->sequence_flags & 2));
+			/*
+			 * every event depends on the sequence's state (interned names, its
+			 * defaults): cleared before, on its sequence; the flag that says so
+			 * only makes a reader skip packets where a sequence lost its state
+			 */
+			CHECK(q->cleared);
 			if (pk->has_timestamp_clock_id || !q->has_clock_id || q->clock_id == 6) {
 				CHECK(!pk->has_timestamp_clock_id || pk->timestamp_clock_id == 6);
 				e->ts = pk->timestamp;
@@ -573,7 +577,6 @@ static void pf_recs(const struct out_bytes *b, struct recs *r, size_t *ntracks, 
 			CHECK(e->begin || te->type == PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_END);
 			if (!e->begin)
 				continue;
-			CHECK(q->cleared && pk->has_sequence_flags && (pk->sequence_flags & 2));
 			CHECK(te->has_name_iid && te->name_iid < q->nnames && q->names[te->name_iid]);
 			if (te->has_name_iid && te->name_iid < q->nnames && q->names[te->name_iid])
 				e->name = strdup(q->names[te->name_iid]);
