@@ -12,6 +12,7 @@
 #include "cmd.h"
 #include "opt.h"
 #include "out_export.h"
+#include "out_file.h"
 #include "out_gzip.h"
 #include "xp_pool.h"
 
@@ -53,61 +54,20 @@ static int pick_format(const char *format, const char *output)
 #define SPARE_MAX 16
 
 /*
- * Written bytes are made durable while the next pieces encode, not all at
- * the final fsync: else the kernel keeps them (hundreds of megabytes, under
- * its dirty limits) and the disk's own cache (a drive's, a virtual disk's
- * host) takes them all only then. In a file export created itself, a thread
- * calls fdatasync each time FLUSH_BYTES more are written, so the final fsync
- * finds little left (the TPU bench trace's .pftrace: BENCHMARKS.md,
- * "2026-11-25"). sync_file_range alone, as before, started the kernel's
- * writing but left the disk's cache to the end. Any other output (standard
- * output to a file, a device) is only handed to the disk every FLUSH_BYTES.
+ * Written bytes are handed to the disk every KICK_BYTES, while the next
+ * pieces encode: else the kernel keeps them all (hundreds of megabytes,
+ * under its dirty limits) until the final fsync, and writes them only then.
+ * (A file export created itself is written by out_file instead.)
  */
-#define FLUSH_BYTES ((off_t)32 << 20)
-
-struct flusher {
-	pthread_t thread;
-	pthread_mutex_t mu;
-	pthread_cond_t cond;
-	int fd;
-	off_t written, synced;	/* bytes written (and flushed from the FILE); of those, synced */
-	int stop;
-	int err;		/* errno of a failed fdatasync, else 0 */
-};
-
-static void *flusher_main(void *arg)
-{
-	struct flusher *fl = arg;
-
-	pthread_mutex_lock(&fl->mu);
-	for (;;) {
-		off_t upto;
-		int rc;
-
-		while (!fl->stop && fl->written - fl->synced < FLUSH_BYTES)
-			pthread_cond_wait(&fl->cond, &fl->mu);
-		if (fl->stop)
-			break;
-		upto = fl->written;
-		pthread_mutex_unlock(&fl->mu);
-		rc = fdatasync(fl->fd);
-		pthread_mutex_lock(&fl->mu);
-		if (rc && !fl->err)
-			fl->err = errno ? errno : EIO;
-		fl->synced = upto;
-	}
-	pthread_mutex_unlock(&fl->mu);
-	return NULL;
-}
+#define KICK_BYTES ((off_t)32 << 20)
 
 struct exp_run {
 	const struct an_exp_plan *plan;
 	enum out_exp_format fmt;
 	FILE *f;
 	off_t written, kicked;	/* bytes written; of those, handed to the disk */
-	struct flusher fl;
-	int flushing;		/* fl's thread runs */
-	int werr;		/* errno of a failed write or fdatasync, else 0 */
+	struct out_file *of;	/* writes f's file instead of f, or NULL */
+	int werr;		/* of's errno of a failed write or sync, else 0 */
 	struct out_gz gz;
 	int failed;		/* out of memory, or a write failed */
 	pthread_mutex_t lock;	/* for spare */
@@ -165,66 +125,34 @@ static void *exp_work(size_t i, void *ctx)
 	return res;
 }
 
-/* Starts the flusher for r's own file; without it, bytes are only handed to the disk. */
-static void flusher_start(struct exp_run *r)
-{
-	r->fl.fd = fileno(r->f);
-	if (pthread_mutex_init(&r->fl.mu, NULL))
-		return;
-	if (pthread_cond_init(&r->fl.cond, NULL)) {
-		pthread_mutex_destroy(&r->fl.mu);
-		return;
-	}
-	r->flushing = !pthread_create(&r->fl.thread, NULL, flusher_main, &r->fl);
-	if (!r->flushing) {
-		pthread_cond_destroy(&r->fl.cond);
-		pthread_mutex_destroy(&r->fl.mu);
-	}
-}
-
-/*
- * Stops the flusher. A failed fdatasync fails the output: the kernel reports
- * a lost write once per file, so the final fsync might not see it again.
- */
-static void flusher_stop(struct exp_run *r)
-{
-	if (!r->flushing)
-		return;
-	pthread_mutex_lock(&r->fl.mu);
-	r->fl.stop = 1;
-	pthread_cond_signal(&r->fl.cond);
-	pthread_mutex_unlock(&r->fl.mu);
-	pthread_join(r->fl.thread, NULL);
-	pthread_cond_destroy(&r->fl.cond);
-	pthread_mutex_destroy(&r->fl.mu);
-	r->flushing = 0;
-	if (r->fl.err) {
-		r->failed = 1;
-		if (!r->werr)
-			r->werr = r->fl.err;
-	}
-}
-
-/* Counts n bytes written; every FLUSH_BYTES, has them synced (own file) or handed to the disk. */
+/* Starts the disk's writing of what was written since the last call (a hint: errors, as a pipe's, are ignored). */
 static void kick(struct exp_run *r, size_t n)
 {
 	r->written += (off_t)n;
-	if (r->written - r->kicked < FLUSH_BYTES)
+	if (r->written - r->kicked < KICK_BYTES)
 		return;
-	if (fflush(r->f))
-		return;	/* the error stays on f, for the caller */
-	if (r->flushing) {
-		pthread_mutex_lock(&r->fl.mu);
-		r->fl.written = r->written;
-		pthread_cond_signal(&r->fl.cond);
-		pthread_mutex_unlock(&r->fl.mu);
-	} else {
 #ifdef SYNC_FILE_RANGE_WRITE
-		/* a hint: errors, as a pipe's, are ignored */
+	if (!fflush(r->f))
 		(void)sync_file_range(fileno(r->f), r->kicked, r->written - r->kicked, SYNC_FILE_RANGE_WRITE);
 #endif
-	}
 	r->kicked = r->written;
+}
+
+/* Writes n bytes to the output. Returns 0 or -1 (the error: r->werr, else on f). */
+static int put(struct exp_run *r, const unsigned char *p, size_t n)
+{
+	int rc;
+
+	if (r->of) {
+		rc = out_file_put(r->of, p, n);
+		if (rc && !r->werr)
+			r->werr = rc;
+		return rc ? -1 : 0;
+	}
+	if (n && fwrite(p, 1, n, r->f) != n)
+		return -1;
+	kick(r, n);
+	return 0;
 }
 
 /* Writes bytes, deflated first for gzip. */
@@ -246,13 +174,10 @@ static void emit(struct exp_run *r, struct out_bytes *raw, struct out_gz_piece *
 	}
 	if (z) {
 		out_gz_add(&r->gz, z);
-		if (z->z.n && fwrite(z->z.p, 1, z->z.n, r->f) != z->z.n)
+		if (put(r, z->z.p, z->z.n))
 			r->failed = 1;
-		kick(r, z->z.n);
-	} else if (raw->n && fwrite(raw->p, 1, raw->n, r->f) != raw->n) {
+	} else if (put(r, raw->p, raw->n)) {
 		r->failed = 1;
-	} else {
-		kick(r, raw->n);
 	}
 	free(own.z.p);
 }
@@ -276,8 +201,8 @@ static void exp_done(size_t i, void *result, void *ctx)
 
 /*
  * Writes the whole export to f; own_file: f is a regular file this command
- * created (synced as it is written). Returns 0, or -1: out of memory (*werr
- * 0), a write error (ferror(f)), or a failed fdatasync (*werr its errno).
+ * created, empty (written by out_file). Returns 0, or -1: a write error
+ * (*werr its errno, or on f) or out of memory.
  */
 static int write_export(const struct an_exp_plan *plan, enum out_exp_format fmt, FILE *f, int own_file,
 			unsigned jobs, int *werr)
@@ -291,12 +216,12 @@ static int write_export(const struct an_exp_plan *plan, enum out_exp_format fmt,
 	r.fmt = fmt;
 	r.f = f;
 	pthread_mutex_init(&r.lock, NULL);
-	if (own_file)
-		flusher_start(&r);
+	if (own_file && !fflush(f))
+		r.of = out_file_new(fileno(f), 1);	/* NULL: f, as any output */
 
 	if (fmt == OUT_EXP_JSON_GZ) {
 		out_gz_header(&b);
-		if (fwrite(b.p, 1, b.n, f) != b.n)
+		if (b.failed || put(&r, b.p, b.n))
 			r.failed = 1;
 		b.n = 0;
 		r.gz.crc = 0;
@@ -313,10 +238,18 @@ static int write_export(const struct an_exp_plan *plan, enum out_exp_format fmt,
 	if (fmt == OUT_EXP_JSON_GZ && !r.failed) {
 		b.n = 0;
 		out_gz_trailer(&r.gz, &b);
-		if (b.failed || fwrite(b.p, 1, b.n, f) != b.n)
+		if (b.failed || put(&r, b.p, b.n))
 			r.failed = 1;
 	}
-	flusher_stop(&r);
+	if (r.of) {
+		int rc = out_file_finish(r.of);
+
+		if (rc && !r.werr)
+			r.werr = rc;
+		if (rc)
+			r.failed = 1;
+		out_file_free(r.of);
+	}
 	out_bytes_release(&b);
 	for (i = 0; i < r.nspare; i++)
 		out_bytes_release(&r.spare[i]);

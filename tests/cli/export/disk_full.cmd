@@ -1,0 +1,1 @@
+echo old >$TMP/x.pftrace; for k in 1 100; do (trap "" XFSZ; ulimit -f $k; xplane-stat export testdata/real/tpu_v6e_inference.xplane.pb -o $TMP/x.pftrace); echo "exit $?"; done; cat $TMP/x.pftrace; ls $TMP
