@@ -126,6 +126,8 @@ struct stack {
 /*
  * Lays a line's events (in order) on tracks: each on the first track whose
  * open events, once those that ended are closed, contain it or are none.
+ * l->kept_tracks: the tracks given an event (what export keeps with no
+ * window and no --max-events cut).
  */
 static int layer_line(const struct xp_event *ev, struct an_exp_line *l, uint64_t *left)
 {
@@ -163,6 +165,7 @@ static int layer_line(const struct xp_event *ev, struct an_exp_line *l, uint64_t
 			++*left;
 			continue;
 		}
+		l->kept_tracks |= (uint64_t)1 << k;
 		if (st[k].n == st[k].cap) {
 			size_t cap = st[k].cap ? 2 * st[k].cap : 16;
 			int64_t *m = realloc(st[k].end, cap * sizeof(*m));
@@ -290,7 +293,7 @@ int an_exp_plan(const struct xp_trace *t, const struct an_exp_opts *o, struct an
 	__int128 first = 0;
 	int have_first = 0, ret = XP_ERR_NOMEM;
 	size_t pi, li, k, nl = 0, np = 0;	/* lines and planes with events */
-	uint64_t eligible = 0;
+	uint64_t eligible = 0, laid = 0, left;
 	int64_t s, en;
 	const struct xp_event *e;
 	unsigned tr;
@@ -299,7 +302,7 @@ int an_exp_plan(const struct xp_trace *t, const struct an_exp_opts *o, struct an
 	p->t = t;
 	p->opts = *o;
 	p->cut_line = SIZE_MAX;
-	/* The selected planes with events, and the origin: their first start. */
+	/* The selected planes with events. */
 	for (pi = 0; pi < t->nplanes; pi++) {
 		const struct xp_plane *pl = &t->planes[pi];
 
@@ -313,24 +316,12 @@ int an_exp_plan(const struct xp_trace *t, const struct an_exp_opts *o, struct an
 		np++;
 		for (li = 0; li < pl->nlines; li++)
 			nl += pl->lines[li].nevents > 0;
-		for (k = 0; k < pl->nevents; k++) {
-			__int128 a = (__int128)pl->base_ns * 1000 + pl->events[k].start_ps;
-
-			if (!have_first || a < first)
-				first = a;
-			have_first = 1;
-		}
 	}
 	if (!np)
 		return 0;
 	if (!(p->planes = calloc(np, sizeof(*p->planes))) || !(p->lines = calloc(nl, sizeof(*p->lines))))
 		goto fail;
-	{
-		__int128 ns = first >= 0 ? first / 1000 : -((-first + 999) / 1000);
-
-		p->origin_ns = (int64_t)ns;
-		p->origin_sub_ps = (int64_t)(first - ns * 1000);
-	}
+	/* Each line in start order and laid on tracks; the origin: the first start of all. */
 	for (pi = 0; pi < t->nplanes; pi++) {
 		const struct xp_plane *pl = &t->planes[pi];
 		struct an_exp_plane *ep;
@@ -339,14 +330,6 @@ int an_exp_plan(const struct xp_trace *t, const struct an_exp_opts *o, struct an
 			continue;
 		ep = &p->planes[p->nplanes];
 		ep->plane = pi;
-		if (xp_plane_shift(pl, p->origin_ns, &ep->shift_ps)) {
-			ret = xp_err_set(err, XP_ERR_LIMIT,
-					 "plane '%s' has events more than 106 days (2^63 ps) after the first "
-					 "event: too far apart for one picosecond timeline",
-					 pl->name);
-			goto fail;
-		}
-		ep->shift_ps -= p->origin_sub_ps;
 		ep->first_line = p->nlines;
 		for (li = 0; li < pl->nlines; li++) {
 			const struct xp_line *ln = &pl->lines[li];
@@ -373,40 +356,75 @@ int an_exp_plan(const struct xp_trace *t, const struct an_exp_opts *o, struct an
 			if (!line_sorted(pl->events + ln->first_event, l->n) &&
 			    sort_line(pl->events + ln->first_event, l->n, &l->order))
 				goto fail;
+			left = p->left_overlap;
 			if (layer_line(pl->events + ln->first_event, l, &p->left_overlap))
 				goto fail;
+			laid += l->n - (p->left_overlap - left);
+			{
+				/* the line's first start, its first event in start order */
+				const struct xp_event *f = pl->events + ln->first_event + (l->order ? l->order[0] : 0);
+				__int128 a = (__int128)pl->base_ns * 1000 + f->start_ps;
+
+				if (!have_first || a < first)
+					first = a;
+				have_first = 1;
+			}
 		}
 		ep->nlines = p->nlines - ep->first_line;
 		if (unique_tids(p, ep->first_line, ep->nlines))
 			goto fail;
 		p->nplanes++;
 	}
-	assign_pids(p);
-	/* The window, then --max-events over what it keeps. */
-	for (li = 0; li < p->nlines; li++) {
-		const struct an_exp_line *l = &p->lines[li];
+	{
+		__int128 ns = first >= 0 ? first / 1000 : -((-first + 999) / 1000);
 
-		FOR_LINE_EVENTS(p, l, k, e, tr, s, en) {
-			if (tr == AN_EXP_LEFT_OUT)
-				continue;
-			if (in_window(p, s, en))
-				eligible++;
-			else
-				p->left_window++;
+		p->origin_ns = (int64_t)ns;
+		p->origin_sub_ps = (int64_t)(first - ns * 1000);
+	}
+	for (pi = 0; pi < p->nplanes; pi++) {
+		const struct xp_plane *pl = &t->planes[p->planes[pi].plane];
+
+		if (xp_plane_shift(pl, p->origin_ns, &p->planes[pi].shift_ps)) {
+			ret = xp_err_set(err, XP_ERR_LIMIT,
+					 "plane '%s' has events more than 106 days (2^63 ps) after the first "
+					 "event: too far apart for one picosecond timeline",
+					 pl->name);
+			goto fail;
 		}
+		p->planes[pi].shift_ps -= p->origin_sub_ps;
 	}
-	if ((ret = find_cutoff(p, eligible)))
-		goto fail;
-	for (li = 0; li < p->nlines; li++) {
-		const struct an_exp_line *l = &p->lines[li];
+	assign_pids(p);
+	if (!o->have_from && !o->have_to && (!o->max_events || laid <= o->max_events)) {
+		/* every event laid on a track is kept (layer_line's kept_tracks): no pass over them */
+		p->exported = laid;
+	} else {
+		/* The window, then --max-events over what it keeps. */
+		for (li = 0; li < p->nlines; li++) {
+			const struct an_exp_line *l = &p->lines[li];
 
-		FOR_LINE_EVENTS(p, l, k, e, tr, s, en)
-			if (an_exp_keeps(p, li, k, s, en, tr)) {
-				p->exported++;
-				p->lines[li].kept_tracks |= (uint64_t)1 << tr;
+			p->lines[li].kept_tracks = 0;
+			FOR_LINE_EVENTS(p, l, k, e, tr, s, en) {
+				if (tr == AN_EXP_LEFT_OUT)
+					continue;
+				if (in_window(p, s, en))
+					eligible++;
+				else
+					p->left_window++;
 			}
+		}
+		if ((ret = find_cutoff(p, eligible)))
+			goto fail;
+		for (li = 0; li < p->nlines; li++) {
+			const struct an_exp_line *l = &p->lines[li];
+
+			FOR_LINE_EVENTS(p, l, k, e, tr, s, en)
+				if (an_exp_keeps(p, li, k, s, en, tr)) {
+					p->exported++;
+					p->lines[li].kept_tracks |= (uint64_t)1 << tr;
+				}
+		}
+		p->left_max = eligible - p->exported;
 	}
-	p->left_max = eligible - p->exported;
 	/* Pieces: AN_EXP_PIECE_EVENTS events of a plane's lines in turn, short lines together. */
 	if (!(p->pieces = calloc(p->total / AN_EXP_PIECE_EVENTS + p->nplanes + 1, sizeof(*p->pieces))))
 		goto fail;

@@ -784,6 +784,39 @@ static const struct an_exp_line *line_named(const struct an_exp_plan *p, const c
 	return NULL;
 }
 
+/*
+ * Without a window or cut, the plan keeps what layer_line laid without a
+ * pass over the events; a window over all time takes that pass (every
+ * event in it) and must keep the same: counts and each line's tracks.
+ */
+static void same_plans(const struct xp_trace *t, const char *what)
+{
+	struct an_exp_opts o = {0}, all = {0};
+	struct an_exp_plan a, b;
+	struct xp_err err = {0};
+	size_t i;
+
+	all.have_from = all.have_to = 1;
+	all.from_ps = INT64_MIN;
+	all.to_ps = INT64_MAX;
+	CHECK_INT(an_exp_plan(t, &o, &a, &err), 0);
+	CHECK_INT(an_exp_plan(t, &all, &b, &err), 0);
+	CHECK_INT(a.exported, b.exported);
+	CHECK_INT(a.left_overlap, b.left_overlap);
+	CHECK_INT(b.left_window, 0);
+	CHECK_INT(a.exported + a.left_overlap, a.total - a.left_device);
+	CHECK_INT(a.nlines, b.nlines);
+	CHECK_INT(a.npiece_tracks, b.npiece_tracks);
+	for (i = 0; i < a.nlines && i < b.nlines; i++)
+		if (a.lines[i].kept_tracks != b.lines[i].kept_tracks) {
+			fprintf(stderr, "%s: line %zu keeps tracks %#llx, with the window %#llx\n", what, i,
+				(unsigned long long)a.lines[i].kept_tracks, (unsigned long long)b.lines[i].kept_tracks);
+			CHECK(0);
+		}
+	an_exp_plan_release(&a);
+	an_exp_plan_release(&b);
+}
+
 static void synth(void)
 {
 	char path[4096];
@@ -830,6 +863,7 @@ static void synth(void)
 	an_exp_plan_release(&p);
 	round_trip(t, &o, "export.xplane.pb", &tracks);
 	CHECK_INT(tracks, 4);
+	same_plans(t, "export.xplane.pb");
 
 	/* A window from 4.5 us to 9 us: outer (0-10), inner (2-5), mark (5) and cross (8-14). */
 	o.have_from = o.have_to = 1;
@@ -907,6 +941,7 @@ static void edges(void)
 	an_exp_plan_release(&p);
 	round_trip(t, &o, "export_edges.xplane.pb", &tracks);
 	CHECK_INT(tracks, 5);
+	same_plans(t, "export_edges.xplane.pb");
 	/* --max-events cutting inside the second piece, and a window over the long line */
 	o.max_events = 66000;
 	round_trip(t, &o, "export_edges max", NULL);
@@ -928,6 +963,7 @@ static void real(const char *file)
 	if (!(t = test_load(path, &xp_reader_protobuf_c)))
 		return;
 	round_trip(t, &o, file, NULL);
+	same_plans(t, file);
 	xp_trace_free(t);
 }
 
