@@ -291,7 +291,7 @@ int xp_plane_finish(struct xp_plane *p, struct xp_read_counts *c, struct xp_err 
 	}
 	for (i = 0; i < p->nlines; i++) {
 		const struct xp_line *l = &p->lines[i];
-		int64_t delta_ns, delta_ps;
+		int64_t delta_ns, delta_ps, reach;
 
 		if (!l->nevents)
 			continue;
@@ -301,7 +301,14 @@ int xp_plane_finish(struct xp_plane *p, struct xp_read_counts *c, struct xp_err 
 					  "plane '%s': line '%s' starts too far from the plane's first line "
 					  "(%" PRId64 " ns vs %" PRId64 " ns) for int64 picoseconds",
 					  p->name, l->name, l->timestamp_ns, p->base_ns);
-		/* read in pieces (xp_read_opts.line_events): plane_read checks them */
+		/* read in pieces (xp_read_opts.line_events): the same checks from the line's extremes */
+		if (p->events_released &&
+		    (l->pieces_bad || __builtin_add_overflow(l->pieces_min_start, delta_ps, &reach) ||
+		     __builtin_add_overflow(l->pieces_max_end, delta_ps, &reach)))
+			return xp_err_set(err, XP_ERR_AGAIN,
+					  "plane '%s': line '%s': an event with a negative duration or past the int64 "
+					  "picosecond range (read whole, it is named)",
+					  p->name, l->name);
 		for (j = l->first_event; !p->events_released && j < l->first_event + l->nevents; j++) {
 			struct xp_event *e = &p->events[j];
 			int64_t end;

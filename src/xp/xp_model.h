@@ -110,6 +110,14 @@ struct xp_line {
 	int skipped;			/* events not read (xp_read_opts.want_lines) */
 	size_t filtered;		/* events walked, not kept (xp_read_opts.want_host_event) */
 	void *user;			/* xp_read_opts.line_events's state, or NULL */
+	/*
+	 * Read in pieces (the plane's events released): its events' smallest
+	 * start and largest end, offsets in the line, and whether one has a
+	 * negative duration or an end past int64; xp_plane_finish checks these
+	 * where a whole read checks each event.
+	 */
+	int64_t pieces_min_start, pieces_max_end;
+	int pieces_bad;
 };
 
 /*
@@ -309,10 +317,10 @@ struct xp_read_opts {
 	 * user; it may return XP_ERR_AGAIN, and the plane is read again whole,
 	 * as without line_events, for plane_read to be called once more. A
 	 * plane that fails in pieces is read again whole too: errors and
-	 * counts are those of a whole read, provided that plane_read asks
-	 * again for a line whose events a whole read would refuse (the checks
-	 * of xp_plane_finish on each event, a negative duration or an end past
-	 * int64, are the analysis' then: an_planes does). What line_events and
+	 * counts are those of a whole read. xp_plane_finish's checks of each
+	 * event (a negative duration, an end past int64) fail it so from each
+	 * line's extremes (xp_line.pieces_*), before plane_read; line_events
+	 * still sees such an event first. What line_events and
 	 * plane_read did to ctx is not undone for the second read. An event's
 	 * line field counts from the first line of its part of a split plane:
 	 * use l. Needs plane_read and a line_user_size.

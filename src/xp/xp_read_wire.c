@@ -921,6 +921,21 @@ static inline int fill_event(struct rd *r, const uint8_t *p, const uint8_t *end,
 /* The line's events read so far go to line_events; the buffer is empty again. */
 static void hand_piece(struct rd *r, struct xp_plane *pl, struct xp_line *l)
 {
+	size_t i;
+
+	for (i = 0; i < pl->nevents; i++) {	/* what xp_plane_finish checks of each event */
+		const struct xp_event *e = &pl->events[i];
+		int64_t end;
+
+		if (e->dur_ps < 0 || __builtin_add_overflow(e->start_ps, e->dur_ps, &end)) {
+			l->pieces_bad = 1;
+			continue;
+		}
+		if (e->start_ps < l->pieces_min_start)
+			l->pieces_min_start = e->start_ps;
+		if (end > l->pieces_max_end)
+			l->pieces_max_end = end;
+	}
 	if (pl->nevents)
 		r->o->line_events(pl, l, pl->events, pl->nevents, r->o->plane_read_ctx);
 	r->line_done += pl->nevents;
@@ -981,6 +996,8 @@ static int fill_line(struct rd *r, const uint8_t *p, const uint8_t *end, struct 
 
 	l->first_event = pl->nevents;
 	l->skipped = r->want && !r->want[pl->nlines];
+	l->pieces_min_start = INT64_MAX;
+	l->pieces_max_end = INT64_MIN;
 	while (p < end) {
 		at = p;
 		p = get_tag(r, p, end, &f, &wt);

@@ -571,6 +571,25 @@ static void test_pieces(void)
  * Crafted bad inputs (RELIABILITY.md): in pieces, the whole read's verdict,
  * message and counts (a plane that fails in pieces is read again whole).
  */
+/* An analysis that checks nothing: the reader alone must refuse what a whole read refuses. */
+static void ignore_events(const struct xp_plane *p, struct xp_line *l, const struct xp_event *ev, size_t n,
+			  void *ctx)
+{
+	(void)p;
+	(void)l;
+	(void)ev;
+	(void)n;
+	(void)ctx;
+}
+
+static int accept_plane(struct xp_plane *p, void *ctx, struct xp_err *err)
+{
+	(void)p;
+	(void)ctx;
+	(void)err;
+	return 0;
+}
+
 static void test_pieces_bad(void)
 {
 	static const char *const names[] = {
@@ -601,6 +620,19 @@ static void test_pieces_bad(void)
 		CHECK_STR(err2.msg, err.msg);
 		if (!rw && !rp)
 			CHECK(!memcmp(&t->counts, &tw->counts, sizeof(t->counts)));
+		xp_trace_free(t);
+		t = NULL;
+		/* the same verdict when the analysis checks nothing */
+		memset(&err2, 0, sizeof(err2));
+		o.line_events = ignore_events;
+		o.plane_read = accept_plane;
+		o.plane_user_free = NULL;
+		rp = xp_trace_read_opts(&o, b.data, b.len, &t, &err2);
+		if (rp != rw || strcmp(err2.msg, err.msg))
+			fprintf(stderr, "%s: unchecked pieces: %d '%s', whole %d '%s'\n", names[f], rp, err2.msg, rw,
+				err.msg);
+		CHECK_INT(rp, rw);
+		CHECK_STR(err2.msg, err.msg);
 		xp_trace_free(tw);
 		xp_trace_free(t);
 		xp_buf_release(&b);
