@@ -133,10 +133,10 @@ static void *writer_main(void *arg)
 		w->nqueued--;
 		pthread_cond_signal(&w->freed);
 	}
-	if (w->direct && !w->err) {
-		int rc = direct_off(w);	/* the caller finds the descriptor as it was */
+	if (w->direct) {
+		int rc = direct_off(w);	/* the caller finds the descriptor as it was, after a failure too */
 
-		if (rc)
+		if (rc && !w->err)
 			w->err = rc;
 	}
 	pthread_mutex_unlock(&w->mu);
@@ -147,19 +147,16 @@ struct out_file *out_file_new(int fd, int direct)
 {
 	struct out_file *w = calloc(1, sizeof(*w));
 	unsigned i;
-	int flags;
+	int flags, rc = ENOMEM;
 
 	if (!w)
-		return NULL;
+		goto out;
 	w->fd = fd;
 	for (i = 0; i < NBUF; i++) {
 		void *p;
 
-		if (posix_memalign(&p, BLOCK, BUF_BYTES)) {
-			out_file_free(w);
-			errno = ENOMEM;
-			return NULL;
-		}
+		if (posix_memalign(&p, BLOCK, BUF_BYTES))
+			goto out;
 		w->buf[i] = p;
 	}
 	pthread_mutex_init(&w->mu, NULL);
@@ -169,12 +166,14 @@ struct out_file *out_file_new(int fd, int direct)
 	flags = fcntl(fd, F_GETFL);
 	if (direct && flags >= 0 && !fcntl(fd, F_SETFL, flags | O_DIRECT))
 		w->direct = w->all_direct = 1;
-	w->running = !pthread_create(&w->thread, NULL, writer_main, w);
-	if (!w->running) {
-		if (w->direct)
-			(void)direct_off(w);
+	rc = pthread_create(&w->thread, NULL, writer_main, w);
+	w->running = !rc;
+	if (rc && w->direct)
+		(void)direct_off(w);
+out:
+	if (rc) {
 		out_file_free(w);
-		errno = EAGAIN;
+		errno = rc;
 		return NULL;
 	}
 	return w;
@@ -203,6 +202,8 @@ int out_file_put(struct out_file *w, const void *p, size_t n)
 	const unsigned char *s = p;
 	int rc;
 
+	if (!w->running)	/* finished: nothing would write what comes */
+		return w->err ? w->err : EINVAL;
 	while (n) {
 		size_t k = BUF_BYTES - w->filled < n ? BUF_BYTES - w->filled : n;
 

@@ -31,10 +31,14 @@ struct out_file;
 /*
  * A writer for fd, a regular file open for writing at offset 0 (empty).
  * direct: try O_DIRECT. Returns NULL when out of memory or no thread starts
- * (errno set): the caller then writes fd itself.
+ * (errno says which): the caller then writes fd itself.
  */
 struct out_file *out_file_new(int fd, int direct);
-/* Appends n bytes. Returns 0, or the errno of an earlier failed write or sync (then every later call too). */
+/*
+ * Appends n bytes. Returns 0, or the errno of an earlier failed write or
+ * sync (then every later call too), or EINVAL after out_file_finish. Errors
+ * are errno values, not xp_errcode: the caller names them with strerror.
+ */
 int out_file_put(struct out_file *w, const void *p, size_t n);
 /* Writes what is left and stops the thread. Returns 0 or an errno, as out_file_put. */
 int out_file_finish(struct out_file *w);

@@ -4,7 +4,8 @@
  * the puts and of the whole (a block's multiple or not, over the buffers,
  * over the sync interval), past the page cache or through it (a directory
  * here, and /dev/shm where tmpfs may refuse O_DIRECT); a failed write is
- * returned by the next call and by out_file_finish.
+ * returned by the next call and by out_file_finish; a put after the finish
+ * is refused; the descriptor ends without O_DIRECT either way.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -57,6 +58,8 @@ static void roundtrip(const char *dir, size_t total, int direct)
 		CHECK(!out_file_was_direct(w));
 	printf("  %s, %zu bytes: %s\n", dir, total,
 	       out_file_was_direct(w) ? "past the page cache" : "through the page cache");
+	CHECK_INT(out_file_put(w, "x", 1), EINVAL);	/* finished: refused, not lost in a queue */
+	CHECK(!(fcntl(fd, F_GETFL) & O_DIRECT));
 	out_file_free(w);
 	CHECK_INT(fsync(fd), 0);
 	/* the descriptor is as it was opened: a plain write of one byte still works */
@@ -106,6 +109,7 @@ static void test_error(void)
 		rc = out_file_finish(w);
 		CHECK_INT(rc, EBADF);
 		CHECK_INT(out_file_put(w, buf, 1), EBADF);
+		CHECK(!(fcntl(ro, F_GETFL) & O_DIRECT));	/* as it was, after the failure too */
 		out_file_free(w);
 	}
 	out_file_free(NULL);
