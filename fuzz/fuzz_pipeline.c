@@ -900,13 +900,21 @@ static void export_as_read(const uint8_t *data, size_t len, const struct an_exp_
 	xp_trace_free(t);
 }
 
+static void pf_check(const struct out_bytes *b, uint64_t exported);
+
+static int want_none(const char *name, void *ctx)
+{
+	(void)name;
+	(void)ctx;
+	return 0;
+}
+
 /* Both export writers on plan p, their outputs held to out_export.h's promises. */
 static void export_check(const struct an_exp_plan *p)
 {
 	struct out_bytes b = {0};
-	size_t i, x = 0, begins = 0, ends = 0;
+	size_t i, x = 0;
 	cJSON *doc, *ev;
-	Perfetto__Protos__Trace *tr;
 
 	if (!p->exported)
 		return;
@@ -936,7 +944,17 @@ static void export_check(const struct an_exp_plan *p)
 	for (i = 0; i < p->npieces; i++)
 		if (out_exp_piece(p, i, OUT_EXP_PFTRACE, &b))
 			abort();
-	if (!(tr = perfetto__protos__trace__unpack(NULL, b.n, b.p)))
+	pf_check(&b, p->exported);
+	out_bytes_release(&b);
+}
+
+/* A .pftrace held to out_export.h's promises: it unpacks, a begin and an end per exported event, valid strings. */
+static void pf_check(const struct out_bytes *b, uint64_t exported)
+{
+	size_t i, begins = 0, ends = 0;
+	Perfetto__Protos__Trace *tr;
+
+	if (!(tr = perfetto__protos__trace__unpack(NULL, b->n, b->p)))
 		fail("export: the .pftrace does not unpack", "", 0);
 	for (i = 0; i < tr->n_packet; i++) {
 		const Perfetto__Protos__TracePacket *pk = tr->packet[i];
@@ -967,10 +985,106 @@ static void export_check(const struct an_exp_plan *p)
 					fail("export: an interned string is not valid UTF-8", "", 0);
 		}
 	}
-	if (begins != p->exported || ends != p->exported)
+	if (begins != exported || ends != exported)
 		fail("export: begins and ends are not one per exported event", "", 0);
 	perfetto__protos__trace__free_unpacked(tr, NULL);
+}
+
+static int by_plane_bytes(const void *a, const void *b, void *ctx)
+{
+	const struct xp_trace *t = ctx;
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	size_t bx = xp_trace_plane_bytes(t, x), by = xp_trace_plane_bytes(t, y);
+
+	if (bx != by)
+		return bx < by ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The .pftrace of trace t plane by plane, as export streams it: planes by
+ * their bytes in the input (xp_trace_plane_bytes), each loaded if deferred
+ * and planned alone, its sequences after the planes before it, times from
+ * zero_ns. 0, or -1 (out of memory, a plane that does not load or plan:
+ * those of a whole read fail it too).
+ */
+static int pf_by_planes(struct xp_trace *t, int64_t zero_ns, struct out_bytes *b, uint64_t *exported)
+{
+	struct an_exp_opts o = {.have_plane = 1, .have_clock_zero = 1, .clock_zero_ns = zero_ns};
+	struct xp_err err = {0};
+	int64_t *pids = NULL;
+	size_t *order = malloc((t->nplanes + 1) * sizeof(*order)), k, i;
+	int ret = -1;
+
+	*exported = 0;
+	if (!order || an_exp_pids(t, &pids))
+		goto out;
+	for (k = 0; k < t->nplanes; k++)
+		order[k] = k;
+	qsort_r(order, t->nplanes, sizeof(*order), by_plane_bytes, t);
+	o.pids = pids;
+	for (k = 0; k < t->nplanes; k++) {
+		struct an_exp_plan p;
+
+		if (xp_trace_load_plane(t, order[k], &err) || an_exp_plan(t, (o.plane = order[k], &o), &p, &err)) {
+			if (err.code != XP_ERR_NOMEM)
+				fail("export by planes: a plane failed where the whole read and plan did not", err.msg,
+				     strlen(err.msg));
+			goto out;
+		}
+		o.first_track += p.npiece_tracks;
+		*exported += p.exported;
+		if (p.exported && p.origin_ns < zero_ns)
+			fail("export by planes: a plane starts before the whole plan's clock zero", "", 0);
+		if (p.exported && !out_exp_pf_fits(&p)) {
+			an_exp_plan_release(&p);	/* export refuses it (exit 3) */
+			goto out;
+		}
+		/* the writers fail only out of memory, which aborts */
+		if (p.exported && out_exp_head(&p, OUT_EXP_PFTRACE, "fuzz", b))
+			abort();
+		for (i = 0; p.exported && i < p.npieces; i++)
+			if (out_exp_piece(&p, i, OUT_EXP_PFTRACE, b))
+				abort();
+		an_exp_plan_release(&p);
+	}
+	ret = 0;
+out:
+	free(order);
+	free(pids);
+	return ret;
+}
+
+/*
+ * export's stream: the .pftrace written plane by plane, from the model read
+ * whole and from a read that deferred every plane (the wire reader, stats
+ * left in the input, as export reads a file it streams), byte for byte the
+ * same, one begin and end per event the whole plan exports.
+ */
+static void export_by_planes(const uint8_t *data, size_t len, struct xp_trace *t, const struct an_exp_plan *whole)
+{
+	struct xp_read_opts o = {.reader = &xp_reader_wire, .jobs = 2, .split_bytes = 1,
+				 .event_stats = XP_EVSTATS_INPUT, .want_plane = want_none};
+	struct xp_trace *d = NULL;
+	struct xp_err err = {0};
+	struct out_bytes a = {0}, b = {0};
+	uint64_t na, nb;
+
+	if (pf_by_planes(t, whole->clock_zero_ns, &a, &na))
+		goto out;
+	if (na != whole->exported)
+		fail("export by planes: not the whole plan's events", "", 0);
+	pf_check(&a, na);
+	if (xp_trace_read_opts(&o, data, len, &d, &err))
+		fail("a read deferring every plane failed", err.msg, strlen(err.msg));
+	if (pf_by_planes(d, whole->clock_zero_ns, &b, &nb))
+		fail("export by planes: a deferred plane failed where the whole read did not", "", 0);
+	if (a.n != b.n || (a.n && memcmp(a.p, b.p, a.n)))
+		fail("export by planes: deferred planes write other bytes", (const char *)b.p, b.n);
+out:
+	out_bytes_release(&a);
 	out_bytes_release(&b);
+	xp_trace_free(d);
 }
 
 /* The report's page from these results, held to out_report.h's promises. */
@@ -1247,6 +1361,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 			export_check(&ep);
 			if (reader == &xp_reader_wire)
 				export_as_read(data, len, &eo, &ep);
+			if (reader == &xp_reader_wire && !eo.device && !eo.have_from && !eo.max_events)
+				export_by_planes(data, len, t, &ep);
 			an_exp_plan_release(&ep);
 		}
 	}

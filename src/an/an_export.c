@@ -23,44 +23,60 @@ static int has_prefix(const char *s, const char *pre)
 	return strncmp(s, pre, strlen(pre)) == 0;
 }
 
-static int pid_used(const struct an_exp_plan *p, size_t n, int64_t pid)
+/*
+ * pids as XLA's converter gives them where they are free, in plane order,
+ * else 1000 + the plane's index (unique, as no other rule reaches 1000).
+ * From every plane's name and id, whether it has events or is selected, so
+ * that a plane keeps its pid in any selection and in a plan of its own.
+ */
+int an_exp_pids(const struct xp_trace *t, int64_t **pids)
 {
+	unsigned char used[PID_HOST_THREADS + 1] = {0};
+	int64_t custom = PID_FIRST_CUSTOM, *v;
 	size_t i;
 
-	for (i = 0; i < n; i++)
-		if (p->planes[i].pid == pid)
-			return 1;
+	*pids = v = malloc((t->nplanes + 1) * sizeof(*v));
+	if (!v)
+		return XP_ERR_NOMEM;
+	for (i = 0; i < t->nplanes; i++) {
+		const struct xp_plane *pl = &t->planes[i];
+		int64_t pid = -1;
+
+		if (has_prefix(pl->name, "/device:") && pl->id >= 0 && pl->id <= PID_LAST_DEVICE - PID_FIRST_DEVICE)
+			pid = PID_FIRST_DEVICE + pl->id;
+		else if (has_prefix(pl->name, "/custom:") && custom <= PID_LAST_CUSTOM)
+			pid = custom++;
+		else if (!strcmp(pl->name, "/host:CPU"))
+			pid = PID_HOST_THREADS;
+		if (pid >= 0 && used[pid])
+			pid = -1;
+		if (pid >= 0)
+			used[pid] = 1;
+		v[i] = pid >= 0 ? pid : PID_OTHER + (int64_t)i;
+	}
 	return 0;
 }
 
-/*
- * pids as XLA's converter gives them where they are free, else 1000 + the
- * plane's index (unique, as no other rule reaches 1000). Quadratic in the
- * selected planes, which number a few dozen: past 4096 every plane takes
- * the fallback, so hostile inputs with many planes cost nothing.
- */
-static void assign_pids(struct an_exp_plan *p)
+int64_t an_exp_first_ns(const struct xp_trace *t)
 {
-	int64_t custom = PID_FIRST_CUSTOM;
-	size_t i;
+	__int128 first = 0;
+	int have = 0;
+	size_t pi, k;
 
-	for (i = 0; i < p->nplanes; i++) {
-		const struct xp_plane *pl = &p->t->planes[p->planes[i].plane];
-		int64_t pid = -1;
+	for (pi = 0; pi < t->nplanes; pi++) {
+		const struct xp_plane *pl = &t->planes[pi];
+		int64_t min = INT64_MAX;
 
-		if (p->nplanes <= 4096) {
-			if (has_prefix(pl->name, "/device:") && pl->id >= 0 &&
-			    pl->id <= PID_LAST_DEVICE - PID_FIRST_DEVICE)
-				pid = PID_FIRST_DEVICE + pl->id;
-			else if (has_prefix(pl->name, "/custom:") && custom <= PID_LAST_CUSTOM)
-				pid = custom++;
-			else if (!strcmp(pl->name, "/host:CPU"))
-				pid = PID_HOST_THREADS;
-			if (pid >= 0 && pid_used(p, i, pid))
-				pid = -1;
-		}
-		p->planes[i].pid = pid >= 0 ? pid : PID_OTHER + (int64_t)p->planes[i].plane;
+		if (!pl->loaded || !pl->nevents || !pl->events)
+			continue;
+		for (k = 0; k < pl->nevents; k++)
+			if (pl->events[k].start_ps < min)
+				min = pl->events[k].start_ps;
+		if (!have || (__int128)pl->base_ns * 1000 + min < first)
+			first = (__int128)pl->base_ns * 1000 + min;
+		have = 1;
 	}
+	return (int64_t)(first >= 0 ? first / 1000 : -((-first + 999) / 1000));
 }
 
 struct sortrec {
@@ -306,6 +322,8 @@ int an_exp_plan(const struct xp_trace *t, const struct an_exp_opts *o, struct an
 	for (pi = 0; pi < t->nplanes; pi++) {
 		const struct xp_plane *pl = &t->planes[pi];
 
+		if (o->have_plane && pi != o->plane)
+			continue;
 		p->total += pl->nevents;
 		if (!pl->nevents)
 			continue;
@@ -326,7 +344,8 @@ int an_exp_plan(const struct xp_trace *t, const struct an_exp_opts *o, struct an
 		const struct xp_plane *pl = &t->planes[pi];
 		struct an_exp_plane *ep;
 
-		if (!pl->nevents || (o->device && !an_device_matches(pl->name, o->device)))
+		if (!pl->nevents || (o->have_plane && pi != o->plane) ||
+		    (o->device && !an_device_matches(pl->name, o->device)))
 			continue;
 		ep = &p->planes[p->nplanes];
 		ep->plane = pi;
@@ -381,6 +400,7 @@ int an_exp_plan(const struct xp_trace *t, const struct an_exp_opts *o, struct an
 		p->origin_ns = (int64_t)ns;
 		p->origin_sub_ps = (int64_t)(first - ns * 1000);
 	}
+	p->clock_zero_ns = o->have_clock_zero ? o->clock_zero_ns : p->origin_ns < 0 ? p->origin_ns : 0;
 	for (pi = 0; pi < p->nplanes; pi++) {
 		const struct xp_plane *pl = &t->planes[p->planes[pi].plane];
 
@@ -393,7 +413,18 @@ int an_exp_plan(const struct xp_trace *t, const struct an_exp_opts *o, struct an
 		}
 		p->planes[pi].shift_ps -= p->origin_sub_ps;
 	}
-	assign_pids(p);
+	if (o->pids) {
+		for (pi = 0; pi < p->nplanes; pi++)
+			p->planes[pi].pid = o->pids[p->planes[pi].plane];
+	} else {
+		int64_t *pids;
+
+		if (an_exp_pids(t, &pids))
+			goto fail;
+		for (pi = 0; pi < p->nplanes; pi++)
+			p->planes[pi].pid = pids[p->planes[pi].plane];
+		free(pids);
+	}
 	if (!o->have_from && !o->have_to && (!o->max_events || laid <= o->max_events)) {
 		/* every event laid on a track is kept (layer_line's kept_tracks): no pass over them */
 		p->exported = laid;
@@ -454,7 +485,7 @@ int an_exp_plan(const struct xp_trace *t, const struct an_exp_opts *o, struct an
 		}
 	}
 	for (pi = 0; pi < p->npieces; pi++) {
-		p->pieces[pi].first_track = p->npiece_tracks;
+		p->pieces[pi].first_track = o->first_track + p->npiece_tracks;
 		for (li = p->pieces[pi].first_line; li <= p->pieces[pi].last_line; li++)
 			p->npiece_tracks += (uint64_t)__builtin_popcountll(p->lines[li].kept_tracks);
 	}

@@ -35,6 +35,24 @@ struct an_exp_opts {
 	int64_t from_ps, to_ps;
 	int have_from, have_to;
 	uint64_t max_events;	/* 0: no limit; else the earliest max_events events by start (then line, position) */
+	/*
+	 * Export plane by plane (cmd_export streams a trace so): have_plane
+	 * plans trace plane `plane` alone (total: its events); first_track
+	 * continues the numbering of an earlier plan's (piece, line, track)
+	 * triples; pids are every trace plane's (an_exp_pids), so that a plane's
+	 * pid does not depend on what else is planned with it (NULL: worked out).
+	 */
+	int have_plane;
+	size_t plane;
+	uint64_t first_track;
+	const int64_t *pids;
+	/*
+	 * The ns of the file's clock that .pftrace times count from, with
+	 * have_clock_zero; else 0, or the origin when that is before 0 (the
+	 * format's times are unsigned).
+	 */
+	int have_clock_zero;
+	int64_t clock_zero_ns;
 };
 
 struct an_exp_plane {
@@ -93,6 +111,7 @@ struct an_exp_plan {
 	const struct xp_trace *t;
 	int64_t origin_ns;	/* absolute (the file's clock) ns at time 0 */
 	int64_t origin_sub_ps;	/* ps after origin_ns of time 0 (the first start, exact) */
+	int64_t clock_zero_ns;	/* .pftrace times count from here (an_exp_opts): origin_ns - clock_zero_ns >= 0 unless opts set it */
 	/*
 	 * --max-events: the first event left out, by (start, line, position):
 	 * it and those after it are. cut_line SIZE_MAX: no cut.
@@ -105,7 +124,7 @@ struct an_exp_plan {
 	size_t nlines;
 	struct an_exp_piece *pieces;
 	size_t npieces;
-	uint64_t npiece_tracks;	/* the (piece, line, kept track) triples, in all */
+	uint64_t npiece_tracks;	/* the (piece, line, kept track) triples, in all (from opts.first_track on) */
 	/* Counts of events. */
 	uint64_t total;		/* in the file (every plane) */
 	uint64_t exported;
@@ -124,6 +143,17 @@ struct an_exp_plan {
 int an_exp_plan(const struct xp_trace *t, const struct an_exp_opts *o, struct an_exp_plan *p,
 		struct xp_err *err);
 void an_exp_plan_release(struct an_exp_plan *p);
+/*
+ * Each trace plane's process id (XLA's trace viewer layout, an_export.c),
+ * from the planes' names and ids alone, in a new array of t->nplanes.
+ * Returns 0 or XP_ERR_NOMEM.
+ */
+int an_exp_pids(const struct xp_trace *t, int64_t **pids);
+/*
+ * The ns (floor) of the file's clock at the first start of the loaded
+ * planes' events; 0 when they have none.
+ */
+int64_t an_exp_first_ns(const struct xp_trace *t);
 
 /* The event at position k of line l's order, and its track. */
 static inline const struct xp_event *an_exp_event(const struct an_exp_plan *p, const struct an_exp_line *l,

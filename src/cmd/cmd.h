@@ -180,6 +180,9 @@ int cmd_read_lines(const struct cmd_common *c, const char *path, unsigned jobs,
  */
 int cmd_read_host(const struct cmd_common *c, const char *path, unsigned jobs, struct xp_trace **t,
 		  struct xp_err *err);
+/* The same decoding no plane yet: each keeps its id and name until xp_trace_load_plane. */
+int cmd_read_deferred(const struct cmd_common *c, const char *path, unsigned jobs, struct xp_trace **t,
+		      struct xp_err *err);
 /*
  * Reads every line of a summary file ("-": standard input; gzip too) into
  * *runs (n of them; release each, free the array). A bad line is an error

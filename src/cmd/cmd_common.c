@@ -198,6 +198,19 @@ int cmd_read_host(const struct cmd_common *c, const char *path, unsigned jobs, s
 	return read_input(c, path, jobs, 1, wants_host_plane, NULL, t, err);
 }
 
+static int wants_no_plane(const char *name, void *ctx)
+{
+	(void)name;
+	(void)ctx;
+	return 0;
+}
+
+int cmd_read_deferred(const struct cmd_common *c, const char *path, unsigned jobs, struct xp_trace **t,
+		      struct xp_err *err)
+{
+	return read_input(c, path, jobs, 1, wants_no_plane, NULL, t, err);
+}
+
 int cmd_read(const struct cmd_common *c, const char *path, unsigned jobs, int lazy,
 	     struct xp_trace **t, struct xp_err *err)
 {

@@ -199,26 +199,61 @@ static void exp_done(size_t i, void *result, void *ctx)
 	}
 }
 
-/*
- * Writes the whole export to f; own_file: f is a regular file this command
- * created, empty (written by out_file). Returns 0, or -1: a write error
- * (*werr its errno, or on f) or out of memory.
- */
+/* Sets r up to write f (own_file: a regular file this command created, empty, written by out_file). */
+static void run_open(struct exp_run *r, enum out_exp_format fmt, FILE *f, int own_file)
+{
+	memset(r, 0, sizeof(*r));
+	r->fmt = fmt;
+	r->f = f;
+	pthread_mutex_init(&r->lock, NULL);
+	if (own_file && !fflush(f))
+		r->of = out_file_new(fileno(f), 1);	/* NULL: f, as any output */
+}
+
+/* A plan's head and pieces, encoded on `jobs` threads, written in order. */
+static void run_plan(struct exp_run *r, const struct an_exp_plan *plan, unsigned jobs)
+{
+	struct out_bytes b = {0};
+
+	r->plan = plan;
+	if (out_exp_head(plan, r->fmt, "xplane-stat " XPS_VERSION, &b))
+		r->failed = 1;
+	emit(r, &b, NULL);
+	out_bytes_release(&b);
+	if (!r->failed)
+		xp_pool_run(plan->npieces, jobs, exp_work, exp_done, r);
+}
+
+/* Writes what is left and frees r's buffers. Returns 0, or -1: a write error (*werr its errno, or on f) or out of memory. */
+static int run_close(struct exp_run *r, int *werr)
+{
+	size_t i;
+
+	if (r->of) {
+		int rc = out_file_finish(r->of);
+
+		if (rc && !r->werr)
+			r->werr = rc;
+		if (rc)
+			r->failed = 1;
+		out_file_free(r->of);
+		r->of = NULL;
+	}
+	for (i = 0; i < r->nspare; i++)
+		out_bytes_release(&r->spare[i]);
+	pthread_mutex_destroy(&r->lock);
+	*werr = r->werr;
+	return r->failed ? -1 : 0;
+}
+
+/* Writes the whole export of one plan to f, as run_close returns. */
 static int write_export(const struct an_exp_plan *plan, enum out_exp_format fmt, FILE *f, int own_file,
 			unsigned jobs, int *werr)
 {
 	struct exp_run r;
 	struct out_bytes b = {0};
-	size_t i;
 
-	memset(&r, 0, sizeof(r));
-	r.plan = plan;
-	r.fmt = fmt;
-	r.f = f;
-	pthread_mutex_init(&r.lock, NULL);
-	if (own_file && !fflush(f))
-		r.of = out_file_new(fileno(f), 1);	/* NULL: f, as any output */
-
+	run_open(&r, fmt, f, own_file);
 	if (fmt == OUT_EXP_JSON_GZ) {
 		out_gz_header(&b);
 		if (b.failed || put(&r, b.p, b.n))
@@ -226,12 +261,7 @@ static int write_export(const struct an_exp_plan *plan, enum out_exp_format fmt,
 		b.n = 0;
 		r.gz.crc = 0;
 	}
-	if (out_exp_head(plan, fmt, "xplane-stat " XPS_VERSION, &b))
-		r.failed = 1;
-	emit(&r, &b, NULL);
-	b.n = 0;
-	if (!r.failed)
-		xp_pool_run(plan->npieces, jobs, exp_work, exp_done, &r);
+	run_plan(&r, plan, jobs);
 	if (out_exp_tail(plan, fmt, &b))
 		r.failed = 1;
 	emit(&r, &b, NULL);
@@ -241,21 +271,172 @@ static int write_export(const struct an_exp_plan *plan, enum out_exp_format fmt,
 		if (b.failed || put(&r, b.p, b.n))
 			r.failed = 1;
 	}
-	if (r.of) {
-		int rc = out_file_finish(r.of);
-
-		if (rc && !r.werr)
-			r.werr = rc;
-		if (rc)
-			r.failed = 1;
-		out_file_free(r.of);
-	}
 	out_bytes_release(&b);
-	for (i = 0; i < r.nspare; i++)
-		out_bytes_release(&r.spare[i]);
-	pthread_mutex_destroy(&r.lock);
-	*werr = r.werr;
-	return r.failed ? -1 : 0;
+	return run_close(&r, werr);
+}
+
+/*
+ * A .pftrace of a whole trace, plane by plane: each plane planned alone
+ * (an_exp_opts.have_plane), its track descriptors and events after the
+ * planes before it. Deferred planes are loaded in turn, the smallest in the
+ * file first, while a thread of its own encodes and writes those already
+ * planned: the disk writes the first planes while the last are read (a TPU
+ * trace's host plane, most of its input, comes last). The bytes do not
+ * depend on the threads, nor on whether the planes were deferred.
+ */
+struct stream {
+	struct exp_run *r;
+	unsigned jobs;
+	struct an_exp_plan *plans;	/* one per plane at most, in the order written */
+	pthread_mutex_t mu;
+	pthread_cond_t more;
+	size_t n;			/* plans handed to the thread */
+	int end;			/* no more will come */
+	int failed;			/* the thread's r->failed, for the loader */
+};
+
+static void *stream_main(void *arg)
+{
+	struct stream *s = arg;
+	size_t k = 0;
+	int failed;
+
+	pthread_mutex_lock(&s->mu);
+	for (;;) {
+		while (k == s->n && !s->end)
+			pthread_cond_wait(&s->more, &s->mu);
+		if (k == s->n)
+			break;
+		pthread_mutex_unlock(&s->mu);
+		if (!s->r->failed)
+			run_plan(s->r, &s->plans[k], s->jobs);
+		an_exp_plan_release(&s->plans[k]);
+		failed = s->r->failed;
+		k++;
+		pthread_mutex_lock(&s->mu);
+		s->failed = failed;
+	}
+	pthread_mutex_unlock(&s->mu);
+	return NULL;
+}
+
+enum {
+	STREAM_OK,
+	STREAM_WRITE,		/* a write failed, or out of memory encoding (r) */
+	STREAM_LOAD,		/* a plane did not load (err) */
+	STREAM_PLAN,		/* a plane's plan failed (err) */
+	STREAM_IDS,		/* more packet sequences or tracks than a .pftrace has ids for */
+	STREAM_BEFORE_ZERO,	/* a plane starts before the clock's zero: again with zero at the first start */
+};
+
+static int by_plane_bytes(const void *a, const void *b, void *ctx)
+{
+	const struct xp_trace *t = ctx;
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	size_t bx = xp_trace_plane_bytes(t, x), by = xp_trace_plane_bytes(t, y);
+
+	if (bx != by)
+		return bx < by ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Exports t to r as a .pftrace, plane by plane, times from zero_ns on the
+ * file's clock. sum gets the counts (total, exported, left_overlap).
+ * Returns a STREAM_* code.
+ */
+static int stream_planes(struct xp_trace *t, struct exp_run *r, int64_t zero_ns, unsigned jobs,
+			 struct an_exp_plan *sum, struct xp_err *err)
+{
+	struct stream s = {.r = r, .jobs = jobs};
+	struct an_exp_opts eo = {0};
+	int64_t *pids = NULL;
+	size_t *order = NULL, k;
+	uint64_t tracks = 0;
+	pthread_t th;
+	int threaded = 0, ret = STREAM_OK;
+
+	memset(sum, 0, sizeof(*sum));
+	if (an_exp_pids(t, &pids) || !(order = malloc((t->nplanes + 1) * sizeof(*order))) ||
+	    !(s.plans = calloc(t->nplanes + 1, sizeof(*s.plans)))) {
+		r->failed = 1;
+		ret = STREAM_WRITE;
+		goto out;
+	}
+	for (k = 0; k < t->nplanes; k++)
+		order[k] = k;
+	qsort_r(order, t->nplanes, sizeof(*order), by_plane_bytes, t);
+	pthread_mutex_init(&s.mu, NULL);
+	pthread_cond_init(&s.more, NULL);
+	threaded = jobs > 1 && !pthread_create(&th, NULL, stream_main, &s);
+	eo.have_plane = 1;
+	eo.pids = pids;
+	eo.have_clock_zero = 1;
+	eo.clock_zero_ns = zero_ns;
+	for (k = 0; k < t->nplanes && ret == STREAM_OK; k++) {
+		struct an_exp_plan *p = &s.plans[s.n];
+		int failed;
+
+		pthread_mutex_lock(&s.mu);
+		failed = threaded ? s.failed : r->failed;
+		pthread_mutex_unlock(&s.mu);
+		if (failed) {
+			ret = STREAM_WRITE;
+			break;
+		}
+		if (xp_trace_load_plane(t, order[k], err)) {
+			ret = STREAM_LOAD;
+			break;
+		}
+		eo.plane = order[k];
+		eo.first_track = tracks;
+		if (an_exp_plan(t, &eo, p, err)) {
+			ret = STREAM_PLAN;
+			break;
+		}
+		sum->total += p->total;
+		sum->exported += p->exported;
+		sum->left_overlap += p->left_overlap;
+		tracks += p->npiece_tracks;
+		sum->npiece_tracks = tracks;
+		if (!p->exported) {
+			an_exp_plan_release(p);
+			continue;
+		}
+		if (!out_exp_pf_fits(p))
+			ret = STREAM_IDS;
+		else if (p->origin_ns < zero_ns)
+			ret = STREAM_BEFORE_ZERO;
+		if (ret != STREAM_OK) {
+			an_exp_plan_release(p);
+			break;
+		}
+		if (!threaded) {
+			run_plan(r, p, jobs);
+			an_exp_plan_release(p);
+			continue;
+		}
+		pthread_mutex_lock(&s.mu);
+		s.n++;
+		pthread_cond_signal(&s.more);
+		pthread_mutex_unlock(&s.mu);
+	}
+	if (threaded) {
+		pthread_mutex_lock(&s.mu);
+		s.end = 1;
+		pthread_cond_signal(&s.more);
+		pthread_mutex_unlock(&s.mu);
+		pthread_join(th, NULL);
+	}
+	pthread_cond_destroy(&s.more);
+	pthread_mutex_destroy(&s.mu);
+	if (ret == STREAM_OK && r->failed)
+		ret = STREAM_WRITE;
+out:
+	free(s.plans);
+	free(order);
+	free(pids);
+	return ret;
 }
 
 /* What the selection left out, one note; and what did not fit on any track, a warning. */
@@ -294,6 +475,142 @@ static void print_selection(const char *path, const struct an_exp_plan *p)
 		(unsigned long long)p->exported, (unsigned long long)p->total, parts);
 }
 
+/* A failed export's message: out of memory, or the write's error. */
+static void write_error(const struct cmd_out *out, const char *output, int werr)
+{
+	if (werr)
+		cmd_error("cannot write '%s': %s", output, strerror(werr));
+	else if (!ferror(out->f))
+		cmd_error("out of memory");
+	else
+		cmd_error("cannot write '%s': %s", output, strerror(errno));
+}
+
+/* Loads every plane still deferred. Returns 0 or an xp_errcode (err). */
+static int load_all(struct xp_trace *t, struct xp_err *err)
+{
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; i < t->nplanes && !ret; i++)
+		ret = xp_trace_load_plane(t, i, err);
+	return ret;
+}
+
+/*
+ * export of a whole trace to .pftrace, plane by plane (stream_planes). To a
+ * file of its own (a temporary one), the planes are read as they are
+ * written; times count from the clock's zero, or, when a plane turns out
+ * to start before it, the file is written again from the first start. To
+ * standard output, the trace is read first and that zero known at once:
+ * the bytes are the same. Returns an exit code.
+ */
+static int export_streamed(const struct cmd_common *c, const char *path, unsigned jobs)
+{
+	struct cmd_out out = {0};
+	struct xp_trace *t = NULL;
+	struct xp_err err = {0};
+	struct xp_notes notes = {0};
+	struct an_exp_plan sum;
+	struct exp_run r;
+	int64_t zero = 0;
+	int ret, rc, wrc, werr = 0, deferred, again = 0;
+
+	ret = cmd_out_open(&out, c->output);
+	if (ret)
+		return ret;
+	deferred = out.tmp != NULL;
+	ret = deferred ? cmd_read_deferred(c, path, jobs, &t, &err) : cmd_read(c, path, jobs, 0, &t, &err);
+	if (ret) {
+		cmd_error("%s", err.msg);
+		cmd_out_close(&out, 0);
+		return ret;
+	}
+	if (!deferred && an_exp_first_ns(t) < 0)
+		zero = an_exp_first_ns(t);
+	for (;;) {
+		run_open(&r, OUT_EXP_PFTRACE, out.f, deferred);
+		rc = stream_planes(t, &r, zero, jobs, &sum, &err);
+		wrc = run_close(&r, &werr);
+		if (rc != STREAM_BEFORE_ZERO || again)
+			break;
+		/* once more, from the first start: every plane read, the file emptied */
+		again = 1;
+		if (load_all(t, &err)) {
+			rc = STREAM_LOAD;
+			break;
+		}
+		zero = an_exp_first_ns(t);
+		if (fflush(out.f) || ftruncate(fileno(out.f), 0)) {
+			rc = STREAM_WRITE;
+			wrc = -1;
+			werr = errno;
+			break;
+		}
+		rewind(out.f);
+	}
+	if (rc == STREAM_OK && wrc)
+		rc = STREAM_WRITE;
+	switch (rc) {
+	case STREAM_OK:
+		break;
+	case STREAM_WRITE:
+		if (out.f == stdout && ferror(stdout)) {
+			/* main checks standard output once: a closed pipe ends quietly, other errors exit 1 */
+			ret = cmd_out_close(&out, 1);
+			goto out;
+		}
+		write_error(&out, c->output, werr);
+		ret = EXIT_ERROR;
+		goto fail;
+	case STREAM_LOAD:
+		/* the whole read's error, as every command reports it (the first bad plane in the file) */
+		xp_trace_free(t);
+		t = NULL;
+		ret = cmd_read(c, path, jobs, 0, &t, &err);
+		if (!ret) {
+			cmd_err_name_input(&err, path);
+			ret = cmd_exit_for(err.code);
+		}
+		cmd_error("%s", err.msg);
+		goto fail;
+	case STREAM_PLAN:
+		cmd_error("'%s': %s", path, err.msg);
+		ret = err.code == XP_ERR_NOMEM ? EXIT_ERROR : EXIT_INPUT;
+		goto fail;
+	default:	/* STREAM_IDS */
+		cmd_error("'%s': too many lines and tracks for a .pftrace (%" PRIu64 " packet sequences or more, at "
+			  "most %" PRIu64 ", or a plane or line past the track ids' 2^25 and 2^32): export it as "
+			  "JSON, or in parts (--device, --from/--to)",
+			  path, sum.npiece_tracks, OUT_EXP_PF_MAX_SEQS);
+		ret = EXIT_INPUT;
+		goto fail;
+	}
+	if (cmd_note_counts(&notes, path, t) || note_selection(&notes, path, &sum)) {
+		cmd_error("out of memory");
+		ret = EXIT_ERROR;
+		goto fail;
+	}
+	if (!sum.exported) {
+		cmd_print_notes(&notes);
+		cmd_error("'%s': no event to export: the file holds none", path);
+		ret = EXIT_NOMATCH;
+		goto fail;
+	}
+	ret = cmd_out_close(&out, 1);
+	if (!ret) {
+		cmd_print_notes(&notes);
+		print_selection(path, &sum);
+	}
+	goto out;
+fail:
+	cmd_out_close(&out, 0);
+out:
+	xp_notes_release(&notes);
+	xp_trace_free(t);
+	return ret;
+}
+
 int cmd_export(int argc, char **argv)
 {
 	struct cmd_common c;
@@ -323,9 +640,11 @@ int cmd_export(int argc, char **argv)
 		"larger traces than JSON allows). A process per plane (pid 1 + plane id for\n"
 		"devices, 701 for host threads, as XLA's trace viewer), a thread per line;\n"
 		"events that overlap without nesting go on extra threads named 'LINE #2'...\n"
-		"Times are from the first event's start, exact to the picosecond in JSON,\n"
-		"to the nanosecond (the format's unit) in .pftrace. Nothing is capped: what\n"
-		"--device, --from/--to and --max-events leave out is reported on stderr.",
+		"JSON times are from the first event's start, exact to the picosecond;\n"
+		".pftrace times are the file's own clock in ns (the format's unit; Perfetto\n"
+		"shows them from the trace's start), or from the first event when that is\n"
+		"before the clock's zero. Nothing is capped: what --device, --from/--to and\n"
+		"--max-events leave out is reported on stderr.",
 		opts,
 	};
 	struct xp_trace *t = NULL;
@@ -372,6 +691,10 @@ int cmd_export(int argc, char **argv)
 	if (ret >= 0)
 		goto out;
 	c.event_stats = XP_EVSTATS_INPUT;	/* every stat becomes an argument, read again as written */
+	if (fmt == OUT_EXP_PFTRACE && !c.device && from < 0 && to < 0 && !max_events) {
+		ret = export_streamed(&c, pos[0], cmd_jobs(&c, SIZE_MAX));
+		goto out;
+	}
 	ret = cmd_read(&c, pos[0], cmd_jobs(&c, SIZE_MAX), 0, &t, &err);
 	if (ret) {
 		cmd_error("%s", err.msg);
@@ -401,10 +724,11 @@ int cmd_export(int argc, char **argv)
 		ret = EXIT_NOMATCH;
 		goto out;
 	}
-	if (fmt == OUT_EXP_PFTRACE && plan.npiece_tracks > OUT_EXP_PF_MAX_SEQS) {
+	if (fmt == OUT_EXP_PFTRACE && !out_exp_pf_fits(&plan)) {
 		/* a packet sequence per piece, line and track, each its own 32-bit id */
 		cmd_error("'%s': too many lines and tracks for a .pftrace (%" PRIu64 " packet sequences, at most %" PRIu64
-			  "): export it as JSON, or in parts (--device, --from/--to)",
+			  ", or a plane or line past the track ids' 2^25 and 2^32): export it as JSON, or in parts "
+			  "(--device, --from/--to)",
 			  pos[0], plan.npiece_tracks, OUT_EXP_PF_MAX_SEQS);
 		ret = EXIT_INPUT;
 		goto out;
@@ -418,12 +742,7 @@ int cmd_export(int argc, char **argv)
 			ret = cmd_out_close(&out, 1);
 			goto out;
 		}
-		if (werr)
-			cmd_error("cannot write '%s': %s", c.output, strerror(werr));
-		else if (!ferror(out.f))
-			cmd_error("out of memory");
-		else
-			cmd_error("cannot write '%s': %s", c.output, strerror(errno));
+		write_error(&out, c.output, werr);
 		cmd_out_close(&out, 0);
 		ret = EXIT_ERROR;
 		goto out;

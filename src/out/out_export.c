@@ -473,14 +473,40 @@ static void copies_free(struct copies *c)
 	free(c->p);
 }
 
-static uint64_t process_uuid(size_t plane_ix)
+/*
+ * Track uuids from the trace's plane and line indexes, not the plan's, so
+ * that plans of one plane each (a trace streamed plane by plane) never share
+ * one: a plane's 1 + its index; a line's track k has bit 63 set, the plane
+ * in bits 38-62 and the line in bits 6-37 (out_exp_pf_fits checks).
+ */
+#define PF_UUID_MAX_PLANES ((size_t)1 << 25)
+#define PF_UUID_MAX_LINES ((size_t)1 << 32)
+
+static uint64_t process_uuid(const struct an_exp_plan *p, size_t plane_ix)
 {
-	return 1 + (uint64_t)plane_ix;
+	return 1 + (uint64_t)p->planes[plane_ix].plane;
 }
 
 static uint64_t track_uuid(const struct an_exp_plan *p, size_t line_ix, unsigned k)
 {
-	return 1 + (uint64_t)p->nplanes + (uint64_t)line_ix * AN_EXP_MAX_TRACKS + k;
+	const struct an_exp_line *l = &p->lines[line_ix];
+
+	return (uint64_t)1 << 63 | (uint64_t)p->planes[l->plane_ix].plane << 38 | (uint64_t)l->line << 6 | k;
+}
+
+int out_exp_pf_fits(const struct an_exp_plan *p)
+{
+	size_t i;
+
+	if (p->opts.first_track + p->npiece_tracks > OUT_EXP_PF_MAX_SEQS)
+		return 0;
+	for (i = 0; i < p->nplanes; i++)
+		if (p->planes[i].plane >= PF_UUID_MAX_PLANES)
+			return 0;
+	for (i = 0; i < p->nlines; i++)
+		if (p->lines[i].line >= PF_UUID_MAX_LINES)
+			return 0;
+	return 1;
 }
 
 static int pf_head(const struct an_exp_plan *p, struct out_bytes *b)
@@ -490,8 +516,8 @@ static int pf_head(const struct an_exp_plan *p, struct out_bytes *b)
 	unsigned k;
 	char buf[4096];
 
-	if (p->npiece_tracks > OUT_EXP_PF_MAX_SEQS)
-		return -1;	/* more sequences than ids: cmd_export refuses it first */
+	if (!out_exp_pf_fits(p) || p->origin_ns < p->clock_zero_ns)
+		return -1;	/* more sequences or tracks than ids, times before the clock's zero: cmd_export refuses them first */
 	for (i = 0; i < p->nplanes && !b->failed && !cp.failed; i++) {
 		const struct an_exp_plane *ep = &p->planes[i];
 		const struct xp_plane *pl = &p->t->planes[ep->plane];
@@ -502,7 +528,7 @@ static int pf_head(const struct an_exp_plan *p, struct out_bytes *b)
 		if (!plane_kept(p, ep))
 			continue;
 		td.has_uuid = 1;
-		td.uuid = process_uuid(i);
+		td.uuid = process_uuid(p, i);
 		td.has_name = 1;
 		td.name = text_c(&cp, pl->name);
 		pd.has_pid = 1;
@@ -529,7 +555,7 @@ static int pf_head(const struct an_exp_plan *p, struct out_bytes *b)
 				lt.has_uuid = 1;
 				lt.uuid = track_uuid(p, li, k);
 				lt.has_parent_uuid = 1;
-				lt.parent_uuid = process_uuid(i);
+				lt.parent_uuid = process_uuid(p, i);
 				lt.has_name = 1;
 				lt.name = text_c(&cp, track_name(name, k, buf, sizeof(buf)));
 				lt.has_sibling_order_rank = 1;
@@ -606,6 +632,7 @@ struct pf_track {
 /* One piece's encoder state. */
 struct pf {
 	const struct xp_plane *pl;
+	uint64_t boot_ns;		/* the trace clock's time at the sequences' 0 (pf_start) */
 	unsigned char *used_ev;		/* per evmeta: USED_* */
 	unsigned char *used_stat;	/* per statmeta: USED_KEY, USED_REF */
 	unsigned char *stat_long;	/* per statmeta: 0 not known yet, 1 not named long_name, 2 named so */
@@ -1264,8 +1291,8 @@ static void pf_track_init(struct pf_track *t, uint32_t seq)
  * Starts packet sequence seq for a track's events of a line of a piece: a
  * packet that clears its state, interns what the line's events name
  * (f->idata) and sets its defaults (the track, the clock), then a clock
- * snapshot that starts the incremental clock at 0 (the origin), as 0 on the
- * trace's clock.
+ * snapshot that starts the incremental clock at 0 (the plan's origin_ns),
+ * as f->boot_ns on the trace's clock: the file's own ns, less clock_zero_ns.
  */
 static int pf_start(struct pf *f, uint32_t seq, uint64_t uuid, struct out_bytes *b)
 {
@@ -1313,7 +1340,7 @@ static int pf_start(struct pf *f, uint32_t seq, uint64_t uuid, struct out_bytes 
 	c[1].has_clock_id = 1;
 	c[1].clock_id = PF_CLOCK_BOOTTIME;
 	c[1].has_timestamp = 1;
-	c[1].timestamp = 0;
+	c[1].timestamp = f->boot_ns;
 	cs.n_clocks = 2;
 	cs.clocks = cp;
 	pk.clock_snapshot = &cs;
@@ -1449,6 +1476,8 @@ static int pf_line(struct pf *f, const struct an_exp_plan *p, const struct an_ex
 
 		if (all ? tr == AN_EXP_LEFT_OUT : !an_exp_keeps(p, li, k, s, s + e->dur_ps, tr))
 			continue;
+		/* ps from origin_ns (the sequences' 0): rounded to ns as the file's clock rounds them */
+		s += p->origin_sub_ps;
 		if (!(used >> tr & 1)) {
 			used |= (uint64_t)1 << tr;
 			pf_track_init(t, (uint32_t)(first_seq + (uint64_t)__builtin_popcountll(
@@ -1503,6 +1532,7 @@ static int pf_piece(const struct an_exp_plan *p, const struct an_exp_piece *pc, 
 	int ret = -1;
 
 	f.pl = &p->t->planes[ep->plane];
+	f.boot_ns = (uint64_t)(p->origin_ns - p->clock_zero_ns);	/* not negative: out_exp_head checked */
 	if (!(f.used_ev = calloc(f.pl->nevmetas + 1, 1)) || !(f.used_stat = calloc(f.pl->nstatmetas + 1, 1)) ||
 	    !(f.stat_long = calloc(f.pl->nstatmetas + 1, 1)) ||
 	    !(f.tev = calloc(f.pl->nevmetas + 1, sizeof(*f.tev))) ||

@@ -16,7 +16,8 @@
  * state, interns the names its events use (event names, stat names, long
  * names, ref values), sets its track as the events' default and a
  * sequence-scoped incremental clock as their timestamps' (a snapshot starts
- * it at 0, the origin, as 0 on the trace's clock): each event a
+ * it at 0, the plan's origin_ns, as that time of the file's clock less the
+ * plan's clock_zero_ns on the trace's clock, BOOTTIME): each event a
  * TYPE_SLICE_BEGIN and TYPE_SLICE_END packet, naming no track, its timestamp
  * the delta in ns (rounded, the format's unit) from the sequence's last;
  * the begins in the line's start order, each end once what follows no longer
@@ -48,7 +49,17 @@ enum out_exp_format {
 	OUT_EXP_PFTRACE,
 };
 
-/* Appends the bytes before the pieces. Returns 0, or -1 when out of memory. */
+/*
+ * Whether the plan fits a .pftrace's ids: its sequences (from
+ * opts.first_track) OUT_EXP_PF_MAX_SEQS at most, planes and lines below
+ * 2^25 and 2^32 by their index in the trace.
+ */
+int out_exp_pf_fits(const struct an_exp_plan *p);
+/*
+ * Appends the bytes before the pieces. Returns 0, or -1 when out of memory,
+ * or for .pftrace when the plan does not fit (out_exp_pf_fits) or its origin
+ * is before its clock_zero_ns.
+ */
 int out_exp_head(const struct an_exp_plan *p, enum out_exp_format f, const char *version, struct out_bytes *b);
 /* Appends piece i's events. Returns 0, or -1 when out of memory. */
 int out_exp_piece(const struct an_exp_plan *p, size_t i, enum out_exp_format f, struct out_bytes *b);

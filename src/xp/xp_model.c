@@ -118,6 +118,11 @@ int xp_trace_load_plane(struct xp_trace *t, size_t i, struct xp_err *err)
 	return t->reader_->load_plane(t, i, err);
 }
 
+size_t xp_trace_plane_bytes(const struct xp_trace *t, size_t i)
+{
+	return t->reader_->plane_bytes ? t->reader_->plane_bytes(t, i) : 0;
+}
+
 void xp_trace_adopt_buf(struct xp_trace *t, void (*buf_free)(void *owner), void *owner)
 {
 	t->buf_free_ = buf_free;

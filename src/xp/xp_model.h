@@ -342,6 +342,8 @@ struct xp_reader {
 		    struct xp_err *err);
 	/* Reads plane i that want_plane deferred (NULL: the reader defers none). */
 	int (*load_plane)(struct xp_trace *t, size_t i, struct xp_err *err);
+	/* Plane i's bytes in the input (NULL: the reader does not keep them). */
+	size_t (*plane_bytes)(const struct xp_trace *t, size_t i);
 };
 
 extern const struct xp_reader xp_reader_protobuf_c;	/* the reference: unpacks it all */
@@ -361,6 +363,8 @@ int xp_trace_read_opts(const struct xp_read_opts *o, const void *buf, size_t len
 		       struct xp_trace **out, struct xp_err *err);
 /* Decodes a plane the reader deferred; 0 at once if it is loaded. */
 int xp_trace_load_plane(struct xp_trace *t, size_t i, struct xp_err *err);
+/* Plane i's size in the input, in bytes; 0 when the reader does not say (protobuf-c). */
+size_t xp_trace_plane_bytes(const struct xp_trace *t, size_t i);
 /* The trace frees the input with buf_free(owner) when it is freed itself. */
 void xp_trace_adopt_buf(struct xp_trace *t, void (*buf_free)(void *owner), void *owner);
 /* Frees the trace and, if adopted, its input; accepts NULL. */

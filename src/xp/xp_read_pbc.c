@@ -217,6 +217,68 @@ static int copy_strings(struct xp_trace *t, char **in, size_t n, const char ***o
 }
 
 /* Reads every plane whatever o->want_plane says: unpacking is all or nothing. */
+/* A varint at *p before end; 0 past end or 10 bytes. */
+static int top_varint(const uint8_t **p, const uint8_t *end, uint64_t *v)
+{
+	unsigned k;
+
+	*v = 0;
+	for (k = 0; k < 10 && *p < end; k++) {
+		uint8_t b = *(*p)++;
+
+		*v |= (uint64_t)(b & 0x7f) << (7 * k);
+		if (!(b & 0x80))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * Each plane's bytes (XSpace field 1, in order), from a walk of the top
+ * level of bytes protobuf-c has unpacked (so valid); NULL when out of memory.
+ */
+static size_t *plane_sizes(struct xp_trace *t, const uint8_t *p, size_t len, size_t nplanes)
+{
+	const uint8_t *end = p + len;
+	size_t *v = xp_arena_alloc(&t->arena, (nplanes + 1) * sizeof(*v)), k = 0;
+	uint64_t tag, n;
+
+	if (!v)
+		return NULL;
+	memset(v, 0, (nplanes + 1) * sizeof(*v));
+	while (p < end && top_varint(&p, end, &tag)) {
+		switch (tag & 7) {
+		case 0:
+			if (!top_varint(&p, end, &n))
+				return v;
+			break;
+		case 1:
+			p += 8;
+			break;
+		case 5:
+			p += 4;
+			break;
+		case 2:
+			if (!top_varint(&p, end, &n) || n > (uint64_t)(end - p))
+				return v;
+			if (tag >> 3 == 1 && k < nplanes)
+				v[k++] = (size_t)n;
+			p += n;
+			break;
+		default:
+			return v;	/* groups: not in an XSpace */
+		}
+	}
+	return v;
+}
+
+static size_t pbc_plane_bytes(const struct xp_trace *t, size_t i)
+{
+	const size_t *v = t->lazy_;
+
+	return v ? v[i] : 0;
+}
+
 static int pbc_read(const void *buf, size_t len, const struct xp_read_opts *o, struct xp_trace *t,
 		    struct xp_err *err)
 {
@@ -237,6 +299,11 @@ static int pbc_read(const void *buf, size_t len, const struct xp_read_opts *o, s
 			goto out;
 		t->nplanes++;
 	}
+	/* the plane sizes the wire reader keeps, for readers of either (xp_trace_plane_bytes) */
+	if (!(t->lazy_ = plane_sizes(t, buf, len, t->nplanes))) {
+		ret = xp_err_set(err, XP_ERR_NOMEM, "out of memory");
+		goto out;
+	}
 	if (copy_strings(t, space->hostnames, space->n_hostnames, &t->hostnames, &t->nhostnames) ||
 	    copy_strings(t, space->errors, space->n_errors, &t->errors, &t->nerrors) ||
 	    copy_strings(t, space->warnings, space->n_warnings, &t->warnings, &t->nwarnings))
@@ -249,4 +316,5 @@ out:
 const struct xp_reader xp_reader_protobuf_c = {
 	.name = "protobuf-c",
 	.read = pbc_read,
+	.plane_bytes = pbc_plane_bytes,
 };

@@ -2332,8 +2332,16 @@ const struct xp_stat *xp_event_own_stats(const struct xp_plane *p, const struct 
 	return buf;
 }
 
+static size_t wire_plane_bytes(const struct xp_trace *t, size_t i)
+{
+	const struct plane_range *r = t->lazy_;
+
+	return r ? (size_t)(r[i].end - r[i].start) : 0;
+}
+
 const struct xp_reader xp_reader_wire = {
 	.name = "wire",
 	.read = wire_read,
 	.load_plane = wire_load_plane,
+	.plane_bytes = wire_plane_bytes,
 };

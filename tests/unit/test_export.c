@@ -223,9 +223,12 @@ static void model_recs(const struct an_exp_plan *p, int ns, struct recs *r)
 				continue;
 			name = clean(xp_event_name(pl, e));
 			plane = clean(pl->name);
-			if (ns)
-				recs_add(r, plane, name, ns_round(s), ns_round(s + e->dur_ps) - ns_round(s));
-			else
+			if (ns) {
+				/* the file's clock less clock_zero_ns, rounded there */
+				int64_t c = s + p->origin_sub_ps, z = p->origin_ns - p->clock_zero_ns;
+
+				recs_add(r, plane, name, z + ns_round(c), ns_round(c + e->dur_ps) - ns_round(c));
+			} else
 				recs_add(r, plane, name, s, e->dur_ps);
 			free(name);
 			free(plane);
@@ -301,7 +304,8 @@ static size_t partial_overlaps(struct slices *s)
 	return bad;
 }
 
-static void json_recs(const char *text, struct recs *r, size_t *meta, struct slices *perfetto, struct recs *ra)
+static void json_recs(const struct an_exp_plan *p, const char *text, struct recs *r, size_t *meta,
+		      struct slices *perfetto, struct recs *ra)
 {
 	cJSON *doc = cJSON_Parse(text), *ev, *pname;
 	char pids[64][256];
@@ -343,8 +347,8 @@ static void json_recs(const char *text, struct recs *r, size_t *meta, struct sli
 					plane = pids[i];
 			recs_add(r, plane, name ? name : "?", (int64_t)llround(ts * 1e6), dur_ps);
 			if (ra) {
-				/* with its arguments, at .pftrace's times */
-				int64_t s = (int64_t)llround(ts * 1e6);
+				/* with its arguments, at .pftrace's times (model_recs) */
+				int64_t s = (int64_t)llround(ts * 1e6) + p->origin_sub_ps, z = p->origin_ns - p->clock_zero_ns;
 				struct args a = {0};
 				cJSON *v;
 
@@ -356,7 +360,7 @@ static void json_recs(const char *text, struct recs *r, size_t *meta, struct sli
 					else
 						args_add(&a, v->string, "null", 4);
 				}
-				recs_add(ra, plane, name ? name : "?", ns_round(s), ns_round(s + dur_ps) - ns_round(s));
+				recs_add(ra, plane, name ? name : "?", z + ns_round(s), ns_round(s + dur_ps) - ns_round(s));
 				ra->v[ra->n - 1].args = args_text(&a);
 			}
 			/* as Perfetto's JSON importer reads it: ts and dur each rounded to the ns */
@@ -483,6 +487,8 @@ static void pf_recs(const struct out_bytes *b, struct recs *r, size_t *ntracks, 
 		if (pk->track_descriptor) {
 			Perfetto__Protos__TrackDescriptor *td = pk->track_descriptor;
 
+			for (j = 0; j < ntk; j++)
+				CHECK(tk[j].uuid != td->uuid);	/* each track described once, its own uuid */
 			tk[ntk].uuid = td->uuid;
 			tk[ntk].parent = td->has_parent_uuid ? td->parent_uuid : 0;
 			tk[ntk].name = td->process ? bin_str(td->process->process_name) : bin_str(td->name);
@@ -495,6 +501,7 @@ static void pf_recs(const struct out_bytes *b, struct recs *r, size_t *ntracks, 
 		}
 		if (pk->has_sequence_flags && (pk->sequence_flags & 1)) {
 			/* ids named before must keep naming the same strings: keep the tables to compare */
+			CHECK(!q->cleared);	/* the writer gives each sequence its own id: cleared once */
 			q->cleared = 1;
 			q->has_track = q->has_clock_id = 0;	/* defaults are incremental state */
 		}
@@ -742,7 +749,7 @@ static void round_trip(const struct xp_trace *t, const struct an_exp_opts *o, co
 	CHECK_INT(export_bytes(&p, OUT_EXP_JSON, &json), 0);
 	out_bytes_put(&json, "", 1);
 	json.n--;
-	json_recs((const char *)json.p, &got, &meta, &sl, &json_args);
+	json_recs(&p, (const char *)json.p, &got, &meta, &sl, &json_args);
 	CHECK_INT(partial_overlaps(&sl), 0);
 	free(sl.v);
 	CHECK_INT(p.exported + p.left_device + p.left_window + p.left_max + p.left_overlap, p.total);
@@ -767,6 +774,67 @@ static void round_trip(const struct xp_trace *t, const struct an_exp_opts *o, co
 	out_bytes_release(&json);
 	out_bytes_release(&pf);
 	an_exp_plan_release(&p);
+}
+
+/*
+ * A .pftrace written plane by plane, as export streams a trace: each plane
+ * planned alone (in reverse order here: no order is assumed), its sequences
+ * numbered after the planes before it, with every plane's pid and the whole
+ * trace's clock zero. It must import as the whole plan's export does:
+ * the same events, times, arguments and tracks, no sequence id or track
+ * uuid given twice.
+ */
+static void by_planes(const struct xp_trace *t, const char *what)
+{
+	struct an_exp_opts o = {0};
+	struct an_exp_plan whole, p;
+	struct xp_err err = {0};
+	struct out_bytes all = {0}, pf = {0};
+	struct recs got = {0}, want = {0}, got_args = {0}, want_args = {0};
+	int64_t *pids = NULL;
+	uint64_t tracks = 0, exported = 0, total = 0;
+	size_t i, k, ntracks, nwhole, depth;
+
+	CHECK_INT(an_exp_plan(t, &o, &whole, &err), 0);
+	CHECK_INT(an_exp_pids(t, &pids), 0);
+	o.have_plane = 1;
+	o.pids = pids;
+	o.have_clock_zero = 1;
+	o.clock_zero_ns = whole.clock_zero_ns;
+	for (i = t->nplanes; i-- > 0;) {
+		o.plane = i;
+		o.first_track = tracks;
+		CHECK_INT(an_exp_plan(t, &o, &p, &err), 0);
+		CHECK(p.nplanes <= 1);
+		tracks += p.npiece_tracks;
+		exported += p.exported;
+		total += p.total;
+		CHECK(out_exp_pf_fits(&p));
+		CHECK_INT(out_exp_head(&p, OUT_EXP_PFTRACE, "test", &all), 0);
+		for (k = 0; k < p.npieces; k++)
+			CHECK_INT(out_exp_piece(&p, k, OUT_EXP_PFTRACE, &all), 0);
+		an_exp_plan_release(&p);
+	}
+	CHECK_INT(tracks, whole.npiece_tracks);
+	CHECK_INT(exported, whole.exported);
+	CHECK_INT(total, whole.total);
+	pf_recs(&all, &got, &ntracks, &depth, &got_args);
+	CHECK_INT(export_bytes(&whole, OUT_EXP_PFTRACE, &pf), 0);
+	pf_recs(&pf, &want, &nwhole, &depth, &want_args);
+	CHECK_INT(ntracks, nwhole);
+	check_same(&got, &want, what);
+	check_same(&got_args, &want_args, what);
+	recs_free(&want);
+	model_recs(&whole, 1, &want);
+	check_same(&got, &want, what);
+	recs_free(&got);
+	recs_free(&want);
+	recs_free(&got_args);
+	recs_free(&want_args);
+	out_bytes_release(&all);
+	out_bytes_release(&pf);
+	free(pids);
+	an_exp_plan_release(&whole);
 }
 
 /* ---- EXPECTED.md section 23 ------------------------------------------------------ */
@@ -864,6 +932,7 @@ static void synth(void)
 	round_trip(t, &o, "export.xplane.pb", &tracks);
 	CHECK_INT(tracks, 4);
 	same_plans(t, "export.xplane.pb");
+	by_planes(t, "export.xplane.pb");
 
 	/* A window from 4.5 us to 9 us: outer (0-10), inner (2-5), mark (5) and cross (8-14). */
 	o.have_from = o.have_to = 1;
@@ -942,6 +1011,7 @@ static void edges(void)
 	round_trip(t, &o, "export_edges.xplane.pb", &tracks);
 	CHECK_INT(tracks, 5);
 	same_plans(t, "export_edges.xplane.pb");
+	by_planes(t, "export_edges.xplane.pb");
 	/* --max-events cutting inside the second piece, and a window over the long line */
 	o.max_events = 66000;
 	round_trip(t, &o, "export_edges max", NULL);
@@ -964,6 +1034,7 @@ static void real(const char *file)
 		return;
 	round_trip(t, &o, file, NULL);
 	same_plans(t, file);
+	by_planes(t, file);
 	xp_trace_free(t);
 }
 

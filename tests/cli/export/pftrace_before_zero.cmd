@@ -1,0 +1,1 @@
+cd $SYNTH && xplane-stat export export_edges.xplane.pb -o $TMP/a.pftrace && xplane-stat export -j 1 export_edges.xplane.pb -o $TMP/b.pftrace && xplane-stat export -j 3 export_edges.xplane.pb --format pftrace -o - | cmp - $TMP/a.pftrace && cmp $TMP/a.pftrace $TMP/b.pftrace && echo same; ls $TMP
