@@ -26,7 +26,7 @@
 /* One event as the model or a read-back export holds it. */
 struct rec {
 	char *plane, *name;
-	int64_t start, dur;	/* ps (JSON) or ns (pftrace), from the origin */
+	int64_t start, dur;	/* ps (JSON, from the origin) or ns (pftrace, the file's clock less clock_zero_ns) */
 	char *args;		/* NULL, or its arguments as canonical text (args_text) */
 };
 
@@ -837,6 +837,26 @@ static void by_planes(const struct xp_trace *t, const char *what)
 	an_exp_plan_release(&whole);
 }
 
+/* The .pftrace start and end (ns) of the event whose name starts with name, as imported; 0 if none or several. */
+static int pf_times(const struct an_exp_plan *p, const char *name, int64_t *start, int64_t *end)
+{
+	struct out_bytes b = {0};
+	struct recs r = {0};
+	size_t i, ntracks, depth, found = 0;
+
+	CHECK_INT(export_bytes(p, OUT_EXP_PFTRACE, &b), 0);
+	pf_recs(&b, &r, &ntracks, &depth, NULL);
+	for (i = 0; i < r.n; i++)
+		if (!strncmp(r.v[i].name, name, strlen(name))) {
+			*start = r.v[i].start;
+			*end = r.v[i].start + r.v[i].dur;
+			found++;
+		}
+	recs_free(&r);
+	out_bytes_release(&b);
+	return found == 1;
+}
+
 /* ---- EXPECTED.md section 23 ------------------------------------------------------ */
 
 static const struct an_exp_line *line_named(const struct an_exp_plan *p, const char *name)
@@ -928,6 +948,16 @@ static void synth(void)
 			CHECK_INT(e->start_ps + p.planes[l->plane_ix].shift_ps, want_start[k]);
 		}
 	}
+	{
+		/* .pftrace: the file's own clock, rounded to the ns (EXPECTED.md) */
+		int64_t s0 = 0, e0 = 0;
+
+		CHECK_INT(p.clock_zero_ns, 0);
+		CHECK(pf_times(&p, "cross", &s0, &e0));
+		CHECK_INT(s0, 9000);
+		CHECK(pf_times(&p, "thing", &s0, &e0));
+		CHECK_INT(e0, 4001);
+	}
 	an_exp_plan_release(&p);
 	round_trip(t, &o, "export.xplane.pb", &tracks);
 	CHECK_INT(tracks, 4);
@@ -985,6 +1015,7 @@ static void edges(void)
 	CHECK_INT(p.exported, 70076);
 	CHECK_INT(p.origin_ns, -1);
 	CHECK_INT(p.origin_sub_ps, 1);
+	CHECK_INT(p.clock_zero_ns, -1);	/* .pftrace times cannot be negative: from the first start's ns */
 	CHECK_INT(p.nlines, 5);
 	if (p.nlines == 5) {
 		CHECK_INT(p.lines[0].tid0, 5);
