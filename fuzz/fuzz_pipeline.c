@@ -990,20 +990,9 @@ static void pf_check(const struct out_bytes *b, uint64_t exported)
 	perfetto__protos__trace__free_unpacked(tr, NULL);
 }
 
-static int by_plane_bytes(const void *a, const void *b, void *ctx)
-{
-	const struct xp_trace *t = ctx;
-	size_t x = *(const size_t *)a, y = *(const size_t *)b;
-	size_t bx = xp_trace_plane_bytes(t, x), by = xp_trace_plane_bytes(t, y);
-
-	if (bx != by)
-		return bx < by ? -1 : 1;
-	return x < y ? -1 : x > y;
-}
-
 /*
- * The .pftrace of trace t plane by plane, as export streams it: planes by
- * their bytes in the input (xp_trace_plane_bytes), each loaded if deferred
+ * The .pftrace of trace t plane by plane, as export streams it: planes in
+ * an_exp_plane_order (by their bytes in the input), each loaded if deferred
  * and planned alone, its sequences after the planes before it, times from
  * zero_ns. 0, or -1 (out of memory, a plane that does not load or plan:
  * those of a whole read fail it too).
@@ -1019,9 +1008,7 @@ static int pf_by_planes(struct xp_trace *t, int64_t zero_ns, struct out_bytes *b
 	*exported = 0;
 	if (!order || an_exp_pids(t, &pids))
 		goto out;
-	for (k = 0; k < t->nplanes; k++)
-		order[k] = k;
-	qsort_r(order, t->nplanes, sizeof(*order), by_plane_bytes, t);
+	an_exp_plane_order(t, order);
 	o.pids = pids;
 	for (k = 0; k < t->nplanes; k++) {
 		struct an_exp_plan p;

@@ -79,6 +79,26 @@ int64_t an_exp_first_ns(const struct xp_trace *t)
 	return (int64_t)(first >= 0 ? first / 1000 : -((-first + 999) / 1000));
 }
 
+static int by_plane_bytes(const void *a, const void *b, void *ctx)
+{
+	const struct xp_trace *t = ctx;
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	size_t bx = xp_trace_plane_bytes(t, x), by = xp_trace_plane_bytes(t, y);
+
+	if (bx != by)
+		return bx < by ? -1 : 1;
+	return x < y ? -1 : x > y;
+}
+
+void an_exp_plane_order(const struct xp_trace *t, size_t *order)
+{
+	size_t k;
+
+	for (k = 0; k < t->nplanes; k++)
+		order[k] = k;
+	qsort_r(order, t->nplanes, sizeof(*order), by_plane_bytes, (void *)t);
+}
+
 struct sortrec {
 	int64_t start;
 	uint64_t end_desc;	/* the end, ordered descending */

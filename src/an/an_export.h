@@ -154,6 +154,13 @@ int an_exp_pids(const struct xp_trace *t, int64_t **pids);
  * planes' events; 0 when they have none.
  */
 int64_t an_exp_first_ns(const struct xp_trace *t);
+/*
+ * The order a trace's planes are exported one by one (an_exp_opts.have_plane):
+ * by their bytes in the input (xp_trace_plane_bytes), fewest first, so that
+ * the first are written while the biggest is read; ties by index. Fills
+ * order[0..t->nplanes).
+ */
+void an_exp_plane_order(const struct xp_trace *t, size_t *order);
 
 /* The event at position k of line l's order, and its track. */
 static inline const struct xp_event *an_exp_event(const struct an_exp_plan *p, const struct an_exp_line *l,

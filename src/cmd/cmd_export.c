@@ -329,17 +329,6 @@ enum {
 	STREAM_BEFORE_ZERO,	/* a plane starts before the clock's zero: again with zero at the first start */
 };
 
-static int by_plane_bytes(const void *a, const void *b, void *ctx)
-{
-	const struct xp_trace *t = ctx;
-	size_t x = *(const size_t *)a, y = *(const size_t *)b;
-	size_t bx = xp_trace_plane_bytes(t, x), by = xp_trace_plane_bytes(t, y);
-
-	if (bx != by)
-		return bx < by ? -1 : 1;
-	return x < y ? -1 : x > y;
-}
-
 /*
  * Exports t to r as a .pftrace, plane by plane, times from zero_ns on the
  * file's clock. sum gets the counts (total, exported, left_overlap).
@@ -363,9 +352,7 @@ static int stream_planes(struct xp_trace *t, struct exp_run *r, int64_t zero_ns,
 		ret = STREAM_WRITE;
 		goto out;
 	}
-	for (k = 0; k < t->nplanes; k++)
-		order[k] = k;
-	qsort_r(order, t->nplanes, sizeof(*order), by_plane_bytes, t);
+	an_exp_plane_order(t, order);
 	pthread_mutex_init(&s.mu, NULL);
 	pthread_cond_init(&s.more, NULL);
 	threaded = jobs > 1 && !pthread_create(&th, NULL, stream_main, &s);
