@@ -994,10 +994,11 @@ static void pf_check(const struct out_bytes *b, uint64_t exported)
  * The .pftrace of trace t plane by plane, as export streams it: planes in
  * an_exp_plane_order (by their bytes in the input), each loaded if deferred
  * and planned alone, its sequences after the planes before it, times from
- * zero_ns. 0, or -1 (out of memory, a plane that does not load or plan:
- * those of a whole read fail it too).
+ * zero_ns. 0, or -1: out of memory, a plan that does not fit a .pftrace,
+ * or (limit_ok: the whole plan failed so) a plane's own events too far apart
+ * for one picosecond timeline (XP_ERR_LIMIT); any other failure fails the run.
  */
-static int pf_by_planes(struct xp_trace *t, int64_t zero_ns, struct out_bytes *b, uint64_t *exported)
+static int pf_by_planes(struct xp_trace *t, int64_t zero_ns, int limit_ok, struct out_bytes *b, uint64_t *exported)
 {
 	struct an_exp_opts o = {.have_plane = 1, .have_clock_zero = 1, .clock_zero_ns = zero_ns};
 	struct xp_err err = {0};
@@ -1014,7 +1015,7 @@ static int pf_by_planes(struct xp_trace *t, int64_t zero_ns, struct out_bytes *b
 		struct an_exp_plan p;
 
 		if (xp_trace_load_plane(t, order[k], &err) || an_exp_plan(t, (o.plane = order[k], &o), &p, &err)) {
-			if (err.code != XP_ERR_NOMEM)
+			if (err.code != XP_ERR_NOMEM && !(limit_ok && err.code == XP_ERR_LIMIT))
 				fail("export by planes: a plane failed where the whole read and plan did not", err.msg,
 				     strlen(err.msg));
 			goto out;
@@ -1023,7 +1024,7 @@ static int pf_by_planes(struct xp_trace *t, int64_t zero_ns, struct out_bytes *b
 		*exported += p.exported;
 		if (p.exported && p.origin_ns < zero_ns)
 			fail("export by planes: a plane starts before the whole plan's clock zero", "", 0);
-		if (p.exported && !out_exp_pf_fits(&p)) {
+		if (p.exported && out_exp_pf_fits(&p) != OUT_EXP_PF_FITS) {
 			an_exp_plan_release(&p);	/* export refuses it (exit 3) */
 			goto out;
 		}
@@ -1046,9 +1047,12 @@ out:
  * export's stream: the .pftrace written plane by plane, from the model read
  * whole and from a read that deferred every plane (the wire reader, stats
  * left in the input, as export reads a file it streams), byte for byte the
- * same, one begin and end per event the whole plan exports.
+ * same, one begin and end per event the whole plan exports (whole; NULL
+ * where planes too far apart for one picosecond timeline failed it: a
+ * .pftrace of the whole trace holds them).
  */
-static void export_by_planes(const uint8_t *data, size_t len, struct xp_trace *t, const struct an_exp_plan *whole)
+static void export_by_planes(const uint8_t *data, size_t len, struct xp_trace *t, const struct an_exp_plan *whole,
+			     int64_t zero_ns)
 {
 	struct xp_read_opts o = {.reader = &xp_reader_wire, .jobs = 2, .split_bytes = 1,
 				 .event_stats = XP_EVSTATS_INPUT, .want_plane = want_none};
@@ -1057,14 +1061,14 @@ static void export_by_planes(const uint8_t *data, size_t len, struct xp_trace *t
 	struct out_bytes a = {0}, b = {0};
 	uint64_t na, nb;
 
-	if (pf_by_planes(t, whole->clock_zero_ns, &a, &na))
+	if (pf_by_planes(t, zero_ns, !whole, &a, &na))
 		goto out;
-	if (na != whole->exported)
+	if (whole && na != whole->exported)
 		fail("export by planes: not the whole plan's events", "", 0);
 	pf_check(&a, na);
 	if (xp_trace_read_opts(&o, data, len, &d, &err))
 		fail("a read deferring every plane failed", err.msg, strlen(err.msg));
-	if (pf_by_planes(d, whole->clock_zero_ns, &b, &nb))
+	if (pf_by_planes(d, zero_ns, !whole, &b, &nb))
 		fail("export by planes: a deferred plane failed where the whole read did not", "", 0);
 	if (a.n != b.n || (a.n && memcmp(a.p, b.p, a.n)))
 		fail("export by planes: deferred planes write other bytes", (const char *)b.p, b.n);
@@ -1344,12 +1348,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 		if (an_exp_plan(t, &eo, &ep, &eerr)) {
 			if (eerr.code != XP_ERR_NOMEM && eerr.code != XP_ERR_LIMIT)
 				abort();
+			if (eerr.code == XP_ERR_LIMIT && reader == &xp_reader_wire && !eo.device && !eo.have_from &&
+			    !eo.max_events)
+				export_by_planes(data, len, t, NULL, an_exp_clock_zero(t));
 		} else {
 			export_check(&ep);
 			if (reader == &xp_reader_wire)
 				export_as_read(data, len, &eo, &ep);
 			if (reader == &xp_reader_wire && !eo.device && !eo.have_from && !eo.max_events)
-				export_by_planes(data, len, t, &ep);
+				export_by_planes(data, len, t, &ep, an_exp_clock_zero(t));
 			an_exp_plan_release(&ep);
 		}
 	}

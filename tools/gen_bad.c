@@ -333,6 +333,20 @@ static void gen_times(void)
 	write_space("far_lines.xplane.pb", sp);
 
 	/*
+	 * A plane whose one stream is 1 ms before INT64_MAX ns: legal, and in
+	 * int64 ps from its own start, but past what a .pftrace's int64 ns can
+	 * count from the clock's zero.
+	 */
+	sp = space_new();
+	p = plane_add(sp, 3, "/device:GPU:3");
+	statmeta_add(p, SM_HLO_MODULE, "hlo_module");
+	statmeta_add(p, SM_PROGRAM_ID, "program_id");
+	evmeta_add(p, EM_FUSION, "fusion_1");
+	l = line_add(p, 1, "Stream #7(Compute)", INT64_MAX - 1000000);
+	kernel(l, EM_FUSION, 0, US(1), "jit_train", 7);
+	write_space("late_plane.xplane.pb", sp);
+
+	/*
 	 * jit_eval's kernel starts 30 us before its line (offset -10 us on a
 	 * line 20 us after the plane's other line): legal protobuf, odd data.
 	 */

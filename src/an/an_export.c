@@ -57,26 +57,31 @@ int an_exp_pids(const struct xp_trace *t, int64_t **pids)
 	return 0;
 }
 
-int64_t an_exp_first_ns(const struct xp_trace *t)
+int64_t an_exp_clock_zero(const struct xp_trace *t)
 {
-	__int128 first = 0;
+	int64_t first = 0, last = 0;
 	int have = 0;
 	size_t pi, k;
 
 	for (pi = 0; pi < t->nplanes; pi++) {
 		const struct xp_plane *pl = &t->planes[pi];
-		int64_t min = INT64_MAX;
+		int64_t min = INT64_MAX, ns;
+		__int128 a;
 
 		if (!pl->loaded || !pl->nevents || !pl->events)
 			continue;
 		for (k = 0; k < pl->nevents; k++)
 			if (pl->events[k].start_ps < min)
 				min = pl->events[k].start_ps;
-		if (!have || (__int128)pl->base_ns * 1000 + min < first)
-			first = (__int128)pl->base_ns * 1000 + min;
+		a = (__int128)pl->base_ns * 1000 + min;	/* in int64 ns once floored: the read checked the line */
+		ns = (int64_t)(a >= 0 ? a / 1000 : -((-a + 999) / 1000));
+		if (!have || ns < first)
+			first = ns;
+		if (!have || ns > last)
+			last = ns;
 		have = 1;
 	}
-	return (int64_t)(first >= 0 ? first / 1000 : -((-first + 999) / 1000));
+	return first < 0 || last > AN_EXP_CLOCK_MAX_NS ? first : 0;
 }
 
 static int by_plane_bytes(const void *a, const void *b, void *ctx)
@@ -420,7 +425,8 @@ int an_exp_plan(const struct xp_trace *t, const struct an_exp_opts *o, struct an
 		p->origin_ns = (int64_t)ns;
 		p->origin_sub_ps = (int64_t)(first - ns * 1000);
 	}
-	p->clock_zero_ns = o->have_clock_zero ? o->clock_zero_ns : p->origin_ns < 0 ? p->origin_ns : 0;
+	p->clock_zero_ns = o->have_clock_zero ? o->clock_zero_ns
+			 : p->origin_ns < 0 || p->origin_ns > AN_EXP_CLOCK_MAX_NS ? p->origin_ns : 0;
 	for (pi = 0; pi < p->nplanes; pi++) {
 		const struct xp_plane *pl = &t->planes[p->planes[pi].plane];
 

@@ -48,8 +48,8 @@ struct an_exp_opts {
 	const int64_t *pids;
 	/*
 	 * The ns of the file's clock that .pftrace times count from, with
-	 * have_clock_zero; else 0, or the origin when that is before 0 (the
-	 * format's times are unsigned).
+	 * have_clock_zero; else 0, or the origin when that is before 0 or past
+	 * AN_EXP_CLOCK_MAX_NS (the format's times are int64 ns, not negative).
 	 */
 	int have_clock_zero;
 	int64_t clock_zero_ns;
@@ -150,10 +150,17 @@ void an_exp_plan_release(struct an_exp_plan *p);
  */
 int an_exp_pids(const struct xp_trace *t, int64_t **pids);
 /*
- * The ns (floor) of the file's clock at the first start of the loaded
- * planes' events; 0 when they have none.
+ * .pftrace times are int64 ns (Perfetto's) from a clock zero: a plan's times
+ * lie within 2^63 ps of its origin (an_exp_plan refuses more), so an origin
+ * up to this far from the zero keeps every time in int64.
  */
-int64_t an_exp_first_ns(const struct xp_trace *t);
+#define AN_EXP_CLOCK_MAX_NS (INT64_MAX - INT64_MAX / 1000 - 2)
+/*
+ * The clock zero of a whole trace's .pftrace written plane by plane: 0 (the
+ * file's own clock), or, when a loaded plane's first start (its ns, floor) is
+ * before 0 or past AN_EXP_CLOCK_MAX_NS, the first start of all of them.
+ */
+int64_t an_exp_clock_zero(const struct xp_trace *t);
 /*
  * The order a trace's planes are exported one by one (an_exp_opts.have_plane):
  * by their bytes in the input (xp_trace_plane_bytes), fewest first, so that

@@ -149,8 +149,11 @@ static int put(struct exp_run *r, const unsigned char *p, size_t n)
 			r->werr = rc;
 		return rc ? -1 : 0;
 	}
-	if (n && fwrite(p, 1, n, r->f) != n)
+	if (n && fwrite(p, 1, n, r->f) != n) {
+		if (!r->werr)	/* errno is the writing thread's: keep it for the message */
+			r->werr = errno ? errno : EIO;
 		return -1;
+	}
 	kick(r, n);
 	return 0;
 }
@@ -292,6 +295,7 @@ struct stream {
 	pthread_cond_t more;
 	size_t n;			/* plans handed to the thread */
 	int end;			/* no more will come */
+	int cancel;			/* the loader stopped on an error: what is queued is not written */
 	int failed;			/* the thread's r->failed, for the loader */
 };
 
@@ -299,7 +303,7 @@ static void *stream_main(void *arg)
 {
 	struct stream *s = arg;
 	size_t k = 0;
-	int failed;
+	int failed, cancel;
 
 	pthread_mutex_lock(&s->mu);
 	for (;;) {
@@ -307,8 +311,9 @@ static void *stream_main(void *arg)
 			pthread_cond_wait(&s->more, &s->mu);
 		if (k == s->n)
 			break;
+		cancel = s->cancel;
 		pthread_mutex_unlock(&s->mu);
-		if (!s->r->failed)
+		if (!s->r->failed && !cancel)
 			run_plan(s->r, &s->plans[k], s->jobs);
 		an_exp_plan_release(&s->plans[k]);
 		failed = s->r->failed;
@@ -325,17 +330,18 @@ enum {
 	STREAM_WRITE,		/* a write failed, or out of memory encoding (r) */
 	STREAM_LOAD,		/* a plane did not load (err) */
 	STREAM_PLAN,		/* a plane's plan failed (err) */
-	STREAM_IDS,		/* more packet sequences or tracks than a .pftrace has ids for */
-	STREAM_BEFORE_ZERO,	/* a plane starts before the clock's zero: again with zero at the first start */
+	STREAM_FIT,		/* a plane does not fit a .pftrace (*fit says why) */
+	STREAM_CLOCK,		/* a plane's times do not fit from the clock's zero: again from an_exp_clock_zero */
 };
 
 /*
  * Exports t to r as a .pftrace, plane by plane, times from zero_ns on the
- * file's clock. sum gets the counts (total, exported, left_overlap).
- * Returns a STREAM_* code.
+ * file's clock: with threads > 1, encoded and written on a thread of its own
+ * while the next plane loads; each plan encoded on `jobs` threads. sum gets
+ * the counts (total, exported, left_overlap). Returns a STREAM_* code.
  */
-static int stream_planes(struct xp_trace *t, struct exp_run *r, int64_t zero_ns, unsigned jobs,
-			 struct an_exp_plan *sum, struct xp_err *err)
+static int stream_planes(struct xp_trace *t, struct exp_run *r, int64_t zero_ns, unsigned threads, unsigned jobs,
+			 struct an_exp_plan *sum, int *fit, struct xp_err *err)
 {
 	struct stream s = {.r = r, .jobs = jobs};
 	struct an_exp_opts eo = {0};
@@ -355,7 +361,7 @@ static int stream_planes(struct xp_trace *t, struct exp_run *r, int64_t zero_ns,
 	an_exp_plane_order(t, order);
 	pthread_mutex_init(&s.mu, NULL);
 	pthread_cond_init(&s.more, NULL);
-	threaded = jobs > 1 && !pthread_create(&th, NULL, stream_main, &s);
+	threaded = threads > 1 && !pthread_create(&th, NULL, stream_main, &s);
 	eo.have_plane = 1;
 	eo.pids = pids;
 	eo.have_clock_zero = 1;
@@ -390,10 +396,10 @@ static int stream_planes(struct xp_trace *t, struct exp_run *r, int64_t zero_ns,
 			an_exp_plan_release(p);
 			continue;
 		}
-		if (!out_exp_pf_fits(p))
-			ret = STREAM_IDS;
-		else if (p->origin_ns < zero_ns)
-			ret = STREAM_BEFORE_ZERO;
+		if ((*fit = out_exp_pf_fits(p)) == OUT_EXP_PF_TOO_LATE)
+			ret = STREAM_CLOCK;
+		else if (*fit != OUT_EXP_PF_FITS)
+			ret = STREAM_FIT;
 		if (ret != STREAM_OK) {
 			an_exp_plan_release(p);
 			break;
@@ -411,6 +417,7 @@ static int stream_planes(struct xp_trace *t, struct exp_run *r, int64_t zero_ns,
 	if (threaded) {
 		pthread_mutex_lock(&s.mu);
 		s.end = 1;
+		s.cancel = ret != STREAM_OK;
 		pthread_cond_signal(&s.more);
 		pthread_mutex_unlock(&s.mu);
 		pthread_join(th, NULL);
@@ -462,6 +469,20 @@ static void print_selection(const char *path, const struct an_exp_plan *p)
 		(unsigned long long)p->exported, (unsigned long long)p->total, parts);
 }
 
+/* Why a plan does not fit a .pftrace (out_exp_pf_fits), with the packet sequences counted so far. */
+static void pf_unfit(const char *path, int fit, uint64_t seqs)
+{
+	if (fit == OUT_EXP_PF_TOO_LATE)	/* only planes 2^63 ns apart: a plan's own times are within 2^63 ps */
+		cmd_error("'%s': planes about 2^63 ns (292 years) apart or more: a .pftrace's int64 ns times cannot hold "
+			  "them all: export them apart (--device)",
+			  path);
+	else	/* a packet sequence per piece, line and track, each its own 32-bit id */
+		cmd_error("'%s': too many lines and tracks for a .pftrace (%" PRIu64 " packet sequences or more, at "
+			  "most %" PRIu64 ", or a plane or line past the track ids' 2^25 and 2^32): export it as "
+			  "JSON, or in parts (--device, --from/--to)",
+			  path, seqs, OUT_EXP_PF_MAX_SEQS);
+}
+
 /* A failed export's message: out of memory, or the write's error. */
 static void write_error(const struct cmd_out *out, const char *output, int werr)
 {
@@ -487,10 +508,11 @@ static int load_all(struct xp_trace *t, struct xp_err *err)
 /*
  * export of a whole trace to .pftrace, plane by plane (stream_planes). To a
  * file of its own (a temporary one), the planes are read as they are
- * written; times count from the clock's zero, or, when a plane turns out
- * to start before it, the file is written again from the first start. To
- * standard output, the trace is read first and that zero known at once:
- * the bytes are the same. Returns an exit code.
+ * written; times count from the file clock's zero, or, when a plane turns
+ * out to start before it or too far past it (an_exp_clock_zero), the file
+ * is written again from the first start. To standard output, the trace is
+ * read first and that zero known at once: the bytes are the same. Returns
+ * an exit code.
  */
 static int export_streamed(const struct cmd_common *c, const char *path, unsigned jobs)
 {
@@ -501,25 +523,34 @@ static int export_streamed(const struct cmd_common *c, const char *path, unsigne
 	struct an_exp_plan sum;
 	struct exp_run r;
 	int64_t zero = 0;
-	int ret, rc, wrc, werr = 0, deferred, again = 0;
+	int ret, rc = STREAM_OK, wrc = 0, werr = 0, deferred, again = 0, fit = OUT_EXP_PF_FITS;
 
-	ret = cmd_out_open(&out, c->output);
-	if (ret)
-		return ret;
-	deferred = out.tmp != NULL;
-	ret = deferred ? cmd_read_deferred(c, path, jobs, &t, &err) : cmd_read(c, path, jobs, 0, &t, &err);
+	/* the input's own errors first (its planes' wait for their turn), then the output's */
+	ret = cmd_read_deferred(c, path, jobs, &t, &err);
 	if (ret) {
 		cmd_error("%s", err.msg);
-		cmd_out_close(&out, 0);
 		return ret;
 	}
-	if (!deferred && an_exp_first_ns(t) < 0)
-		zero = an_exp_first_ns(t);
+	ret = cmd_out_open(&out, c->output);
+	if (ret) {
+		xp_trace_free(t);
+		return ret;
+	}
+	deferred = out.tmp != NULL;
+	if (!deferred) {
+		/* standard output or a device, written once: every plane read first, the zero known */
+		rc = load_all(t, &err) ? STREAM_LOAD : STREAM_OK;
+		if (rc == STREAM_OK)
+			zero = an_exp_clock_zero(t);
+	}
 	for (;;) {
+		if (!deferred && rc != STREAM_OK)
+			break;
 		run_open(&r, OUT_EXP_PFTRACE, out.f, deferred);
-		rc = stream_planes(t, &r, zero, jobs, &sum, &err);
+		/* a thread of its own only while planes load: standard output is written on this one */
+		rc = stream_planes(t, &r, zero, deferred ? jobs : 1, jobs, &sum, &fit, &err);
 		wrc = run_close(&r, &werr);
-		if (rc != STREAM_BEFORE_ZERO || again)
+		if (rc != STREAM_CLOCK || again || !deferred)
 			break;
 		/* once more, from the first start: every plane read, the file emptied */
 		again = 1;
@@ -527,7 +558,7 @@ static int export_streamed(const struct cmd_common *c, const char *path, unsigne
 			rc = STREAM_LOAD;
 			break;
 		}
-		zero = an_exp_first_ns(t);
+		zero = an_exp_clock_zero(t);
 		if (fflush(out.f) || ftruncate(fileno(out.f), 0)) {
 			rc = STREAM_WRITE;
 			wrc = -1;
@@ -565,11 +596,8 @@ static int export_streamed(const struct cmd_common *c, const char *path, unsigne
 		cmd_error("'%s': %s", path, err.msg);
 		ret = err.code == XP_ERR_NOMEM ? EXIT_ERROR : EXIT_INPUT;
 		goto fail;
-	default:	/* STREAM_IDS */
-		cmd_error("'%s': too many lines and tracks for a .pftrace (%" PRIu64 " packet sequences or more, at "
-			  "most %" PRIu64 ", or a plane or line past the track ids' 2^25 and 2^32): export it as "
-			  "JSON, or in parts (--device, --from/--to)",
-			  path, sum.npiece_tracks, OUT_EXP_PF_MAX_SEQS);
+	default:	/* STREAM_FIT, STREAM_CLOCK (once more from the zero, or to standard output) */
+		pf_unfit(path, fit, sum.npiece_tracks);
 		ret = EXIT_INPUT;
 		goto fail;
 	}
@@ -642,7 +670,7 @@ int cmd_export(int argc, char **argv)
 	struct cmd_out out = {0};
 	const char **pos = NULL;
 	size_t npos;
-	int ret, fmt, werr = 0;
+	int ret, fmt, fit, werr = 0;
 
 	cmd_common_init(&c);
 	ret = cmd_parse(&cmd, argc, argv, &pos, &npos);
@@ -711,12 +739,8 @@ int cmd_export(int argc, char **argv)
 		ret = EXIT_NOMATCH;
 		goto out;
 	}
-	if (fmt == OUT_EXP_PFTRACE && !out_exp_pf_fits(&plan)) {
-		/* a packet sequence per piece, line and track, each its own 32-bit id */
-		cmd_error("'%s': too many lines and tracks for a .pftrace (%" PRIu64 " packet sequences, at most %" PRIu64
-			  ", or a plane or line past the track ids' 2^25 and 2^32): export it as JSON, or in parts "
-			  "(--device, --from/--to)",
-			  pos[0], plan.npiece_tracks, OUT_EXP_PF_MAX_SEQS);
+	if (fmt == OUT_EXP_PFTRACE && (fit = out_exp_pf_fits(&plan)) != OUT_EXP_PF_FITS) {
+		pf_unfit(pos[0], fit, plan.npiece_tracks);
 		ret = EXIT_INPUT;
 		goto out;
 	}

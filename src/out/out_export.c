@@ -496,17 +496,20 @@ static uint64_t track_uuid(const struct an_exp_plan *p, size_t line_ix, unsigned
 
 int out_exp_pf_fits(const struct an_exp_plan *p)
 {
+	int64_t d;
 	size_t i;
 
 	if (p->opts.first_track + p->npiece_tracks > OUT_EXP_PF_MAX_SEQS)
-		return 0;
+		return OUT_EXP_PF_TOO_MANY;
 	for (i = 0; i < p->nplanes; i++)
 		if (p->planes[i].plane >= PF_UUID_MAX_PLANES)
-			return 0;
+			return OUT_EXP_PF_TOO_MANY;
 	for (i = 0; i < p->nlines; i++)
 		if (p->lines[i].line >= PF_UUID_MAX_LINES)
-			return 0;
-	return 1;
+			return OUT_EXP_PF_TOO_MANY;
+	if (__builtin_sub_overflow(p->origin_ns, p->clock_zero_ns, &d) || d < 0 || d > AN_EXP_CLOCK_MAX_NS)
+		return OUT_EXP_PF_TOO_LATE;
+	return OUT_EXP_PF_FITS;
 }
 
 static int pf_head(const struct an_exp_plan *p, struct out_bytes *b)
@@ -516,8 +519,8 @@ static int pf_head(const struct an_exp_plan *p, struct out_bytes *b)
 	unsigned k;
 	char buf[4096];
 
-	if (!out_exp_pf_fits(p) || p->origin_ns < p->clock_zero_ns)
-		return -1;	/* more sequences or tracks than ids, times before the clock's zero: cmd_export refuses them first */
+	if (out_exp_pf_fits(p) != OUT_EXP_PF_FITS)
+		return -1;	/* cmd_export refuses it first */
 	for (i = 0; i < p->nplanes && !b->failed && !cp.failed; i++) {
 		const struct an_exp_plane *ep = &p->planes[i];
 		const struct xp_plane *pl = &p->t->planes[ep->plane];

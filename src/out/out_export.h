@@ -49,16 +49,19 @@ enum out_exp_format {
 	OUT_EXP_PFTRACE,
 };
 
-/*
- * Whether the plan fits a .pftrace's ids: its sequences (from
- * opts.first_track) OUT_EXP_PF_MAX_SEQS at most, planes and lines below
- * 2^25 and 2^32 by their index in the trace.
- */
+enum out_exp_pf_fit {
+	OUT_EXP_PF_FITS,
+	/* more sequences (from opts.first_track) than OUT_EXP_PF_MAX_SEQS, or a plane or line index past 2^25, 2^32 */
+	OUT_EXP_PF_TOO_MANY,
+	/* times before the plan's clock_zero_ns or past int64 ns from it (origin_ns past AN_EXP_CLOCK_MAX_NS from it) */
+	OUT_EXP_PF_TOO_LATE,
+};
+
+/* Whether the plan fits a .pftrace: an enum out_exp_pf_fit. */
 int out_exp_pf_fits(const struct an_exp_plan *p);
 /*
  * Appends the bytes before the pieces. Returns 0, or -1 when out of memory,
- * or for .pftrace when the plan does not fit (out_exp_pf_fits) or its origin
- * is before its clock_zero_ns.
+ * or for .pftrace when the plan does not fit (out_exp_pf_fits).
  */
 int out_exp_head(const struct an_exp_plan *p, enum out_exp_format f, const char *version, struct out_bytes *b);
 /* Appends piece i's events. Returns 0, or -1 when out of memory. */

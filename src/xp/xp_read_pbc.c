@@ -216,7 +216,6 @@ static int copy_strings(struct xp_trace *t, char **in, size_t n, const char ***o
 	return 0;
 }
 
-/* Reads every plane whatever o->want_plane says: unpacking is all or nothing. */
 /* A varint at *p before end; 0 past end or 10 bytes. */
 static int top_varint(const uint8_t **p, const uint8_t *end, uint64_t *v)
 {
@@ -279,6 +278,7 @@ static size_t pbc_plane_bytes(const struct xp_trace *t, size_t i)
 	return v ? v[i] : 0;
 }
 
+/* Reads every plane whatever o->want_plane says: unpacking is all or nothing. */
 static int pbc_read(const void *buf, size_t len, const struct xp_read_opts *o, struct xp_trace *t,
 		    struct xp_err *err)
 {

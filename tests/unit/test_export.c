@@ -809,7 +809,7 @@ static void by_planes(const struct xp_trace *t, const char *what)
 		tracks += p.npiece_tracks;
 		exported += p.exported;
 		total += p.total;
-		CHECK(out_exp_pf_fits(&p));
+		CHECK_INT(out_exp_pf_fits(&p), OUT_EXP_PF_FITS);
 		CHECK_INT(out_exp_head(&p, OUT_EXP_PFTRACE, "test", &all), 0);
 		for (k = 0; k < p.npieces; k++)
 			CHECK_INT(out_exp_piece(&p, k, OUT_EXP_PFTRACE, &all), 0);
@@ -953,6 +953,7 @@ static void synth(void)
 		int64_t s0 = 0, e0 = 0;
 
 		CHECK_INT(p.clock_zero_ns, 0);
+		CHECK_INT(an_exp_clock_zero(t), 0);
 		CHECK(pf_times(&p, "cross", &s0, &e0));
 		CHECK_INT(s0, 9000);
 		CHECK(pf_times(&p, "thing", &s0, &e0));
@@ -1016,6 +1017,7 @@ static void edges(void)
 	CHECK_INT(p.origin_ns, -1);
 	CHECK_INT(p.origin_sub_ps, 1);
 	CHECK_INT(p.clock_zero_ns, -1);	/* .pftrace times cannot be negative: from the first start's ns */
+	CHECK_INT(an_exp_clock_zero(t), -1);
 	CHECK_INT(p.nlines, 5);
 	if (p.nlines == 5) {
 		CHECK_INT(p.lines[0].tid0, 5);

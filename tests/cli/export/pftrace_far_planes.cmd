@@ -1,0 +1,1 @@
+cat $SYNTH/epoch.xplane.pb $SYNTH/export_edges.xplane.pb > $TMP/far.xplane.pb && xplane-stat export $TMP/far.xplane.pb -o $TMP/f.pftrace && xplane-stat export $TMP/far.xplane.pb --format pftrace -o - | cmp - $TMP/f.pftrace && echo "pftrace: same bytes to a file and to stdout"; xplane-stat export $TMP/far.xplane.pb -o $TMP/f.json; echo "json: exit $?"

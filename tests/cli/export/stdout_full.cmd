@@ -1,0 +1,1 @@
+xplane-stat export -j 2 testdata/real/mi300x_jax_gemm.xplane.pb --format pftrace -o - > /dev/full; echo "full: exit $?"; (trap '' PIPE; { xplane-stat export -j 2 testdata/real/v100_tf_bert.xplane.pb --format pftrace -o -; echo "closed pipe: exit $?" >&2; } | head -c 100 > /dev/null)
