@@ -59,29 +59,32 @@ int an_exp_pids(const struct xp_trace *t, int64_t **pids)
 
 int64_t an_exp_clock_zero(const struct xp_trace *t)
 {
-	int64_t first = 0, last = 0;
+	__int128 first = 0, last = 0;
 	int have = 0;
 	size_t pi, k;
 
 	for (pi = 0; pi < t->nplanes; pi++) {
 		const struct xp_plane *pl = &t->planes[pi];
-		int64_t min = INT64_MAX, ns;
-		__int128 a;
+		int64_t min = INT64_MAX;
+		__int128 a, ns;
 
 		if (!pl->loaded || !pl->nevents || !pl->events)
 			continue;
 		for (k = 0; k < pl->nevents; k++)
 			if (pl->events[k].start_ps < min)
 				min = pl->events[k].start_ps;
-		a = (__int128)pl->base_ns * 1000 + min;	/* in int64 ns once floored: the read checked the line */
-		ns = (int64_t)(a >= 0 ? a / 1000 : -((-a + 999) / 1000));
+		a = (__int128)pl->base_ns * 1000 + min;
+		ns = a >= 0 ? a / 1000 : -((-a + 999) / 1000);	/* floor, as an_exp_plan's origin_ns */
 		if (!have || ns < first)
 			first = ns;
 		if (!have || ns > last)
 			last = ns;
 		have = 1;
 	}
-	return first < 0 || last > AN_EXP_CLOCK_MAX_NS ? first : 0;
+	if (first >= 0 && last <= AN_EXP_CLOCK_MAX_NS)
+		return 0;
+	/* (a first start past int64 ns: every plan of it fails, too far apart for one timeline) */
+	return first > INT64_MAX ? INT64_MAX : first < INT64_MIN ? INT64_MIN : (int64_t)first;
 }
 
 static int by_plane_bytes(const void *a, const void *b, void *ctx)
