@@ -657,9 +657,9 @@ int cmd_export(int argc, char **argv)
 		"events that overlap without nesting go on extra threads named 'LINE #2'...\n"
 		"JSON times are from the first event's start, exact to the picosecond;\n"
 		".pftrace times are the file's own clock in ns (the format's unit; Perfetto\n"
-		"shows them from the trace's start), or from the first event when that is\n"
-		"before the clock's zero. Nothing is capped: what --device, --from/--to and\n"
-		"--max-events leave out is reported on stderr.",
+		"shows them from the trace's start), or from the first event where int64 ns\n"
+		"cannot hold that clock (before 0, or 292 years on). Nothing is capped: what\n"
+		"--device, --from/--to and --max-events leave out is reported on stderr.",
 		opts,
 	};
 	struct xp_trace *t = NULL;
