@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "out_file.h"
+#include "xp_arena.h"
 
 /* O_DIRECT's alignment of memory, offsets and lengths: every block size Linux file systems use. */
 #define BLOCK ((size_t)4096)
@@ -158,6 +159,12 @@ struct out_file *out_file_new(int fd, int direct)
 		if (posix_memalign(&p, BLOCK, BUF_BYTES))
 			goto out;
 		w->buf[i] = p;
+		/*
+		 * Huge pages where the kernel has them: filling a buffer faults a
+		 * few times, not 2,048 (each a costly exit on a virtual machine),
+		 * and each write pins a few pages for the disk, not 2,048.
+		 */
+		xp_hint_huge(p, BUF_BYTES);
 	}
 	pthread_mutex_init(&w->mu, NULL);
 	pthread_cond_init(&w->queued, NULL);
