@@ -1642,6 +1642,28 @@ static void gen_export_edges(void)
 }
 
 /*
+ * export's pieces cut by weight (tests/unit/test_export): 20,000 events of
+ * a metadata with 15 stats, each with 1 of its own, weigh 17 each: pieces of
+ * 262,144 / 17 = 15,420 events, then 4,580.
+ */
+static void gen_export_heavy(void)
+{
+	XSpace *sp = space_new();
+	struct plane g = plane_add(sp, 1, "/device:TPU:0", -1);
+	XLine *ops = line_add(&g, 1, "XLA Ops", -1);
+	char name[16];
+	int i;
+
+	for (i = 0; i < 15; i++) {
+		snprintf(name, sizeof(name), "m%d", i);
+		md_i64(&g, "fusion", name, i);
+	}
+	for (i = 0; i < 20000; i++)
+		ev_i64(&g, ev_add(&g, ops, "fusion", (int64_t)i * 1000, 500), "own", i);
+	space_write(sp, "export_heavy.xplane.pb");
+}
+
+/*
  * report (tests/report, tests/cli/report): markup, quotes and invalid UTF-8
  * in every name the page shows (device, function, kernel, op, category), a
  * 1,200-character kernel and function name, an autotune candidate with such
@@ -1711,6 +1733,7 @@ int main(int argc, char **argv)
 	gen_compile_nested();
 	gen_export();
 	gen_export_edges();
+	gen_export_heavy();
 	gen_report_hostile();
 	return 0;
 }

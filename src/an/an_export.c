@@ -331,6 +331,74 @@ static int unique_tids(struct an_exp_plan *p, size_t first, size_t n)
 	return 0;
 }
 
+/* An event's weight in a piece (AN_EXP_PIECE_WEIGHT): 1, and 1 per stat its annotations may hold. */
+static uint64_t event_weight(const struct xp_plane *pl, const struct xp_event *e)
+{
+	return 1 + (uint64_t)e->nstats + (e->meta < pl->nevmetas ? pl->evmetas[e->meta].nstats : 0);
+}
+
+/* A new piece, line li from position at: 0, or -1 out of memory. */
+static int piece_new(struct an_exp_plan *p, size_t *cap, size_t li, size_t at)
+{
+	struct an_exp_piece *pc;
+
+	if (p->npieces == *cap) {
+		size_t n = *cap ? 2 * *cap : 64;
+
+		if (!(pc = realloc(p->pieces, n * sizeof(*pc))))
+			return -1;
+		p->pieces = pc;
+		*cap = n;
+	}
+	pc = &p->pieces[p->npieces++];
+	memset(pc, 0, sizeof(*pc));
+	pc->first_line = pc->last_line = li;
+	pc->from = pc->to = at;
+	return 0;
+}
+
+/*
+ * p's pieces (struct an_exp_piece): each plane's lines in turn, in each
+ * line's order, a new piece where the last has AN_EXP_PIECE_EVENTS events
+ * or the next event would take it past AN_EXP_PIECE_WEIGHT. Returns 0 or
+ * XP_ERR_NOMEM.
+ */
+static int cut_pieces(struct an_exp_plan *p)
+{
+	size_t pi, li, cap = 0;
+
+	for (pi = 0; pi < p->nplanes; pi++) {
+		const struct an_exp_plane *ep = &p->planes[pi];
+		const struct xp_plane *pl = &p->t->planes[ep->plane];
+		struct an_exp_piece *pc = NULL;
+		size_t fill = 0;
+		uint64_t weight = 0;
+
+		for (li = ep->first_line; li < ep->first_line + ep->nlines; li++) {
+			const struct an_exp_line *l = &p->lines[li];
+			const struct xp_event *ev = pl->events + pl->lines[l->line].first_event;
+			size_t at;
+
+			for (at = 0; at < l->n; at++) {
+				uint64_t w = event_weight(pl, ev + (l->order ? l->order[at] : at));
+
+				if (!pc || fill == AN_EXP_PIECE_EVENTS || (fill && weight + w > AN_EXP_PIECE_WEIGHT)) {
+					if (piece_new(p, &cap, li, at))
+						return XP_ERR_NOMEM;
+					pc = &p->pieces[p->npieces - 1];
+					fill = 0;
+					weight = 0;
+				}
+				fill++;
+				weight += w;
+				pc->last_line = li;
+				pc->to = at + 1;
+			}
+		}
+	}
+	return 0;
+}
+
 int an_exp_plan(const struct xp_trace *t, const struct an_exp_opts *o, struct an_exp_plan *p,
 		struct xp_err *err)
 {
@@ -485,34 +553,9 @@ int an_exp_plan(const struct xp_trace *t, const struct an_exp_opts *o, struct an
 		}
 		p->left_max = eligible - p->exported;
 	}
-	/* Pieces: AN_EXP_PIECE_EVENTS events of a plane's lines in turn, short lines together. */
-	if (!(p->pieces = calloc(p->total / AN_EXP_PIECE_EVENTS + p->nplanes + 1, sizeof(*p->pieces))))
+	/* Pieces: a plane's lines in turn, short lines together, cut by events and weight. */
+	if ((ret = cut_pieces(p)))
 		goto fail;
-	for (pi = 0; pi < p->nplanes; pi++) {
-		const struct an_exp_plane *ep = &p->planes[pi];
-		size_t fill = 0;
-		struct an_exp_piece *pc = NULL;
-
-		for (li = ep->first_line; li < ep->first_line + ep->nlines; li++) {
-			size_t at = 0, n = p->lines[li].n;
-
-			while (at < n) {
-				size_t take;
-
-				if (!pc || fill == AN_EXP_PIECE_EVENTS) {
-					pc = &p->pieces[p->npieces++];
-					pc->first_line = li;
-					pc->from = at;
-					fill = 0;
-				}
-				take = n - at < AN_EXP_PIECE_EVENTS - fill ? n - at : AN_EXP_PIECE_EVENTS - fill;
-				at += take;
-				fill += take;
-				pc->last_line = li;
-				pc->to = at;
-			}
-		}
-	}
 	for (pi = 0; pi < p->npieces; pi++) {
 		p->pieces[pi].first_track = o->first_track + p->npiece_tracks;
 		for (li = p->pieces[pi].first_line; li <= p->pieces[pi].last_line; li++)

@@ -26,8 +26,15 @@
 #include "xp_model.h"
 
 #define AN_EXP_MAX_TRACKS 64
-/* Events per piece: the unit encoded on one thread and written in order. */
+/* Events per piece at most: the unit encoded on one thread and written in order. */
 #define AN_EXP_PIECE_EVENTS 65536
+/*
+ * A piece's weight at most, an event weighing 1 and 1 more per stat (its own
+ * and its metadata's: the annotations a writer puts): a piece's output stays
+ * about a megabyte or two whatever its events carry, so that the first bytes
+ * are written early and the pieces waiting their turn hold little memory.
+ */
+#define AN_EXP_PIECE_WEIGHT ((uint64_t)4 * AN_EXP_PIECE_EVENTS)
 
 struct an_exp_opts {
 	const char *device;	/* planes whose name contains it, any case; NULL: every plane */
@@ -83,11 +90,12 @@ struct an_exp_line {
 #define AN_EXP_LEFT_OUT 255
 
 /*
- * A run of at most AN_EXP_PIECE_EVENTS events of consecutive lines of one
- * plane, in order: line first_line from position from, the lines between
- * whole, line last_line up to position to (exclusive). Short lines share a
- * piece, so that the pieces number about events / AN_EXP_PIECE_EVENTS plus
- * the planes, whatever the lines.
+ * A run of at most AN_EXP_PIECE_EVENTS events, and at most
+ * AN_EXP_PIECE_WEIGHT (or one event), of consecutive lines of one plane, in
+ * order: line first_line from position from, the lines between whole, line
+ * last_line up to position to (exclusive). Short lines share a piece, so
+ * that the pieces number about the events' weight / AN_EXP_PIECE_WEIGHT
+ * plus the planes, whatever the lines.
  */
 struct an_exp_piece {
 	size_t first_line, from;	/* in plan->lines; position in that line's order */

@@ -721,6 +721,72 @@ static void check_gzip(const struct an_exp_plan *p, const struct out_bytes *json
 }
 
 /* Exports t both ways and checks each read-back against the model. */
+/*
+ * The pieces follow their rule (an_export.h), recomputed from the model:
+ * each plane's events in line order, once, in pieces of at most
+ * AN_EXP_PIECE_EVENTS events and AN_EXP_PIECE_WEIGHT weight (1 per event, 1
+ * per own or metadata stat), unless one event alone; and each cut where the
+ * next event would break one of the two. Returns the cuts the weight made.
+ */
+static size_t check_pieces(const struct an_exp_plan *p, const char *what)
+{
+	size_t pi, li, k, c = 0, by_weight = 0, bad = 0;
+
+	for (pi = 0; pi < p->nplanes; pi++) {
+		const struct an_exp_plane *ep = &p->planes[pi];
+		const struct xp_plane *pl = &p->t->planes[ep->plane];
+		size_t fill = 0;
+		uint64_t weight = 0;
+		int open = 0;
+
+		for (li = ep->first_line; li < ep->first_line + ep->nlines; li++) {
+			const struct an_exp_line *l = &p->lines[li];
+
+			for (k = 0; k < l->n; k++) {
+				const struct xp_event *e =
+					&pl->events[pl->lines[l->line].first_event + (l->order ? l->order[k] : k)];
+				uint64_t w = 1 + e->nstats + pl->evmetas[e->meta].nstats;
+				int cut = !open || fill == AN_EXP_PIECE_EVENTS || weight + w > AN_EXP_PIECE_WEIGHT;
+
+				if (cut) {
+					/* the piece before ends here, the next starts here */
+					if (open && !(p->pieces[c].last_line == li ? p->pieces[c].to == k
+									  : p->pieces[c].last_line + 1 == li && k == 0 &&
+										    p->pieces[c].to == p->lines[li - 1].n))
+						bad++;
+					if (open) {
+						by_weight += fill < AN_EXP_PIECE_EVENTS;
+						c++;
+					}
+					if (c >= p->npieces || p->pieces[c].first_line != li || p->pieces[c].from != k) {
+						bad++;
+						goto out;
+					}
+					open = 1;
+					fill = 0;
+					weight = 0;
+				}
+				fill++;
+				weight += w;
+			}
+		}
+		if (open) {
+			/* the plane's last piece ends with its last line */
+			size_t last = ep->first_line + ep->nlines - 1;
+
+			if (c >= p->npieces || p->pieces[c].last_line != last || p->pieces[c].to != p->lines[last].n)
+				bad++;
+			c++;
+		}
+	}
+out:
+	if (bad || c != p->npieces)
+		fprintf(stderr, "  %s: pieces not cut as their rule says (%zu of %zu)\n", what, c, p->npieces);
+	CHECK_INT(bad, 0);
+	CHECK_INT(c, p->npieces);
+	return by_weight;
+}
+
 static void round_trip(const struct xp_trace *t, const struct an_exp_opts *o, const char *what,
 		       size_t *tracks_out)
 {
@@ -732,6 +798,7 @@ static void round_trip(const struct xp_trace *t, const struct an_exp_opts *o, co
 	size_t meta, ntracks, depth, li, tracks = 0, kept_planes = 0;
 
 	CHECK_INT(an_exp_plan(t, o, &p, &err), 0);
+	check_pieces(&p, what);
 	for (li = 0; li < p.nlines; li++) {
 		tracks += (size_t)__builtin_popcountll(p.lines[li].kept_tracks);
 		CHECK(p.lines[li].ntracks == 64 || p.lines[li].kept_tracks >> p.lines[li].ntracks == 0);
@@ -1056,6 +1123,35 @@ static void edges(void)
 	xp_trace_free(t);
 }
 
+/* Pieces cut by weight: 20,000 events of weight 17 (1, 1 own stat, 15 of their metadata's). */
+static void heavy(void)
+{
+	char path[4096];
+	struct xp_trace *t;
+	struct an_exp_plan p;
+	struct an_exp_opts o = {0};
+	struct xp_err err = {0};
+
+	snprintf(path, sizeof(path), "%s/export_heavy.xplane.pb", SYNTH_DIR);
+	if (!(t = test_load(path, &xp_reader_protobuf_c)))
+		return;
+	CHECK_INT(an_exp_plan(t, &o, &p, &err), 0);
+	CHECK_INT(p.total, 20000);
+	/* 262,144 / 17 = 15,420.2: 15,420 events, then the 4,580 left */
+	CHECK_INT(p.npieces, 2);
+	if (p.npieces == 2) {
+		CHECK(p.pieces[0].first_line == 0 && p.pieces[0].from == 0 && p.pieces[0].last_line == 0 &&
+		      p.pieces[0].to == 15420);
+		CHECK(p.pieces[1].first_line == 0 && p.pieces[1].from == 15420 && p.pieces[1].last_line == 0 &&
+		      p.pieces[1].to == 20000);
+	}
+	CHECK_INT(check_pieces(&p, "export_heavy.xplane.pb"), 1);
+	an_exp_plan_release(&p);
+	round_trip(t, &o, "export_heavy.xplane.pb", NULL);
+	by_planes(t, "export_heavy.xplane.pb");
+	xp_trace_free(t);
+}
+
 static void real(const char *file)
 {
 	char path[4096];
@@ -1075,6 +1171,7 @@ int main(void)
 {
 	synth();
 	edges();
+	heavy();
 	real("mi300x_jax_conv.xplane.pb");
 	real("mi300x_jax_elementwise.xplane.pb");
 	real("mi300x_jax_gemm.xplane.pb");
