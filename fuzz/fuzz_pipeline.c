@@ -1086,7 +1086,7 @@ static void report_check(const struct an_fn_result *fr, const struct an_ov_resul
 					   "header", "h1", "h2", "p", "section", "table", "tr", "th", "td",
 					   "svg", "rect", "text", "line", "circle", "polyline", "div", "span",
 					   "i", "ul", "li", "footer", NULL};
-	struct out_rep_input in = {"fuzz\xff<b>input</b>", 1};
+	struct out_rep_input in = {"fuzz\xff<b>input</b>", 1, 0};
 	struct out_report r = {0};
 	char *buf = NULL;
 	size_t n = 0, i, k;

@@ -1642,24 +1642,29 @@ static void gen_export_edges(void)
 }
 
 /*
- * export's pieces cut by weight (tests/unit/test_export): 20,000 events of
- * a metadata with 15 stats, each with 1 of its own, weigh 17 each: pieces of
- * 262,144 / 17 = 15,420 events, then 4,580.
+ * export's pieces cut by weight (tests/unit/test_export): events of a
+ * metadata with 14 stats, each with 1 of its own, weigh 16: a piece holds
+ * 262,144 / 16 = 16,384 of them. Line "XLA Ops" has 20,000 in start order,
+ * line "unsorted" 20,000 in reverse order: pieces of 16,384, then 3,616 and
+ * the first 12,768 of the second line, then its last 7,232.
  */
 static void gen_export_heavy(void)
 {
 	XSpace *sp = space_new();
 	struct plane g = plane_add(sp, 1, "/device:TPU:0", -1);
 	XLine *ops = line_add(&g, 1, "XLA Ops", -1);
+	XLine *rev = line_add(&g, 2, "unsorted", -1);
 	char name[16];
 	int i;
 
-	for (i = 0; i < 15; i++) {
+	for (i = 0; i < 14; i++) {
 		snprintf(name, sizeof(name), "m%d", i);
 		md_i64(&g, "fusion", name, i);
 	}
 	for (i = 0; i < 20000; i++)
 		ev_i64(&g, ev_add(&g, ops, "fusion", (int64_t)i * 1000, 500), "own", i);
+	for (i = 20000; i > 0; i--)
+		ev_i64(&g, ev_add(&g, rev, "fusion", (int64_t)i * 1000, 500), "own", i);
 	space_write(sp, "export_heavy.xplane.pb");
 }
 

@@ -337,26 +337,6 @@ static uint64_t event_weight(const struct xp_plane *pl, const struct xp_event *e
 	return 1 + (uint64_t)e->nstats + (e->meta < pl->nevmetas ? pl->evmetas[e->meta].nstats : 0);
 }
 
-/* A new piece, line li from position at: 0, or -1 out of memory. */
-static int piece_new(struct an_exp_plan *p, size_t *cap, size_t li, size_t at)
-{
-	struct an_exp_piece *pc;
-
-	if (p->npieces == *cap) {
-		size_t n = *cap ? 2 * *cap : 64;
-
-		if (!(pc = realloc(p->pieces, n * sizeof(*pc))))
-			return -1;
-		p->pieces = pc;
-		*cap = n;
-	}
-	pc = &p->pieces[p->npieces++];
-	memset(pc, 0, sizeof(*pc));
-	pc->first_line = pc->last_line = li;
-	pc->from = pc->to = at;
-	return 0;
-}
-
 /*
  * p's pieces (struct an_exp_piece): each plane's lines in turn, in each
  * line's order, a new piece where the last has AN_EXP_PIECE_EVENTS events
@@ -382,10 +362,13 @@ static int cut_pieces(struct an_exp_plan *p)
 			for (at = 0; at < l->n; at++) {
 				uint64_t w = event_weight(pl, ev + (l->order ? l->order[at] : at));
 
-				if (!pc || fill == AN_EXP_PIECE_EVENTS || (fill && weight + w > AN_EXP_PIECE_WEIGHT)) {
-					if (piece_new(p, &cap, li, at))
+				if (!pc || fill == AN_EXP_PIECE_EVENTS || weight + w > AN_EXP_PIECE_WEIGHT) {
+					if (xp_grow(&p->pieces, &cap, p->npieces, sizeof(*p->pieces), 64))
 						return XP_ERR_NOMEM;
-					pc = &p->pieces[p->npieces - 1];
+					pc = &p->pieces[p->npieces++];
+					memset(pc, 0, sizeof(*pc));
+					pc->first_line = li;
+					pc->from = at;
 					fill = 0;
 					weight = 0;
 				}

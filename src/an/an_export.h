@@ -31,8 +31,9 @@
 /*
  * A piece's weight at most, an event weighing 1 and 1 more per stat (its own
  * and its metadata's: the annotations a writer puts): a piece's output stays
- * about a megabyte or two whatever its events carry, so that the first bytes
- * are written early and the pieces waiting their turn hold little memory.
+ * about a megabyte or two whatever number of stats its events carry, so that
+ * the first bytes are written early and the pieces waiting their turn hold
+ * little memory.
  */
 #define AN_EXP_PIECE_WEIGHT ((uint64_t)4 * AN_EXP_PIECE_EVENTS)
 
@@ -94,8 +95,8 @@ struct an_exp_line {
  * AN_EXP_PIECE_WEIGHT (or one event), of consecutive lines of one plane, in
  * order: line first_line from position from, the lines between whole, line
  * last_line up to position to (exclusive). Short lines share a piece, so
- * that the pieces number about the events' weight / AN_EXP_PIECE_WEIGHT
- * plus the planes, whatever the lines.
+ * that the pieces number about the larger of events / AN_EXP_PIECE_EVENTS
+ * and weight / AN_EXP_PIECE_WEIGHT, plus the planes, whatever the lines.
  */
 struct an_exp_piece {
 	size_t first_line, from;	/* in plan->lines; position in that line's order */

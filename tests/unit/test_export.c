@@ -720,7 +720,6 @@ static void check_gzip(const struct an_exp_plan *p, const struct out_bytes *json
 	out_bytes_release(&gz);
 }
 
-/* Exports t both ways and checks each read-back against the model. */
 /*
  * The pieces follow their rule (an_export.h), recomputed from the model:
  * each plane's events in line order, once, in pieces of at most
@@ -745,7 +744,7 @@ static size_t check_pieces(const struct an_exp_plan *p, const char *what)
 			for (k = 0; k < l->n; k++) {
 				const struct xp_event *e =
 					&pl->events[pl->lines[l->line].first_event + (l->order ? l->order[k] : k)];
-				uint64_t w = 1 + e->nstats + pl->evmetas[e->meta].nstats;
+				uint64_t w = (uint64_t)1 + e->nstats + pl->evmetas[e->meta].nstats;
 				int cut = !open || fill == AN_EXP_PIECE_EVENTS || weight + w > AN_EXP_PIECE_WEIGHT;
 
 				if (cut) {
@@ -787,6 +786,7 @@ out:
 	return by_weight;
 }
 
+/* Exports t both ways and checks each read-back against the model. */
 static void round_trip(const struct xp_trace *t, const struct an_exp_opts *o, const char *what,
 		       size_t *tracks_out)
 {
@@ -1123,30 +1123,68 @@ static void edges(void)
 	xp_trace_free(t);
 }
 
-/* Pieces cut by weight: 20,000 events of weight 17 (1, 1 own stat, 15 of their metadata's). */
-static void heavy(void)
+/* The pieces of trace t's plan (with no option) into *out (npieces of them); 0, or -1 after a failed check. */
+static int plan_pieces(const struct xp_trace *t, struct an_exp_piece **out, size_t *n)
 {
-	char path[4096];
-	struct xp_trace *t;
 	struct an_exp_plan p;
 	struct an_exp_opts o = {0};
 	struct xp_err err = {0};
 
+	*out = NULL;
+	*n = 0;
+	CHECK_INT(an_exp_plan(t, &o, &p, &err), 0);
+	if (!p.npieces || !(*out = malloc(p.npieces * sizeof(**out)))) {
+		an_exp_plan_release(&p);
+		CHECK(0);
+		return -1;
+	}
+	memcpy(*out, p.pieces, p.npieces * sizeof(**out));
+	*n = p.npieces;
+	CHECK_INT(check_pieces(&p, "export_heavy.xplane.pb"), 2);
+	an_exp_plan_release(&p);
+	return 0;
+}
+
+/*
+ * Pieces cut by weight (export_heavy): events of weight 16 (1, 1 own stat,
+ * 14 of their metadata's), 16,384 to a piece of 262,144; line 0 has
+ * 20,000 in start order, line 1 20,000 in reverse order. The same from the
+ * wire reader with the stats left in the input, as export reads.
+ */
+static void heavy(void)
+{
+	char path[4096];
+	struct xp_trace *t, *ti = NULL;
+	struct an_exp_opts o = {0};
+	struct xp_read_opts in = {.reader = &xp_reader_wire, .event_stats = XP_EVSTATS_INPUT};
+	struct xp_buf buf = {0};
+	struct xp_err err = {0};
+	struct an_exp_piece *pc, *pci;
+	size_t n, ni;
+
 	snprintf(path, sizeof(path), "%s/export_heavy.xplane.pb", SYNTH_DIR);
 	if (!(t = test_load(path, &xp_reader_protobuf_c)))
 		return;
-	CHECK_INT(an_exp_plan(t, &o, &p, &err), 0);
-	CHECK_INT(p.total, 20000);
-	/* 262,144 / 17 = 15,420.2: 15,420 events, then the 4,580 left */
-	CHECK_INT(p.npieces, 2);
-	if (p.npieces == 2) {
-		CHECK(p.pieces[0].first_line == 0 && p.pieces[0].from == 0 && p.pieces[0].last_line == 0 &&
-		      p.pieces[0].to == 15420);
-		CHECK(p.pieces[1].first_line == 0 && p.pieces[1].from == 15420 && p.pieces[1].last_line == 0 &&
-		      p.pieces[1].to == 20000);
+	if (!plan_pieces(t, &pc, &n)) {
+		/* 16,384 | 3,616 of line 0 and 12,768 (204,288 / 16) of line 1 | its last 7,232 */
+		CHECK_INT(n, 3);
+		if (n == 3) {
+			CHECK(pc[0].first_line == 0 && pc[0].from == 0 && pc[0].last_line == 0 && pc[0].to == 16384);
+			CHECK(pc[1].first_line == 0 && pc[1].from == 16384 && pc[1].last_line == 1 &&
+			      pc[1].to == 12768);
+			CHECK(pc[2].first_line == 1 && pc[2].from == 12768 && pc[2].last_line == 1 &&
+			      pc[2].to == 20000);
+		}
+		CHECK_INT(xp_buf_load(path, XP_DEFAULT_MAX_INPUT, &buf, &err), 0);
+		CHECK_INT(xp_trace_read_opts(&in, buf.data, buf.len, &ti, &err), 0);
+		if (ti && !plan_pieces(ti, &pci, &ni)) {
+			CHECK(ni == n && !memcmp(pci, pc, n * sizeof(*pc)));
+			free(pci);
+		}
+		xp_trace_free(ti);
+		xp_buf_release(&buf);
+		free(pc);
 	}
-	CHECK_INT(check_pieces(&p, "export_heavy.xplane.pb"), 1);
-	an_exp_plan_release(&p);
 	round_trip(t, &o, "export_heavy.xplane.pb", NULL);
 	by_planes(t, "export_heavy.xplane.pb");
 	xp_trace_free(t);
