@@ -57,6 +57,12 @@ int an_exp_pids(const struct xp_trace *t, int64_t **pids)
 	return 0;
 }
 
+/* ps to ns, rounded down (toward minus infinity: a start before 0 stays before its ns). */
+static __int128 floor_ns(__int128 ps)
+{
+	return ps >= 0 ? ps / 1000 : -((-ps + 999) / 1000);
+}
+
 int64_t an_exp_clock_zero(const struct xp_trace *t)
 {
 	__int128 first = 0, last = 0;
@@ -74,7 +80,7 @@ int64_t an_exp_clock_zero(const struct xp_trace *t)
 			if (pl->events[k].start_ps < min)
 				min = pl->events[k].start_ps;
 		a = (__int128)pl->base_ns * 1000 + min;
-		ns = a >= 0 ? a / 1000 : -((-a + 999) / 1000);	/* floor, as an_exp_plan's origin_ns */
+		ns = floor_ns(a);	/* as an_exp_plan's origin_ns */
 		if (!have || ns < first)
 			first = ns;
 		if (!have || ns > last)
@@ -474,7 +480,7 @@ int an_exp_plan(const struct xp_trace *t, const struct an_exp_opts *o, struct an
 		p->nplanes++;
 	}
 	{
-		__int128 ns = first >= 0 ? first / 1000 : -((-first + 999) / 1000);
+		__int128 ns = floor_ns(first);
 
 		p->origin_ns = (int64_t)ns;
 		p->origin_sub_ps = (int64_t)(first - ns * 1000);
