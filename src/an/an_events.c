@@ -305,3 +305,37 @@ int an_ev_finish(struct an_ev_result *r, struct xp_err *err)
 	qsort(r->rows, r->n, sizeof(*r->rows), cmp_shown);
 	return 0;
 }
+
+int an_ev_each(const struct an_ev_opts *o, const struct xp_trace *t,
+	       int (*fn)(void *ctx, const struct xp_plane *p, const struct xp_event *e), void *ctx)
+{
+	size_t pi, li, i;
+	int ret = 0;
+
+	for (pi = 0; pi < t->nplanes && !ret; pi++) {
+		const struct xp_plane *p = &t->planes[pi];
+		signed char *match;	/* per event metadata: -1 not yet known, else whether the name matches */
+
+		if (!p->loaded || (o->plane && !an_device_matches(p->name, o->plane)))
+			continue;
+		if (!(match = malloc(p->nevmetas + 1)))
+			return XP_ERR_NOMEM;
+		memset(match, -1, p->nevmetas + 1);
+		for (li = 0; li < p->nlines && !ret; li++) {
+			const struct xp_line *ln = &p->lines[li];
+
+			if (!an_ev_selects_line(o, p->name, ln->name))
+				continue;
+			for (i = ln->first_event; i < ln->first_event + ln->nevents && !ret; i++) {
+				const struct xp_event *e = &p->events[i];
+
+				if (match[e->meta] < 0)
+					match[e->meta] = !o->match || !regexec(o->match, xp_event_name(p, e), 0, NULL, 0);
+				if (match[e->meta])
+					ret = fn(ctx, p, e);
+			}
+		}
+		free(match);
+	}
+	return ret;
+}

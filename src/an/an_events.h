@@ -58,6 +58,13 @@ void an_ev_user_free(void *user);
 int an_ev_finish(struct an_ev_result *r, struct xp_err *err);
 void an_ev_release(struct an_ev_result *r);
 
+/*
+ * Calls fn with each event of t that o selects, plane by plane (loaded
+ * ones), line by line in file order; stops at fn's first non-zero return
+ * and returns it, or XP_ERR_NOMEM; 0 when every event was given.
+ */
+int an_ev_each(const struct an_ev_opts *o, const struct xp_trace *t,
+	       int (*fn)(void *ctx, const struct xp_plane *p, const struct xp_event *e), void *ctx);
 /* Whether o selects plane p's line l (by names). */
 int an_ev_selects_line(const struct an_ev_opts *o, const char *plane, const char *line);
 

@@ -253,7 +253,7 @@ int cmd_input_line(const struct cmd_common *c, const struct cmd_input *in, const
  * input.
  */
 void cmd_host_analyse(const struct cmd_common *c, unsigned jobs, struct cmd_input *in, void *result,
-		      int (*add)(void *result, const struct xp_trace *t, const char *input, struct xp_err *err));
+		      int (*add)(void *result, struct xp_trace *t, const char *input, struct xp_err *err));
 
 /*
  * Inputs of a batch: counts failures, shows progress on a terminal. A failed

@@ -173,7 +173,7 @@ static int wants_host_plane(const char *name, void *ctx)
 }
 
 void cmd_host_analyse(const struct cmd_common *c, unsigned jobs, struct cmd_input *in, void *result,
-		      int (*add)(void *result, const struct xp_trace *t, const char *input, struct xp_err *err))
+		      int (*add)(void *result, struct xp_trace *t, const char *input, struct xp_err *err))
 {
 	int r;
 

@@ -1,116 +1,81 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* xplane-stat compile: per jitted function its calls, first-call overhead and compiler events. */
-#include <stdlib.h>
-#include <string.h>
-
 #include "an_compile.h"
-#include "cmd.h"
-#include "opt.h"
+#include "cmd_driver.h"
 #include "out_compile.h"
-#include "xp_input.h"
-#include "xp_pool.h"
 
 struct comp_args {
 	struct cmd_common c;
-	const char *function;
-	int events;
-	size_t top;
+	struct an_comp_opts co;
+	struct out_comp_opts oo;
 };
 
-struct comp_batch {
-	const struct comp_args *a;
-	const struct xp_pathlist *paths;
-	unsigned plane_jobs;
-	struct an_comp_result *res;
-	struct xp_notes *notes;
-	struct cmd_batch b;
-	int ret;		/* an exit code that stops the batch; -1: going on */
-};
-
-struct comp_output {
-	const struct an_comp_result *res;
-	const struct out_comp_opts *o;
-	const struct xp_notes *notes;
-};
-
-static int print_compile(FILE *f, enum out_mode mode, int colour, const void *arg)
+static int comp_setup(struct cmd_drive *d)
 {
-	const struct comp_output *o = arg;
-
-	return out_compile(f, mode, o->res, o->o, o->notes, colour);
-}
-
-/* One input read and analysed on a worker thread. */
-struct comp_input {
-	struct cmd_input in;	/* path, code, err, notes; the trace is freed once analysed */
-	struct an_comp_result r;
-};
-
-static void comp_input_free(struct comp_input *ci)
-{
-	if (!ci)
-		return;
-	an_comp_release(&ci->r);
-	xp_trace_free(ci->in.t);
-	xp_notes_release(&ci->in.notes);
-	free(ci);
-}
-
-static int comp_add(void *result, const struct xp_trace *t, const char *input, struct xp_err *err)
-{
-	return an_comp_add(result, t, input, err);
-}
-
-static void *comp_work(size_t i, void *ctx)
-{
-	struct comp_batch *cb = ctx;
-	struct comp_input *ci = calloc(1, sizeof(*ci));
-
-	if (!ci)
-		return NULL;
-	an_comp_init(&ci->r, &cb->res->opts);
-	ci->in.path = cb->paths->paths[i];
-	cmd_host_analyse(&cb->a->c, cb->plane_jobs, &ci->in, &ci->r, comp_add);
-	return ci;
-}
-
-static void comp_done(size_t i, void *result, void *ctx)
-{
-	struct comp_batch *cb = ctx;
-	struct comp_input *ci = result;
-	struct xp_err err = {0};
-	size_t without;
-
-	(void)i;
-	if (cb->ret >= 0)
-		goto out;
-	if (cmd_batch_step(&cb->b, ci ? &ci->in : NULL, cb->notes)) {
-		cb->ret = ci ? ci->in.code : EXIT_ERROR;
-		goto out;
+	if (((struct comp_args *)d->args)->oo.events && d->mode != OUT_CSV && d->mode != OUT_TSV) {
+		cmd_error("--events selects the CSV/TSV table: the text and JSON outputs have both");
+		return EXIT_USAGE;
 	}
-	if (!ci || ci->in.code)
-		goto out;
-	without = ci->r.inputs_without;
-	if (an_comp_merge(cb->res, &ci->r, &err)) {
-		cmd_error("%s", err.msg);
-		cb->ret = EXIT_ERROR;
-		goto out;
-	}
-	if (cb->paths->n > 1 && without)
-		xp_notes_add(cb->notes, "'%s': no PjitFunction call or compiler event on a host plane", ci->in.path);
-out:
-	comp_input_free(ci);
+	return CMD_GO_ON;
 }
+
+static int comp_input(struct cmd_drive *d, struct cmd_input *in, void *r, struct xp_err *err)
+{
+	if (d->paths.n > 1 && ((struct an_comp_result *)r)->inputs_without)
+		return xp_notes_add(&d->notes, "'%s': no PjitFunction call or compiler event on a host plane",
+				    in->path);
+	return 0;
+}
+
+static int comp_nothing(struct cmd_drive *d)
+{
+	const struct an_comp_result *r = d->res;
+	const char *fn = r->opts.function;
+
+	if (r->nfns || (!fn && r->compiler_events))
+		return CMD_GO_ON;
+	if (fn && r->unselected)
+		cmd_error("no function in %s matches --function '%s' (of %zu)", cmd_drive_inputs(d), fn, r->unselected);
+	else
+		cmd_error("no PjitFunction call or compiler event in %s: %s", cmd_drive_inputs(d),
+			  r->call_events ? "" : "the host plane holds no JAX function calls (JAX writes "
+			  "PjitFunction(<fn>) on the host plane; 'xplane-stat events --plane host FILE' "
+			  "lists what it holds)");
+	return cmd_drive_nomatch(d);
+}
+
+static int comp_after(struct cmd_drive *d)
+{
+	if (!((const struct an_comp_result *)d->res)->compiler_events &&
+	    xp_notes_add(&d->notes, "no compiler events (trace_to_jaxpr, lower_*, backend_compile, "
+			 "*Compiler::*) in %s: each function's overhead is the first call minus the later "
+			 "median, an estimate", cmd_drive_inputs(d))) {
+		cmd_error("out of memory");
+		return EXIT_ERROR;
+	}
+	return CMD_GO_ON;
+}
+
+static int comp_print(FILE *f, enum out_mode mode, int colour, const struct cmd_drive *d)
+{
+	struct out_comp_opts o = ((const struct comp_args *)d->args)->oo;
+
+	o.show_input = d->paths.n > 1;
+	return out_compile(f, mode, d->res, &o, &d->notes, colour);
+}
+
+static const struct cmd_analysis compile = {&an_compile_analysis, comp_setup, comp_input, comp_nothing, comp_after,
+					    comp_print};
 
 int cmd_compile(int argc, char **argv)
 {
 	struct comp_args a = {0};
 	const struct opt opts[] = {
-		{"function", 0, OPT_STR, &a.function, "PATTERN",
+		{"function", 0, OPT_STR, &a.co.function, "PATTERN",
 		 "only functions whose name contains PATTERN, any case"},
-		{"events", 0, OPT_FLAG, &a.events, NULL,
+		{"events", 0, OPT_FLAG, &a.oo.events, NULL,
 		 "CSV/TSV: the compiler events table instead of the functions (text and JSON have both)"},
-		{"top", 0, OPT_COUNT, &a.top, "N", "only the first N rows (by input, then compile time) and their events"},
+		{"top", 0, OPT_COUNT, &a.oo.top, "N", "only the first N rows (by input, then compile time) and their events"},
 		CMD_OPTS_INPUT(&a.c),
 		CMD_OPTS_FORMAT(&a.c),
 		{0},
@@ -126,84 +91,8 @@ int cmd_compile(int argc, char **argv)
 		"(more than one: recompiles). Totals say how much of the profile compiling took.",
 		opts,
 	};
-	struct an_comp_opts co = {0};
-	struct out_comp_opts oo = {0};
-	struct an_comp_result res;
-	struct comp_output out;
-	struct xp_pathlist paths = {0};
-	struct xp_notes notes = {0};
-	struct comp_batch cb = {0};
-	int m, ret;
-	enum out_mode mode;
-	const char **pos = NULL;
-	size_t npos;
+	struct cmd_drive d = {.a = &compile, .c = &a.c, .args = &a, .opts = &a.co};
 
 	cmd_common_init(&a.c);
-	an_comp_init(&res, &co);
-	ret = cmd_parse(&cmd, argc, argv, &pos, &npos);
-	if (ret >= 0)
-		goto out;
-	ret = EXIT_USAGE;
-	if (!npos) {
-		cmd_error("no input given (see 'xplane-stat compile --help')");
-		goto out;
-	}
-	if ((m = cmd_output_mode(&a.c)) < 0)
-		goto out;
-	mode = (enum out_mode)m;
-	if (a.events && mode != OUT_CSV && mode != OUT_TSV) {
-		cmd_error("--events selects the CSV/TSV table: the text and JSON outputs have both");
-		goto out;
-	}
-	if ((ret = cmd_input_setup(&a.c)) >= 0)
-		goto out;
-	a.c.event_stats = XP_EVSTATS_NONE;	/* names and times only */
-	co.function = a.function;
-	an_comp_release(&res);
-	an_comp_init(&res, &co);
-	oo.events = a.events;
-	oo.top = a.top;
-	if ((ret = cmd_batch_inputs(&cb.b, &a.c, pos, npos, &paths, &notes, &cb.plane_jobs)) >= 0)
-		goto out;
-	oo.show_input = paths.n > 1;
-	cb.a = &a;
-	cb.paths = &paths;
-	cb.res = &res;
-	cb.notes = &notes;
-	cb.ret = -1;
-	ret = cmd_batch_run(&cb.b, cmd_jobs(&a.c, paths.n), comp_work, comp_done, &cb, &notes, &cb.ret);
-	if (ret >= 0)
-		goto out;
-	if (!res.nfns && (a.function || !res.compiler_events)) {
-		if (a.function && res.unselected)
-			cmd_error("no function in %s matches --function '%s' (of %zu)",
-				  paths.n == 1 ? "this input" : "any input", a.function, res.unselected);
-		else
-			cmd_error("no PjitFunction call or compiler event in %s: %s",
-				  paths.n == 1 ? "this input" : "any input",
-				  res.call_events ? "" : "the host plane holds no JAX function calls (JAX writes "
-				  "PjitFunction(<fn>) on the host plane; 'xplane-stat events --plane host FILE' "
-				  "lists what it holds)");
-		cmd_print_notes(&notes);
-		ret = cb.b.failed ? cb.b.first_code : EXIT_NOMATCH;
-		goto out;
-	}
-	if (!res.compiler_events)
-		xp_notes_add(&notes, "no compiler events (trace_to_jaxpr, lower_*, backend_compile, "
-			     "*Compiler::*) in %s: each function's overhead is the first call minus the later "
-			     "median, an estimate", paths.n == 1 ? "this input" : "any input");
-	out.res = &res;
-	out.o = &oo;
-	out.notes = &notes;
-	ret = cmd_write(a.c.output, mode, print_compile, &out);
-	if (mode != OUT_JSON)
-		cmd_print_notes(&notes);
-	ret = cmd_batch_exit(&cb.b, ret);
-out:
-	cmd_common_release(&a.c);
-	an_comp_release(&res);
-	xp_pathlist_release(&paths);
-	xp_notes_release(&notes);
-	free(pos);
-	return ret;
+	return cmd_drive(&d, &cmd, argc, argv);
 }

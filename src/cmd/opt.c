@@ -59,6 +59,33 @@ static int parse_bytes(const char *s, uint64_t *out)
 	return 0;
 }
 
+/* OPT_ENUM: the index of arg among names ("a|b|c"), else -1 with "a, b or c" in err. */
+static int parse_enum(const struct opt *o, const char *arg, char *err, size_t errlen)
+{
+	const char *n = o->arg, *bar;
+	size_t len, off;
+	int i;
+
+	for (i = 0;; i++, n = bar + 1) {
+		bar = strchr(n, '|');
+		len = bar ? (size_t)(bar - n) : strlen(n);
+		if (strlen(arg) == len && !strncmp(arg, n, len))
+			return i;
+		if (!bar)
+			break;
+	}
+	off = (size_t)snprintf(err, errlen, "--%s: '%s' is not ", o->lng, arg);
+	for (n = o->arg; off < errlen; n = bar + 1) {
+		bar = strchr(n, '|');
+		len = bar ? (size_t)(bar - n) : strlen(n);
+		off += (size_t)snprintf(err + off, errlen - off, "%s%.*s", n == o->arg ? "" : bar ? ", " : " or ",
+					(int)len, n);
+		if (!bar)
+			break;
+	}
+	return -1;
+}
+
 static int set_value(const struct opt *o, const char *arg, char *err, size_t errlen)
 {
 	char *end;
@@ -84,6 +111,10 @@ static int set_value(const struct opt *o, const char *arg, char *err, size_t err
 			snprintf(err, errlen, "--%s: '%s' is not a duration such as 1us, 250ns, 2.5ms", o->lng, arg);
 			return -1;
 		}
+		return 0;
+	case OPT_ENUM:
+		if ((*(int *)o->ptr = parse_enum(o, arg, err, errlen)) < 0)
+			return -1;
 		return 0;
 	case OPT_BYTES:
 		if (parse_bytes(arg, (uint64_t *)o->ptr)) {

@@ -18,6 +18,7 @@ enum opt_kind {
 	OPT_COUNT,	/* size_t *: a positive integer (0 is refused) */
 	OPT_DUR,	/* int64_t *: a duration with unit (ps, ns, us, ms, s) into picoseconds */
 	OPT_BYTES,	/* uint64_t *: a size with optional K, M, G, T suffix (powers of 1024) */
+	OPT_ENUM,	/* int *: the index of the argument among arg's names ("name|config|function") */
 };
 
 struct opt {
@@ -25,7 +26,7 @@ struct opt {
 	char shrt;		/* 0 for none */
 	enum opt_kind kind;
 	void *ptr;
-	const char *arg;	/* argument name in help, e.g. "REGEX" */
+	const char *arg;	/* argument name in help, e.g. "REGEX"; OPT_ENUM: its values, "a|b|c" */
 	const char *help;
 };
 

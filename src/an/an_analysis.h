@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Analyses described once, for whatever runs them over inputs (the command
+ * driver, later the library's face): what each reads of a trace, as data
+ * the reader takes, and its result's life: init, add, merge, finish, notes,
+ * release. A result is `size` bytes the caller provides; it owns what it
+ * holds until release.
+ */
+#ifndef AN_ANALYSIS_H
+#define AN_ANALYSIS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "xp_err.h"
+#include "xp_model.h"
+
+/* How an input is read for an analysis. */
+enum an_read {
+	AN_READ_TRACE,		/* the device planes first (lazily), the rest on demand */
+	AN_READ_HOST,		/* only the host planes ("/host:..."); the others keep their names */
+	AN_READ_KERNELS,	/* the GPU stream lines, or a run summary's kernels section */
+	AN_READ_OPS,		/* the lines an_ops_add uses, or a run summary's ops section */
+};
+
+/* What an analysis reads of a trace (xp_read_opts takes these). */
+struct an_read_profile {
+	enum an_read how;
+	uint32_t keys;		/* key stats it uses off the host planes (0: all) */
+	uint32_t host_keys;	/* key stats it uses on the host planes */
+	int (*want_host_event)(const char *name);	/* host events kept besides those keys mark */
+	enum xp_event_stats event_stats;	/* an event's own stats kept */
+};
+
+struct an_analysis {
+	const char *name;
+	struct an_read_profile read;
+	size_t size;		/* a result's bytes */
+	/* Readies a result with the analysis's options (struct an_<x>_opts; NULL where it has none). */
+	void (*init)(void *r, const void *opts);
+	/*
+	 * Adds one input's trace, read as `read` says (input names it in
+	 * messages); NULL where the caller adds it itself. 0 or an xp_errcode.
+	 */
+	int (*add)(void *r, struct xp_trace *t, const char *input, struct xp_err *err);
+	/* Moves src into dst, in input order (src left to release); NULL: results are not pooled. */
+	int (*merge)(void *dst, void *src, struct xp_err *err);
+	/* After the last input (NULL: nothing to do). 0 or an xp_errcode. */
+	int (*finish)(void *r, struct xp_err *err);
+	/* Warnings about the result, added to n (NULL: none). 0 or XP_ERR_NOMEM. */
+	int (*notes)(const void *r, struct xp_notes *n);
+	void (*release)(void *r);
+};
+
+extern const struct an_analysis an_kernels_analysis;
+extern const struct an_analysis an_ops_analysis;
+extern const struct an_analysis an_memory_analysis;
+extern const struct an_analysis an_compile_analysis;
+extern const struct an_analysis an_overview_analysis;
+extern const struct an_analysis an_events_analysis;
+
+#endif

@@ -1,0 +1,166 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Warning texts about analysis results (an_notes.h). */
+#include "an_notes.h"
+
+#include <stdlib.h>
+
+#include "an_sketch.h"
+#include "xp_stray.h"
+
+int an_kern_notes(const struct an_kern_result *r, struct xp_notes *n)
+{
+	char ex[256];
+	int ret = 0;
+
+	if (r->bad_config) {
+		xp_escape(ex, sizeof(ex), r->bad_config_example ? r->bad_config_example : "");
+		ret |= xp_notes_add(n, "%zu kernel%s carr%s a kernel_details stat that does not parse as a launch "
+				    "configuration (e.g. \"%s\"): counted under %s name, configuration '?'",
+				    r->bad_config, r->bad_config == 1 ? "" : "s", r->bad_config == 1 ? "ies" : "y", ex,
+				    r->bad_config == 1 ? "its" : "their");
+	}
+	if (r->implausible_config)
+		ret |= xp_notes_add(n, "%zu kernel%s record a grid or block with a zero dimension (values the profiler "
+				    "did not fill in): their configurations are shown as recorded",
+				    r->implausible_config, r->implausible_config == 1 ? "" : "s");
+	if (r->opts.by == AN_KERN_BY_CONFIG && r->no_config)
+		ret |= xp_notes_add(n, "%zu kernel%s carr%s no kernel_details stat: configuration '-'", r->no_config,
+				    r->no_config == 1 ? "" : "s", r->no_config == 1 ? "ies" : "y");
+	if (r->device_planes_no_streams)
+		ret |= xp_notes_add(n, "%zu device plane%s with events but no stream lines (TPU: 'xplane-stat ops' "
+				    "reads their XLA Ops)", r->device_planes_no_streams,
+				    r->device_planes_no_streams == 1 ? "" : "s");
+	if (r->approximate)
+		ret |= xp_notes_add(n, "%zu row%s: median, p90 and p99 approximate, within %g%%: summaries keep a kernel's "
+				    "instances on a device beyond %d as a sketch (SUMMARIES in xplane-stat(1))",
+				    r->approximate, r->approximate == 1 ? "" : "s", AN_SKETCH_ALPHA * 100, AN_KERN_EXACT_MAX);
+	return ret ? XP_ERR_NOMEM : 0;
+}
+
+int an_kern_input_notes(const struct an_kern_result *r, const char *path, struct xp_notes *n)
+{
+	size_t k = r->stray_events;
+
+	if (!k)
+		return 0;
+	return xp_notes_add(n, "'%s': %zu event%s on the stream lines end%s more than %d windows after every "
+			    "other event of the plane (a duration that reads like an absolute end time): left out",
+			    path, k, k == 1 ? "" : "s", k == 1 ? "s" : "", XP_STRAY_WINDOWS);
+}
+
+int an_mem_notes(const struct an_mem_result *r, struct xp_notes *n)
+{
+	size_t i, no_state = 0, unseen = 0, reused = 0, varies = 0;
+	int ret = 0;
+
+	for (i = 0; i < r->nrows; i++) {
+		no_state += r->rows[i].no_state;
+		unseen += r->rows[i].freed_unseen;
+		reused += r->rows[i].addr_reused;
+		varies += r->rows[i].capacity_varies;
+	}
+	if (no_state)
+		ret |= xp_notes_add(n, "%zu memory event%s give%s no bytes_allocated: counted, but not in the peak "
+				    "or timeline", no_state, no_state == 1 ? "" : "s", no_state == 1 ? "s" : "");
+	if (unseen)
+		ret |= xp_notes_add(n, "%zu deallocation%s free%s an address with no allocation seen in the profile "
+				    "(made before it began)", unseen, unseen == 1 ? "" : "s", unseen == 1 ? "s" : "");
+	if (reused)
+		ret |= xp_notes_add(n, "%zu allocation%s reuse%s an address still live (its free was not recorded): "
+				    "the older allocation is taken as freed", reused, reused == 1 ? "" : "s",
+				    reused == 1 ? "s" : "");
+	if (varies)
+		ret |= xp_notes_add(n, "%zu memor%s report%s a capacity (in use + available) that changes over "
+				    "the profile: the largest is shown", varies, varies == 1 ? "y" : "ies",
+				    varies == 1 ? "s" : "");
+	return ret ? XP_ERR_NOMEM : 0;
+}
+
+int an_ops_notes(const struct an_ops_result *r, struct xp_notes *n)
+{
+	size_t i, k;
+	int ret = 0;
+
+	for (i = 0; i < r->ndevices; i++) {
+		const struct an_ops_device *d = &r->devices[i];
+
+		if ((k = d->stray_events))
+			ret |= xp_notes_add(n, "plane '%s': %zu op event%s end%s more than %d windows after every "
+					    "other event of the line (a duration that reads like an absolute end "
+					    "time): left out", d->name, k, k == 1 ? "" : "s", k == 1 ? "s" : "",
+					    XP_STRAY_WINDOWS);
+		if ((k = d->partial_overlaps))
+			ret |= xp_notes_add(n, "plane '%s': %zu op%s start%s inside another op of the line and "
+					    "end%s after it (ops nested out of order): no child of it, nothing "
+					    "subtracted from its self time", d->name, k, k == 1 ? "" : "s",
+					    k == 1 ? "s" : "", k == 1 ? "s" : "");
+		if ((k = d->odd_values))
+			ret |= xp_notes_add(n, "plane '%s': %zu flops, model_flops or bytes_accessed stat%s %s "
+					    "negative or not an integer (treated as absent)", d->name, k,
+					    k == 1 ? "" : "s", k == 1 ? "is" : "are");
+		if ((k = d->extra_module_lines))
+			ret |= xp_notes_add(n, "plane '%s': %zu more 'XLA Modules' line%s not used for programs",
+					    d->name, k, k == 1 ? "" : "s");
+		if ((k = d->kernels_no_op) && d->events[AN_OP_GPU])
+			ret |= xp_notes_add(n, "plane '%s': %zu kernel%s without an hlo_op stat left out", d->name,
+					    k, k == 1 ? "" : "s");
+	}
+	if ((k = r->overflows))
+		ret |= xp_notes_add(n, "%zu row sum%s passed 2^64-1 (flops, bytes) or 2^63-1 ps (time): "
+				    "shown as unknown (flops, bytes) or the largest time", k, k == 1 ? "" : "s");
+	if ((k = r->partial_sums))
+		ret |= xp_notes_add(n, "%zu row value%s (flops, model_flops, bytes_accessed) carried by only "
+				    "some occurrences: shown as unknown", k, k == 1 ? "" : "s");
+	if ((k = r->ridge_differs))
+		ret |= xp_notes_add(n, "%zu row%s ran on devices with different peaks: no bound-by", k,
+				    k == 1 ? "" : "s");
+	return ret ? XP_ERR_NOMEM : 0;
+}
+
+int an_ov_counts(const struct an_ov_result *r, size_t **before)
+{
+	size_t k;
+
+	if (!(*before = malloc((r->n + 1) * 4 * sizeof(**before))))
+		return XP_ERR_NOMEM;
+	for (k = 0; k < r->n; k++) {
+		(*before)[k * 4] = r->devices[k].stray;
+		(*before)[k * 4 + 1] = r->devices[k].no_launch;
+		(*before)[k * 4 + 2] = r->devices[k].ambiguous;
+		(*before)[k * 4 + 3] = r->devices[k].off_scale;
+	}
+	return 0;
+}
+
+int an_ov_input_notes(struct xp_notes *n, const char *path, const struct an_ov_result *r,
+		      const size_t *before, size_t nbefore)
+{
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; i < r->n; i++) {
+		const struct an_ov_device *d = &r->devices[i];
+		const size_t *b = i < nbefore ? &before[i * 4] : NULL;
+		size_t st = d->stray - (b ? b[0] : 0), nl = d->no_launch - (b ? b[1] : 0);
+		size_t am = d->ambiguous - (b ? b[2] : 0), os = d->off_scale - (b ? b[3] : 0);
+
+		if (st)
+			ret |= xp_notes_add(n, "'%s': plane '%s': %zu event%s end%s more than %d windows after every "
+					    "other event of the plane (a duration that reads like an absolute end "
+					    "time): left out of span, busy time and statistics", path, d->name, st,
+					    st == 1 ? "" : "s", st == 1 ? "s" : "", XP_STRAY_WINDOWS);
+		if (nl)
+			ret |= xp_notes_add(n, "'%s': plane '%s': %zu device event%s with a correlation_id ha%s no "
+					    "host event with that id: no launch latency", path, d->name, nl,
+					    nl == 1 ? "" : "s", nl == 1 ? "s" : "ve");
+		if (am)
+			ret |= xp_notes_add(n, "'%s': plane '%s': %zu device event%s share%s its correlation_id with "
+					    "several host events: left out of launch latency", path, d->name, am,
+					    am == 1 ? "" : "s", am == 1 ? "s" : "");
+		if (os)
+			ret |= xp_notes_add(n, "'%s': plane '%s': %zu device event%s and %s host launch%s lie too far "
+					    "apart to compare: left out of launch latency", path, d->name, os,
+					    os == 1 ? "" : "s", os == 1 ? "its" : "their", os == 1 ? "" : "es");
+	}
+	return ret;
+}

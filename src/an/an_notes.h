@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * Warning texts about analysis results: what a result left out or could not
+ * use, as lines for xp_notes ("warnings" in JSON, stderr otherwise). Each
+ * returns 0, or XP_ERR_NOMEM when a note could not be added.
+ */
+#ifndef AN_NOTES_H
+#define AN_NOTES_H
+
+#include <stddef.h>
+
+#include "an_kernels.h"
+#include "an_memory.h"
+#include "an_ops.h"
+#include "an_overview.h"
+#include "xp_err.h"
+
+/* The pooled kernels: unparsable or implausible launch configurations, sketched rows. */
+int an_kern_notes(const struct an_kern_result *r, struct xp_notes *n);
+/* One input's kernels (before merging): the events left out as stray ends. */
+int an_kern_input_notes(const struct an_kern_result *r, const char *path, struct xp_notes *n);
+/* The memories: events without bytes, frees of unseen allocations, reused addresses. */
+int an_mem_notes(const struct an_mem_result *r, struct xp_notes *n);
+/* The ops: stray and misnested ops, odd counters, overflowing sums, mixed peaks. */
+int an_ops_notes(const struct an_ops_result *r, struct xp_notes *n);
+
+/*
+ * Overview pools devices by name: an_ov_counts keeps each device's counts of
+ * odd events before an input is added (*before: 4 a device, free it), and
+ * an_ov_input_notes says what that input added (stray ends, unlinked or
+ * ambiguous launches), naming path.
+ */
+int an_ov_counts(const struct an_ov_result *r, size_t **before);
+int an_ov_input_notes(struct xp_notes *n, const char *path, const struct an_ov_result *r,
+		      const size_t *before, size_t nbefore);
+
+#endif

@@ -1,0 +1,239 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The analysis driver: one loop over inputs for every analysis command (cmd_driver.h). */
+#include "cmd_driver.h"
+
+#include <stdalign.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* One input read (and, for some reads, analysed) on a worker thread. */
+struct drive_input {
+	struct cmd_input *in;
+	alignas(max_align_t) unsigned char r[];	/* an input's own result (an->size bytes) */
+};
+
+static void drive_input_free(const struct an_analysis *an, struct drive_input *di)
+{
+	if (!di)
+		return;
+	an->release(di->r);
+	cmd_input_free(di->in);
+	free(di);
+}
+
+static void *drive_work(size_t i, void *ctx)
+{
+	struct cmd_drive *d = ctx;
+	const struct an_analysis *an = d->a->an;
+	const char *path = d->paths.paths[i];
+	struct drive_input *di = calloc(1, sizeof(*di) + an->size);
+
+	if (!di)
+		return NULL;
+	an->init(di->r, d->opts);
+	switch (an->read.how) {
+	case AN_READ_TRACE:
+		di->in = cmd_input_process(d->c, path, d->plane_jobs, NULL, 1);
+		break;
+	case AN_READ_HOST:
+		if ((di->in = calloc(1, sizeof(*di->in)))) {
+			di->in->path = path;
+			cmd_host_analyse(d->c, d->plane_jobs, di->in, di->r, an->add);
+		}
+		break;
+	case AN_READ_KERNELS:
+		di->in = cmd_input_kernels(d->c, path, d->plane_jobs, (void *)di->r);
+		break;
+	case AN_READ_OPS:
+		/* one input alone keeps its trace, to name its planes when it has no device plane */
+		di->in = cmd_input_ops(d->c, path, d->plane_jobs, (void *)di->r, d->paths.n == 1);
+		break;
+	}
+	if (!di->in) {
+		drive_input_free(an, di);
+		return NULL;
+	}
+	return di;
+}
+
+static void drive_done(size_t i, void *result, void *ctx)
+{
+	struct cmd_drive *d = ctx;
+	const struct an_analysis *an = d->a->an;
+	struct drive_input *di = result;
+	struct xp_err err = {0};
+	int r = 0;
+
+	(void)i;
+	if (d->ret >= 0)
+		goto out;
+	if (cmd_batch_step(&d->b, di ? di->in : NULL, &d->notes)) {
+		d->ret = di ? di->in->code : EXIT_ERROR;
+		goto out;
+	}
+	if (!di || di->in->code)
+		goto out;
+	if (d->a->input)
+		r = d->a->input(d, di->in, di->r, &err);
+	if (!r && an->merge)
+		r = an->merge(d->res, di->r, &err);
+	if (r < 0) {
+		cmd_error("%s", err.code ? err.msg : "out of memory");
+		d->ret = EXIT_ERROR;
+	} else if (r > 0) {
+		d->ret = r;
+	}
+out:
+	drive_input_free(an, di);
+}
+
+static int drive_print(FILE *f, enum out_mode mode, int colour, const void *arg)
+{
+	const struct cmd_drive *d = arg;
+
+	return d->a->print(f, mode, colour, d);
+}
+
+/* After the inputs of a streamed output: its close, the notes, and what after says. */
+static int drive_stream_end(struct cmd_drive *d, struct cmd_out *out)
+{
+	int ret = cmd_out_close(out, 1);
+
+	cmd_print_notes(&d->notes);
+	if (!ret && d->a->after && (ret = d->a->after(d)) == CMD_GO_ON)
+		ret = EXIT_OK;
+	return cmd_batch_exit(&d->b, ret);
+}
+
+/* After the inputs: nothing found, finish, notes; CMD_GO_ON to print the result. */
+static int drive_finish(struct cmd_drive *d)
+{
+	const struct an_analysis *an = d->a->an;
+	struct xp_err err = {0};
+	int ret;
+
+	if (d->a->nothing && (ret = d->a->nothing(d)) != CMD_GO_ON) {
+		if (an->notes && an->notes(d->res, &d->notes))
+			ret = EXIT_ERROR;
+		cmd_print_notes(&d->notes);
+		return ret;
+	}
+	if ((an->finish && an->finish(d->res, &err)) || (an->notes && an->notes(d->res, &d->notes))) {
+		cmd_error("%s", err.code ? err.msg : "out of memory");
+		return EXIT_ERROR;
+	}
+	if (d->a->after && (ret = d->a->after(d)) != CMD_GO_ON) {
+		cmd_print_notes(&d->notes);
+		return ret;
+	}
+	return CMD_GO_ON;
+}
+
+static int drive_run(struct cmd_drive *d)
+{
+	struct cmd_out out = {0};
+	int ret, have_out = 0;
+
+	if ((ret = cmd_batch_inputs(&d->b, d->c, d->pos, d->npos, &d->paths, &d->notes, &d->plane_jobs)) >= 0)
+		return ret;
+	if (d->stream) {
+		if ((ret = cmd_out_open(&out, d->c->output)))
+			return ret;
+		have_out = 1;
+		d->out = out.f;
+	}
+	ret = cmd_batch_run(&d->b, cmd_jobs(d->c, d->paths.n), drive_work, drive_done, d, &d->notes, &d->ret);
+	if (ret >= 0)
+		goto out;
+	if (d->stream) {
+		have_out = 0;
+		ret = drive_stream_end(d, &out);
+		goto out;
+	}
+	if ((ret = drive_finish(d)) != CMD_GO_ON)
+		goto out;
+	ret = cmd_write(d->c->output, d->mode, drive_print, d);
+	if (d->mode != OUT_JSON)
+		cmd_print_notes(&d->notes);
+	if (!ret && d->empty)
+		ret = EXIT_NOMATCH;
+	ret = cmd_batch_exit(&d->b, ret);
+out:
+	if (have_out)
+		cmd_out_close(&out, 0);
+	d->out = NULL;
+	return ret;
+}
+
+/* Parsing and the checks every analysis command makes; CMD_GO_ON or the exit code. */
+static int drive_begin(struct cmd_drive *d, const struct opt_cmd *cmd, int argc, char **argv)
+{
+	const struct an_read_profile *p = &d->a->an->read;
+	int ret, m;
+
+	if ((ret = cmd_parse(cmd, argc, argv, &d->pos, &d->npos)) >= 0)
+		return ret;
+	if (!d->npos) {
+		cmd_error("no input given (see 'xplane-stat %s --help')", cmd->name);
+		return EXIT_USAGE;
+	}
+	if ((m = cmd_output_mode(d->c)) < 0)
+		return EXIT_USAGE;
+	d->mode = (enum out_mode)m;
+	if ((ret = cmd_input_setup(d->c)) >= 0)
+		return ret;
+	d->c->keys = p->keys;
+	d->c->host_keys = p->host_keys;
+	d->c->want_host_event = p->want_host_event;
+	d->c->event_stats = p->event_stats;
+	d->c->summaries = p->how == AN_READ_KERNELS || p->how == AN_READ_OPS;
+	return d->a->setup ? d->a->setup(d) : CMD_GO_ON;
+}
+
+int cmd_drive(struct cmd_drive *d, const struct opt_cmd *cmd, int argc, char **argv)
+{
+	const struct an_analysis *an = d->a->an;
+	int ret;
+
+	d->ret = CMD_GO_ON;
+	if ((ret = drive_begin(d, cmd, argc, argv)) != CMD_GO_ON)
+		goto out;
+	if (!(d->res = calloc(1, an->size))) {
+		cmd_error("out of memory");
+		ret = EXIT_ERROR;
+		goto out;
+	}
+	an->init(d->res, d->opts);
+	ret = drive_run(d);
+	an->release(d->res);
+out:
+	free(d->res);
+	d->res = NULL;
+	cmd_common_release(d->c);
+	xp_pathlist_release(&d->paths);
+	xp_notes_release(&d->notes);
+	free(d->pos);
+	d->pos = NULL;
+	return ret;
+}
+
+int cmd_drive_nomatch(const struct cmd_drive *d)
+{
+	return d->b.failed ? d->b.first_code : EXIT_NOMATCH;
+}
+
+const char *cmd_drive_inputs(const struct cmd_drive *d)
+{
+	return d->paths.n == 1 ? "this input" : "any input";
+}
+
+int cmd_drive_no_device(struct cmd_drive *d, const struct cmd_input *in)
+{
+	if (d->paths.n == 1) {
+		cmd_no_device_input(in, d->c->device);
+		return EXIT_NOMATCH;
+	}
+	return xp_notes_add(&d->notes, "'%s': no device plane with events%s", in->path,
+			    d->c->device ? " matching --device" : "");
+}

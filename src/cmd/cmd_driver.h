@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The analysis driver: a command describes its analysis once (what it reads,
+ * how an input's result is made and pooled, what "nothing found" says, its
+ * formatter) and cmd_drive does what every analysis command does alike:
+ * expanding inputs and summaries, threads, progress, failed inputs as
+ * warnings, output, notes and exit codes (perf's struct perf_tool driven by
+ * one session loop is the model).
+ *
+ * A command file keeps its options, their meaning and a struct cmd_analysis;
+ * its function ends in
+ *	struct cmd_drive d = {&my_command, &args.c, &args, &args.analysis_opts};
+ *	return cmd_drive(&d, &cmd, argc, argv);
+ */
+#ifndef CMD_DRIVER_H
+#define CMD_DRIVER_H
+
+#include "an_analysis.h"
+#include "cmd.h"
+
+/* What setup helpers return to say "no exit code yet: go on". */
+#define CMD_GO_ON (-1)
+
+struct cmd_drive;
+
+/* An analysis command: the analysis it runs, and what the command adds to it. */
+struct cmd_analysis {
+	const struct an_analysis *an;
+	/*
+	 * After parsing: the command's own checks of its options, and the
+	 * analysis options it fills (d->opts). CMD_GO_ON, or the exit code
+	 * (message printed). NULL: none.
+	 */
+	int (*setup)(struct cmd_drive *d);
+	/*
+	 * On the main thread, in input order, before the input's result r is
+	 * merged (an->merge, when it has one): adds what a reader should know of
+	 * the input to d->notes, or (an analysis without merge) adds the input
+	 * to d->res itself. Returns 0; an xp_errcode (err says why); or an exit
+	 * code > 0 to stop, its message printed. NULL: none.
+	 */
+	int (*input)(struct cmd_drive *d, struct cmd_input *in, void *r, struct xp_err *err);
+	/*
+	 * After every input: CMD_GO_ON when there is something to show, else
+	 * what "nothing found" says (printed) and the exit code; the result's
+	 * notes are printed after it. NULL: never nothing.
+	 */
+	int (*nothing)(struct cmd_drive *d);
+	/* After finish and notes, before printing: CMD_GO_ON, or the exit code (message printed). NULL: none. */
+	int (*after)(struct cmd_drive *d);
+	/* The formatter: prints d->res (d->args for the options); -1 means out of memory. */
+	int (*print)(FILE *f, enum out_mode mode, int colour, const struct cmd_drive *d);
+};
+
+struct cmd_drive {
+	const struct cmd_analysis *a;
+	struct cmd_common *c;
+	void *args;		/* the command's options, for the callbacks */
+	const void *opts;	/* the analysis options (an->init) */
+	int stream;		/* the output is opened before the inputs and written by input (d->out) */
+	int empty;		/* set by after: the printed result is empty (exit 4 after printing it) */
+	/* set by the driver */
+	void *res;		/* the pooled result */
+	enum out_mode mode;
+	const char **pos;	/* the positional arguments */
+	size_t npos;
+	struct xp_pathlist paths;
+	struct xp_notes notes;
+	struct cmd_batch b;
+	unsigned plane_jobs;
+	FILE *out;		/* with stream: where input writes */
+	int ret;		/* private: an exit code that stopped the batch, else CMD_GO_ON */
+};
+
+/*
+ * Runs the command: parses the arguments (options, --help), refuses no
+ * input, sets d->mode from --json/--csv/--tsv, checks --reader and --jobs,
+ * applies the analysis's read profile to d->c, calls setup, runs the
+ * analysis over the inputs and writes its result. Returns the exit code.
+ */
+int cmd_drive(struct cmd_drive *d, const struct opt_cmd *cmd, int argc, char **argv);
+/* For nothing: "nothing found" as an exit code: an input's failure if some failed, else EXIT_NOMATCH. */
+int cmd_drive_nomatch(const struct cmd_drive *d);
+/* "this input" for one input, else "any input", for messages. */
+const char *cmd_drive_inputs(const struct cmd_drive *d);
+/*
+ * For merge, when an input holds no device plane the command can use: one
+ * input alone stops with the planes it has (exit 4); of several, a warning.
+ * Returns 0 or the exit code.
+ */
+int cmd_drive_no_device(struct cmd_drive *d, const struct cmd_input *in);
+
+#endif
