@@ -12,6 +12,10 @@
 
 static void kern_init(void *r, const void *o) { an_kern_init(r, o); }
 static int kern_add(void *r, struct xp_trace *t, const char *in, struct xp_err *e) { (void)in; return an_kern_add(r, t, e); }
+static int kern_input_notes(const void *r, const char *path, int several, struct xp_notes *n)
+{
+	return an_kern_input_notes(r, path, several, n);
+}
 static int kern_merge(void *d, void *s, struct xp_err *e) { return an_kern_merge(d, s, e); }
 static int kern_finish(void *r, struct xp_err *e) { return an_kern_finish(r, e); }
 static int kern_notes(const void *r, struct xp_notes *n) { return an_kern_notes(r, n); }
@@ -19,7 +23,7 @@ static void kern_release(void *r) { an_kern_release(r); }
 
 const struct an_analysis an_kernels_analysis = {
 	"kernels", {AN_READ_KERNELS, AN_KERN_KEYS, 0, NULL, XP_EVSTATS_KEYS}, sizeof(struct an_kern_result),
-	kern_init, kern_add, kern_merge, kern_finish, kern_notes, kern_release,
+	kern_init, kern_add, kern_input_notes, kern_merge, kern_finish, kern_notes, kern_release,
 };
 
 static void ops_init(void *r, const void *o) { an_ops_init(r, o); }
@@ -31,30 +35,42 @@ static void ops_release(void *r) { an_ops_release(r); }
 
 const struct an_analysis an_ops_analysis = {
 	"ops", {AN_READ_OPS, AN_OPS_KEYS, 0, NULL, XP_EVSTATS_KEYS}, sizeof(struct an_ops_result),
-	ops_init, ops_add, ops_merge, ops_finish, ops_notes, ops_release,
+	ops_init, ops_add, NULL, ops_merge, ops_finish, ops_notes, ops_release,
 };
 
 /* Of the host planes only the memory events and their stats are kept. */
 static void mem_init(void *r, const void *o) { an_mem_init(r, o); }
 static int mem_add(void *r, struct xp_trace *t, const char *in, struct xp_err *e) { return an_mem_add(r, t, in, e); }
+static int mem_input_notes(const void *r, const char *path, int several, struct xp_notes *n)
+{
+	return an_mem_input_notes(r, path, several, n);
+}
 static int mem_merge(void *d, void *s, struct xp_err *e) { return an_mem_merge(d, s, e); }
 static int mem_notes(const void *r, struct xp_notes *n) { return an_mem_notes(r, n); }
 static void mem_release(void *r) { an_mem_release(r); }
 
 const struct an_analysis an_memory_analysis = {
 	"memory", {AN_READ_HOST, 0, AN_MEM_KEYS, an_mem_wants_host_event, XP_EVSTATS_KEYS},
-	sizeof(struct an_mem_result), mem_init, mem_add, mem_merge, NULL, mem_notes, mem_release,
+	sizeof(struct an_mem_result), mem_init, mem_add, mem_input_notes, mem_merge, NULL, mem_notes, mem_release,
 };
 
 /* Names and times only. */
 static void comp_init(void *r, const void *o) { an_comp_init(r, o); }
 static int comp_add(void *r, struct xp_trace *t, const char *in, struct xp_err *e) { return an_comp_add(r, t, in, e); }
+static int comp_input_notes(const void *r, const char *path, int several, struct xp_notes *n)
+{
+	return an_comp_input_notes(r, path, several, n);
+}
 static int comp_merge(void *d, void *s, struct xp_err *e) { return an_comp_merge(d, s, e); }
+static int comp_notes(const void *r, struct xp_notes *n)
+{
+	return an_comp_notes(r, n);
+}
 static void comp_release(void *r) { an_comp_release(r); }
 
 const struct an_analysis an_compile_analysis = {
 	"compile", {AN_READ_HOST, 0, 0, NULL, XP_EVSTATS_NONE}, sizeof(struct an_comp_result),
-	comp_init, comp_add, comp_merge, NULL, NULL, comp_release,
+	comp_init, comp_add, comp_input_notes, comp_merge, NULL, comp_notes, comp_release,
 };
 
 /* Host planes: launches and step annotations only, both marked by key stats. Devices pool by name as added. */
@@ -65,7 +81,7 @@ static void ov_release(void *r) { an_ov_release(r); }
 const struct an_analysis an_overview_analysis = {
 	"overview", {AN_READ_TRACE, AN_OV_KEYS, 1u << XP_K_CORRELATION_ID | 1u << XP_K_STEP_NUM,
 		     an_ov_wants_host_event, XP_EVSTATS_KEYS},
-	sizeof(struct an_ov_result), ov_init, NULL, NULL, ov_finish, NULL, ov_release,
+	sizeof(struct an_ov_result), ov_init, NULL, NULL, NULL, ov_finish, NULL, ov_release,
 };
 
 /* Every plane; counts and times need no stats (events --list asks for them all). */
@@ -75,5 +91,5 @@ static void ev_release(void *r) { an_ev_release(r); }
 
 const struct an_analysis an_events_analysis = {
 	"events", {AN_READ_TRACE, 0, 0, NULL, XP_EVSTATS_NONE}, sizeof(struct an_ev_result),
-	ev_init, NULL, NULL, ev_finish, NULL, ev_release,
+	ev_init, NULL, NULL, NULL, ev_finish, NULL, ev_release,
 };

@@ -43,6 +43,12 @@ struct an_analysis {
 	 * messages); NULL where the caller adds it itself. 0 or an xp_errcode.
 	 */
 	int (*add)(void *r, struct xp_trace *t, const char *input, struct xp_err *err);
+	/*
+	 * What a reader should know of one input's result r before it is
+	 * merged (path names it; several: it is one of several inputs), added
+	 * to n. NULL: nothing. 0 or XP_ERR_NOMEM.
+	 */
+	int (*input_notes)(const void *r, const char *path, int several, struct xp_notes *n);
 	/* Moves src into dst, in input order (src left to release); NULL: results are not pooled. */
 	int (*merge)(void *dst, void *src, struct xp_err *err);
 	/* After the last input (NULL: nothing to do). 0 or an xp_errcode. */

@@ -37,15 +37,59 @@ int an_kern_notes(const struct an_kern_result *r, struct xp_notes *n)
 	return ret ? XP_ERR_NOMEM : 0;
 }
 
-int an_kern_input_notes(const struct an_kern_result *r, const char *path, struct xp_notes *n)
+int an_kern_input_notes(const struct an_kern_result *r, const char *path, int several, struct xp_notes *n)
 {
 	size_t k = r->stray_events;
+	int ret = 0;
 
+	if (!r->devices && several)
+		ret |= xp_notes_add(n, "'%s': no GPU plane with stream lines%s", path,
+				    r->opts.device ? " matching --device" : "");
+	if (k)
+		ret |= xp_notes_add(n, "'%s': %zu event%s on the stream lines end%s more than %d windows after "
+				    "every other event of the plane (a duration that reads like an absolute end "
+				    "time): left out", path, k, k == 1 ? "" : "s", k == 1 ? "s" : "", XP_STRAY_WINDOWS);
+	return ret ? XP_ERR_NOMEM : 0;
+}
+
+int an_mem_input_notes(const struct an_mem_result *r, const char *path, int several, struct xp_notes *n)
+{
+	size_t k = r->no_memory_id;
+	int ret = 0;
+
+	if (k)
+		ret |= xp_notes_add(n, "'%s': %zu memory event%s name%s neither allocator_name nor index_on_host: "
+				    "left out", path, k, k == 1 ? "" : "s", k == 1 ? "s" : "");
+	if (several && !r->nrows)
+		ret |= xp_notes_add(n, "'%s': no memory events%s", path,
+				    r->opts.memory ? " of a memory matching --memory" : "");
+	return ret ? XP_ERR_NOMEM : 0;
+}
+
+int an_comp_input_notes(const struct an_comp_result *r, const char *path, int several, struct xp_notes *n)
+{
+	if (several && r->inputs_without)
+		return xp_notes_add(n, "'%s': no PjitFunction call or compiler event on a host plane", path);
+	return 0;
+}
+
+int an_comp_notes(const struct an_comp_result *r, struct xp_notes *n)
+{
+	if (r->compiler_events)
+		return 0;
+	return xp_notes_add(n, "no compiler events (trace_to_jaxpr, lower_*, backend_compile, *Compiler::*) in %s: "
+			    "each function's overhead is the first call minus the later median, an estimate",
+			    r->inputs == 1 ? "this input" : "any input");
+}
+
+int an_ev_stray_notes(size_t k, const char *path, struct xp_notes *n)
+{
 	if (!k)
 		return 0;
-	return xp_notes_add(n, "'%s': %zu event%s on the stream lines end%s more than %d windows after every "
-			    "other event of the plane (a duration that reads like an absolute end time): left out",
-			    path, k, k == 1 ? "" : "s", k == 1 ? "s" : "", XP_STRAY_WINDOWS);
+	return xp_notes_add(n, "'%s': %zu event%s end%s more than %d windows after every other event of %s plane "
+			    "(a duration that reads like an absolute end time): counted, but left out of total, "
+			    "mean, min and max", path, k, k == 1 ? "" : "s", k == 1 ? "s" : "", XP_STRAY_WINDOWS,
+			    k == 1 ? "its" : "their");
 }
 
 int an_mem_notes(const struct an_mem_result *r, struct xp_notes *n)

@@ -9,6 +9,8 @@
 
 #include <stddef.h>
 
+#include "an_compile.h"
+#include "an_events.h"
 #include "an_kernels.h"
 #include "an_memory.h"
 #include "an_ops.h"
@@ -17,8 +19,17 @@
 
 /* The pooled kernels: unparsable or implausible launch configurations, sketched rows. */
 int an_kern_notes(const struct an_kern_result *r, struct xp_notes *n);
-/* One input's kernels (before merging): the events left out as stray ends. */
-int an_kern_input_notes(const struct an_kern_result *r, const char *path, struct xp_notes *n);
+/*
+ * One input's result before merging (path names it; several: one of several
+ * inputs): what it lacks or left out.
+ */
+int an_kern_input_notes(const struct an_kern_result *r, const char *path, int several, struct xp_notes *n);
+int an_mem_input_notes(const struct an_mem_result *r, const char *path, int several, struct xp_notes *n);
+int an_comp_input_notes(const struct an_comp_result *r, const char *path, int several, struct xp_notes *n);
+/* Compile: no compiler events anywhere (the overheads are then estimates). */
+int an_comp_notes(const struct an_comp_result *r, struct xp_notes *n);
+/* Events: k events of one input's planes ended as stray ends (counted, not timed). */
+int an_ev_stray_notes(size_t k, const char *path, struct xp_notes *n);
 /* The memories: events without bytes, frees of unseen allocations, reused addresses. */
 int an_mem_notes(const struct an_mem_result *r, struct xp_notes *n);
 /* The ops: stray and misnested ops, odd counters, overflowing sums, mixed peaks. */

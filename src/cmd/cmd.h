@@ -154,6 +154,8 @@ int cmd_output_mode(const struct cmd_common *c);
 
 /* "xplane-stat: " + message on stderr. */
 void cmd_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The same for a bad command line; returns EXIT_USAGE. */
+int cmd_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* The exit code for a library error code. */
 int cmd_exit_for(int xp_code);
 /* Compiles an extended regex; prints why not and returns EXIT_USAGE on failure. */

@@ -25,16 +25,31 @@ void cmd_common_init(struct cmd_common *c)
 	c->event_stats = XP_EVSTATS_KEYS;
 }
 
+static void verror(const char *fmt, va_list ap)
+{
+	fflush(stdout);
+	fputs("xplane-stat: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
 void cmd_error(const char *fmt, ...)
 {
 	va_list ap;
 
-	fflush(stdout);
-	fputs("xplane-stat: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	verror(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+}
+
+int cmd_usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	verror(fmt, ap);
+	va_end(ap);
+	return EXIT_USAGE;
 }
 
 int cmd_output_mode(const struct cmd_common *c)

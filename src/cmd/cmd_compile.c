@@ -12,19 +12,9 @@ struct comp_args {
 
 static int comp_setup(struct cmd_drive *d)
 {
-	if (((struct comp_args *)d->args)->oo.events && d->mode != OUT_CSV && d->mode != OUT_TSV) {
-		cmd_error("--events selects the CSV/TSV table: the text and JSON outputs have both");
-		return EXIT_USAGE;
-	}
+	if (((struct comp_args *)d->args)->oo.events && d->mode != OUT_CSV && d->mode != OUT_TSV)
+		return cmd_usage_error("--events selects the CSV/TSV table: the text and JSON outputs have both");
 	return CMD_GO_ON;
-}
-
-static int comp_input(struct cmd_drive *d, struct cmd_input *in, void *r, struct xp_err *err)
-{
-	if (d->paths.n > 1 && ((struct an_comp_result *)r)->inputs_without)
-		return xp_notes_add(&d->notes, "'%s': no PjitFunction call or compiler event on a host plane",
-				    in->path);
-	return 0;
 }
 
 static int comp_nothing(struct cmd_drive *d)
@@ -44,18 +34,6 @@ static int comp_nothing(struct cmd_drive *d)
 	return cmd_drive_nomatch(d);
 }
 
-static int comp_after(struct cmd_drive *d)
-{
-	if (!((const struct an_comp_result *)d->res)->compiler_events &&
-	    xp_notes_add(&d->notes, "no compiler events (trace_to_jaxpr, lower_*, backend_compile, "
-			 "*Compiler::*) in %s: each function's overhead is the first call minus the later "
-			 "median, an estimate", cmd_drive_inputs(d))) {
-		cmd_error("out of memory");
-		return EXIT_ERROR;
-	}
-	return CMD_GO_ON;
-}
-
 static int comp_print(FILE *f, enum out_mode mode, int colour, const struct cmd_drive *d)
 {
 	struct out_comp_opts o = ((const struct comp_args *)d->args)->oo;
@@ -64,7 +42,7 @@ static int comp_print(FILE *f, enum out_mode mode, int colour, const struct cmd_
 	return out_compile(f, mode, d->res, &o, &d->notes, colour);
 }
 
-static const struct cmd_analysis compile = {&an_compile_analysis, comp_setup, comp_input, comp_nothing, comp_after,
+static const struct cmd_analysis compile = {&an_compile_analysis, comp_setup, NULL, comp_nothing, NULL,
 					    comp_print};
 
 int cmd_compile(int argc, char **argv)

@@ -74,7 +74,9 @@ static void drive_done(size_t i, void *result, void *ctx)
 	}
 	if (!di || di->in->code)
 		goto out;
-	if (d->a->input)
+	if (an->input_notes && an->input_notes(di->r, di->in->path, d->paths.n > 1, &d->notes))
+		r = XP_ERR_NOMEM;
+	if (!r && d->a->input)
 		r = d->a->input(d, di->in, di->r, &err);
 	if (!r && an->merge)
 		r = an->merge(d->res, di->r, &err);
@@ -114,8 +116,6 @@ static int drive_finish(struct cmd_drive *d)
 	int ret;
 
 	if (d->a->nothing && (ret = d->a->nothing(d)) != CMD_GO_ON) {
-		if (an->notes && an->notes(d->res, &d->notes))
-			ret = EXIT_ERROR;
 		cmd_print_notes(&d->notes);
 		return ret;
 	}

@@ -42,8 +42,8 @@ struct cmd_analysis {
 	int (*input)(struct cmd_drive *d, struct cmd_input *in, void *r, struct xp_err *err);
 	/*
 	 * After every input: CMD_GO_ON when there is something to show, else
-	 * what "nothing found" says (printed) and the exit code; the result's
-	 * notes are printed after it. NULL: never nothing.
+	 * what "nothing found" says (printed) and the exit code; the notes so
+	 * far are printed after it. NULL: never nothing.
 	 */
 	int (*nothing)(struct cmd_drive *d);
 	/* After finish and notes, before printing: CMD_GO_ON, or the exit code (message printed). NULL: none. */

@@ -1,20 +1,16 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* xplane-stat events: what a file holds by name, or (--list) every single event. */
-#include "an_events.h"
+#include "an_notes.h"
 #include "cmd_driver.h"
 #include "out_events.h"
-#include "xp_stray.h"
 
 struct ev_args {
 	struct cmd_common c;
 	struct an_ev_opts eo;
 	const char *match;
 	regex_t match_re;
-	int list, have_match;
+	int list, have_match, header;
 	size_t listed;		/* --list: events written */
-	const char *path;	/* --list: the input being written */
-	FILE *f;
-	enum out_mode mode;
 };
 
 static int ev_setup(struct cmd_drive *d)
@@ -37,36 +33,22 @@ static int ev_setup(struct cmd_drive *d)
 	return CMD_GO_ON;
 }
 
-static int list_event(void *ctx, const struct xp_plane *p, const struct xp_event *e)
-{
-	struct ev_args *a = ctx;
-
-	a->listed++;
-	return out_events_list_event(a->f, a->mode, a->path, p, e) ? XP_ERR_NOMEM : 0;
-}
-
 static int ev_input(struct cmd_drive *d, struct cmd_input *in, void *r, struct xp_err *err)
 {
 	struct ev_args *a = d->args;
 	struct an_ev_result *res = d->res;
-	size_t before = res->stray, k;
+	size_t before = res->stray;
 	int ret;
 
 	if (a->list) {	/* the header with the first input read, so that none read prints nothing */
-		if (!a->f)
+		if (!a->header++)
 			out_events_list_header(d->out, d->mode);
-		a->f = d->out;
-		a->mode = d->mode;
-		a->path = in->path;
-		return an_ev_each(&a->eo, in->t, list_event, a);
+		return out_events_list_trace(d->out, d->mode, in->path, in->t, &a->eo, &a->listed);
 	}
 	(void)r;
-	if ((ret = an_ev_add(res, in->t, &a->eo, err)) || !(k = res->stray - before))
+	if ((ret = an_ev_add(res, in->t, &a->eo, err)))
 		return ret;
-	return xp_notes_add(&d->notes, "'%s': %zu event%s end%s more than %d windows after every other event of %s "
-			    "plane (a duration that reads like an absolute end time): counted, but left out of "
-			    "total, mean, min and max", in->path, k, k == 1 ? "" : "s", k == 1 ? "s" : "",
-			    XP_STRAY_WINDOWS, k == 1 ? "its" : "their");
+	return an_ev_stray_notes(res->stray - before, in->path, &d->notes);
 }
 
 static int ev_after(struct cmd_drive *d)

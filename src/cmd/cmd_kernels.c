@@ -15,22 +15,11 @@ static int kern_setup(struct cmd_drive *d)
 {
 	struct kern_args *a = d->args;
 
-	if (d->mode == OUT_JSON && a->oo.copies) {
-		cmd_error("--copies selects a table: JSON always has both (memcpy[])");
-		return EXIT_USAGE;
-	}
+	if (d->mode == OUT_JSON && a->oo.copies)
+		return cmd_usage_error("--copies selects a table: JSON always has both (memcpy[])");
 	a->ko.by = (enum an_kern_by)a->by;
 	a->ko.device = a->c.device;
 	return CMD_GO_ON;
-}
-
-static int kern_input(struct cmd_drive *d, struct cmd_input *in, void *r, struct xp_err *err)
-{
-	if (!((struct an_kern_result *)r)->devices && d->paths.n > 1 &&
-	    xp_notes_add(&d->notes, "'%s': no GPU plane with stream lines%s", in->path,
-			 d->c->device ? " matching --device" : ""))
-		return XP_ERR_NOMEM;
-	return an_kern_input_notes(r, in->path, &d->notes);
 }
 
 static int kern_nothing(struct cmd_drive *d)
@@ -45,7 +34,7 @@ static int kern_nothing(struct cmd_drive *d)
 		  ? "its device planes have no 'Stream #' lines (a TPU trace? 'xplane-stat ops' shows its XLA ops)"
 		  : r->devices ? "the GPU stream lines hold no events"
 		  : "no GPU device plane has 'Stream #' lines ('xplane-stat planes FILE' shows what it holds)");
-	return cmd_drive_nomatch(d);
+	return an_kern_notes(d->res, &d->notes) ? EXIT_ERROR : cmd_drive_nomatch(d);
 }
 
 static int kern_print(FILE *f, enum out_mode mode, int colour, const struct cmd_drive *d)
@@ -53,7 +42,7 @@ static int kern_print(FILE *f, enum out_mode mode, int colour, const struct cmd_
 	return out_kernels(f, mode, d->res, &((const struct kern_args *)d->args)->oo, &d->notes, colour);
 }
 
-static const struct cmd_analysis kernels = {&an_kernels_analysis, kern_setup, kern_input, kern_nothing, NULL,
+static const struct cmd_analysis kernels = {&an_kernels_analysis, kern_setup, NULL, kern_nothing, NULL,
 					    kern_print};
 
 int cmd_kernels(int argc, char **argv)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* xplane-stat memory: device memory from the allocators' events on the host plane. */
-#include "an_memory.h"
+#include "an_notes.h"
 #include "cmd_driver.h"
 #include "out_memory.h"
 
@@ -14,31 +14,12 @@ static int mem_setup(struct cmd_drive *d)
 {
 	struct mem_args *a = d->args;
 
-	if ((d->mode == OUT_CSV || d->mode == OUT_TSV) && a->mo.peak && a->mo.timeline) {
-		cmd_error("--peak and --timeline are two tables: CSV and TSV give one (JSON has both)");
-		return EXIT_USAGE;
-	}
-	if (a->oo.top && !a->mo.peak) {
-		cmd_error("--top limits the --peak lists: give --peak too");
-		return EXIT_USAGE;
-	}
+	if ((d->mode == OUT_CSV || d->mode == OUT_TSV) && a->mo.peak && a->mo.timeline)
+		return cmd_usage_error("--peak and --timeline are two tables: CSV and TSV give one (JSON has both)");
+	if (a->oo.top && !a->mo.peak)
+		return cmd_usage_error("--top limits the --peak lists: give --peak too");
 	a->oo.view = a->mo.peak ? OUT_MEM_PEAK : a->mo.timeline ? OUT_MEM_TIMELINE : OUT_MEM_SUMMARY;
 	return CMD_GO_ON;
-}
-
-static int mem_input(struct cmd_drive *d, struct cmd_input *in, void *r, struct xp_err *err)
-{
-	const struct an_mem_result *m = r;
-	size_t k = m->no_memory_id;
-	int ret = 0;
-
-	if (k)
-		ret |= xp_notes_add(&d->notes, "'%s': %zu memory event%s name%s neither allocator_name nor "
-				    "index_on_host: left out", in->path, k, k == 1 ? "" : "s", k == 1 ? "s" : "");
-	if (d->paths.n > 1 && !m->nrows)
-		ret |= xp_notes_add(&d->notes, "'%s': no memory events%s", in->path,
-				    m->opts.memory ? " of a memory matching --memory" : "");
-	return ret;
 }
 
 static int mem_nothing(struct cmd_drive *d)
@@ -53,7 +34,7 @@ static int mem_nothing(struct cmd_drive *d)
 	else
 		cmd_error("no memory events in %s: no MemoryAllocation or MemoryDeallocation event on a host plane",
 			  cmd_drive_inputs(d));
-	return cmd_drive_nomatch(d);
+	return an_mem_notes(d->res, &d->notes) ? EXIT_ERROR : cmd_drive_nomatch(d);
 }
 
 static int mem_print(FILE *f, enum out_mode mode, int colour, const struct cmd_drive *d)
@@ -64,7 +45,7 @@ static int mem_print(FILE *f, enum out_mode mode, int colour, const struct cmd_d
 	return out_memory(f, mode, d->res, &o, &d->notes, colour);
 }
 
-static const struct cmd_analysis memory = {&an_memory_analysis, mem_setup, mem_input, mem_nothing, NULL, mem_print};
+static const struct cmd_analysis memory = {&an_memory_analysis, mem_setup, NULL, mem_nothing, NULL, mem_print};
 
 int cmd_memory(int argc, char **argv)
 {

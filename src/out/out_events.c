@@ -272,3 +272,26 @@ out:
 	cJSON_Delete(stats);
 	return ret;
 }
+
+struct list_ctx {
+	FILE *f;
+	enum out_mode mode;
+	const char *input;
+	size_t *listed;
+};
+
+static int list_one(void *ctx, const struct xp_plane *p, const struct xp_event *e)
+{
+	struct list_ctx *c = ctx;
+
+	++*c->listed;
+	return out_events_list_event(c->f, c->mode, c->input, p, e);
+}
+
+int out_events_list_trace(FILE *f, enum out_mode mode, const char *input, const struct xp_trace *t,
+			  const struct an_ev_opts *o, size_t *listed)
+{
+	struct list_ctx c = {f, mode, input, listed};
+
+	return an_ev_each(o, t, list_one, &c) ? -1 : 0;
+}

@@ -28,5 +28,8 @@ void out_events_list_header(FILE *f, enum out_mode mode);
  */
 int out_events_list_event(FILE *f, enum out_mode mode, const char *input, const struct xp_plane *p,
 			  const struct xp_event *e);
+/* Every event of t that o selects (an_ev_each), as out_events_list_event; *listed counts them. -1: out of memory. */
+int out_events_list_trace(FILE *f, enum out_mode mode, const char *input, const struct xp_trace *t,
+			  const struct an_ev_opts *o, size_t *listed);
 
 #endif
