@@ -152,6 +152,28 @@ unsigned cmd_jobs(const struct cmd_common *c, size_t n);
  */
 int cmd_output_mode(const struct cmd_common *c);
 
+/* Summaries as inputs (cmd_summaries.c). */
+/* The runs of summary files among the inputs, by the pathlist entry that stands for each. */
+struct cmd_run_entry {
+	const char *key;	/* paths->paths[i] */
+	struct an_run run;
+};
+
+struct cmd_runs {
+	struct cmd_run_entry *e;
+	size_t n, cap;
+};
+void cmd_runs_free(struct cmd_runs *r);
+/* The summary run an expanded input path stands for; NULL: a trace. */
+const struct cmd_run_entry *cmd_run_for(const struct cmd_common *c, const char *path);
+/* Whether an option a run was summarised with differs from the command's (NULL: not given). */
+int cmd_opt_differs(const char *run, const char *cmd);
+/* Replaces each summary file among paths by one input per run (kept in c). 0 or an xp_errcode. */
+int cmd_expand_summaries(struct cmd_common *c, struct xp_pathlist *paths, struct xp_err *err);
+/* Every plane's name of t, and which device planes are empty (free with cmd_planes_free). 0 or -1. */
+int cmd_plane_list(struct xp_trace *t, char ***names, unsigned char **empty);
+void cmd_planes_free(char **names, unsigned char *empty, size_t n);
+
 /* "xplane-stat: " + message on stderr. */
 void cmd_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* The same for a bad command line; returns EXIT_USAGE. */

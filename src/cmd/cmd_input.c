@@ -1,0 +1,478 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Reading one input as a command needs it (trace or summary's run), on a worker thread, printing nothing. */
+#include "cmd.h"
+
+#include <errno.h>
+#include <malloc.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "an_exec.h"
+#include "out_run.h"
+#include "xp_stray.h"
+#include "an_functions.h"
+#include "xp_input.h"
+#include "xp_pool.h"
+
+static void buf_free(void *b)
+{
+	xp_buf_release(b);
+	free(b);
+}
+
+/*
+ * Reads path: with lazy, only the device planes --device selects at first
+ * (the others on demand) and of them the lines want_lines keeps (NULL: all).
+ */
+static int read_input(const struct cmd_common *c, const char *path, unsigned jobs, int lazy,
+		      int (*want_plane)(const char *, void *),
+		      void (*want_lines)(const char *, const char *const *, size_t, unsigned char *, void *),
+		      struct xp_trace **t, struct xp_err *err)
+{
+	struct xp_read_opts ro = {.reader = c->reader_, .jobs = jobs, .event_stats = c->event_stats};
+	struct xp_buf *b = calloc(1, sizeof(*b));
+	int ret;
+
+	*t = NULL;
+	if (!b) {
+		xp_err_set(err, XP_ERR_NOMEM, "out of memory");
+		return EXIT_ERROR;
+	}
+	if (lazy) {
+		ro.want_plane = want_plane;
+		ro.want_lines = want_lines;
+		ro.want_ctx = (void *)c->device;
+	}
+	ret = xp_buf_load(path, c->max_input, b, err);
+	ro.input_mapped = b->mapped;
+	if (c->event_stats == XP_EVSTATS_KEYS)
+		ro.want_host_event = c->want_host_event;
+	ro.host_keys = c->host_keys;
+	ro.keys = c->keys;
+	ro.plane_read = c->plane_read;
+	ro.plane_read_ctx = c->plane_read_ctx;
+	ro.plane_user_free = c->plane_user_free;
+	ro.release_events = c->release_events;
+	ro.line_events = c->line_events;
+	ro.line_user_size = c->line_user_size;
+	if (!ret && an_run_sniff(b->data, b->len)) {
+		if (c->summaries)	/* one from standard input or a pipe: not looked into before */
+			ret = xp_err_set(err, XP_ERR_USAGE,
+					 "'%s' holds a summary of runs: name summary files (not standard input or "
+					 "a pipe) for this command to read them as summaries", path);
+		else
+			ret = xp_err_set(err, XP_ERR_USAGE,
+					 "'%s' is a summary of runs: this command needs the traces themselves "
+					 "(summaries serve functions, autotune, diff, merge and history)", path);
+	} else if (!ret) {
+		ret = xp_trace_read_opts(&ro, b->data, b->len, t, err);
+		if (ret)
+			cmd_err_name_input(err, path);	/* the reader does not know the path */
+	}
+	if (!ret && (lazy || c->event_stats == XP_EVSTATS_INPUT)) {
+		/* deferred planes read from it, and stats left there (XP_EVSTATS_INPUT) */
+		xp_trace_adopt_buf(*t, buf_free, b);
+		return EXIT_OK;
+	}
+	buf_free(b);
+	return cmd_exit_for(ret);
+}
+
+int cmd_read_lines(const struct cmd_common *c, const char *path, unsigned jobs,
+		   void (*want_lines)(const char *, const char *const *, size_t, unsigned char *, void *),
+		   struct xp_trace **t, struct xp_err *err)
+{
+	return read_input(c, path, jobs, 1, an_exec_wants_plane, want_lines, t, err);
+}
+
+static int wants_host_plane(const char *name, void *ctx)
+{
+	(void)ctx;
+	return !strncmp(name, "/host:", 6);
+}
+
+void cmd_host_analyse(const struct cmd_common *c, unsigned jobs, struct cmd_input *in, void *result,
+		      int (*add)(void *result, struct xp_trace *t, const char *input, struct xp_err *err))
+{
+	int r;
+
+	in->code = cmd_read_host(c, in->path, jobs, &in->t, &in->err);
+	if (in->code)
+		return;
+	if ((r = add(result, in->t, in->path, &in->err))) {
+		if (r != XP_ERR_NOMEM)
+			cmd_err_name_input(&in->err, in->path);
+		in->code = cmd_exit_for(r);
+	} else if (cmd_note_counts(&in->notes, in->path, in->t)) {
+		in->code = EXIT_ERROR;
+		xp_err_set(&in->err, XP_ERR_NOMEM, "out of memory");
+	}
+	xp_trace_free(in->t);
+	in->t = NULL;
+}
+
+int cmd_read_host(const struct cmd_common *c, const char *path, unsigned jobs, struct xp_trace **t,
+		  struct xp_err *err)
+{
+	return read_input(c, path, jobs, 1, wants_host_plane, NULL, t, err);
+}
+
+static int wants_no_plane(const char *name, void *ctx)
+{
+	(void)name;
+	(void)ctx;
+	return 0;
+}
+
+int cmd_read_deferred(const struct cmd_common *c, const char *path, unsigned jobs, struct xp_trace **t,
+		      struct xp_err *err)
+{
+	return read_input(c, path, jobs, 1, wants_no_plane, NULL, t, err);
+}
+
+int cmd_read(const struct cmd_common *c, const char *path, unsigned jobs, int lazy,
+	     struct xp_trace **t, struct xp_err *err)
+{
+	/* Without --children only the lines of device work are read. */
+	return read_input(c, path, jobs, lazy, an_exec_wants_plane, c->children ? NULL : an_exec_want_lines, t,
+			  err);
+}
+
+int cmd_load(const char *path, uint64_t max_input, struct xp_trace **t)
+{
+	struct cmd_common c;
+	struct xp_err err = {0};
+	int ret;
+
+	cmd_common_init(&c);
+	c.max_input = max_input;
+	ret = cmd_read(&c, path, 1, 0, t, &err);
+	if (ret)
+		cmd_error("%s", err.msg);
+	return ret;
+}
+
+/* The size and crc32 of a file's bytes as stored; 0 and 0 for standard input. */
+static int file_crc(const char *path, uint64_t *size, uint32_t *crc, struct xp_err *err)
+{
+	unsigned char buf[1 << 16];
+	uLong c = crc32(0, Z_NULL, 0);
+	uint64_t n = 0;
+	FILE *f;
+	size_t k;
+
+	*size = 0;
+	*crc = 0;
+	if (!strcmp(path, "-"))
+		return 0;
+	if (!(f = fopen(path, "rb")))
+		return xp_err_set(err, XP_ERR_IO, "cannot open '%s': %s", path, strerror(errno));
+	while ((k = fread(buf, 1, sizeof(buf), f)) > 0) {
+		c = crc32(c, buf, (uInt)k);
+		n += k;
+	}
+	k = (size_t)ferror(f);
+	fclose(f);
+	if (k)
+		return xp_err_set(err, XP_ERR_IO, "cannot read '%s'", path);
+	*size = n;
+	*crc = (uint32_t)c;
+	return 0;
+}
+
+/* A summary's run as an input: its executions moved out of the table. */
+static void run_input(const struct cmd_common *c, const struct an_exec_opts *xo, struct cmd_input *in)
+{
+	struct an_run *run = (struct an_run *)in->run;
+	const char *what = NULL;
+	size_t i;
+
+	if (cmd_opt_differs(run->children, c->children))
+		what = "--children";
+	else if (run->min_dur_ps != xo->min_dur_ps)
+		what = "--min-duration";
+	else if (run->device && cmd_opt_differs(run->device, c->device))
+		what = "--device";
+	if (what) {
+		in->code = EXIT_USAGE;
+		xp_err_set(&in->err, XP_ERR_USAGE,
+			   "'%s' line %zu: summarised with another %s than this command asks for: ask for "
+			   "the same, or summarise the trace again", run->src_file, run->src_line, what);
+		return;
+	}
+	in->execs = run->execs;
+	memset(&run->execs, 0, sizeof(run->execs));
+	in->have_execs = 1;
+	if (c->device && !run->device) {
+		if (an_run_select_devices(&in->execs, c->device))
+			goto nomem;
+		/* summarize --device: the line it writes holds the selected planes only */
+		if (run->kernels)
+			an_run_kernels_select(run->kernels, c->device);
+		if (run->ops)
+			an_run_ops_select(run->ops, c->device);
+	}
+	for (i = 0; i < run->nwarnings; i++)
+		if (xp_notes_add(&in->notes, "%s", run->warnings[i]))
+			goto nomem;
+	in->reader_notes = in->notes.n;
+	if (cmd_note_execs(&in->notes, in->path, &in->execs))
+		goto nomem;
+	return;
+nomem:
+	in->code = EXIT_ERROR;
+	xp_err_set(&in->err, XP_ERR_NOMEM, "out of memory");
+}
+
+/* A new input for path; *e (and in->run) the summary run it stands for, else NULL. NULL when out of memory. */
+static struct cmd_input *input_new(const struct cmd_common *c, const char *path,
+				   const struct cmd_run_entry **e)
+{
+	struct cmd_input *in = calloc(1, sizeof(*in));
+
+	if (!in)
+		return NULL;
+	in->path = path;
+	if ((*e = cmd_run_for(c, path)))
+		in->run = &(*e)->run;
+	return in;
+}
+
+struct cmd_input *cmd_input_process(const struct cmd_common *c, const char *path, unsigned jobs,
+				    const struct an_exec_opts *xo, int keep)
+{
+	const struct cmd_run_entry *e;
+	struct cmd_input *in = input_new(c, path, &e);
+
+	if (!in)
+		return NULL;
+	if (e) {
+		if (xo) {
+			run_input(c, xo, in);
+		} else {	/* a command that took summaries but wants the trace itself */
+			in->code = EXIT_USAGE;
+			xp_err_set(&in->err, XP_ERR_USAGE, "'%s' line %zu: a summary's run, not a trace",
+				   e->run.src_file, e->run.src_line);
+		}
+		return in;
+	}
+	in->code = cmd_read(c, path, jobs, xo != NULL, &in->t, &in->err);
+	if (in->code)
+		return in;
+	if (xo) {
+		int r = an_exec_find(in->t, xo, &in->execs, &in->err);
+
+		in->have_execs = 1;
+		if (r) {
+			/* A plane read late can be malformed: name the input. */
+			if (r != XP_ERR_NOMEM)
+				cmd_err_name_input(&in->err, path);
+			in->code = cmd_exit_for(r);
+		}
+	}
+	/* After an_exec_find: the counts include the planes it read on demand. */
+	if (!in->code && cmd_note_counts(&in->notes, path, in->t))
+		goto nomem;
+	in->reader_notes = in->notes.n;
+	if (!in->code && in->have_execs && cmd_note_execs(&in->notes, path, &in->execs))
+		goto nomem;
+	if (!in->code && c->provenance && file_crc(path, &in->size, &in->crc32, &in->err))
+		in->code = EXIT_INPUT;
+	if (!in->code && c->provenance) {
+		in->nplanes = in->t->nplanes;
+		if (cmd_plane_list(in->t, &in->planes, &in->plane_empty))
+			goto nomem;
+	}
+	if (0) {
+nomem:
+		in->code = EXIT_ERROR;
+		xp_err_set(&in->err, XP_ERR_NOMEM, "out of memory");
+	}
+	if (!keep) {
+		xp_trace_free(in->t);
+		in->t = NULL;
+	}
+	return in;
+}
+
+void cmd_input_free(struct cmd_input *in)
+{
+	if (!in)
+		return;
+	xp_trace_free(in->t);
+	cmd_planes_free(in->planes, in->plane_empty, in->nplanes);
+	if (in->have_execs)
+		an_exec_list_release(&in->execs);
+	an_run_kernels_free(in->kernels);
+	an_run_ops_free(in->ops);
+	xp_notes_release(&in->notes);
+	free(in);
+}
+
+/* How kernels (ops) read a trace: the device planes --device selects, as that command sets its keys. */
+static int read_as(const struct cmd_common *c, int ops, const char *path, unsigned jobs, struct xp_trace **t,
+		   struct xp_err *err)
+{
+	struct cmd_common k = *c;
+
+	k.keys = ops ? AN_OPS_KEYS : AN_KERN_KEYS;
+	k.want_host_event = NULL;
+	k.host_keys = 0;
+	k.children = NULL;
+	k.plane_read = NULL;	/* these analyses need every plane's events */
+	k.plane_read_ctx = NULL;
+	k.plane_user_free = NULL;
+	k.release_events = 0;
+	k.line_events = NULL;
+	k.line_user_size = 0;
+	return ops ? cmd_read_lines(&k, path, jobs, an_ops_want_lines, t, err) : cmd_read(&k, path, jobs, 1, t, err);
+}
+
+/*
+ * A summary's run for kernels (ops): the section there (else in->code and
+ * err say why not), its warnings in in->notes.
+ */
+static int run_section(const struct cmd_common *c, struct cmd_input *in, int ops)
+{
+	const struct an_run *run = in->run;
+	char **w = ops ? (run->ops ? run->ops->warnings : NULL) : (run->kernels ? run->kernels->warnings : NULL);
+	size_t nw = ops ? (run->ops ? run->ops->nwarnings : 0) : (run->kernels ? run->kernels->nwarnings : 0), i;
+
+	in->code = EXIT_USAGE;
+	if (ops ? !run->ops : !run->kernels) {
+		xp_err_set(&in->err, XP_ERR_USAGE, "'%s' line %zu: the summary holds no %s (a line of --history or "
+			   "of an older xplane-stat): summarise the trace again", run->src_file, run->src_line,
+			   ops ? "ops" : "kernels");
+		return -1;
+	}
+	if (run->device && cmd_opt_differs(run->device, c->device)) {
+		xp_err_set(&in->err, XP_ERR_USAGE, "'%s' line %zu: summarised with another --device than this "
+			   "command asks for: ask for the same, or summarise the trace again", run->src_file,
+			   run->src_line);
+		return -1;
+	}
+	in->code = EXIT_OK;
+	for (i = 0; i < nw; i++)
+		if (xp_notes_add(&in->notes, "%s", w[i])) {
+			in->code = EXIT_ERROR;
+			xp_err_set(&in->err, XP_ERR_NOMEM, "out of memory");
+			return -1;
+		}
+	in->reader_notes = in->notes.n;
+	return 0;
+}
+
+/* After an analysis's add: its error naming the input, or the reader's warnings as notes. */
+static void added(struct cmd_input *in, int r)
+{
+	if (r) {
+		if (r != XP_ERR_NOMEM)
+			cmd_err_name_input(&in->err, in->path);
+		in->code = cmd_exit_for(r);
+	} else if (in->t && cmd_note_counts(&in->notes, in->path, in->t)) {
+		in->code = EXIT_ERROR;
+		xp_err_set(&in->err, XP_ERR_NOMEM, "out of memory");
+	}
+	in->reader_notes = in->notes.n;
+}
+
+/* One section's analysis of an input: pool from its summary, or add its trace (kept with keep). */
+struct section_fns {
+	int ops;	/* the section: ops, else kernels */
+	int (*pool)(const struct an_run *run, void *r, struct xp_err *err);
+	int (*add)(void *r, struct xp_trace *t, struct xp_err *err);
+};
+
+static struct cmd_input *input_section(const struct cmd_common *c, const char *path, unsigned jobs,
+				       const struct section_fns *f, void *r, int keep)
+{
+	const struct cmd_run_entry *e;
+	struct cmd_input *in = input_new(c, path, &e);
+
+	if (!in)
+		return NULL;
+	if (e) {
+		if (!run_section(c, in, f->ops) && f->pool(&e->run, r, &in->err))
+			in->code = EXIT_ERROR;
+		return in;
+	}
+	if ((in->code = read_as(c, f->ops, path, jobs, &in->t, &in->err)))
+		return in;
+	added(in, f->add(r, in->t, &in->err));
+	if (!keep) {
+		xp_trace_free(in->t);
+		in->t = NULL;
+	}
+	return in;
+}
+
+static int kern_pool(const struct an_run *run, void *r, struct xp_err *err)
+{
+	return an_run_kernels_pool(run->kernels, r, err);
+}
+
+static int kern_add(void *r, struct xp_trace *t, struct xp_err *err)
+{
+	return an_kern_add(r, t, err);
+}
+
+static int ops_pool(const struct an_run *run, void *r, struct xp_err *err)
+{
+	return an_run_ops_pool(run->ops, r, err);
+}
+
+static int ops_add(void *r, struct xp_trace *t, struct xp_err *err)
+{
+	return an_ops_add(r, t, err);
+}
+
+struct cmd_input *cmd_input_kernels(const struct cmd_common *c, const char *path, unsigned jobs,
+				    struct an_kern_result *r)
+{
+	static const struct section_fns f = {0, kern_pool, kern_add};
+
+	return input_section(c, path, jobs, &f, r, 0);
+}
+
+struct cmd_input *cmd_input_ops(const struct cmd_common *c, const char *path, unsigned jobs,
+				struct an_ops_result *r, int keep)
+{
+	static const struct section_fns f = {1, ops_pool, ops_add};
+
+	return input_section(c, path, jobs, &f, r, keep);
+}
+
+void cmd_input_parts(const struct cmd_common *c, unsigned jobs, struct cmd_input *in)
+{
+	int ops;
+
+	for (ops = 0; ops < 2 && !in->code; ops++) {
+		struct cmd_input part;
+		char ***w;
+		size_t *nw;
+		int r;
+
+		memset(&part, 0, sizeof(part));
+		part.path = in->path;
+		if (!(part.code = read_as(c, ops, in->path, jobs, &part.t, &part.err))) {
+			r = ops ? an_run_ops_of(&in->ops, part.t, c->device, &part.err)
+				: an_run_kernels_of(&in->kernels, part.t, c->device, &part.err);
+			added(&part, r);
+		}
+		xp_trace_free(part.t);
+		if ((in->code = part.code)) {
+			in->err = part.err;
+			xp_notes_release(&part.notes);
+			break;
+		}
+		w = ops ? &in->ops->warnings : &in->kernels->warnings;
+		nw = ops ? &in->ops->nwarnings : &in->kernels->nwarnings;
+		*w = part.notes.msgs;	/* the warnings move to the section */
+		*nw = part.notes.n;
+	}
+}

@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Output files: written under a temporary name and renamed when complete, or standard output. */
+#include "cmd.h"
+
+#include <errno.h>
+#include <malloc.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "an_exec.h"
+#include "out_run.h"
+#include "xp_stray.h"
+#include "an_functions.h"
+#include "xp_input.h"
+#include "xp_pool.h"
+
+int cmd_out_open(struct cmd_out *o, const char *path)
+{
+	struct stat st;
+	int fd;
+
+	memset(o, 0, sizeof(*o));
+	if (!path || !strcmp(path, "-")) {
+		o->f = stdout;
+		return EXIT_OK;
+	}
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		/* A device or FIFO (-o /dev/null) is written in place: a rename would replace it. */
+		o->path = strdup(path);
+		o->f = o->path ? fopen(path, "w") : NULL;
+		if (!o->f) {
+			cmd_error("cannot open '%s': %s", path, o->path ? strerror(errno) : "out of memory");
+			free(o->path);
+			o->path = NULL;
+			return EXIT_ERROR;
+		}
+		return EXIT_OK;
+	}
+	o->path = strdup(path);
+	if (!o->path || asprintf(&o->tmp, "%s.tmp-XXXXXX", path) < 0) {
+		cmd_error("out of memory");
+		return EXIT_ERROR;
+	}
+	fd = mkstemp(o->tmp);
+	if (fd >= 0) {
+		/* mkstemp makes 0600; give the file the mode it would have had (or had). */
+		mode_t mask = umask(0);
+
+		umask(mask);
+		fchmod(fd, stat(path, &st) == 0 ? st.st_mode & 07777 : 0666 & ~mask);
+	}
+	if (fd < 0 || !(o->f = fdopen(fd, "w"))) {
+		cmd_error("cannot create '%s': %s", o->path, strerror(errno));
+		if (fd >= 0) {
+			close(fd);
+			unlink(o->tmp);
+		}
+		free(o->path);
+		free(o->tmp);
+		memset(o, 0, sizeof(*o));
+		return EXIT_ERROR;
+	}
+	return EXIT_OK;
+}
+
+int cmd_out_close(struct cmd_out *o, int ok)
+{
+	int ret = EXIT_OK;
+
+	if (o->f == stdout || !o->f) {
+		free(o->path);
+		free(o->tmp);
+		return EXIT_OK;	/* stdout is checked once, in main */
+	}
+	if (ok && (fflush(o->f) || ferror(o->f) || (o->tmp && fsync(fileno(o->f))))) {
+		cmd_error("cannot write '%s': %s", o->path, strerror(errno));
+		ok = 0;
+		ret = EXIT_ERROR;
+	}
+	if (fclose(o->f) && ok) {
+		cmd_error("cannot write '%s': %s", o->path, strerror(errno));
+		ok = 0;
+		ret = EXIT_ERROR;
+	}
+	if (ok && o->tmp && rename(o->tmp, o->path)) {
+		cmd_error("cannot rename to '%s': %s", o->path, strerror(errno));
+		ret = EXIT_ERROR;
+		ok = 0;
+	}
+	if (!ok && o->tmp)
+		unlink(o->tmp);
+	free(o->path);
+	free(o->tmp);
+	memset(o, 0, sizeof(*o));
+	return ret;
+}
+
+int cmd_write(const char *output, enum out_mode mode, cmd_print_fn print, const void *result)
+{
+	struct cmd_out out;
+	int ret = cmd_out_open(&out, output);
+
+	if (ret)
+		return ret;
+	if (print(out.f, mode, out.f == stdout && out_use_colour(stdout), result)) {
+		cmd_error("out of memory");
+		cmd_out_close(&out, 0);
+		return EXIT_ERROR;
+	}
+	return cmd_out_close(&out, 1);
+}
