@@ -398,7 +398,7 @@ int cmd_history_finish(struct cmd_common *c, int ret);
  * code (message printed): no run of the side could be read.
  */
 struct an_diff_result;
-int cmd_diff_read_side(struct cmd_common *c, const struct an_exec_opts *xo, int side, const char *arg,
-		       struct an_diff_result *res, struct xp_notes *notes, size_t *failed, size_t *approximate);
+int cmd_side_read(struct cmd_common *c, const struct an_exec_opts *xo, int side, const char *arg,
+		  struct an_diff_result *res, struct xp_notes *notes, size_t *failed, size_t *approximate);
 
 #endif

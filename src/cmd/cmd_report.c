@@ -243,7 +243,7 @@ int cmd_report(int argc, char **argv)
 		bc.keys = AN_EXEC_KEYS;
 		bc.summaries = 1;
 		if ((ret = cmd_input_setup(&bc)) >= 0 ||
-		    (ret = cmd_diff_read_side(&bc, &xo, 0, base, &dr, &notes, &failed, &approximate)) >= 0)
+		    (ret = cmd_side_read(&bc, &xo, 0, base, &dr, &notes, &failed, &approximate)) >= 0)
 			goto out;
 		if (failed)
 			xp_notes_add(&notes, "%zu input%s of --base could not be read; the comparison covers the rest",
