@@ -112,13 +112,20 @@ struct cmd_common {
 	 "table times in this unit (default: each column the unit that suits its values)"},        \
 	{"output", 'o', OPT_STR, &(c)->output, "FILE", "write to FILE (via a temporary name, renamed when complete); - is stdout"}
 
-#define CMD_OPTS_SELECT(c)                                                                         \
+/* --device: the one definition of the option that selects device planes; eg: examples of PATTERN. */
+#define CMD_OPT_DEVICE(c, eg)                                                                      \
 	{"device", 'd', OPT_STR, &(c)->device, "PATTERN",                                          \
-	 "only device planes whose name contains PATTERN, any case (gpu, TPU:1)"},                 \
+	 "only device planes whose name contains PATTERN, any case (" eg ")"}
+
+#define CMD_OPTS_SELECT(c)                                                                         \
+	CMD_OPT_DEVICE(c, "gpu, TPU:1"),                                                           \
 	{"min-duration", 0, OPT_DUR, &(c)->min_dur_ps, "DUR", "drop device events shorter than DUR (1us, 250ns)"}, \
 	{"children", 0, OPT_STR, &(c)->children, "REGEX",                                          \
 	 "time = union of the plane's events inside each execution whose name matches REGEX"},     \
 	{"time", 0, OPT_STR, &(c)->time, "busy|span", "busy: union of device intervals (default); span: first start to last end"}
+
+/* The rows an analysis command's table ends with: input, output format, the end. */
+#define CMD_OPTS_TAIL(c) CMD_OPTS_INPUT(c), CMD_OPTS_FORMAT(c), {0}
 
 #define CMD_OPTS_HISTORY(c)                                                                        \
 	{"history", 0, OPT_STR, &(c)->history, "FILE",                                             \

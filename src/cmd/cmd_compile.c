@@ -54,9 +54,7 @@ int cmd_compile(int argc, char **argv)
 		{"events", 0, OPT_FLAG, &a.oo.events, NULL,
 		 "CSV/TSV: the compiler events table instead of the functions (text and JSON have both)"},
 		{"top", 0, OPT_COUNT, &a.oo.top, "N", "only the first N rows (by input, then compile time) and their events"},
-		CMD_OPTS_INPUT(&a.c),
-		CMD_OPTS_FORMAT(&a.c),
-		{0},
+		CMD_OPTS_TAIL(&a.c),
 	};
 	const struct opt_cmd cmd = {
 		"compile", "[OPTIONS] FILE|DIR|-...",

@@ -59,9 +59,7 @@ int cmd_diff(int argc, char **argv)
 		{"gate-p95", 0, OPT_STR, &a.gate95, "PCT",
 		 "exit 8 when a row's 95th percentile grows by more than PCT percent with p < alpha"},
 		CMD_OPTS_SELECT(&a.c),
-		CMD_OPTS_INPUT(&a.c),
-		CMD_OPTS_FORMAT(&a.c),
-		{0},
+		CMD_OPTS_TAIL(&a.c),
 	};
 	const struct opt_cmd cmd = {
 		"diff", "[OPTIONS] BASE CURRENT",

@@ -83,9 +83,7 @@ int cmd_events(int argc, char **argv)
 		{"list", 0, OPT_FLAG, &a.list, NULL,
 		 "stream every selected event (input, plane, line, name, start, duration, stats) as TSV, "
 		 "CSV or (--json) JSON lines"},
-		CMD_OPTS_INPUT(&a.c),
-		CMD_OPTS_FORMAT(&a.c),
-		{0},
+		CMD_OPTS_TAIL(&a.c),
 	};
 	const struct opt_cmd cmd = {
 		"events", "[OPTIONS] FILE|DIR|-...",

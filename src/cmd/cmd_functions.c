@@ -125,9 +125,7 @@ int cmd_functions(int argc, char **argv)
 		{"per-file", 0, OPT_FLAG, &a.per_file, NULL,
 		 "a JSON line per input with its own result (or its error), in input order"},
 		CMD_OPTS_HISTORY(&a.c),
-		CMD_OPTS_INPUT(&a.c),
-		CMD_OPTS_FORMAT(&a.c),
-		{0},
+		CMD_OPTS_TAIL(&a.c),
 	};
 	const struct opt_cmd cmd = {
 		"functions", "[OPTIONS] FILE|DIR|-...",

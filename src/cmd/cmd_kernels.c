@@ -49,15 +49,12 @@ int cmd_kernels(int argc, char **argv)
 {
 	struct kern_args a = {0};
 	const struct opt opts[] = {
-		{"device", 'd', OPT_STR, &a.c.device, "PATTERN",
-		 "only device planes whose name contains PATTERN, any case (gpu, GPU:1)"},
+		CMD_OPT_DEVICE(&a.c, "gpu, GPU:1"),
 		{"by", 0, OPT_ENUM, &a.by, "name|config|function",
 		 "a row per kernel name (default), per name and launch configuration, or per function, op and name"},
 		{"top", 0, OPT_COUNT, &a.oo.top, "N", "only the N largest rows (functions with --by function)"},
 		{"copies", 0, OPT_FLAG, &a.oo.copies, NULL, "only the copies and memsets table (CSV/TSV: its rows)"},
-		CMD_OPTS_INPUT(&a.c),
-		CMD_OPTS_FORMAT(&a.c),
-		{0},
+		CMD_OPTS_TAIL(&a.c),
 	};
 	const struct opt_cmd cmd = {
 		"kernels", "[OPTIONS] FILE|DIR|-...",

@@ -58,9 +58,7 @@ int cmd_memory(int argc, char **argv)
 		{"top", 0, OPT_COUNT, &a.oo.top, "N", "with --peak, the table shows the N largest per memory"},
 		{"timeline", 0, OPT_FLAG, &a.mo.timeline, NULL,
 		 "also give bytes in use after every event, for plots (CSV/TSV: only these points)"},
-		CMD_OPTS_INPUT(&a.c),
-		CMD_OPTS_FORMAT(&a.c),
-		{0},
+		CMD_OPTS_TAIL(&a.c),
 	};
 	const struct opt_cmd cmd = {
 		"memory", "[OPTIONS] FILE|DIR|-...",

@@ -59,15 +59,12 @@ int cmd_ops(int argc, char **argv)
 {
 	struct ops_args a = {0};
 	const struct opt opts[] = {
-		{"device", 'd', OPT_STR, &a.c.device, "PATTERN",
-		 "only device planes whose name contains PATTERN, any case (gpu, TPU:1)"},
+		CMD_OPT_DEVICE(&a.c, "gpu, TPU:1"),
 		{"by", 0, OPT_ENUM, &a.by, "op|category", "a row per op (default) or per category (hlo_category)"},
 		{"sort", 0, OPT_ENUM, &a.sort, "time|self|flops|bytes", "order rows by total time (default), "
 		 "self time, flops or bytes accessed, largest first"},
 		{"top", 0, OPT_COUNT, &a.top, "N", "only the first N rows of each line kind"},
-		CMD_OPTS_INPUT(&a.c),
-		CMD_OPTS_FORMAT(&a.c),
-		{0},
+		CMD_OPTS_TAIL(&a.c),
 	};
 	const struct opt_cmd cmd = {
 		"ops", "[OPTIONS] FILE|DIR|-...",

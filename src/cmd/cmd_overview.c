@@ -42,11 +42,8 @@ int cmd_overview(int argc, char **argv)
 {
 	struct cmd_common c;
 	const struct opt opts[] = {
-		{"device", 'd', OPT_STR, &c.device, "PATTERN",
-		 "only device planes whose name contains PATTERN, any case (gpu, TPU:1)"},
-		CMD_OPTS_INPUT(&c),
-		CMD_OPTS_FORMAT(&c),
-		{0},
+		CMD_OPT_DEVICE(&c, "gpu, TPU:1"),
+		CMD_OPTS_TAIL(&c),
 	};
 	const struct opt_cmd cmd = {
 		"overview", "[OPTIONS] FILE|DIR|-...",

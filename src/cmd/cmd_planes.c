@@ -60,9 +60,7 @@ int cmd_planes(int argc, char **argv)
 {
 	struct cmd_common c;
 	const struct opt opts[] = {
-		CMD_OPTS_INPUT(&c),
-		CMD_OPTS_FORMAT(&c),
-		{0},
+		CMD_OPTS_TAIL(&c),
 	};
 	const struct opt_cmd cmd = {
 		"planes", "[OPTIONS] FILE|-",

@@ -137,8 +137,7 @@ int cmd_report(int argc, char **argv)
 	const struct opt opts[] = {
 		{"output", 'o', OPT_STR, &c.output, "FILE",
 		 "write the page to FILE (required; via a temporary name, renamed when complete); - is stdout"},
-		{"device", 'd', OPT_STR, &c.device, "PATTERN",
-		 "only device planes whose name contains PATTERN, any case (gpu, TPU:1)"},
+		CMD_OPT_DEVICE(&c, "gpu, TPU:1"),
 		{"top", 0, OPT_COUNT, &top, "N", "rows per table (default 15)"},
 		{"base", 0, OPT_STR, &base, "BASE",
 		 "a section comparing these inputs with BASE (profile, directory or summary file) as diff does"},
