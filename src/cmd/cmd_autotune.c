@@ -232,7 +232,7 @@ int cmd_autotune(int argc, char **argv)
 		"A candidate compiled into several programs gets a row per program, and in JSON\n"
 		"null statistics under its id with the rows in \"programs\", unless --pool-programs.\n"
 		"A summary file (xplane-stat summarize) stands for the profiles it summarises.",
-		opts,
+		opts, .min_pos = 1,
 	};
 	struct an_at_opts ao = {0};
 	struct an_at_result res;
@@ -254,10 +254,6 @@ int cmd_autotune(int argc, char **argv)
 	if (ret >= 0)
 		goto out;
 	ret = EXIT_USAGE;
-	if (!npos) {
-		cmd_error("no input given (see 'xplane-stat autotune --help')");
-		goto out;
-	}
 	ret = cmd_common_setup(&a.c, &mode, &ao.time, &xo);
 	if (ret >= 0)
 		goto out;

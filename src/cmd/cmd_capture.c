@@ -538,7 +538,7 @@ int cmd_capture(int argc, char **argv)
 		"driver calls and, with --nvtx, NVTX ranges), writes it as an XSpace in the layout of\n"
 		"XLA's GPU profiler, which XProf, TensorBoard and xplane-stat read, and prints the\n"
 		"functions table. The exit status is CMD's when it fails.",
-		opts,
+		opts, .min_pos = 0,	/* what follows '--' is checked below */
 	};
 	const char **pos = NULL;
 	size_t npos;

@@ -65,7 +65,7 @@ int cmd_compile(int argc, char **argv)
 		"(lower_sharding_computation...), compile (backend_compile, *Compiler::*), with\n"
 		"the XLA passes nested in them; COMPILED counts the calls that compiled\n"
 		"(more than one: recompiles). Totals say how much of the profile compiling took.",
-		opts,
+		opts, .min_pos = 1,
 	};
 	struct cmd_drive d = {.a = &compile, .c = &a.c, .args = &a, .opts = &a.co};
 

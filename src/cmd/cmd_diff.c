@@ -70,7 +70,8 @@ int cmd_diff(int argc, char **argv)
 		"one profile has its executions (kernels: instances) as samples; of several, each\n"
 		"run's mean (ops: always). Sorted by the change of the mean, largest first. --gate\n"
 		"makes it a CI check (exit 8).",
-		opts,
+		opts, .min_pos = 2, .max_pos = 2,
+		.pos_msg = "diff compares two sets of runs: give BASE and CURRENT",
 	};
 	struct an_exec_opts xo = {0};
 	struct an_diff_opts dopt = {.alpha = 0.05};
@@ -91,10 +92,6 @@ int cmd_diff(int argc, char **argv)
 	if (ret >= 0)
 		goto out;
 	ret = EXIT_USAGE;
-	if (npos != 2) {
-		cmd_error("diff compares two sets of runs: give BASE and CURRENT (see 'xplane-stat diff --help')");
-		goto out;
-	}
 	if (a.level && !strcmp(a.level, "autotune")) {
 		dopt.level = AN_DIFF_AUTOTUNE;
 	} else if (a.level && !strcmp(a.level, "kernels")) {

@@ -174,10 +174,6 @@ static int drive_begin(struct cmd_drive *d, const struct opt_cmd *cmd, int argc,
 
 	if ((ret = cmd_parse(cmd, argc, argv, &d->pos, &d->npos)) >= 0)
 		return ret;
-	if (!d->npos) {
-		cmd_error("no input given (see 'xplane-stat %s --help')", cmd->name);
-		return EXIT_USAGE;
-	}
 	if ((m = cmd_output_mode(d->c)) < 0)
 		return EXIT_USAGE;
 	d->mode = (enum out_mode)m;

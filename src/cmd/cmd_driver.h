@@ -73,8 +73,8 @@ struct cmd_drive {
 };
 
 /*
- * Runs the command: parses the arguments (options, --help), refuses no
- * input, sets d->mode from --json/--csv/--tsv, checks --reader and --jobs,
+ * Runs the command: parses the arguments (options, --help, the count of
+ * positionals its table takes), sets d->mode from --json/--csv/--tsv, checks --reader and --jobs,
  * applies the analysis's read profile to d->c, calls setup, runs the
  * analysis over the inputs and writes its result. Returns the exit code.
  */

@@ -91,7 +91,7 @@ int cmd_events(int argc, char **argv)
 		"its count and total, mean, min and max duration, pooled over the inputs by\n"
 		"(plane, line, name). Every plane is read, host planes too. --list instead\n"
 		"streams the single events, for scripts; --plane, --line and --match select.",
-		opts,
+		opts, .min_pos = 1,
 	};
 	struct cmd_drive d = {.a = &events, .c = &a.c, .args = &a};
 	int ret;

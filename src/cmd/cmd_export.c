@@ -660,7 +660,7 @@ int cmd_export(int argc, char **argv)
 		"shows them from the trace's start), or from the first event where int64 ns\n"
 		"cannot hold that clock (before 0, or 292 years on). Nothing is capped: what\n"
 		"--device, --from/--to and --max-events leave out is reported on stderr.",
-		opts,
+		opts, .min_pos = 1, .max_pos = 1, .pos_msg = "export takes one input",
 	};
 	struct xp_trace *t = NULL;
 	struct an_exp_plan plan = {0};
@@ -677,10 +677,6 @@ int cmd_export(int argc, char **argv)
 	if (ret >= 0)
 		goto out;
 	ret = EXIT_USAGE;
-	if (npos != 1) {
-		cmd_error("export takes one input (see 'xplane-stat export --help')");
-		goto out;
-	}
 	if (!c.output) {
 		cmd_error("export needs -o OUT: a .json, .json.gz or .pftrace file, or - with --format");
 		goto out;

@@ -135,7 +135,7 @@ int cmd_functions(int argc, char **argv)
 		"a summary file (xplane-stat summarize) stands for the profiles it summarises.\n"
 		"An unreadable input among several is skipped with a warning and the exit\n"
 		"status is 6 (partial result); see EXIT STATUS in xplane-stat(1).",
-		opts,
+		opts, .min_pos = 1,
 	};
 	struct an_exec_opts xo = {0};
 	struct an_fn_opts fo = {0};
@@ -158,10 +158,6 @@ int cmd_functions(int argc, char **argv)
 	if (ret >= 0)
 		goto out;
 	ret = EXIT_USAGE;
-	if (!npos) {
-		cmd_error("no input given (see 'xplane-stat functions --help')");
-		goto out;
-	}
 	ret = cmd_common_setup(&a.c, &mode, &fo.time, &xo);
 	if (ret >= 0)
 		goto out;

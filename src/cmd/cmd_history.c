@@ -57,7 +57,7 @@ int cmd_history(int argc, char **argv)
 		"tree, '#' and the run number), and the latest run compared with the first run of\n"
 		"its commit (or of the commit before, or --baseline's) as diff compares: change,\n"
 		"Mann-Whitney U p-value and verdict; on a terminal slower rows are red, faster green.",
-		opts,
+		opts, .min_pos = 1, .max_pos = 1, .pos_msg = "give one history file",
 	};
 	struct an_diff_opts dopt = {.alpha = 0.05};
 	struct an_exec_opts xo;
@@ -77,10 +77,6 @@ int cmd_history(int argc, char **argv)
 	if (ret >= 0)
 		goto out;
 	ret = EXIT_USAGE;
-	if (npos != 1) {
-		cmd_error("give one history file (see 'xplane-stat history --help')");
-		goto out;
-	}
 	if (level && !strcmp(level, "autotune")) {
 		dopt.level = AN_DIFF_AUTOTUNE;
 	} else if (level && strcmp(level, "functions")) {

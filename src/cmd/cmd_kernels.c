@@ -62,7 +62,7 @@ int cmd_kernels(int argc, char **argv)
 		"devices: instances, total, mean, median, min, max, std (population), p90 and p99\n"
 		"(nearest rank) and share of kernel time; copies and memsets per kind with bytes\n"
 		"and GB/s. Derived lines (TensorFlow Ops, XLA Ops, Steps) are not counted again.",
-		opts,
+		opts, .min_pos = 1,
 	};
 	struct cmd_drive d = {.a = &kernels, .c = &a.c, .args = &a, .opts = &a.ko};
 

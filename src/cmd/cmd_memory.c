@@ -68,7 +68,7 @@ int cmd_memory(int argc, char **argv)
 		"reserved) in the profile and when, fragmentation then, the allocator's own\n"
 		"lifetime peak, allocation and free counts, and the allocations live at the peak\n"
 		"(matched by address; bytes allocated before the profile are shown apart).",
-		opts,
+		opts, .min_pos = 1,
 	};
 	struct cmd_drive d = {.a = &memory, .c = &a.c, .args = &a, .opts = &a.mo};
 

@@ -91,7 +91,7 @@ int cmd_merge(int argc, char **argv)
 		"canonical order, so any grouping of merges gives the same file: merge the\n"
 		"summaries of a cluster's profiles in a tree, in any order. Runs seen more than\n"
 		"once (identical lines) are kept and counted in a warning.",
-		opts,
+		opts, .min_pos = 1, .pos_msg = "no summary file given",
 	};
 	struct merge_ctx m = {0};
 	struct an_run_line *all = NULL;
@@ -104,11 +104,6 @@ int cmd_merge(int argc, char **argv)
 	ret = cmd_parse(&cmd, argc, argv, &pos, &npos);
 	if (ret >= 0)
 		goto out;
-	if (!npos) {
-		cmd_error("no summary file given (see 'xplane-stat merge --help')");
-		ret = EXIT_USAGE;
-		goto out;
-	}
 	m.a = &a;
 	m.files = pos;
 	m.ret = -1;

@@ -74,7 +74,7 @@ int cmd_ops(int argc, char **argv)
 		"flops, bytes accessed, FLOP/s, GB/s, FLOP per byte and whether the op is compute\n"
 		"or memory bound against the device's peaks (its plane's stats, else a built-in\n"
 		"chip table; the output says which). GPU: kernels grouped by hlo_module and hlo_op.",
-		opts,
+		opts, .min_pos = 1,
 	};
 	struct cmd_drive d = {.a = &ops, .c = &a.c, .args = &a, .opts = &a.oo};
 

@@ -53,7 +53,7 @@ int cmd_overview(int argc, char **argv)
 		"with the part no other work overlaps (TraceLens's gpu_timeline); step times\n"
 		"(a TPU Steps line, host step_num annotations); on GPU the launch latency\n"
 		"(device start minus its host launch, through correlation_id).",
-		opts,
+		opts, .min_pos = 1,
 	};
 	struct cmd_drive d = {.a = &overview, .c = &c};
 

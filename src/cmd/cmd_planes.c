@@ -67,7 +67,7 @@ int cmd_planes(int argc, char **argv)
 		"Lists a file's planes (id, name, lines, events, time span, device facts from\n"
 		"plane stats: vendor, cores, clock, memory size and bandwidth, compute capability)\n"
 		"and each plane's lines with their event counts.",
-		opts,
+		opts, .min_pos = 1, .max_pos = 1, .pos_msg = "planes takes one input",
 	};
 	struct xp_trace *t = NULL;
 	struct an_planes p = {0};
@@ -83,10 +83,6 @@ int cmd_planes(int argc, char **argv)
 	if (ret >= 0)
 		goto out;
 	ret = EXIT_USAGE;
-	if (npos != 1) {
-		cmd_error("planes takes one input (see 'xplane-stat planes --help')");
-		goto out;
-	}
 	mode = cmd_output_mode(&c);
 	if (mode < 0)
 		goto out;

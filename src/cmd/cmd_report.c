@@ -155,7 +155,7 @@ int cmd_report(int argc, char **argv)
 		"their confidence intervals; with --base a chart of what changed against a base,\n"
 		"with --history each function's trend. Inline CSS and SVG, no script, nothing fetched:\n"
 		"it opens from disk or a mail attachment, at 1280 px wide or printed.",
-		opts,
+		opts, .min_pos = 1,
 	};
 	struct xp_pathlist paths = {0};
 	struct xp_notes notes = {0};
@@ -193,10 +193,6 @@ int cmd_report(int argc, char **argv)
 	if (ret >= 0)
 		goto out;
 	ret = EXIT_USAGE;
-	if (!npos) {
-		cmd_error("no input given (see 'xplane-stat report --help')");
-		goto out;
-	}
 	if (!c.output) {
 		cmd_error("report needs -o FILE (report.html), or -o - for standard output");
 		goto out;

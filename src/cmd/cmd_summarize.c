@@ -156,7 +156,7 @@ int cmd_summarize(int argc, char **argv)
 		"in place of traces and give the same result (kernels: quantiles of rows of more\n"
 		"than 256 instances within 0.5%); merge combines them. Summaries of a cluster's\n"
 		"profiles are made where each profile lies and merged anywhere.",
-		opts,
+		opts, .min_pos = 1,
 	};
 	struct an_exec_opts xo = {0};
 	struct xp_pathlist paths = {0};
@@ -174,10 +174,6 @@ int cmd_summarize(int argc, char **argv)
 	if (ret >= 0)
 		goto out;
 	ret = EXIT_USAGE;
-	if (!npos) {
-		cmd_error("no input given (see 'xplane-stat summarize --help')");
-		goto out;
-	}
 	if (a.append && (!a.c.output || !strcmp(a.c.output, "-"))) {
 		cmd_error("--append needs -o FILE");
 		goto out;

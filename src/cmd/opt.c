@@ -210,6 +210,11 @@ int opt_parse(const struct opt_cmd *c, int argc, char **argv, const char ***pos,
 		if (set_value(o, val, err, errlen))
 			return -1;
 	}
+	if (*npos < c->min_pos || (c->max_pos && *npos > c->max_pos)) {
+		snprintf(err, errlen, "%s (see 'xplane-stat %s --help')", c->pos_msg ? c->pos_msg : "no input given",
+			 c->name);
+		return -1;
+	}
 	return 0;
 }
 

@@ -35,13 +35,16 @@ struct opt_cmd {
 	const char *usage;	/* after "xplane-stat NAME ": "[OPTIONS] FILE|DIR|-..." */
 	const char *about;	/* a paragraph shown under the usage line */
 	const struct opt *opts;	/* ends with kind OPT_END */
+	size_t min_pos, max_pos;	/* how many positional arguments it takes (max_pos 0: any number) */
+	const char *pos_msg;	/* what a count out of that range says; NULL: "no input given" */
 };
 
 /*
  * Parses argv[1..argc-1] (argv[0] is the command name). Options may follow
  * positionals; "--" ends options; "-" is a positional. Positionals are
  * collected into *pos (a malloc'd array, caller frees) and their count into *npos.
- * Returns 0, 1 if --help was given (help printed to out), or -1 with a message in err.
+ * Returns 0, 1 if --help was given (help printed to out), or -1 with a message
+ * in err: a bad option, or a count of positionals c does not take.
  */
 int opt_parse(const struct opt_cmd *c, int argc, char **argv, const char ***pos, size_t *npos,
 	      FILE *out, char *err, size_t errlen);
