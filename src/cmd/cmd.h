@@ -30,6 +30,9 @@
 #include "xp_model.h"
 #include "xp_pool.h"
 
+/* What setup helpers return to say "no exit code yet: go on"; any other value is the exit code. */
+#define CMD_GO_ON (-1)
+
 enum cmd_exit {
 	EXIT_OK = 0,
 	EXIT_ERROR = 1,		/* out of memory, cannot write the output */
@@ -143,21 +146,22 @@ struct cmd_common {
 void cmd_common_init(struct cmd_common *c);
 /*
  * After parsing: the output mode, the time measure (--time, --children) and the
- * execution options (--device, --children, --min-duration). Returns -1 to go
+ * execution options (--device, --children, --min-duration). Returns CMD_GO_ON to go
  * on, else the exit code (message printed).
  */
 int cmd_common_setup(struct cmd_common *c, enum out_mode *mode, enum an_time *t,
 		     struct an_exec_opts *xo);
 void cmd_common_release(struct cmd_common *c);
-/* After parsing: --reader and --jobs. Returns -1 to go on, else the exit code (message printed). */
+/* After parsing: --reader and --jobs. Returns CMD_GO_ON to go on, else the exit code (message printed). */
 int cmd_input_setup(struct cmd_common *c);
 /* Threads for n inputs: --jobs, else the online CPUs, at most n. */
 unsigned cmd_jobs(const struct cmd_common *c, size_t n);
 /*
- * The output mode from --json/--csv/--tsv, and --time-unit set for the
- * formatters; -1 (message printed) if several modes or an unknown unit.
+ * The output mode from --json/--csv/--tsv into *mode, and --time-unit set for
+ * the formatters; CMD_GO_ON, or EXIT_USAGE (message printed) if several
+ * modes or an unknown unit.
  */
-int cmd_output_mode(const struct cmd_common *c);
+int cmd_output_setup(const struct cmd_common *c, enum out_mode *mode);
 
 /* Summaries as inputs (cmd_summaries.c). */
 /* The runs of summary files among the inputs, by the pathlist entry that stands for each. */
@@ -308,7 +312,7 @@ void cmd_batch_init(struct cmd_batch *b, size_t n);
  * readies b for them; *plane_jobs gets the threads for one input's planes
  * (all of -j when there is one input). With c->summaries, a file that is a
  * summary of runs (told by its content) becomes one input per run, named by
- * the path it was summarised from; a bad line stops here (exit 3). Returns -1, or the exit status after
+ * the path it was summarised from; a bad line stops here (exit 3). Returns CMD_GO_ON, or the exit status after
  * printing why.
  */
 int cmd_batch_inputs(struct cmd_batch *b, struct cmd_common *c, const char **pos, size_t npos,
@@ -322,7 +326,7 @@ int cmd_batch_step(struct cmd_batch *b, const struct cmd_input *in, struct xp_no
 void cmd_batch_end(struct cmd_batch *b);
 /*
  * Runs work and done over the b->n inputs on jobs threads and clears the
- * progress line. Returns -1 to go on, else the exit code: *stop when done
+ * progress line. Returns CMD_GO_ON to go on, else the exit code: *stop when done
  * stopped the batch (-1 if not), the first failure's when no input could be
  * read (notes printed, with a line saying so).
  */
@@ -355,7 +359,7 @@ void cmd_no_device(const char *path, struct xp_trace *t, const char *pattern);
 void cmd_no_device_input(const struct cmd_input *in, const char *pattern);
 
 /*
- * Parses a command's arguments. Returns -1 to go on, or the exit code to return
+ * Parses a command's arguments. Returns CMD_GO_ON to go on, or the exit code to return
  * now: EXIT_OK after --help, EXIT_USAGE after a message. Frees nothing: the
  * caller frees *pos.
  */
@@ -385,12 +389,12 @@ void cmd_print_notes(const struct xp_notes *n);
  * in the working directory, with its dirty flag; time; host); the command
  * makes its inputs' lines with h (cmd_input_line) and cmd_history_append
  * appends them under a lock with the next run number of that commit. Both
- * return -1 / EXIT_OK to go on, else the exit code (message printed).
+ * return CMD_GO_ON to go on, else the exit code (message printed).
  */
 int cmd_history_begin(const char *commit, struct an_run_hist *h, struct xp_notes *notes);
 int cmd_history_append(const char *path, const struct out_bytes *lines, const struct an_run_hist *h);
 void cmd_history_release(struct an_run_hist *h);
-/* For commands with CMD_OPTS_HISTORY, after cmd_common_setup: -1 to go on, else the exit code. */
+/* For commands with CMD_OPTS_HISTORY, after cmd_common_setup: CMD_GO_ON to go on, else the exit code. */
 int cmd_history_setup(struct cmd_common *c, struct xp_notes *notes);
 /* In a done callback: the input's line for --history (nothing without it). 0, or -1 out of memory. */
 int cmd_history_add(struct cmd_common *c, const struct cmd_input *in);
@@ -401,7 +405,7 @@ int cmd_history_finish(struct cmd_common *c, int ret);
  * diff's sides: the runs of arg (a profile, directory or summary file, read
  * with c, which should take summaries) added to res as side 0 or 1; inputs
  * that fail are warnings counted in *failed, kernels whose instances a
- * summary kept as a sketch in *approximate. -1 to go on, else the exit
+ * summary kept as a sketch in *approximate. CMD_GO_ON to go on, else the exit
  * code (message printed): no run of the side could be read.
  */
 struct an_diff_result;

@@ -109,7 +109,7 @@ int cmd_batch_run(struct cmd_batch *b, unsigned jobs, xp_pool_work_fn work, xp_p
 		cmd_error("none of the %zu inputs could be read", b->n);
 		return b->first_code;
 	}
-	return -1;
+	return CMD_GO_ON;
 }
 
 int cmd_batch_lines(struct cmd_batch *b, const char *output, unsigned jobs, xp_pool_work_fn work,
@@ -161,5 +161,5 @@ int cmd_batch_inputs(struct cmd_batch *b, struct cmd_common *c, const char **pos
 			     paths->duplicates, paths->duplicates == 1 ? "" : "s");
 	*plane_jobs = paths->n == 1 ? cmd_jobs(c, SIZE_MAX) : 1;
 	cmd_batch_init(b, paths->n);
-	return -1;
+	return CMD_GO_ON;
 }

@@ -542,7 +542,7 @@ int cmd_capture(int argc, char **argv)
 	};
 	const char **pos = NULL;
 	size_t npos;
-	int dashes, ret, mode;
+	int dashes, ret;
 
 	cmd_common_init(&a.fmt);
 	for (dashes = 1; dashes < argc && strcmp(argv[dashes], "--"); dashes++)
@@ -563,10 +563,8 @@ int cmd_capture(int argc, char **argv)
 		cmd_error("--flush-interval: give 0s, or a time between 1ms and 3600s");
 		goto out;
 	}
-	mode = cmd_output_mode(&a.fmt);
-	if (mode < 0)
+	if ((ret = cmd_output_setup(&a.fmt, &a.mode)) >= 0)
 		goto out;
-	a.mode = (enum out_mode)mode;
 	if (!a.output)
 		a.output = DEFAULT_OUTPUT;
 #ifdef XPS_HAVE_CUPTI

@@ -26,22 +26,19 @@ void cmd_common_init(struct cmd_common *c)
 	c->event_stats = XP_EVSTATS_KEYS;
 }
 
-int cmd_output_mode(const struct cmd_common *c)
+int cmd_output_setup(const struct cmd_common *c, enum out_mode *mode)
 {
-	if (c->json + c->csv + c->tsv > 1) {
-		cmd_error("--json, --csv and --tsv exclude each other");
-		return -1;
-	}
+	if (c->json + c->csv + c->tsv > 1)
+		return cmd_usage_error("--json, --csv and --tsv exclude each other");
 	if (c->time_unit) {
 		int u = out_unit_parse(c->time_unit);
 
-		if (u < 0) {
-			cmd_error("--time-unit: '%s' is not ns, us, ms or s", c->time_unit);
-			return -1;
-		}
+		if (u < 0)
+			return cmd_usage_error("--time-unit: '%s' is not ns, us, ms or s", c->time_unit);
 		out_set_time_unit((enum out_unit)u);
 	}
-	return c->json ? OUT_JSON : c->csv ? OUT_CSV : c->tsv ? OUT_TSV : OUT_TABLE;
+	*mode = c->json ? OUT_JSON : c->csv ? OUT_CSV : c->tsv ? OUT_TSV : OUT_TABLE;
+	return CMD_GO_ON;
 }
 
 /* --time and --children into the time an execution is measured by. */
@@ -75,7 +72,7 @@ int cmd_parse(const struct opt_cmd *c, int argc, char **argv, const char ***pos,
 		cmd_error("%s", msg);
 		return EXIT_USAGE;
 	}
-	return -1;
+	return CMD_GO_ON;
 }
 
 int cmd_input_setup(struct cmd_common *c)
@@ -85,7 +82,7 @@ int cmd_input_setup(struct cmd_common *c)
 		cmd_error("--reader: '%s' is not a reader (wire, protobuf-c)", c->reader);
 		return EXIT_USAGE;
 	}
-	return -1;
+	return CMD_GO_ON;
 }
 
 unsigned cmd_jobs(const struct cmd_common *c, size_t n)
@@ -102,14 +99,10 @@ unsigned cmd_jobs(const struct cmd_common *c, size_t n)
 int cmd_common_setup(struct cmd_common *c, enum out_mode *mode, enum an_time *t,
 		     struct an_exec_opts *xo)
 {
-	int m = cmd_output_mode(c), ret;
+	int ret;
 
-	if (m < 0)
-		return EXIT_USAGE;
-	ret = cmd_input_setup(c);
-	if (ret >= 0)
+	if ((ret = cmd_output_setup(c, mode)) >= 0 || (ret = cmd_input_setup(c)) >= 0)
 		return ret;
-	*mode = (enum out_mode)m;
 	ret = pick_time(c, t);
 	if (ret)
 		return ret;
@@ -123,7 +116,7 @@ int cmd_common_setup(struct cmd_common *c, enum out_mode *mode, enum an_time *t,
 	xo->device = c->device;
 	xo->children = c->have_child_ ? &c->child_re_ : NULL;
 	xo->min_dur_ps = c->min_dur_ps;
-	return -1;
+	return CMD_GO_ON;
 }
 
 void cmd_common_release(struct cmd_common *c)

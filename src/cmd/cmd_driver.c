@@ -170,14 +170,10 @@ out:
 static int drive_begin(struct cmd_drive *d, const struct opt_cmd *cmd, int argc, char **argv)
 {
 	const struct an_read_profile *p = &d->a->an->read;
-	int ret, m;
+	int ret;
 
-	if ((ret = cmd_parse(cmd, argc, argv, &d->pos, &d->npos)) >= 0)
-		return ret;
-	if ((m = cmd_output_mode(d->c)) < 0)
-		return EXIT_USAGE;
-	d->mode = (enum out_mode)m;
-	if ((ret = cmd_input_setup(d->c)) >= 0)
+	if ((ret = cmd_parse(cmd, argc, argv, &d->pos, &d->npos)) >= 0 ||
+	    (ret = cmd_output_setup(d->c, &d->mode)) >= 0 || (ret = cmd_input_setup(d->c)) >= 0)
 		return ret;
 	d->c->keys = p->keys;
 	d->c->host_keys = p->host_keys;

@@ -18,9 +18,6 @@
 #include "an_analysis.h"
 #include "cmd.h"
 
-/* What setup helpers return to say "no exit code yet: go on". */
-#define CMD_GO_ON (-1)
-
 struct cmd_drive;
 
 /* An analysis command: the analysis it runs, and what the command adds to it. */

@@ -76,18 +76,14 @@ int cmd_planes(int argc, char **argv)
 	struct xp_notes notes = {0};
 	const char **pos = NULL;
 	size_t npos;
-	int ret, mode;
+	int ret;
+	enum out_mode mode;
 
 	cmd_common_init(&c);
 	ret = cmd_parse(&cmd, argc, argv, &pos, &npos);
 	if (ret >= 0)
 		goto out;
-	ret = EXIT_USAGE;
-	mode = cmd_output_mode(&c);
-	if (mode < 0)
-		goto out;
-	ret = cmd_input_setup(&c);
-	if (ret >= 0)
+	if ((ret = cmd_output_setup(&c, &mode)) >= 0 || (ret = cmd_input_setup(&c)) >= 0)
 		goto out;
 	c.event_stats = XP_EVSTATS_NONE;	/* counts, spans and plane stats only */
 	/* each plane described on the thread that read it, its events then freed */
@@ -116,7 +112,7 @@ int cmd_planes(int argc, char **argv)
 	po.path = pos[0];
 	po.planes = &p;
 	po.notes = &notes;
-	ret = cmd_write(c.output, (enum out_mode)mode, print_planes, &po);
+	ret = cmd_write(c.output, mode, print_planes, &po);
 	if (mode != OUT_JSON)
 		cmd_print_notes(&notes);
 out:

@@ -66,7 +66,7 @@ int cmd_history_begin(const char *commit, struct an_run_hist *h, struct xp_notes
 		cmd_error("out of memory");
 		return EXIT_ERROR;
 	}
-	return -1;
+	return CMD_GO_ON;
 }
 
 void cmd_history_release(struct an_run_hist *h)
@@ -210,7 +210,7 @@ int cmd_history_setup(struct cmd_common *c, struct xp_notes *notes)
 		return EXIT_USAGE;
 	}
 	if (!c->history)
-		return -1;
+		return CMD_GO_ON;
 	c->provenance = 1;
 	return cmd_history_begin(c->commit, &c->hist_, notes);
 }
