@@ -91,10 +91,11 @@ struct xps_read_opts {
 
 /*
  * Reads the trace at path: a .xplane.pb file, its gzip (.xplane.pb.gz), or
- * "-" for standard input. The device planes are decoded now; the host
- * planes when an analysis needs them, from the file kept open (mapped)
- * until xps_trace_free. A trace keeps what any analysis may need, so it can
- * take more memory than the command, which reads for one analysis only.
+ * "-" for standard input. The device planes are decoded now, the host
+ * planes when an analysis needs them: the trace keeps the input's bytes
+ * until xps_trace_free (a plain file mapped, gzip or standard input in
+ * memory). It keeps what any analysis may need, so it can take more memory
+ * than the command, which reads for one analysis only.
  * opts may be NULL. *out: the trace, or NULL on error.
  */
 XPS_API int xps_trace_open(const char *path, const struct xps_read_opts *opts, xps_trace **out,
@@ -105,8 +106,8 @@ XPS_API void xps_trace_free(xps_trace *t);
 /*
  * Functions: device time per jitted function (XLA module), over the
  * executions of each. A row per (function name, program id), or with
- * per_device per (function, program id, device). Times are in nanoseconds,
- * as doubles (exact to the picosecond the file records).
+ * per_device per (function, program id, device). Times are nanoseconds
+ * (doubles, from the file's picoseconds as the command's JSON gives them).
  */
 
 /* What an execution's time is (the command's --time and --children). */
