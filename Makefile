@@ -4,7 +4,9 @@
 # `make test` then runs the suite again under sanitizers (build-asan/) and
 # each fuzz harness briefly (build-fuzz/); `make fuzz` fuzzes for longer
 # (RELIABILITY.md). `make install` installs the binary, the capture library
-# (when CUPTI was found) and the man page under PREFIX, staged under DESTDIR.
+# (when CUPTI was found), the man page and the library for other programs
+# (libxplane-stat.so, xplane_stat.h, xplane-stat.pc) under PREFIX, staged
+# under DESTDIR.
 BUILD ?= build
 PREFIX ?= /usr/local
 DESTDIR ?=
@@ -44,8 +46,10 @@ test: build
 	@$(MAKE) --no-print-directory fuzz-smoke
 
 # PREFIX is built in (where capture looks for its library), so install rebuilds when it changes.
+# Installed for real by root: ldconfig, so that programs find the new libxplane-stat.so.0.
 install: build
 	@DESTDIR=$(DESTDIR) cmake --install $(BUILD)
+	@if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" -eq 0 ] && command -v ldconfig >/dev/null 2>&1; then ldconfig; fi
 
 # Every test again with AddressSanitizer and UndefinedBehaviorSanitizer (gcc);
 # any report fails the test.

@@ -5,7 +5,7 @@
 #   spdx_check.sh SOURCE_DIR
 set -u
 cd "$1" || exit 1
-missing=$(find src tools tests fuzz CMakeLists.txt Makefile -path tests/cli -prune -o -type f \
+missing=$(find src include examples tools tests fuzz CMakeLists.txt Makefile -path tests/cli -prune -o -type f \
 	\( -name '*.c' -o -name '*.h' -o -name '*.sh' -o -name '*.py' -o -name '*.cu' -o -name '*.map' \
 	-o -name CMakeLists.txt -o -name Makefile -o -path tools/bench \) -print | sort |
 	while IFS= read -r f; do

@@ -1,0 +1,199 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * libxplane-stat: read XPlane profile dumps (*.xplane.pb, the XSpace files that
+ * JAX, TensorFlow and XLA profilers write) and compute what the xplane-stat
+ * command reports, as plain C structs.
+ *
+ *   cc prog.c $(pkg-config --cflags --libs xplane-stat)
+ *
+ * Ownership: every object the library returns is freed by its xps_*_free
+ * function, which accepts NULL; strings and arrays inside a result belong to
+ * that result and live until it is freed. The library keeps no pointer to
+ * what the caller passes (paths, options, patterns) after the call returns.
+ *
+ * Errors: every function that can fail returns 0 or a negative XPS_E* code,
+ * and on failure writes a one-line message (NUL-terminated, cut to errlen
+ * bytes) to errbuf when errbuf is not NULL and errlen is not 0; on failure
+ * its output pointer is set to NULL. Nothing is printed and nothing exits.
+ *
+ * Names (functions, devices) are the file's bytes: usually UTF-8, not
+ * always. The command escapes bytes that are not when it prints them.
+ *
+ * Threads: what a call returns depends on its arguments alone (options
+ * travel in them; there are no process-wide settings). Different objects
+ * may be used on different threads at once; one trace by one thread at a
+ * time, as an analysis reads the parts of the file it needs into it.
+ *
+ * Versions: the shared library's soname carries the major version
+ * (libxplane-stat.so.0). While that is 0 the interface is young: a minor
+ * version may still change the structs below, so a program built against
+ * one compares xps_version_number() with its XPLANE_STAT_VERSION_NUMBER.
+ *
+ * The implementation is src/api/ of xplane-stat's sources; the command
+ * (xplane-stat functions --json) prints exactly the numbers these give.
+ */
+#ifndef XPLANE_STAT_H
+#define XPLANE_STAT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define XPLANE_STAT_VERSION_MAJOR 0
+#define XPLANE_STAT_VERSION_MINOR 1
+#define XPLANE_STAT_VERSION_PATCH 0
+/* MAJOR * 10000 + MINOR * 100 + PATCH: 100 for 0.1.0. */
+#define XPLANE_STAT_VERSION_NUMBER                                                                 \
+	(XPLANE_STAT_VERSION_MAJOR * 10000 + XPLANE_STAT_VERSION_MINOR * 100 + XPLANE_STAT_VERSION_PATCH)
+
+#if defined(__GNUC__) && __GNUC__ >= 4
+#define XPS_API __attribute__((visibility("default")))
+#else
+#define XPS_API
+#endif
+
+/* The library's version, as XPLANE_STAT_VERSION_NUMBER and as "0.1.0". */
+XPS_API unsigned xps_version_number(void);
+XPS_API const char *xps_version_string(void);
+
+/* Error codes: 0 is success, these are negative. */
+enum {
+	XPS_EOK = 0,
+	XPS_ENOMEM = -1,	/* out of memory */
+	XPS_EIO = -2,		/* cannot open or read the input */
+	XPS_EFORMAT = -3,	/* the input is not a valid XSpace (or gzip of one) */
+	XPS_ELIMIT = -4,	/* the input exceeds a limit (max_input_size, a time range) */
+	XPS_EINVAL = -5,	/* a bad argument: NULL where an object is needed, a bad pattern */
+};
+
+/* What code means, in a few words ("out of memory"); never NULL. */
+XPS_API const char *xps_strerror(int code);
+
+/* ------------------------------------------------------------------------ */
+/* A trace: one XSpace file, read. */
+
+typedef struct xps_trace xps_trace;	/* opaque */
+
+/* How to read a trace; all zero (or a NULL pointer) is the default. */
+struct xps_read_opts {
+	/*
+	 * The most bytes read from standard input or a pipe, or inflated from
+	 * gzip; a larger input fails with XPS_ELIMIT. 0: 16 GiB. A plain file
+	 * is mapped, whatever its size.
+	 */
+	uint64_t max_input_size;
+	/* Threads that decode the file's planes; 0: one per online CPU. The result is the same for any. */
+	unsigned threads;
+};
+
+/*
+ * Reads the trace at path: a .xplane.pb file, its gzip (.xplane.pb.gz), or
+ * "-" for standard input. The device planes are decoded now, the host
+ * planes when an analysis needs them: the trace keeps the input's bytes
+ * until xps_trace_free (a plain file mapped, gzip or standard input in
+ * memory). It keeps what any analysis may need, so it can take more memory
+ * than the command, which reads for one analysis only.
+ * opts may be NULL. *out: the trace, or NULL on error.
+ */
+XPS_API int xps_trace_open(const char *path, const struct xps_read_opts *opts, xps_trace **out,
+			   char *errbuf, size_t errlen);
+XPS_API void xps_trace_free(xps_trace *t);
+
+/* ------------------------------------------------------------------------ */
+/*
+ * Functions: device time per jitted function (XLA module), over the
+ * executions of each. A row per (function name, program id), or with
+ * per_device per (function, program id, device). Times are nanoseconds
+ * (doubles, from the file's picoseconds as the command's JSON gives them).
+ */
+
+/* What an execution's time is (the command's --time and --children). */
+enum {
+	XPS_TIME_BUSY = 0,	/* the union of its device events' intervals */
+	XPS_TIME_SPAN = 1,	/* its first event's start to its last event's end */
+	XPS_TIME_CHILDREN = 2,	/* the union of its contained events that children matches */
+};
+
+/* What to count; all zero (or a NULL pointer) is the command's default. */
+struct xps_functions_opts {
+	/*
+	 * Only device planes whose name contains this, in any case ("gpu",
+	 * "TPU:1"; one ending in a digit is not followed by another digit: TPU:1
+	 * is not TPU:10). NULL: every device plane.
+	 */
+	const char *device;
+	/* Only functions whose name this POSIX extended regular expression matches; NULL: all. */
+	const char *match;
+	/* XPS_TIME_BUSY or XPS_TIME_SPAN; children sets XPS_TIME_CHILDREN. */
+	int time;
+	/*
+	 * An extended regular expression: an execution's time is the union of
+	 * the events of its plane inside it whose name matches (the command's
+	 * --children); excludes XPS_TIME_SPAN. NULL: time says.
+	 */
+	const char *children;
+	/* Device events shorter than this (picoseconds) are dropped. */
+	int64_t min_duration_ps;
+	/* mean and std drop the trim fastest and trim slowest executions of a row with more than 2 * trim. */
+	uint64_t trim;
+	/* Nonzero: a row per function and device instead of one pooled over devices. */
+	int per_device;
+};
+
+/* One row. The keys of `xplane-stat functions --json` name the same numbers. */
+struct xps_function {
+	const char *name;		/* the function (module) name, fingerprint removed */
+	uint64_t program_id;		/* when has_program_id */
+	int has_program_id;		/* 0: the file gives neither a program_id nor a fingerprint */
+	const char *fingerprint;	/* the "(digits)" the name carried, or NULL */
+	const char *device;		/* with per_device: "host:plane" (or the plane's name); else NULL */
+	uint64_t devices;		/* distinct devices that ran it */
+	uint64_t executions;
+	uint64_t executions_used;	/* by mean and std, after trim */
+	uint64_t events;		/* device events in its executions */
+	double total_ns;		/* all executions */
+	double mean_ns, std_ns;		/* of the executions used; std is the population one */
+	double min_ns, median_ns, max_ns;	/* of all executions */
+	double share;			/* total over the busy time of every device counted, 0 to 1 */
+};
+
+struct xps_functions {
+	const struct xps_function *rows;	/* by total time, largest first */
+	size_t nrows;
+	int time;			/* XPS_TIME_* the times measure */
+	uint64_t trim;
+	uint64_t inputs;		/* traces pooled */
+	uint64_t devices;		/* distinct devices with events (0: no device plane matched) */
+	uint64_t executions;
+	uint64_t functions_count;	/* distinct (name, program id); rows count devices apart too */
+	double device_busy_ns;		/* each device's busy time (union of its events), summed */
+	uint64_t device_events;
+	uint64_t dropped_short_events;	/* by min_duration_ps */
+	uint64_t unattributed_events;	/* device events of no function, */
+	double unattributed_busy_ns;	/* and their busy time */
+	uint64_t runs_rule_executions;	/* executions formed by consecutive events, without host linkage */
+	uint64_t runs_rule_split;	/* of those, split where a call's kernels repeat */
+	uint64_t runs_rule_repeating;	/* runs that repeat kernels but could not be split */
+	uint64_t stray_end_events;	/* events left out: their end lies far beyond the plane's others */
+	uint64_t stray_end_children;	/* the same among children (XPS_TIME_CHILDREN) */
+};
+
+/*
+ * Device time per function over the executions of ntraces traces, pooled
+ * in the order given (as the command pools its inputs). A trace without a
+ * device plane that matches adds no row: devices 0 and no rows is a
+ * result, not an error. opts may be NULL. *out: the result, or NULL on error.
+ */
+XPS_API int xps_functions_compute(xps_trace *const *traces, size_t ntraces,
+				  const struct xps_functions_opts *opts, struct xps_functions **out,
+				  char *errbuf, size_t errlen);
+XPS_API void xps_functions_free(struct xps_functions *f);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,199 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The public API's functions analysis (include/xplane_stat.h) over an_exec and an_functions. */
+#include "api.h"
+
+#include <math.h>
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "an_exec.h"
+#include "an_functions.h"
+
+/* The caller's struct xps_functions is the first member: its pointer is the holder's. */
+struct fn_holder {
+	struct xps_functions pub;
+	struct xps_function *rows;
+	struct an_fn_result res;	/* the rows' strings */
+};
+
+/* Compiles an extended regex into re; 0, or an XP_ERR_USAGE saying why not. */
+static int compile(regex_t *re, const char *pattern, const char *what, struct xp_err *err)
+{
+	int r = regcomp(re, pattern, REG_EXTENDED);
+	char msg[256];
+
+	if (!r)
+		return 0;
+	regerror(r, re, msg, sizeof(msg));
+	return xp_err_set(err, XP_ERR_USAGE, "%s: invalid regular expression '%.200s': %s", what, pattern, msg);
+}
+
+/* ps as the command's JSON gives them in ns: rounded to the ps where it rounds (out_json_add_ns). */
+static double ns_rounded(double ps)
+{
+	return round(ps) / 1000.0;
+}
+
+static void fill(struct fn_holder *h)
+{
+	const struct an_fn_result *r = &h->res;
+	struct xps_functions *f = &h->pub;
+	size_t i;
+
+	for (i = 0; i < r->nrows; i++) {
+		const struct an_fn_row *row = &r->rows[i];
+		struct xps_function *o = &h->rows[i];
+
+		o->name = row->name;
+		o->program_id = row->has_program_id ? row->program_id : 0;
+		o->has_program_id = row->has_program_id;
+		o->fingerprint = row->fingerprint;
+		o->device = row->device;
+		o->devices = row->ndevices;
+		o->executions = row->s.n;
+		o->executions_used = row->s.n_used;
+		o->events = row->events;
+		o->total_ns = ns_rounded(row->s.total);
+		o->mean_ns = row->s.mean / 1000.0;
+		o->std_ns = row->s.std / 1000.0;
+		o->min_ns = ns_rounded(row->s.min);
+		o->median_ns = row->s.median / 1000.0;
+		o->max_ns = ns_rounded(row->s.max);
+		o->share = row->share;
+	}
+	f->rows = h->rows;
+	f->nrows = r->nrows;
+	f->time = r->opts.time == AN_TIME_SPAN ? XPS_TIME_SPAN
+		  : r->opts.time == AN_TIME_CHILDREN ? XPS_TIME_CHILDREN : XPS_TIME_BUSY;
+	f->trim = r->opts.trim;
+	f->inputs = r->inputs;
+	f->devices = r->devices;
+	f->executions = r->executions;
+	f->functions_count = r->functions;
+	f->device_busy_ns = ns_rounded((double)r->device_busy_ps);
+	f->device_events = r->device_events;
+	f->dropped_short_events = r->dropped_short;
+	f->unattributed_events = r->unattributed_events;
+	f->unattributed_busy_ns = ns_rounded((double)r->unattributed_busy_ps);
+	f->runs_rule_executions = r->runs_execs;
+	f->runs_rule_split = r->runs_split;
+	f->runs_rule_repeating = r->runs_repeating;
+	f->stray_end_events = r->stray_events;
+	f->stray_end_children = r->stray_children;
+}
+
+/* The options as an_exec and an_functions take them; 0 or XP_ERR_USAGE. */
+static int check_opts(const struct xps_functions_opts *o, struct xp_err *err)
+{
+	if (o->time != XPS_TIME_BUSY && o->time != XPS_TIME_SPAN && o->time != XPS_TIME_CHILDREN)
+		return xp_err_set(err, XP_ERR_USAGE, "xps_functions_compute: time %d is not an XPS_TIME_*", o->time);
+	if (o->children && o->time == XPS_TIME_SPAN)
+		return xp_err_set(err, XP_ERR_USAGE, "xps_functions_compute: children and XPS_TIME_SPAN exclude each other");
+	if (!o->children && o->time == XPS_TIME_CHILDREN)
+		return xp_err_set(err, XP_ERR_USAGE, "xps_functions_compute: XPS_TIME_CHILDREN needs children");
+	if (o->min_duration_ps < 0)
+		return xp_err_set(err, XP_ERR_USAGE, "xps_functions_compute: min_duration_ps is negative");
+	if (o->trim > SIZE_MAX)
+		return xp_err_set(err, XP_ERR_USAGE, "xps_functions_compute: trim is too large");
+	return 0;
+}
+
+int xps_functions_compute(xps_trace *const *traces, size_t ntraces, const struct xps_functions_opts *opts,
+			  struct xps_functions **out, char *errbuf, size_t errlen)
+{
+	struct xps_functions_opts o = {0};
+	struct an_exec_opts xo = {0};
+	struct an_fn_opts fo = {0};
+	struct xp_err err = {0};
+	struct fn_holder *h = NULL;
+	regex_t match_re, child_re;
+	int have_match = 0, have_child = 0, ret;
+	size_t i;
+
+	if (out)
+		*out = NULL;
+	if (!out || (ntraces && !traces)) {
+		ret = xp_err_set(&err, XP_ERR_USAGE, "xps_functions_compute: traces and out must not be NULL");
+		goto out;
+	}
+	for (i = 0; i < ntraces; i++)
+		if (!traces[i]) {
+			ret = xp_err_set(&err, XP_ERR_USAGE, "xps_functions_compute: traces[%zu] is NULL", i);
+			goto out;
+		}
+	if (opts)
+		o = *opts;
+	if ((ret = check_opts(&o, &err)))
+		goto out;
+	if (o.match && !(ret = compile(&match_re, o.match, "match", &err)))
+		have_match = 1;
+	if (!ret && o.children && !(ret = compile(&child_re, o.children, "children", &err)))
+		have_child = 1;
+	if (ret)
+		goto out;
+	xo.device = o.device;
+	xo.children = have_child ? &child_re : NULL;
+	xo.min_dur_ps = o.min_duration_ps;
+	fo.match = have_match ? &match_re : NULL;
+	fo.trim = (size_t)o.trim;
+	fo.per_device = o.per_device != 0;
+	fo.time = have_child ? AN_TIME_CHILDREN : o.time == XPS_TIME_SPAN ? AN_TIME_SPAN : AN_TIME_BUSY;
+	if (!(h = calloc(1, sizeof(*h)))) {
+		ret = xp_err_set(&err, XP_ERR_NOMEM, "out of memory");
+		goto out;
+	}
+	an_fn_init(&h->res, &fo);
+	/* As the command: each input's executions found and added in turn, in input order. */
+	for (i = 0; i < ntraces; i++) {
+		struct an_exec_list l;
+
+		if ((ret = an_exec_find(traces[i]->t, &xo, &l, &err))) {
+			/* A plane read now can be malformed: name the input. */
+			if (ret != XP_ERR_NOMEM && err.msg[0] != '\'') {
+				char msg[sizeof(err.msg)];
+
+				memcpy(msg, err.msg, sizeof(msg));
+				snprintf(err.msg, sizeof(err.msg), "'%.200s': %.300s", traces[i]->path, msg);
+			}
+			goto out;
+		}
+		ret = an_fn_add(&h->res, &l, &err);
+		an_exec_list_release(&l);
+		if (ret)
+			goto out;
+	}
+	if ((ret = an_fn_finish(&h->res, &err)))
+		goto out;
+	h->res.opts.match = NULL;	/* freed below; the rows are final */
+	if (!(h->rows = calloc(h->res.nrows + 1, sizeof(*h->rows)))) {
+		ret = xp_err_set(&err, XP_ERR_NOMEM, "out of memory");
+		goto out;
+	}
+	fill(h);
+	*out = &h->pub;
+	h = NULL;
+out:
+	if (h) {
+		an_fn_release(&h->res);
+		free(h->rows);
+		free(h);
+	}
+	if (have_match)
+		regfree(&match_re);
+	if (have_child)
+		regfree(&child_re);
+	return ret ? api_fail(&err, errbuf, errlen) : 0;
+}
+
+void xps_functions_free(struct xps_functions *f)
+{
+	struct fn_holder *h = (struct fn_holder *)f;
+
+	if (!h)
+		return;
+	an_fn_release(&h->res);
+	free(h->rows);
+	free(h);
+}

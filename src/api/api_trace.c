@@ -1,0 +1,153 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The public API's version, error codes and trace handle (include/xplane_stat.h). */
+#include "api.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "an_exec.h"
+#include "an_run.h"
+#include "xp_input.h"
+#include "xp_pool.h"
+
+/* Threads for one trace's planes at most: as the command's --jobs. */
+#define API_MAX_THREADS 256
+
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
+unsigned xps_version_number(void)
+{
+	return XPLANE_STAT_VERSION_NUMBER;
+}
+
+const char *xps_version_string(void)
+{
+	return STR(XPLANE_STAT_VERSION_MAJOR) "." STR(XPLANE_STAT_VERSION_MINOR) "." STR(
+		XPLANE_STAT_VERSION_PATCH);
+}
+
+const char *xps_strerror(int code)
+{
+	switch (code) {
+	case XPS_EOK:
+		return "success";
+	case XPS_ENOMEM:
+		return "out of memory";
+	case XPS_EIO:
+		return "cannot open or read the input";
+	case XPS_EFORMAT:
+		return "not a valid XSpace";
+	case XPS_ELIMIT:
+		return "the input exceeds a limit";
+	case XPS_EINVAL:
+		return "invalid argument";
+	default:
+		return "unknown error";
+	}
+}
+
+static int public_code(int xp_code)
+{
+	switch (xp_code) {
+	case XP_OK:
+		return XPS_EOK;
+	case XP_ERR_NOMEM:
+		return XPS_ENOMEM;
+	case XP_ERR_IO:
+		return XPS_EIO;
+	case XP_ERR_LIMIT:
+		return XPS_ELIMIT;
+	case XP_ERR_USAGE:
+		return XPS_EINVAL;
+	default:		/* XP_ERR_FORMAT, and a code the reader should not return */
+		return XPS_EFORMAT;
+	}
+}
+
+int api_fail(const struct xp_err *err, char *errbuf, size_t errlen)
+{
+	int code = public_code(err->code ? err->code : XP_ERR_NOMEM);
+
+	if (errbuf && errlen)
+		snprintf(errbuf, errlen, "%s", err->msg[0] ? err->msg : xps_strerror(code));
+	return code;
+}
+
+static void buf_free(void *b)
+{
+	xp_buf_release(b);
+	free(b);
+}
+
+/*
+ * Device planes are decoded now, on the threads asked for, whole (any
+ * analysis may need any of their lines); every other plane when an analysis
+ * asks for it (xp_trace_load_plane). Every key stat is kept: one trace
+ * serves every analysis. The command reads the same planes for functions
+ * (src/cmd, read_input), with fewer lines and stats, and finds the same.
+ */
+int xps_trace_open(const char *path, const struct xps_read_opts *opts, xps_trace **out, char *errbuf,
+		   size_t errlen)
+{
+	struct xps_read_opts o = {0};
+	struct xp_read_opts ro = {0};
+	struct xp_err err = {0};
+	struct xp_buf *b = NULL;
+	struct xps_trace *xt = NULL;
+	unsigned jobs;
+
+	if (out)
+		*out = NULL;
+	if (!path || !out) {
+		xp_err_set(&err, XP_ERR_USAGE, "xps_trace_open: path and out must not be NULL");
+		goto fail;
+	}
+	if (opts)
+		o = *opts;
+	b = calloc(1, sizeof(*b));
+	xt = calloc(1, sizeof(*xt));
+	if (!b || !xt || !(xt->path = strdup(path))) {
+		xp_err_set(&err, XP_ERR_NOMEM, "out of memory");
+		goto fail;
+	}
+	if (xp_buf_load(path, o.max_input_size ? o.max_input_size : XP_DEFAULT_MAX_INPUT, b, &err))
+		goto fail;
+	if (an_run_sniff(b->data, b->len)) {
+		xp_err_set(&err, XP_ERR_FORMAT, "'%s' is a summary of runs (xplane-stat summarize), not a trace",
+			   path);
+		goto fail;
+	}
+	jobs = o.threads ? o.threads : xp_online_cpus();
+	ro.jobs = jobs > API_MAX_THREADS ? API_MAX_THREADS : jobs;
+	ro.want_plane = an_exec_wants_plane;	/* want_ctx NULL: every device plane */
+	ro.event_stats = XP_EVSTATS_KEYS;
+	ro.input_mapped = b->mapped;
+	if (xp_trace_read_opts(&ro, b->data, b->len, &xt->t, &err)) {
+		if (err.msg[0] != '\'') {	/* the reader does not know the path */
+			char msg[sizeof(err.msg)];
+
+			memcpy(msg, err.msg, sizeof(msg));
+			snprintf(err.msg, sizeof(err.msg), "'%.200s': %.300s", path, msg);
+		}
+		goto fail;
+	}
+	xp_trace_adopt_buf(xt->t, buf_free, b);
+	*out = xt;
+	return 0;
+fail:
+	if (b)
+		buf_free(b);
+	xps_trace_free(xt);
+	return api_fail(&err, errbuf, errlen);
+}
+
+void xps_trace_free(xps_trace *t)
+{
+	if (!t)
+		return;
+	xp_trace_free(t->t);
+	free(t->path);
+	free(t);
+}
