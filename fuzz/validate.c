@@ -175,15 +175,24 @@ void val_json_lines(const char *out, size_t n)
 	}
 }
 
+/* A promise of analysis's result broken by its row i of n, called name (i == n: by the result as a whole). */
+static void row_fail(const char *analysis, const char *row, size_t i, size_t n, const char *name,
+		     const char *what) __attribute__((noreturn));
+
+static void row_fail(const char *analysis, const char *row, size_t i, size_t n, const char *name,
+		     const char *what)
+{
+	if (i < n)
+		fprintf(stderr, "%s: %s %zu of %zu ('%s'): %s\n", analysis, row, i, n, name ? name : "(null)", what);
+	else
+		fprintf(stderr, "%s: %s\n", analysis, what);
+	abort();
+}
+
 /* A promise of an_memory.h broken by row i of r (r->nrows: by the result as a whole). */
 static void mem_fail(const struct an_mem_result *r, size_t i, const char *what)
 {
-	if (i < r->nrows)
-		fprintf(stderr, "memory: row %zu of %zu ('%s'): %s\n", i, r->nrows,
-			r->rows[i].memory_id ? r->rows[i].memory_id : "(null)", what);
-	else
-		fprintf(stderr, "memory: %s\n", what);
-	abort();
+	row_fail("memory", "row", i, r->nrows, i < r->nrows ? r->rows[i].memory_id : NULL, what);
 }
 
 static int str_eq(const char *a, const char *b)
@@ -440,12 +449,7 @@ void val_memory(const struct an_mem_result *r)
 /* A promise of an_compile.h broken by function row i of r (r->nfns: by the result as a whole). */
 static void comp_fail(const struct an_comp_result *r, size_t i, const char *what)
 {
-	if (i < r->nfns)
-		fprintf(stderr, "compile: function row %zu of %zu ('%s'): %s\n", i, r->nfns,
-			r->fns[i].name ? r->fns[i].name : "(null)", what);
-	else
-		fprintf(stderr, "compile: %s\n", what);
-	abort();
+	row_fail("compile", "function row", i, r->nfns, i < r->nfns ? r->fns[i].name : NULL, what);
 }
 
 static int64_t comp_sat_add(int64_t a, int64_t b)
