@@ -3,9 +3,11 @@
 # Runs one CLI golden case: tests/cli/<command>/<case>.cmd holds a shell command
 # line in which `xplane-stat` is the binary under test and $SYNTH the directory
 # of generated synthetic traces. It runs from the repository root in a scratch
-# $TMP. Expected: <case>.out (stdout, exact), <case>.rc (exit status), and
-# optionally <case>.err (stderr, exact). With UPDATE=1 the expectations are
-# rewritten from the actual run (tools/update-golden.sh) — review the diff.
+# $TMP. Expected: <case>.out (stdout, exact), <case>.rc (exit status) and
+# <case>.err (stderr, exact; empty when the command writes nothing there, so a
+# new warning cannot pass unnoticed). A case without its .err is an error.
+# With UPDATE=1 the expectations are rewritten from the actual run
+# (tools/update-golden.sh) — review the diff.
 set -u
 case_file=$1 bin=$2 SYNTH=$3
 base=${case_file%.cmd}
@@ -32,7 +34,7 @@ done
 if [ "${UPDATE:-0}" = 1 ]; then
 	cp "$TMP/stdout" "$base.out"
 	echo "$rc" >"$base.rc"
-	if [ -s "$TMP/stderr" ]; then cp "$TMP/stderr" "$base.err"; else rm -f "$base.err"; fi
+	cp "$TMP/stderr" "$base.err"
 	exit 0
 fi
 
@@ -46,7 +48,10 @@ if ! diff -u "$base.out" "$TMP/stdout"; then
 	echo "stdout differs from $base.out"
 	fail=1
 fi
-if [ -f "$base.err" ] && ! diff -u "$base.err" "$TMP/stderr"; then
+if [ ! -f "$base.err" ]; then
+	echo "missing $base.err (expected stderr; empty when there is none): run tools/update-golden.sh $case_file"
+	fail=1
+elif ! diff -u "$base.err" "$TMP/stderr"; then
 	echo "stderr differs from $base.err"
 	fail=1
 fi

@@ -3,7 +3,7 @@
  * gen_bad - write the crafted bad inputs of the catalogue in RELIABILITY.md
  * (tests/cli/bad/ runs xplane-stat on each).
  *
- * Usage: gen_bad OUTDIR
+ * Usage: gen_bad OUTDIR [SCENARIO...]   (default: every scenario)
  *
  * Well-formed traces with odd contents are built with protobuf-c's encoder;
  * malformed ones wrap protobuf-c output in hand-written wire bytes. Every
@@ -16,38 +16,21 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
-#include <errno.h>
 #include <zlib.h>
 
 #define GEN_NAME "gen_bad"
-#include "gen_common.h"
-
-static const char *outdir;
-
-static void *xcalloc(size_t n, size_t size)
-{
-	void *p = calloc(n ? n : 1, size ? size : 1);
-
-	if (!p)
-		die("out of memory");
-	return p;
-}
+#include "gen_trace.h"
 
 /* ---- bytes ------------------------------------------------------------------------ */
 
-struct bytes {
-	uint8_t *p;
-	size_t n;
-};
-
-static void put(struct bytes *b, const void *data, size_t n)
+static void put(struct gen_bytes *b, const void *data, size_t n)
 {
 	b->p = xrealloc(b->p, b->n + n + 1);
 	memcpy(b->p + b->n, data, n);
 	b->n += n;
 }
 
-static void put_varint(struct bytes *b, uint64_t v)
+static void put_varint(struct gen_bytes *b, uint64_t v)
 {
 	uint8_t c;
 
@@ -59,173 +42,20 @@ static void put_varint(struct bytes *b, uint64_t v)
 }
 
 /* A length-delimited field: tag, length, then the n bytes at data. */
-static void put_len(struct bytes *b, uint32_t field, const void *data, size_t n)
+static void put_len(struct gen_bytes *b, uint32_t field, const void *data, size_t n)
 {
 	put_varint(b, (uint64_t)field << 3 | 2);
 	put_varint(b, n);
 	put(b, data, n);
 }
 
-static void write_file(const char *name, const struct bytes *b)
-{
-	size_t plen = strlen(outdir) + strlen(name) + 2;
-	char *path = xcalloc(1, plen);
-	FILE *f;
+/* ---- the control trace and its variants ------------------------------------------- */
 
-	snprintf(path, plen, "%s/%s", outdir, name);
-	f = fopen(path, "wb");
-	if (!f)
-		die("%s: %s", path, strerror(errno));
-	if ((b->n && fwrite(b->p, 1, b->n, f) != b->n) || fclose(f))
-		die("%s: write failed: %s", path, strerror(errno));
-	free(path);
-}
-
-/* ---- messages --------------------------------------------------------------------- */
-
+/* Every crafted trace names its host. */
 static XSpace *space_new(void)
 {
-	XSpace *sp = xcalloc(1, sizeof(*sp));
-
-	tensorflow__profiler__xspace__init(sp);
-	PUSH(sp->hostnames, sp->n_hostnames, xstrdup("bad-host"));
-	return sp;
+	return gen_space_new("bad-host");
 }
-
-static XPlane *plane_add(XSpace *sp, int64_t id, const char *name)
-{
-	XPlane *p = xcalloc(1, sizeof(*p));
-
-	tensorflow__profiler__xplane__init(p);
-	p->id = id;
-	p->name = xstrdup(name);
-	PUSH(sp->planes, sp->n_planes, p);
-	return p;
-}
-
-static XLine *line_add(XPlane *p, int64_t id, const char *name, int64_t ts_ns)
-{
-	XLine *l = xcalloc(1, sizeof(*l));
-
-	tensorflow__profiler__xline__init(l);
-	l->id = id;
-	l->display_id = id;
-	l->name = xstrdup(name);
-	l->timestamp_ns = ts_ns;
-	PUSH(p->lines, p->n_lines, l);
-	return l;
-}
-
-/* Event metadata entry id -> name (a second call with the same id adds a duplicate key). */
-static XEventMetadata *evmeta_add(XPlane *p, int64_t id, const char *name)
-{
-	EventMetadataEntry *e = xcalloc(1, sizeof(*e));
-	XEventMetadata *m = xcalloc(1, sizeof(*m));
-
-	tensorflow__profiler__xevent_metadata__init(m);
-	m->id = id;
-	m->name = xstrdup(name);
-	tensorflow__profiler__xplane__event_metadata_entry__init(e);
-	e->key = id;
-	e->value = m;
-	PUSH(p->event_metadata, p->n_event_metadata, e);
-	return m;
-}
-
-static void statmeta_add(XPlane *p, int64_t id, const char *name)
-{
-	StatMetadataEntry *e = xcalloc(1, sizeof(*e));
-	XStatMetadata *m = xcalloc(1, sizeof(*m));
-
-	tensorflow__profiler__xstat_metadata__init(m);
-	m->id = id;
-	m->name = xstrdup(name);
-	tensorflow__profiler__xplane__stat_metadata_entry__init(e);
-	e->key = id;
-	e->value = m;
-	PUSH(p->stat_metadata, p->n_stat_metadata, e);
-}
-
-static XEvent *event_add(XLine *l, int64_t meta, int64_t offset_ps, int64_t dur_ps)
-{
-	XEvent *e = xcalloc(1, sizeof(*e));
-
-	tensorflow__profiler__xevent__init(e);
-	e->metadata_id = meta;
-	e->data_case = TENSORFLOW__PROFILER__XEVENT__DATA_OFFSET_PS;
-	e->offset_ps = offset_ps;
-	e->duration_ps = dur_ps;
-	PUSH(l->events, l->n_events, e);
-	return e;
-}
-
-static XStat *stat_add(XEvent *e, int64_t meta)
-{
-	XStat *s = xcalloc(1, sizeof(*s));
-
-	tensorflow__profiler__xstat__init(s);
-	s->metadata_id = meta;
-	PUSH(e->stats, e->n_stats, s);
-	return s;
-}
-
-static void stat_str(XEvent *e, int64_t meta, const char *v)
-{
-	XStat *s = stat_add(e, meta);
-
-	s->value_case = TENSORFLOW__PROFILER__XSTAT__VALUE_STR_VALUE;
-	s->str_value = xstrdup(v);
-}
-
-static void stat_i64(XEvent *e, int64_t meta, int64_t v)
-{
-	XStat *s = stat_add(e, meta);
-
-	s->value_case = TENSORFLOW__PROFILER__XSTAT__VALUE_INT64_VALUE;
-	s->int64_value = v;
-}
-
-static void stat_ref(XEvent *e, int64_t meta, uint64_t v)
-{
-	XStat *s = stat_add(e, meta);
-
-	s->value_case = TENSORFLOW__PROFILER__XSTAT__VALUE_REF_VALUE;
-	s->ref_value = v;
-}
-
-static struct bytes pack_space(XSpace *sp)
-{
-	struct bytes b = {0};
-
-	b.n = tensorflow__profiler__xspace__get_packed_size(sp);
-	b.p = xcalloc(1, b.n + 1);
-	if (tensorflow__profiler__xspace__pack(sp, b.p) != b.n)
-		die("packed size mismatch");
-	/* Everything above came from malloc, so the unpacked-message freer applies. */
-	protobuf_c_message_free_unpacked(&sp->base, NULL);
-	return b;
-}
-
-static struct bytes pack_plane(XPlane *p)
-{
-	struct bytes b = {0};
-
-	b.n = tensorflow__profiler__xplane__get_packed_size(p);
-	b.p = xcalloc(1, b.n + 1);
-	tensorflow__profiler__xplane__pack(p, b.p);
-	protobuf_c_message_free_unpacked(&p->base, NULL);
-	return b;
-}
-
-static void write_space(const char *name, XSpace *sp)
-{
-	struct bytes b = pack_space(sp);
-
-	write_file(name, &b);
-	free(b.p);
-}
-
-/* ---- the control trace and its variants ------------------------------------------- */
 
 /* Stat metadata ids of the control trace. */
 enum { SM_HLO_MODULE = 1, SM_PROGRAM_ID = 2 };
@@ -235,102 +65,102 @@ enum { EM_FUSION = 1, EM_GEMM = 2, EM_REDUCE = 3 };
 /* A kernel of function `module` (NULL: none) with program id pid (< 0: none). */
 static XEvent *kernel(XLine *l, int64_t meta, int64_t start, int64_t dur, const char *module, int64_t pid)
 {
-	XEvent *e = event_add(l, meta, start, dur);
+	XEvent *e = gen_event_add(l, meta, start, dur);
 
 	if (module)
-		stat_str(e, SM_HLO_MODULE, module);
+		gen_event_str(e, SM_HLO_MODULE, module);
 	if (pid >= 0)
-		stat_i64(e, SM_PROGRAM_ID, pid);
+		gen_event_i64(e, SM_PROGRAM_ID, pid);
 	return e;
 }
 
 /* The device plane of the control trace, on line timestamp ts_ns; names may be replaced. */
-static XPlane *gpu_plane(XSpace *sp, const char *train, const char *eval)
+static struct gen_plane gpu_plane(XSpace *sp, const char *train, const char *eval)
 {
-	XPlane *p = plane_add(sp, 1, "/device:GPU:0");
-	XLine *l = line_add(p, 1, "Stream #7(Compute)", 1000);
+	struct gen_plane p = gen_plane_add(sp, 1, "/device:GPU:0", 0);
+	XLine *l = gen_line_add(&p, 1, "Stream #7(Compute)", 1000);
 
-	statmeta_add(p, SM_HLO_MODULE, "hlo_module");
-	statmeta_add(p, SM_PROGRAM_ID, "program_id");
-	evmeta_add(p, EM_FUSION, "fusion_1");
-	evmeta_add(p, EM_GEMM, "gemm_1");
-	evmeta_add(p, EM_REDUCE, "reduce_1");
+	gen_stat_md_add(&p, SM_HLO_MODULE, "hlo_module");
+	gen_stat_md_add(&p, SM_PROGRAM_ID, "program_id");
+	gen_event_md_add(&p, EM_FUSION, "fusion_1");
+	gen_event_md_add(&p, EM_GEMM, "gemm_1");
+	gen_event_md_add(&p, EM_REDUCE, "reduce_1");
 	kernel(l, EM_FUSION, US(0), US(10), train, 7);
 	kernel(l, EM_GEMM, US(10), US(5), train, 7);
 	kernel(l, EM_REDUCE, US(20), US(4), eval, 8);
 	return p;
 }
 
-static void gen_control(void)
+static void bad_control(const char *dir)
 {
 	XSpace *sp = space_new();
 
 	gpu_plane(sp, "jit_train", "jit_eval");
-	write_space("gpu.xplane.pb", sp);
+	gen_space_write(sp, dir, "gpu.xplane.pb");
 }
 
 /*
  * The same kernels on two streams, each line's events and the lines
  * themselves in reverse order: the answer must not change.
  */
-static void gen_order(int reversed)
+static void order(const char *dir, int reversed)
 {
 	XSpace *sp = space_new();
-	XPlane *p = plane_add(sp, 1, "/device:GPU:0");
+	struct gen_plane p = gen_plane_add(sp, 1, "/device:GPU:0", 0);
 	XLine *a, *b;
 
-	statmeta_add(p, SM_HLO_MODULE, "hlo_module");
-	statmeta_add(p, SM_PROGRAM_ID, "program_id");
-	evmeta_add(p, EM_FUSION, "fusion_1");
-	evmeta_add(p, EM_GEMM, "memcpy_1");
+	gen_stat_md_add(&p, SM_HLO_MODULE, "hlo_module");
+	gen_stat_md_add(&p, SM_PROGRAM_ID, "program_id");
+	gen_event_md_add(&p, EM_FUSION, "fusion_1");
+	gen_event_md_add(&p, EM_GEMM, "memcpy_1");
 	if (!reversed) {
-		a = line_add(p, 1, "Stream #7(Compute)", 1000);
-		b = line_add(p, 2, "Stream #8(Memcpy)", 1000);
+		a = gen_line_add(&p, 1, "Stream #7(Compute)", 1000);
+		b = gen_line_add(&p, 2, "Stream #8(Memcpy)", 1000);
 		kernel(a, EM_FUSION, US(0), US(10), "jit_train", 7);
 		kernel(a, EM_FUSION, US(20), US(4), "jit_eval", 8);
 		kernel(a, EM_FUSION, US(30), US(6), "jit_train", 7);
 		kernel(b, EM_GEMM, US(5), US(10), "jit_train", 7);
 		kernel(b, EM_GEMM, US(22), US(1), "jit_eval", 8);
 		kernel(b, EM_GEMM, US(35), US(2), "jit_train", 7);
-		write_space("in_order.xplane.pb", sp);
+		gen_space_write(sp, dir, "in_order.xplane.pb");
 		return;
 	}
-	b = line_add(p, 2, "Stream #8(Memcpy)", 1000);
-	a = line_add(p, 1, "Stream #7(Compute)", 1000);
+	b = gen_line_add(&p, 2, "Stream #8(Memcpy)", 1000);
+	a = gen_line_add(&p, 1, "Stream #7(Compute)", 1000);
 	kernel(b, EM_GEMM, US(35), US(2), "jit_train", 7);
 	kernel(b, EM_GEMM, US(22), US(1), "jit_eval", 8);
 	kernel(b, EM_GEMM, US(5), US(10), "jit_train", 7);
 	kernel(a, EM_FUSION, US(30), US(6), "jit_train", 7);
 	kernel(a, EM_FUSION, US(20), US(4), "jit_eval", 8);
 	kernel(a, EM_FUSION, US(0), US(10), "jit_train", 7);
-	write_space("out_of_order.xplane.pb", sp);
+	gen_space_write(sp, dir, "out_of_order.xplane.pb");
 }
 
 /* Negative and overflowing durations, offsets and line timestamps. */
-static void gen_times(void)
+static void bad_times(const char *dir)
 {
 	XSpace *sp;
-	XPlane *p;
+	struct gen_plane p;
 	XLine *l;
 
 	/* jit_eval's kernel lasts -4 us. */
 	sp = space_new();
 	p = gpu_plane(sp, "jit_train", "jit_eval");
-	p->lines[0]->events[2]->duration_ps = -US(4);
-	write_space("negative_duration.xplane.pb", sp);
+	p.xp->lines[0]->events[2]->duration_ps = -US(4);
+	gen_space_write(sp, dir, "negative_duration.xplane.pb");
 
 	/* The last kernel starts at INT64_MAX - 10 ps and lasts 4 us: it ends past int64. */
 	sp = space_new();
 	p = gpu_plane(sp, "jit_train", "jit_eval");
-	p->lines[0]->events[2]->offset_ps = INT64_MAX - 10;
-	write_space("overflow_offset.xplane.pb", sp);
+	p.xp->lines[0]->events[2]->offset_ps = INT64_MAX - 10;
+	gen_space_write(sp, dir, "overflow_offset.xplane.pb");
 
 	/* A second stream at INT64_MAX ns: (INT64_MAX - 1000) ns is past int64 picoseconds. */
 	sp = space_new();
 	p = gpu_plane(sp, "jit_train", "jit_eval");
-	l = line_add(p, 2, "Stream #8(Compute)", INT64_MAX);
+	l = gen_line_add(&p, 2, "Stream #8(Compute)", INT64_MAX);
 	kernel(l, EM_FUSION, 0, US(1), "jit_train", 7);
-	write_space("far_lines.xplane.pb", sp);
+	gen_space_write(sp, dir, "far_lines.xplane.pb");
 
 	/*
 	 * A plane whose one stream is 1 ms before INT64_MAX ns: legal, and in
@@ -338,13 +168,13 @@ static void gen_times(void)
 	 * count from the clock's zero.
 	 */
 	sp = space_new();
-	p = plane_add(sp, 3, "/device:GPU:3");
-	statmeta_add(p, SM_HLO_MODULE, "hlo_module");
-	statmeta_add(p, SM_PROGRAM_ID, "program_id");
-	evmeta_add(p, EM_FUSION, "fusion_1");
-	l = line_add(p, 1, "Stream #7(Compute)", INT64_MAX - 1000000);
+	p = gen_plane_add(sp, 3, "/device:GPU:3", 0);
+	gen_stat_md_add(&p, SM_HLO_MODULE, "hlo_module");
+	gen_stat_md_add(&p, SM_PROGRAM_ID, "program_id");
+	gen_event_md_add(&p, EM_FUSION, "fusion_1");
+	l = gen_line_add(&p, 1, "Stream #7(Compute)", INT64_MAX - 1000000);
 	kernel(l, EM_FUSION, 0, US(1), "jit_train", 7);
-	write_space("late_plane.xplane.pb", sp);
+	gen_space_write(sp, dir, "late_plane.xplane.pb");
 
 	/*
 	 * jit_eval's kernel starts 30 us before its line (offset -10 us on a
@@ -352,9 +182,9 @@ static void gen_times(void)
 	 */
 	sp = space_new();
 	p = gpu_plane(sp, "jit_train", NULL);
-	l = line_add(p, 2, "Stream #8(Compute)", 1000 + 20000);
+	l = gen_line_add(&p, 2, "Stream #8(Compute)", 1000 + 20000);
 	kernel(l, EM_REDUCE, -US(30), US(4), "jit_eval", 8);
-	write_space("negative_offset.xplane.pb", sp);
+	gen_space_write(sp, dir, "negative_offset.xplane.pb");
 }
 
 /*
@@ -362,53 +192,53 @@ static void gen_times(void)
  * metadata id is absent (98), event metadata 2 given twice (first
  * "gemm_old", then "gemm_1": the last wins), stat metadata 2 given twice.
  */
-static void gen_metadata(void)
+static void bad_metadata(const char *dir)
 {
 	XSpace *sp = space_new();
-	XPlane *p = gpu_plane(sp, "jit_train", "jit_eval");
+	struct gen_plane p = gpu_plane(sp, "jit_train", "jit_eval");
 	XEvent *e;
 
-	e = kernel(p->lines[0], 99, US(30), US(1), "jit_eval", 8);
-	stat_i64(e, 98, 5);
-	write_space("missing_metadata.xplane.pb", sp);
+	e = kernel(p.xp->lines[0], 99, US(30), US(1), "jit_eval", 8);
+	gen_event_i64(e, 98, 5);
+	gen_space_write(sp, dir, "missing_metadata.xplane.pb");
 
 	sp = space_new();
-	p = plane_add(sp, 1, "/device:GPU:0");
-	statmeta_add(p, SM_HLO_MODULE, "hlo_module");
-	statmeta_add(p, SM_PROGRAM_ID, "old_program_id");
-	statmeta_add(p, SM_PROGRAM_ID, "program_id");
-	evmeta_add(p, EM_FUSION, "fusion_1");
-	evmeta_add(p, EM_GEMM, "gemm_old");
-	evmeta_add(p, EM_REDUCE, "reduce_1");
-	evmeta_add(p, EM_GEMM, "gemm_1");
+	p = gen_plane_add(sp, 1, "/device:GPU:0", 0);
+	gen_stat_md_add(&p, SM_HLO_MODULE, "hlo_module");
+	gen_stat_md_add(&p, SM_PROGRAM_ID, "old_program_id");
+	gen_stat_md_add(&p, SM_PROGRAM_ID, "program_id");
+	gen_event_md_add(&p, EM_FUSION, "fusion_1");
+	gen_event_md_add(&p, EM_GEMM, "gemm_old");
+	gen_event_md_add(&p, EM_REDUCE, "reduce_1");
+	gen_event_md_add(&p, EM_GEMM, "gemm_1");
 	{
-		XLine *l = line_add(p, 1, "Stream #7(Compute)", 1000);
+		XLine *l = gen_line_add(&p, 1, "Stream #7(Compute)", 1000);
 
 		kernel(l, EM_FUSION, US(0), US(10), "jit_train", 7);
 		kernel(l, EM_GEMM, US(10), US(5), "jit_train", 7);
 		kernel(l, EM_REDUCE, US(20), US(4), "jit_eval", 8);
 	}
-	write_space("duplicate_metadata.xplane.pb", sp);
+	gen_space_write(sp, dir, "duplicate_metadata.xplane.pb");
 }
 
 /*
  * ref_value naming a stat metadata id that does not exist (77): jit_eval's
  * kernel names its module by reference, so its function is unknown.
  */
-static void gen_ref_nowhere(void)
+static void bad_ref_nowhere(const char *dir)
 {
 	XSpace *sp = space_new();
-	XPlane *p = gpu_plane(sp, "jit_train", NULL);
+	struct gen_plane p = gpu_plane(sp, "jit_train", NULL);
 
-	stat_ref(p->lines[0]->events[2], SM_HLO_MODULE, 77);
-	write_space("ref_nowhere.xplane.pb", sp);
+	gen_event_ref(p.xp->lines[0]->events[2], SM_HLO_MODULE, 77);
+	gen_space_write(sp, dir, "ref_nowhere.xplane.pb");
 }
 
 /*
  * The control trace with what a profiler (or capture's converter) writes
  * about itself: one XSpace.errors entry and two XSpace.warnings entries.
  */
-static void gen_profiler_notes(void)
+static void bad_profiler_notes(const char *dir)
 {
 	XSpace *sp = space_new();
 
@@ -416,7 +246,7 @@ static void gen_profiler_notes(void)
 	PUSH(sp->errors, sp->n_errors, xstrdup("device 1 lost"));
 	PUSH(sp->warnings, sp->n_warnings, xstrdup("CUPTI dropped 12 activity records (buffer full)"));
 	PUSH(sp->warnings, sp->n_warnings, xstrdup("the record of process 42 is partial"));
-	write_space("profiler_notes.xplane.pb", sp);
+	gen_space_write(sp, dir, "profiler_notes.xplane.pb");
 }
 
 /*
@@ -424,12 +254,12 @@ static void gen_profiler_notes(void)
  * control characters (tab, newline, escape, DEL), CSV's quote and comma,
  * and a valid multi-byte name. Strings stop at a NUL, so none is written.
  */
-static void gen_names(void)
+static void bad_names(const char *dir)
 {
 	XSpace *sp = space_new();
 
 	gpu_plane(sp, "jit_\xff\xe2\x82 bad,\"utf8\"", "jit_ctl\t\n\x1b[31m\x7f\xc3\xa9t\xc3\xa9");
-	write_space("bad_names.xplane.pb", sp);
+	gen_space_write(sp, dir, "bad_names.xplane.pb");
 }
 
 /* ---- malformed wire bytes ---------------------------------------------------------- */
@@ -451,15 +281,15 @@ static size_t varint_len(uint64_t v)
  * field holding the next. Readers skip it as a whole and give the control
  * trace's answer.
  */
-static void gen_deep_unknown(void)
+static void bad_deep_unknown(const char *dir)
 {
 	enum { DEPTH = 20000 };
-	size_t *len = xcalloc(DEPTH + 1, sizeof(*len)), k;
-	struct bytes b = {0};
+	size_t *len = gen_alloc((DEPTH + 1) * sizeof(*len)), k;
+	struct gen_bytes b = {0};
 	XSpace *sp = space_new();
-	XPlane *p = gpu_plane(sp, "jit_train", "jit_eval");
-	XStat *st = p->lines[0]->events[0]->stats[0];
-	ProtobufCMessageUnknownField *u = xcalloc(1, sizeof(*u));
+	struct gen_plane p = gpu_plane(sp, "jit_train", "jit_eval");
+	XStat *st = p.xp->lines[0]->events[0]->stats[0];
+	ProtobufCMessageUnknownField *u = gen_alloc(sizeof(*u));
 
 	/* Level k holds level k - 1: a tag (2 bytes for field 99), a length, the content. */
 	for (k = 1; k <= DEPTH; k++)
@@ -478,24 +308,24 @@ static void gen_deep_unknown(void)
 	u->data = b.p;
 	st->base.unknown_fields = u;
 	st->base.n_unknown_fields = 1;
-	write_space("deep_unknown.xplane.pb", sp);
+	gen_space_write(sp, dir, "deep_unknown.xplane.pb");
 	free(len);
 }
 
-static struct bytes control_plane(void)
+static struct gen_bytes control_plane(void)
 {
 	XSpace *sp = space_new();
-	XPlane *p = gpu_plane(sp, "jit_train", "jit_eval");
+	struct gen_plane p = gpu_plane(sp, "jit_train", "jit_eval");
 
 	/* Take the plane out of the space so it can be packed alone. */
 	sp->n_planes = 0;
 	protobuf_c_message_free_unpacked(&sp->base, NULL);
-	return pack_plane(p);
+	return gen_plane_pack(p.xp);
 }
 
-static void gen_wire(void)
+static void bad_wire(const char *dir)
 {
-	struct bytes plane = control_plane(), b = {0}, inner = {0};
+	struct gen_bytes plane = control_plane(), b = {0}, inner = {0};
 	static const uint8_t varint_name[] = {0x10, 0x05};	/* XPlane.name (2) as a varint */
 	int i;
 
@@ -503,14 +333,14 @@ static void gen_wire(void)
 	put_varint(&b, 1 << 3 | 2);
 	put_varint(&b, plane.n + 1000);
 	put(&b, plane.p, plane.n);
-	write_file("len_past_end.xplane.pb", &b);
+	gen_write(dir, "len_past_end.xplane.pb", &b);
 	b.n = 0;
 
 	/* The plane's name given again, as a varint: a known field with the wrong wire type. */
-	memcpy(inner.p = xcalloc(1, plane.n + sizeof(varint_name)), plane.p, plane.n);
+	memcpy(inner.p = gen_alloc(plane.n + sizeof(varint_name)), plane.p, plane.n);
 	memcpy(inner.p + plane.n, varint_name, sizeof(varint_name));
 	put_len(&b, 1, inner.p, plane.n + sizeof(varint_name));
-	write_file("wrong_wire_type.xplane.pb", &b);
+	gen_write(dir, "wrong_wire_type.xplane.pb", &b);
 	b.n = 0;
 	free(inner.p);
 	inner.p = NULL;
@@ -521,16 +351,16 @@ static void gen_wire(void)
 	 */
 	{
 		XSpace *sp = space_new();
-		struct bytes line = {0}, host = {0};
+		struct gen_bytes line = {0}, host = {0};
 
 		gpu_plane(sp, "jit_train", "jit_eval");
 		free(b.p);
-		b = pack_space(sp);
+		b = gen_space_pack(sp);
 		put(&line, varint_name, sizeof(varint_name));
 		put_len(&host, 2, "/host:CPU", 9);
 		put_len(&host, 3, line.p, line.n);
 		put_len(&b, 1, host.p, host.n);
-		write_file("bad_host_plane.xplane.pb", &b);
+		gen_write(dir, "bad_host_plane.xplane.pb", &b);
 		free(b.p);
 		b.p = NULL;
 		b.n = 0;
@@ -541,7 +371,7 @@ static void gen_wire(void)
 	/* 20000 start-group tags: groups are refused, whatever their depth. */
 	for (i = 0; i < 20000; i++)
 		put_varint(&b, 99 << 3 | 3);
-	write_file("deep_groups.xplane.pb", &b);
+	gen_write(dir, "deep_groups.xplane.pb", &b);
 	b.n = 0;
 
 	/* Random bytes. */
@@ -554,7 +384,7 @@ static void gen_wire(void)
 			c = (uint8_t)(x >> 56);
 			put(&b, &c, 1);
 		}
-		write_file("random.xplane.pb", &b);
+		gen_write(dir, "random.xplane.pb", &b);
 		b.n = 0;
 	}
 	free(b.p);
@@ -564,16 +394,16 @@ static void gen_wire(void)
 /* ---- gzip -------------------------------------------------------------------------- */
 
 /* in as one gzip member (deflate level 9). */
-static struct bytes gzip_bytes(const struct bytes *in)
+static struct gen_bytes gzip_bytes(const struct gen_bytes *in)
 {
-	struct bytes out = {0};
+	struct gen_bytes out = {0};
 	z_stream zs;
 
 	memset(&zs, 0, sizeof(zs));
 	if (deflateInit2(&zs, 9, Z_DEFLATED, 15 + 16, 9, Z_DEFAULT_STRATEGY) != Z_OK)
 		die("deflateInit2 failed");
 	out.n = deflateBound(&zs, in->n);
-	out.p = xcalloc(1, out.n);
+	out.p = gen_alloc(out.n);
 	zs.next_in = in->p;
 	zs.avail_in = (uInt)in->n;
 	zs.next_out = out.p;
@@ -585,31 +415,31 @@ static struct bytes gzip_bytes(const struct bytes *in)
 	return out;
 }
 
-static void gen_gzip(void)
+static void bad_gzip(const char *dir)
 {
 	XSpace *sp = space_new();
-	struct bytes plain, gz, b = {0};
+	struct gen_bytes plain, gz, b = {0};
 	size_t pad = (size_t)64 << 20;
 
 	gpu_plane(sp, "jit_train", "jit_eval");
-	plain = pack_space(sp);
+	plain = gen_space_pack(sp);
 
 	gz = gzip_bytes(&plain);
-	write_file("gpu.xplane.pb.gz", &gz);
+	gen_write(dir, "gpu.xplane.pb.gz", &gz);
 	/* Cut in the middle of the deflate data. */
 	b.p = gz.p;
 	b.n = gz.n / 2;
-	write_file("truncated.xplane.pb.gz", &b);
+	gen_write(dir, "truncated.xplane.pb.gz", &b);
 	/* The CRC of the data in the trailer altered. */
 	gz.p[gz.n - 8] ^= 0x55;
-	write_file("bad_crc.xplane.pb.gz", &gz);
+	gen_write(dir, "bad_crc.xplane.pb.gz", &gz);
 	gz.p[gz.n - 8] ^= 0x55;
 	/* Bytes after the last member that are not another member. */
 	b.p = NULL;
 	b.n = 0;
 	put(&b, gz.p, gz.n);
 	put(&b, "trailing garbage", 16);
-	write_file("trailing_garbage.xplane.pb.gz", &b);
+	gen_write(dir, "trailing_garbage.xplane.pb.gz", &b);
 	free(b.p);
 	free(gz.p);
 
@@ -627,27 +457,37 @@ static void gen_gzip(void)
 	memset(b.p + b.n, 0, pad);
 	b.n += pad;
 	gz = gzip_bytes(&b);
-	write_file("bomb.xplane.pb.gz", &gz);
+	gen_write(dir, "bomb.xplane.pb.gz", &gz);
 	free(gz.p);
 	free(b.p);
 	free(plain.p);
 }
 
+static void bad_in_order(const char *dir)
+{
+	order(dir, 0);
+}
+
+static void bad_out_of_order(const char *dir)
+{
+	order(dir, 1);
+}
+
+static const struct gen_scenario scenarios[] = {
+	{"control", bad_control},
+	{"in_order", bad_in_order},
+	{"out_of_order", bad_out_of_order},
+	{"times", bad_times},
+	{"metadata", bad_metadata},
+	{"ref_nowhere", bad_ref_nowhere},
+	{"profiler_notes", bad_profiler_notes},
+	{"names", bad_names},
+	{"wire", bad_wire},
+	{"deep_unknown", bad_deep_unknown},
+	{"gzip", bad_gzip},
+};
+
 int main(int argc, char **argv)
 {
-	if (argc != 2)
-		die("usage: gen_bad OUTDIR");
-	outdir = argv[1];
-	gen_control();
-	gen_order(0);
-	gen_order(1);
-	gen_times();
-	gen_metadata();
-	gen_ref_nowhere();
-	gen_profiler_notes();
-	gen_names();
-	gen_wire();
-	gen_deep_unknown();
-	gen_gzip();
-	return 0;
+	return gen_run(argc, argv, scenarios, sizeof(scenarios) / sizeof(scenarios[0]));
 }

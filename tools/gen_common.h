@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * What the trace generators (gen_synth, gen_bad) and the capture test tools
- * (tests/capture/gen_cap.c, replay_xla.c) share: short names for
- * protobuf-c's XPlane types, and dying with a message. Each defines
- * GEN_NAME (its name for messages) before including this.
+ * What the trace generators (gen_synth, gen_bad, their builder gen_trace) and
+ * the capture test tools (tests/capture/gen_cap.c, replay_xla.c) share: short
+ * names for protobuf-c's XPlane types, and dying with a message. Each defines
+ * GEN_NAME (its name for messages, a string) before including this.
  */
 #ifndef GEN_COMMON_H
 #define GEN_COMMON_H
@@ -34,7 +34,7 @@ static void die(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs(GEN_NAME ": ", stderr);
+	fprintf(stderr, "%s: ", GEN_NAME);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);

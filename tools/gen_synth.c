@@ -3,257 +3,48 @@
  * gen_synth - write synthetic XPlane traces whose analysis results are
  * known exactly (see tests/synth/EXPECTED.md for the hand-computed answers).
  *
- * Usage: gen_synth OUTDIR
+ * Usage: gen_synth OUTDIR [SCENARIO...]   (default: every scenario)
  *
- * Every time below is given in picoseconds relative to the plane base (the
- * smallest timestamp_ns among the plane's lines that hold events); the event
- * offset written to the file is derived from it and the line's timestamp.
- * The output is byte-for-byte deterministic: no clocks, no randomness, and
- * map entries are written in insertion order.
+ * Each scenario below writes its files into OUTDIR; the table at the end
+ * lists them. Every time is given in picoseconds relative to the plane base
+ * (the smallest timestamp_ns among the plane's lines that hold events); the
+ * event offset written to the file is derived from it and the line's
+ * timestamp (gen_trace.h). The output is byte-for-byte deterministic: no
+ * clocks, no randomness, and map entries are written in insertion order.
  */
 #define _POSIX_C_SOURCE 200809L
 
-#include <errno.h>
 #include <math.h>
-#include <sys/stat.h>
-#include <sys/types.h>
 
 #define GEN_NAME "gen_synth"
-#include "gen_common.h"
+#include "gen_trace.h"
 
 #define NS(x) ((int64_t)(x) * 1000)		/* nanoseconds to ps */
 
-/* A plane under construction and the base its relative times refer to. */
-struct plane {
-	XPlane *xp;
-	int64_t base_ns;
-};
-
-static const char *outdir;
-
-static void *xmalloc(size_t size)
-{
-	return xrealloc(NULL, size);
-}
-
-/* ---- building blocks ---------------------------------------------- */
-
-static XSpace *space_new(void)
-{
-	XSpace *sp = xmalloc(sizeof(*sp));
-
-	tensorflow__profiler__xspace__init(sp);
-	return sp;
-}
-
-/* Add a plane; BASE_NS must equal the smallest timestamp of its lines with events. */
-static struct plane plane_add(XSpace *sp, int64_t id, const char *name, int64_t base_ns)
-{
-	struct plane p;
-
-	p.xp = xmalloc(sizeof(*p.xp));
-	tensorflow__profiler__xplane__init(p.xp);
-	p.xp->id = id;
-	p.xp->name = xstrdup(name);
-	p.base_ns = base_ns;
-	PUSH(sp->planes, sp->n_planes, p.xp);
-	return p;
-}
-
-static XLine *line_add(struct plane *p, int64_t id, const char *name, int64_t ts_ns)
-{
-	XLine *ln = xmalloc(sizeof(*ln));
-
-	tensorflow__profiler__xline__init(ln);
-	ln->id = id;
-	ln->display_id = id;
-	ln->name = xstrdup(name);
-	ln->timestamp_ns = ts_ns;
-	PUSH(p->xp->lines, p->xp->n_lines, ln);
-	return ln;
-}
-
-/* Id of the stat metadata called NAME, created (ids 1, 2, ...) on first use. */
-static int64_t stat_md(struct plane *p, const char *name)
-{
-	XPlane *xp = p->xp;
-	StatMetadataEntry *e;
-	XStatMetadata *m;
-	size_t i;
-
-	for (i = 0; i < xp->n_stat_metadata; i++)
-		if (strcmp(xp->stat_metadata[i]->value->name, name) == 0)
-			return xp->stat_metadata[i]->key;
-	m = xmalloc(sizeof(*m));
-	tensorflow__profiler__xstat_metadata__init(m);
-	m->id = (int64_t)xp->n_stat_metadata + 1;
-	m->name = xstrdup(name);
-	e = xmalloc(sizeof(*e));
-	tensorflow__profiler__xplane__stat_metadata_entry__init(e);
-	e->key = m->id;
-	e->value = m;
-	PUSH(xp->stat_metadata, xp->n_stat_metadata, e);
-	return m->id;
-}
-
-/* Event metadata called NAME, created (ids 1, 2, ...) on first use. */
-static XEventMetadata *event_md(struct plane *p, const char *name)
-{
-	XPlane *xp = p->xp;
-	EventMetadataEntry *e;
-	XEventMetadata *m;
-	size_t i;
-
-	for (i = 0; i < xp->n_event_metadata; i++)
-		if (strcmp(xp->event_metadata[i]->value->name, name) == 0)
-			return xp->event_metadata[i]->value;
-	m = xmalloc(sizeof(*m));
-	tensorflow__profiler__xevent_metadata__init(m);
-	m->id = (int64_t)xp->n_event_metadata + 1;
-	m->name = xstrdup(name);
-	e = xmalloc(sizeof(*e));
-	tensorflow__profiler__xplane__event_metadata_entry__init(e);
-	e->key = m->id;
-	e->value = m;
-	PUSH(xp->event_metadata, xp->n_event_metadata, e);
-	return m;
-}
-
-/* Add event NAME on LN covering [START_PS, START_PS + DUR_PS) relative to the plane base. */
-static XEvent *ev_add(struct plane *p, XLine *ln, const char *name,
-		      int64_t start_ps, int64_t dur_ps)
-{
-	XEvent *ev = xmalloc(sizeof(*ev));
-
-	tensorflow__profiler__xevent__init(ev);
-	ev->metadata_id = event_md(p, name)->id;
-	ev->data_case = TENSORFLOW__PROFILER__XEVENT__DATA_OFFSET_PS;
-	ev->offset_ps = start_ps - (ln->timestamp_ns - p->base_ns) * 1000;
-	if (ev->offset_ps < 0)
-		die("event %s starts before its line", name);
-	ev->duration_ps = dur_ps;
-	PUSH(ln->events, ln->n_events, ev);
-	return ev;
-}
-
-/* A new stat named NAME appended to the stat list (*N, *V). */
-static XStat *stat_new(struct plane *p, size_t *n, XStat ***v, const char *name)
-{
-	XStat *st = xmalloc(sizeof(*st));
-
-	tensorflow__profiler__xstat__init(st);
-	st->metadata_id = stat_md(p, name);
-	PUSH(*v, *n, st);
-	return st;
-}
-
-static void ev_i64(struct plane *p, XEvent *ev, const char *name, int64_t val)
-{
-	XStat *st = stat_new(p, &ev->n_stats, &ev->stats, name);
-
-	st->value_case = TENSORFLOW__PROFILER__XSTAT__VALUE_INT64_VALUE;
-	st->int64_value = val;
-}
-
-static void ev_u64(struct plane *p, XEvent *ev, const char *name, uint64_t val)
-{
-	XStat *st = stat_new(p, &ev->n_stats, &ev->stats, name);
-
-	st->value_case = TENSORFLOW__PROFILER__XSTAT__VALUE_UINT64_VALUE;
-	st->uint64_value = val;
-}
-
-static void ev_str(struct plane *p, XEvent *ev, const char *name, const char *val)
-{
-	XStat *st = stat_new(p, &ev->n_stats, &ev->stats, name);
-
-	st->value_case = TENSORFLOW__PROFILER__XSTAT__VALUE_STR_VALUE;
-	st->str_value = xstrdup(val);
-}
-
-/* A ref_value stat: the value is the name of another stat metadata entry. */
-static void ev_ref(struct plane *p, XEvent *ev, const char *name, const char *val)
-{
-	XStat *st = stat_new(p, &ev->n_stats, &ev->stats, name);
-
-	st->value_case = TENSORFLOW__PROFILER__XSTAT__VALUE_REF_VALUE;
-	st->ref_value = (uint64_t)stat_md(p, val);
-}
-
-/* Metadata-level stats, shared by every event of event metadata MD. */
-static void md_i64(struct plane *p, const char *md, const char *name, int64_t val)
-{
-	XEventMetadata *m = event_md(p, md);
-	XStat *st = stat_new(p, &m->n_stats, &m->stats, name);
-
-	st->value_case = TENSORFLOW__PROFILER__XSTAT__VALUE_INT64_VALUE;
-	st->int64_value = val;
-}
-
-static void md_str(struct plane *p, const char *md, const char *name, const char *val)
-{
-	XEventMetadata *m = event_md(p, md);
-	XStat *st = stat_new(p, &m->n_stats, &m->stats, name);
-
-	st->value_case = TENSORFLOW__PROFILER__XSTAT__VALUE_STR_VALUE;
-	st->str_value = xstrdup(val);
-}
+/* ---- scenarios ------------------------------------------------------ */
 
 /* A GPU kernel of function MODULE; PID < 0 means no program_id stat. */
-static XEvent *kernel(struct plane *p, XLine *ln, const char *name, const char *module,
+static XEvent *kernel(struct gen_plane *p, XLine *ln, const char *name, const char *module,
 		      int64_t pid, int64_t start_ps, int64_t dur_ps)
 {
-	XEvent *ev = ev_add(p, ln, name, start_ps, dur_ps);
+	XEvent *ev = gen_ev_add(p, ln, name, start_ps, dur_ps);
 
 	if (module)
-		ev_str(p, ev, "hlo_module", module);
+		gen_ev_str(p, ev, "hlo_module", module);
 	if (pid >= 0)
-		ev_i64(p, ev, "program_id", pid);
+		gen_ev_i64(p, ev, "program_id", pid);
 	return ev;
 }
-
-/* Serialize SP to OUTDIR/NAME and free it. */
-static void space_write(XSpace *sp, const char *name)
-{
-	size_t len = tensorflow__profiler__xspace__get_packed_size(sp);
-	uint8_t *buf = xmalloc(len ? len : 1);
-	size_t plen = strlen(outdir) + strlen(name) + 2;
-	char *path = xmalloc(plen);
-	FILE *f;
-
-	if (tensorflow__profiler__xspace__pack(sp, buf) != len)
-		die("%s: packed size mismatch", name);
-	snprintf(path, plen, "%s/%s", outdir, name);
-	f = fopen(path, "wb");
-	if (!f)
-		die("%s: %s", path, strerror(errno));
-	if (fwrite(buf, 1, len, f) != len)
-		die("%s: write failed: %s", path, strerror(errno));
-	if (fclose(f) != 0)
-		die("%s: close failed: %s", path, strerror(errno));
-	free(path);
-	free(buf);
-	/* Everything above came from malloc, so the unpacked-message freer applies. */
-	protobuf_c_message_free_unpacked(&sp->base, NULL);
-}
-
-static void make_dir(const char *path)
-{
-	if (mkdir(path, 0777) != 0 && errno != EEXIST)
-		die("%s: %s", path, strerror(errno));
-}
-
-/* ---- scenarios ------------------------------------------------------ */
 
 /* Unrelated host activity: must never produce a function row. */
 static void host_noise(XSpace *sp)
 {
-	struct plane h = plane_add(sp, 100, "/host:CPU", 3000);
-	XLine *py = line_add(&h, 1, "python", 3000);
+	struct gen_plane h = gen_plane_add(sp, 100, "/host:CPU", 3000);
+	XLine *py = gen_line_add(&h, 1, "python", 3000);
 
-	ev_add(&h, py, "PjitFunction(f)", US(1), US(40));
-	ev_add(&h, py, "PjitFunction(g)", US(50), US(40));
-	ev_add(&h, py, "np.asarray", US(95), US(3));
+	gen_ev_add(&h, py, "PjitFunction(f)", US(1), US(40));
+	gen_ev_add(&h, py, "PjitFunction(g)", US(50), US(40));
+	gen_ev_add(&h, py, "np.asarray", US(95), US(3));
 }
 
 /*
@@ -262,28 +53,28 @@ static void host_noise(XSpace *sp)
  * outside every module (the --children cases).  The line starts 2 ns after
  * the plane base.
  */
-static void tpu0_ops(struct plane *p)
+static void tpu0_ops(struct gen_plane *p)
 {
-	XLine *ops = line_add(p, 2, "XLA Ops", 1002);
+	XLine *ops = gen_line_add(p, 2, "XLA Ops", 1002);
 
 	/* inside jit_f run 1 [10, 20] us */
-	ev_add(p, ops, "fusion.1", US(11), US(3));
-	ev_add(p, ops, "fusion.2", US(13), US(3));
-	ev_add(p, ops, "copy.1", US(15), US(2));
-	ev_add(p, ops, "fusion.3", US(18), US(1));
-	ev_add(p, ops, "fusion.4", NS(19500), NS(1500));	/* ends at 21: not contained */
+	gen_ev_add(p, ops, "fusion.1", US(11), US(3));
+	gen_ev_add(p, ops, "fusion.2", US(13), US(3));
+	gen_ev_add(p, ops, "copy.1", US(15), US(2));
+	gen_ev_add(p, ops, "fusion.3", US(18), US(1));
+	gen_ev_add(p, ops, "fusion.4", NS(19500), NS(1500));	/* ends at 21: not contained */
 	/* inside jit_g program 7 [30, 50] us */
-	ev_add(p, ops, "copy.2", US(31), US(4));
-	ev_add(p, ops, "copy.3", US(33), US(4));
-	ev_add(p, ops, "fusion.5", US(40), US(8));
+	gen_ev_add(p, ops, "copy.2", US(31), US(4));
+	gen_ev_add(p, ops, "copy.3", US(33), US(4));
+	gen_ev_add(p, ops, "fusion.5", US(40), US(8));
 	/* inside jit_f run 2 [60, 72] us: exactly the module's bounds */
-	ev_add(p, ops, "fusion.6", US(60), US(12));
+	gen_ev_add(p, ops, "fusion.6", US(60), US(12));
 	/* inside jit_g program 8 [80, 110] us */
-	ev_add(p, ops, "fusion.7", US(85), US(10));
-	ev_add(p, ops, "fusion.8", US(90), US(10));
-	ev_add(p, ops, "copy.4", US(100), US(5));
+	gen_ev_add(p, ops, "fusion.7", US(85), US(10));
+	gen_ev_add(p, ops, "fusion.8", US(90), US(10));
+	gen_ev_add(p, ops, "copy.4", US(100), US(5));
 	/* between modules */
-	ev_add(p, ops, "copy.5", US(112), US(3));
+	gen_ev_add(p, ops, "copy.5", US(112), US(3));
 	/* jit_f run 3 [120, 134] us has no ops */
 }
 
@@ -294,49 +85,49 @@ static void tpu0_ops(struct plane *p)
  * program_id 7 sits on the event metadata, and its second event overrides
  * it with its own program_id 8.
  */
-static void tpu0_modules(struct plane *p)
+static void tpu0_modules(struct gen_plane *p)
 {
-	XLine *mod = line_add(p, 1, "XLA Modules", 1000);
+	XLine *mod = gen_line_add(p, 1, "XLA Modules", 1000);
 	XEvent *ev;
 
-	md_i64(p, "cluster_g(42)", "program_id", 7);
+	gen_md_i64(p, "cluster_g(42)", "program_id", 7);
 
-	ev = ev_add(p, mod, "jit_f(123456)", US(10), US(10));
-	ev_i64(p, ev, "run_id", 1);
-	ev = ev_add(p, mod, "cluster_g(42)", US(30), US(20));
-	ev_ref(p, ev, "hlo_module", "jit_g");
-	ev = ev_add(p, mod, "jit_f(123456)", US(60), US(12));
-	ev_i64(p, ev, "run_id", 2);
-	ev = ev_add(p, mod, "cluster_g(42)", US(80), US(30));
-	ev_ref(p, ev, "hlo_module", "jit_g");
-	ev_i64(p, ev, "program_id", 8);
-	ev = ev_add(p, mod, "jit_f(123456)", US(120), US(14));
-	ev_i64(p, ev, "run_id", 3);
+	ev = gen_ev_add(p, mod, "jit_f(123456)", US(10), US(10));
+	gen_ev_i64(p, ev, "run_id", 1);
+	ev = gen_ev_add(p, mod, "cluster_g(42)", US(30), US(20));
+	gen_ev_ref(p, ev, "hlo_module", "jit_g");
+	ev = gen_ev_add(p, mod, "jit_f(123456)", US(60), US(12));
+	gen_ev_i64(p, ev, "run_id", 2);
+	ev = gen_ev_add(p, mod, "cluster_g(42)", US(80), US(30));
+	gen_ev_ref(p, ev, "hlo_module", "jit_g");
+	gen_ev_i64(p, ev, "program_id", 8);
+	ev = gen_ev_add(p, mod, "jit_f(123456)", US(120), US(14));
+	gen_ev_i64(p, ev, "run_id", 3);
 }
 
 /* Scenario 1: TPU-style planes (XLA Modules / XLA Ops), two devices. */
-static void gen_tpu_basic(void)
+static void synth_tpu_basic(const char *dir)
 {
-	XSpace *sp = space_new();
-	struct plane t0, t1;
+	XSpace *sp = gen_space_new(NULL);
+	struct gen_plane t0, t1;
 	XLine *mod, *ops;
 	XEvent *ev;
 
 	host_noise(sp);
 
-	t0 = plane_add(sp, 1, "/device:TPU:0", 1000);
+	t0 = gen_plane_add(sp, 1, "/device:TPU:0", 1000);
 	tpu0_modules(&t0);
 	tpu0_ops(&t0);
 
 	/* TPU:1: one more execution of jit_f, run_id 1, 16 us, one 2 us op. */
-	t1 = plane_add(sp, 2, "/device:TPU:1", 5000);
-	mod = line_add(&t1, 1, "XLA Modules", 5000);
-	ops = line_add(&t1, 2, "XLA Ops", 5000);
-	ev = ev_add(&t1, mod, "jit_f(123456)", US(2), US(16));
-	ev_i64(&t1, ev, "run_id", 1);
-	ev_add(&t1, ops, "fusion.1", US(3), US(2));
+	t1 = gen_plane_add(sp, 2, "/device:TPU:1", 5000);
+	mod = gen_line_add(&t1, 1, "XLA Modules", 5000);
+	ops = gen_line_add(&t1, 2, "XLA Ops", 5000);
+	ev = gen_ev_add(&t1, mod, "jit_f(123456)", US(2), US(16));
+	gen_ev_i64(&t1, ev, "run_id", 1);
+	gen_ev_add(&t1, ops, "fusion.1", US(3), US(2));
 
-	space_write(sp, "tpu_basic.xplane.pb");
+	gen_space_write(sp, dir, "tpu_basic.xplane.pb");
 }
 
 /*
@@ -345,20 +136,20 @@ static void gen_tpu_basic(void)
  * timestamp 0 must not pull the plane base down.  Three kernels of jit_epoch
  * on two streams: busy (union) 5000 ps, sum 6000 ps, span 7000 ps.
  */
-static void gen_epoch(void)
+static void synth_epoch(const char *dir)
 {
 	const int64_t t = INT64_C(1700000000123456789);
-	XSpace *sp = space_new();
-	struct plane g = plane_add(sp, 1, "/device:GPU:0", t);
-	XLine *s13 = line_add(&g, 1, "Stream #13(Compute)", t);
-	XLine *s14 = line_add(&g, 2, "Stream #14(Compute)", t + 1000);
+	XSpace *sp = gen_space_new(NULL);
+	struct gen_plane g = gen_plane_add(sp, 1, "/device:GPU:0", t);
+	XLine *s13 = gen_line_add(&g, 1, "Stream #13(Compute)", t);
+	XLine *s14 = gen_line_add(&g, 2, "Stream #14(Compute)", t + 1000);
 
-	line_add(&g, 3, "Stream #15(MemcpyD2H)", 0);
+	gen_line_add(&g, 3, "Stream #15(MemcpyD2H)", 0);
 	kernel(&g, s13, "fusion_a", "jit_epoch", 1, 999000, 3000);
 	kernel(&g, s14, "fusion_b", "jit_epoch", 1, 1001000, 2000);
 	kernel(&g, s13, "fusion_c", "jit_epoch", 1, 1005000, 1000);
 
-	space_write(sp, "epoch.xplane.pb");
+	gen_space_write(sp, dir, "epoch.xplane.pb");
 }
 
 /*
@@ -370,23 +161,23 @@ static void gen_epoch(void)
  * stats sit on its kernels' event metadata except for one kernel.  Stream #8
  * is the earlier line: it sets the plane base, Stream #7 starts 1 us later.
  */
-static void gen_gpu_runs(void)
+static void synth_gpu_runs(const char *dir)
 {
-	XSpace *sp = space_new();
-	struct plane g = plane_add(sp, 1, "/device:GPU:0", 1000);
-	XLine *s7 = line_add(&g, 1, "Stream #7(Compute)", 2000);
-	XLine *s8 = line_add(&g, 2, "Stream #8(MemcpyH2D)", 1000);
+	XSpace *sp = gen_space_new(NULL);
+	struct gen_plane g = gen_plane_add(sp, 1, "/device:GPU:0", 1000);
+	XLine *s7 = gen_line_add(&g, 1, "Stream #7(Compute)", 2000);
+	XLine *s8 = gen_line_add(&g, 2, "Stream #8(MemcpyH2D)", 1000);
 
-	md_str(&g, "other_kernel", "hlo_module", "jit_other");
-	md_i64(&g, "other_kernel", "program_id", 6);
+	gen_md_str(&g, "other_kernel", "hlo_module", "jit_other");
+	gen_md_i64(&g, "other_kernel", "program_id", 6);
 
 	/* X1 jit_step: busy [1,10] + [11,12] = 10 us */
 	kernel(&g, s7, "fusion_1", "jit_step", 5, US(1), US(6));
 	kernel(&g, s8, "memcpy_1", "jit_step", 5, US(5), US(5));
 	kernel(&g, s7, "fusion_2", "jit_step", 5, US(11), US(1));
 	/* X2 jit_other (metadata-level stats): 3 + 1 = 4 us */
-	ev_add(&g, s7, "other_kernel", US(13), US(3));
-	ev_add(&g, s7, "other_kernel", US(17), US(1));
+	gen_ev_add(&g, s7, "other_kernel", US(13), US(3));
+	gen_ev_add(&g, s7, "other_kernel", US(17), US(1));
 	/* X3 jit_step: [19,21] + [24,26] = 4 us; untagged kernel at [22,23] */
 	kernel(&g, s7, "fusion_3", "jit_step", 5, US(19), US(2));
 	kernel(&g, s7, "untagged_kernel", NULL, -1, US(22), US(1));
@@ -398,31 +189,31 @@ static void gen_gpu_runs(void)
 	kernel(&g, s7, "fusion_6", "jit_step", 5, US(31), US(1));
 	kernel(&g, s8, "memcpy_3", "jit_step", 5, US(32), US(1));
 	/* X6 jit_other: [34,37] u [36,41] = 7 us; second kernel has event-level stats */
-	ev_add(&g, s7, "other_kernel", US(34), US(3));
+	gen_ev_add(&g, s7, "other_kernel", US(34), US(3));
 	kernel(&g, s8, "other_memcpy", "jit_other", 6, US(36), US(5));
 	/* X7 jit_step: [42,54] u [51,59] + [61,64] = 17 + 3 = 20 us */
 	kernel(&g, s7, "fusion_7", "jit_step", 5, US(42), US(12));
 	kernel(&g, s8, "memcpy_4", "jit_step", 5, US(51), US(8));
 	kernel(&g, s7, "fusion_8", "jit_step", 5, US(61), US(3));
 
-	space_write(sp, "gpu_runs.xplane.pb");
+	gen_space_write(sp, dir, "gpu_runs.xplane.pb");
 }
 
 /* A cuLaunchKernel host event with correlation id CORR. */
-static void launch(struct plane *h, XLine *ln, int64_t start_ps, uint64_t corr)
+static void launch(struct gen_plane *h, XLine *ln, int64_t start_ps, uint64_t corr)
 {
-	XEvent *ev = ev_add(h, ln, "cuLaunchKernel", start_ps, US(1));
+	XEvent *ev = gen_ev_add(h, ln, "cuLaunchKernel", start_ps, US(1));
 
-	ev_u64(h, ev, "correlation_id", corr);
+	gen_ev_u64(h, ev, "correlation_id", corr);
 }
 
 /* A GpuExecutable::ExecuteThunks host event for MODULE. */
-static void thunks(struct plane *h, XLine *ln, int64_t start_ps, int64_t dur_ps,
+static void thunks(struct gen_plane *h, XLine *ln, int64_t start_ps, int64_t dur_ps,
 		   const char *module)
 {
-	XEvent *ev = ev_add(h, ln, "GpuExecutable::ExecuteThunks", start_ps, dur_ps);
+	XEvent *ev = gen_ev_add(h, ln, "GpuExecutable::ExecuteThunks", start_ps, dur_ps);
 
-	ev_str(h, ev, "module_name", module);
+	gen_ev_str(h, ev, "module_name", module);
 }
 
 /*
@@ -431,14 +222,14 @@ static void thunks(struct plane *h, XLine *ln, int64_t start_ps, int64_t dur_ps,
  * run, so host linkage gives 2 executions (5 us, 6 us) and the runs rule 1
  * (11 us).  Host Threads/100 starts 10 ns after the host plane base.
  */
-static void gen_gpu_host(void)
+static void synth_gpu_host(const char *dir)
 {
-	XSpace *sp = space_new();
-	struct plane g = plane_add(sp, 1, "/device:GPU:0", 5000);
-	struct plane h = plane_add(sp, 2, "/host:CPU", 4000);
-	XLine *s7 = line_add(&g, 1, "Stream #7(Compute)", 5000);
-	XLine *py = line_add(&h, 1, "python", 4000);
-	XLine *th = line_add(&h, 2, "Host Threads/100", 4010);
+	XSpace *sp = gen_space_new(NULL);
+	struct gen_plane g = gen_plane_add(sp, 1, "/device:GPU:0", 5000);
+	struct gen_plane h = gen_plane_add(sp, 2, "/host:CPU", 4000);
+	XLine *s7 = gen_line_add(&g, 1, "Stream #7(Compute)", 5000);
+	XLine *py = gen_line_add(&h, 1, "python", 4000);
+	XLine *th = gen_line_add(&h, 2, "Host Threads/100", 4010);
 	XEvent *ev;
 	static const struct {
 		int64_t start_us, dur_us;
@@ -449,7 +240,7 @@ static void gen_gpu_host(void)
 	for (i = 0; i < sizeof(k) / sizeof(k[0]); i++) {
 		ev = kernel(&g, s7, "train_kernel", "jit_train", 3,
 			    US(k[i].start_us), US(k[i].dur_us));
-		ev_u64(&g, ev, "correlation_id", k[i].corr);
+		gen_ev_u64(&g, ev, "correlation_id", k[i].corr);
 	}
 
 	thunks(&h, py, US(10), US(20), "jit_train");
@@ -459,7 +250,7 @@ static void gen_gpu_host(void)
 	launch(&h, th, US(32), 103);
 	launch(&h, th, US(36), 104);
 
-	space_write(sp, "gpu_host.xplane.pb");
+	gen_space_write(sp, dir, "gpu_host.xplane.pb");
 }
 
 /*
@@ -474,18 +265,18 @@ static void gen_gpu_host(void)
  *   GPU:1: K11 [0,1] K12 [2,4] | K13 [5,10] K14 [11,12] -> 3, 6
  * (the runs rule would give one execution per device: 8 and 9 us).
  */
-static void gen_gpu_host_multi(void)
+static void synth_gpu_host_multi(const char *dir)
 {
-	XSpace *sp = space_new();
-	struct plane g0 = plane_add(sp, 1, "/device:GPU:0", 0);
-	struct plane g1 = plane_add(sp, 2, "/device:GPU:1", 0);
-	struct plane h = plane_add(sp, 3, "/host:CPU", 0);
-	XLine *s0 = line_add(&g0, 1, "Stream #1(Compute)", 0);
-	XLine *s1 = line_add(&g1, 1, "Stream #2(Compute)", 0);
-	XLine *x0 = line_add(&h, 1, "py_xla_execute/1", 0);
-	XLine *x1 = line_add(&h, 2, "py_xla_execute/2", 0);
-	XLine *l0 = line_add(&h, 3, "Host Threads/10", 0);
-	XLine *l1 = line_add(&h, 4, "Host Threads/20", 0);
+	XSpace *sp = gen_space_new(NULL);
+	struct gen_plane g0 = gen_plane_add(sp, 1, "/device:GPU:0", 0);
+	struct gen_plane g1 = gen_plane_add(sp, 2, "/device:GPU:1", 0);
+	struct gen_plane h = gen_plane_add(sp, 3, "/host:CPU", 0);
+	XLine *s0 = gen_line_add(&g0, 1, "Stream #1(Compute)", 0);
+	XLine *s1 = gen_line_add(&g1, 1, "Stream #2(Compute)", 0);
+	XLine *x0 = gen_line_add(&h, 1, "py_xla_execute/1", 0);
+	XLine *x1 = gen_line_add(&h, 2, "py_xla_execute/2", 0);
+	XLine *l0 = gen_line_add(&h, 3, "Host Threads/10", 0);
+	XLine *l1 = gen_line_add(&h, 4, "Host Threads/20", 0);
 	static const struct {
 		int gpu;
 		int64_t start_us, dur_us, launch_us;
@@ -497,11 +288,11 @@ static void gen_gpu_host_multi(void)
 	size_t i;
 
 	for (i = 0; i < sizeof(k) / sizeof(k[0]); i++) {
-		struct plane *g = k[i].gpu ? &g1 : &g0;
+		struct gen_plane *g = k[i].gpu ? &g1 : &g0;
 		XEvent *ev = kernel(g, k[i].gpu ? s1 : s0, "m_kernel", "jit_m", 1,
 				    US(k[i].start_us), US(k[i].dur_us));
 
-		ev_u64(g, ev, "correlation_id", k[i].corr);
+		gen_ev_u64(g, ev, "correlation_id", k[i].corr);
 		launch(&h, k[i].gpu ? l1 : l0, US(k[i].launch_us), k[i].corr);
 	}
 	thunks(&h, x0, US(10), US(30), "jit_m");
@@ -509,7 +300,7 @@ static void gen_gpu_host_multi(void)
 	thunks(&h, x1, US(12), US(33), "jit_m");
 	thunks(&h, x1, US(48), US(37), "jit_m");
 
-	space_write(sp, "gpu_host_multi.xplane.pb");
+	gen_space_write(sp, dir, "gpu_host_multi.xplane.pb");
 }
 
 /*
@@ -520,11 +311,11 @@ static void gen_gpu_host_multi(void)
  * K5 [20, 22] us has correlation_id 999, which no launch has: ET1 {K1, K2}
  * 5 us, ET2 {K3, K4} 6 us, and K5 alone by the runs rule, 2 us.
  */
-static void gen_gpu_host_links(int with_host)
+static void gpu_host_links(const char *dir, int with_host)
 {
-	XSpace *sp = space_new();
-	struct plane g = plane_add(sp, 1, "/device:GPU:0", 5000);
-	XLine *s7 = line_add(&g, 1, "Stream #7(Compute)", 5000);
+	XSpace *sp = gen_space_new(NULL);
+	struct gen_plane g = gen_plane_add(sp, 1, "/device:GPU:0", 5000);
+	XLine *s7 = gen_line_add(&g, 1, "Stream #7(Compute)", 5000);
 	XEvent *ev;
 	static const struct {
 		int64_t start_us, dur_us;
@@ -535,12 +326,12 @@ static void gen_gpu_host_links(int with_host)
 	for (i = 0; i < n; i++) {
 		ev = kernel(&g, s7, "train_kernel", "jit_train", 3,
 			    US(k[i].start_us), US(k[i].dur_us));
-		ev_u64(&g, ev, "correlation_id", k[i].corr);
+		gen_ev_u64(&g, ev, "correlation_id", k[i].corr);
 	}
 	if (with_host) {
-		struct plane h = plane_add(sp, 2, "/host:CPU", 4000);
-		XLine *py = line_add(&h, 1, "python", 4000);
-		XLine *th = line_add(&h, 2, "Host Threads/100", 4010);
+		struct gen_plane h = gen_plane_add(sp, 2, "/host:CPU", 4000);
+		XLine *py = gen_line_add(&h, 1, "python", 4000);
+		XLine *th = gen_line_add(&h, 2, "Host Threads/100", 4010);
 
 		thunks(&h, py, US(10), US(20), "jit_train");
 		thunks(&h, py, US(30), US(20), "jit_train");
@@ -549,7 +340,7 @@ static void gen_gpu_host_links(int with_host)
 		launch(&h, th, US(32), 103);
 		launch(&h, th, US(36), 104);
 	}
-	space_write(sp, with_host ? "gpu_host_partial.xplane.pb" : "gpu_no_host.xplane.pb");
+	gen_space_write(sp, dir, with_host ? "gpu_host_partial.xplane.pb" : "gpu_no_host.xplane.pb");
 }
 
 /*
@@ -558,22 +349,22 @@ static void gen_gpu_host_links(int with_host)
  * holds 3 events (a copy of jit_a and two of jit_c) that are not used and
  * are reported as such.
  */
-static void gen_tpu_two_module_lines(void)
+static void synth_tpu_two_module_lines(const char *dir)
 {
-	XSpace *sp = space_new();
-	struct plane t = plane_add(sp, 1, "/device:TPU:0", 1000);
-	XLine *mod = line_add(&t, 1, "XLA Modules", 1000);
-	XLine *ops = line_add(&t, 2, "XLA Ops", 1000);
-	XLine *mod2 = line_add(&t, 3, "XLA Modules", 1000);
+	XSpace *sp = gen_space_new(NULL);
+	struct gen_plane t = gen_plane_add(sp, 1, "/device:TPU:0", 1000);
+	XLine *mod = gen_line_add(&t, 1, "XLA Modules", 1000);
+	XLine *ops = gen_line_add(&t, 2, "XLA Ops", 1000);
+	XLine *mod2 = gen_line_add(&t, 3, "XLA Modules", 1000);
 
-	ev_add(&t, mod, "jit_a(11)", US(0), US(10));
-	ev_add(&t, mod, "jit_b(12)", US(20), US(5));
-	ev_add(&t, ops, "fusion.1", US(1), US(2));
-	ev_add(&t, mod2, "jit_a(11)", US(0), US(10));
-	ev_add(&t, mod2, "jit_c(13)", US(30), US(4));
-	ev_add(&t, mod2, "jit_c(13)", US(40), US(1));
+	gen_ev_add(&t, mod, "jit_a(11)", US(0), US(10));
+	gen_ev_add(&t, mod, "jit_b(12)", US(20), US(5));
+	gen_ev_add(&t, ops, "fusion.1", US(1), US(2));
+	gen_ev_add(&t, mod2, "jit_a(11)", US(0), US(10));
+	gen_ev_add(&t, mod2, "jit_c(13)", US(30), US(4));
+	gen_ev_add(&t, mod2, "jit_c(13)", US(40), US(1));
 
-	space_write(sp, "tpu_two_module_lines.xplane.pb");
+	gen_space_write(sp, dir, "tpu_two_module_lines.xplane.pb");
 }
 
 /*
@@ -586,30 +377,30 @@ static void gen_tpu_two_module_lines(void)
  * TPU:0 (XLA Modules, base 1000 ns): jit_u(3) [0, 8] us with hlo_module the
  * integer 9: named by its metadata, jit_u, program 3.
  */
-static void gen_odd_stats(void)
+static void synth_odd_stats(const char *dir)
 {
-	XSpace *sp = space_new();
-	struct plane g = plane_add(sp, 1, "/device:GPU:0", 1000);
-	struct plane t = plane_add(sp, 2, "/device:TPU:0", 1000);
-	XLine *s7 = line_add(&g, 1, "Stream #7(Compute)", 1000);
-	XLine *mod = line_add(&t, 1, "XLA Modules", 1000);
+	XSpace *sp = gen_space_new(NULL);
+	struct gen_plane g = gen_plane_add(sp, 1, "/device:GPU:0", 1000);
+	struct gen_plane t = gen_plane_add(sp, 2, "/device:TPU:0", 1000);
+	XLine *s7 = gen_line_add(&g, 1, "Stream #7(Compute)", 1000);
+	XLine *mod = gen_line_add(&t, 1, "XLA Modules", 1000);
 	XEvent *ev;
 
 	ev = kernel(&g, s7, "fusion_1", "jit_s", -1, US(0), US(4));
-	ev_str(&g, ev, "program_id", "21");
+	gen_ev_str(&g, ev, "program_id", "21");
 	ev = kernel(&g, s7, "fusion_2", "jit_s", -1, US(4), US(2));
-	ev_str(&g, ev, "program_id", "21");
+	gen_ev_str(&g, ev, "program_id", "21");
 	ev = kernel(&g, s7, "fusion_3", NULL, -1, US(10), US(3));
-	ev_i64(&g, ev, "hlo_module", 5);
+	gen_ev_i64(&g, ev, "hlo_module", 5);
 	ev = kernel(&g, s7, "fusion_4", "jit_t", -1, US(20), US(5));
-	ev_str(&g, ev, "program_id", "x7");
+	gen_ev_str(&g, ev, "program_id", "x7");
 	ev = kernel(&g, s7, "fusion_5", "jit_t", 7, US(30), US(2));
-	ev_str(&g, ev, "correlation_id", "c9");
+	gen_ev_str(&g, ev, "correlation_id", "c9");
 
-	ev = ev_add(&t, mod, "jit_u(3)", US(0), US(8));
-	ev_i64(&t, ev, "hlo_module", 9);
+	ev = gen_ev_add(&t, mod, "jit_u(3)", US(0), US(8));
+	gen_ev_i64(&t, ev, "hlo_module", 9);
 
-	space_write(sp, "gpu_odd_stats.xplane.pb");
+	gen_space_write(sp, dir, "gpu_odd_stats.xplane.pb");
 }
 
 /* One kernel per autotune candidate, at 10, 200 and 300 us. */
@@ -619,8 +410,8 @@ static void autotune_plane(XSpace *sp, int64_t id, const char *name, const int64
 		"jit_autotune_fn_0", "jit_autotune_fn_1", "jit_autotune_fn_2",
 	};
 	static const int64_t start_us[3] = { 10, 200, 300 };
-	struct plane g = plane_add(sp, id, name, 1000);
-	XLine *s7 = line_add(&g, 1, "Stream #7(Compute)", 1000);
+	struct gen_plane g = gen_plane_add(sp, id, name, 1000);
+	XLine *s7 = gen_line_add(&g, 1, "Stream #7(Compute)", 1000);
 	int i;
 
 	for (i = 0; i < 3; i++)
@@ -633,7 +424,7 @@ static void autotune_plane(XSpace *sp, int64_t id, const char *name, const int64
  * fastest, 0 and 2 tied at a trimmed mean of 100 us); round 0 also has
  * /device:GPU:1 with other times, seen only with --all-devices.
  */
-static void gen_autotune(void)
+static void synth_autotune(const char *dir)
 {
 	static const int64_t gpu0_us[5][3] = {
 		{ 102, 50, 102 },
@@ -643,20 +434,20 @@ static void gen_autotune(void)
 		{ 95, 60, 99 },
 	};
 	static const int64_t gpu1_us[3] = { 100, 30, 80 };
-	char dir[4096], name[64];
+	char sub[4096], name[64];
 	XSpace *sp;
 	int r;
 
-	if (snprintf(dir, sizeof(dir), "%s/autotune", outdir) >= (int)sizeof(dir))
+	if (snprintf(sub, sizeof(sub), "%s/autotune", dir) >= (int)sizeof(sub))
 		die("output path too long");
-	make_dir(dir);
+	gen_make_dir(sub);
 	for (r = 0; r < 5; r++) {
-		sp = space_new();
+		sp = gen_space_new(NULL);
 		autotune_plane(sp, 1, "/device:GPU:0", gpu0_us[r]);
 		if (r == 0)
 			autotune_plane(sp, 2, "/device:GPU:1", gpu1_us);
 		snprintf(name, sizeof(name), "autotune/round_%d.xplane.pb", r);
-		space_write(sp, name);
+		gen_space_write(sp, dir, name);
 	}
 }
 
@@ -666,7 +457,7 @@ static void gen_autotune(void)
  * each: jit_autotune_fn_0 program 7 at +0, program 8 at +30, and
  * jit_autotune_fn_1 program 9 at +60 (durations in us below).
  */
-static void gen_autotune_programs(void)
+static void synth_autotune_programs(const char *dir)
 {
 	static const int64_t dur_us[5][3] = {
 		{ 12, 42, 23 }, { 10, 44, 21 }, { 13, 40, 24 }, { 30, 41, 20 }, { 11, 43, 22 },
@@ -675,16 +466,16 @@ static void gen_autotune_programs(void)
 		"jit_autotune_fn_0(7)", "jit_autotune_fn_0(8)", "jit_autotune_fn_1(9)",
 	};
 	static const int64_t pid[3] = { 7, 8, 9 };
-	XSpace *sp = space_new();
-	struct plane t = plane_add(sp, 1, "/device:TPU:0", 1000);
-	XLine *mod = line_add(&t, 1, "XLA Modules", 1000);
+	XSpace *sp = gen_space_new(NULL);
+	struct gen_plane t = gen_plane_add(sp, 1, "/device:TPU:0", 1000);
+	XLine *mod = gen_line_add(&t, 1, "XLA Modules", 1000);
 	int r, i;
 
 	for (r = 0; r < 5; r++)
 		for (i = 0; i < 3; i++)
-			ev_i64(&t, ev_add(&t, mod, name[i], US(100 * r + 30 * i), US(dur_us[r][i])),
+			gen_ev_i64(&t, gen_ev_add(&t, mod, name[i], US(100 * r + 30 * i), US(dur_us[r][i])),
 			       "program_id", pid[i]);
-	space_write(sp, "autotune_programs.xplane.pb");
+	gen_space_write(sp, dir, "autotune_programs.xplane.pb");
 }
 
 /*
@@ -696,7 +487,7 @@ static void gen_autotune_programs(void)
  * and "same" are the same kind of runs (other noise); "slow" is "same"
  * with candidate 1 10% slower.
  */
-static void gen_diff(void)
+static void synth_diff(const char *dir)
 {
 	static const char *const side[3] = { "base", "same", "slow" };
 	static const char *const name[3] = {
@@ -704,21 +495,21 @@ static void gen_diff(void)
 	};
 	static const int64_t nominal_ns[3] = { 100000, 50000, 200000 };
 	uint64_t rng;
-	char dir[4096], fname[96];
+	char sub[4096], fname[96];
 	int s, r, i, k;
 
-	if (snprintf(dir, sizeof(dir), "%s/diff", outdir) >= (int)sizeof(dir))
+	if (snprintf(sub, sizeof(sub), "%s/diff", dir) >= (int)sizeof(sub))
 		die("output path too long");
-	make_dir(dir);
+	gen_make_dir(sub);
 	for (s = 0; s < 3; s++) {
-		if (snprintf(dir, sizeof(dir), "%s/diff/%s", outdir, side[s]) >= (int)sizeof(dir))
+		if (snprintf(sub, sizeof(sub), "%s/diff/%s", dir, side[s]) >= (int)sizeof(sub))
 			die("output path too long");
-		make_dir(dir);
+		gen_make_dir(sub);
 		rng = s ? 777 : 12345;	/* "slow" repeats "same"'s noise */
 		for (r = 0; r < 5; r++) {
-			XSpace *sp = space_new();
-			struct plane t = plane_add(sp, 1, "/device:TPU:0", 1000);
-			XLine *mod = line_add(&t, 1, "XLA Modules", 1000);
+			XSpace *sp = gen_space_new(NULL);
+			struct gen_plane t = gen_plane_add(sp, 1, "/device:TPU:0", 1000);
+			XLine *mod = gen_line_add(&t, 1, "XLA Modules", 1000);
 			int64_t at = 0;
 
 			for (k = 0; k < 10; k++)
@@ -731,30 +522,30 @@ static void gen_diff(void)
 					dur = nominal_ns[i] * (1000 + noise) / 1000;
 					if (s == 2 && i == 1)
 						dur = dur * 11 / 10;
-					ev_i64(&t, ev_add(&t, mod, name[i], NS(at), NS(dur)), "program_id", 30 + i);
+					gen_ev_i64(&t, gen_ev_add(&t, mod, name[i], NS(at), NS(dur)), "program_id", 30 + i);
 					at += dur + 5000;
 				}
 			snprintf(fname, sizeof(fname), "diff/%s/round_%d.xplane.pb", side[s], r);
-			space_write(sp, fname);
+			gen_space_write(sp, dir, fname);
 		}
 	}
 }
 
 /* Stream #1 of the compat plane: events deliberately out of start order. */
-static void compat_stream1(struct plane *g, XLine *ln)
+static void compat_stream1(struct gen_plane *g, XLine *ln)
 {
 	XEvent *ev;
 
 	kernel(g, ln, "k_a2", "jit_a", 1, US(40), US(8));	/* replaces k_a1 */
 	kernel(g, ln, "k_short", "jit_short", 2, US(1), NS(999));	/* < 1 us: dropped */
 	ev = kernel(g, ln, "k_b_scoped", "jit_b", 4, US(20), US(3));
-	ev_i64(g, ev, "scope_range_id", 7);
+	gen_ev_i64(g, ev, "scope_range_id", 7);
 	kernel(g, ln, "k_tie1", "jit_tie", 5, US(70), US(2));
 	kernel(g, ln, "volta_sgemm_128x64", NULL, -1, US(80), US(5));	/* not jit_ */
 }
 
 /* Stream #2 of the compat plane. */
-static void compat_stream2(struct plane *g, XLine *ln)
+static void compat_stream2(struct gen_plane *g, XLine *ln)
 {
 	XEvent *ev;
 
@@ -763,8 +554,8 @@ static void compat_stream2(struct plane *g, XLine *ln)
 	kernel(g, ln, "k_b", "jit_b", 4, US(25), US(2));
 	kernel(g, ln, "k_c", "jit_c", -1, US(30), US(6));	/* P = None */
 	ev = kernel(g, ln, "k_d", "jit_d", -1, US(50), US(4));
-	ev_i64(g, ev, "run_id", 9);				/* P from run_id */
-	ev_add(g, ln, "jit_meta_only", US(55), US(2));		/* name from metadata */
+	gen_ev_i64(g, ev, "run_id", 9);				/* P from run_id */
+	gen_ev_add(g, ln, "jit_meta_only", US(55), US(2));		/* name from metadata */
 	kernel(g, ln, "k_tie2", "jit_tie", 5, US(70), US(3));	/* same start: wins */
 	kernel(g, ln, "k_edge", "jit_edge", 3, US(90), US(1));	/* exactly 1 us: kept */
 	kernel(g, ln, "k_at", "jit_autotune_fn_3", 12, US(95), US(7));
@@ -774,25 +565,25 @@ static void compat_stream2(struct plane *g, XLine *ln)
  * Scenario 6: compat=ejkernel keys.  A host plane comes first (no "gpu" in
  * its name), then /device:GPU:0 (the one used) and /device:GPU:1 (ignored).
  */
-static void gen_compat(void)
+static void synth_compat(const char *dir)
 {
-	XSpace *sp = space_new();
-	struct plane h = plane_add(sp, 100, "/host:CPU", 1000);
-	struct plane g = plane_add(sp, 1, "/device:GPU:0", 1000);
-	struct plane g1;
+	XSpace *sp = gen_space_new(NULL);
+	struct gen_plane h = gen_plane_add(sp, 100, "/host:CPU", 1000);
+	struct gen_plane g = gen_plane_add(sp, 1, "/device:GPU:0", 1000);
+	struct gen_plane g1;
 	XLine *s1, *s2;
 
-	ev_add(&h, line_add(&h, 1, "python", 1000), "jit_a", US(1), US(50));
-	s1 = line_add(&g, 1, "Stream #1(Compute)", 1000);
-	s2 = line_add(&g, 2, "Stream #2(Compute)", 1000);
+	gen_ev_add(&h, gen_line_add(&h, 1, "python", 1000), "jit_a", US(1), US(50));
+	s1 = gen_line_add(&g, 1, "Stream #1(Compute)", 1000);
+	s2 = gen_line_add(&g, 2, "Stream #2(Compute)", 1000);
 	compat_stream1(&g, s1);
 	compat_stream2(&g, s2);
 
-	g1 = plane_add(sp, 2, "/device:GPU:1", 1000);
-	kernel(&g1, line_add(&g1, 1, "Stream #1(Compute)", 1000),
+	g1 = gen_plane_add(sp, 2, "/device:GPU:1", 1000);
+	kernel(&g1, gen_line_add(&g1, 1, "Stream #1(Compute)", 1000),
 	       "k_a", "jit_a", 1, US(100), US(100));
 
-	space_write(sp, "compat.xplane.pb");
+	gen_space_write(sp, dir, "compat.xplane.pb");
 }
 
 /*
@@ -808,57 +599,57 @@ static void gen_compat(void)
  * TPU:2  XLA Modules: jit_tiny(79) [20 i, 20 i + 10], i = 0..3, and [80, 80 + 82 ms]:
  *        5 events, too few to judge.
  */
-static void gen_tpu_stray_end(void)
+static void synth_tpu_stray_end(const char *dir)
 {
 	static const int dur_us[11] = {8, 9, 10, 11, 12, 0, 8, 9, 10, 11, 12};
-	XSpace *sp = space_new();
-	struct plane t0 = plane_add(sp, 1, "/device:TPU:0", 1000);
-	struct plane t1 = plane_add(sp, 2, "/device:TPU:1", 1000);
-	struct plane t2 = plane_add(sp, 3, "/device:TPU:2", 1000);
-	XLine *mod = line_add(&t0, 1, "XLA Modules", 1000);
-	XLine *ops = line_add(&t0, 2, "XLA Ops", 1000);
-	XLine *cnt = line_add(&t0, 3, "_counters_", 1000);
+	XSpace *sp = gen_space_new(NULL);
+	struct gen_plane t0 = gen_plane_add(sp, 1, "/device:TPU:0", 1000);
+	struct gen_plane t1 = gen_plane_add(sp, 2, "/device:TPU:1", 1000);
+	struct gen_plane t2 = gen_plane_add(sp, 3, "/device:TPU:2", 1000);
+	XLine *mod = gen_line_add(&t0, 1, "XLA Modules", 1000);
+	XLine *ops = gen_line_add(&t0, 2, "XLA Ops", 1000);
+	XLine *cnt = gen_line_add(&t0, 3, "_counters_", 1000);
 	int i;
 
 	for (i = 0; i <= 10; i++) {
-		ev_add(&t0, mod, "jit_step(77)", US(20 * i), i == 5 ? US(82000) : US(dur_us[i]));
-		ev_add(&t0, ops, "fusion.a", US(20 * i + 1), US(2));
-		ev_add(&t0, ops, "fusion.b", US(20 * i + 4), US(3));
+		gen_ev_add(&t0, mod, "jit_step(77)", US(20 * i), i == 5 ? US(82000) : US(dur_us[i]));
+		gen_ev_add(&t0, ops, "fusion.a", US(20 * i + 1), US(2));
+		gen_ev_add(&t0, ops, "fusion.b", US(20 * i + 4), US(3));
 	}
-	ev_add(&t0, cnt, "counter_sample", US(30), US(82000));
-	ev_add(&t0, cnt, "counter_sample", US(50), US(1));
-	ev_add(&t0, cnt, "counter_sample", US(130), US(82000));
-	ev_add(&t0, cnt, "counter_sample", US(150), US(1));
+	gen_ev_add(&t0, cnt, "counter_sample", US(30), US(82000));
+	gen_ev_add(&t0, cnt, "counter_sample", US(50), US(1));
+	gen_ev_add(&t0, cnt, "counter_sample", US(130), US(82000));
+	gen_ev_add(&t0, cnt, "counter_sample", US(150), US(1));
 
-	mod = line_add(&t1, 1, "XLA Modules", 1000);
+	mod = gen_line_add(&t1, 1, "XLA Modules", 1000);
 	for (i = 0; i < 10; i++)
-		ev_add(&t1, mod, "jit_late(78)", US(20 * i), US(10));
-	ev_add(&t1, mod, "jit_late(78)", US(50000), US(10));
+		gen_ev_add(&t1, mod, "jit_late(78)", US(20 * i), US(10));
+	gen_ev_add(&t1, mod, "jit_late(78)", US(50000), US(10));
 
-	mod = line_add(&t2, 1, "XLA Modules", 1000);
+	mod = gen_line_add(&t2, 1, "XLA Modules", 1000);
 	for (i = 0; i < 4; i++)
-		ev_add(&t2, mod, "jit_tiny(79)", US(20 * i), US(10));
-	ev_add(&t2, mod, "jit_tiny(79)", US(80), US(82000));
+		gen_ev_add(&t2, mod, "jit_tiny(79)", US(20 * i), US(10));
+	gen_ev_add(&t2, mod, "jit_tiny(79)", US(80), US(82000));
 
-	space_write(sp, "tpu_stray_end.xplane.pb");
+	gen_space_write(sp, dir, "tpu_stray_end.xplane.pb");
 }
 
 /* A host launch NAME (a kernel launch or a runtime copy) with correlation id CORR. */
-static void launch_named(struct plane *h, XLine *ln, const char *name, int64_t start_ps,
+static void launch_named(struct gen_plane *h, XLine *ln, const char *name, int64_t start_ps,
 			 uint64_t corr)
 {
-	XEvent *ev = ev_add(h, ln, name, start_ps, US(1));
+	XEvent *ev = gen_ev_add(h, ln, name, start_ps, US(1));
 
-	ev_u64(h, ev, "correlation_id", corr);
+	gen_ev_u64(h, ev, "correlation_id", corr);
 }
 
 /* A device event of jit_conv (program 9) with correlation id CORR. */
-static void conv_kernel(struct plane *g, XLine *ln, const char *name, int64_t start_us,
+static void conv_kernel(struct gen_plane *g, XLine *ln, const char *name, int64_t start_us,
 			int64_t end_us, uint64_t corr)
 {
 	XEvent *ev = kernel(g, ln, name, "jit_conv", 9, US(start_us), US(end_us - start_us));
 
-	ev_u64(g, ev, "correlation_id", corr);
+	gen_ev_u64(g, ev, "correlation_id", corr);
 }
 
 /*
@@ -882,15 +673,15 @@ static void conv_kernel(struct plane *g, XLine *ln, const char *name, int64_t st
  * repeat with period 3 and whose call boundaries leave gaps (4, 3 us)
  * longer than any inside a call (1 us), so it splits into the same 3 calls.
  */
-static void gen_gpu_old_layout(int with_host)
+static void gpu_old_layout(const char *dir, int with_host)
 {
-	XSpace *sp = space_new();
-	struct plane g0 = plane_add(sp, 1, "/device:GPU:0", 0);
-	struct plane g1 = plane_add(sp, 2, "/device:GPU:1", 0);
-	struct plane g2 = plane_add(sp, 3, "/device:GPU:2", 0);
-	XLine *s0 = line_add(&g0, 1, "Stream #1(Kernel)", 0);
-	XLine *s1 = line_add(&g1, 1, "Stream #2(Kernel)", 0);
-	XLine *s2 = line_add(&g2, 1, "Stream #3(Kernel)", 0);
+	XSpace *sp = gen_space_new(NULL);
+	struct gen_plane g0 = gen_plane_add(sp, 1, "/device:GPU:0", 0);
+	struct gen_plane g1 = gen_plane_add(sp, 2, "/device:GPU:1", 0);
+	struct gen_plane g2 = gen_plane_add(sp, 3, "/device:GPU:2", 0);
+	XLine *s0 = gen_line_add(&g0, 1, "Stream #1(Kernel)", 0);
+	XLine *s1 = gen_line_add(&g1, 1, "Stream #2(Kernel)", 0);
+	XLine *s2 = gen_line_add(&g2, 1, "Stream #3(Kernel)", 0);
 	static const int64_t x0[3][3][2] = {
 		{ { 0, 2 }, { 3, 4 }, { 5, 8 } },
 		{ { 12, 14 }, { 15, 16 }, { 17, 21 } },
@@ -910,32 +701,32 @@ static void gen_gpu_old_layout(int with_host)
 	conv_kernel(&g2, s2, kname[0], 40, 42, 21);
 	conv_kernel(&g2, s2, kname[2], 43, 45, 22);
 	if (with_host) {
-		struct plane h = plane_add(sp, 4, "/host:CPU", 0);
-		XLine *e0 = line_add(&h, 1, "py_xla_execute/1", 0);
-		XLine *e1 = line_add(&h, 2, "py_xla_execute/2", 0);
-		XLine *e2 = line_add(&h, 3, "py_xla_execute/3", 0);
+		struct gen_plane h = gen_plane_add(sp, 4, "/host:CPU", 0);
+		XLine *e0 = gen_line_add(&h, 1, "py_xla_execute/1", 0);
+		XLine *e1 = gen_line_add(&h, 2, "py_xla_execute/2", 0);
+		XLine *e2 = gen_line_add(&h, 3, "py_xla_execute/3", 0);
 
-		ev_add(&h, line_add(&h, 4, "python", 0), "PjitFunction(conv)", US(90), US(130));
+		gen_ev_add(&h, gen_line_add(&h, 4, "python", 0), "PjitFunction(conv)", US(90), US(130));
 		for (c = 0; c < 3; c++) {
 			int64_t s = 100 + 40 * c;
 
-			ev_add(&h, e0, "jit_conv:XLA GPU module", US(s), US(30));
-			ev_add(&h, e0, "Thunks::Prepare", US(s + 1), US(1));
-			ev_add(&h, e0, "Thunks::Initialize", US(s + 2), US(1));
+			gen_ev_add(&h, e0, "jit_conv:XLA GPU module", US(s), US(30));
+			gen_ev_add(&h, e0, "Thunks::Prepare", US(s + 1), US(1));
+			gen_ev_add(&h, e0, "Thunks::Initialize", US(s + 2), US(1));
 			for (k = 0; k < 3; k++)
 				launch_named(&h, e0, lname[k], US(s + 5 + 5 * k), (uint64_t)(1 + 3 * c + k));
 		}
-		ev_add(&h, e1, "jit_conv:XLA GPU module", US(101), US(108));
-		ev_add(&h, e1, "Thunks::Prepare", US(102), US(1));
-		ev_add(&h, e1, "Thunks::Initialize", US(104), US(1));
+		gen_ev_add(&h, e1, "jit_conv:XLA GPU module", US(101), US(108));
+		gen_ev_add(&h, e1, "Thunks::Prepare", US(102), US(1));
+		gen_ev_add(&h, e1, "Thunks::Initialize", US(104), US(1));
 		launch_named(&h, e1, lname[0], US(107), 11);
 		launch_named(&h, e1, lname[1], US(152), 12);
 		launch_named(&h, e1, lname[2], US(197), 13);
-		ev_add(&h, e2, "XlaModule:#hlo_module=jit_conv,program_id=9#", US(300), US(20));
+		gen_ev_add(&h, e2, "XlaModule:#hlo_module=jit_conv,program_id=9#", US(300), US(20));
 		launch_named(&h, e2, lname[0], US(305), 21);
 		launch_named(&h, e2, lname[2], US(310), 22);
 	}
-	space_write(sp, with_host ? "gpu_old_layout.xplane.pb" : "gpu_old_layout_nohost.xplane.pb");
+	gen_space_write(sp, dir, with_host ? "gpu_old_layout.xplane.pb" : "gpu_old_layout_nohost.xplane.pb");
 }
 
 /*
@@ -955,14 +746,14 @@ static void gen_gpu_old_layout(int with_host)
  * trace with ids far apart (gpu_repeated_ids_sparse: host linkage searches
  * them where it indexes dense ones; the answers are the same).
  */
-static void gen_gpu_repeated_ids(uint64_t ids, const char *file)
+static void gpu_repeated_ids(const char *dir, uint64_t ids, const char *file)
 {
-	XSpace *sp = space_new();
-	struct plane g = plane_add(sp, 1, "/device:GPU:0", 0);
-	struct plane h = plane_add(sp, 2, "/host:CPU", 0);
-	XLine *s1 = line_add(&g, 1, "Stream #1(Kernel)", 0);
-	XLine *py = line_add(&h, 1, "python", 0);
-	XLine *th = line_add(&h, 2, "Host Threads/7", 0);
+	XSpace *sp = gen_space_new(NULL);
+	struct gen_plane g = gen_plane_add(sp, 1, "/device:GPU:0", 0);
+	struct gen_plane h = gen_plane_add(sp, 2, "/host:CPU", 0);
+	XLine *s1 = gen_line_add(&g, 1, "Stream #1(Kernel)", 0);
+	XLine *py = gen_line_add(&h, 1, "python", 0);
+	XLine *th = gen_line_add(&h, 2, "Host Threads/7", 0);
 	XEvent *ev;
 	int c;
 
@@ -970,20 +761,20 @@ static void gen_gpu_repeated_ids(uint64_t ids, const char *file)
 		int64_t d = 100 * c;
 
 		ev = kernel(&g, s1, "r_k1", "jit_r", 4, US(12 + d), US(2));
-		ev_u64(&g, ev, "correlation_id", 1 * ids);
+		gen_ev_u64(&g, ev, "correlation_id", 1 * ids);
 		ev = kernel(&g, s1, "r_k2", "jit_r", 4, US(15 + d), US(1));
-		ev_u64(&g, ev, "correlation_id", 2 * ids);
+		gen_ev_u64(&g, ev, "correlation_id", 2 * ids);
 		thunks(&h, py, US(10 + d), US(10), "jit_r");
 		launch(&h, th, US(11 + d), 1 * ids);
 		launch(&h, th, US(13 + d), 2 * ids);
 	}
 	ev = kernel(&g, s1, "r_k3", "jit_r", 4, US(300), US(1));
-	ev_u64(&g, ev, "correlation_id", 3 * ids);
+	gen_ev_u64(&g, ev, "correlation_id", 3 * ids);
 	thunks(&h, py, US(245), US(10), "jit_r");
 	thunks(&h, py, US(345), US(10), "jit_r");
 	launch(&h, th, US(250), 3 * ids);
 	launch(&h, th, US(350), 3 * ids);
-	space_write(sp, file);
+	gen_space_write(sp, dir, file);
 }
 
 /*
@@ -1006,76 +797,76 @@ static void gen_gpu_repeated_ids(uint64_t ids, const char *file)
  *   starts), 20, 51, 60 (ids 1-4); kernels [0,2] [3,5] | [10,11] [12,16]:
  *   2 executions, busy 4 span 5 and busy 5 span 6.
  */
-static void gen_gpu_link_edges(void)
+static void synth_gpu_link_edges(const char *dir)
 {
 	XSpace *sp;
-	struct plane g, g1, h;
+	struct gen_plane g, g1, h;
 	XLine *s1, *py, *th, *x0, *x1, *t0, *t1;
 	XEvent *ev;
 	int c;
 
-	sp = space_new();
-	g = plane_add(sp, 1, "/device:GPU:0", 0);
-	h = plane_add(sp, 2, "/host:CPU", 0);
-	s1 = line_add(&g, 1, "Stream #1(Kernel)", 0);
-	py = line_add(&h, 1, "python", 0);
-	th = line_add(&h, 2, "Host Threads/7", 0);
+	sp = gen_space_new(NULL);
+	g = gen_plane_add(sp, 1, "/device:GPU:0", 0);
+	h = gen_plane_add(sp, 2, "/host:CPU", 0);
+	s1 = gen_line_add(&g, 1, "Stream #1(Kernel)", 0);
+	py = gen_line_add(&h, 1, "python", 0);
+	th = gen_line_add(&h, 2, "Host Threads/7", 0);
 	for (c = 0; c < 300; c++) {
 		int64_t d = 100 * (int64_t)c;
 
 		ev = kernel(&g, s1, "c_k", "jit_c", 5, US(12 + d), US(2));
-		ev_u64(&g, ev, "correlation_id", 1);
+		gen_ev_u64(&g, ev, "correlation_id", 1);
 		thunks(&h, py, US(10 + d), US(10), "jit_c");
 		launch(&h, th, US(11 + d), 1);
 	}
-	space_write(sp, "gpu_many_copies.xplane.pb");
+	gen_space_write(sp, dir, "gpu_many_copies.xplane.pb");
 
-	sp = space_new();
-	g = plane_add(sp, 1, "/device:GPU:0", 0);
-	g1 = plane_add(sp, 2, "/device:GPU:1", 0);
-	h = plane_add(sp, 3, "/host:CPU", 0);
-	s1 = line_add(&g, 1, "Stream #1(Kernel)", 0);
-	x0 = line_add(&h, 1, "py_xla_execute/0", 0);
-	x1 = line_add(&h, 2, "py_xla_execute/1", 0);
-	t0 = line_add(&h, 3, "Host Threads/100", 0);
-	t1 = line_add(&h, 4, "Host Threads/200", 0);
+	sp = gen_space_new(NULL);
+	g = gen_plane_add(sp, 1, "/device:GPU:0", 0);
+	g1 = gen_plane_add(sp, 2, "/device:GPU:1", 0);
+	h = gen_plane_add(sp, 3, "/host:CPU", 0);
+	s1 = gen_line_add(&g, 1, "Stream #1(Kernel)", 0);
+	x0 = gen_line_add(&h, 1, "py_xla_execute/0", 0);
+	x1 = gen_line_add(&h, 2, "py_xla_execute/1", 0);
+	t0 = gen_line_add(&h, 3, "Host Threads/100", 0);
+	t1 = gen_line_add(&h, 4, "Host Threads/200", 0);
 	ev = kernel(&g, s1, "p_k1", "jit_p", 6, US(12), US(2));
-	ev_u64(&g, ev, "correlation_id", 1);
+	gen_ev_u64(&g, ev, "correlation_id", 1);
 	ev = kernel(&g, s1, "p_k5", "jit_p", 6, US(21), US(3));
-	ev_u64(&g, ev, "correlation_id", 5);
-	s1 = line_add(&g1, 1, "Stream #2(Kernel)", 0);
+	gen_ev_u64(&g, ev, "correlation_id", 5);
+	s1 = gen_line_add(&g1, 1, "Stream #2(Kernel)", 0);
 	ev = kernel(&g1, s1, "p_k2", "jit_p", 6, US(12), US(1));
-	ev_u64(&g1, ev, "correlation_id", 2);
+	gen_ev_u64(&g1, ev, "correlation_id", 2);
 	ev = kernel(&g1, s1, "p_k5", "jit_p", 6, US(21), US(2));
-	ev_u64(&g1, ev, "correlation_id", 5);
+	gen_ev_u64(&g1, ev, "correlation_id", 5);
 	thunks(&h, x0, US(10), US(40), "jit_p");
 	thunks(&h, x1, US(10), US(40), "jit_p");
 	launch(&h, t0, US(11), 1);
 	launch(&h, t0, US(20), 5);
 	launch(&h, t1, US(11), 2);
 	launch(&h, t1, US(20), 5);
-	space_write(sp, "gpu_merged_processes.xplane.pb");
+	gen_space_write(sp, dir, "gpu_merged_processes.xplane.pb");
 
-	sp = space_new();
-	g = plane_add(sp, 1, "/device:GPU:0", 0);
-	h = plane_add(sp, 2, "/host:CPU", 0);
-	s1 = line_add(&g, 1, "Stream #1(Kernel)", 0);
-	x1 = line_add(&h, 1, "py_xla_execute/1", 0);
-	th = line_add(&h, 2, "Host Threads/9", 0);
+	sp = gen_space_new(NULL);
+	g = gen_plane_add(sp, 1, "/device:GPU:0", 0);
+	h = gen_plane_add(sp, 2, "/host:CPU", 0);
+	s1 = gen_line_add(&g, 1, "Stream #1(Kernel)", 0);
+	x1 = gen_line_add(&h, 1, "py_xla_execute/1", 0);
+	th = gen_line_add(&h, 2, "Host Threads/9", 0);
 	{
 		static const int64_t k[4][3] = { { 0, 2, 11 }, { 3, 5, 20 }, { 10, 11, 51 }, { 12, 16, 60 } };
 
 		for (c = 0; c < 4; c++) {
 			ev = kernel(&g, s1, "b_k", "jit_b", 7, US(k[c][0]), US(k[c][1] - k[c][0]));
-			ev_u64(&g, ev, "correlation_id", (uint64_t)(c + 1));
+			gen_ev_u64(&g, ev, "correlation_id", (uint64_t)(c + 1));
 			launch(&h, th, US(k[c][2]), (uint64_t)(c + 1));
 		}
 	}
 	thunks(&h, x1, US(10), US(30), "jit_b");
-	ev_add(&h, x1, "jit_b:XLA GPU module", US(12), US(26));
+	gen_ev_add(&h, x1, "jit_b:XLA GPU module", US(12), US(26));
 	thunks(&h, x1, US(50), US(30), "jit_b");
-	ev_add(&h, x1, "jit_b:XLA GPU module", US(52), US(26));
-	space_write(sp, "gpu_both_forms.xplane.pb");
+	gen_ev_add(&h, x1, "jit_b:XLA GPU module", US(52), US(26));
+	gen_space_write(sp, dir, "gpu_both_forms.xplane.pb");
 }
 
 /*
@@ -1085,11 +876,11 @@ static void gen_gpu_link_edges(void)
  * 1: it separates, but 3x); period 4 cuts only between calls (71 against 3,
  * 23.7x) and wins: 4 executions, busy 24, span 29.
  */
-static void gen_gpu_runs_mlp(void)
+static void synth_gpu_runs_mlp(const char *dir)
 {
-	XSpace *sp = space_new();
-	struct plane g = plane_add(sp, 1, "/device:GPU:0", 0);
-	XLine *s1 = line_add(&g, 1, "Stream #1(Kernel)", 0);
+	XSpace *sp = gen_space_new(NULL);
+	struct gen_plane g = gen_plane_add(sp, 1, "/device:GPU:0", 0);
+	XLine *s1 = gen_line_add(&g, 1, "Stream #1(Kernel)", 0);
 	static const int64_t k[4][2] = { { 0, 10 }, { 11, 13 }, { 16, 26 }, { 27, 29 } };
 	int c, i;
 
@@ -1097,7 +888,7 @@ static void gen_gpu_runs_mlp(void)
 		for (i = 0; i < 4; i++)
 			kernel(&g, s1, i % 2 ? "relu" : "gemm", "jit_mlp", 2, US(100 * c + k[i][0]),
 			       US(k[i][1] - k[i][0]));
-	space_write(sp, "gpu_runs_mlp.xplane.pb");
+	gen_space_write(sp, dir, "gpu_runs_mlp.xplane.pb");
 }
 
 /*
@@ -1109,18 +900,18 @@ static void gen_gpu_runs_mlp(void)
  * 0.5, 2, 1, 4 us), id 5 twice (ambiguous), none for id 6; step_num 7 on two
  * lines ([1,11], [3,14]) and 8 ([20,26]).
  */
-static void gen_overview(void)
+static void synth_overview(const char *dir)
 {
-	XSpace *sp = space_new();
-	struct plane g = plane_add(sp, 1, "/device:GPU:0", 1000);
-	struct plane h = plane_add(sp, 2, "/host:CPU", 500);
-	XLine *s1 = line_add(&g, 1, "Stream #1(Compute)", 1000);
-	XLine *s2 = line_add(&g, 2, "Stream #2(Compute)", 1000);
-	XLine *s3 = line_add(&g, 3, "Stream #3(MemcpyH2D)", 1000);
-	XLine *st = line_add(&g, 4, "Steps", 1000);
-	XLine *hl = line_add(&h, 1, "launch", 500);
-	XLine *hs = line_add(&h, 2, "steps", 500);
-	XLine *hs2 = line_add(&h, 3, "steps2", 500);
+	XSpace *sp = gen_space_new(NULL);
+	struct gen_plane g = gen_plane_add(sp, 1, "/device:GPU:0", 1000);
+	struct gen_plane h = gen_plane_add(sp, 2, "/host:CPU", 500);
+	XLine *s1 = gen_line_add(&g, 1, "Stream #1(Compute)", 1000);
+	XLine *s2 = gen_line_add(&g, 2, "Stream #2(Compute)", 1000);
+	XLine *s3 = gen_line_add(&g, 3, "Stream #3(MemcpyH2D)", 1000);
+	XLine *st = gen_line_add(&g, 4, "Steps", 1000);
+	XLine *hl = gen_line_add(&h, 1, "launch", 500);
+	XLine *hs = gen_line_add(&h, 2, "steps", 500);
+	XLine *hs2 = gen_line_add(&h, 3, "steps2", 500);
 	static const struct {
 		int line;
 		const char *name;
@@ -1137,24 +928,24 @@ static void gen_overview(void)
 	size_t i;
 
 	for (i = 0; i < sizeof(k) / sizeof(k[0]); i++) {
-		ev = ev_add(&g, k[i].line == 1 ? s1 : k[i].line == 2 ? s2 : s3, k[i].name, US(k[i].start_us),
+		ev = gen_ev_add(&g, k[i].line == 1 ? s1 : k[i].line == 2 ? s2 : s3, k[i].name, US(k[i].start_us),
 			    US(k[i].dur_us));
 		if (k[i].corr)
-			ev_u64(&g, ev, "correlation_id", k[i].corr);
+			gen_ev_u64(&g, ev, "correlation_id", k[i].corr);
 	}
-	ev_add(&g, st, "1", US(0), US(20));
-	ev_add(&g, st, "2", US(20), US(30));
+	gen_ev_add(&g, st, "1", US(0), US(20));
+	gen_ev_add(&g, st, "2", US(20), US(30));
 	for (i = 0; i < sizeof(launch_ns) / sizeof(launch_ns[0]); i++) {
-		ev = ev_add(&h, hl, "cuLaunchKernel", launch_ns[i][1] * 1000, US(1));
-		ev_u64(&h, ev, "correlation_id", (uint64_t)launch_ns[i][0]);
+		ev = gen_ev_add(&h, hl, "cuLaunchKernel", launch_ns[i][1] * 1000, US(1));
+		gen_ev_u64(&h, ev, "correlation_id", (uint64_t)launch_ns[i][0]);
 	}
-	ev = ev_add(&h, hs, "train", US(1), US(10));
-	ev_i64(&h, ev, "step_num", 7);
-	ev = ev_add(&h, hs2, "train", US(3), US(11));
-	ev_i64(&h, ev, "step_num", 7);
-	ev = ev_add(&h, hs, "train", US(20), US(6));
-	ev_i64(&h, ev, "step_num", 8);
-	space_write(sp, "overview.xplane.pb");
+	ev = gen_ev_add(&h, hs, "train", US(1), US(10));
+	gen_ev_i64(&h, ev, "step_num", 7);
+	ev = gen_ev_add(&h, hs2, "train", US(3), US(11));
+	gen_ev_i64(&h, ev, "step_num", 7);
+	ev = gen_ev_add(&h, hs, "train", US(20), US(6));
+	gen_ev_i64(&h, ev, "step_num", 8);
+	gen_space_write(sp, dir, "overview.xplane.pb");
 }
 
 /*
@@ -1163,17 +954,17 @@ static void gen_overview(void)
  * AMD-style kernel_details, one copy of each kind and a memset, and a
  * "TensorFlow Ops" line repeating two kernels (derived: not counted).
  */
-static void kern_ev(struct plane *g, XLine *ln, const char *name, const char *module, const char *op,
+static void kern_ev(struct gen_plane *g, XLine *ln, const char *name, const char *module, const char *op,
 		    const char *details, int64_t start_us, int64_t dur_us)
 {
-	XEvent *ev = ev_add(g, ln, name, US(start_us), US(dur_us));
+	XEvent *ev = gen_ev_add(g, ln, name, US(start_us), US(dur_us));
 
 	if (module)
-		ev_str(g, ev, "hlo_module", module);
+		gen_ev_str(g, ev, "hlo_module", module);
 	if (op)
-		ev_str(g, ev, "hlo_op", op);
+		gen_ev_str(g, ev, "hlo_op", op);
 	if (details)
-		ev_str(g, ev, strncmp(name, "Memset", 6) ? strncmp(name, "Memcpy", 6) ? "kernel_details"
+		gen_ev_str(g, ev, strncmp(name, "Memset", 6) ? strncmp(name, "Memcpy", 6) ? "kernel_details"
 			   : "memcpy_details" : "memset_details", details);
 }
 
@@ -1182,34 +973,34 @@ static void kern_ev(struct plane *g, XLine *ln, const char *name, const char *mo
  * "Stream #7(Compute)": gemm at 20 i us, i = 0..10, lasting 8, 9, 10, 11,
  * 12, 82,000, 8, 9, 10, 11, 12 us; K5 = [100, 82,100] is the stray end.
  */
-static void gen_gpu_stray_end(void)
+static void synth_gpu_stray_end(const char *dir)
 {
 	static const int dur_us[11] = {8, 9, 10, 11, 12, 82000, 8, 9, 10, 11, 12};
-	XSpace *sp = space_new();
-	struct plane g = plane_add(sp, 1, "/device:GPU:0", 0);
-	XLine *s = line_add(&g, 1, "Stream #7(Compute)", 0);
+	XSpace *sp = gen_space_new(NULL);
+	struct gen_plane g = gen_plane_add(sp, 1, "/device:GPU:0", 0);
+	XLine *s = gen_line_add(&g, 1, "Stream #7(Compute)", 0);
 	int i;
 
 	for (i = 0; i <= 10; i++)
 		kern_ev(&g, s, "gemm", "jit_step(7)", "dot.1",
 			"regs:32 static_shared:0 dynamic_shared:0 grid:8,1,1 block:128,1,1 occ_pct:50",
 			20 * i, dur_us[i]);
-	space_write(sp, "gpu_stray_end.xplane.pb");
+	gen_space_write(sp, dir, "gpu_stray_end.xplane.pb");
 }
 
-static void gen_gpu_kernels(void)
+static void synth_gpu_kernels(const char *dir)
 {
 	static const char *const cfg_a =
 		"regs:32 static_shared:0 dynamic_shared:1024 grid:8,1,1 block:128,1,1 occ_pct:50";
 	static const char *const cfg_b =
 		"regs:32 static_shared:0 dynamic_shared:1024 grid:16,1,1 block:128,1,1 occ_pct:50";
-	XSpace *sp = space_new();
-	struct plane g = plane_add(sp, 1, "/device:GPU:0", 0);
-	struct plane g1 = plane_add(sp, 2, "/device:GPU:1", 0);
-	XLine *s1 = line_add(&g, 1, "Stream #1(Compute)", 0);
-	XLine *s2 = line_add(&g, 2, "Stream #2(Compute)", 0);
-	XLine *tf = line_add(&g, 3, "TensorFlow Ops", 0);
-	XLine *t1 = line_add(&g1, 1, "Stream #5(Compute)", 0);
+	XSpace *sp = gen_space_new(NULL);
+	struct gen_plane g = gen_plane_add(sp, 1, "/device:GPU:0", 0);
+	struct gen_plane g1 = gen_plane_add(sp, 2, "/device:GPU:1", 0);
+	XLine *s1 = gen_line_add(&g, 1, "Stream #1(Compute)", 0);
+	XLine *s2 = gen_line_add(&g, 2, "Stream #2(Compute)", 0);
+	XLine *tf = gen_line_add(&g, 3, "TensorFlow Ops", 0);
+	XLine *t1 = gen_line_add(&g1, 1, "Stream #5(Compute)", 0);
 
 	kern_ev(&g, s1, "gemm", "jit_step(7)", "dot.1", cfg_a, 0, 10);
 	kern_ev(&g, s1, "gemm", "jit_step(7)", "dot.1", cfg_a, 20, 6);
@@ -1223,41 +1014,24 @@ static void gen_gpu_kernels(void)
 	kern_ev(&g, s2, "MemcpyD2D", NULL, NULL, "size:1000 dest:0 async:1", 17, 1);
 	kern_ev(&g, s2, "MemcpyP2P", NULL, NULL, "dest:1 async:1", 19, 2);
 	kern_ev(&g, s2, "Memcpy", NULL, NULL, "size:100 dest:0 async:1", 22, 1);
-	ev_add(&g, tf, "gemm", US(0), US(10));
-	ev_add(&g, tf, "gemm", US(20), US(6));
+	gen_ev_add(&g, tf, "gemm", US(0), US(10));
+	gen_ev_add(&g, tf, "gemm", US(20), US(6));
 	kern_ev(&g1, t1, "gemm", NULL, NULL, cfg_a, 0, 3);
-	space_write(sp, "gpu_kernels.xplane.pb");
-}
-
-/* A plane-level double stat (peaks) and string stat (device_type_string). */
-static void plane_f64(struct plane *p, const char *name, double val)
-{
-	XStat *st = stat_new(p, &p->xp->n_stats, &p->xp->stats, name);
-
-	st->value_case = TENSORFLOW__PROFILER__XSTAT__VALUE_DOUBLE_VALUE;
-	st->double_value = val;
-}
-
-static void plane_str(struct plane *p, const char *name, const char *val)
-{
-	XStat *st = stat_new(p, &p->xp->n_stats, &p->xp->stats, name);
-
-	st->value_case = TENSORFLOW__PROFILER__XSTAT__VALUE_STR_VALUE;
-	st->str_value = xstrdup(val);
+	gen_space_write(sp, dir, "gpu_kernels.xplane.pb");
 }
 
 /* An XLA op's metadata: display name, category, flops and bytes (< 0: no such stat). */
-static void op_md(struct plane *p, const char *name, const char *display, const char *cat,
+static void op_md(struct gen_plane *p, const char *name, const char *display, const char *cat,
 		  int64_t flops, int64_t bytes, int flops_set)
 {
-	XEventMetadata *m = event_md(p, name);
+	XEventMetadata *m = gen_event_md(p, name);
 
 	m->display_name = xstrdup(display);
-	md_str(p, name, "hlo_category", cat);
+	gen_md_str(p, name, "hlo_category", cat);
 	if (flops_set)
-		md_i64(p, name, "flops", flops);
+		gen_md_i64(p, name, "flops", flops);
 	if (bytes >= 0)
-		md_i64(p, name, "bytes_accessed", bytes);
+		gen_md_i64(p, name, "bytes_accessed", bytes);
 }
 
 /*
@@ -1267,22 +1041,22 @@ static void op_md(struct plane *p, const char *name, const char *display, const 
  * table knows (TPU v5 Lite), 11 ops, one stray end; a GPU trace with
  * hlo_op kernels. Answers in tests/synth/EXPECTED.md section 17.
  */
-static void gen_ops(void)
+static void synth_ops(const char *dir)
 {
-	XSpace *sp = space_new();
-	struct plane t0, t1, g;
+	XSpace *sp = gen_space_new(NULL);
+	struct gen_plane t0, t1, g;
 	XLine *mod, *ops, *as, *st;
 	XEvent *ev;
 	int i;
 
-	t0 = plane_add(sp, 1, "/device:TPU:0", 1000);
-	plane_str(&t0, "device_type_string", "TPU v6 Lite");
-	plane_f64(&t0, "peak_teraflops_per_second", 100);
-	plane_f64(&t0, "peak_hbm_bw_gigabytes_per_second", 50);
-	mod = line_add(&t0, 1, "XLA Modules", 1000);
-	ops = line_add(&t0, 2, "XLA Ops", 1000);
-	as = line_add(&t0, 3, "Async XLA Ops", 1000);
-	ev_add(&t0, mod, "jit_step(777)", US(0), US(100));
+	t0 = gen_plane_add(sp, 1, "/device:TPU:0", 1000);
+	gen_plane_str(&t0, "device_type_string", "TPU v6 Lite");
+	gen_plane_f64(&t0, "peak_teraflops_per_second", 100);
+	gen_plane_f64(&t0, "peak_hbm_bw_gigabytes_per_second", 50);
+	mod = gen_line_add(&t0, 1, "XLA Modules", 1000);
+	ops = gen_line_add(&t0, 2, "XLA Ops", 1000);
+	as = gen_line_add(&t0, 3, "Async XLA Ops", 1000);
+	gen_ev_add(&t0, mod, "jit_step(777)", US(0), US(100));
 	op_md(&t0, "%while.1 = (f32[8]) while(...)", "while.1", "control flow", 0, -1, 0);
 	op_md(&t0, "fusion.1", "fusion.1", "convolution fusion", 4000000000, 1000000, 1);
 	op_md(&t0, "fusion.2", "fusion.2", "loop fusion", 1000000, 1000000, 1);
@@ -1290,47 +1064,39 @@ static void gen_ops(void)
 	op_md(&t0, "fusion.3", "fusion.3", "loop fusion", -5, 1000, 1);
 	op_md(&t0, "%copy-start.7 = (f32[8], f32[8]) copy-start(f32[8] %p)", "async-copy", "copy-start", 0,
 	      4000000, 1);
-	ev_add(&t0, ops, "%while.1 = (f32[8]) while(...)", US(0), US(60));
-	ev_add(&t0, ops, "fusion.1", US(10), US(20));
-	ev_add(&t0, ops, "fusion.2", US(40), US(10));
-	ev_add(&t0, ops, "copy.1", US(55), US(15));	/* starts in while.1, ends after it */
-	ev_add(&t0, ops, "fusion.2", US(70), US(10));
-	ev_add(&t0, ops, "fusion.3", US(85), US(10));
-	ev_add(&t0, as, "%copy-start.7 = (f32[8], f32[8]) copy-start(f32[8] %p)", US(5), US(40));
+	gen_ev_add(&t0, ops, "%while.1 = (f32[8]) while(...)", US(0), US(60));
+	gen_ev_add(&t0, ops, "fusion.1", US(10), US(20));
+	gen_ev_add(&t0, ops, "fusion.2", US(40), US(10));
+	gen_ev_add(&t0, ops, "copy.1", US(55), US(15));	/* starts in while.1, ends after it */
+	gen_ev_add(&t0, ops, "fusion.2", US(70), US(10));
+	gen_ev_add(&t0, ops, "fusion.3", US(85), US(10));
+	gen_ev_add(&t0, as, "%copy-start.7 = (f32[8], f32[8]) copy-start(f32[8] %p)", US(5), US(40));
 
-	t1 = plane_add(sp, 2, "/device:TPU:1", 2000);
-	plane_str(&t1, "device_type_string", "TPU v5 Lite");
-	ops = line_add(&t1, 2, "XLA Ops", 2000);
+	t1 = gen_plane_add(sp, 2, "/device:TPU:1", 2000);
+	gen_plane_str(&t1, "device_type_string", "TPU v5 Lite");
+	ops = gen_line_add(&t1, 2, "XLA Ops", 2000);
 	op_md(&t1, "fusion.9", "fusion.9", "loop fusion", 2000000, 1000000, 1);
-	md_i64(&t1, "fusion.9", "program_id", 42);
+	gen_md_i64(&t1, "fusion.9", "program_id", 42);
 	op_md(&t1, "fusion.2", "fusion.2", "loop fusion", 1000000, 1000000, 1);
-	md_i64(&t1, "fusion.2", "program_id", 777);
+	gen_md_i64(&t1, "fusion.2", "program_id", 777);
 	for (i = 0; i <= 10; i++)
-		ev_add(&t1, ops, "fusion.9", US(2 * i), US(1));
-	ev_add(&t1, ops, "fusion.2", US(30), US(5));
-	ev_add(&t1, ops, "fusion.9", US(20), US(1000000));	/* a stray end */
-	space_write(sp, "ops_tpu.xplane.pb");
+		gen_ev_add(&t1, ops, "fusion.9", US(2 * i), US(1));
+	gen_ev_add(&t1, ops, "fusion.2", US(30), US(5));
+	gen_ev_add(&t1, ops, "fusion.9", US(20), US(1000000));	/* a stray end */
+	gen_space_write(sp, dir, "ops_tpu.xplane.pb");
 
-	sp = space_new();
-	g = plane_add(sp, 1, "/device:GPU:0", 1000);
-	st = line_add(&g, 1, "Stream #1(Kernel)", 1000);
+	sp = gen_space_new(NULL);
+	g = gen_plane_add(sp, 1, "/device:GPU:0", 1000);
+	st = gen_line_add(&g, 1, "Stream #1(Kernel)", 1000);
 	ev = kernel(&g, st, "gemm_kernel", "jit_mm", 5, US(0), US(10));
-	ev_str(&g, ev, "hlo_op", "dot.1");
+	gen_ev_str(&g, ev, "hlo_op", "dot.1");
 	ev = kernel(&g, st, "fused_add", "jit_mm", 5, US(12), US(3));
-	ev_str(&g, ev, "hlo_op", "add_fusion");
+	gen_ev_str(&g, ev, "hlo_op", "add_fusion");
 	ev = kernel(&g, st, "gemm_kernel", "jit_mm", 5, US(20), US(10));
-	ev_str(&g, ev, "hlo_op", "dot.1");
+	gen_ev_str(&g, ev, "hlo_op", "dot.1");
 	kernel(&g, st, "other", NULL, -1, US(40), US(1));
-	ev_add(&g, st, "MemcpyH2D", US(50), US(2));
-	space_write(sp, "ops_gpu.xplane.pb");
-}
-
-static void ev_f64(struct plane *p, XEvent *ev, const char *name, double val)
-{
-	XStat *st = stat_new(p, &ev->n_stats, &ev->stats, name);
-
-	st->value_case = TENSORFLOW__PROFILER__XSTAT__VALUE_DOUBLE_VALUE;
-	st->double_value = val;
+	gen_ev_add(&g, st, "MemcpyH2D", US(50), US(2));
+	gen_space_write(sp, dir, "ops_gpu.xplane.pb");
 }
 
 /*
@@ -1340,34 +1106,34 @@ static void ev_f64(struct plane *p, XEvent *ev, const char *name, double val)
  * and a NaN model_flops, and one op whose values are all good. Answers in
  * tests/synth/EXPECTED.md section 17.
  */
-static void gen_ops_values(void)
+static void synth_ops_values(const char *dir)
 {
-	XSpace *sp = space_new();
-	struct plane t0;
+	XSpace *sp = gen_space_new(NULL);
+	struct gen_plane t0;
 	XLine *ops;
 	XEvent *ev;
 	int i;
 
-	t0 = plane_add(sp, 1, "/device:TPU:0", 1000);
-	plane_str(&t0, "device_type_string", "TPU v4");
-	ops = line_add(&t0, 2, "XLA Ops", 1000);
+	t0 = gen_plane_add(sp, 1, "/device:TPU:0", 1000);
+	gen_plane_str(&t0, "device_type_string", "TPU v4");
+	ops = gen_line_add(&t0, 2, "XLA Ops", 1000);
 	op_md(&t0, "big.1", "big.1", "loop fusion", 0, 1000, 0);
 	op_md(&t0, "half.1", "half.1", "loop fusion", 100, -1, 1);
 	op_md(&t0, "frac.1", "frac.1", "convolution fusion", 0, -1, 0);
 	op_md(&t0, "ok.1", "ok.1", "convolution fusion", 1000000, 1000, 1);
 	for (i = 0; i < 2; i++) {
-		ev = ev_add(&t0, ops, "big.1", US(10 * i), US(10));
-		ev_u64(&t0, ev, "flops", (uint64_t)1 << 63);	/* twice: 2^64 */
+		ev = gen_ev_add(&t0, ops, "big.1", US(10 * i), US(10));
+		gen_ev_u64(&t0, ev, "flops", (uint64_t)1 << 63);	/* twice: 2^64 */
 	}
-	ev = ev_add(&t0, ops, "half.1", US(20), US(10));
-	ev_i64(&t0, ev, "bytes_accessed", 5000);
-	ev_add(&t0, ops, "half.1", US(30), US(10));	/* no bytes_accessed */
-	ev = ev_add(&t0, ops, "frac.1", US(40), US(10));
-	ev_f64(&t0, ev, "flops", 1.5);
-	ev_f64(&t0, ev, "model_flops", NAN);
-	ev_f64(&t0, ev, "bytes_accessed", 3000.0);
-	ev_add(&t0, ops, "ok.1", US(50), US(5));
-	space_write(sp, "ops_values.xplane.pb");
+	ev = gen_ev_add(&t0, ops, "half.1", US(20), US(10));
+	gen_ev_i64(&t0, ev, "bytes_accessed", 5000);
+	gen_ev_add(&t0, ops, "half.1", US(30), US(10));	/* no bytes_accessed */
+	ev = gen_ev_add(&t0, ops, "frac.1", US(40), US(10));
+	gen_ev_f64(&t0, ev, "flops", 1.5);
+	gen_ev_f64(&t0, ev, "model_flops", NAN);
+	gen_ev_f64(&t0, ev, "bytes_accessed", 3000.0);
+	gen_ev_add(&t0, ops, "ok.1", US(50), US(5));
+	gen_space_write(sp, dir, "ops_values.xplane.pb");
 }
 
 /* One allocator event (MemoryAllocation, or MemoryDeallocation when FREE); a negative value: no stat. */
@@ -1381,38 +1147,38 @@ struct mem_ev {
 	int64_t dtype;		/* 0: none */
 };
 
-static void mem_event(struct plane *h, XLine *ln, const struct mem_ev *m)
+static void mem_event(struct gen_plane *h, XLine *ln, const struct mem_ev *m)
 {
-	XEvent *ev = ev_add(h, ln, m->free ? "MemoryDeallocation" : "MemoryAllocation", US(m->t_us), 0);
+	XEvent *ev = gen_ev_add(h, ln, m->free ? "MemoryDeallocation" : "MemoryAllocation", US(m->t_us), 0);
 
 	if (m->allocator)
-		ev_str(h, ev, "allocator_name", m->allocator);
+		gen_ev_str(h, ev, "allocator_name", m->allocator);
 	else if (m->index >= 0)
-		ev_i64(h, ev, "index_on_host", m->index);
+		gen_ev_i64(h, ev, "index_on_host", m->index);
 	if (m->reserved >= 0)
-		ev_i64(h, ev, "bytes_reserved", m->reserved);
+		gen_ev_i64(h, ev, "bytes_reserved", m->reserved);
 	if (m->allocated >= 0)
-		ev_i64(h, ev, "bytes_allocated", m->allocated);
+		gen_ev_i64(h, ev, "bytes_allocated", m->allocated);
 	if (m->available >= 0)
-		ev_i64(h, ev, "bytes_available", m->available);
+		gen_ev_i64(h, ev, "bytes_available", m->available);
 	if (m->frag >= 0)
-		ev_f64(h, ev, "fragmentation", m->frag);
+		gen_ev_f64(h, ev, "fragmentation", m->frag);
 	if (m->peak >= 0)
-		ev_i64(h, ev, "peak_bytes_in_use", m->peak);
+		gen_ev_i64(h, ev, "peak_bytes_in_use", m->peak);
 	if (m->requested >= 0)
-		ev_i64(h, ev, "requested_bytes", m->requested);
+		gen_ev_i64(h, ev, "requested_bytes", m->requested);
 	if (m->bytes >= 0)
-		ev_i64(h, ev, "allocation_bytes", m->bytes);
+		gen_ev_i64(h, ev, "allocation_bytes", m->bytes);
 	if (m->addr >= 0)
-		ev_u64(h, ev, "addr", (uint64_t)m->addr);
+		gen_ev_u64(h, ev, "addr", (uint64_t)m->addr);
 	if (m->op)
-		ev_str(h, ev, "tf_op", m->op);
+		gen_ev_str(h, ev, "tf_op", m->op);
 	if (m->dtype)
-		ev_i64(h, ev, "data_type", m->dtype);
+		gen_ev_i64(h, ev, "data_type", m->dtype);
 	if (m->shape)
-		ev_str(h, ev, "shape", m->shape);
+		gen_ev_str(h, ev, "shape", m->shape);
 	if (m->region)
-		ev_str(h, ev, "region_type", m->region);
+		gen_ev_str(h, ev, "region_type", m->region);
 }
 
 /*
@@ -1421,12 +1187,12 @@ static void mem_event(struct plane *h, XLine *ln, const struct mem_ev *m)
  * named by index_on_host, an allocator whose name needs quoting, an event
  * naming no memory, and unrelated host events.
  */
-static void gen_memory(void)
+static void synth_memory(const char *dir)
 {
-	XSpace *sp = space_new();
-	struct plane h = plane_add(sp, 1, "/host:CPU", 1000);
-	XLine *t1 = line_add(&h, 1, "t1", 1000);
-	XLine *t2 = line_add(&h, 2, "t2", 1000);
+	XSpace *sp = gen_space_new(NULL);
+	struct gen_plane h = gen_plane_add(sp, 1, "/host:CPU", 1000);
+	XLine *t1 = gen_line_add(&h, 1, "t1", 1000);
+	XLine *t2 = gen_line_add(&h, 2, "t2", 1000);
 	static const struct mem_ev t1_ev[] = {
 		{0, 1, "GPU_0_bfc", -1, 0x10, 200, 190, 350, 0, 650, 900, 0.1, "op_a", "[50]", "output", 1},
 		{1, 3, "GPU_0_bfc", -1, 0x10, 200, 190, 450, 0, 550, 900, 0.3, NULL, NULL, NULL, 0},
@@ -1451,8 +1217,8 @@ static void gen_memory(void)
 		mem_event(&h, t1, &t1_ev[i]);
 	for (i = 0; i < sizeof(t2_ev) / sizeof(t2_ev[0]); i++)
 		mem_event(&h, t2, &t2_ev[i]);
-	ev_add(&h, t1, "PjitFunction(f)", US(0), US(20));
-	space_write(sp, "memory.xplane.pb");
+	gen_ev_add(&h, t1, "PjitFunction(f)", US(0), US(20));
+	gen_space_write(sp, dir, "memory.xplane.pb");
 }
 
 /*
@@ -1461,13 +1227,13 @@ static void gen_memory(void)
  * call on another thread, one in no call and one between two calls that
  * do not nest, a recompile, and passes nested in a compile event.
  */
-static void gen_compile(void)
+static void synth_compile(const char *dir)
 {
-	XSpace *sp = space_new();
-	struct plane h = plane_add(sp, 1, "/host:CPU", 1000);
-	XLine *mn = line_add(&h, 1, "main", 1000);
-	XLine *wk = line_add(&h, 2, "worker", 1000);
-	XLine *t3 = line_add(&h, 3, "t3", 1000);
+	XSpace *sp = gen_space_new(NULL);
+	struct gen_plane h = gen_plane_add(sp, 1, "/host:CPU", 1000);
+	XLine *mn = gen_line_add(&h, 1, "main", 1000);
+	XLine *wk = gen_line_add(&h, 2, "worker", 1000);
+	XLine *t3 = gen_line_add(&h, 3, "t3", 1000);
 	static const struct {
 		int line;
 		const char *name;
@@ -1488,9 +1254,9 @@ static void gen_compile(void)
 	size_t i;
 
 	for (i = 0; i < sizeof(e) / sizeof(e[0]); i++)
-		ev_add(&h, e[i].line == 1 ? mn : e[i].line == 2 ? wk : t3, e[i].name, US(e[i].start_us),
+		gen_ev_add(&h, e[i].line == 1 ? mn : e[i].line == 2 ? wk : t3, e[i].name, US(e[i].start_us),
 		       US(e[i].dur_us));
-	space_write(sp, "compile.xplane.pb");
+	gen_space_write(sp, dir, "compile.xplane.pb");
 }
 
 /*
@@ -1500,46 +1266,33 @@ static void gen_compile(void)
  * bytes_allocated (not the key: not read), and an allocator named like a
  * device index ("index_on_host:0", apart from device 0).
  */
-static void gen_memory_edges(void)
+static void synth_memory_edges(const char *dir)
 {
-	XSpace *sp = space_new();
-	struct plane h = plane_add(sp, 1, "/host:CPU", 1000);
-	XLine *py = line_add(&h, 1, "python", 1000);
-	XLine *t1 = line_add(&h, 2, "t1", 2000);
+	XSpace *sp = gen_space_new(NULL);
+	struct gen_plane h = gen_plane_add(sp, 1, "/host:CPU", 1000);
+	XLine *py = gen_line_add(&h, 1, "python", 1000);
+	XLine *t1 = gen_line_add(&h, 2, "t1", 2000);
 	static const struct mem_ev ev[] = {
 		{0, 5, "GPU_0_bfc", -1, 0x10, 100, 100, 100, 0, 900, 100, 0.1, "op", "[1]", "output", 1},
 		{1, 6, "GPU_0_bfc", -1, 0x10, -1, -1, 0, 0, 1000, 100, 0.1, NULL, NULL, NULL, 0},
 		{0, 7, "index_on_host:0", -1, 0x20, 10, 10, 10, 0, 90, 10, -1, NULL, NULL, NULL, 0},
 		{0, 8, NULL, 0, 0x30, 20, 20, 20, 0, 80, 20, -1, NULL, NULL, NULL, 0},
 	};
-	XStatMetadata *m = xmalloc(sizeof(*m));
-	StatMetadataEntry *e = xmalloc(sizeof(*e));
 	XEvent *x;
-	XStat *st = xmalloc(sizeof(*st));
 	size_t i;
 
-	ev_add(&h, py, "some_python_fn", US(0), US(1));
+	gen_ev_add(&h, py, "some_python_fn", US(0), US(1));
 	for (i = 0; i < sizeof(ev) / sizeof(ev[0]); i++)
 		mem_event(&h, t1, &ev[i]);
 	/* a second stat metadata also named bytes_allocated, on an event of its own */
-	tensorflow__profiler__xstat_metadata__init(m);
-	m->id = 1000;
-	m->name = xstrdup("bytes_allocated");
-	tensorflow__profiler__xplane__stat_metadata_entry__init(e);
-	e->key = m->id;
-	e->value = m;
-	PUSH(h.xp->stat_metadata, h.xp->n_stat_metadata, e);
-	x = ev_add(&h, t1, "MemoryAllocation", US(9), 0);
-	ev_str(&h, x, "allocator_name", "dup");
-	ev_i64(&h, x, "bytes_allocated", 10);
-	x = ev_add(&h, t1, "MemoryAllocation", US(10), 0);
-	ev_str(&h, x, "allocator_name", "dup");
-	tensorflow__profiler__xstat__init(st);
-	st->metadata_id = 1000;
-	st->value_case = TENSORFLOW__PROFILER__XSTAT__VALUE_INT64_VALUE;
-	st->int64_value = 500;
-	PUSH(x->stats, x->n_stats, st);
-	space_write(sp, "memory_edges.xplane.pb");
+	gen_stat_md_add(&h, 1000, "bytes_allocated");
+	x = gen_ev_add(&h, t1, "MemoryAllocation", US(9), 0);
+	gen_ev_str(&h, x, "allocator_name", "dup");
+	gen_ev_i64(&h, x, "bytes_allocated", 10);
+	x = gen_ev_add(&h, t1, "MemoryAllocation", US(10), 0);
+	gen_ev_str(&h, x, "allocator_name", "dup");
+	gen_event_i64(x, 1000, 500);
+	gen_space_write(sp, dir, "memory_edges.xplane.pb");
 }
 
 /*
@@ -1548,18 +1301,18 @@ static void gen_memory_edges(void)
  * beside it: not nested in its phase for f (the outer one belongs to no
  * call), so f's trace is 10 µs.
  */
-static void gen_compile_nested(void)
+static void synth_compile_nested(const char *dir)
 {
-	XSpace *sp = space_new();
-	struct plane h = plane_add(sp, 1, "/host:CPU", 1000);
-	XLine *mn = line_add(&h, 1, "main", 1000);
-	XLine *wk = line_add(&h, 2, "worker", 1000);
+	XSpace *sp = gen_space_new(NULL);
+	struct gen_plane h = gen_plane_add(sp, 1, "/host:CPU", 1000);
+	XLine *mn = gen_line_add(&h, 1, "main", 1000);
+	XLine *wk = gen_line_add(&h, 2, "worker", 1000);
 
-	ev_add(&h, wk, "trace_to_jaxpr_dynamic", US(100), US(100));
-	ev_add(&h, wk, "trace_to_jaxpr_dynamic", US(150), US(10));
-	ev_add(&h, mn, "PjitFunction(f)", US(140), US(30));
-	ev_add(&h, mn, "PjitFunction(f)", US(300), US(30));
-	space_write(sp, "compile_nested.xplane.pb");
+	gen_ev_add(&h, wk, "trace_to_jaxpr_dynamic", US(100), US(100));
+	gen_ev_add(&h, wk, "trace_to_jaxpr_dynamic", US(150), US(10));
+	gen_ev_add(&h, mn, "PjitFunction(f)", US(140), US(30));
+	gen_ev_add(&h, mn, "PjitFunction(f)", US(300), US(30));
+	gen_space_write(sp, dir, "compile_nested.xplane.pb");
 }
 
 /*
@@ -1570,46 +1323,44 @@ static void gen_compile_nested(void)
  * a control character and markup; a host thread, a custom plane and a
  * plane without events.
  */
-static void gen_export(void)
+static void synth_export(const char *dir)
 {
-	XSpace *sp = space_new();
-	struct plane g = plane_add(sp, 0, "/device:GPU:0", 1000);
-	struct plane g1 = plane_add(sp, 1, "/device:GPU:1", 1000);
-	struct plane h = plane_add(sp, 1, "/host:CPU", 1000);
-	struct plane c = plane_add(sp, 5, "/custom:foo", 1000);
-	XLine *st = line_add(&g, 7, "Stream #7", 1000);
-	XLine *py = line_add(&h, 3, "python", 1000);
-	XLine *cl = line_add(&c, 1, "things", 1000);
+	XSpace *sp = gen_space_new(NULL);
+	struct gen_plane g = gen_plane_add(sp, 0, "/device:GPU:0", 1000);
+	struct gen_plane g1 = gen_plane_add(sp, 1, "/device:GPU:1", 1000);
+	struct gen_plane h = gen_plane_add(sp, 1, "/host:CPU", 1000);
+	struct gen_plane c = gen_plane_add(sp, 5, "/custom:foo", 1000);
+	XLine *st = gen_line_add(&g, 7, "Stream #7", 1000);
+	XLine *py = gen_line_add(&h, 3, "python", 1000);
+	XLine *cl = gen_line_add(&c, 1, "things", 1000);
 	XEvent *a, *b;
 	XStat *x;
 
 	(void)g1;
-	ev_add(&g, st, "after", US(10), US(2));
-	a = ev_add(&g, st, "outer long name(123)", 0, US(10));
-	ev_add(&g, st, "cross\"q\"", US(8) + 123, US(6));
-	b = ev_add(&g, st, "inner\xff\xfe bad", US(2), US(3));
-	ev_add(&g, st, "</svg><script>alert(1)</script>", 0, US(4));
-	ev_add(&g, st, "mark\ttab", US(5), 0);
-	event_md(&g, "outer long name(123)")->display_name = xstrdup("outer");
-	ev_i64(&g, a, "i", -5);
-	ev_u64(&g, a, "u", UINT64_MAX);
-	x = stat_new(&g, &a->n_stats, &a->stats, "d");
-	x->value_case = TENSORFLOW__PROFILER__XSTAT__VALUE_DOUBLE_VALUE;
-	x->double_value = 0.5;
-	ev_str(&g, a, "s", "q\"b\\c\x01");
-	ev_ref(&g, a, "r", "ref target");
-	x = stat_new(&g, &a->n_stats, &a->stats, "raw");
+	gen_ev_add(&g, st, "after", US(10), US(2));
+	a = gen_ev_add(&g, st, "outer long name(123)", 0, US(10));
+	gen_ev_add(&g, st, "cross\"q\"", US(8) + 123, US(6));
+	b = gen_ev_add(&g, st, "inner\xff\xfe bad", US(2), US(3));
+	gen_ev_add(&g, st, "</svg><script>alert(1)</script>", 0, US(4));
+	gen_ev_add(&g, st, "mark\ttab", US(5), 0);
+	gen_event_md(&g, "outer long name(123)")->display_name = xstrdup("outer");
+	gen_ev_i64(&g, a, "i", -5);
+	gen_ev_u64(&g, a, "u", UINT64_MAX);
+	gen_ev_f64(&g, a, "d", 0.5);
+	gen_ev_str(&g, a, "s", "q\"b\\c\x01");
+	gen_ev_ref(&g, a, "r", "ref target");
+	x = gen_stat_new(&g, &a->n_stats, &a->stats, "raw");
 	x->value_case = TENSORFLOW__PROFILER__XSTAT__VALUE_BYTES_VALUE;
 	x->bytes_value.len = 3;
-	x->bytes_value.data = xmalloc(3);
+	x->bytes_value.data = gen_alloc(3);
 	memcpy(x->bytes_value.data, "\x00\xab\x10", 3);
-	ev_i64(&g, a, "flops", 7);
-	md_i64(&g, "outer long name(123)", "flops", 1000);
-	md_str(&g, "outer long name(123)", "src", "a.py:1");
-	ev_str(&g, b, "s", "x\xc3(y");
-	ev_add(&h, py, "host", US(1), US(2));
-	ev_add(&c, cl, "thing", US(3), 500);
-	space_write(sp, "export.xplane.pb");
+	gen_ev_i64(&g, a, "flops", 7);
+	gen_md_i64(&g, "outer long name(123)", "flops", 1000);
+	gen_md_str(&g, "outer long name(123)", "src", "a.py:1");
+	gen_ev_str(&g, b, "s", "x\xc3(y");
+	gen_ev_add(&h, py, "host", US(1), US(2));
+	gen_ev_add(&c, cl, "thing", US(3), 500);
+	gen_space_write(sp, dir, "export.xplane.pb");
 }
 
 /*
@@ -1617,28 +1368,28 @@ static void gen_export(void)
  * id past 2^30, a plane based before 0 (the origin -0.999 ns), and a line of
  * 70,070 events (pieces of 65,536 events, one going on into the next line).
  */
-static void gen_export_edges(void)
+static void synth_export_edges(const char *dir)
 {
-	XSpace *sp = space_new();
-	struct plane g = plane_add(sp, 2, "/device:GPU:2", -1);
-	XLine *w1 = line_add(&g, 5, "worker", -1);
-	XLine *w2 = line_add(&g, 5, "worker", -1);
-	XLine *big = line_add(&g, (int64_t)1 << 31, "big id", -1);
-	XLine *many = line_add(&g, 9, "many", -1);
-	XLine *sh = line_add(&g, 10, "short", -1);
+	XSpace *sp = gen_space_new(NULL);
+	struct gen_plane g = gen_plane_add(sp, 2, "/device:GPU:2", -1);
+	XLine *w1 = gen_line_add(&g, 5, "worker", -1);
+	XLine *w2 = gen_line_add(&g, 5, "worker", -1);
+	XLine *big = gen_line_add(&g, (int64_t)1 << 31, "big id", -1);
+	XLine *many = gen_line_add(&g, 9, "many", -1);
+	XLine *sh = gen_line_add(&g, 10, "short", -1);
 	int i;
 
-	ev_add(&g, w1, "a", 1, US(10));
-	ev_add(&g, w2, "b", US(5), US(10));
-	ev_add(&g, big, "c", 1, US(1));
+	gen_ev_add(&g, w1, "a", 1, US(10));
+	gen_ev_add(&g, w2, "b", US(5), US(10));
+	gen_ev_add(&g, big, "c", 1, US(1));
 	for (i = 0; i < 70000; i++) {
-		ev_add(&g, many, i % 2 ? "odd" : "even", (int64_t)i * 10000 + 1, 5000);
+		gen_ev_add(&g, many, i % 2 ? "odd" : "even", (int64_t)i * 10000 + 1, 5000);
 		if (i % 1000 == 0)
-			ev_add(&g, many, "parent", (int64_t)i * 10000 + 1, 8000);
+			gen_ev_add(&g, many, "parent", (int64_t)i * 10000 + 1, 8000);
 	}
 	for (i = 0; i < 3; i++)
-		ev_add(&g, sh, "s", (int64_t)i * 1000 + 1, 500);
-	space_write(sp, "export_edges.xplane.pb");
+		gen_ev_add(&g, sh, "s", (int64_t)i * 1000 + 1, 500);
+	gen_space_write(sp, dir, "export_edges.xplane.pb");
 }
 
 /*
@@ -1648,24 +1399,24 @@ static void gen_export_edges(void)
  * line "unsorted" 20,000 in reverse order: pieces of 16,384, then 3,616 and
  * the first 12,768 of the second line, then its last 7,232.
  */
-static void gen_export_heavy(void)
+static void synth_export_heavy(const char *dir)
 {
-	XSpace *sp = space_new();
-	struct plane g = plane_add(sp, 1, "/device:TPU:0", -1);
-	XLine *ops = line_add(&g, 1, "XLA Ops", -1);
-	XLine *rev = line_add(&g, 2, "unsorted", -1);
+	XSpace *sp = gen_space_new(NULL);
+	struct gen_plane g = gen_plane_add(sp, 1, "/device:TPU:0", -1);
+	XLine *ops = gen_line_add(&g, 1, "XLA Ops", -1);
+	XLine *rev = gen_line_add(&g, 2, "unsorted", -1);
 	char name[16];
 	int i;
 
 	for (i = 0; i < 14; i++) {
 		snprintf(name, sizeof(name), "m%d", i);
-		md_i64(&g, "fusion", name, i);
+		gen_md_i64(&g, "fusion", name, i);
 	}
 	for (i = 0; i < 20000; i++)
-		ev_i64(&g, ev_add(&g, ops, "fusion", (int64_t)i * 1000, 500), "own", i);
+		gen_ev_i64(&g, gen_ev_add(&g, ops, "fusion", (int64_t)i * 1000, 500), "own", i);
 	for (i = 20000; i > 0; i--)
-		ev_i64(&g, ev_add(&g, rev, "fusion", (int64_t)i * 1000, 500), "own", i);
-	space_write(sp, "export_heavy.xplane.pb");
+		gen_ev_i64(&g, gen_ev_add(&g, rev, "fusion", (int64_t)i * 1000, 500), "own", i);
+	gen_space_write(sp, dir, "export_heavy.xplane.pb");
 }
 
 /*
@@ -1675,11 +1426,11 @@ static void gen_export_heavy(void)
  * a name; flops and bytes for the roofline.
  */
 #define HOSTILE "\"'><b>&amp;</b></svg></title><script>alert(1)</script><img src=x>\xff"
-static void gen_report_hostile(void)
+static void synth_report_hostile(const char *dir)
 {
-	XSpace *sp = space_new();
-	struct plane g = plane_add(sp, 1, "/device:GPU:0 " HOSTILE, 1000);
-	XLine *st = line_add(&g, 1, "Stream #1(Kernel)", 1000);
+	XSpace *sp = gen_space_new(NULL);
+	struct gen_plane g = gen_plane_add(sp, 1, "/device:GPU:0 " HOSTILE, 1000);
+	XLine *st = gen_line_add(&g, 1, "Stream #1(Kernel)", 1000);
 	XEvent *ev;
 	char longname[1201];
 	int i;
@@ -1688,57 +1439,85 @@ static void gen_report_hostile(void)
 		longname[i] = (char)('a' + i % 26);
 	longname[1200] = '\0';
 	ev = kernel(&g, st, "kern" HOSTILE, "jit_fn" HOSTILE, 5, US(0), US(10));
-	ev_str(&g, ev, "hlo_op", "op" HOSTILE);
-	ev_str(&g, ev, "hlo_category", "cat" HOSTILE);
-	ev_i64(&g, ev, "flops", 1000000);
-	ev_i64(&g, ev, "bytes_accessed", 1000);
+	gen_ev_str(&g, ev, "hlo_op", "op" HOSTILE);
+	gen_ev_str(&g, ev, "hlo_category", "cat" HOSTILE);
+	gen_ev_i64(&g, ev, "flops", 1000000);
+	gen_ev_i64(&g, ev, "bytes_accessed", 1000);
 	ev = kernel(&g, st, longname, longname, 6, US(20), US(10));
-	ev_str(&g, ev, "hlo_op", longname);
+	gen_ev_str(&g, ev, "hlo_op", longname);
 	kernel(&g, st, "k", "jit_autotune_fn_1" HOSTILE, 7, US(40), US(10));
 	kernel(&g, st, "k", "jit_autotune_fn_2", 8, US(60), US(12));
-	space_write(sp, "report_hostile.xplane.pb");
+	gen_space_write(sp, dir, "report_hostile.xplane.pb");
 }
+
+/* Scenarios written twice, once each way. */
+static void synth_gpu_no_host(const char *dir)
+{
+	gpu_host_links(dir, 0);
+}
+
+static void synth_gpu_host_partial(const char *dir)
+{
+	gpu_host_links(dir, 1);
+}
+
+static void synth_gpu_old_layout(const char *dir)
+{
+	gpu_old_layout(dir, 1);
+}
+
+static void synth_gpu_old_layout_nohost(const char *dir)
+{
+	gpu_old_layout(dir, 0);
+}
+
+static void synth_gpu_repeated_ids(const char *dir)
+{
+	gpu_repeated_ids(dir, 1, "gpu_repeated_ids.xplane.pb");
+}
+
+static void synth_gpu_repeated_ids_sparse(const char *dir)
+{
+	gpu_repeated_ids(dir, 1000000000000ull, "gpu_repeated_ids_sparse.xplane.pb");
+}
+
+static const struct gen_scenario scenarios[] = {
+	{"tpu_basic", synth_tpu_basic},
+	{"epoch", synth_epoch},
+	{"gpu_runs", synth_gpu_runs},
+	{"gpu_host", synth_gpu_host},
+	{"gpu_host_multi", synth_gpu_host_multi},
+	{"autotune", synth_autotune},
+	{"compat", synth_compat},
+	{"autotune_programs", synth_autotune_programs},
+	{"diff", synth_diff},
+	{"tpu_two_module_lines", synth_tpu_two_module_lines},
+	{"odd_stats", synth_odd_stats},
+	{"gpu_no_host", synth_gpu_no_host},
+	{"gpu_host_partial", synth_gpu_host_partial},
+	{"gpu_old_layout", synth_gpu_old_layout},
+	{"gpu_old_layout_nohost", synth_gpu_old_layout_nohost},
+	{"gpu_repeated_ids", synth_gpu_repeated_ids},
+	{"gpu_repeated_ids_sparse", synth_gpu_repeated_ids_sparse},
+	{"gpu_link_edges", synth_gpu_link_edges},
+	{"gpu_runs_mlp", synth_gpu_runs_mlp},
+	{"tpu_stray_end", synth_tpu_stray_end},
+	{"gpu_kernels", synth_gpu_kernels},
+	{"gpu_stray_end", synth_gpu_stray_end},
+	{"overview", synth_overview},
+	{"ops", synth_ops},
+	{"ops_values", synth_ops_values},
+	{"memory", synth_memory},
+	{"compile", synth_compile},
+	{"memory_edges", synth_memory_edges},
+	{"compile_nested", synth_compile_nested},
+	{"export", synth_export},
+	{"export_edges", synth_export_edges},
+	{"export_heavy", synth_export_heavy},
+	{"report_hostile", synth_report_hostile},
+};
 
 int main(int argc, char **argv)
 {
-	if (argc != 2) {
-		fprintf(stderr, "usage: gen_synth OUTDIR\n");
-		return 2;
-	}
-	outdir = argv[1];
-	make_dir(outdir);
-	gen_tpu_basic();
-	gen_epoch();
-	gen_gpu_runs();
-	gen_gpu_host();
-	gen_gpu_host_multi();
-	gen_autotune();
-	gen_compat();
-	gen_autotune_programs();
-	gen_diff();
-	gen_tpu_two_module_lines();
-	gen_odd_stats();
-	gen_gpu_host_links(0);
-	gen_gpu_host_links(1);
-	gen_gpu_old_layout(1);
-	gen_gpu_old_layout(0);
-	gen_gpu_repeated_ids(1, "gpu_repeated_ids.xplane.pb");
-	gen_gpu_repeated_ids(1000000000000ull, "gpu_repeated_ids_sparse.xplane.pb");
-	gen_gpu_link_edges();
-	gen_gpu_runs_mlp();
-	gen_tpu_stray_end();
-	gen_gpu_kernels();
-	gen_gpu_stray_end();
-	gen_overview();
-	gen_ops();
-	gen_ops_values();
-	gen_memory();
-	gen_compile();
-	gen_memory_edges();
-	gen_compile_nested();
-	gen_export();
-	gen_export_edges();
-	gen_export_heavy();
-	gen_report_hostile();
-	return 0;
+	return gen_run(argc, argv, scenarios, sizeof(scenarios) / sizeof(scenarios[0]));
 }

@@ -26,18 +26,12 @@ void an_diff_init(struct an_diff_result *r, const struct an_diff_opts *o)
 
 static struct an_diff_row *row_for(struct an_diff_result *r, const char *key)
 {
-	size_t idx = r->nrows;
-	int found = xp_hmap_get_or_put(&r->by_key_, key, &idx);
-	struct an_diff_row *row;
+	int is_new;
+	struct an_diff_row *row = xp_hmap_row(&r->by_key_, key, &r->rows, &r->nrows, &r->cap, sizeof(*r->rows),
+					      32, &is_new);
 
-	if (found < 0)
-		return NULL;
-	if (found)
-		return &r->rows[idx];
-	if (xp_grow(&r->rows, &r->cap, r->nrows, sizeof(*r->rows), 32))
-		return NULL;
-	row = &r->rows[r->nrows++];
-	memset(row, 0, sizeof(*row));
+	if (!row || !is_new)
+		return row;
 	row->key = strdup(key);
 	return row->key ? row : NULL;
 }

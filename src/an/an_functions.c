@@ -65,10 +65,10 @@ static int add_dev(struct an_fn_row *row, size_t dev)
 static struct an_fn_row *row_for(struct an_fn_result *r, const struct an_exec *x, const char *devkey)
 {
 	char prog[24] = "-";
-	size_t len, idx = r->nrows;
+	size_t len;
 	char *key;
 	struct an_fn_row *row;
-	int found;
+	int is_new;
 
 	if (x->has_program_id)
 		snprintf(prog, sizeof(prog), "%" PRIu64, x->program_id);
@@ -77,16 +77,10 @@ static struct an_fn_row *row_for(struct an_fn_result *r, const struct an_exec *x
 	if (!key)
 		return NULL;
 	snprintf(key, len, "%s\x1f%s\x1f%s", x->name, prog, r->opts.per_device ? devkey : "");
-	found = xp_hmap_get_or_put(&r->by_key_, key, &idx);
+	row = xp_hmap_row(&r->by_key_, key, &r->rows, &r->nrows, &r->cap, sizeof(*r->rows), 32, &is_new);
 	free(key);
-	if (found < 0)
-		return NULL;
-	if (found)
-		return &r->rows[idx];
-	if (xp_grow(&r->rows, &r->cap, r->nrows, sizeof(*r->rows), 32))
-		return NULL;
-	row = &r->rows[r->nrows++];
-	memset(row, 0, sizeof(*row));
+	if (!row || !is_new)
+		return row;
 	row->name = strdup(x->name);
 	row->fingerprint = x->fingerprint ? strdup(x->fingerprint) : NULL;
 	row->program_id = x->program_id;

@@ -199,22 +199,15 @@ static char *dup_or_null(const char *s)
 static struct an_kern_row *row_for(struct an_kern_result *r, const struct row_key *k)
 {
 	char *key = key_text(r, k);
-	size_t idx = r->nrows;
 	struct an_kern_row *row;
-	int found;
+	int is_new;
 
 	if (!key)
 		return NULL;
-	found = xp_hmap_get_or_put(&r->by_key_, key, &idx);
+	row = xp_hmap_row(&r->by_key_, key, &r->rows, &r->nrows, &r->cap, sizeof(*r->rows), 32, &is_new);
 	free(key);
-	if (found < 0)
-		return NULL;
-	if (found)
-		return &r->rows[idx];
-	if (xp_grow(&r->rows, &r->cap, r->nrows, sizeof(*r->rows), 32))
-		return NULL;
-	row = &r->rows[r->nrows++];
-	memset(row, 0, sizeof(*row));
+	if (!row || !is_new)
+		return row;
 	row->name = strdup(k->name);
 	if (!row->name)
 		return NULL;

@@ -280,23 +280,14 @@ static char *probe_key(const struct op_probe *q)
 static struct an_op_row *row_get(struct an_ops_result *r, const struct op_probe *q, int *is_new)
 {
 	char *key = probe_key(q);
-	size_t id = r->nrows;
 	struct an_op_row *row;
-	int found;
 
 	if (!key)
 		return NULL;
-	found = xp_hmap_get_or_put(&r->by_key_, key, &id);
+	row = xp_hmap_row(&r->by_key_, key, &r->rows, &r->nrows, &r->cap, sizeof(*r->rows), 16, is_new);
 	free(key);
-	if (found < 0)
-		return NULL;
-	*is_new = !found;
-	if (found)
-		return &r->rows[id];
-	if (xp_grow(&r->rows, &r->cap, r->nrows, sizeof(*r->rows), 16))
-		return NULL;	/* the key stays mapped to nrows: the result is dropped anyway */
-	row = &r->rows[r->nrows];
-	memset(row, 0, sizeof(*row));
+	if (!row || !*is_new)
+		return row;
 	row->line = q->line;
 	row->program_id = q->program_id;
 	row->has_program_id = q->has_program_id;
@@ -304,7 +295,6 @@ static struct an_op_row *row_get(struct an_ops_result *r, const struct op_probe 
 	row->hlo = q->hlo ? dup_n(q->hlo, q->hlo_len) : NULL;
 	row->category = q->category ? dup_n(q->category, q->category_len) : NULL;
 	row->module = q->module ? dup_n(q->module, q->module_len) : NULL;
-	r->nrows++;
 	r->rows_in[q->line]++;
 	if (!row->name || (q->hlo && !row->hlo) || (q->category && !row->category) ||
 	    (q->module && !row->module))
@@ -772,20 +762,14 @@ out:
 /* The device entry for key (made when new, its peaks from plane p when given). */
 static struct an_ops_device *device_get(struct an_ops_result *r, const char *key, size_t *ix, int *is_new)
 {
-	size_t id = r->ndevices;
-	struct an_ops_device *d;
-	int found = xp_hmap_get_or_put(&r->dev_ids_, key, &id);
+	struct an_ops_device *d = xp_hmap_row(&r->dev_ids_, key, &r->devices, &r->ndevices, &r->devcap,
+					      sizeof(*r->devices), 16, is_new);
 
-	if (found < 0)
+	if (!d)
 		return NULL;
-	*ix = id;
-	*is_new = !found;
-	if (found)
-		return &r->devices[id];
-	if (xp_grow(&r->devices, &r->devcap, r->ndevices, sizeof(*r->devices), 16))
-		return NULL;
-	d = &r->devices[r->ndevices++];
-	memset(d, 0, sizeof(*d));
+	*ix = (size_t)(d - r->devices);
+	if (!*is_new)
+		return d;
 	d->name = strdup(key);
 	return d->name ? d : NULL;
 }
@@ -1030,21 +1014,16 @@ static int build_categories(struct an_ops_result *r)
 		const struct an_op_row *s = &r->rows[i];
 		const char *cat = s->category ? s->category : "";
 		char *key = NULL;
-		size_t id = r->ncats;
 		struct an_op_row *d;
-		int found;
+		int is_new;
 
 		if (asprintf(&key, "%d\x1f%s", (int)s->line, cat) < 0)
 			goto out;
-		found = xp_hmap_get_or_put(&ix, key, &id);
+		d = xp_hmap_row(&ix, key, &r->cats, &r->ncats, &cap, sizeof(*r->cats), 16, &is_new);
 		free(key);
-		if (found < 0)
+		if (!d)
 			goto out;
-		if (!found) {
-			if (xp_grow(&r->cats, &cap, r->ncats, sizeof(*r->cats), 16))
-				goto out;
-			d = &r->cats[r->ncats++];
-			memset(d, 0, sizeof(*d));
+		if (is_new) {
 			d->line = s->line;
 			d->name = strdup(s->category ? s->category : "-");
 			d->category = s->category ? strdup(s->category) : NULL;
@@ -1052,10 +1031,9 @@ static int build_categories(struct an_ops_result *r)
 				goto out;
 			d->ridge = s->ridge;
 			d->ridge_differs = s->ridge_differs;
-		}
-		d = &r->cats[id];
-		if (found)
+		} else {
 			ridge_join(d, s->ridge, s->ridge_differs, 0);
+		}
 		d->occurrences += s->occurrences;
 		d->total_ps = sat_add(d->total_ps, s->total_ps);
 		d->self_ps = sat_add(d->self_ps, s->self_ps);

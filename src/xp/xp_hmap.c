@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "xp_arena.h"
 #include "xp_err.h"
 
 static uint64_t hash_str(const char *s)
@@ -63,6 +64,28 @@ int xp_hmap_get_or_put(struct xp_hmap *m, const char *key, size_t *val)
 	m->vals[j] = *val;
 	m->n++;
 	return 0;
+}
+
+void *xp_hmap_row(struct xp_hmap *m, const char *key, void *rowsp, size_t *n, size_t *cap, size_t elem,
+		  size_t first, int *is_new)
+{
+	size_t idx = *n;
+	char *rows;
+	int found = xp_hmap_get_or_put(m, key, &idx);
+
+	if (found < 0)
+		return NULL;
+	if (is_new)
+		*is_new = !found;
+	/* on a failed grow the key stays mapped to *n: the caller drops the table */
+	if (!found && xp_grow(rowsp, cap, *n, elem, first))
+		return NULL;
+	memcpy(&rows, rowsp, sizeof(rows));	/* rowsp is a T **, not a char ** */
+	if (!found) {
+		memset(rows + idx * elem, 0, elem);
+		(*n)++;
+	}
+	return rows + idx * elem;
 }
 
 void xp_hmap_release(struct xp_hmap *m)
