@@ -3,12 +3,18 @@
 #include "an_analysis.h"
 
 #include "an_compile.h"
+#include "an_exec.h"
 #include "an_events.h"
 #include "an_kernels.h"
 #include "an_memory.h"
 #include "an_notes.h"
 #include "an_ops.h"
 #include "an_overview.h"
+
+/* Host planes for linkage only. */
+const struct an_read_profile an_exec_read_profile = {
+	AN_READ_EXECS, AN_EXEC_KEYS, AN_EXEC_HOST_KEYS, an_exec_wants_host_event, XP_EVSTATS_KEYS,
+};
 
 static void kern_init(void *r, const void *o) { an_kern_init(r, o); }
 static int kern_add(void *r, struct xp_trace *t, const char *in, struct xp_err *e) { (void)in; return an_kern_add(r, t, e); }

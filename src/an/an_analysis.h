@@ -21,6 +21,7 @@ enum an_read {
 	AN_READ_HOST,		/* only the host planes ("/host:..."); the others keep their names */
 	AN_READ_KERNELS,	/* the GPU stream lines, or a run summary's kernels section */
 	AN_READ_OPS,		/* the lines an_ops_add uses, or a run summary's ops section */
+	AN_READ_EXECS,		/* executions (an_exec_find): device work lazily, host planes for linkage */
 };
 
 /* What an analysis reads of a trace (xp_read_opts takes these). */
@@ -57,6 +58,9 @@ struct an_analysis {
 	int (*notes)(const void *r, struct xp_notes *n);
 	void (*release)(void *r);
 };
+
+/* What finding executions reads (functions, autotune, diff, summaries). */
+extern const struct an_read_profile an_exec_read_profile;
 
 extern const struct an_analysis an_kernels_analysis;
 extern const struct an_analysis an_ops_analysis;

@@ -19,6 +19,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "an_analysis.h"
 #include "an_exec.h"
 #include "an_functions.h"
 #include "an_run.h"
@@ -75,20 +76,13 @@ struct cmd_common {
 	uint64_t max_input;
 	size_t jobs;		/* 0: the online CPUs */
 	const char *reader;
-	/* An event's own stats the model keeps (default: those analyses look up). */
-	enum xp_event_stats event_stats;
-	/* Of host planes, only the events this takes or a key stat marks (xp_read_opts). */
-	int (*want_host_event)(const char *name);
-	uint32_t host_keys;	/* the key stats it uses there (xp_read_opts) */
-	uint32_t keys;		/* the key stats it uses elsewhere (xp_read_opts); 0: all */
-	/* An analysis of each plane as it is read (xp_read_opts.plane_read and the rest). */
-	int (*plane_read)(struct xp_plane *p, void *ctx, struct xp_err *err);
-	void *plane_read_ctx;
-	void (*plane_user_free)(void *user);
-	int release_events;
-	void (*line_events)(const struct xp_plane *p, struct xp_line *l, const struct xp_event *ev,
-			    size_t n, void *ctx);
-	size_t line_user_size;
+	/*
+	 * How each input is read: the analysis's read profile (key stats, an
+	 * event's own stats, plane callbacks; cmd_read_profile), the reader of
+	 * --reader (cmd_input_setup). The jobs and which planes are read now
+	 * are set per read.
+	 */
+	struct xp_read_opts read;
 	/*
 	 * The command takes run summaries (an_run.h) for traces: cmd_batch_inputs
 	 * turns a summary file into one input per run, cmd_input_process gives
@@ -104,7 +98,6 @@ struct cmd_common {
 	struct out_bytes hist_lines_;
 	regex_t child_re_;
 	int have_child_;
-	const struct xp_reader *reader_;
 };
 
 #define CMD_OPTS_FORMAT(c)                                                                         \
@@ -152,6 +145,8 @@ void cmd_common_init(struct cmd_common *c);
 int cmd_common_setup(struct cmd_common *c, enum out_mode *mode, enum an_time *t,
 		     struct an_exec_opts *xo);
 void cmd_common_release(struct cmd_common *c);
+/* What an analysis reads (an_analysis.h), set for the reads of c's inputs; summaries taken as inputs where the analysis can use them. */
+void cmd_read_profile(struct cmd_common *c, const struct an_read_profile *p);
 /* After parsing: --reader and --jobs. Returns CMD_GO_ON to go on, else the exit code (message printed). */
 int cmd_input_setup(struct cmd_common *c);
 /* Threads for n inputs: --jobs, else the online CPUs, at most n. */

@@ -285,9 +285,7 @@ int cmd_autotune(int argc, char **argv)
 	co.id_re = &id_re;
 	/* host planes: for linkage only; --compat reads its plane whole */
 	if (!a.compat) {
-		a.c.want_host_event = an_exec_wants_host_event;
-		a.c.host_keys = AN_EXEC_HOST_KEYS;
-		a.c.keys = AN_EXEC_KEYS;
+		cmd_read_profile(&a.c, &an_exec_read_profile);
 	}
 	a.c.summaries = !a.compat;	/* --compat reads traces its own way */
 	if (a.compat && a.c.history) {

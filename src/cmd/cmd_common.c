@@ -23,7 +23,7 @@ void cmd_common_init(struct cmd_common *c)
 {
 	memset(c, 0, sizeof(*c));
 	c->max_input = XP_DEFAULT_MAX_INPUT;
-	c->event_stats = XP_EVSTATS_KEYS;
+	c->read.event_stats = XP_EVSTATS_KEYS;
 }
 
 int cmd_output_setup(const struct cmd_common *c, enum out_mode *mode)
@@ -39,6 +39,15 @@ int cmd_output_setup(const struct cmd_common *c, enum out_mode *mode)
 	}
 	*mode = c->json ? OUT_JSON : c->csv ? OUT_CSV : c->tsv ? OUT_TSV : OUT_TABLE;
 	return CMD_GO_ON;
+}
+
+void cmd_read_profile(struct cmd_common *c, const struct an_read_profile *p)
+{
+	c->read.keys = p->keys;
+	c->read.host_keys = p->host_keys;
+	c->read.want_host_event = p->want_host_event;
+	c->read.event_stats = p->event_stats;
+	c->summaries = p->how == AN_READ_KERNELS || p->how == AN_READ_OPS || p->how == AN_READ_EXECS;
 }
 
 /* --time and --children into the time an execution is measured by. */
@@ -77,8 +86,8 @@ int cmd_parse(const struct opt_cmd *c, int argc, char **argv, const char ***pos,
 
 int cmd_input_setup(struct cmd_common *c)
 {
-	c->reader_ = c->reader ? xp_reader_find(c->reader) : xp_reader_default;
-	if (!c->reader_) {
+	c->read.reader = c->reader ? xp_reader_find(c->reader) : xp_reader_default;
+	if (!c->read.reader) {
 		cmd_error("--reader: '%s' is not a reader (wire, protobuf-c)", c->reader);
 		return EXIT_USAGE;
 	}

@@ -118,10 +118,7 @@ int cmd_diff(int argc, char **argv)
 	dopt.match = have_match ? &match_re : NULL;
 	dopt.id_re = &id_re;
 	an_diff_init(&res, &dopt);
-	a.c.want_host_event = an_exec_wants_host_event;
-	a.c.host_keys = AN_EXEC_HOST_KEYS;
-	a.c.keys = AN_EXEC_KEYS;
-	a.c.summaries = 1;
+	cmd_read_profile(&a.c, &an_exec_read_profile);
 	for (i = 0; i < 2; i++)
 		if ((ret = cmd_side_read(&a.c, &xo, (int)i, pos[i], &res, &notes, &failed, &approximate)) >= 0)
 			goto out;

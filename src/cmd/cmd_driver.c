@@ -49,6 +49,9 @@ static void *drive_work(size_t i, void *ctx)
 		/* one input alone keeps its trace, to name its planes when it has no device plane */
 		di->in = cmd_input_ops(d->c, path, d->plane_jobs, (void *)di->r, d->paths.n == 1);
 		break;
+	case AN_READ_EXECS:
+		di->in = cmd_input_process(d->c, path, d->plane_jobs, &d->xo, 0);
+		break;
 	}
 	if (!di->in) {
 		drive_input_free(an, di);
@@ -169,17 +172,12 @@ out:
 /* Parsing and the checks every analysis command makes; CMD_GO_ON or the exit code. */
 static int drive_begin(struct cmd_drive *d, const struct opt_cmd *cmd, int argc, char **argv)
 {
-	const struct an_read_profile *p = &d->a->an->read;
 	int ret;
 
 	if ((ret = cmd_parse(cmd, argc, argv, &d->pos, &d->npos)) >= 0 ||
 	    (ret = cmd_output_setup(d->c, &d->mode)) >= 0 || (ret = cmd_input_setup(d->c)) >= 0)
 		return ret;
-	d->c->keys = p->keys;
-	d->c->host_keys = p->host_keys;
-	d->c->want_host_event = p->want_host_event;
-	d->c->event_stats = p->event_stats;
-	d->c->summaries = p->how == AN_READ_KERNELS || p->how == AN_READ_OPS;
+	cmd_read_profile(d->c, &d->a->an->read);
 	return d->a->setup ? d->a->setup(d) : CMD_GO_ON;
 }
 

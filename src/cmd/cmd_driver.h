@@ -56,6 +56,7 @@ struct cmd_drive {
 	const void *opts;	/* the analysis options (an->init) */
 	int stream;		/* the output is opened before the inputs and written by input (d->out) */
 	int empty;		/* set by after: the printed result is empty (exit 4 after printing it) */
+	struct an_exec_opts xo;	/* AN_READ_EXECS: how executions are found (setup fills it) */
 	/* set by the driver */
 	void *res;		/* the pooled result */
 	enum out_mode mode;

@@ -23,12 +23,12 @@ static int ev_setup(struct cmd_drive *d)
 	a->have_match = a->match != NULL;
 	a->eo.match = a->have_match ? &a->match_re : NULL;
 	d->stream = a->list;
-	a->c.event_stats = a->list ? XP_EVSTATS_ALL : XP_EVSTATS_NONE;	/* only --list shows stats */
+	a->c.read.event_stats = a->list ? XP_EVSTATS_ALL : XP_EVSTATS_NONE;	/* only --list shows stats */
 	if (!a->list) {	/* each plane counted on the thread that read it, its events then freed */
-		a->c.plane_read = an_ev_plane_read;
-		a->c.plane_read_ctx = &a->eo;
-		a->c.plane_user_free = an_ev_user_free;
-		a->c.release_events = 1;
+		a->c.read.plane_read = an_ev_plane_read;
+		a->c.read.plane_read_ctx = &a->eo;
+		a->c.read.plane_user_free = an_ev_user_free;
+		a->c.read.release_events = 1;
 	}
 	return CMD_GO_ON;
 }

@@ -701,7 +701,7 @@ int cmd_export(int argc, char **argv)
 	ret = cmd_input_setup(&c);
 	if (ret >= 0)
 		goto out;
-	c.event_stats = XP_EVSTATS_INPUT;	/* every stat becomes an argument, read again as written */
+	c.read.event_stats = XP_EVSTATS_INPUT;	/* every stat becomes an argument, read again as written */
 	if (fmt == OUT_EXP_PFTRACE && !c.device && from < 0 && to < 0 && !max_events) {
 		ret = export_streamed(&c, pos[0], cmd_jobs(&c, SIZE_MAX));
 		goto out;

@@ -168,10 +168,7 @@ int cmd_functions(int argc, char **argv)
 	fo.trim = a.trim;
 	fo.per_device = a.per_device;
 	an_fn_init(&res, &fo);
-	a.c.want_host_event = an_exec_wants_host_event;	/* host planes: for linkage only */
-	a.c.host_keys = AN_EXEC_HOST_KEYS;
-	a.c.keys = AN_EXEC_KEYS;
-	a.c.summaries = 1;
+	cmd_read_profile(&a.c, &an_exec_read_profile);
 	if ((ret = cmd_history_setup(&a.c, &notes)) >= 0)
 		goto out;
 	if ((ret = cmd_batch_inputs(&fb.b, &a.c, pos, npos, &paths, &notes, &fb.plane_jobs)) >= 0)

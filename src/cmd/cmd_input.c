@@ -34,7 +34,7 @@ static int read_input(const struct cmd_common *c, const char *path, unsigned job
 		      void (*want_lines)(const char *, const char *const *, size_t, unsigned char *, void *),
 		      struct xp_trace **t, struct xp_err *err)
 {
-	struct xp_read_opts ro = {.reader = c->reader_, .jobs = jobs, .event_stats = c->event_stats};
+	struct xp_read_opts ro = c->read;
 	struct xp_buf *b = calloc(1, sizeof(*b));
 	int ret;
 
@@ -50,16 +50,8 @@ static int read_input(const struct cmd_common *c, const char *path, unsigned job
 	}
 	ret = xp_buf_load(path, c->max_input, b, err);
 	ro.input_mapped = b->mapped;
-	if (c->event_stats == XP_EVSTATS_KEYS)
-		ro.want_host_event = c->want_host_event;
-	ro.host_keys = c->host_keys;
-	ro.keys = c->keys;
-	ro.plane_read = c->plane_read;
-	ro.plane_read_ctx = c->plane_read_ctx;
-	ro.plane_user_free = c->plane_user_free;
-	ro.release_events = c->release_events;
-	ro.line_events = c->line_events;
-	ro.line_user_size = c->line_user_size;
+	if (ro.event_stats != XP_EVSTATS_KEYS)
+		ro.want_host_event = NULL;
 	if (!ret && an_run_sniff(b->data, b->len)) {
 		if (c->summaries)	/* one from standard input or a pipe: not looked into before */
 			ret = xp_err_set(err, XP_ERR_USAGE,
@@ -74,7 +66,7 @@ static int read_input(const struct cmd_common *c, const char *path, unsigned job
 		if (ret)
 			cmd_err_name_input(err, path);	/* the reader does not know the path */
 	}
-	if (!ret && (lazy || c->event_stats == XP_EVSTATS_INPUT)) {
+	if (!ret && (lazy || c->read.event_stats == XP_EVSTATS_INPUT)) {
 		/* deferred planes read from it, and stats left there (XP_EVSTATS_INPUT) */
 		xp_trace_adopt_buf(*t, buf_free, b);
 		return EXIT_OK;
@@ -320,16 +312,12 @@ static int read_as(const struct cmd_common *c, int ops, const char *path, unsign
 {
 	struct cmd_common k = *c;
 
-	k.keys = ops ? AN_OPS_KEYS : AN_KERN_KEYS;
-	k.want_host_event = NULL;
-	k.host_keys = 0;
+	/* these analyses need every plane's events, and only their own key stats */
+	memset(&k.read, 0, sizeof(k.read));
+	k.read.reader = c->read.reader;
+	k.read.event_stats = c->read.event_stats;
+	k.read.keys = ops ? AN_OPS_KEYS : AN_KERN_KEYS;
 	k.children = NULL;
-	k.plane_read = NULL;	/* these analyses need every plane's events */
-	k.plane_read_ctx = NULL;
-	k.plane_user_free = NULL;
-	k.release_events = 0;
-	k.line_events = NULL;
-	k.line_user_size = 0;
 	return ops ? cmd_read_lines(&k, path, jobs, an_ops_want_lines, t, err) : cmd_read(&k, path, jobs, 1, t, err);
 }
 

@@ -85,14 +85,14 @@ int cmd_planes(int argc, char **argv)
 		goto out;
 	if ((ret = cmd_output_setup(&c, &mode)) >= 0 || (ret = cmd_input_setup(&c)) >= 0)
 		goto out;
-	c.event_stats = XP_EVSTATS_NONE;	/* counts, spans and plane stats only */
+	c.read.event_stats = XP_EVSTATS_NONE;	/* counts, spans and plane stats only */
 	/* each plane described on the thread that read it, its events then freed */
-	c.plane_read = an_planes_plane_read;
-	c.plane_user_free = an_planes_user_free;
-	c.release_events = 1;
+	c.read.plane_read = an_planes_plane_read;
+	c.read.plane_user_free = an_planes_user_free;
+	c.read.release_events = 1;
 	/* and read in pieces where its lines are long: no event kept at all */
-	c.line_events = an_planes_line_events;
-	c.line_user_size = sizeof(struct xp_line_spans);
+	c.read.line_events = an_planes_line_events;
+	c.read.line_user_size = sizeof(struct xp_line_spans);
 	ret = cmd_read(&c, pos[0], cmd_jobs(&c, SIZE_MAX), 0, &t, &err);
 	if (ret) {
 		cmd_error("%s", err.msg);

@@ -202,10 +202,10 @@ int cmd_report(int argc, char **argv)
 	if ((ret = cmd_regex(&id_re, AN_AT_DEFAULT_ID_REGEX, "--id-regex")))
 		goto out;
 	have_re = 1;
-	c.event_stats = XP_EVSTATS_KEYS;	/* every key stat: each analysis finds its own */
-	c.keys = 0;
-	c.want_host_event = rep_wants_host_event;
-	c.host_keys = AN_EXEC_HOST_KEYS | 1u << XP_K_CORRELATION_ID | 1u << XP_K_STEP_NUM;
+	c.read.event_stats = XP_EVSTATS_KEYS;	/* every key stat: each analysis finds its own */
+	c.read.keys = 0;
+	c.read.want_host_event = rep_wants_host_event;
+	c.read.host_keys = AN_EXEC_HOST_KEYS | 1u << XP_K_CORRELATION_ID | 1u << XP_K_STEP_NUM;
 	xo.device = c.device;
 	dopt.id_re = &id_re;
 	an_diff_init(&dr, &dopt);
@@ -233,10 +233,7 @@ int cmd_report(int argc, char **argv)
 		bc.reader = c.reader;
 		bc.max_input = c.max_input;
 		bc.device = c.device;
-		bc.want_host_event = an_exec_wants_host_event;
-		bc.host_keys = AN_EXEC_HOST_KEYS;
-		bc.keys = AN_EXEC_KEYS;
-		bc.summaries = 1;
+		cmd_read_profile(&bc, &an_exec_read_profile);
 		if ((ret = cmd_input_setup(&bc)) >= 0 ||
 		    (ret = cmd_side_read(&bc, &xo, 0, base, &dr, &notes, &failed, &approximate)) >= 0)
 			goto out;

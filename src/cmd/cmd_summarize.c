@@ -183,10 +183,7 @@ int cmd_summarize(int argc, char **argv)
 	ret = cmd_common_setup(&a.c, &mode, &t, &xo);
 	if (ret >= 0)
 		goto out;
-	a.c.want_host_event = an_exec_wants_host_event;
-	a.c.host_keys = AN_EXEC_HOST_KEYS;
-	a.c.keys = AN_EXEC_KEYS;
-	a.c.summaries = 1;	/* a summary summarised again: its runs, as they were */
+	cmd_read_profile(&a.c, &an_exec_read_profile);	/* a summary summarised again: its runs, as they were */
 	a.c.provenance = 1;
 	if ((ret = cmd_batch_inputs(&sb.b, &a.c, pos, npos, &paths, &notes, &sb.plane_jobs)) >= 0)
 		goto out;
