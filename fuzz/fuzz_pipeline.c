@@ -40,6 +40,7 @@
 #include "an_overview.h"
 #include "an_planes.h"
 #include "xp_stray.h"
+#include "an_input.h"
 #include "cmd.h"
 #include "model_check.h"
 #include "out_autotune.h"
@@ -449,7 +450,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 			(long long)xo.min_dur_ps, (int)fo.time, fo.trim, fo.per_device, fo.match != NULL,
 			ao.trim, ao.all_devices, colour);
 
-	if (cmd_note_counts(&notes, "fuzz\xff\n\"input", t))
+	if (an_input_notes(&notes, "fuzz\xff\n\"input", t))
 		abort();
 	/* functions: the same input pooled twice, as two inputs would be */
 	an_fn_init(&fr, &fo);

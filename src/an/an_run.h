@@ -86,7 +86,7 @@ struct an_run {
 	char *device;		/* --device, NULL: every device plane */
 	char *children;		/* --children regex text, NULL: none (children_ps absent) */
 	int64_t min_dur_ps;
-	/* the reader's warnings about the file (cmd_note_counts), texts as they were */
+	/* the reader's warnings about the file (an_input_notes), texts as they were */
 	char **warnings;
 	size_t nwarnings;
 	struct an_exec_list execs;

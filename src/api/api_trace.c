@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "an_exec.h"
-#include "an_run.h"
+#include "an_input.h"
 #include "xp_input.h"
 #include "xp_pool.h"
 
@@ -75,18 +75,12 @@ int api_fail(const struct xp_err *err, char *errbuf, size_t errlen)
 	return code;
 }
 
-static void buf_free(void *b)
-{
-	xp_buf_release(b);
-	free(b);
-}
-
 /*
  * Device planes are decoded now, on the threads asked for, whole (any
  * analysis may need any of their lines); every other plane when an analysis
  * asks for it (xp_trace_load_plane). Every key stat is kept: one trace
- * serves every analysis. The command reads the same planes for functions
- * (src/cmd, read_input), with fewer lines and stats, and finds the same.
+ * serves every analysis. Read through an_input_read as the command reads,
+ * which for functions keeps fewer lines and stats and finds the same.
  */
 int xps_trace_open(const char *path, const struct xps_read_opts *opts, xps_trace **out, char *errbuf,
 		   size_t errlen)
@@ -94,9 +88,9 @@ int xps_trace_open(const char *path, const struct xps_read_opts *opts, xps_trace
 	struct xps_read_opts o = {0};
 	struct xp_read_opts ro = {0};
 	struct xp_err err = {0};
-	struct xp_buf *b = NULL;
 	struct xps_trace *xt = NULL;
 	unsigned jobs;
+	int ret;
 
 	if (out)
 		*out = NULL;
@@ -106,39 +100,24 @@ int xps_trace_open(const char *path, const struct xps_read_opts *opts, xps_trace
 	}
 	if (opts)
 		o = *opts;
-	b = calloc(1, sizeof(*b));
 	xt = calloc(1, sizeof(*xt));
-	if (!b || !xt || !(xt->path = strdup(path))) {
+	if (!xt || !(xt->path = strdup(path))) {
 		xp_err_set(&err, XP_ERR_NOMEM, "out of memory");
-		goto fail;
-	}
-	if (xp_buf_load(path, o.max_input_size ? o.max_input_size : XP_DEFAULT_MAX_INPUT, b, &err))
-		goto fail;
-	if (an_run_sniff(b->data, b->len)) {
-		xp_err_set(&err, XP_ERR_FORMAT, "'%s' is a summary of runs (xplane-stat summarize), not a trace",
-			   path);
 		goto fail;
 	}
 	jobs = o.threads ? o.threads : xp_online_cpus();
 	ro.jobs = jobs > API_MAX_THREADS ? API_MAX_THREADS : jobs;
 	ro.want_plane = an_exec_wants_plane;	/* want_ctx NULL: every device plane */
 	ro.event_stats = XP_EVSTATS_KEYS;
-	ro.input_mapped = b->mapped;
-	if (xp_trace_read_opts(&ro, b->data, b->len, &xt->t, &err)) {
-		if (err.msg[0] != '\'') {	/* the reader does not know the path */
-			char msg[sizeof(err.msg)];
-
-			memcpy(msg, err.msg, sizeof(msg));
-			snprintf(err.msg, sizeof(err.msg), "'%.200s': %.300s", path, msg);
-		}
+	ret = an_input_read(path, o.max_input_size ? o.max_input_size : XP_DEFAULT_MAX_INPUT, &ro, &xt->t, &err);
+	if (ret == AN_INPUT_SUMMARY)
+		xp_err_set(&err, XP_ERR_FORMAT, "'%s' is a summary of runs (xplane-stat summarize), not a trace",
+			   path);
+	if (ret)
 		goto fail;
-	}
-	xp_trace_adopt_buf(xt->t, buf_free, b);
 	*out = xt;
 	return 0;
 fail:
-	if (b)
-		buf_free(b);
 	xps_trace_free(xt);
 	return api_fail(&err, errbuf, errlen);
 }

@@ -219,8 +219,6 @@ int cmd_read_deferred(const struct cmd_common *c, const char *path, unsigned job
  * naming the file and line.
  */
 int cmd_runs_read(const char *path, uint64_t max_input, struct an_run **runs, size_t *n, struct xp_err *err);
-/* Puts "'path': " before err's message unless it names an input already. */
-void cmd_err_name_input(struct xp_err *err, const char *path);
 
 /* One input, read and analysed on a worker thread; nothing printed yet. */
 struct cmd_input {
@@ -340,14 +338,6 @@ int cmd_batch_lines(struct cmd_batch *b, const char *output, unsigned jobs, xp_p
  * when some inputs failed, with a line on stderr saying how many.
  */
 int cmd_batch_exit(const struct cmd_batch *b, int ret);
-/*
- * Copies the reader's counts of skipped or odd items, and the errors and
- * warnings the file itself records (XSpace.errors, XSpace.warnings), into
- * notes, naming the input.
- */
-int cmd_note_counts(struct xp_notes *n, const char *path, const struct xp_trace *t);
-/* What an_exec_find left out or could not use on each device, as warnings naming the input. */
-int cmd_note_execs(struct xp_notes *n, const char *path, const struct an_exec_list *l);
 /* "'PATH': no device plane with events[ matching 'X'] (planes here: A, B)" on stderr. */
 void cmd_no_device(const char *path, struct xp_trace *t, const char *pattern);
 /* The same for an input read from a trace or from a summary's run. */

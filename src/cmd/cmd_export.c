@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "an_export.h"
+#include "an_input.h"
 #include "cmd.h"
 #include "opt.h"
 #include "out_export.h"
@@ -587,7 +588,7 @@ static int export_streamed(const struct cmd_common *c, const char *path, unsigne
 		t = NULL;
 		ret = cmd_read(c, path, jobs, 0, &t, &err);
 		if (!ret) {
-			cmd_err_name_input(&err, path);
+			an_input_name_err(&err, path);
 			ret = cmd_exit_for(err.code);
 		}
 		cmd_error("%s", err.msg);
@@ -601,7 +602,7 @@ static int export_streamed(const struct cmd_common *c, const char *path, unsigne
 		ret = EXIT_INPUT;
 		goto fail;
 	}
-	if (cmd_note_counts(&notes, path, t) || note_selection(&notes, path, &sum)) {
+	if (an_input_notes(&notes, path, t) || note_selection(&notes, path, &sum)) {
 		cmd_error("out of memory");
 		ret = EXIT_ERROR;
 		goto fail;
@@ -722,7 +723,7 @@ int cmd_export(int argc, char **argv)
 		ret = err.code == XP_ERR_NOMEM ? EXIT_ERROR : EXIT_INPUT;
 		goto out;
 	}
-	if (cmd_note_counts(&notes, pos[0], t) || note_selection(&notes, pos[0], &plan)) {
+	if (an_input_notes(&notes, pos[0], t) || note_selection(&notes, pos[0], &plan)) {
 		cmd_error("out of memory");
 		ret = EXIT_ERROR;
 		goto out;

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Reading one input as a command needs it (trace or summary's run), on a worker thread, printing nothing. */
+#include "an_input.h"
 #include "cmd.h"
 
 #include <errno.h>
@@ -19,12 +20,6 @@
 #include "xp_input.h"
 #include "xp_pool.h"
 
-static void buf_free(void *b)
-{
-	xp_buf_release(b);
-	free(b);
-}
-
 /*
  * Reads path: with lazy, only the device planes --device selects at first
  * (the others on demand) and of them the lines want_lines keeps (NULL: all).
@@ -35,43 +30,23 @@ static int read_input(const struct cmd_common *c, const char *path, unsigned job
 		      struct xp_trace **t, struct xp_err *err)
 {
 	struct xp_read_opts ro = c->read;
-	struct xp_buf *b = calloc(1, sizeof(*b));
 	int ret;
 
-	*t = NULL;
-	if (!b) {
-		xp_err_set(err, XP_ERR_NOMEM, "out of memory");
-		return EXIT_ERROR;
-	}
+	ro.jobs = jobs;
 	if (lazy) {
 		ro.want_plane = want_plane;
 		ro.want_lines = want_lines;
 		ro.want_ctx = (void *)c->device;
 	}
-	ret = xp_buf_load(path, c->max_input, b, err);
-	ro.input_mapped = b->mapped;
 	if (ro.event_stats != XP_EVSTATS_KEYS)
 		ro.want_host_event = NULL;
-	if (!ret && an_run_sniff(b->data, b->len)) {
-		if (c->summaries)	/* one from standard input or a pipe: not looked into before */
-			ret = xp_err_set(err, XP_ERR_USAGE,
-					 "'%s' holds a summary of runs: name summary files (not standard input or "
-					 "a pipe) for this command to read them as summaries", path);
-		else
-			ret = xp_err_set(err, XP_ERR_USAGE,
-					 "'%s' is a summary of runs: this command needs the traces themselves "
-					 "(summaries serve functions, autotune, diff, merge and history)", path);
-	} else if (!ret) {
-		ret = xp_trace_read_opts(&ro, b->data, b->len, t, err);
-		if (ret)
-			cmd_err_name_input(err, path);	/* the reader does not know the path */
-	}
-	if (!ret && (lazy || c->read.event_stats == XP_EVSTATS_INPUT)) {
-		/* deferred planes read from it, and stats left there (XP_EVSTATS_INPUT) */
-		xp_trace_adopt_buf(*t, buf_free, b);
-		return EXIT_OK;
-	}
-	buf_free(b);
+	ret = an_input_read(path, c->max_input, &ro, t, err);
+	if (ret == AN_INPUT_SUMMARY && c->summaries)	/* one from standard input or a pipe: not looked into before */
+		ret = xp_err_set(err, XP_ERR_USAGE, "'%s' holds a summary of runs: name summary files (not standard "
+				 "input or a pipe) for this command to read them as summaries", path);
+	else if (ret == AN_INPUT_SUMMARY)
+		ret = xp_err_set(err, XP_ERR_USAGE, "'%s' is a summary of runs: this command needs the traces "
+				 "themselves (summaries serve functions, autotune, diff, merge and history)", path);
 	return cmd_exit_for(ret);
 }
 
@@ -98,9 +73,9 @@ void cmd_host_analyse(const struct cmd_common *c, unsigned jobs, struct cmd_inpu
 		return;
 	if ((r = add(result, in->t, in->path, &in->err))) {
 		if (r != XP_ERR_NOMEM)
-			cmd_err_name_input(&in->err, in->path);
+			an_input_name_err(&in->err, in->path);
 		in->code = cmd_exit_for(r);
-	} else if (cmd_note_counts(&in->notes, in->path, in->t)) {
+	} else if (an_input_notes(&in->notes, in->path, in->t)) {
 		in->code = EXIT_ERROR;
 		xp_err_set(&in->err, XP_ERR_NOMEM, "out of memory");
 	}
@@ -213,7 +188,7 @@ static void run_input(const struct cmd_common *c, const struct an_exec_opts *xo,
 		if (xp_notes_add(&in->notes, "%s", run->warnings[i]))
 			goto nomem;
 	in->reader_notes = in->notes.n;
-	if (cmd_note_execs(&in->notes, in->path, &in->execs))
+	if (an_exec_notes(&in->notes, in->path, &in->execs))
 		goto nomem;
 	return;
 nomem:
@@ -263,15 +238,15 @@ struct cmd_input *cmd_input_process(const struct cmd_common *c, const char *path
 		if (r) {
 			/* A plane read late can be malformed: name the input. */
 			if (r != XP_ERR_NOMEM)
-				cmd_err_name_input(&in->err, path);
+				an_input_name_err(&in->err, path);
 			in->code = cmd_exit_for(r);
 		}
 	}
 	/* After an_exec_find: the counts include the planes it read on demand. */
-	if (!in->code && cmd_note_counts(&in->notes, path, in->t))
+	if (!in->code && an_input_notes(&in->notes, path, in->t))
 		goto nomem;
 	in->reader_notes = in->notes.n;
-	if (!in->code && in->have_execs && cmd_note_execs(&in->notes, path, &in->execs))
+	if (!in->code && in->have_execs && an_exec_notes(&in->notes, path, &in->execs))
 		goto nomem;
 	if (!in->code && c->provenance && file_crc(path, &in->size, &in->crc32, &in->err))
 		in->code = EXIT_INPUT;
@@ -360,9 +335,9 @@ static void added(struct cmd_input *in, int r)
 {
 	if (r) {
 		if (r != XP_ERR_NOMEM)
-			cmd_err_name_input(&in->err, in->path);
+			an_input_name_err(&in->err, in->path);
 		in->code = cmd_exit_for(r);
-	} else if (in->t && cmd_note_counts(&in->notes, in->path, in->t)) {
+	} else if (in->t && an_input_notes(&in->notes, in->path, in->t)) {
 		in->code = EXIT_ERROR;
 		xp_err_set(&in->err, XP_ERR_NOMEM, "out of memory");
 	}

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "an_planes.h"
+#include "an_input.h"
 #include "cmd.h"
 #include "opt.h"
 #include "out_planes.h"
@@ -104,7 +105,7 @@ int cmd_planes(int argc, char **argv)
 		goto out;
 	}
 	/* what the reader skipped, what the profiler noted and stray ends, as the other commands say it */
-	if (cmd_note_counts(&notes, pos[0], t) || note_stray(&notes, pos[0], &p)) {
+	if (an_input_notes(&notes, pos[0], t) || note_stray(&notes, pos[0], &p)) {
 		cmd_error("out of memory");
 		ret = EXIT_ERROR;
 		goto out;

@@ -12,6 +12,7 @@
 #include "an_ops.h"
 #include "an_overview.h"
 #include "an_report.h"
+#include "an_input.h"
 #include "cmd.h"
 #include "opt.h"
 #include "out_report.h"
@@ -59,9 +60,9 @@ static void *rep_work(size_t i, void *ctx)
 	in->have_execs = 1;
 	if (r) {
 		if (r != XP_ERR_NOMEM)
-			cmd_err_name_input(&in->err, in->path);
+			an_input_name_err(&in->err, in->path);
 		in->code = cmd_exit_for(r);
-	} else if (cmd_note_counts(&in->notes, in->path, in->t) || cmd_note_execs(&in->notes, in->path, &in->execs)) {
+	} else if (an_input_notes(&in->notes, in->path, in->t) || an_exec_notes(&in->notes, in->path, &in->execs)) {
 		in->code = EXIT_ERROR;
 		xp_err_set(&in->err, XP_ERR_NOMEM, "out of memory");
 	}
@@ -93,7 +94,7 @@ static void rep_done(size_t i, void *result, void *ctx)
 			}
 			in->code = cmd_exit_for(err.code);
 			in->err = err;
-			cmd_err_name_input(&in->err, in->path);
+			an_input_name_err(&in->err, in->path);
 		} else if (!rb->tl_input) {
 			/* the first input with executions draws the timeline */
 			if (rb->tl->n)

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * One input file read for an analysis, printing nothing: the file loaded
+ * (gzip, "-" for standard input), a run summary told apart from a trace, the
+ * trace decoded with the analysis's read options, errors naming the file;
+ * and what the reader and the file itself report, as warnings. The command
+ * layer and the public library both read through here.
+ */
+#ifndef AN_INPUT_H
+#define AN_INPUT_H
+
+#include <stdint.h>
+
+#include "an_exec.h"
+#include "xp_err.h"
+#include "xp_model.h"
+
+/* an_input_read: the file holds run summaries (an_run.h), not a trace; nothing was read. */
+#define AN_INPUT_SUMMARY 1
+
+/*
+ * Loads path (at most max_input bytes from a pipe or through gzip) and
+ * decodes it as o says (o->input_mapped is set here). Planes o->want_plane
+ * defers, and stats XP_EVSTATS_INPUT leaves in the input, are read later
+ * from the file's bytes, which the trace then keeps. Returns 0 (*t the
+ * trace, freed with xp_trace_free), AN_INPUT_SUMMARY, or an xp_errcode
+ * (err naming path).
+ */
+int an_input_read(const char *path, uint64_t max_input, const struct xp_read_opts *o, struct xp_trace **t,
+		  struct xp_err *err);
+/* Puts "'path': " before err's message unless it names an input already. */
+void an_input_name_err(struct xp_err *err, const char *path);
+/*
+ * The reader's counts of skipped or odd items, and the errors and warnings
+ * the file itself records (XSpace.errors, XSpace.warnings), as notes naming
+ * path. 0 or XP_ERR_NOMEM.
+ */
+int an_input_notes(struct xp_notes *n, const char *path, const struct xp_trace *t);
+/* What an_exec_find left out or could not use on each device, as notes naming path. 0 or XP_ERR_NOMEM. */
+int an_exec_notes(struct xp_notes *n, const char *path, const struct an_exec_list *l);
+
+#endif
