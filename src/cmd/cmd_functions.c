@@ -200,7 +200,11 @@ int cmd_functions(int argc, char **argv)
 		ret = fb.b.failed ? fb.b.first_code : EXIT_NOMATCH;
 		goto out;
 	}
-	an_fn_finish(&res, &err);
+	if (an_fn_finish(&res, &err)) {
+		cmd_error("%s", err.msg);
+		ret = EXIT_ERROR;
+		goto out;
+	}
 	if (!res.nrows && mode != OUT_JSON) {
 		cmd_error("no jitted function executions found: %s",
 			  have_match ? "no function matches --match"
