@@ -1,16 +1,30 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Commands: one cmd_<name>.c each, parsing its options, calling the library
- * and choosing the formatter. Only command files and main.c print or pick
- * exit codes.
+ * Commands: one cmd_<name>.c each, holding its options, their meaning and
+ * the description of the analysis it runs; only command files and main.c
+ * print or pick exit codes. What every command does alike lives beside
+ * them, one job a file: cmd_driver.c (the loop an analysis command hands
+ * its description to), cmd_common.c (shared options and their setup),
+ * cmd_input.c (reading one input on a worker), cmd_summaries.c (run
+ * summaries as inputs), cmd_batch.c (many inputs, progress), cmd_message.c
+ * (errors and warnings), cmd_output.c (output files), cmd_record.c (the
+ * --history recorder), cmd_sides.c (diff's two sides). No command file
+ * calls another.
  *
- * Adding a command:
- *   1. write its analysis as src/an/an_<x>.c (model in, struct out), its
- *      formatter as src/out/out_<x>.c, and src/cmd/cmd_<name>.c with
- *      `int cmd_<name>(int argc, char **argv)` and an option table (struct
- *      opt_cmd) that its --help comes from;
- *   2. declare it below and add a row to the table in src/main.c;
- *   3. document it in man/xplane-stat.1 and add CLI cases in tests/cli/<name>/.
+ * Adding an analysis command:
+ *   1. the analysis as src/an/an_<x>.c (model in, result struct out, its
+ *      warning texts in an_notes.c) and its row in src/an/an_analyses.c:
+ *      what it reads (struct an_read_profile) and its result's life;
+ *   2. its formatter as src/out/out_<x>.c;
+ *   3. src/cmd/cmd_<name>.c: an option table (struct opt_cmd, --help comes
+ *      from it; CMD_OPT_DEVICE, CMD_OPTS_TAIL for the shared rows; min_pos
+ *      for the inputs it takes) and a struct cmd_analysis (setup, input,
+ *      nothing, after, print: each optional but print) for cmd_drive
+ *      (cmd_kernels.c is a short example);
+ *   4. declare `int cmd_<name>(int argc, char **argv)` below and add a row
+ *      to the table in src/main.c;
+ *   5. document it in man/xplane-stat.1 and README.md, and add CLI cases in
+ *      tests/cli/<name>/ (each with .cmd, .out, .err and .rc).
  */
 #ifndef CMD_H
 #define CMD_H
