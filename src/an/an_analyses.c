@@ -4,6 +4,7 @@
 
 #include "an_compile.h"
 #include "an_exec.h"
+#include "an_functions.h"
 #include "an_events.h"
 #include "an_kernels.h"
 #include "an_memory.h"
@@ -14,6 +15,25 @@
 /* Host planes for linkage only. */
 const struct an_read_profile an_exec_read_profile = {
 	AN_READ_EXECS, AN_EXEC_KEYS, AN_EXEC_HOST_KEYS, an_exec_wants_host_event, XP_EVSTATS_KEYS,
+};
+
+/* Executions pooled per function: the command adds each input's executions (an_fn_add). */
+static void fn_init(void *r, const void *o)
+{
+	an_fn_init(r, o);
+}
+static int fn_finish(void *r, struct xp_err *e)
+{
+	return an_fn_finish(r, e);
+}
+static void fn_release(void *r)
+{
+	an_fn_release(r);
+}
+
+const struct an_analysis an_functions_analysis = {
+	"functions", {AN_READ_EXECS, AN_EXEC_KEYS, AN_EXEC_HOST_KEYS, an_exec_wants_host_event, XP_EVSTATS_KEYS},
+	sizeof(struct an_fn_result), fn_init, NULL, NULL, NULL, fn_finish, NULL, fn_release,
 };
 
 static void kern_init(void *r, const void *o) { an_kern_init(r, o); }

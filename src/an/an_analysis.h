@@ -62,6 +62,7 @@ struct an_analysis {
 /* What finding executions reads (functions, autotune, diff, summaries). */
 extern const struct an_read_profile an_exec_read_profile;
 
+extern const struct an_analysis an_functions_analysis;
 extern const struct an_analysis an_kernels_analysis;
 extern const struct an_analysis an_ops_analysis;
 extern const struct an_analysis an_memory_analysis;

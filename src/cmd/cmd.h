@@ -158,6 +158,8 @@ void cmd_common_init(struct cmd_common *c);
  */
 int cmd_common_setup(struct cmd_common *c, enum out_mode *mode, enum an_time *t,
 		     struct an_exec_opts *xo);
+/* The time measure (--time, --children) and the execution options alone, as cmd_common_setup sets them. */
+int cmd_exec_setup(struct cmd_common *c, enum an_time *t, struct an_exec_opts *xo);
 void cmd_common_release(struct cmd_common *c);
 /* What an analysis reads (an_analysis.h), set for the reads of c's inputs; summaries taken as inputs where the analysis can use them. */
 void cmd_read_profile(struct cmd_common *c, const struct an_read_profile *p);

@@ -105,19 +105,14 @@ unsigned cmd_jobs(const struct cmd_common *c, size_t n)
 	return j ? (unsigned)j : 1;
 }
 
-int cmd_common_setup(struct cmd_common *c, enum out_mode *mode, enum an_time *t,
-		     struct an_exec_opts *xo)
+int cmd_exec_setup(struct cmd_common *c, enum an_time *t, struct an_exec_opts *xo)
 {
 	int ret;
 
-	if ((ret = cmd_output_setup(c, mode)) >= 0 || (ret = cmd_input_setup(c)) >= 0)
-		return ret;
-	ret = pick_time(c, t);
-	if (ret)
+	if ((ret = pick_time(c, t)))
 		return ret;
 	if (c->children) {
-		ret = cmd_regex(&c->child_re_, c->children, "--children");
-		if (ret)
+		if ((ret = cmd_regex(&c->child_re_, c->children, "--children")))
 			return ret;
 		c->have_child_ = 1;
 	}
@@ -126,6 +121,16 @@ int cmd_common_setup(struct cmd_common *c, enum out_mode *mode, enum an_time *t,
 	xo->children = c->have_child_ ? &c->child_re_ : NULL;
 	xo->min_dur_ps = c->min_dur_ps;
 	return CMD_GO_ON;
+}
+
+int cmd_common_setup(struct cmd_common *c, enum out_mode *mode, enum an_time *t,
+		     struct an_exec_opts *xo)
+{
+	int ret;
+
+	if ((ret = cmd_output_setup(c, mode)) >= 0 || (ret = cmd_input_setup(c)) >= 0)
+		return ret;
+	return cmd_exec_setup(c, t, xo);
 }
 
 void cmd_common_release(struct cmd_common *c)

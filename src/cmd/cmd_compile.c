@@ -42,8 +42,10 @@ static int comp_print(FILE *f, enum out_mode mode, int colour, const struct cmd_
 	return out_compile(f, mode, d->res, &o, &d->notes, colour);
 }
 
-static const struct cmd_analysis compile = {&an_compile_analysis, comp_setup, NULL, comp_nothing, NULL,
-					    comp_print};
+static const struct cmd_analysis compile = {
+	.an = &an_compile_analysis, .setup = comp_setup, .nothing = comp_nothing,
+	.print = comp_print,
+};
 
 int cmd_compile(int argc, char **argv)
 {

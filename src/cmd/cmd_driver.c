@@ -50,7 +50,8 @@ static void *drive_work(size_t i, void *ctx)
 		di->in = cmd_input_ops(d->c, path, d->plane_jobs, (void *)di->r, d->paths.n == 1);
 		break;
 	case AN_READ_EXECS:
-		di->in = cmd_input_process(d->c, path, d->plane_jobs, &d->xo, 0);
+		/* one input alone keeps its trace, to name its planes when it has no device plane */
+		di->in = cmd_input_process(d->c, path, d->plane_jobs, &d->xo, d->paths.n == 1);
 		break;
 	}
 	if (!di->in) {
@@ -65,22 +66,30 @@ static void drive_done(size_t i, void *result, void *ctx)
 	struct cmd_drive *d = ctx;
 	const struct an_analysis *an = d->a->an;
 	struct drive_input *di = result;
+	struct cmd_input *in = di ? di->in : NULL;
 	struct xp_err err = {0};
 	int r = 0;
 
 	(void)i;
 	if (d->ret >= 0)
 		goto out;
-	if (cmd_batch_step(&d->b, di ? di->in : NULL, &d->notes)) {
-		d->ret = di ? di->in->code : EXIT_ERROR;
+	if (d->lines) {	/* every input a line, a failed one too */
+		cmd_batch_step(&d->b, in, &d->notes);
+		if (d->a->line(d, in) || (in && !in->code && cmd_history_add(d->c, in)))
+			d->ret = EXIT_ERROR;
 		goto out;
 	}
-	if (!di || di->in->code)
+	if (cmd_batch_step(&d->b, in, &d->notes)) {
+		d->ret = in ? in->code : EXIT_ERROR;
 		goto out;
-	if (an->input_notes && an->input_notes(di->r, di->in->path, d->paths.n > 1, &d->notes))
+	}
+	if (!in || in->code)
+		goto out;
+	if (cmd_history_add(d->c, in) ||
+	    (an->input_notes && an->input_notes(di->r, in->path, d->paths.n > 1, &d->notes)))
 		r = XP_ERR_NOMEM;
 	if (!r && d->a->input)
-		r = d->a->input(d, di->in, di->r, &err);
+		r = d->a->input(d, in, di->r, &err);
 	if (!r && an->merge)
 		r = an->merge(d->res, di->r, &err);
 	if (r < 0) {
@@ -140,6 +149,9 @@ static int drive_run(struct cmd_drive *d)
 
 	if ((ret = cmd_batch_inputs(&d->b, d->c, d->pos, d->npos, &d->paths, &d->notes, &d->plane_jobs)) >= 0)
 		return ret;
+	if (d->lines)
+		return cmd_history_finish(d->c, cmd_batch_lines(&d->b, d->c->output, cmd_jobs(d->c, d->paths.n),
+								  drive_work, drive_done, d, &d->notes, &d->ret));
 	if (d->stream) {
 		if ((ret = cmd_out_open(&out, d->c->output)))
 			return ret;
@@ -161,7 +173,7 @@ static int drive_run(struct cmd_drive *d)
 		cmd_print_notes(&d->notes);
 	if (!ret && d->empty)
 		ret = EXIT_NOMATCH;
-	ret = cmd_batch_exit(&d->b, ret);
+	ret = cmd_history_finish(d->c, cmd_batch_exit(&d->b, ret));
 out:
 	if (have_out)
 		cmd_out_close(&out, 0);
@@ -175,10 +187,13 @@ static int drive_begin(struct cmd_drive *d, const struct opt_cmd *cmd, int argc,
 	int ret;
 
 	if ((ret = cmd_parse(cmd, argc, argv, &d->pos, &d->npos)) >= 0 ||
-	    (ret = cmd_output_setup(d->c, &d->mode)) >= 0 || (ret = cmd_input_setup(d->c)) >= 0)
+	    (ret = cmd_output_setup(d->c, &d->mode)) >= 0 || (ret = cmd_input_setup(d->c)) >= 0 ||
+	    (d->a->an->read.how == AN_READ_EXECS && (ret = cmd_exec_setup(d->c, &d->time, &d->xo)) >= 0))
 		return ret;
 	cmd_read_profile(d->c, &d->a->an->read);
-	return d->a->setup ? d->a->setup(d) : CMD_GO_ON;
+	if (d->a->setup && (ret = d->a->setup(d)) >= 0)
+		return ret;
+	return cmd_history_setup(d->c, &d->notes);
 }
 
 int cmd_drive(struct cmd_drive *d, const struct opt_cmd *cmd, int argc, char **argv)

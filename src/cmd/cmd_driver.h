@@ -47,6 +47,12 @@ struct cmd_analysis {
 	int (*after)(struct cmd_drive *d);
 	/* The formatter: prints d->res (d->args for the options); -1 means out of memory. */
 	int (*print)(FILE *f, enum out_mode mode, int colour, const struct cmd_drive *d);
+	/*
+	 * With d->lines: writes the input's own line to d->b.lines (an input
+	 * that failed too: in->code, or in NULL when out of memory), in input
+	 * order, instead of pooling it. 0, or -1 when out of memory.
+	 */
+	int (*line)(struct cmd_drive *d, const struct cmd_input *in);
 };
 
 struct cmd_drive {
@@ -56,7 +62,10 @@ struct cmd_drive {
 	const void *opts;	/* the analysis options (an->init) */
 	int stream;		/* the output is opened before the inputs and written by input (d->out) */
 	int empty;		/* set by after: the printed result is empty (exit 4 after printing it) */
-	struct an_exec_opts xo;	/* AN_READ_EXECS: how executions are found (setup fills it) */
+	int lines;		/* a line per input (a->line), not a pooled result */
+	/* AN_READ_EXECS: how executions are found and timed (--time, --children, --device) */
+	struct an_exec_opts xo;
+	enum an_time time;
 	/* set by the driver */
 	void *res;		/* the pooled result */
 	enum out_mode mode;
@@ -72,9 +81,11 @@ struct cmd_drive {
 
 /*
  * Runs the command: parses the arguments (options, --help, the count of
- * positionals its table takes), sets d->mode from --json/--csv/--tsv, checks --reader and --jobs,
- * applies the analysis's read profile to d->c, calls setup, runs the
- * analysis over the inputs and writes its result. Returns the exit code.
+ * positionals its table takes), sets d->mode from --json/--csv/--tsv,
+ * checks --reader and --jobs (and for executions --time and --children),
+ * applies the analysis's read profile to d->c, calls setup, readies
+ * --history, runs the analysis over the inputs, writes its result and
+ * appends to the history. Returns the exit code.
  */
 int cmd_drive(struct cmd_drive *d, const struct opt_cmd *cmd, int argc, char **argv);
 /* For nothing: "nothing found" as an exit code: an input's failure if some failed, else EXIT_NOMATCH. */

@@ -71,7 +71,10 @@ static int ev_print(FILE *f, enum out_mode mode, int colour, const struct cmd_dr
 	return out_events(f, mode, d->res, &d->notes, colour);
 }
 
-static const struct cmd_analysis events = {&an_events_analysis, ev_setup, ev_input, NULL, ev_after, ev_print};
+static const struct cmd_analysis events = {
+	.an = &an_events_analysis, .setup = ev_setup, .input = ev_input,
+	.after = ev_after, .print = ev_print,
+};
 
 int cmd_events(int argc, char **argv)
 {

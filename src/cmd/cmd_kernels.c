@@ -42,8 +42,10 @@ static int kern_print(FILE *f, enum out_mode mode, int colour, const struct cmd_
 	return out_kernels(f, mode, d->res, &((const struct kern_args *)d->args)->oo, &d->notes, colour);
 }
 
-static const struct cmd_analysis kernels = {&an_kernels_analysis, kern_setup, NULL, kern_nothing, NULL,
-					    kern_print};
+static const struct cmd_analysis kernels = {
+	.an = &an_kernels_analysis, .setup = kern_setup, .nothing = kern_nothing,
+	.print = kern_print,
+};
 
 int cmd_kernels(int argc, char **argv)
 {

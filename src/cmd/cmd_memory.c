@@ -45,7 +45,10 @@ static int mem_print(FILE *f, enum out_mode mode, int colour, const struct cmd_d
 	return out_memory(f, mode, d->res, &o, &d->notes, colour);
 }
 
-static const struct cmd_analysis memory = {&an_memory_analysis, mem_setup, NULL, mem_nothing, NULL, mem_print};
+static const struct cmd_analysis memory = {
+	.an = &an_memory_analysis, .setup = mem_setup, .nothing = mem_nothing,
+	.print = mem_print,
+};
 
 int cmd_memory(int argc, char **argv)
 {

@@ -53,7 +53,10 @@ static int ops_print(FILE *f, enum out_mode mode, int colour, const struct cmd_d
 	return out_ops(f, mode, d->res, ((const struct ops_args *)d->args)->top, &d->notes, colour);
 }
 
-static const struct cmd_analysis ops = {&an_ops_analysis, ops_setup, ops_input, ops_nothing, ops_after, ops_print};
+static const struct cmd_analysis ops = {
+	.an = &an_ops_analysis, .setup = ops_setup, .input = ops_input,
+	.nothing = ops_nothing, .after = ops_after, .print = ops_print,
+};
 
 int cmd_ops(int argc, char **argv)
 {

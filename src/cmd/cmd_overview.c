@@ -36,7 +36,10 @@ static int ov_print(FILE *f, enum out_mode mode, int colour, const struct cmd_dr
 	return out_overview(f, mode, d->res, &d->notes, colour);
 }
 
-static const struct cmd_analysis overview = {&an_overview_analysis, NULL, ov_input, ov_nothing, NULL, ov_print};
+static const struct cmd_analysis overview = {
+	.an = &an_overview_analysis, .input = ov_input, .nothing = ov_nothing,
+	.print = ov_print,
+};
 
 int cmd_overview(int argc, char **argv)
 {
