@@ -352,7 +352,7 @@ int out_use_colour(FILE *f)
 
 void out_fmt_bytes(char *buf, size_t n, uint64_t bytes)
 {
-	static const char *const units[] = {"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+	static const char *const binary[] = {"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
 	double v = (double)bytes;
 	size_t u = 0;
 
@@ -361,9 +361,9 @@ void out_fmt_bytes(char *buf, size_t n, uint64_t bytes)
 		return;
 	}
 	v /= 1024;
-	while (v >= 1024 && u + 1 < sizeof(units) / sizeof(units[0])) {
+	while (v >= 1024 && u + 1 < sizeof(binary) / sizeof(binary[0])) {
 		v /= 1024;
 		u++;
 	}
-	snprintf(buf, n, "%.2f %s", v, units[u]);
+	snprintf(buf, n, "%.2f %s", v, binary[u]);
 }
