@@ -25,11 +25,11 @@ struct fn_output {
 	const struct xp_notes *notes;
 };
 
-static int print_functions(FILE *f, enum out_mode mode, int colour, const void *arg)
+static int print_functions(FILE *f, enum out_mode mode, const struct out_style *st, const void *arg)
 {
 	const struct fn_output *o = arg;
 
-	return out_functions(f, mode, o->res, o->notes, colour);
+	return out_functions(f, mode, o->res, o->notes, st);
 }
 
 /* The inputs' executions pooled into one result, or one JSON line per input. */
@@ -221,7 +221,7 @@ int cmd_functions(int argc, char **argv)
 			     res.dropped_short, res.dropped_short == 1 ? "" : "s");
 	fo_out.res = &res;
 	fo_out.notes = &notes;
-	ret = cmd_write(a.c.output, mode, print_functions, &fo_out);
+	ret = cmd_write(&a.c, mode, print_functions, &fo_out);
 	if (mode != OUT_JSON)
 		cmd_print_notes(&notes);
 	if (!ret && !res.nrows)
