@@ -58,6 +58,9 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len);
 
+/* How the formatters are called: without colour, and with it (text tables only). */
+static const struct out_style style[2] = {{0, OUT_UNIT_AUTO}, {1, OUT_UNIT_AUTO}};
+
 /* events --list as cmd_events selects, at most 4096 events; 0, or -1 when a write failed. */
 static int list_events(FILE *f, enum out_mode mode, const struct xp_trace *t, const struct an_ev_opts *o)
 {
@@ -342,7 +345,7 @@ static char *json_of(const struct an_planes *pl, struct an_ev_result *er, const 
 
 	if (!f)
 		abort();
-	r = pl ? out_planes(f, OUT_JSON, "in", pl, notes, 0) : out_events(f, OUT_JSON, er, notes, 0);
+	r = pl ? out_planes(f, OUT_JSON, "in", pl, notes, &style[0]) : out_events(f, OUT_JSON, er, notes, &style[0]);
 	if (fclose(f) || r) {
 		free(buf);
 		return NULL;
@@ -466,8 +469,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 	an_fn_finish(&fr, &err);
 	an_at_finish(&ar, &err);
 	for (m = 0; m < 4; m++) {
-		VAL_FORMAT(modes[m], colour && !m, out_functions(f, modes[m], &fr, &notes, colour && !m));
-		VAL_FORMAT(modes[m], colour && !m, out_autotune(f, modes[m], &ar, colour && !m));
+		VAL_FORMAT(modes[m], colour && !m, out_functions(f, modes[m], &fr, &notes, &style[colour && !m]));
+		VAL_FORMAT(modes[m], colour && !m, out_autotune(f, modes[m], &ar, &style[colour && !m]));
 	}
 	an_fn_release(&fr);
 	an_at_release(&ar);
@@ -481,8 +484,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 	an_at_init(&cr, &ao);
 	if (!an_compat_add(t, &co, &cr, cr.inputs++, &info, &err)) {
 		an_at_finish(&cr, &err);
-		VAL_FORMAT(OUT_JSON, 0, out_autotune(f, OUT_JSON, &cr, 0));
-		VAL_FORMAT(OUT_TABLE, 0, out_autotune(f, OUT_TABLE, &cr, 0));
+		VAL_FORMAT(OUT_JSON, 0, out_autotune(f, OUT_JSON, &cr, &style[0]));
+		VAL_FORMAT(OUT_TABLE, 0, out_autotune(f, OUT_TABLE, &cr, &style[0]));
 	}
 	an_at_release(&cr);
 
@@ -504,7 +507,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 				abort();
 			an_kern_finish(&kr, &err);
 			for (m = 0; m < 4; m++)
-				VAL_FORMAT(modes[m], colour && !m, out_kernels(f, modes[m], &kr, &oo, &notes, colour && !m));
+				VAL_FORMAT(modes[m], colour && !m, out_kernels(f, modes[m], &kr, &oo, &notes, &style[colour && !m]));
 		}
 		an_kern_release(&one);
 		an_kern_release(&kr);
@@ -531,7 +534,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 				abort();
 			for (m = 0; m < 4; m++)
 				VAL_FORMAT(modes[m], colour && !m,
-					   out_ops(f, modes[m], &pr, top, &notes, colour && !m));
+					   out_ops(f, modes[m], &pr, top, &notes, &style[colour && !m]));
 		}
 		an_ops_release(&one);
 		an_ops_release(&pr);
@@ -573,7 +576,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 		abort();
 	for (m = 0; m < 4; m++)
 		VAL_FORMAT(modes[m], colour && !m,
-			   out_planes(f, modes[m], "fuzz\x01input\xc3", &pl, &notes, colour && !m));
+			   out_planes(f, modes[m], "fuzz\x01input\xc3", &pl, &notes, &style[colour && !m]));
 	{
 		struct xp_notes none = {0};
 		size_t n = 0;
@@ -603,7 +606,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 			char *want = json_of(NULL, &er, &none, &n);
 
 			for (m = 0; m < 4; m++)
-				VAL_FORMAT(modes[m], colour && !m, out_events(f, modes[m], &er, &notes, colour && !m));
+				VAL_FORMAT(modes[m], colour && !m, out_events(f, modes[m], &er, &notes, &style[colour && !m]));
 			if (want)
 				check_as_read(reader, data, len, &eo, want, n, 1, 0);
 			free(want);
@@ -641,7 +644,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 		} else {
 			for (m = 0; m < 4; m++)
 				VAL_FORMAT(modes[m], colour && !m,
-					   out_overview(f, modes[m], &orr, &notes, colour && !m));
+					   out_overview(f, modes[m], &orr, &notes, &style[colour && !m]));
 		}
 		an_ov_release(&orr);
 	}
@@ -719,7 +722,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 				for (v = 0; v < nviews; v++) {
 					oo.view = views[v];
 					VAL_FORMAT(modes[m], colour && !m,
-						   out_memory(f, modes[m], &mr, &oo, &notes, colour && !m));
+						   out_memory(f, modes[m], &mr, &oo, &notes, &style[colour && !m]));
 				}
 			}
 		}
@@ -770,7 +773,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 				for (ev = 0; ev < (modes[m] == OUT_CSV || modes[m] == OUT_TSV ? 2 : 1); ev++) {
 					oo.events = ev;
 					VAL_FORMAT(modes[m], colour && !m,
-						   out_compile(f, modes[m], &pr, &oo, &notes, colour && !m));
+						   out_compile(f, modes[m], &pr, &oo, &notes, &style[colour && !m]));
 				}
 		}
 		an_comp_release(&pr);

@@ -82,6 +82,7 @@ int cmd_history(int argc, char **argv);
 struct cmd_common {
 	int json, csv, tsv;
 	const char *time_unit;	/* --time-unit: ns, us, ms or s; NULL: per column */
+	enum out_unit unit;	/* --time-unit as cmd_output_setup parsed it; OUT_UNIT_AUTO without it */
 	const char *output;
 	const char *device;
 	const char *children;
@@ -168,11 +169,11 @@ int cmd_input_setup(struct cmd_common *c);
 /* Threads for n inputs: --jobs, else the online CPUs, at most n. */
 unsigned cmd_jobs(const struct cmd_common *c, size_t n);
 /*
- * The output mode from --json/--csv/--tsv into *mode, and --time-unit set for
- * the formatters; CMD_GO_ON, or EXIT_USAGE (message printed) if several
- * modes or an unknown unit.
+ * The output mode from --json/--csv/--tsv into *mode, and --time-unit into
+ * c->unit for the formatters; CMD_GO_ON, or EXIT_USAGE (message printed) if
+ * several modes or an unknown unit.
  */
-int cmd_output_setup(const struct cmd_common *c, enum out_mode *mode);
+int cmd_output_setup(struct cmd_common *c, enum out_mode *mode);
 
 /* Summaries as inputs (cmd_summaries.c). */
 /* The runs of summary files among the inputs, by the pathlist entry that stands for each. */
@@ -367,9 +368,12 @@ void cmd_no_device_input(const struct cmd_input *in, const char *pattern);
 int cmd_parse(const struct opt_cmd *c, int argc, char **argv, const char ***pos, size_t *npos);
 
 /* Writes a result through its formatter; -1 from it means out of memory. */
-typedef int (*cmd_print_fn)(FILE *f, enum out_mode mode, int colour, const void *result);
-/* Opens -o (or stdout), prints, closes atomically; returns the exit code. */
-int cmd_write(const char *output, enum out_mode mode, cmd_print_fn print, const void *result);
+typedef int (*cmd_print_fn)(FILE *f, enum out_mode mode, const struct out_style *st, const void *result);
+/*
+ * Opens c's -o (or stdout), prints with c's time unit (colour on a terminal),
+ * closes atomically; returns the exit code.
+ */
+int cmd_write(const struct cmd_common *c, enum out_mode mode, cmd_print_fn print, const void *result);
 
 /* Output destination: stdout, or FILE written under a temporary name and renamed. */
 struct cmd_out {

@@ -198,9 +198,9 @@ out:
 	cmd_input_free(in);
 }
 
-static int print_autotune(FILE *f, enum out_mode mode, int colour, const void *r)
+static int print_autotune(FILE *f, enum out_mode mode, const struct out_style *st, const void *r)
 {
-	return out_autotune(f, mode, r, colour);
+	return out_autotune(f, mode, r, st);
 }
 
 int cmd_autotune(int argc, char **argv)
@@ -337,7 +337,7 @@ int cmd_autotune(int argc, char **argv)
 		ret = EXIT_NOMATCH;
 		goto out;
 	}
-	ret = cmd_write(a.c.output, mode, print_autotune, &res);
+	ret = cmd_write(&a.c, mode, print_autotune, &res);
 	ret = cmd_history_finish(&a.c, cmd_batch_exit(&ab.b, ret));
 out:
 	if (have_id)

@@ -360,6 +360,7 @@ static int print_stats(const unsigned char *buf, size_t len, const struct captur
 	struct an_fn_result res;
 	struct xp_notes none = {0};
 	struct xp_err err = {0};
+	struct out_style st;
 	int ret = EXIT_ERROR, have_list = 0;
 
 	an_fn_init(&res, &fo);
@@ -382,8 +383,9 @@ static int print_stats(const unsigned char *buf, size_t len, const struct captur
 		if (a->mode == OUT_TABLE)
 			goto out;
 	}
-	ret = out_functions(stdout, a->mode, &res, &none, a->mode == OUT_TABLE && out_use_colour(stdout))
-		? EXIT_ERROR : EXIT_OK;
+	st.colour = a->mode == OUT_TABLE && out_use_colour(stdout);
+	st.unit = a->fmt.unit;
+	ret = out_functions(stdout, a->mode, &res, &none, &st) ? EXIT_ERROR : EXIT_OK;
 	if (ret)
 		cmd_error("out of memory");
 out:

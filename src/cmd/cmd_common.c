@@ -24,9 +24,10 @@ void cmd_common_init(struct cmd_common *c)
 	memset(c, 0, sizeof(*c));
 	c->max_input = XP_DEFAULT_MAX_INPUT;
 	c->read.event_stats = XP_EVSTATS_KEYS;
+	c->unit = OUT_UNIT_AUTO;
 }
 
-int cmd_output_setup(const struct cmd_common *c, enum out_mode *mode)
+int cmd_output_setup(struct cmd_common *c, enum out_mode *mode)
 {
 	if (c->json + c->csv + c->tsv > 1)
 		return cmd_usage_error("--json, --csv and --tsv exclude each other");
@@ -35,7 +36,7 @@ int cmd_output_setup(const struct cmd_common *c, enum out_mode *mode)
 
 		if (u < 0)
 			return cmd_usage_error("--time-unit: '%s' is not ns, us, ms or s", c->time_unit);
-		out_set_time_unit((enum out_unit)u);
+		c->unit = (enum out_unit)u;
 	}
 	*mode = c->json ? OUT_JSON : c->csv ? OUT_CSV : c->tsv ? OUT_TSV : OUT_TABLE;
 	return CMD_GO_ON;

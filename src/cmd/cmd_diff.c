@@ -35,11 +35,11 @@ struct diff_output {
 	double gate, gate95;
 };
 
-static int print_diff(FILE *f, enum out_mode mode, int colour, const void *arg)
+static int print_diff(FILE *f, enum out_mode mode, const struct out_style *st, const void *arg)
 {
 	const struct diff_output *o = arg;
 
-	return out_diff(f, mode, o->r, o->notes, o->gate, o->gate95, colour);
+	return out_diff(f, mode, o->r, o->notes, o->gate, o->gate95, st);
 }
 
 int cmd_diff(int argc, char **argv)
@@ -143,7 +143,7 @@ int cmd_diff(int argc, char **argv)
 	out.notes = &notes;
 	out.gate = gate;
 	out.gate95 = gate95;
-	ret = cmd_write(a.c.output, mode, print_diff, &out);
+	ret = cmd_write(&a.c, mode, print_diff, &out);
 	if (mode != OUT_JSON)
 		cmd_print_notes(&notes);
 	if (!ret && gated) {

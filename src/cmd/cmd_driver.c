@@ -102,11 +102,11 @@ out:
 	drive_input_free(an, di);
 }
 
-static int drive_print(FILE *f, enum out_mode mode, int colour, const void *arg)
+static int drive_print(FILE *f, enum out_mode mode, const struct out_style *st, const void *arg)
 {
 	const struct cmd_drive *d = arg;
 
-	return d->a->print(f, mode, colour, d);
+	return d->a->print(f, mode, st, d);
 }
 
 /* After the inputs of a streamed output: its close, the notes, and what after says. */
@@ -168,7 +168,7 @@ static int drive_run(struct cmd_drive *d)
 	}
 	if ((ret = drive_finish(d)) != CMD_GO_ON)
 		goto out;
-	ret = cmd_write(d->c->output, d->mode, drive_print, d);
+	ret = cmd_write(d->c, d->mode, drive_print, d);
 	if (d->mode != OUT_JSON)
 		cmd_print_notes(&d->notes);
 	if (!ret && d->empty)

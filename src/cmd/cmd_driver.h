@@ -46,7 +46,7 @@ struct cmd_analysis {
 	/* After finish and notes, before printing: CMD_GO_ON, or the exit code (message printed). NULL: none. */
 	int (*after)(struct cmd_drive *d);
 	/* The formatter: prints d->res (d->args for the options); -1 means out of memory. */
-	int (*print)(FILE *f, enum out_mode mode, int colour, const struct cmd_drive *d);
+	int (*print)(FILE *f, enum out_mode mode, const struct out_style *st, const struct cmd_drive *d);
 	/*
 	 * With d->lines: writes the input's own line to d->b.lines (an input
 	 * that failed too: in->code, or in NULL when out of memory), in input

@@ -66,9 +66,9 @@ static int ev_after(struct cmd_drive *d)
 	return EXIT_NOMATCH;
 }
 
-static int ev_print(FILE *f, enum out_mode mode, int colour, const struct cmd_drive *d)
+static int ev_print(FILE *f, enum out_mode mode, const struct out_style *st, const struct cmd_drive *d)
 {
-	return out_events(f, mode, d->res, &d->notes, colour);
+	return out_events(f, mode, d->res, &d->notes, st);
 }
 
 static const struct cmd_analysis events = {

@@ -88,9 +88,9 @@ static int fn_after(struct cmd_drive *d)
 	return CMD_GO_ON;
 }
 
-static int fn_print(FILE *f, enum out_mode mode, int colour, const struct cmd_drive *d)
+static int fn_print(FILE *f, enum out_mode mode, const struct out_style *st, const struct cmd_drive *d)
 {
-	return out_functions(f, mode, d->res, &d->notes, colour);
+	return out_functions(f, mode, d->res, &d->notes, st);
 }
 
 static const struct cmd_analysis functions = {

@@ -26,11 +26,11 @@ struct hist_output {
 	const struct xp_notes *notes;
 };
 
-static int print_history(FILE *f, enum out_mode mode, int colour, const void *arg)
+static int print_history(FILE *f, enum out_mode mode, const struct out_style *st, const void *arg)
 {
 	const struct hist_output *o = arg;
 
-	return out_history(f, mode, o->r, o->notes, colour);
+	return out_history(f, mode, o->r, o->notes, st);
 }
 
 int cmd_history(int argc, char **argv)
@@ -133,7 +133,7 @@ int cmd_history(int argc, char **argv)
 	}
 	out.r = &res;
 	out.notes = &notes;
-	ret = cmd_write(c.output, mode, print_history, &out);
+	ret = cmd_write(&c, mode, print_history, &out);
 	if (mode != OUT_JSON)
 		cmd_print_notes(&notes);
 out:

@@ -37,9 +37,9 @@ static int kern_nothing(struct cmd_drive *d)
 	return an_kern_notes(d->res, &d->notes) ? EXIT_ERROR : cmd_drive_nomatch(d);
 }
 
-static int kern_print(FILE *f, enum out_mode mode, int colour, const struct cmd_drive *d)
+static int kern_print(FILE *f, enum out_mode mode, const struct out_style *st, const struct cmd_drive *d)
 {
-	return out_kernels(f, mode, d->res, &((const struct kern_args *)d->args)->oo, &d->notes, colour);
+	return out_kernels(f, mode, d->res, &((const struct kern_args *)d->args)->oo, &d->notes, st);
 }
 
 static const struct cmd_analysis kernels = {

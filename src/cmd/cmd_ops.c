@@ -48,9 +48,9 @@ static int ops_after(struct cmd_drive *d)
 	return EXIT_NOMATCH;
 }
 
-static int ops_print(FILE *f, enum out_mode mode, int colour, const struct cmd_drive *d)
+static int ops_print(FILE *f, enum out_mode mode, const struct out_style *st, const struct cmd_drive *d)
 {
-	return out_ops(f, mode, d->res, ((const struct ops_args *)d->args)->top, &d->notes, colour);
+	return out_ops(f, mode, d->res, ((const struct ops_args *)d->args)->top, &d->notes, st);
 }
 
 static const struct cmd_analysis ops = {

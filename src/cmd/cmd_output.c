@@ -100,14 +100,17 @@ int cmd_out_close(struct cmd_out *o, int ok)
 	return ret;
 }
 
-int cmd_write(const char *output, enum out_mode mode, cmd_print_fn print, const void *result)
+int cmd_write(const struct cmd_common *c, enum out_mode mode, cmd_print_fn print, const void *result)
 {
 	struct cmd_out out;
-	int ret = cmd_out_open(&out, output);
+	struct out_style st;
+	int ret = cmd_out_open(&out, c->output);
 
 	if (ret)
 		return ret;
-	if (print(out.f, mode, out.f == stdout && out_use_colour(stdout), result)) {
+	st.colour = out.f == stdout && out_use_colour(stdout);
+	st.unit = c->unit;
+	if (print(out.f, mode, &st, result)) {
 		cmd_error("out of memory");
 		cmd_out_close(&out, 0);
 		return EXIT_ERROR;

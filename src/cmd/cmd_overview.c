@@ -31,9 +31,9 @@ static int ov_nothing(struct cmd_drive *d)
 	return cmd_drive_nomatch(d);
 }
 
-static int ov_print(FILE *f, enum out_mode mode, int colour, const struct cmd_drive *d)
+static int ov_print(FILE *f, enum out_mode mode, const struct out_style *st, const struct cmd_drive *d)
 {
-	return out_overview(f, mode, d->res, &d->notes, colour);
+	return out_overview(f, mode, d->res, &d->notes, st);
 }
 
 static const struct cmd_analysis overview = {

@@ -16,15 +16,15 @@ struct planes_output {
 	const struct xp_notes *notes;	/* for JSON */
 };
 
-static int print_planes(FILE *f, enum out_mode mode, int colour, const void *arg)
+static int print_planes(FILE *f, enum out_mode mode, const struct out_style *st, const void *arg)
 {
 	const struct planes_output *o = arg;
 
-	return out_planes(f, mode, o->path, o->planes, o->notes, colour);
+	return out_planes(f, mode, o->path, o->planes, o->notes, st);
 }
 
-/* One warning per plane with stray ends: how many, on which lines, the span with and without them. */
-static int note_stray(struct xp_notes *n, const char *path, const struct an_planes *p)
+/* One warning per plane with stray ends: how many, on which lines, the span with and without them (in unit). */
+static int note_stray(struct xp_notes *n, const char *path, const struct an_planes *p, enum out_unit unit)
 {
 	char lines[256], span[48], all[48];
 	size_t i, j, len;
@@ -45,8 +45,8 @@ static int note_stray(struct xp_notes *n, const char *path, const struct an_plan
 				     pi->lines[j].stray_ends, pi->lines[j].name);
 			len = w < 0 ? sizeof(lines) : len + (size_t)w;
 		}
-		out_fmt_time(span, sizeof(span), (double)pi->span_ps);
-		out_fmt_time(all, sizeof(all), (double)pi->span_all_ps);
+		out_fmt_time(span, sizeof(span), (double)pi->span_ps, unit);
+		out_fmt_time(all, sizeof(all), (double)pi->span_all_ps, unit);
 		if (xp_notes_add(n, "'%s': plane '%s': %zu event%s end%s more than %d times the span of the "
 				 "others after them, as if the duration held an end time (%s): left out of "
 				 "the span, %s (%s with them)",
@@ -105,7 +105,7 @@ int cmd_planes(int argc, char **argv)
 		goto out;
 	}
 	/* what the reader skipped, what the profiler noted and stray ends, as the other commands say it */
-	if (an_input_notes(&notes, pos[0], t) || note_stray(&notes, pos[0], &p)) {
+	if (an_input_notes(&notes, pos[0], t) || note_stray(&notes, pos[0], &p, c.unit)) {
 		cmd_error("out of memory");
 		ret = EXIT_ERROR;
 		goto out;
@@ -113,7 +113,7 @@ int cmd_planes(int argc, char **argv)
 	po.path = pos[0];
 	po.planes = &p;
 	po.notes = &notes;
-	ret = cmd_write(c.output, mode, print_planes, &po);
+	ret = cmd_write(&c, mode, print_planes, &po);
 	if (mode != OUT_JSON)
 		cmd_print_notes(&notes);
 out:

@@ -123,10 +123,10 @@ static int rep_wants_host_event(const char *name)
 	return an_exec_wants_host_event(name) || an_ov_wants_host_event(name);
 }
 
-static int print_report(FILE *f, enum out_mode mode, int colour, const void *arg)
+static int print_report(FILE *f, enum out_mode mode, const struct out_style *st, const void *arg)
 {
 	(void)mode;
-	(void)colour;
+	(void)st;
 	return out_report(f, arg);
 }
 
@@ -329,7 +329,7 @@ int cmd_report(int argc, char **argv)
 		ret = EXIT_NOMATCH;
 		goto out;
 	}
-	ret = cmd_write(c.output, OUT_TABLE, print_report, &rep);
+	ret = cmd_write(&c, OUT_TABLE, print_report, &rep);
 	cmd_print_notes(&notes);
 	if (!ret)
 		ret = cmd_batch_exit(&rb.b, ret);

@@ -171,7 +171,8 @@ static int several_programs(const struct an_at_result *r)
 	return 0;
 }
 
-static int print_rows(FILE *f, enum out_mode mode, const struct an_at_result *r, int colour)
+static int print_rows(FILE *f, enum out_mode mode, const struct an_at_result *r,
+		      const struct out_style *st)
 {
 	static const char *const hm[] = {"id", "n", "n_used", "mean_s", "std_s", "ci95_low_s",
 					 "ci95_high_s", "min_s", "median_s", "max_s", "rank",
@@ -189,7 +190,7 @@ static int print_rows(FILE *f, enum out_mode mode, const struct an_at_result *r,
 	int ret, progcol;
 
 	for (k = 0; k < 6; k++)
-		out_tcol_init(&col[k]);
+		out_tcol_init(&col[k], st->unit);
 	for (i = 0; i < r->ncands; i++) {
 		const struct an_summary *s = &r->cands[i].s;
 
@@ -278,14 +279,15 @@ static int print_rows(FILE *f, enum out_mode mode, const struct an_at_result *r,
 		else
 			out_table_add(&t, "%s (p%s)", c->tied ? "tied" : "slower", pv);
 	}
-	ret = out_table_print(&t, f, mode, colour);
+	ret = out_table_print(&t, f, mode, st->colour);
 	out_table_release(&t);
 	return ret;
 }
 
-int out_autotune(FILE *f, enum out_mode mode, const struct an_at_result *r, int colour)
+int out_autotune(FILE *f, enum out_mode mode, const struct an_at_result *r,
+		 const struct out_style *st)
 {
 	if (mode == OUT_JSON)
 		return print_json(f, r);
-	return print_rows(f, mode, r, colour);
+	return print_rows(f, mode, r, st);
 }

@@ -13,7 +13,8 @@
  * mean_s and std_s as the Python profiler returned them, plus the rest and
  * "schema_version": 1; the top level holds ids only, so a tuner can iterate it.
  */
-int out_autotune(FILE *f, enum out_mode mode, const struct an_at_result *r, int colour);
+int out_autotune(FILE *f, enum out_mode mode, const struct an_at_result *r,
+		 const struct out_style *st);
 
 /*
  * One input's candidates as one line of JSON (--per-file): {"schema_version",

@@ -107,7 +107,7 @@ static void time_cell(struct out_table *t, int machine, const struct out_tcol *c
 }
 
 static int print_fns(FILE *f, enum out_mode mode, const struct an_comp_result *r, const struct out_comp_opts *o,
-		     int colour)
+		     const struct out_style *st)
 {
 	static const char *const hm[] = {"input", "function", "calls", "first_call_ns", "later_median_ns",
 					 "overhead_ns", "trace_ns", "lower_ns", "compile_ns", "compiling_calls"};
@@ -121,7 +121,7 @@ static int print_fns(FILE *f, enum out_mode mode, const struct an_comp_result *r
 	int ret;
 
 	for (k = 0; k < 6; k++)
-		out_tcol_init(&c[k]);
+		out_tcol_init(&c[k], st->unit);
 	for (i = 0; i < n; i++) {
 		const struct an_comp_fn *fn = &r->fns[i];
 
@@ -154,14 +154,14 @@ static int print_fns(FILE *f, enum out_mode mode, const struct an_comp_result *r
 			time_cell(&t, machine, &c[3 + k], (double)fn->phase_ps[k], 1);
 		out_table_add(&t, "%zu", fn->compiling_calls);
 	}
-	ret = out_table_print(&t, f, mode, colour);
+	ret = out_table_print(&t, f, mode, st->colour);
 	out_table_release(&t);
 	return ret;
 }
 
 /* The events of the rows shown, then the unattributed ones. */
 static int print_events(FILE *f, enum out_mode mode, const struct an_comp_result *r,
-			const struct out_comp_opts *o, int colour)
+			const struct out_comp_opts *o, const struct out_style *st)
 {
 	static const char *const hm[] = {"input", "function", "call", "phase", "event", "start_ns",
 					 "duration_ns", "nested_in_same_phase", "inner_events", "inner_ns", "where"};
@@ -187,7 +187,7 @@ static int print_events(FILE *f, enum out_mode mode, const struct an_comp_result
 		if (!r->events[i].fn)
 			ev[m++] = &r->events[i];
 	for (k = 0; k < 3; k++)
-		out_tcol_init(&c[k]);
+		out_tcol_init(&c[k], st->unit);
 	for (i = 0; i < m; i++) {
 		out_tcol_add(&c[0], (double)ev[i]->start_ps);
 		out_tcol_add(&c[1], (double)ev[i]->dur_ps);
@@ -220,14 +220,14 @@ static int print_events(FILE *f, enum out_mode mode, const struct an_comp_result
 		time_cell(&t, machine, &c[2], (double)e->inner_ps, e->inner > 0 || machine);
 		out_table_add(&t, "%s", !e->fn ? "unattributed" : e->inside ? "inside" : "beside");
 	}
-	ret = out_table_print(&t, f, mode, colour);
+	ret = out_table_print(&t, f, mode, st->colour);
 	out_table_release(&t);
 	free(ev);
 	return ret;
 }
 
 int out_compile(FILE *f, enum out_mode mode, const struct an_comp_result *r, const struct out_comp_opts *o,
-		const struct xp_notes *notes, int colour)
+		const struct xp_notes *notes, const struct out_style *st)
 {
 	char b[5][48];
 	int ret;
@@ -235,15 +235,15 @@ int out_compile(FILE *f, enum out_mode mode, const struct an_comp_result *r, con
 	if (mode == OUT_JSON)
 		return print_json(f, r, o, notes);
 	if (mode != OUT_TABLE)
-		return o->events ? print_events(f, mode, r, o, colour) : print_fns(f, mode, r, o, colour);
-	ret = r->nfns ? print_fns(f, mode, r, o, colour) : 0;
+		return o->events ? print_events(f, mode, r, o, st) : print_fns(f, mode, r, o, st);
+	ret = r->nfns ? print_fns(f, mode, r, o, st) : 0;
 	if (ret)
 		return ret;
-	out_fmt_time(b[0], sizeof(b[0]), (double)r->phase_ps[AN_COMP_TRACE]);
-	out_fmt_time(b[1], sizeof(b[1]), (double)r->phase_ps[AN_COMP_LOWER]);
-	out_fmt_time(b[2], sizeof(b[2]), (double)r->phase_ps[AN_COMP_COMPILE]);
-	out_fmt_time(b[3], sizeof(b[3]), (double)r->total_ps);
-	out_fmt_time(b[4], sizeof(b[4]), (double)r->host_span_ps);
+	out_fmt_time(b[0], sizeof(b[0]), (double)r->phase_ps[AN_COMP_TRACE], st->unit);
+	out_fmt_time(b[1], sizeof(b[1]), (double)r->phase_ps[AN_COMP_LOWER], st->unit);
+	out_fmt_time(b[2], sizeof(b[2]), (double)r->phase_ps[AN_COMP_COMPILE], st->unit);
+	out_fmt_time(b[3], sizeof(b[3]), (double)r->total_ps, st->unit);
+	out_fmt_time(b[4], sizeof(b[4]), (double)r->host_span_ps, st->unit);
 	fprintf(f, "%zu function%s shown; in all %zu call%s (PjitFunction spans)", shown_fns(r, o),
 		shown_fns(r, o) == 1 ? "" : "s", r->calls, r->calls == 1 ? "" : "s");
 	if (r->compiler_events) {
@@ -263,5 +263,5 @@ int out_compile(FILE *f, enum out_mode mode, const struct an_comp_result *r, con
 	if (!r->nevents)
 		return 0;
 	fputc('\n', f);
-	return print_events(f, mode, r, o, colour);
+	return print_events(f, mode, r, o, st);
 }

@@ -17,6 +17,6 @@ struct out_comp_opts {
 
 /* The result as tables, CSV, TSV or one JSON document; -1: out of memory. */
 int out_compile(FILE *f, enum out_mode mode, const struct an_comp_result *r, const struct out_comp_opts *o,
-		const struct xp_notes *notes, int colour);
+		const struct xp_notes *notes, const struct out_style *st);
 
 #endif

@@ -123,7 +123,8 @@ static void fmt_p(char *b, size_t n, double p, int machine)
 		snprintf(b, n, machine ? "%.6g" : "%.2g", p);
 }
 
-static int print_rows(FILE *f, enum out_mode mode, const struct an_diff_result *r, int colour)
+static int print_rows(FILE *f, enum out_mode mode, const struct an_diff_result *r,
+		      const struct out_style *st)
 {
 	static const char *const hm[] = {
 		"key", "verdict", "change", "change_ci95_low", "change_ci95_high", "p_value", "p_welch",
@@ -141,7 +142,7 @@ static int print_rows(FILE *f, enum out_mode mode, const struct an_diff_result *
 	int ret;
 
 	for (k = 0; k < 3; k++)
-		out_tcol_init(&col[k]);
+		out_tcol_init(&col[k], st->unit);
 	for (i = 0; i < r->nrows; i++) {
 		const struct an_diff_side *s[2] = {&r->rows[i].base, &r->rows[i].cur};
 
@@ -227,7 +228,7 @@ static int print_rows(FILE *f, enum out_mode mode, const struct an_diff_result *
 			out_table_add(&t, "%s", b);
 		}
 	}
-	ret = out_table_print(&t, f, mode, colour);
+	ret = out_table_print(&t, f, mode, st->colour);
 	out_table_release(&t);
 	if (!ret && mode == OUT_TABLE && fprintf(f, "\nsamples: %s; base %zu run%s, current %zu run%s; "
 					   "p from Mann-Whitney U, alpha %g\n",
@@ -238,9 +239,9 @@ static int print_rows(FILE *f, enum out_mode mode, const struct an_diff_result *
 }
 
 int out_diff(FILE *f, enum out_mode mode, const struct an_diff_result *r, const struct xp_notes *notes,
-	     double gate_pct, double gate_p95_pct, int colour)
+	     double gate_pct, double gate_p95_pct, const struct out_style *st)
 {
 	if (mode == OUT_JSON)
 		return print_json(f, r, notes, gate_pct, gate_p95_pct);
-	return print_rows(f, mode, r, colour);
+	return print_rows(f, mode, r, st);
 }

@@ -11,6 +11,6 @@
 
 /* gate_pct and gate_p95_pct as asked (negative: not asked), for JSON. */
 int out_diff(FILE *f, enum out_mode mode, const struct an_diff_result *r, const struct xp_notes *notes,
-	     double gate_pct, double gate_p95_pct, int colour);
+	     double gate_pct, double gate_p95_pct, const struct out_style *st);
 
 #endif

@@ -46,7 +46,7 @@ static int print_json(FILE *f, const struct an_ev_result *r, const struct xp_not
 }
 
 int out_events(FILE *f, enum out_mode mode, const struct an_ev_result *r, const struct xp_notes *notes,
-	       int colour)
+	       const struct out_style *st)
 {
 	static const char *const hm[] = {"plane", "line", "name", "count", "total_ns", "mean_ns",
 					 "min_ns", "max_ns", "stray_end_events"};
@@ -62,7 +62,7 @@ int out_events(FILE *f, enum out_mode mode, const struct an_ev_result *r, const 
 
 	if (mode == OUT_JSON)
 		return print_json(f, r, notes);
-	out_tcol_init(&col);
+	out_tcol_init(&col, st->unit);
 	for (i = 0; i < r->n; i++) {
 		out_tcol_add(&col, (double)r->rows[i].total_ps);
 		out_tcol_add(&col, (double)r->rows[i].min_ps);
@@ -118,7 +118,7 @@ int out_events(FILE *f, enum out_mode mode, const struct an_ev_result *r, const 
 		if (machine || any_stray)
 			out_table_add(&t, "%zu", w->stray);
 	}
-	ret = out_table_print(&t, f, mode, colour);
+	ret = out_table_print(&t, f, mode, st->colour);
 	out_table_release(&t);
 	if (!ret && !machine) {
 		char tot[48];
@@ -127,7 +127,7 @@ int out_events(FILE *f, enum out_mode mode, const struct an_ev_result *r, const 
 		for (i = 0; i < r->n; i++)
 			if (__builtin_add_overflow(sum, r->rows[i].total_ps, &sum))
 				sum = INT64_MAX;
-		out_fmt_time(tot, sizeof(tot), (double)sum);
+		out_fmt_time(tot, sizeof(tot), (double)sum, st->unit);
 		fprintf(f, "%zu events of %zu names on %zu plane%s; total %s (nested events count in full)%s",
 			r->events, r->n, r->planes, r->planes == 1 ? "" : "s", tot,
 			r->stray ? "; stray ends left out of the times" : "");

@@ -15,7 +15,7 @@
 
 /* The names table (OUT_TABLE, OUT_CSV, OUT_TSV) or one JSON document; -1: out of memory. */
 int out_events(FILE *f, enum out_mode mode, const struct an_ev_result *r, const struct xp_notes *notes,
-	       int colour);
+	       const struct out_style *st);
 
 /* --list: the header line (TSV, CSV; nothing for JSON lines). */
 void out_events_list_header(FILE *f, enum out_mode mode);

@@ -198,7 +198,7 @@ static int print_machine(FILE *f, enum out_mode mode, const struct an_fn_result 
 	return ret;
 }
 
-static int print_table(FILE *f, const struct an_fn_result *r, int colour)
+static int print_table(FILE *f, const struct an_fn_result *r, const struct out_style *st)
 {
 	/* The DEVICE column only when rows are per device; pooled rows show DEVS. */
 	static const char *const tname[] = {"TOTAL", "MEAN", "STD", "MIN", "MEDIAN", "MAX"};
@@ -216,7 +216,7 @@ static int print_table(FILE *f, const struct an_fn_result *r, int colour)
 	keep = program_prefix(r);
 	/* One unit per time column, from all its values, named in its header. */
 	for (k = 0; k < 6; k++)
-		out_tcol_init(&col[k]);
+		out_tcol_init(&col[k], st->unit);
 	for (i = 0; i < r->nrows; i++) {
 		const struct an_summary *s = &r->rows[i].s;
 
@@ -262,12 +262,12 @@ static int print_table(FILE *f, const struct an_fn_result *r, int colour)
 		out_table_add(&t, "%s", b[6]);
 		out_table_add(&t, "%.1f%%", row->share * 100);
 	}
-	ret = out_table_print(&t, f, OUT_TABLE, colour);
+	ret = out_table_print(&t, f, OUT_TABLE, st->colour);
 	out_table_release(&t);
 	if (ret)
 		return ret;
-	out_fmt_time(b[0], sizeof(b[0]), (double)r->device_busy_ps);
-	out_fmt_time(b[1], sizeof(b[1]), (double)r->unattributed_busy_ps);
+	out_fmt_time(b[0], sizeof(b[0]), (double)r->device_busy_ps, st->unit);
+	out_fmt_time(b[1], sizeof(b[1]), (double)r->unattributed_busy_ps, st->unit);
 	fprintf(f, "\n%zu execution%s of %zu function%s on %zu device%s in %zu input%s; device busy %s",
 		r->executions, PLURAL(r->executions), r->functions, PLURAL(r->functions),
 		r->devices, PLURAL(r->devices), r->inputs, PLURAL(r->inputs), b[0]);
@@ -297,7 +297,7 @@ static int print_table(FILE *f, const struct an_fn_result *r, int colour)
 }
 
 int out_functions(FILE *f, enum out_mode mode, const struct an_fn_result *r,
-		  const struct xp_notes *notes, int colour)
+		  const struct xp_notes *notes, const struct out_style *st)
 {
 	switch (mode) {
 	case OUT_JSON:
@@ -306,6 +306,6 @@ int out_functions(FILE *f, enum out_mode mode, const struct an_fn_result *r,
 	case OUT_TSV:
 		return print_machine(f, mode, r);
 	default:
-		return print_table(f, r, colour);
+		return print_table(f, r, st);
 	}
 }

@@ -10,7 +10,7 @@
 
 /* Returns -1 when out of memory. */
 int out_functions(FILE *f, enum out_mode mode, const struct an_fn_result *r,
-		  const struct xp_notes *notes, int colour);
+		  const struct xp_notes *notes, const struct out_style *st);
 
 /*
  * One input's result as one line of JSON (--per-file): the fields of the JSON

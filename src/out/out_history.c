@@ -95,7 +95,8 @@ static int print_json(FILE *f, const struct an_hist_result *r, const struct xp_n
 	return out_json_print(doc, f);
 }
 
-static int print_rows(FILE *f, enum out_mode mode, const struct an_hist_result *r, int colour)
+static int print_rows(FILE *f, enum out_mode mode, const struct an_hist_result *r,
+		      const struct out_style *st)
 {
 	int machine = mode == OUT_CSV || mode == OUT_TSV;
 	size_t first = r->ngroups > OUT_HIST_COLUMNS && !machine ? r->ngroups - OUT_HIST_COLUMNS : 0;
@@ -109,7 +110,7 @@ static int print_rows(FILE *f, enum out_mode mode, const struct an_hist_result *
 
 	if (!h || !hb || !right)
 		goto out;
-	out_tcol_init(&col);
+	out_tcol_init(&col, st->unit);
 	for (i = 0; i < r->nrows; i++)
 		for (g = first; g < r->ngroups; g++)
 			if (isfinite(r->rows[i].means[g]))
@@ -163,7 +164,7 @@ static int print_rows(FILE *f, enum out_mode mode, const struct an_hist_result *
 		else if (d && d->verdict == AN_V_FASTER)
 			out_table_mark(&t, OUT_MARK_BETTER);
 	}
-	ret = out_table_print(&t, f, mode, colour);
+	ret = out_table_print(&t, f, mode, st->colour);
 	out_table_release(&t);
 	if (!ret && mode == OUT_TABLE && first)
 		ret = fprintf(f, "\n%zu earlier run%s not shown (--json has every one)\n", first,
@@ -187,9 +188,9 @@ out:
 }
 
 int out_history(FILE *f, enum out_mode mode, const struct an_hist_result *r, const struct xp_notes *notes,
-		int colour)
+		const struct out_style *st)
 {
 	if (mode == OUT_JSON)
 		return print_json(f, r, notes);
-	return print_rows(f, mode, r, colour);
+	return print_rows(f, mode, r, st);
 }

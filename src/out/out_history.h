@@ -13,6 +13,6 @@
 #define OUT_HIST_COLUMNS 8
 
 int out_history(FILE *f, enum out_mode mode, const struct an_hist_result *r, const struct xp_notes *notes,
-		int colour);
+		const struct out_style *st);
 
 #endif

@@ -295,7 +295,7 @@ print:
 }
 
 /* The copies table for people. */
-static int print_copies(FILE *f, const struct an_kern_result *r, int colour)
+static int print_copies(FILE *f, const struct an_kern_result *r, const struct out_style *st)
 {
 	static const unsigned char right[] = {0, 1, 1, 1, 1, 1, 1};
 	const char *h[7];
@@ -305,8 +305,8 @@ static int print_copies(FILE *f, const struct an_kern_result *r, int colour)
 	size_t i;
 	int ret;
 
-	out_tcol_init(&col[0]);
-	out_tcol_init(&col[1]);
+	out_tcol_init(&col[0], st->unit);
+	out_tcol_init(&col[1], st->unit);
 	for (i = 0; i < AN_KIND_COUNT; i++) {
 		if (i == AN_KIND_KERNEL || !r->copies[i].count)
 			continue;
@@ -342,14 +342,15 @@ static int print_copies(FILE *f, const struct an_kern_result *r, int colour)
 		else
 			out_table_add(&t, "%s", "-");
 	}
-	ret = out_table_print(&t, f, OUT_TABLE, colour);
+	ret = out_table_print(&t, f, OUT_TABLE, st->colour);
 	out_table_release(&t);
 	return ret;
 }
 
 enum { NTIME = 8 };
 
-static int print_kernel_table(FILE *f, const struct an_kern_result *r, size_t shown, int colour)
+static int print_kernel_table(FILE *f, const struct an_kern_result *r, size_t shown,
+			      const struct out_style *st)
 {
 	static const char *const tname[NTIME] = {"TOTAL", "MEAN", "MEDIAN", "MIN", "MAX", "STD", "P90", "P99"};
 	int by_fn = r->opts.by == AN_KERN_BY_FUNCTION, by_cfg = r->opts.by == AN_KERN_BY_CONFIG;
@@ -362,7 +363,7 @@ static int print_kernel_table(FILE *f, const struct an_kern_result *r, size_t sh
 	int ret;
 
 	for (k = 0; k < NTIME; k++)
-		out_tcol_init(&col[k]);
+		out_tcol_init(&col[k], st->unit);
 	for (i = 0; i < shown; i++) {
 		const struct an_kern_row *row = &r->rows[i];
 		const double v[NTIME] = {row->total, row->mean, row->median, (double)row->min,
@@ -413,19 +414,20 @@ static int print_kernel_table(FILE *f, const struct an_kern_result *r, size_t sh
 		}
 		out_table_add(&t, "%s", row->name);
 	}
-	ret = out_table_print(&t, f, OUT_TABLE, colour);
+	ret = out_table_print(&t, f, OUT_TABLE, st->colour);
 	out_table_release(&t);
 	return ret;
 }
 
-static int print_table(FILE *f, const struct an_kern_result *r, const struct out_kern_opts *o, int colour)
+static int print_table(FILE *f, const struct an_kern_result *r, const struct out_kern_opts *o,
+		       const struct out_style *st)
 {
 	size_t shown = rows_shown(r, o), k;
 	char b[3][48];
 	int any_copy = r->copy_events > 0;
 
 	if (!o->copies) {
-		if (r->nrows && print_kernel_table(f, r, shown, colour))
+		if (r->nrows && print_kernel_table(f, r, shown, st))
 			return -1;
 		if (!r->nrows)
 			fprintf(f, "no kernels (only copies and memsets) on the selected devices\n");
@@ -433,13 +435,13 @@ static int print_table(FILE *f, const struct an_kern_result *r, const struct out
 	if (any_copy) {
 		if (!o->copies)
 			fputc('\n', f);
-		if (print_copies(f, r, colour))
+		if (print_copies(f, r, st))
 			return -1;
 	} else if (o->copies) {
 		fprintf(f, "no copies or memsets on the selected devices\n");
 	}
-	out_fmt_time(b[0], sizeof(b[0]), r->kernel_ps);
-	out_fmt_time(b[1], sizeof(b[1]), (double)r->kernel_busy_ps);
+	out_fmt_time(b[0], sizeof(b[0]), r->kernel_ps, st->unit);
+	out_fmt_time(b[1], sizeof(b[1]), (double)r->kernel_busy_ps, st->unit);
 	fprintf(f, "\n%zu kernel instance%s", r->kernel_events, PLURAL(r->kernel_events));
 	if (r->opts.by == AN_KERN_BY_FUNCTION)
 		fprintf(f, " in %zu function%s", r->nfns, PLURAL(r->nfns));
@@ -455,7 +457,7 @@ static int print_table(FILE *f, const struct an_kern_result *r, const struct out
 
 		for (k = shown; k < r->nrows; k++)
 			rest += r->rows[k].total;
-		out_fmt_time(b[2], sizeof(b[2]), rest);
+		out_fmt_time(b[2], sizeof(b[2]), rest, st->unit);
 		fprintf(f, "; %zu more row%s (%s, %.1f%%) not shown", r->nrows - shown, PLURAL(r->nrows - shown),
 			b[2], r->kernel_ps > 0 ? rest / r->kernel_ps * 100 : 0.0);
 	}
@@ -468,7 +470,7 @@ static int print_table(FILE *f, const struct an_kern_result *r, const struct out
 }
 
 int out_kernels(FILE *f, enum out_mode mode, const struct an_kern_result *r,
-		const struct out_kern_opts *o, const struct xp_notes *notes, int colour)
+		const struct out_kern_opts *o, const struct xp_notes *notes, const struct out_style *st)
 {
 	switch (mode) {
 	case OUT_JSON:
@@ -477,6 +479,6 @@ int out_kernels(FILE *f, enum out_mode mode, const struct an_kern_result *r,
 	case OUT_TSV:
 		return print_machine(f, mode, r, o);
 	default:
-		return print_table(f, r, o, colour);
+		return print_table(f, r, o, st);
 	}
 }

@@ -20,6 +20,6 @@ struct out_kern_opts {
  * of it with the warnings. Returns -1 when out of memory.
  */
 int out_kernels(FILE *f, enum out_mode mode, const struct an_kern_result *r,
-		const struct out_kern_opts *o, const struct xp_notes *notes, int colour);
+		const struct out_kern_opts *o, const struct xp_notes *notes, const struct out_style *st);
 
 #endif

@@ -144,7 +144,7 @@ static void bytes_cell(struct out_table *t, int machine, uint64_t v, int have)
 }
 
 static int print_summary(FILE *f, enum out_mode mode, const struct an_mem_result *r,
-			 const struct out_mem_opts *o, int colour)
+			 const struct out_mem_opts *o, const struct out_style *st)
 {
 	static const char *const hm[] = {"input", "memory_id", "capacity_bytes", "peak_bytes_in_use",
 					 "peak_bytes_reserved", "peak_time_ns", "fragmentation_at_peak", "lifetime_peak_bytes",
@@ -161,7 +161,7 @@ static int print_summary(FILE *f, enum out_mode mode, const struct an_mem_result
 	struct out_table t;
 	int ret;
 
-	out_tcol_init(&col);
+	out_tcol_init(&col, st->unit);
 	for (i = 0; i < r->nrows; i++)
 		if (r->rows[i].has_peak)
 			out_tcol_add(&col, (double)r->rows[i].peak_time_ps);
@@ -206,7 +206,7 @@ static int print_summary(FILE *f, enum out_mode mode, const struct an_mem_result
 		}
 		bytes_cell(&t, machine, w->unexplained_bytes, w->has_peak);
 	}
-	ret = out_table_print(&t, f, mode, colour);
+	ret = out_table_print(&t, f, mode, st->colour);
 	out_table_release(&t);
 	if (!ret && !machine)
 		fprintf(f, "%zu memory event%s; PEAK IN USE = most bytes allocated + RESERVED after an event, "
@@ -218,7 +218,7 @@ static int print_summary(FILE *f, enum out_mode mode, const struct an_mem_result
 
 /* Text table of a peak's allocations, or the CSV/TSV rows of all of them. */
 static int print_peak(FILE *f, enum out_mode mode, const struct an_mem_result *r,
-		      const struct out_mem_opts *o, int colour)
+		      const struct out_mem_opts *o, const struct out_style *st)
 {
 	static const char *const hm[] = {"input", "memory_id", "allocation_bytes", "requested_bytes",
 					 "time_ns", "shape", "data_type", "op", "region_type", "addr"};
@@ -256,7 +256,7 @@ static int print_peak(FILE *f, enum out_mode mode, const struct an_mem_result *r
 				n < w->live_count ? "; the largest shown (--top)" : "");
 			if (!n)
 				continue;
-			out_tcol_init(&col);
+			out_tcol_init(&col, st->unit);
 			for (j = 0; j < n; j++)
 				out_tcol_add(&col, (double)w->live[j].time_ps);
 			out_tcol_header(&col, hat, sizeof(hat), "ALLOCATED AT");
@@ -285,7 +285,7 @@ static int print_peak(FILE *f, enum out_mode mode, const struct an_mem_result *r
 					out_table_add(&t, "%s", al->op ? al->op : "-");
 					out_table_add(&t, "%s", al->region ? al->region : "-");
 				}
-				ret = out_table_print(&t, f, mode, colour);
+				ret = out_table_print(&t, f, mode, st->colour);
 				out_table_release(&t);
 			}
 			continue;
@@ -314,14 +314,15 @@ static int print_peak(FILE *f, enum out_mode mode, const struct an_mem_result *r
 		}
 	}
 	if (machine) {
-		ret = out_table_print(&t, f, mode, colour);
+		ret = out_table_print(&t, f, mode, st->colour);
 		out_table_release(&t);
 	}
 	return ret;
 }
 
 /* Bytes in use after every event: one table (TSV/CSV points for plots). */
-static int print_timeline(FILE *f, enum out_mode mode, const struct an_mem_result *r, int colour)
+static int print_timeline(FILE *f, enum out_mode mode, const struct an_mem_result *r,
+			  const struct out_style *st)
 {
 	static const char *const hm[] = {"input", "memory_id", "time_ns", "bytes_in_use", "bytes_allocated",
 					 "bytes_reserved", "event", "bytes"};
@@ -349,13 +350,13 @@ static int print_timeline(FILE *f, enum out_mode mode, const struct an_mem_resul
 			out_table_add(&t, "%" PRIu64, pt->bytes);
 		}
 	}
-	ret = out_table_print(&t, f, mode, colour);
+	ret = out_table_print(&t, f, mode, st->colour);
 	out_table_release(&t);
 	return ret;
 }
 
 int out_memory(FILE *f, enum out_mode mode, const struct an_mem_result *r, const struct out_mem_opts *o,
-	       const struct xp_notes *notes, int colour)
+	       const struct xp_notes *notes, const struct out_style *st)
 {
 	int ret;
 
@@ -363,17 +364,17 @@ int out_memory(FILE *f, enum out_mode mode, const struct an_mem_result *r, const
 		return print_json(f, r, notes);
 	if (mode != OUT_TABLE) {
 		if (o->view == OUT_MEM_PEAK)
-			return print_peak(f, mode, r, o, colour);
+			return print_peak(f, mode, r, o, st);
 		if (o->view == OUT_MEM_TIMELINE)
-			return print_timeline(f, mode, r, colour);
-		return print_summary(f, mode, r, o, colour);
+			return print_timeline(f, mode, r, st);
+		return print_summary(f, mode, r, o, st);
 	}
-	ret = print_summary(f, mode, r, o, colour);
+	ret = print_summary(f, mode, r, o, st);
 	if (!ret && r->opts.peak)
-		ret = print_peak(f, mode, r, o, colour);
+		ret = print_peak(f, mode, r, o, st);
 	if (!ret && r->opts.timeline) {
 		fputc('\n', f);
-		ret = print_timeline(f, mode, r, colour);
+		ret = print_timeline(f, mode, r, st);
 	}
 	return ret;
 }

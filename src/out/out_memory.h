@@ -26,6 +26,6 @@ struct out_mem_opts {
  * The peak view lists allocations only of a result built with opts.peak.
  */
 int out_memory(FILE *f, enum out_mode mode, const struct an_mem_result *r, const struct out_mem_opts *o,
-	       const struct xp_notes *notes, int colour);
+	       const struct xp_notes *notes, const struct out_style *st);
 
 #endif

@@ -280,7 +280,7 @@ static void fmt_program(char *b, size_t n, const struct an_op_row *row)
 }
 
 static int print_one_table(FILE *f, const struct an_ops_result *r, enum an_op_line line, size_t top,
-			   int colour, size_t *shown_rows)
+			   const struct out_style *st, size_t *shown_rows)
 {
 	static const unsigned char right_op[] = {0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0};
 	static const unsigned char right_cat[] = {0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0};
@@ -294,7 +294,7 @@ static int print_one_table(FILE *f, const struct an_ops_result *r, enum an_op_li
 
 	rows = shown(r, &n);
 	for (k = 0; k < 3; k++)
-		out_tcol_init(&col[k]);
+		out_tcol_init(&col[k], st->unit);
 	for (i = 0; i < n; i++) {
 		if (rows[i].line != line || !within_top(rows, i, top))
 			continue;
@@ -373,7 +373,7 @@ static int print_one_table(FILE *f, const struct an_ops_result *r, enum an_op_li
 		out_table_add(&t, "%s", b[7]);
 		out_table_add(&t, "%s", an_bound_name(row->bound) ? an_bound_name(row->bound) : "-");
 	}
-	ret = out_table_print(&t, f, OUT_TABLE, colour);
+	ret = out_table_print(&t, f, OUT_TABLE, st->colour);
 	out_table_release(&t);
 	return ret;
 }
@@ -436,7 +436,8 @@ static void print_peaks(FILE *f, const struct an_ops_result *r)
 		fprintf(f, "\n");
 }
 
-static int print_table(FILE *f, const struct an_ops_result *r, size_t top, int colour)
+static int print_table(FILE *f, const struct an_ops_result *r, size_t top,
+		       const struct out_style *st)
 {
 	size_t k, nshown;
 	int first = 1;
@@ -451,10 +452,10 @@ static int print_table(FILE *f, const struct an_ops_result *r, size_t top, int c
 		first = 0;
 		if (k == AN_OP_ASYNC)
 			fprintf(f, "Async XLA Ops (start to done, overlapping other work: self time is total time)\n");
-		if (print_one_table(f, r, (enum an_op_line)k, top, colour, &nshown))
+		if (print_one_table(f, r, (enum an_op_line)k, top, st, &nshown))
 			return -1;
-		out_fmt_time(tot, sizeof(tot), (double)r->total_ps[k]);
-		out_fmt_time(self, sizeof(self), (double)r->self_ps[k]);
+		out_fmt_time(tot, sizeof(tot), (double)r->total_ps[k], st->unit);
+		out_fmt_time(self, sizeof(self), (double)r->self_ps[k], st->unit);
 		fprintf(f, "\n%zu %s event%s of %zu op%s", r->events[k],
 			k == AN_OP_GPU ? "GPU kernel" : an_op_line_name((enum an_op_line)k),
 			PLURAL(r->events[k]), r->rows_in[k], PLURAL(r->rows_in[k]));
@@ -485,7 +486,7 @@ static int print_table(FILE *f, const struct an_ops_result *r, size_t top, int c
 }
 
 int out_ops(FILE *f, enum out_mode mode, const struct an_ops_result *r, size_t top,
-	    const struct xp_notes *notes, int colour)
+	    const struct xp_notes *notes, const struct out_style *st)
 {
 	switch (mode) {
 	case OUT_JSON:
@@ -494,6 +495,6 @@ int out_ops(FILE *f, enum out_mode mode, const struct an_ops_result *r, size_t t
 	case OUT_TSV:
 		return print_machine(f, mode, r, top);
 	default:
-		return print_table(f, r, top, colour);
+		return print_table(f, r, top, st);
 	}
 }

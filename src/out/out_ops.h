@@ -11,6 +11,6 @@
 
 /* top: at most this many rows per line kind (0: all). */
 int out_ops(FILE *f, enum out_mode mode, const struct an_ops_result *r, size_t top,
-	    const struct xp_notes *notes, int colour);
+	    const struct xp_notes *notes, const struct out_style *st);
 
 #endif

@@ -149,7 +149,7 @@ static int print_machine(FILE *f, enum out_mode mode, const struct an_ov_result 
 	return ret;
 }
 
-static int print_text(FILE *f, const struct an_ov_result *r, int colour)
+static int print_text(FILE *f, const struct an_ov_result *r, const struct out_style *st)
 {
 	static const unsigned char right[] = {0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
 	char hd[9][40];
@@ -159,7 +159,7 @@ static int print_text(FILE *f, const struct an_ov_result *r, int colour)
 	size_t i, k, nst = 0, nlat = 0;
 	int ret;
 
-	out_tcol_init(&col);
+	out_tcol_init(&col, st->unit);
 	for (i = 0; i < r->n; i++) {
 		const struct an_ov_device *d = &r->devices[i];
 
@@ -196,19 +196,19 @@ static int print_text(FILE *f, const struct an_ov_result *r, int colour)
 			out_table_add(&t, "%s", b);
 		}
 	}
-	ret = out_table_print(&t, f, OUT_TABLE, colour);
+	ret = out_table_print(&t, f, OUT_TABLE, st->colour);
 	out_table_release(&t);
 	if (ret)
 		return ret;
 	if (nst || r->host_steps.n) {
 		const char *hs[] = {"STEPS", "COUNT", hd[0], hd[1], hd[2], hd[3]};
 
-		out_tcol_init(&col);
+		out_tcol_init(&col, st->unit);
 		for (i = 0; i <= r->n; i++) {
-			const struct an_ov_dist *st = i < r->n ? &r->devices[i].steps : &r->host_steps;
+			const struct an_ov_dist *steps = i < r->n ? &r->devices[i].steps : &r->host_steps;
 
-			if (st->n)
-				out_tcol_add(&col, st->min), out_tcol_add(&col, st->max);
+			if (steps->n)
+				out_tcol_add(&col, steps->min), out_tcol_add(&col, steps->max);
 		}
 		out_tcol_header(&col, hd[0], sizeof(hd[0]), "MEAN");
 		out_tcol_header(&col, hd[1], sizeof(hd[1]), "MEDIAN");
@@ -216,22 +216,22 @@ static int print_text(FILE *f, const struct an_ov_result *r, int colour)
 		out_tcol_header(&col, hd[3], sizeof(hd[3]), "MAX");
 		out_table_init(&t, 6, hs, right);
 		for (i = 0; i <= r->n; i++) {
-			const struct an_ov_dist *st = i < r->n ? &r->devices[i].steps : &r->host_steps;
-			const double sv[] = {st->mean, st->median, st->min, st->max};
+			const struct an_ov_dist *steps = i < r->n ? &r->devices[i].steps : &r->host_steps;
+			const double sv[] = {steps->mean, steps->median, steps->min, steps->max};
 			char b[48];
 
-			if (!st->n)
+			if (!steps->n)
 				continue;
 			out_table_add(&t, "%s%s", i < r->n ? r->devices[i].name : "host step_num annotations",
 				      i < r->n ? " Steps line" : "");
-			out_table_add(&t, "%zu", st->n);
+			out_table_add(&t, "%zu", steps->n);
 			for (k = 0; k < 4; k++) {
 				out_tcol_fmt(&col, b, sizeof(b), sv[k]);
 				out_table_add(&t, "%s", b);
 			}
 		}
 		fputc('\n', f);
-		ret = out_table_print(&t, f, OUT_TABLE, colour);
+		ret = out_table_print(&t, f, OUT_TABLE, st->colour);
 		out_table_release(&t);
 		if (ret)
 			return ret;
@@ -239,7 +239,7 @@ static int print_text(FILE *f, const struct an_ov_result *r, int colour)
 	if (nlat) {
 		const char *hl[] = {"LAUNCH LATENCY", "LINKED", hd[0], hd[1], hd[2], hd[3], hd[4], "NO LAUNCH", "AMBIGUOUS"};
 
-		out_tcol_init(&col);
+		out_tcol_init(&col, st->unit);
 		for (i = 0; i < r->n; i++)
 			if (r->devices[i].latency.n)
 				out_tcol_add(&col, r->devices[i].latency.min), out_tcol_add(&col, r->devices[i].latency.max);
@@ -267,18 +267,18 @@ static int print_text(FILE *f, const struct an_ov_result *r, int colour)
 			out_table_add(&t, "%zu", d->ambiguous + d->off_scale);
 		}
 		fputc('\n', f);
-		ret = out_table_print(&t, f, OUT_TABLE, colour);
+		ret = out_table_print(&t, f, OUT_TABLE, st->colour);
 		out_table_release(&t);
 	}
 	return ret;
 }
 
 int out_overview(FILE *f, enum out_mode mode, const struct an_ov_result *r, const struct xp_notes *notes,
-		 int colour)
+		 const struct out_style *st)
 {
 	if (mode == OUT_JSON)
 		return print_json(f, r, notes);
 	if (mode == OUT_CSV || mode == OUT_TSV)
 		return print_machine(f, mode, r);
-	return print_text(f, r, colour);
+	return print_text(f, r, st);
 }

@@ -11,6 +11,6 @@
 
 /* -1: out of memory. */
 int out_overview(FILE *f, enum out_mode mode, const struct an_ov_result *r, const struct xp_notes *notes,
-		 int colour);
+		 const struct out_style *st);
 
 #endif

@@ -95,7 +95,8 @@ static int print_json(FILE *f, const char *path, const struct an_planes *p, cons
 	return out_json_print(doc, f);
 }
 
-static int print_rows(FILE *f, enum out_mode mode, const struct an_planes *p, int colour)
+static int print_rows(FILE *f, enum out_mode mode, const struct an_planes *p,
+		      const struct out_style *st)
 {
 	static const char *const hm[] = {"plane_id", "plane", "device", "line_id", "line", "events"};
 	static const unsigned char right[] = {1, 0, 1, 1, 1, 0};
@@ -107,7 +108,7 @@ static int print_rows(FILE *f, enum out_mode mode, const struct an_planes *p, in
 	size_t i, j;
 	int ret;
 
-	out_tcol_init(&col);
+	out_tcol_init(&col, st->unit);
 	for (i = 0; i < p->n; i++)
 		if (p->planes[i].events)
 			out_tcol_add(&col, (double)p->planes[i].span_ps);
@@ -158,15 +159,15 @@ static int print_rows(FILE *f, enum out_mode mode, const struct an_planes *p, in
 			out_table_add(&t, "%s", "");
 		}
 	}
-	ret = out_table_print(&t, f, mode, colour);
+	ret = out_table_print(&t, f, mode, st->colour);
 	out_table_release(&t);
 	return ret;
 }
 
 int out_planes(FILE *f, enum out_mode mode, const char *path, const struct an_planes *p,
-	       const struct xp_notes *notes, int colour)
+	       const struct xp_notes *notes, const struct out_style *st)
 {
 	if (mode == OUT_JSON)
 		return print_json(f, path, p, notes);
-	return print_rows(f, mode, p, colour);
+	return print_rows(f, mode, p, st);
 }

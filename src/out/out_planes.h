@@ -10,6 +10,6 @@
 
 /* Text, CSV or TSV (one row per line of each plane), or JSON (with notes as "warnings"; NULL: none). */
 int out_planes(FILE *f, enum out_mode mode, const char *path, const struct an_planes *p,
-	       const struct xp_notes *notes, int colour);
+	       const struct xp_notes *notes, const struct out_style *st);
 
 #endif

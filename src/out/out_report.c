@@ -60,7 +60,7 @@ static void time_cell(FILE *f, double ps)
 {
 	char buf[64];
 
-	out_fmt_time(buf, sizeof(buf), ps);
+	out_fmt_time(buf, sizeof(buf), ps, OUT_UNIT_AUTO);
 	fprintf(f, "<td class=\"num\">%s</td>", buf);
 }
 
@@ -275,7 +275,7 @@ static void timeline(FILE *f, const struct out_report *r)
 		const struct an_rep_strip *s = &tl->strips[i];
 		char span[64];
 
-		out_fmt_time(span, sizeof(span), (double)s->span_ps);
+		out_fmt_time(span, sizeof(span), (double)s->span_ps, OUT_UNIT_AUTO);
 		fputs("<div class=\"strip\"><p>", f);
 		short_text(f, s->device);
 		fprintf(f, " <span class=\"note\">%zu executions over %s</span></p>\n", s->execs, span);
@@ -535,8 +535,8 @@ static void autotune(FILE *f, const struct an_at_result *ar)
 		char a[64], b[64];
 		double y = RH * (double)ar->ncands + 18;
 
-		out_fmt_time(a, sizeof(a), lo);
-		out_fmt_time(b, sizeof(b), hi);
+		out_fmt_time(a, sizeof(a), lo, OUT_UNIT_AUTO);
+		out_fmt_time(b, sizeof(b), hi, OUT_UNIT_AUTO);
 		fprintf(f, "<line x1=\"%.0f\" x2=\"%.0f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#bbb\"/>", L, L + W, y - 10,
 			y - 10);
 		fprintf(f, "<text x=\"%.0f\" y=\"%.1f\">%s</text><text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">%s</text>",
@@ -556,8 +556,8 @@ static void autotune(FILE *f, const struct an_at_result *ar)
 			fprintf(f, " (%zu used)", c->s.n_used);
 		fputs("</td>", f);
 		time_cell(f, c->s.mean);
-		out_fmt_time(a, sizeof(a), c->s.ci_lo);
-		out_fmt_time(b, sizeof(b), c->s.ci_hi);
+		out_fmt_time(a, sizeof(a), c->s.ci_lo, OUT_UNIT_AUTO);
+		out_fmt_time(b, sizeof(b), c->s.ci_hi, OUT_UNIT_AUTO);
 		if (c->s.n_used < 2)
 			snprintf(a, sizeof(a), "n/a"), b[0] = '\0';
 		fprintf(f, "<td class=\"num\">%s%s%s</td><td>%s</td></tr>\n", a, b[0] ? " – " : "", b,

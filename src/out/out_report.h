@@ -47,7 +47,7 @@ struct out_report {
 	const char *device;	/* --device, shown in the header; NULL: none */
 };
 
-/* Writes the page; -1 when out of memory. */
+/* Writes the page, each time in the unit that suits it; -1 when out of memory. */
 int out_report(FILE *f, const struct out_report *r);
 
 /* Writes s as HTML text (escaped, invalid UTF-8 as U+FFFD). */

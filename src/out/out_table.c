@@ -248,9 +248,6 @@ static const struct {
 } units[] = {{1, "ps"}, {1e3, "ns"}, {1e6, "us"}, {1e9, "ms"}, {1e12, "s"}};
 #define NUNITS (sizeof(units) / sizeof(units[0]))
 
-/* Set once by the command before anything is printed; read by the formatters. */
-static enum out_unit time_unit = OUT_UNIT_AUTO;
-
 int out_unit_parse(const char *s)
 {
 	size_t i;
@@ -266,11 +263,6 @@ const char *out_unit_name(enum out_unit u)
 	return u >= 0 && (size_t)u < NUNITS ? units[u].name : "auto";
 }
 
-void out_set_time_unit(enum out_unit u)
-{
-	time_unit = u;
-}
-
 /* The largest unit in which |ps| >= 1 (ps for zero or less). */
 static enum out_unit unit_of(double ps)
 {
@@ -281,10 +273,11 @@ static enum out_unit unit_of(double ps)
 	return (enum out_unit)i;
 }
 
-void out_tcol_init(struct out_tcol *c)
+void out_tcol_init(struct out_tcol *c, enum out_unit unit)
 {
 	c->lo = c->hi = 0;
-	c->unit = time_unit != OUT_UNIT_AUTO ? time_unit : OUT_UNIT_US;
+	c->want = unit;
+	c->unit = unit != OUT_UNIT_AUTO ? unit : OUT_UNIT_US;
 }
 
 void out_tcol_add(struct out_tcol *c, double ps)
@@ -298,7 +291,7 @@ void out_tcol_add(struct out_tcol *c, double ps)
 		c->lo = a;
 	if (a > c->hi)
 		c->hi = a;
-	if (time_unit != OUT_UNIT_AUTO || c->hi == 0)
+	if (c->want != OUT_UNIT_AUTO || c->hi == 0)
 		return;
 	u = (size_t)unit_of(c->lo);
 	/* Seven digits before the point are too many: a larger unit, even if small values lose digits. */
@@ -320,7 +313,7 @@ void out_tcol_fmt(const struct out_tcol *c, char *buf, size_t n, double ps)
 		snprintf(buf, n, "%.3f", ps / units[c->unit].scale);
 }
 
-void out_fmt_time(char *buf, size_t n, double ps)
+void out_fmt_time(char *buf, size_t n, double ps, enum out_unit unit)
 {
 	enum out_unit u;
 
@@ -328,11 +321,11 @@ void out_fmt_time(char *buf, size_t n, double ps)
 		snprintf(buf, n, "-");
 		return;
 	}
-	if (ps == 0 && time_unit == OUT_UNIT_AUTO) {
+	if (ps == 0 && unit == OUT_UNIT_AUTO) {
 		snprintf(buf, n, "0");
 		return;
 	}
-	u = time_unit != OUT_UNIT_AUTO ? time_unit : unit_of(ps);
+	u = unit != OUT_UNIT_AUTO ? unit : unit_of(ps);
 	snprintf(buf, n, "%.3f %s", ps / units[u].scale, units[u].name);
 }
 
@@ -352,7 +345,7 @@ int out_use_colour(FILE *f)
 
 void out_fmt_bytes(char *buf, size_t n, uint64_t bytes)
 {
-	static const char *const units[] = {"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+	static const char *const binary[] = {"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
 	double v = (double)bytes;
 	size_t u = 0;
 
@@ -361,9 +354,9 @@ void out_fmt_bytes(char *buf, size_t n, uint64_t bytes)
 		return;
 	}
 	v /= 1024;
-	while (v >= 1024 && u + 1 < sizeof(units) / sizeof(units[0])) {
+	while (v >= 1024 && u + 1 < sizeof(binary) / sizeof(binary[0])) {
 		v /= 1024;
 		u++;
 	}
-	snprintf(buf, n, "%.2f %s", v, units[u]);
+	snprintf(buf, n, "%.2f %s", v, binary[u]);
 }

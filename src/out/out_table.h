@@ -43,25 +43,30 @@ enum out_unit { OUT_UNIT_AUTO = -1, OUT_UNIT_PS, OUT_UNIT_NS, OUT_UNIT_US, OUT_U
 int out_unit_parse(const char *s);
 const char *out_unit_name(enum out_unit u);
 /*
- * The unit every text table and summary shows times in (a command's
- * --time-unit), set once before printing; OUT_UNIT_AUTO (the default): each
- * column its own. JSON, CSV and TSV keep their documented units.
+ * How a formatter styles what people read, chosen by the command and passed
+ * with each call: colour in text tables (out_use_colour), and the unit text
+ * tables and summaries show times in (--time-unit). JSON, CSV and TSV keep
+ * their documented units.
  */
-void out_set_time_unit(enum out_unit u);
+struct out_style {
+	int colour;
+	enum out_unit unit;	/* OUT_UNIT_AUTO: each column (each time) its own */
+};
 
 /*
  * One column of times shown in one unit, named in its header ("TOTAL (ms)"),
- * so that the numbers line up. Without a set unit the column takes the
+ * so that the numbers line up. With OUT_UNIT_AUTO the column takes the
  * largest unit in which its smallest non-zero value is at least 1 (no value
  * loses a digit against "%.3f" in its own unit), larger while its largest
  * value would need seven digits before the point.
  */
 struct out_tcol {
 	double lo, hi;		/* smallest non-zero and largest magnitude seen */
+	enum out_unit want;	/* the unit asked for, or OUT_UNIT_AUTO */
 	enum out_unit unit;	/* after out_tcol_add: the unit */
 };
 
-void out_tcol_init(struct out_tcol *c);
+void out_tcol_init(struct out_tcol *c, enum out_unit unit);
 void out_tcol_add(struct out_tcol *c, double ps);
 /* "NAME (unit)" into buf. */
 void out_tcol_header(const struct out_tcol *c, char *buf, size_t n, const char *name);
@@ -70,9 +75,9 @@ void out_tcol_fmt(const struct out_tcol *c, char *buf, size_t n, double ps);
 
 /*
  * "12.345 ms" style, for times in sentences: picoseconds in the largest unit
- * that keeps the value >= 1, or in the set unit (out_set_time_unit).
+ * that keeps the value >= 1 ("0" for zero) with OUT_UNIT_AUTO, else in unit.
  */
-void out_fmt_time(char *buf, size_t n, double ps);
+void out_fmt_time(char *buf, size_t n, double ps, enum out_unit unit);
 /* Bytes for people: "512 B", "1.50 KiB", "1.61 GiB" (binary units, two decimals). */
 void out_fmt_bytes(char *buf, size_t n, uint64_t bytes);
 /* Picoseconds as nanoseconds with three decimals ("1234.567"). */

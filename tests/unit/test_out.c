@@ -51,13 +51,13 @@ static void test_units(void)
 	char b[32];
 	int64_t ps;
 
-	out_fmt_time(b, sizeof(b), 1234567);
+	out_fmt_time(b, sizeof(b), 1234567, OUT_UNIT_AUTO);
 	CHECK_STR(b, "1.235 us");
-	out_fmt_time(b, sizeof(b), 999);
+	out_fmt_time(b, sizeof(b), 999, OUT_UNIT_AUTO);
 	CHECK_STR(b, "999.000 ps");
-	out_fmt_time(b, sizeof(b), 2.5e12);
+	out_fmt_time(b, sizeof(b), 2.5e12, OUT_UNIT_AUTO);
 	CHECK_STR(b, "2.500 s");
-	out_fmt_time(b, sizeof(b), 0);
+	out_fmt_time(b, sizeof(b), 0, OUT_UNIT_AUTO);
 	CHECK_STR(b, "0");
 	CHECK(!opt_parse_duration("1us", &ps) && ps == 1000000);
 	CHECK(!opt_parse_duration("2.5ms", &ps) && ps == 2500000000LL);
@@ -69,14 +69,14 @@ static void test_units(void)
 	CHECK(opt_parse_duration("1e30s", &ps) == -1);
 }
 
-/* The unit a column of these values (picoseconds) gets, and how v shows in it. */
-static const char *column(const double *ps, size_t n, double v, char *cell, size_t len)
+/* The unit a column of these values (picoseconds) gets when asked for unit, and how v shows in it. */
+static const char *column(const double *ps, size_t n, double v, char *cell, size_t len, enum out_unit unit)
 {
 	static char head[32];
 	struct out_tcol c;
 	size_t i;
 
-	out_tcol_init(&c);
+	out_tcol_init(&c, unit);
 	for (i = 0; i < n; i++)
 		out_tcol_add(&c, ps[i]);
 	out_tcol_header(&c, head, sizeof(head), "T");
@@ -94,38 +94,38 @@ static void test_columns(void)
 	const double zeros[] = {0, 0};
 	char cell[48];
 
-	CHECK_STR(column(mixed, 4, 43598948, cell, sizeof(cell)), "T (ns)");
+	CHECK_STR(column(mixed, 4, 43598948, cell, sizeof(cell), OUT_UNIT_AUTO), "T (ns)");
 	CHECK_STR(cell, "43598.948");
-	CHECK_STR(column(mixed, 4, 27640e3, cell, sizeof(cell)), "T (ns)");
+	CHECK_STR(column(mixed, 4, 27640e3, cell, sizeof(cell), OUT_UNIT_AUTO), "T (ns)");
 	CHECK_STR(cell, "27640.000");
-	CHECK_STR(column(mixed, 4, 0, cell, sizeof(cell)), "T (ns)");
+	CHECK_STR(column(mixed, 4, 0, cell, sizeof(cell), OUT_UNIT_AUTO), "T (ns)");
 	CHECK_STR(cell, "0.000");
-	CHECK_STR(column(mixed + 2, 2, 27640e3, cell, sizeof(cell)), "T (us)");
+	CHECK_STR(column(mixed + 2, 2, 27640e3, cell, sizeof(cell), OUT_UNIT_AUTO), "T (us)");
 	CHECK_STR(cell, "27.640");
-	CHECK_STR(column(big, 2, 1833003e3, cell, sizeof(cell)), "T (us)");
+	CHECK_STR(column(big, 2, 1833003e3, cell, sizeof(cell), OUT_UNIT_AUTO), "T (us)");
 	CHECK_STR(cell, "1833.003");
-	CHECK_STR(column(big, 2, 441422, cell, sizeof(cell)), "T (us)");
+	CHECK_STR(column(big, 2, 441422, cell, sizeof(cell), OUT_UNIT_AUTO), "T (us)");
 	CHECK_STR(cell, "0.441");
-	CHECK_STR(column(wide, 2, 441422, cell, sizeof(cell)), "T (ms)");
+	CHECK_STR(column(wide, 2, 441422, cell, sizeof(cell), OUT_UNIT_AUTO), "T (ms)");
 	CHECK_STR(cell, "0.000");
-	CHECK_STR(column(wide, 2, 2.5e12, cell, sizeof(cell)), "T (ms)");
+	CHECK_STR(column(wide, 2, 2.5e12, cell, sizeof(cell), OUT_UNIT_AUTO), "T (ms)");
 	CHECK_STR(cell, "2500.000");
-	CHECK_STR(column(zeros, 2, 0, cell, sizeof(cell)), "T (us)");
-	CHECK_STR(column(mixed, 4, HUGE_VAL, cell, sizeof(cell)), "T (ns)");
+	CHECK_STR(column(zeros, 2, 0, cell, sizeof(cell), OUT_UNIT_AUTO), "T (us)");
+	CHECK_STR(column(mixed, 4, HUGE_VAL, cell, sizeof(cell), OUT_UNIT_AUTO), "T (ns)");
 	CHECK_STR(cell, "-");
 
 	/* --time-unit: every column and the summary's times in that unit. */
 	CHECK(out_unit_parse("ms") == OUT_UNIT_MS && out_unit_parse("s") == OUT_UNIT_S);
 	CHECK(out_unit_parse("ps") == -1 && out_unit_parse("sec") == -1 && out_unit_parse("") == -1);
-	out_set_time_unit(OUT_UNIT_MS);
-	CHECK_STR(column(mixed, 4, 441422, cell, sizeof(cell)), "T (ms)");
+	CHECK_STR(column(mixed, 4, 441422, cell, sizeof(cell), OUT_UNIT_MS), "T (ms)");
 	CHECK_STR(cell, "0.000");
-	out_fmt_time(cell, sizeof(cell), 1234567);
+	out_fmt_time(cell, sizeof(cell), 1234567, OUT_UNIT_MS);
 	CHECK_STR(cell, "0.001 ms");
-	out_fmt_time(cell, sizeof(cell), 0);
+	out_fmt_time(cell, sizeof(cell), 0, OUT_UNIT_MS);
 	CHECK_STR(cell, "0.000 ms");
-	out_set_time_unit(OUT_UNIT_AUTO);
-	out_fmt_time(cell, sizeof(cell), 0);
+	/* The unit goes with each call: asking for one leaves the next call's choice alone. */
+	CHECK_STR(column(mixed, 4, 43598948, cell, sizeof(cell), OUT_UNIT_AUTO), "T (ns)");
+	out_fmt_time(cell, sizeof(cell), 0, OUT_UNIT_AUTO);
 	CHECK_STR(cell, "0");
 }
 
@@ -152,7 +152,7 @@ static char *functions_table(enum out_mode mode, uint64_t a, uint64_t b)
 	rows[1].s.total = rows[1].s.mean = rows[1].s.min = rows[1].s.median = rows[1].s.max = 1e6;
 	r.rows = rows;
 	r.nrows = 2;
-	out_functions(f, mode, &r, &notes, 0);
+	out_functions(f, mode, &r, &notes, &(const struct out_style){0, OUT_UNIT_AUTO});
 	fclose(f);
 	return buf;
 }
