@@ -89,24 +89,16 @@ static int list_events(FILE *f, enum out_mode mode, const struct xp_trace *t, co
 	return 0;
 }
 
-/* The commands reading host planes only (cmd_read_host) defer the others. */
-static int wants_host_plane(const char *name, void *ctx)
-{
-	(void)ctx;
-	return !strncmp(name, "/host:", 6);
-}
-
 /* The read cmd_memory makes (cmd_read_host); 0, or -1 when it fails (err set). */
 static int mem_command_read(const struct xp_reader *reader, const uint8_t *data, size_t len, uint64_t h,
 			    struct xp_trace **t, struct xp_err *err)
 {
-	struct xp_read_opts o = {.reader = reader, .event_stats = XP_EVSTATS_KEYS};
+	struct xp_read_opts o = {.reader = reader};
 
+	an_read_opts(&o, &an_memory_analysis.read);
 	o.jobs = 1 + ((h >> 47) & 1);
 	o.split_bytes = (h >> 48) & 1;	/* with 2 jobs: a host plane's lines split, filtered at once */
-	o.want_plane = wants_host_plane;
-	o.want_host_event = an_mem_wants_host_event;
-	o.host_keys = AN_MEM_KEYS;
+	o.want_plane = an_wants_host_plane;
 	return xp_trace_read_opts(&o, data, len, t, err) ? -1 : 0;
 }
 
@@ -134,11 +126,12 @@ static int mem_add(struct an_mem_result *r, int merged, const struct xp_trace *t
 static int comp_command_read(const struct xp_reader *reader, const uint8_t *data, size_t len, uint64_t h,
 			     struct xp_trace **t, struct xp_err *err)
 {
-	struct xp_read_opts o = {.reader = reader, .event_stats = XP_EVSTATS_NONE};
+	struct xp_read_opts o = {.reader = reader};
 
+	an_read_opts(&o, &an_compile_analysis.read);
 	o.jobs = 1 + ((h >> 57) & 1);
 	o.split_bytes = (h >> 58) & 1;	/* with 2 jobs: a host plane's lines split among them */
-	o.want_plane = wants_host_plane;
+	o.want_plane = an_wants_host_plane;
 	return xp_trace_read_opts(&o, data, len, t, err) ? -1 : 0;
 }
 

@@ -16,6 +16,20 @@ static void buf_free(void *b)
 	free(b);
 }
 
+void an_read_opts(struct xp_read_opts *o, const struct an_read_profile *p)
+{
+	o->keys = p->keys;
+	o->host_keys = p->host_keys;
+	o->want_host_event = p->want_host_event;
+	o->event_stats = p->event_stats;
+}
+
+int an_wants_host_plane(const char *name, void *ctx)
+{
+	(void)ctx;
+	return !strncmp(name, "/host:", 6);
+}
+
 int an_input_read(const char *path, uint64_t max_input, const struct xp_read_opts *o, struct xp_trace **t,
 		  struct xp_err *err)
 {

@@ -11,9 +11,19 @@
 
 #include <stdint.h>
 
+#include "an_analysis.h"
 #include "an_exec.h"
 #include "xp_err.h"
 #include "xp_model.h"
+
+/*
+ * An analysis's read profile into o: the key stats kept, the host events
+ * kept, an event's own stats. The reader, the jobs and which planes are
+ * read now are the caller's.
+ */
+void an_read_opts(struct xp_read_opts *o, const struct an_read_profile *p);
+/* For xp_read_opts.want_plane: the host planes ("/host:..."), as AN_READ_HOST reads. */
+int an_wants_host_plane(const char *name, void *ctx);
 
 /* an_input_read: the file holds run summaries (an_run.h), not a trace; nothing was read. */
 #define AN_INPUT_SUMMARY 1

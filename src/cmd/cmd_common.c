@@ -2,6 +2,8 @@
 /* Options every command shares: their setup after parsing (output mode, reader, time measure) and release. */
 #include "cmd.h"
 
+#include "an_input.h"
+
 #include <errno.h>
 #include <malloc.h>
 #include <stdarg.h>
@@ -44,10 +46,7 @@ int cmd_output_setup(struct cmd_common *c, enum out_mode *mode)
 
 void cmd_read_profile(struct cmd_common *c, const struct an_read_profile *p)
 {
-	c->read.keys = p->keys;
-	c->read.host_keys = p->host_keys;
-	c->read.want_host_event = p->want_host_event;
-	c->read.event_stats = p->event_stats;
+	an_read_opts(&c->read, p);
 	c->summaries = p->how == AN_READ_KERNELS || p->how == AN_READ_OPS || p->how == AN_READ_EXECS;
 }
 

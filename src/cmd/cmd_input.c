@@ -57,12 +57,6 @@ int cmd_read_lines(const struct cmd_common *c, const char *path, unsigned jobs,
 	return read_input(c, path, jobs, 1, an_exec_wants_plane, want_lines, t, err);
 }
 
-static int wants_host_plane(const char *name, void *ctx)
-{
-	(void)ctx;
-	return !strncmp(name, "/host:", 6);
-}
-
 void cmd_host_analyse(const struct cmd_common *c, unsigned jobs, struct cmd_input *in, void *result,
 		      int (*add)(void *result, struct xp_trace *t, const char *input, struct xp_err *err))
 {
@@ -86,7 +80,7 @@ void cmd_host_analyse(const struct cmd_common *c, unsigned jobs, struct cmd_inpu
 int cmd_read_host(const struct cmd_common *c, const char *path, unsigned jobs, struct xp_trace **t,
 		  struct xp_err *err)
 {
-	return read_input(c, path, jobs, 1, wants_host_plane, NULL, t, err);
+	return read_input(c, path, jobs, 1, an_wants_host_plane, NULL, t, err);
 }
 
 static int wants_no_plane(const char *name, void *ctx)
