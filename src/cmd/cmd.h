@@ -107,12 +107,13 @@ struct cmd_common {
 	/* Also the size and crc32 of each input file (cmd_input), for summaries. */
 	int provenance;
 	const char *history, *commit;	/* --history FILE, --commit REV (CMD_OPTS_HISTORY) */
+	const char *match;	/* --match REGEX (CMD_OPT_MATCH), compiled by cmd_match_setup */
 	/* private: set by cmd_common_setup, freed by cmd_common_release */
 	struct cmd_runs *runs_;
 	struct an_run_hist hist_;	/* with --history: this command's, and its lines */
 	struct out_bytes hist_lines_;
-	regex_t child_re_;
-	int have_child_;
+	regex_t child_re_, match_re_;
+	int have_child_, have_match_;
 };
 
 #define CMD_OPTS_FORMAT(c)                                                                         \
@@ -134,6 +135,10 @@ struct cmd_common {
 	{"children", 0, OPT_STR, &(c)->children, "REGEX",                                          \
 	 "time = union of the plane's events inside each execution whose name matches REGEX"},     \
 	{"time", 0, OPT_STR, &(c)->time, "busy|span", "busy: union of device intervals (default); span: first start to last end"}
+
+/* --match: names (of what) matching an extended regex (cmd_match_setup, cmd_match). */
+#define CMD_OPT_MATCH(c, what)                                                                     \
+	{"match", 'm', OPT_STR, &(c)->match, "REGEX", "only " what " whose name matches REGEX (extended)"}
 
 /* The rows an analysis command's table ends with: input, output format, the end. */
 #define CMD_OPTS_TAIL(c) CMD_OPTS_INPUT(c), CMD_OPTS_FORMAT(c), {0}
@@ -159,6 +164,10 @@ void cmd_common_init(struct cmd_common *c);
  */
 int cmd_common_setup(struct cmd_common *c, enum out_mode *mode, enum an_time *t,
 		     struct an_exec_opts *xo);
+/* Compiles --match when given: CMD_GO_ON, or EXIT_USAGE (message printed). */
+int cmd_match_setup(struct cmd_common *c);
+/* The compiled --match; NULL without one. */
+const regex_t *cmd_match(const struct cmd_common *c);
 /* The time measure (--time, --children) and the execution options alone, as cmd_common_setup sets them. */
 int cmd_exec_setup(struct cmd_common *c, enum an_time *t, struct an_exec_opts *xo);
 void cmd_common_release(struct cmd_common *c);

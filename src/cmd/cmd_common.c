@@ -123,6 +123,23 @@ int cmd_exec_setup(struct cmd_common *c, enum an_time *t, struct an_exec_opts *x
 	return CMD_GO_ON;
 }
 
+int cmd_match_setup(struct cmd_common *c)
+{
+	int ret;
+
+	if (!c->match)
+		return CMD_GO_ON;
+	if ((ret = cmd_regex(&c->match_re_, c->match, "--match")))
+		return ret;
+	c->have_match_ = 1;
+	return CMD_GO_ON;
+}
+
+const regex_t *cmd_match(const struct cmd_common *c)
+{
+	return c->have_match_ ? &c->match_re_ : NULL;
+}
+
 int cmd_common_setup(struct cmd_common *c, enum out_mode *mode, enum an_time *t,
 		     struct an_exec_opts *xo)
 {
@@ -141,5 +158,7 @@ void cmd_common_release(struct cmd_common *c)
 	out_bytes_release(&c->hist_lines_);
 	if (c->have_child_)
 		regfree(&c->child_re_);
-	c->have_child_ = 0;
+	if (c->have_match_)
+		regfree(&c->match_re_);
+	c->have_child_ = c->have_match_ = 0;
 }

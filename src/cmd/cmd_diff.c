@@ -11,7 +11,7 @@
 
 struct diff_args {
 	struct cmd_common c;
-	const char *level, *match, *id_regex, *alpha, *gate, *gate95;
+	const char *level, *id_regex, *alpha, *gate, *gate95;
 };
 
 /* A number option: -1 to go on, else EXIT_USAGE (message printed). */
@@ -48,8 +48,7 @@ int cmd_diff(int argc, char **argv)
 	const struct opt opts[] = {
 		{"level", 'l', OPT_STR, &a.level, "functions|kernels|ops|autotune",
 		 "rows: functions and programs (default), kernels by name, HLO ops, or autotune candidates"},
-		{"match", 'm', OPT_STR, &a.match, "REGEX",
-		 "only functions (kernels, ops) whose name matches REGEX (extended)"},
+		CMD_OPT_MATCH(&a.c, "functions (kernels, ops)"),
 		{"id-regex", 0, OPT_STR, &a.id_regex, "REGEX",
 		 "autotune level: group 1 of REGEX on function names is the candidate id (default "
 		 AN_AT_DEFAULT_ID_REGEX ")"},
@@ -79,8 +78,8 @@ int cmd_diff(int argc, char **argv)
 	struct diff_output out;
 	struct xp_notes notes = {0};
 	struct xp_err err = {0};
-	regex_t match_re, id_re;
-	int have_match = 0, have_id = 0, ret;
+	regex_t id_re;
+	int have_id = 0, ret;
 	enum out_mode mode = OUT_TABLE;
 	double gate = -1, gate95 = -1;
 	const char **pos = NULL;
@@ -109,13 +108,12 @@ int cmd_diff(int argc, char **argv)
 	ret = cmd_common_setup(&a.c, &mode, &dopt.time, &xo);
 	if (ret >= 0)
 		goto out;
-	if (a.match && (ret = cmd_regex(&match_re, a.match, "--match")))
+	if ((ret = cmd_match_setup(&a.c)) >= 0)
 		goto out;
-	have_match = a.match != NULL;
 	if ((ret = cmd_regex(&id_re, a.id_regex ? a.id_regex : AN_AT_DEFAULT_ID_REGEX, "--id-regex")))
 		goto out;
 	have_id = 1;
-	dopt.match = have_match ? &match_re : NULL;
+	dopt.match = cmd_match(&a.c);
 	dopt.id_re = &id_re;
 	an_diff_init(&res, &dopt);
 	cmd_read_profile(&a.c, &an_exec_read_profile);
@@ -171,8 +169,6 @@ int cmd_diff(int argc, char **argv)
 			ret = EXIT_PARTIAL;
 	}
 out:
-	if (have_match)
-		regfree(&match_re);
 	if (have_id)
 		regfree(&id_re);
 	an_diff_release(&res);

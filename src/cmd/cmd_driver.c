@@ -188,7 +188,8 @@ static int drive_begin(struct cmd_drive *d, const struct opt_cmd *cmd, int argc,
 
 	if ((ret = cmd_parse(cmd, argc, argv, &d->pos, &d->npos)) >= 0 ||
 	    (ret = cmd_output_setup(d->c, &d->mode)) >= 0 || (ret = cmd_input_setup(d->c)) >= 0 ||
-	    (d->a->an->read.how == AN_READ_EXECS && (ret = cmd_exec_setup(d->c, &d->time, &d->xo)) >= 0))
+	    (d->a->an->read.how == AN_READ_EXECS && (ret = cmd_exec_setup(d->c, &d->time, &d->xo)) >= 0) ||
+	    (ret = cmd_match_setup(d->c)) >= 0)
 		return ret;
 	cmd_read_profile(d->c, &d->a->an->read);
 	if (d->a->setup && (ret = d->a->setup(d)) >= 0)

@@ -7,21 +7,15 @@
 struct ev_args {
 	struct cmd_common c;
 	struct an_ev_opts eo;
-	const char *match;
-	regex_t match_re;
-	int list, have_match, header;
+	int list, header;
 	size_t listed;		/* --list: events written */
 };
 
 static int ev_setup(struct cmd_drive *d)
 {
 	struct ev_args *a = d->args;
-	int ret;
 
-	if (a->match && (ret = cmd_regex(&a->match_re, a->match, "--match")))
-		return ret;
-	a->have_match = a->match != NULL;
-	a->eo.match = a->have_match ? &a->match_re : NULL;
+	a->eo.match = cmd_match(&a->c);
 	d->stream = a->list;
 	a->c.read.event_stats = a->list ? XP_EVSTATS_ALL : XP_EVSTATS_NONE;	/* only --list shows stats */
 	if (!a->list) {	/* each plane counted on the thread that read it, its events then freed */
@@ -60,7 +54,7 @@ static int ev_after(struct cmd_drive *d)
 		d->empty = !a->list && !r->n;
 		return CMD_GO_ON;
 	}
-	cmd_error("no event%s in %s%s", a->have_match || a->eo.plane || a->eo.line ? " matches the selection" : "",
+	cmd_error("no event%s in %s%s", a->eo.match || a->eo.plane || a->eo.line ? " matches the selection" : "",
 		  d->paths.n == 1 ? "this file" : "any input", !a->list && a->eo.plane && !r->planes_seen
 		  ? " (no plane matches --plane; 'xplane-stat planes FILE' lists them)" : "");
 	return EXIT_NOMATCH;
@@ -82,7 +76,7 @@ int cmd_events(int argc, char **argv)
 	const struct opt opts[] = {
 		{"plane", 0, OPT_STR, &a.eo.plane, "PATTERN", "only planes whose name contains PATTERN, any case (/host, GPU:0)"},
 		{"line", 0, OPT_STR, &a.eo.line, "PATTERN", "only lines whose name contains PATTERN, any case (XLA Ops, Stream)"},
-		{"match", 'm', OPT_STR, &a.match, "REGEX", "only events whose name matches REGEX (extended)"},
+		CMD_OPT_MATCH(&a.c, "events"),
 		{"list", 0, OPT_FLAG, &a.list, NULL,
 		 "stream every selected event (input, plane, line, name, start, duration, stats) as TSV, "
 		 "CSV or (--json) JSON lines"},
@@ -97,11 +91,7 @@ int cmd_events(int argc, char **argv)
 		opts, .min_pos = 1,
 	};
 	struct cmd_drive d = {.a = &events, .c = &a.c, .args = &a};
-	int ret;
 
 	cmd_common_init(&a.c);
-	ret = cmd_drive(&d, &cmd, argc, argv);
-	if (a.have_match)
-		regfree(&a.match_re);
-	return ret;
+	return cmd_drive(&d, &cmd, argc, argv);
 }

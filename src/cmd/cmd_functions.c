@@ -7,21 +7,15 @@
 struct fn_args {
 	struct cmd_common c;
 	struct an_fn_opts fo;
-	const char *match;
-	regex_t match_re;
-	int have_match, per_file;
+	int per_file;
 	int any_device;		/* an input had a device plane */
 };
 
 static int fn_setup(struct cmd_drive *d)
 {
 	struct fn_args *a = d->args;
-	int ret;
 
-	if (a->match && (ret = cmd_regex(&a->match_re, a->match, "--match")))
-		return ret;
-	a->have_match = a->match != NULL;
-	a->fo.match = a->have_match ? &a->match_re : NULL;
+	a->fo.match = cmd_match(&a->c);
 	a->fo.time = d->time;
 	if ((d->lines = a->per_file) && (a->c.csv || a->c.tsv))
 		return cmd_usage_error("--per-file prints JSON lines: it excludes --csv and --tsv");
@@ -71,7 +65,7 @@ static int fn_after(struct cmd_drive *d)
 
 	if (!r->nrows && d->mode != OUT_JSON) {
 		cmd_error("no jitted function executions found: %s",
-			  a->have_match ? "no function matches --match"
+			  a->fo.match ? "no function matches --match"
 			  : r->device_events ? "no device event carries an hlo_module stat (not an XLA program? "
 					       "'xplane-stat planes FILE' shows what it holds)"
 			  : "the device planes hold no events");
@@ -103,7 +97,7 @@ int cmd_functions(int argc, char **argv)
 	struct fn_args a = {0};
 	const struct opt opts[] = {
 		CMD_OPTS_SELECT(&a.c),
-		{"match", 'm', OPT_STR, &a.match, "REGEX", "only functions whose name matches REGEX (extended)"},
+		CMD_OPT_MATCH(&a.c, "functions"),
 		{"trim", 0, OPT_SIZE, &a.fo.trim, "K", "mean and std drop the K fastest and K slowest executions (when over 2K)"},
 		{"per-device", 0, OPT_FLAG, &a.fo.per_device, NULL, "a row per function and device, not pooled"},
 		{"per-file", 0, OPT_FLAG, &a.per_file, NULL,
@@ -122,11 +116,7 @@ int cmd_functions(int argc, char **argv)
 		opts, .min_pos = 1,
 	};
 	struct cmd_drive d = {.a = &functions, .c = &a.c, .args = &a, .opts = &a.fo};
-	int ret;
 
 	cmd_common_init(&a.c);
-	ret = cmd_drive(&d, &cmd, argc, argv);
-	if (a.have_match)
-		regfree(&a.match_re);
-	return ret;
+	return cmd_drive(&d, &cmd, argc, argv);
 }

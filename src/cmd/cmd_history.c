@@ -36,13 +36,13 @@ static int print_history(FILE *f, enum out_mode mode, const struct out_style *st
 int cmd_history(int argc, char **argv)
 {
 	struct cmd_common c;
-	const char *level = NULL, *match = NULL, *id_regex = NULL, *baseline = NULL;
+	const char *level = NULL, *id_regex = NULL, *baseline = NULL;
 	const struct opt opts[] = {
 		{"level", 'l', OPT_STR, &level, "functions|autotune",
 		 "rows: functions and programs (default), or autotune candidates"},
 		{"baseline", 'b', OPT_STR, &baseline, "REV",
 		 "compare the latest run with the first run of commit REV (a prefix; '+' after it: the dirty tree)"},
-		{"match", 'm', OPT_STR, &match, "REGEX", "only functions whose name matches REGEX (extended)"},
+		CMD_OPT_MATCH(&c, "functions"),
 		{"id-regex", 0, OPT_STR, &id_regex, "REGEX",
 		 "autotune level: group 1 of REGEX is the candidate id (default " AN_AT_DEFAULT_ID_REGEX ")"},
 		CMD_OPT_DEVICE(&c, "gpu, TPU:1"),
@@ -66,8 +66,8 @@ int cmd_history(int argc, char **argv)
 	struct an_run *runs = NULL;
 	struct xp_notes notes = {0};
 	struct xp_err err = {0};
-	regex_t match_re, id_re;
-	int have_match = 0, have_id = 0, have_res = 0, ret;
+	regex_t id_re;
+	int have_id = 0, have_res = 0, ret;
 	enum out_mode mode = OUT_TABLE;
 	const char **pos = NULL;
 	size_t npos, nruns = 0, i;
@@ -85,13 +85,12 @@ int cmd_history(int argc, char **argv)
 	}
 	if ((ret = cmd_common_setup(&c, &mode, &dopt.time, &xo)) >= 0)
 		goto out;
-	if (match && (ret = cmd_regex(&match_re, match, "--match")))
+	if ((ret = cmd_match_setup(&c)) >= 0)
 		goto out;
-	have_match = match != NULL;
 	if ((ret = cmd_regex(&id_re, id_regex ? id_regex : AN_AT_DEFAULT_ID_REGEX, "--id-regex")))
 		goto out;
 	have_id = 1;
-	dopt.match = have_match ? &match_re : NULL;
+	dopt.match = cmd_match(&c);
 	dopt.id_re = &id_re;
 	if ((ret = cmd_runs_read(pos[0], c.max_input, &runs, &nruns, &err))) {
 		cmd_error("%s", err.msg);
@@ -142,8 +141,6 @@ out:
 	for (i = 0; i < nruns; i++)
 		an_run_release(&runs[i]);
 	free(runs);
-	if (have_match)
-		regfree(&match_re);
 	if (have_id)
 		regfree(&id_re);
 	cmd_common_release(&c);
