@@ -215,8 +215,6 @@ int cmd_exit_for(int xp_code);
 /* Compiles an extended regex; prints why not and returns EXIT_USAGE on failure. */
 int cmd_regex(regex_t *re, const char *pattern, const char *option);
 
-/* Loads and decodes one input; prints the error and returns its exit code on failure. */
-int cmd_load(const char *path, uint64_t max_input, struct xp_trace **t);
 /*
  * Loads and decodes one input as --reader and --max-input-size say, on `jobs`
  * threads, printing nothing: on failure err names the path. With lazy, only
@@ -324,7 +322,6 @@ struct cmd_batch {
 	int drawn_;
 };
 
-void cmd_batch_init(struct cmd_batch *b, size_t n);
 /*
  * The inputs of a batch command: expands the positional arguments into
  * paths (files, directories searched, '-'), notes files reached twice, and
@@ -341,8 +338,6 @@ int cmd_batch_inputs(struct cmd_batch *b, struct cmd_common *c, const char **pos
  * alone: its message is printed and 1 is returned to stop).
  */
 int cmd_batch_step(struct cmd_batch *b, const struct cmd_input *in, struct xp_notes *notes);
-/* Clears the progress line. */
-void cmd_batch_end(struct cmd_batch *b);
 /*
  * Runs work and done over the b->n inputs on jobs threads and clears the
  * progress line. Returns CMD_GO_ON to go on, else the exit code: *stop when done

@@ -27,7 +27,7 @@ static double now_s(void)
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-void cmd_batch_init(struct cmd_batch *b, size_t n)
+static void batch_init(struct cmd_batch *b, size_t n)
 {
 #ifdef M_MMAP_THRESHOLD
 	/*
@@ -64,7 +64,8 @@ static void batch_draw(struct cmd_batch *b)
 	fflush(stderr);
 }
 
-void cmd_batch_end(struct cmd_batch *b)
+/* Clears the progress line. */
+static void batch_end(struct cmd_batch *b)
 {
 	if (b->drawn_)
 		fputs("\r\033[K", stderr);
@@ -101,7 +102,7 @@ int cmd_batch_run(struct cmd_batch *b, unsigned jobs, xp_pool_work_fn work, xp_p
 		  void *ctx, const struct xp_notes *notes, const int *stop)
 {
 	xp_pool_run(b->n, jobs, work, done, ctx);
-	cmd_batch_end(b);
+	batch_end(b);
 	if (*stop >= 0)
 		return *stop;
 	if (b->n > 1 && b->failed == b->n) {
@@ -125,7 +126,7 @@ int cmd_batch_lines(struct cmd_batch *b, const char *output, unsigned jobs, xp_p
 	if (out.f == stdout && isatty(STDOUT_FILENO))
 		b->progress = 0;
 	xp_pool_run(b->n, jobs, work, done, ctx);
-	cmd_batch_end(b);
+	batch_end(b);
 	cmd_print_notes(notes);
 	ret = cmd_out_close(&out, *stop < 0);
 	b->lines = NULL;
@@ -160,6 +161,6 @@ int cmd_batch_inputs(struct cmd_batch *b, struct cmd_common *c, const char **pos
 		xp_notes_add(notes, "%zu file%s found again through a symbolic link (read once)",
 			     paths->duplicates, paths->duplicates == 1 ? "" : "s");
 	*plane_jobs = paths->n == 1 ? cmd_jobs(c, SIZE_MAX) : 1;
-	cmd_batch_init(b, paths->n);
+	batch_init(b, paths->n);
 	return CMD_GO_ON;
 }

@@ -104,20 +104,6 @@ int cmd_read(const struct cmd_common *c, const char *path, unsigned jobs, int la
 			  err);
 }
 
-int cmd_load(const char *path, uint64_t max_input, struct xp_trace **t)
-{
-	struct cmd_common c;
-	struct xp_err err = {0};
-	int ret;
-
-	cmd_common_init(&c);
-	c.max_input = max_input;
-	ret = cmd_read(&c, path, 1, 0, t, &err);
-	if (ret)
-		cmd_error("%s", err.msg);
-	return ret;
-}
-
 /* The size and crc32 of a file's bytes as stored; 0 and 0 for standard input. */
 static int file_crc(const char *path, uint64_t *size, uint32_t *crc, struct xp_err *err)
 {
