@@ -99,6 +99,8 @@ struct rd {
 	int pieces;
 	struct xp_event *piece;
 	size_t line_done;
+	/* Threads this read's splits have started and not joined (fill_split; atomic). */
+	unsigned *split_busy;
 };
 
 /* Whether events' own stats go to the plane's pool (else they are dropped, or left in the input). */
@@ -1637,32 +1639,29 @@ static int append_group(struct rd *r, struct xp_plane *pl, struct line_group *g)
 }
 
 /*
- * Walk 2 over lines split into groups of about equal bytes: the first in
- * this thread into pl, the others on threads of their own into planes of
- * their own, appended in order. The first error in line order is reported,
- * as one thread reading them in turn would report it.
+ * Up to want more threads within the budget jobs - 1 of one read, *busy
+ * of it taken (struct rd.split_busy): plane workers splitting at once do
+ * not start jobs^2 threads. How many were taken.
  */
-/*
- * Threads the splits have started and not joined, over every read in the
- * process: at most jobs - 1, so that plane workers splitting at once (or
- * several inputs) do not start jobs^2 threads.
- */
-static unsigned split_threads;
-
-/* Up to want more threads within the budget jobs - 1; how many were taken. */
-static unsigned take_threads(unsigned want, unsigned jobs)
+static unsigned take_threads(unsigned *busy, unsigned want, unsigned jobs)
 {
-	unsigned have = __atomic_load_n(&split_threads, __ATOMIC_RELAXED), take;
+	unsigned have = __atomic_load_n(busy, __ATOMIC_RELAXED), take;
 
 	do {
 		take = jobs - 1 > have ? jobs - 1 - have : 0;
 		if (take > want)
 			take = want;
-	} while (take && !__atomic_compare_exchange_n(&split_threads, &have, have + take, 0,
+	} while (take && !__atomic_compare_exchange_n(busy, &have, have + take, 0,
 						      __ATOMIC_RELAXED, __ATOMIC_RELAXED));
 	return take;
 }
 
+/*
+ * Walk 2 over lines split into groups of about equal bytes: the first in
+ * this thread into pl, the others on threads of their own into planes of
+ * their own, appended in order. The first error in line order is reported,
+ * as one thread reading them in turn would report it.
+ */
 static int fill_split(struct rd *r, const uint8_t *start, const uint8_t *end, struct xp_plane *pl,
 		      size_t nlines, size_t ngroups)
 {
@@ -1679,7 +1678,7 @@ static int fill_split(struct rd *r, const uint8_t *start, const uint8_t *end, st
 	}
 	if ((ret = line_ranges(r, start, end, lines, nlines, &n)))
 		goto out;
-	taken = take_threads((unsigned)ngroups - 1, r->o->jobs);
+	taken = take_threads(r->split_busy, (unsigned)ngroups - 1, r->o->jobs);
 	ngroups = 1 + taken;
 	for (i = 0; i < nlines; i++)
 		bytes += (size_t)(lines[i].e - lines[i].s);
@@ -1698,13 +1697,13 @@ static int fill_split(struct rd *r, const uint8_t *start, const uint8_t *end, st
 	}
 	ngroups = k + 1;
 	if (pthread_mutex_init(&sync.lock, NULL)) {
-		__atomic_sub_fetch(&split_threads, taken, __ATOMIC_RELAXED);
+		__atomic_sub_fetch(r->split_busy, taken, __ATOMIC_RELAXED);
 		ret = nomem(r);
 		goto out;
 	}
 	if (pthread_cond_init(&sync.cond, NULL)) {
 		pthread_mutex_destroy(&sync.lock);
-		__atomic_sub_fetch(&split_threads, taken, __ATOMIC_RELAXED);
+		__atomic_sub_fetch(r->split_busy, taken, __ATOMIC_RELAXED);
 		ret = nomem(r);
 		goto out;
 	}
@@ -1796,7 +1795,7 @@ static int fill_split(struct rd *r, const uint8_t *start, const uint8_t *end, st
 		free(g[k].r.piece);
 		xp_arena_adopt(r->arena, &g[k].arena);
 	}
-	__atomic_sub_fetch(&split_threads, taken, __ATOMIC_RELAXED);
+	__atomic_sub_fetch(r->split_busy, taken, __ATOMIC_RELAXED);
 	pthread_mutex_destroy(&sync.lock);
 	pthread_cond_destroy(&sync.cond);
 out:
@@ -2067,6 +2066,7 @@ struct plane_job {
 	const size_t *order;		/* todo entries, biggest plane first */
 	size_t ntodo;
 	size_t next;			/* next todo entry to take (atomic) */
+	unsigned split_busy;		/* threads splitting planes now (take_threads; atomic) */
 	int *rets;			/* per todo entry */
 	struct xp_err *errs;		/* per todo entry */
 };
@@ -2083,7 +2083,8 @@ static void *plane_worker_run(void *arg)
 	struct plane_worker *w = arg;
 	struct plane_job *j = w->job;
 	struct rd r = {.base = j->base, .limit = j->limit, .arena = &w->arena, .counts = &w->counts,
-		       .o = j->o, .mode = j->o ? j->o->event_stats : XP_EVSTATS_ALL};
+		       .o = j->o, .mode = j->o ? j->o->event_stats : XP_EVSTATS_ALL,
+		       .split_busy = &j->split_busy};
 	size_t k;
 
 	while ((k = __atomic_fetch_add(&j->next, 1, __ATOMIC_RELAXED)) < j->ntodo) {
