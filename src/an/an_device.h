@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Device planes: which planes are devices, --device matching, name order, the lines of device work. */
+/* Device planes: which are devices, --device matching, name order, the lines of device work. */
 #ifndef AN_DEVICE_H
 #define AN_DEVICE_H
 

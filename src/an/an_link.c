@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Host linkage: a device event's correlation_id to its host launch and the executor event around it. */
+/* Host linkage: a device event's correlation_id to its host launch and the executor around it. */
 #include "an_link.h"
 
 #include <ctype.h>
@@ -21,7 +21,7 @@
  */
 struct an_launch {
 	uint64_t corr;
-	int64_t t;		/* on the host time scale (host_time) */
+	int64_t t;		/* on the host time scale (an_host_time) */
 	uint32_t line;		/* index into the host lines, over every host plane */
 };
 
@@ -146,21 +146,6 @@ void an_host_link_release(struct an_host_link *h)
 	free(h->hexecs);
 	free(h->exec_line_of);
 	memset(h, 0, sizeof(*h));
-}
-
-/*
- * Time start_ps of plane p on the host time scale; -1 when it does not fit
- * (planes based farther apart than int64 picoseconds reach).
- */
-static int host_time(const struct an_host_link *h, const struct xp_plane *p, int64_t start_ps,
-		     int64_t *out)
-{
-	int64_t d;
-
-	if (__builtin_sub_overflow(p->base_ns, h->ref_ns, &d) || __builtin_mul_overflow(d, 1000, &d) ||
-	    __builtin_add_overflow(d, start_ps, out))
-		return -1;
-	return 0;
 }
 
 /*
@@ -375,7 +360,7 @@ int an_host_link_build(struct xp_trace *t, struct an_host_link *h, struct xp_err
 
 			if (!s && !isx)
 				continue;
-			if (host_time(h, p, e->start_ps, &t0) || host_time(h, p, e->start_ps + e->dur_ps, &t1)) {
+			if (an_host_time(h, p, e->start_ps, &t0) || an_host_time(h, p, e->start_ps + e->dur_ps, &t1)) {
 				ret = xp_err_set(err, XP_ERR_LIMIT, "host plane '%s' is based too far from the "
 						 "first host plane to compare their times", p->name);
 				goto out;
@@ -616,9 +601,4 @@ int an_host_link_learn(const struct an_host_link *h, const struct xp_plane *p,
 		dl->lines = NULL;
 	}
 	return 0;
-}
-
-int an_host_link_time(const struct an_host_link *h, const struct xp_plane *p, int64_t t, int64_t *out)
-{
-	return h->nplanes && !host_time(h, p, t, out);
 }

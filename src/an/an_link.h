@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Host linkage, for an_exec_find: device correlation_id -> host launch -> enclosing executor event. */
+/* Host linkage for an_exec_find: device correlation_id -> host launch -> enclosing executor. */
 #ifndef AN_LINK_H
 #define AN_LINK_H
 
@@ -72,7 +72,26 @@ int an_host_link_learn(const struct an_host_link *h, const struct xp_plane *p,
 /* The executor (1 + index) in *hk that launched a device event (an_link.c says how). */
 enum an_linked an_host_link_find(const struct an_host_link *h, uint64_t corr, const char *module,
 				 const struct an_dev_link *dl, int have_kt, int64_t kt, size_t *hk);
+/*
+ * Time start_ps of plane p on the host time scale; -1 when it does not fit
+ * (planes based farther apart than int64 picoseconds reach).
+ */
+static inline int an_host_time(const struct an_host_link *h, const struct xp_plane *p,
+			       int64_t start_ps, int64_t *out)
+{
+	int64_t d;
+
+	if (__builtin_sub_overflow(p->base_ns, h->ref_ns, &d) || __builtin_mul_overflow(d, 1000, &d) ||
+	    __builtin_add_overflow(d, start_ps, out))
+		return -1;
+	return 0;
+}
+
 /* Time t of plane p on the host time scale, if there are host planes and it fits. */
-int an_host_link_time(const struct an_host_link *h, const struct xp_plane *p, int64_t t, int64_t *out);
+static inline int an_host_link_time(const struct an_host_link *h, const struct xp_plane *p, int64_t t,
+				    int64_t *out)
+{
+	return h->nplanes && !an_host_time(h, p, t, out);
+}
 
 #endif
