@@ -874,7 +874,6 @@ static int parse_kern_plane(struct pctx *c, const cJSON *o, struct an_run_kern_p
 	const cJSON *rows, *v;
 	char where[64];
 	size_t i = 0;
-	int64_t x;
 	int ret;
 
 	an_kern_init(&p->r, &(struct an_kern_opts){.by = AN_KERN_BY_ALL});
