@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Summary files (an_run.h) and merge: the bytes as a summary file from
- * another machine. Either an_run_split refuses them with a message naming
+ * another machine. Either an_summary_split refuses them with a message naming
  * the file and a line, or every line parsed; then
- *   - each run written again (out_run_line) reads back and writes the same
+ *   - each run written again (out_summary_line) reads back and writes the same
  *     bytes (the writer and the reader agree on everything they carry);
  *   - its executions go through functions, autotune, diff (both levels) and
  *     the device selection without a crash; its kernels and ops sections
@@ -26,7 +26,8 @@
 #include "an_kernels.h"
 #include "an_ops.h"
 #include "an_run.h"
-#include "out_run.h"
+#include "an_summary.h"
+#include "out_summary.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len);
 
@@ -94,7 +95,7 @@ static void analyse_sections(const char *line, size_t len)
 			struct an_run run;
 			size_t i, n;
 
-			if (an_run_parse(line, len, "f.jsonl", 1, &run, &err))
+			if (an_summary_parse(line, len, "f.jsonl", 1, &run, &err))
 				fail("a line that parsed once does not parse again", line, len);
 			an_kern_init(&kr, &ko);
 			if (run.kernels && !an_run_kernels_pool(run.kernels, &kr, &err) && !an_kern_finish(&kr, &err))
@@ -119,7 +120,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 {
 	static regex_t id_re;
 	static int have_re;
-	struct an_run_line *lines = NULL, *back = NULL;
+	struct an_summary_line *lines = NULL, *back = NULL;
 	struct out_bytes in = {0}, a = {0}, b = {0};
 	struct xp_err err = {0};
 	size_t n = 0, i;
@@ -129,12 +130,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 			abort();
 		have_re = 1;
 	}
-	if (!an_run_sniff(data, len))
-		out_bytes_str(&in, AN_RUN_MAGIC);
+	if (!an_summary_sniff(data, len))
+		out_bytes_str(&in, AN_SUMMARY_MAGIC);
 	out_bytes_put(&in, data, len);
 	if (in.failed)
 		goto out;
-	if (an_run_split((const char *)in.p, in.n, "f.jsonl", &lines, &n, &err)) {
+	if (an_summary_split((const char *)in.p, in.n, "f.jsonl", &lines, &n, &err)) {
 		if (strncmp(err.msg, "'f.jsonl' ", 10))
 			fail("an error that does not name the file", err.msg, strlen(err.msg));
 		goto out;
@@ -142,14 +143,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 	for (i = 0; i < n; i++) {
 		struct an_run r1, r2;
 
-		if (an_run_parse(lines[i].p, lines[i].len, "f.jsonl", i + 1, &r1, &err))
-			fail("a line an_run_split took does not parse", lines[i].p, lines[i].len);
+		if (an_summary_parse(lines[i].p, lines[i].len, "f.jsonl", i + 1, &r1, &err))
+			fail("a line an_summary_split took does not parse", lines[i].p, lines[i].len);
 		a.n = b.n = 0;
-		if (out_run_line(&r1, &a))
+		if (out_summary_line(&r1, &a))
 			goto next;	/* out of memory */
-		if (an_run_parse((const char *)a.p, a.n, "f.jsonl", 1, &r2, &err))
+		if (an_summary_parse((const char *)a.p, a.n, "f.jsonl", 1, &r2, &err))
 			fail("a written line does not read back", a.p, a.n);
-		if (!out_run_line(&r2, &b) && (a.n != b.n || memcmp(a.p, b.p, a.n)))
+		if (!out_summary_line(&r2, &b) && (a.n != b.n || memcmp(a.p, b.p, a.n)))
 			fail("a line read back writes other bytes", b.p, b.n);
 		analyse(&r2.execs, &id_re);
 		an_run_release(&r2);
@@ -161,15 +162,15 @@ next:
 	if (n > 1 && (back = malloc(n * sizeof(*back)))) {
 		for (i = 0; i < n; i++)
 			back[i] = lines[n - 1 - i];
-		qsort(lines, n, sizeof(*lines), an_run_line_cmp);
-		qsort(back, n, sizeof(*back), an_run_line_cmp);
+		qsort(lines, n, sizeof(*lines), an_summary_line_cmp);
+		qsort(back, n, sizeof(*back), an_summary_line_cmp);
 		for (i = 0; i < n; i++)
 			if (lines[i].len != back[i].len || memcmp(lines[i].p, back[i].p, lines[i].len))
 				fail("merge's order depends on the order of its inputs", lines[i].p, lines[i].len);
 	}
 out:
 	free(back);
-	an_run_lines_free(lines, n);
+	an_summary_lines_free(lines, n);
 	out_bytes_release(&in);
 	out_bytes_release(&a);
 	out_bytes_release(&b);

@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "an_device.h"
 #include "xp_model.h"
 
 struct an_exec_opts {
@@ -125,21 +126,8 @@ int an_exec_find(struct xp_trace *t, const struct an_exec_opts *opts,
 		 struct an_exec_list *out, struct xp_err *err);
 void an_exec_list_release(struct an_exec_list *l);
 
-/* Whether a plane is a device plane (/device:GPU:, /device:TPU:, /device:CUSTOM:). */
-int an_is_device_plane(const char *name);
 /* For xp_read_opts.want_plane: device planes matching the --device pattern ctx (or any). */
 int an_exec_wants_plane(const char *name, void *device_pattern);
-/*
- * The lines of a device plane whose events are device work (use[i] set): its
- * "XLA Modules" line (*module_line, else -1), else its "Stream #" lines, else
- * all. Returns how many.
- */
-size_t an_device_lines(const char *const *names, size_t n, unsigned char *use, int *module_line);
-/*
- * Events on the plane's lines of device work (an_device_lines): a device
- * plane without any is not analysed. Lines a lazy read skipped are not such lines.
- */
-size_t an_plane_device_events(const struct xp_plane *p);
 /*
  * For xp_read_opts.want_lines: on the device planes an_exec_wants_plane takes,
  * only the lines an_device_lines names (what an_exec_find reads without
@@ -160,17 +148,6 @@ int an_exec_wants_host_event(const char *name);
 	 1u << XP_K_CORRELATION_ID | 1u << XP_K_MODULE_NAME)
 /* The key stats host linkage reads on host events (xp_read_opts.host_keys). */
 #define AN_EXEC_HOST_KEYS (1u << XP_K_CORRELATION_ID | 1u << XP_K_MODULE_NAME)
-/*
- * --device PATTERN: case-insensitive substring of the plane name; a pattern
- * ending in a digit must not be followed by another digit ("TPU:1" is not "TPU:10").
- */
-int an_device_matches(const char *plane_name, const char *pattern);
-/*
- * Orders plane names as a person would: runs of digits compare as numbers
- * ("/device:GPU:2" before "/device:GPU:10"), the rest byte by byte; names
- * equal so (leading zeros) fall back to strcmp, so the order is total.
- */
-int an_name_cmp(const char *a, const char *b);
 /* Splits "name(123)" into name and digits; *fp is NULL when there is no such suffix. */
 const char *an_split_fingerprint(struct xp_arena *a, const char *name, const char **fp);
 

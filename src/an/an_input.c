@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "an_run.h"
+#include "an_summary.h"
 #include "xp_input.h"
 #include "xp_stray.h"
 
@@ -42,7 +42,7 @@ int an_input_read(const char *path, uint64_t max_input, const struct xp_read_opt
 		return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
 	ret = xp_buf_load(path, max_input, b, err);
 	ro.input_mapped = b->mapped;
-	if (!ret && an_run_sniff(b->data, b->len)) {
+	if (!ret && an_summary_sniff(b->data, b->len)) {
 		ret = AN_INPUT_SUMMARY;
 	} else if (!ret && (ret = xp_trace_read_opts(&ro, b->data, b->len, t, err))) {
 		an_input_name_err(err, path);	/* the reader does not know the path */

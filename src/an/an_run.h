@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * Run summaries: what the analyses need of one input profile, recomputed
- * later without the trace. On disk one JSON line per run (SUMMARIES in
- * xplane-stat(1); out_run writes it): the input's provenance, the options it
- * was summarised with, the reader's warnings, and its executions
+ * later without the trace. On disk one JSON line per run (an_summary.h
+ * reads and writes it): the input's provenance, the options it was
+ * summarised with, the reader's warnings, and its executions
  * (an_exec_list: every device's counts and every execution in order), from
  * which functions, autotune and diff give what they give on the trace; and,
  * from summarize, what kernels and ops need: each device plane's kernels
@@ -11,9 +11,6 @@
  * to AN_KERN_EXACT_MAX, beyond as a sketch with exact moments) and ops
  * (an_ops_add_plane's rows, device and counts, exactly), with the reader's
  * warnings as those commands read the file.
- *
- * Lines come from other machines and versions: an_run_parse checks every
- * field (types, ranges, indexes, array lengths) and refuses a newer schema.
  *
  * Ownership: a run owns every string and array in it; an_run_release frees them.
  */
@@ -27,10 +24,6 @@
 #include "an_kernels.h"
 #include "an_ops.h"
 #include "xp_err.h"
-
-#define AN_RUN_SCHEMA 1
-/* Every summary line begins with these bytes (an_run_sniff). */
-#define AN_RUN_MAGIC "{\"xplane_stat_summary\":"
 
 /* For history (--history, summarize --commit): where and when the run was made. */
 struct an_run_hist {
@@ -93,41 +86,11 @@ struct an_run {
 	/* NULL when the line has none (from --history, or an older xplane-stat) */
 	struct an_run_kernels *kernels;
 	struct an_run_ops *ops;
-	/* where it was read from, for messages (an_run_parse's file and line) */
+	/* where it was read from, for messages (an_summary_parse's file and line) */
 	char *src_file;
 	size_t src_line;
 };
 
-/* The device counts a line carries, by name (an_device's size_t or int64_t fields). */
-struct an_run_dev_field {
-	const char *name;
-	size_t off;		/* in struct an_device */
-	int is_i64;		/* int64_t, else size_t */
-};
-extern const struct an_run_dev_field an_run_dev_fields[];
-extern const size_t an_run_ndev_fields;
-/* A section's plane counts (size_t fields), by name, in the order a summary writes them. */
-struct an_run_count {
-	const char *name;
-	size_t off;
-};
-extern const struct an_run_count an_run_kern_counts[3];	/* in struct an_kern_result */
-extern const struct an_run_count an_run_ops_counts[5];	/* in struct an_ops_device */
-/* an_device.odd_stats entries carried, by name and key. */
-extern const char *const an_run_dev_odd[3];
-extern const int an_run_dev_odd_key[3];
-
-/* Whether the bytes a file begins with are a summary's. */
-int an_run_sniff(const void *head, size_t n);
-
-/*
- * Parses one line (len bytes, no newline needed) into run. file and lineno
- * name it in err ("'runs.jsonl' line 3: ...") and in run->src_*. Returns 0,
- * XP_ERR_FORMAT for a line that is not a valid summary of a schema this
- * version reads, XP_ERR_NOMEM; on failure run holds nothing.
- */
-int an_run_parse(const char *line, size_t len, const char *file, size_t lineno, struct an_run *run,
-		 struct xp_err *err);
 void an_run_release(struct an_run *run);
 
 /*
@@ -136,32 +99,6 @@ void an_run_release(struct an_run *run);
  * found them. 0 or XP_ERR_NOMEM.
  */
 int an_run_select_devices(struct an_exec_list *l, const char *pattern);
-
-/*
- * The lines of a summary file, each checked by an_run_parse (merge and
- * fuzzing keep the bytes, not the runs): p and len point into the data.
- */
-struct an_run_line {
-	const char *p;
-	size_t len;
-	char *path;		/* the run's input path (owned) */
-	uint64_t size;
-	uint32_t crc32;
-};
-/*
- * Splits data into its non-empty lines and checks each; the first bad line
- * is the error (nothing returned). Data that does not begin as a summary
- * is "not a summary file".
- */
-int an_run_split(const char *data, size_t len, const char *file, struct an_run_line **lines, size_t *n,
-		 struct xp_err *err);
-void an_run_lines_free(struct an_run_line *lines, size_t n);
-/*
- * The canonical order of lines (qsort): by path, size, crc32, then the
- * bytes. Sorting the lines of several files in it is merge: associative
- * and commutative, as a sorted multiset.
- */
-int an_run_line_cmp(const void *a, const void *b);
 
 /*
  * From a trace read as kernels (ops) reads it: each device plane that

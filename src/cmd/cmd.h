@@ -291,7 +291,7 @@ struct cmd_input *cmd_input_ops(const struct cmd_common *c, const char *path, un
  */
 void cmd_input_parts(const struct cmd_common *c, unsigned jobs, struct cmd_input *in);
 /*
- * Appends in's run summary line (out_run) to b: its executions, the reader's
+ * Appends in's run summary line (out_summary_line) to b: its executions, the reader's
  * warnings, the options of c, provenance (kept from the summary it came
  * from), with hist (NULL: none, or the summary's) and tags (ntags 0: the
  * summary's). 0, or -1 when out of memory.

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "an_summary.h"
 #include "cmd.h"
 
 struct merge_args {
@@ -18,7 +19,7 @@ struct merge_args {
 /* One file's lines, checked on a worker thread. */
 struct mfile {
 	struct xp_buf b;
-	struct an_run_line *lines;
+	struct an_summary_line *lines;
 	size_t n;
 	int code;
 	struct xp_err err;
@@ -35,7 +36,7 @@ static void mfile_free(struct mfile *f)
 {
 	if (!f)
 		return;
-	an_run_lines_free(f->lines, f->n);
+	an_summary_lines_free(f->lines, f->n);
 	xp_buf_release(&f->b);
 	free(f);
 }
@@ -50,7 +51,7 @@ static void *merge_work(size_t i, void *ctx)
 		return NULL;
 	ret = xp_buf_load(m->files[i], m->a->c.max_input, &f->b, &f->err);
 	if (!ret)
-		ret = an_run_split((const char *)f->b.data, f->b.len, m->files[i], &f->lines, &f->n, &f->err);
+		ret = an_summary_split((const char *)f->b.data, f->b.len, m->files[i], &f->lines, &f->n, &f->err);
 	f->code = cmd_exit_for(ret);
 	return f;
 }
@@ -94,7 +95,7 @@ int cmd_merge(int argc, char **argv)
 		opts, .min_pos = 1, .pos_msg = "no summary file given",
 	};
 	struct merge_ctx m = {0};
-	struct an_run_line *all = NULL;
+	struct an_summary_line *all = NULL;
 	struct cmd_out out = {0};
 	const char **pos = NULL;
 	size_t npos, n = 0, i, k, dups = 0;
@@ -130,9 +131,9 @@ int cmd_merge(int argc, char **argv)
 		goto out;
 	}
 	if (n > 1)
-		qsort(all, n, sizeof(*all), an_run_line_cmp);
+		qsort(all, n, sizeof(*all), an_summary_line_cmp);
 	for (i = 1; i < n; i++)
-		dups += !an_run_line_cmp(&all[i - 1], &all[i]);
+		dups += !an_summary_line_cmp(&all[i - 1], &all[i]);
 	if (dups)
 		cmd_error("warning: %zu run%s appear%s more than once (identical lines): kept; check that "
 			  "the inputs do not overlap", dups, dups == 1 ? "" : "s", dups == 1 ? "s" : "");

@@ -13,7 +13,7 @@
 #include <zlib.h>
 
 #include "an_exec.h"
-#include "out_run.h"
+#include "out_summary.h"
 #include "xp_stray.h"
 #include "an_functions.h"
 #include "xp_input.h"

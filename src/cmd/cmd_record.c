@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
-#include "out_run.h"
+#include "out_summary.h"
 
 /* The first line of a command's output, without its newline; NULL when it fails or prints nothing. */
 static char *first_line_of(const char *command)
@@ -94,34 +94,6 @@ static int read_all(int fd, struct out_bytes *b)
 	return b->failed ? -1 : 0;
 }
 
-/*
- * Puts the run number into each line's history ("run":0 as out_run wrote
- * it). A JSON string holds no unescaped quote, so the first "run": in a
- * line is the key's.
- */
-static int splice_run(const struct out_bytes *in, uint64_t run, struct out_bytes *out)
-{
-	static const char key[] = "\"run\":0,";
-	const char *p = (const char *)in->p, *end = p + in->n;
-
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p)), *k;
-		size_t len = nl ? (size_t)(nl + 1 - p) : (size_t)(end - p);
-
-		k = memmem(p, len, key, sizeof(key) - 1);
-		if (!k)
-			return -1;
-		out_bytes_put(out, p, (size_t)(k - p));
-		out_bytes_str(out, "\"run\":");
-		out_bytes_u64(out, run);
-		out_bytes_put(out, ",", 1);
-		k += sizeof(key) - 1;
-		out_bytes_put(out, k, (size_t)(p + len - k));
-		p += len;
-	}
-	return out->failed ? -1 : 0;
-}
-
 int cmd_history_append(const char *path, const struct out_bytes *lines, const struct an_run_hist *h)
 {
 	struct out_bytes old = {0}, fixed = {0};
@@ -154,7 +126,7 @@ int cmd_history_append(const char *path, const struct out_bytes *lines, const st
 		}
 		old.n = keep;
 	}
-	if (old.n && !an_run_sniff(old.p, old.n)) {
+	if (old.n && !an_summary_sniff(old.p, old.n)) {
 		cmd_error("'%s' is not a history file (a summary file): nothing appended", path);
 		ret = EXIT_INPUT;
 		goto out;
@@ -167,7 +139,7 @@ int cmd_history_append(const char *path, const struct out_bytes *lines, const st
 			;
 		if (j == i)
 			continue;
-		if (an_run_parse((const char *)old.p + i, j - i, path, lineno, &r, &err)) {
+		if (an_summary_parse((const char *)old.p + i, j - i, path, lineno, &r, &err)) {
 			cmd_error("%s: nothing appended", err.msg);
 			ret = cmd_exit_for(err.code);
 			goto out;
@@ -176,7 +148,7 @@ int cmd_history_append(const char *path, const struct out_bytes *lines, const st
 			run = r.hist.run;
 		an_run_release(&r);
 	}
-	if (splice_run(lines, run + 1, &fixed)) {
+	if (out_summary_set_run((const char *)lines->p, lines->n, run + 1, &fixed)) {
 		cmd_error("out of memory");
 		ret = EXIT_ERROR;
 		goto out;

@@ -13,7 +13,7 @@
 #include <zlib.h>
 
 #include "an_exec.h"
-#include "out_run.h"
+#include "out_summary.h"
 #include "xp_stray.h"
 #include "an_functions.h"
 #include "xp_input.h"
@@ -97,13 +97,13 @@ int cmd_input_line(const struct cmd_common *c, const struct cmd_input *in, const
 	r.execs = in->execs;
 	r.kernels = from ? from->kernels : in->kernels;
 	r.ops = from ? from->ops : in->ops;
-	return out_run_line(&r, b);
+	return out_summary_line(&r, b);
 }
 
 /* Whether gzip data's first inflated bytes are a summary's (head: the file's first n bytes). */
 static int gz_summary(const unsigned char *head, size_t n)
 {
-	unsigned char out[sizeof(AN_RUN_MAGIC)];
+	unsigned char out[sizeof(AN_SUMMARY_MAGIC)];
 	z_stream zs;
 	int r;
 
@@ -118,7 +118,7 @@ static int gz_summary(const unsigned char *head, size_t n)
 		r = inflate(&zs, Z_SYNC_FLUSH);
 	while (r == Z_OK && zs.avail_out && zs.avail_in);
 	inflateEnd(&zs);
-	return an_run_sniff(out, sizeof(out) - 1 - zs.avail_out);
+	return an_summary_sniff(out, sizeof(out) - 1 - zs.avail_out);
 }
 
 /*
@@ -135,14 +135,14 @@ static int is_summary(const char *path)
 
 	if (!strcmp(path, "-") || stat(path, &st) || !S_ISREG(st.st_mode) || !(f = fopen(path, "rb")))
 		return 0;
-	n = fread(head, 1, sizeof(AN_RUN_MAGIC), f);
+	n = fread(head, 1, sizeof(AN_SUMMARY_MAGIC), f);
 	if (n >= 2 && head[0] == 0x1f && head[1] == 0x8b) {	/* gzip: enough of it to inflate the start */
 		n += fread(head + n, 1, sizeof(head) - n, f);
 		fclose(f);
 		return gz_summary(head, n);
 	}
 	fclose(f);
-	return an_run_sniff(head, n);
+	return an_summary_sniff(head, n);
 }
 
 int cmd_runs_read(const char *path, uint64_t max_input, struct an_run **runs, size_t *n, struct xp_err *err)
@@ -155,7 +155,7 @@ int cmd_runs_read(const char *path, uint64_t max_input, struct an_run **runs, si
 	*n = 0;
 	if ((ret = xp_buf_load(path, max_input, &b, err)))
 		return ret;
-	if (b.len && !an_run_sniff(b.data, b.len))
+	if (b.len && !an_summary_sniff(b.data, b.len))
 		ret = xp_err_set(err, XP_ERR_FORMAT, "'%s' is not a summary file (see 'xplane-stat summarize')", path);
 	for (i = 0; i < b.len && !ret; i = j + 1) {
 		const char *line = (const char *)b.data + i;
@@ -169,7 +169,7 @@ int cmd_runs_read(const char *path, uint64_t max_input, struct an_run **runs, si
 			ret = xp_err_set(err, XP_ERR_NOMEM, "out of memory");
 			break;
 		}
-		if (!(ret = an_run_parse(line, j - i, path, lineno, &(*runs)[*n], err)))
+		if (!(ret = an_summary_parse(line, j - i, path, lineno, &(*runs)[*n], err)))
 			(*n)++;
 	}
 	xp_buf_release(&b);

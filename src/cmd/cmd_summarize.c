@@ -8,7 +8,6 @@
 #include <unistd.h>
 
 #include "cmd.h"
-#include "out_run.h"
 
 struct sum_args {
 	struct cmd_common c;

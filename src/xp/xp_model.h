@@ -236,7 +236,9 @@ struct xp_read_opts {
 	/*
 	 * A plane whose lines hold at least this many bytes is split by lines
 	 * among the jobs (a host plane is often most of a file). 0: 32 MiB.
-	 * The model is the same either way.
+	 * The model is the same either way. One read (or one deferred plane's
+	 * load) splits on at most jobs - 1 threads at once, beside those
+	 * decoding planes; reads that run at once do not share that budget.
 	 */
 	size_t split_bytes;
 	/*

@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * Run summaries: a line written by out_run_line reads back field for field
+ * Run summaries: a line written by out_summary_line reads back field for field
  * (integers past 2^53 included); every truncation and a catalogue of bad
  * fields are refused with the file and line named, never a crash.
  */
 #include <stdlib.h>
 
 #include "an_run.h"
-#include "out_run.h"
+#include "an_summary.h"
+#include "out_summary.h"
 #include "test.h"
 #include "xp_arena.h"
 
@@ -121,15 +122,15 @@ static void test_round_trip(int children)
 	struct xp_err err = {0};
 
 	make_run(&a, children);
-	CHECK_INT(out_run_line(&a, &line), 0);
-	CHECK(an_run_sniff(line.p, line.n));
+	CHECK_INT(out_summary_line(&a, &line), 0);
+	CHECK(an_summary_sniff(line.p, line.n));
 	CHECK(line.n && line.p[line.n - 1] == '\n');
-	CHECK_INT(an_run_parse((const char *)line.p, line.n, "s.jsonl", 7, &b, &err), 0);
+	CHECK_INT(an_summary_parse((const char *)line.p, line.n, "s.jsonl", 7, &b, &err), 0);
 	check_same(&a, &b);
 	an_run_release(&b);
 	/* every proper prefix is refused, naming the line */
 	for (size_t k = 0; k + 1 < line.n; k += 1 + k / 50) {
-		int r = an_run_parse((const char *)line.p, k, "s.jsonl", 7, &b, &err);
+		int r = an_summary_parse((const char *)line.p, k, "s.jsonl", 7, &b, &err);
 
 		CHECK_INT(r, XP_ERR_FORMAT);
 		if (r != XP_ERR_FORMAT) {
@@ -159,7 +160,7 @@ static int parse_edited(const struct out_bytes *line, const char *from, const ch
 	out_bytes_str(&e, to);
 	p += strlen(from);
 	out_bytes_put(&e, p, line->n - (size_t)(p - (const char *)line->p));
-	ret = an_run_parse((const char *)e.p, e.n, "bad.jsonl", 2, &r, &err);
+	ret = an_summary_parse((const char *)e.p, e.n, "bad.jsonl", 2, &r, &err);
 	if (!ret)
 		an_run_release(&r);
 	snprintf(msg, n, "%s", err.msg);
@@ -206,7 +207,7 @@ static void test_bad_fields(void)
 	size_t i;
 
 	make_run(&a, 0);
-	CHECK_INT(out_run_line(&a, &line), 0);
+	CHECK_INT(out_summary_line(&a, &line), 0);
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		int r = parse_edited(&line, bad[i].from, bad[i].to, msg, sizeof(msg));
 

@@ -11,7 +11,8 @@
 #include <string.h>
 
 #include "an_run.h"
-#include "out_run.h"
+#include "an_summary.h"
+#include "out_summary.h"
 #include "test.h"
 #include "test_trace.h"
 
@@ -28,7 +29,7 @@ static int line_of(struct xp_trace *t, struct out_bytes *b)
 	run.tool = "xplane-stat test";
 	run.execs.hostname = "";
 	ret = an_run_kernels_of(&run.kernels, t, NULL, &err) || an_run_ops_of(&run.ops, t, NULL, &err) ||
-	      out_run_line(&run, b);
+	      out_summary_line(&run, b);
 	an_run_kernels_free(run.kernels);
 	an_run_ops_free(run.ops);
 	xp_arena_release(&run.execs.arena);
@@ -55,7 +56,7 @@ static void check_kernels(struct xp_trace *t, const struct out_bytes *line, cons
 		an_kern_init(&a, &ko);
 		an_kern_init(&b, &ko);
 		CHECK_INT(an_kern_add(&a, t, &err), 0);
-		CHECK_INT(an_run_parse((const char *)line->p, line->n, "t.jsonl", 1, &run, &err), 0);
+		CHECK_INT(an_summary_parse((const char *)line->p, line->n, "t.jsonl", 1, &run, &err), 0);
 		CHECK(run.kernels != NULL);
 		if (run.kernels)
 			CHECK_INT(an_run_kernels_pool(run.kernels, &b, &err), 0);
@@ -115,7 +116,7 @@ static void check_ops(struct xp_trace *t, const struct out_bytes *line, const ch
 	an_ops_init(&a, &oo);
 	an_ops_init(&b, &oo);
 	CHECK_INT(an_ops_add(&a, t, &err), 0);
-	CHECK_INT(an_run_parse((const char *)line->p, line->n, "t.jsonl", 1, &run, &err), 0);
+	CHECK_INT(an_summary_parse((const char *)line->p, line->n, "t.jsonl", 1, &run, &err), 0);
 	CHECK(run.ops != NULL);
 	if (run.ops)
 		CHECK_INT(an_run_ops_pool(run.ops, &b, &err), 0);
@@ -192,7 +193,7 @@ static void check_refused(const struct out_bytes *line, const char *section, con
 			test_failures++;
 			continue;
 		}
-		ret = an_run_parse(bad, strlen(bad), "t.jsonl", 7, &run, &err);
+		ret = an_summary_parse(bad, strlen(bad), "t.jsonl", 7, &run, &err);
 		len = strlen(err.msg);
 		if (ret != XP_ERR_FORMAT || strncmp(err.msg, "'t.jsonl' line 7: ", 18) || len < want ||
 		    strcmp(err.msg + len - want, cases[i][3])) {
@@ -212,10 +213,10 @@ static void check_round_trip(const struct out_bytes *line)
 	struct out_bytes again = {0};
 	struct xp_err err = {0};
 
-	CHECK_INT(an_run_parse((const char *)line->p, line->n, "t.jsonl", 1, &run, &err), 0);
+	CHECK_INT(an_summary_parse((const char *)line->p, line->n, "t.jsonl", 1, &run, &err), 0);
 	if (err.msg[0])
 		fprintf(stderr, "  %s\n", err.msg);
-	CHECK_INT(out_run_line(&run, &again), 0);
+	CHECK_INT(out_summary_line(&run, &again), 0);
 	CHECK(again.n == line->n && !memcmp(again.p, line->p, line->n));
 	an_run_release(&run);
 	out_bytes_release(&again);

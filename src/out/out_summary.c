@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-#include "out_run.h"
+/* The summary line format, write side: a run as one JSON line that an_summary_parse reads back. */
+#include "out_summary.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -56,7 +57,7 @@ static void put_key(struct out_bytes *b, const char *key, int first)
 }
 
 /* The counts of table (n, size_t fields of base), each after a comma. */
-static void put_counts(struct out_bytes *b, const struct an_run_count *table, size_t n, const void *base)
+static void put_counts(struct out_bytes *b, const struct an_summary_count *table, size_t n, const void *base)
 {
 	size_t i;
 
@@ -96,8 +97,8 @@ static void put_device(struct out_bytes *b, const struct an_device *d)
 	out_bytes_json_exact(b, d->name);
 	put_key(b, "plane", 0);
 	put_int(b, d->plane);
-	for (i = 0; i < an_run_ndev_fields; i++) {
-		const struct an_run_dev_field *f = &an_run_dev_fields[i];
+	for (i = 0; i < an_summary_ndev_fields; i++) {
+		const struct an_summary_dev_field *f = &an_summary_dev_fields[i];
 		const char *p = (const char *)d + f->off;
 
 		int64_t v = f->is_i64 ? *(const int64_t *)p : (int64_t)*(const size_t *)p;
@@ -108,10 +109,10 @@ static void put_device(struct out_bytes *b, const struct an_device *d)
 		}
 	}
 	for (i = 0; i < 3; i++) {
-		if (!d->odd_stats[an_run_dev_odd_key[i]])
+		if (!d->odd_stats[an_summary_dev_odd_key[i]])
 			continue;
-		put_key(b, an_run_dev_odd[i], 0);
-		put_int(b, (int64_t)d->odd_stats[an_run_dev_odd_key[i]]);
+		put_key(b, an_summary_dev_odd[i], 0);
+		put_int(b, (int64_t)d->odd_stats[an_summary_dev_odd_key[i]]);
 	}
 	if (d->module_line) {
 		put_key(b, "module_line", 0);
@@ -417,7 +418,7 @@ static int put_kern_plane(struct out_bytes *b, struct an_run_kern_plane *p)
 		out_bytes_put(b, "}", 1);
 		return 0;
 	}
-	put_counts(b, an_run_kern_counts, 3, r);
+	put_counts(b, an_summary_kern_counts, 3, r);
 	put_key(b, "busy_ps", 0);
 	put_int(b, r->kernel_busy_ps);
 	put_key(b, "bad_config_example", 0);
@@ -481,7 +482,7 @@ static void put_ops_plane(struct out_bytes *b, const struct an_run_ops_plane *p)
 	put_double(b, d->peak_flops);
 	put_key(b, "peak_bw", 0);
 	put_double(b, d->peak_bw);
-	put_counts(b, an_run_ops_counts, 5, d);
+	put_counts(b, an_summary_ops_counts, 5, d);
 	out_bytes_str(b, "},\"rows\":[");
 	for (i = 0; i < r->nrows; i++) {
 		const struct an_op_row *row = &r->rows[i];
@@ -543,13 +544,13 @@ static void put_ops(struct out_bytes *b, const struct an_run_ops *o)
 	out_bytes_put(b, "}", 1);
 }
 
-int out_run_line(const struct an_run *r, struct out_bytes *b)
+int out_summary_line(const struct an_run *r, struct out_bytes *b)
 {
 	size_t i;
 	int first;
 
-	out_bytes_str(b, AN_RUN_MAGIC);
-	out_bytes_i64(b, AN_RUN_SCHEMA);
+	out_bytes_str(b, AN_SUMMARY_MAGIC);
+	out_bytes_i64(b, AN_SUMMARY_SCHEMA);
 	put_key(b, "tool", 0);
 	out_bytes_json_exact(b, r->tool ? r->tool : "");
 	out_bytes_str(b, ",\"input\":{\"path\":");
@@ -602,4 +603,31 @@ int out_run_line(const struct an_run *r, struct out_bytes *b)
 		put_ops(b, r->ops);
 	out_bytes_str(b, "}\n");
 	return b->failed ? -1 : 0;
+}
+
+/*
+ * A JSON string holds no unescaped quote, so the first "run": in a line
+ * is its history's, as out_summary_line wrote it.
+ */
+int out_summary_set_run(const char *lines, size_t len, uint64_t run, struct out_bytes *out)
+{
+	static const char key[] = "\"run\":0,";
+	const char *p = lines, *end = p + len;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p)), *k;
+		size_t n = nl ? (size_t)(nl + 1 - p) : (size_t)(end - p);
+
+		k = memmem(p, n, key, sizeof(key) - 1);
+		if (!k)
+			return -1;
+		out_bytes_put(out, p, (size_t)(k - p));
+		out_bytes_str(out, "\"run\":");
+		out_bytes_u64(out, run);
+		out_bytes_put(out, ",", 1);
+		k += sizeof(key) - 1;
+		out_bytes_put(out, k, (size_t)(p + n - k));
+		p += n;
+	}
+	return out->failed ? -1 : 0;
 }

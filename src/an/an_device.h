@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Device planes: which are devices, --device matching, name order, the lines of device work. */
+#ifndef AN_DEVICE_H
+#define AN_DEVICE_H
+
+#include <stddef.h>
+
+#include "xp_model.h"
+
+/* Whether a plane is a device plane (/device:GPU:, /device:TPU:, /device:CUSTOM:). */
+int an_is_device_plane(const char *name);
+/*
+ * The lines of a device plane whose events are device work (use[i] set): its
+ * "XLA Modules" line (*module_line, else -1), else its "Stream #" lines, else
+ * all. Returns how many.
+ */
+size_t an_device_lines(const char *const *names, size_t n, unsigned char *use, int *module_line);
+/*
+ * Events on the plane's lines of device work (an_device_lines): a device
+ * plane without any is not analysed. Lines a lazy read skipped are not such lines.
+ */
+size_t an_plane_device_events(const struct xp_plane *p);
+/*
+ * The same for plane p: marks in use (p->nlines zeroed bytes) its lines of
+ * device work; how many, or -1 when out of memory.
+ */
+long an_plane_device_lines(const struct xp_plane *p, unsigned char *use, int *module_line);
+/*
+ * --device PATTERN: case-insensitive substring of the plane name; a pattern
+ * ending in a digit must not be followed by another digit ("TPU:1" is not "TPU:10").
+ */
+int an_device_matches(const char *plane_name, const char *pattern);
+/*
+ * Orders plane names as a person would: runs of digits compare as numbers
+ * ("/device:GPU:2" before "/device:GPU:10"), the rest byte by byte; names
+ * equal so (leading zeros) fall back to strcmp, so the order is total.
+ */
+int an_name_cmp(const char *a, const char *b);
+
+#endif
