@@ -41,51 +41,6 @@ static const char *const key_names[XP_KEY_COUNT] = {
 };
 _Static_assert(XP_KEY_COUNT <= 32, "key sets are uint32_t masks");
 
-const struct xp_reader *const xp_reader_default = &xp_reader_wire;
-
-const struct xp_reader *xp_reader_find(const char *name)
-{
-	if (!strcmp(name, xp_reader_wire.name))
-		return &xp_reader_wire;
-	if (!strcmp(name, xp_reader_protobuf_c.name))
-		return &xp_reader_protobuf_c;
-	return NULL;
-}
-
-int xp_trace_read_opts(const struct xp_read_opts *o, const void *buf, size_t len,
-		       struct xp_trace **out, struct xp_err *err)
-{
-	struct xp_trace *t = calloc(1, sizeof(*t));
-	size_t i;
-	int ret;
-
-	*out = NULL;
-	if (!t)
-		return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
-	xp_arena_init(&t->arena);
-	t->reader_ = o->reader ? o->reader : xp_reader_default;
-	t->buf_ = buf;
-	t->len_ = len;
-	t->event_stats_ = o->event_stats;
-	t->input_mapped_ = o->input_mapped;
-	t->want_host_event_ = o->want_host_event;
-	t->host_keys_ = o->host_keys;
-	t->keys_ = o->keys;
-	t->jobs_ = o->jobs;
-	t->split_bytes_ = o->split_bytes;
-	t->plane_user_free_ = o->plane_user_free;
-	ret = t->reader_->read(buf, len, o, t, err);
-	for (i = 0; !ret && i < t->nplanes; i++)
-		if (t->planes[i].loaded && !t->planes[i].plane_read_done_)
-			ret = xp_plane_read_done(&t->planes[i], o, err);
-	if (ret) {
-		xp_trace_free(t);
-		return ret;
-	}
-	*out = t;
-	return 0;
-}
-
 int xp_plane_read_done(struct xp_plane *p, const struct xp_read_opts *o, struct xp_err *err)
 {
 	int ret;
@@ -99,14 +54,6 @@ int xp_plane_read_done(struct xp_plane *p, const struct xp_read_opts *o, struct 
 		p->events_released = 1;
 	}
 	return ret;
-}
-
-int xp_trace_read(const struct xp_reader *r, const void *buf, size_t len,
-		  struct xp_trace **out, struct xp_err *err)
-{
-	struct xp_read_opts o = {.reader = r};
-
-	return xp_trace_read_opts(&o, buf, len, out, err);
 }
 
 int xp_trace_load_plane(struct xp_trace *t, size_t i, struct xp_err *err)
