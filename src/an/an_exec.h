@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "an_device.h"
+#include "an_link.h"
 #include "xp_model.h"
 
 struct an_exec_opts {
@@ -104,9 +105,6 @@ enum an_link {
 	AN_LINK_NO_LAUNCHES_NO_EXECUTORS,
 };
 
-/* The executor forms host linkage knows, for messages. */
-extern const char an_executor_forms[];
-
 /* Owns its arrays and strings (copied out of the trace): free with an_exec_list_release. */
 struct an_exec_list {
 	struct xp_arena arena;
@@ -136,12 +134,6 @@ int an_exec_wants_plane(const char *name, void *device_pattern);
  */
 void an_exec_want_lines(const char *plane, const char *const *names, size_t n,
 			unsigned char *want, void *device_pattern);
-/*
- * For xp_read_opts.want_host_event: the host events host linkage takes by
- * their name alone (executors of the older forms); launches, ExecuteThunks
- * and step annotations carry key stats and are kept for those.
- */
-int an_exec_wants_host_event(const char *name);
 /* The key stats an_exec_find reads on device and host planes (xp_read_opts.keys). */
 #define AN_EXEC_KEYS                                                                     \
 	(1u << XP_K_HLO_MODULE | 1u << XP_K_PROGRAM_ID | 1u << XP_K_RUN_ID |            \

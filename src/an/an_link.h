@@ -1,5 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Host linkage for an_exec_find: device correlation_id -> host launch -> enclosing executor. */
+/*
+ * Host linkage for an_exec_find: device correlation_id -> host launch ->
+ * enclosing executor. Its first two names are for readers and messages
+ * (an_exec.h includes this); the rest is an_exec.c's.
+ */
 #ifndef AN_LINK_H
 #define AN_LINK_H
 
@@ -7,8 +11,17 @@
 #include <stdint.h>
 
 #include "an_corr.h"
-#include "an_exec.h"
 #include "xp_model.h"
+
+/* The executor forms host linkage knows, for messages. */
+extern const char an_executor_forms[];
+
+/*
+ * For xp_read_opts.want_host_event: the host events host linkage takes by
+ * their name alone (executors of the older forms); launches, ExecuteThunks
+ * and step annotations carry key stats and are kept for those.
+ */
+int an_exec_wants_host_event(const char *name);
 
 /* A plane's event by start time: sorting these needs no context pointer. */
 struct an_ev_ref {
