@@ -59,8 +59,9 @@ static int kern_finish(void *r, struct xp_err *e)
 {
 	return an_kern_finish(r, e);
 }
-static int kern_notes(const void *r, struct xp_notes *n)
+static int kern_notes(const void *r, int several, struct xp_notes *n)
 {
+	(void)several;
 	return an_kern_notes(r, n);
 }
 static void kern_release(void *r)
@@ -93,8 +94,9 @@ static int ops_finish(void *r, struct xp_err *e)
 {
 	return an_ops_finish(r, e);
 }
-static int ops_notes(const void *r, struct xp_notes *n)
+static int ops_notes(const void *r, int several, struct xp_notes *n)
 {
+	(void)several;
 	return an_ops_notes(r, n);
 }
 static void ops_release(void *r)
@@ -127,8 +129,9 @@ static int mem_merge(void *d, void *s, struct xp_err *e)
 {
 	return an_mem_merge(d, s, e);
 }
-static int mem_notes(const void *r, struct xp_notes *n)
+static int mem_notes(const void *r, int several, struct xp_notes *n)
 {
+	(void)several;
 	return an_mem_notes(r, n);
 }
 static void mem_release(void *r)
@@ -161,9 +164,9 @@ static int comp_merge(void *d, void *s, struct xp_err *e)
 {
 	return an_comp_merge(d, s, e);
 }
-static int comp_notes(const void *r, struct xp_notes *n)
+static int comp_notes(const void *r, int several, struct xp_notes *n)
 {
-	return an_comp_notes(r, n);
+	return an_comp_notes(r, several, n);
 }
 static void comp_release(void *r)
 {

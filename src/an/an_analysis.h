@@ -17,7 +17,7 @@
 
 /* How an input is read for an analysis. */
 enum an_read {
-	AN_READ_TRACE,		/* the device planes first (lazily), the rest on demand */
+	AN_READ_TRACE,		/* every plane, at once */
 	AN_READ_HOST,		/* only the host planes ("/host:..."); the others keep their names */
 	AN_READ_KERNELS,	/* the GPU stream lines, or a run summary's kernels section */
 	AN_READ_OPS,		/* the lines an_ops_add uses, or a run summary's ops section */
@@ -41,7 +41,8 @@ struct an_analysis {
 	void (*init)(void *r, const void *opts);
 	/*
 	 * Adds one input's trace, read as `read` says (input names it in
-	 * messages); NULL where the caller adds it itself. 0 or an xp_errcode.
+	 * messages), to an input's own result; NULL where the caller adds the
+	 * input itself. 0 or an xp_errcode.
 	 */
 	int (*add)(void *r, struct xp_trace *t, const char *input, struct xp_err *err);
 	/*
@@ -54,8 +55,8 @@ struct an_analysis {
 	int (*merge)(void *dst, void *src, struct xp_err *err);
 	/* After the last input (NULL: nothing to do). 0 or an xp_errcode. */
 	int (*finish)(void *r, struct xp_err *err);
-	/* Warnings about the result, added to n (NULL: none). 0 or XP_ERR_NOMEM. */
-	int (*notes)(const void *r, struct xp_notes *n);
+	/* Warnings about the result (several: of several inputs), added to n (NULL: none). 0 or XP_ERR_NOMEM. */
+	int (*notes)(const void *r, int several, struct xp_notes *n);
 	void (*release)(void *r);
 };
 

@@ -73,13 +73,13 @@ int an_comp_input_notes(const struct an_comp_result *r, const char *path, int se
 	return 0;
 }
 
-int an_comp_notes(const struct an_comp_result *r, struct xp_notes *n)
+int an_comp_notes(const struct an_comp_result *r, int several, struct xp_notes *n)
 {
-	if (r->compiler_events)
+	if (r->compiler_events || !r->nfns)
 		return 0;
 	return xp_notes_add(n, "no compiler events (trace_to_jaxpr, lower_*, backend_compile, *Compiler::*) in %s: "
 			    "each function's overhead is the first call minus the later median, an estimate",
-			    r->inputs == 1 ? "this input" : "any input");
+			    several ? "any input" : "this input");
 }
 
 int an_ev_stray_notes(size_t k, const char *path, struct xp_notes *n)

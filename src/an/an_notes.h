@@ -26,8 +26,8 @@ int an_kern_notes(const struct an_kern_result *r, struct xp_notes *n);
 int an_kern_input_notes(const struct an_kern_result *r, const char *path, int several, struct xp_notes *n);
 int an_mem_input_notes(const struct an_mem_result *r, const char *path, int several, struct xp_notes *n);
 int an_comp_input_notes(const struct an_comp_result *r, const char *path, int several, struct xp_notes *n);
-/* Compile: no compiler events anywhere (the overheads are then estimates). */
-int an_comp_notes(const struct an_comp_result *r, struct xp_notes *n);
+/* Compile: functions but no compiler events in any input (several: of several), the overheads then estimates. */
+int an_comp_notes(const struct an_comp_result *r, int several, struct xp_notes *n);
 /* Events: k events of one input's planes ended as stray ends (counted, not timed). */
 int an_ev_stray_notes(size_t k, const char *path, struct xp_notes *n);
 /* The memories: events without bytes, frees of unseen allocations, reused addresses. */

@@ -10,7 +10,7 @@ struct comp_args {
 	struct out_comp_opts oo;
 };
 
-static int comp_setup(struct cmd_drive *d)
+static int comp_check(struct cmd_drive *d)
 {
 	if (((struct comp_args *)d->args)->oo.events && d->mode != OUT_CSV && d->mode != OUT_TSV)
 		return cmd_usage_error("--events selects the CSV/TSV table: the text and JSON outputs have both");
@@ -43,7 +43,7 @@ static int comp_print(FILE *f, enum out_mode mode, const struct out_style *st, c
 }
 
 static const struct cmd_analysis compile = {
-	.an = &an_compile_analysis, .setup = comp_setup, .nothing = comp_nothing,
+	.an = &an_compile_analysis, .check = comp_check, .nothing = comp_nothing,
 	.print = comp_print,
 };
 

@@ -17,7 +17,8 @@ static void drive_input_free(const struct an_analysis *an, struct drive_input *d
 {
 	if (!di)
 		return;
-	an->release(di->r);
+	if (an->merge)
+		an->release(di->r);
 	cmd_input_free(di->in);
 	free(di);
 }
@@ -27,11 +28,13 @@ static void *drive_work(size_t i, void *ctx)
 	struct cmd_drive *d = ctx;
 	const struct an_analysis *an = d->a->an;
 	const char *path = d->paths.paths[i];
-	struct drive_input *di = calloc(1, sizeof(*di) + an->size);
+	/* an input's own result, where the analysis pools them */
+	struct drive_input *di = calloc(1, sizeof(*di) + (an->merge ? an->size : 0));
 
 	if (!di)
 		return NULL;
-	an->init(di->r, d->opts);
+	if (an->merge)
+		an->init(di->r, d->opts);
 	switch (an->read.how) {
 	case AN_READ_TRACE:
 		di->in = cmd_input_process(d->c, path, d->plane_jobs, NULL, 1);
@@ -86,10 +89,10 @@ static void drive_done(size_t i, void *result, void *ctx)
 	if (!in || in->code)
 		goto out;
 	if (cmd_history_add(d->c, in) ||
-	    (an->input_notes && an->input_notes(di->r, in->path, d->paths.n > 1, &d->notes)))
+	    (an->merge && an->input_notes && an->input_notes(di->r, in->path, d->paths.n > 1, &d->notes)))
 		r = XP_ERR_NOMEM;
 	if (!r && d->a->input)
-		r = d->a->input(d, in, di->r, &err);
+		r = d->a->input(d, in, an->merge ? (void *)di->r : NULL, &err);
 	if (!r && an->merge)
 		r = an->merge(d->res, di->r, &err);
 	if (r < 0) {
@@ -125,13 +128,17 @@ static int drive_finish(struct cmd_drive *d)
 {
 	const struct an_analysis *an = d->a->an;
 	struct xp_err err = {0};
-	int ret;
+	int ret, several = d->paths.n > 1;
 
 	if (d->a->nothing && (ret = d->a->nothing(d)) != CMD_GO_ON) {
+		if (an->notes && an->notes(d->res, several, &d->notes)) {
+			cmd_error("out of memory");
+			ret = EXIT_ERROR;
+		}
 		cmd_print_notes(&d->notes);
 		return ret;
 	}
-	if ((an->finish && an->finish(d->res, &err)) || (an->notes && an->notes(d->res, &d->notes))) {
+	if ((an->finish && an->finish(d->res, &err)) || (an->notes && an->notes(d->res, several, &d->notes))) {
 		cmd_error("%s", err.code ? err.msg : "out of memory");
 		return EXIT_ERROR;
 	}
@@ -187,14 +194,15 @@ static int drive_begin(struct cmd_drive *d, const struct opt_cmd *cmd, int argc,
 	int ret;
 
 	if ((ret = cmd_parse(cmd, argc, argv, &d->pos, &d->npos)) >= 0 ||
-	    (ret = cmd_output_setup(d->c, &d->mode)) >= 0 || (ret = cmd_input_setup(d->c)) >= 0 ||
+	    (ret = cmd_output_setup(d->c, &d->mode)) >= 0 || (d->a->check && (ret = d->a->check(d)) >= 0) ||
+	    (ret = cmd_input_setup(d->c)) >= 0 ||
 	    (d->a->an->read.how == AN_READ_EXECS && (ret = cmd_exec_setup(d->c, &d->time, &d->xo)) >= 0) ||
 	    (ret = cmd_match_setup(d->c)) >= 0)
 		return ret;
 	cmd_read_profile(d->c, &d->a->an->read);
-	if (d->a->setup && (ret = d->a->setup(d)) >= 0)
+	if ((ret = cmd_history_setup(d->c, &d->notes)) >= 0)
 		return ret;
-	return cmd_history_setup(d->c, &d->notes);
+	return d->a->setup ? d->a->setup(d) : CMD_GO_ON;
 }
 
 int cmd_drive(struct cmd_drive *d, const struct opt_cmd *cmd, int argc, char **argv)

@@ -24,10 +24,12 @@ struct cmd_drive;
 struct cmd_analysis {
 	const struct an_analysis *an;
 	/*
-	 * After parsing: the command's own checks of its options, and the
-	 * analysis options it fills (d->opts). CMD_GO_ON, or the exit code
-	 * (message printed). NULL: none.
+	 * Right after the output mode is known: the command's own checks of its
+	 * options, and the analysis options it fills (d->opts). CMD_GO_ON, or
+	 * the exit code (message printed). NULL: none.
 	 */
+	int (*check)(struct cmd_drive *d);
+	/* The same once every shared option is set up (--reader, --time, --match): for what needs them. */
 	int (*setup)(struct cmd_drive *d);
 	/*
 	 * On the main thread, in input order, before the input's result r is
@@ -39,8 +41,9 @@ struct cmd_analysis {
 	int (*input)(struct cmd_drive *d, struct cmd_input *in, void *r, struct xp_err *err);
 	/*
 	 * After every input: CMD_GO_ON when there is something to show, else
-	 * what "nothing found" says (printed) and the exit code; the notes so
-	 * far are printed after it. NULL: never nothing.
+	 * what "nothing found" says (printed) and the exit code; the result's
+	 * notes (an->notes) and the others are printed after it. NULL: never
+	 * nothing.
 	 */
 	int (*nothing)(struct cmd_drive *d);
 	/* After finish and notes, before printing: CMD_GO_ON, or the exit code (message printed). NULL: none. */
@@ -82,9 +85,9 @@ struct cmd_drive {
 /*
  * Runs the command: parses the arguments (options, --help, the count of
  * positionals its table takes), sets d->mode from --json/--csv/--tsv,
- * checks --reader and --jobs (and for executions --time and --children),
- * applies the analysis's read profile to d->c, calls setup, readies
- * --history, runs the analysis over the inputs, writes its result and
+ * calls check, sets up --reader (and for executions --time and --children)
+ * and --match, applies the analysis's read profile to d->c, readies
+ * --history, calls setup, runs the analysis over the inputs, writes its result and
  * appends to the history. Returns the exit code.
  */
 int cmd_drive(struct cmd_drive *d, const struct opt_cmd *cmd, int argc, char **argv);

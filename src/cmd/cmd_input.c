@@ -262,18 +262,19 @@ void cmd_input_free(struct cmd_input *in)
 }
 
 /* How kernels (ops) read a trace: the device planes --device selects, as that command sets its keys. */
-static int read_as(const struct cmd_common *c, int ops, const char *path, unsigned jobs, struct xp_trace **t,
-		   struct xp_err *err)
+static int read_as(const struct cmd_common *c, const struct an_analysis *an, const char *path, unsigned jobs,
+		   struct xp_trace **t, struct xp_err *err)
 {
 	struct cmd_common k = *c;
 
-	/* these analyses need every plane's events, and only their own key stats */
+	/* these analyses need every plane's events, as their read profile says */
 	memset(&k.read, 0, sizeof(k.read));
 	k.read.reader = c->read.reader;
-	k.read.event_stats = c->read.event_stats;
-	k.read.keys = ops ? AN_OPS_KEYS : AN_KERN_KEYS;
+	an_read_opts(&k.read, &an->read);
 	k.children = NULL;
-	return ops ? cmd_read_lines(&k, path, jobs, an_ops_want_lines, t, err) : cmd_read(&k, path, jobs, 1, t, err);
+	if (an->read.how == AN_READ_OPS)
+		return cmd_read_lines(&k, path, jobs, an_ops_want_lines, t, err);
+	return cmd_read(&k, path, jobs, 1, t, err);
 }
 
 /*
@@ -326,9 +327,8 @@ static void added(struct cmd_input *in, int r)
 
 /* One section's analysis of an input: pool from its summary, or add its trace (kept with keep). */
 struct section_fns {
-	int ops;	/* the section: ops, else kernels */
+	const struct an_analysis *an;	/* kernels or ops */
 	int (*pool)(const struct an_run *run, void *r, struct xp_err *err);
-	int (*add)(void *r, struct xp_trace *t, struct xp_err *err);
 };
 
 static struct cmd_input *input_section(const struct cmd_common *c, const char *path, unsigned jobs,
@@ -340,13 +340,13 @@ static struct cmd_input *input_section(const struct cmd_common *c, const char *p
 	if (!in)
 		return NULL;
 	if (e) {
-		if (!run_section(c, in, f->ops) && f->pool(&e->run, r, &in->err))
+		if (!run_section(c, in, f->an == &an_ops_analysis) && f->pool(&e->run, r, &in->err))
 			in->code = EXIT_ERROR;
 		return in;
 	}
-	if ((in->code = read_as(c, f->ops, path, jobs, &in->t, &in->err)))
+	if ((in->code = read_as(c, f->an, path, jobs, &in->t, &in->err)))
 		return in;
-	added(in, f->add(r, in->t, &in->err));
+	added(in, f->an->add(r, in->t, path, &in->err));
 	if (!keep) {
 		xp_trace_free(in->t);
 		in->t = NULL;
@@ -359,25 +359,15 @@ static int kern_pool(const struct an_run *run, void *r, struct xp_err *err)
 	return an_run_kernels_pool(run->kernels, r, err);
 }
 
-static int kern_add(void *r, struct xp_trace *t, struct xp_err *err)
-{
-	return an_kern_add(r, t, err);
-}
-
 static int ops_pool(const struct an_run *run, void *r, struct xp_err *err)
 {
 	return an_run_ops_pool(run->ops, r, err);
 }
 
-static int ops_add(void *r, struct xp_trace *t, struct xp_err *err)
-{
-	return an_ops_add(r, t, err);
-}
-
 struct cmd_input *cmd_input_kernels(const struct cmd_common *c, const char *path, unsigned jobs,
 				    struct an_kern_result *r)
 {
-	static const struct section_fns f = {0, kern_pool, kern_add};
+	static const struct section_fns f = {&an_kernels_analysis, kern_pool};
 
 	return input_section(c, path, jobs, &f, r, 0);
 }
@@ -385,7 +375,7 @@ struct cmd_input *cmd_input_kernels(const struct cmd_common *c, const char *path
 struct cmd_input *cmd_input_ops(const struct cmd_common *c, const char *path, unsigned jobs,
 				struct an_ops_result *r, int keep)
 {
-	static const struct section_fns f = {1, ops_pool, ops_add};
+	static const struct section_fns f = {&an_ops_analysis, ops_pool};
 
 	return input_section(c, path, jobs, &f, r, keep);
 }
@@ -402,7 +392,8 @@ void cmd_input_parts(const struct cmd_common *c, unsigned jobs, struct cmd_input
 
 		memset(&part, 0, sizeof(part));
 		part.path = in->path;
-		if (!(part.code = read_as(c, ops, in->path, jobs, &part.t, &part.err))) {
+		if (!(part.code = read_as(c, ops ? &an_ops_analysis : &an_kernels_analysis, in->path, jobs, &part.t,
+					  &part.err))) {
 			r = ops ? an_run_ops_of(&in->ops, part.t, c->device, &part.err)
 				: an_run_kernels_of(&in->kernels, part.t, c->device, &part.err);
 			added(&part, r);

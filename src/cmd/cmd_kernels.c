@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* xplane-stat kernels: GPU kernels, copies and memsets on the stream lines, pooled over inputs. */
-#include "an_notes.h"
+#include "an_kernels.h"
 #include "cmd_driver.h"
 #include "out_kernels.h"
 
@@ -11,7 +11,7 @@ struct kern_args {
 	int by;
 };
 
-static int kern_setup(struct cmd_drive *d)
+static int kern_check(struct cmd_drive *d)
 {
 	struct kern_args *a = d->args;
 
@@ -34,7 +34,7 @@ static int kern_nothing(struct cmd_drive *d)
 		  ? "its device planes have no 'Stream #' lines (a TPU trace? 'xplane-stat ops' shows its XLA ops)"
 		  : r->devices ? "the GPU stream lines hold no events"
 		  : "no GPU device plane has 'Stream #' lines ('xplane-stat planes FILE' shows what it holds)");
-	return an_kern_notes(d->res, &d->notes) ? EXIT_ERROR : cmd_drive_nomatch(d);
+	return cmd_drive_nomatch(d);
 }
 
 static int kern_print(FILE *f, enum out_mode mode, const struct out_style *st, const struct cmd_drive *d)
@@ -43,7 +43,7 @@ static int kern_print(FILE *f, enum out_mode mode, const struct out_style *st, c
 }
 
 static const struct cmd_analysis kernels = {
-	.an = &an_kernels_analysis, .setup = kern_setup, .nothing = kern_nothing,
+	.an = &an_kernels_analysis, .check = kern_check, .nothing = kern_nothing,
 	.print = kern_print,
 };
 

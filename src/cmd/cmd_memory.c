@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* xplane-stat memory: device memory from the allocators' events on the host plane. */
-#include "an_notes.h"
+#include "an_memory.h"
 #include "cmd_driver.h"
 #include "out_memory.h"
 
@@ -10,7 +10,7 @@ struct mem_args {
 	struct out_mem_opts oo;
 };
 
-static int mem_setup(struct cmd_drive *d)
+static int mem_check(struct cmd_drive *d)
 {
 	struct mem_args *a = d->args;
 
@@ -34,7 +34,7 @@ static int mem_nothing(struct cmd_drive *d)
 	else
 		cmd_error("no memory events in %s: no MemoryAllocation or MemoryDeallocation event on a host plane",
 			  cmd_drive_inputs(d));
-	return an_mem_notes(d->res, &d->notes) ? EXIT_ERROR : cmd_drive_nomatch(d);
+	return cmd_drive_nomatch(d);
 }
 
 static int mem_print(FILE *f, enum out_mode mode, const struct out_style *st, const struct cmd_drive *d)
@@ -46,7 +46,7 @@ static int mem_print(FILE *f, enum out_mode mode, const struct out_style *st, co
 }
 
 static const struct cmd_analysis memory = {
-	.an = &an_memory_analysis, .setup = mem_setup, .nothing = mem_nothing,
+	.an = &an_memory_analysis, .check = mem_check, .nothing = mem_nothing,
 	.print = mem_print,
 };
 

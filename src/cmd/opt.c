@@ -146,17 +146,22 @@ static const struct opt *find_short(const struct opt *o, char c)
 int opt_parse(const struct opt_cmd *c, int argc, char **argv, const char ***pos, size_t *npos,
 	      FILE *out, char *err, size_t errlen)
 {
-	int i, only_pos = 0;
+	const char **enums = NULL;	/* each OPT_ENUM's last value: checked once all is parsed */
+	const struct opt *o;
+	size_t nopts = 0;
+	int i, only_pos = 0, ret = -1;
 
 	*npos = 0;
+	for (o = c->opts; o->kind != OPT_END; o++)
+		nopts++;
 	*pos = calloc((size_t)argc + 1, sizeof(**pos));
-	if (!*pos) {
+	enums = calloc(nopts + 1, sizeof(*enums));
+	if (!*pos || !enums) {
 		snprintf(err, errlen, "out of memory");
-		return -1;
+		goto out;
 	}
 	for (i = 1; i < argc; i++) {
 		const char *a = argv[i], *val = NULL;
-		const struct opt *o;
 
 		if (only_pos || a[0] != '-' || !a[1]) {
 			(*pos)[(*npos)++] = a;
@@ -168,7 +173,8 @@ int opt_parse(const struct opt_cmd *c, int argc, char **argv, const char ***pos,
 		}
 		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			opt_help(c, out);
-			return 1;
+			ret = 1;
+			goto out;
 		}
 		if (a[1] == '-') {
 			const char *eq = strchr(a + 2, '=');
@@ -178,7 +184,7 @@ int opt_parse(const struct opt_cmd *c, int argc, char **argv, const char ***pos,
 			if (!o) {
 				snprintf(err, errlen, "unknown option '%.*s' (see 'xplane-stat %s --help')",
 					 (int)(len + 2), a, c->name);
-				return -1;
+				goto out;
 			}
 			if (eq)
 				val = eq + 1;
@@ -187,7 +193,7 @@ int opt_parse(const struct opt_cmd *c, int argc, char **argv, const char ***pos,
 			if (!o) {
 				snprintf(err, errlen, "unknown option '-%c' (see 'xplane-stat %s --help')",
 					 a[1], c->name);
-				return -1;
+				goto out;
 			}
 			if (a[2])
 				val = a + 2;
@@ -195,7 +201,7 @@ int opt_parse(const struct opt_cmd *c, int argc, char **argv, const char ***pos,
 		if (o->kind == OPT_FLAG) {
 			if (val) {
 				snprintf(err, errlen, "--%s takes no value", o->lng);
-				return -1;
+				goto out;
 			}
 			*(int *)o->ptr = 1;
 			continue;
@@ -203,19 +209,27 @@ int opt_parse(const struct opt_cmd *c, int argc, char **argv, const char ***pos,
 		if (!val) {
 			if (i + 1 >= argc) {
 				snprintf(err, errlen, "--%s needs a value (%s)", o->lng, o->arg);
-				return -1;
+				goto out;
 			}
 			val = argv[++i];
 		}
-		if (set_value(o, val, err, errlen))
-			return -1;
+		if (o->kind == OPT_ENUM)
+			enums[o - c->opts] = val;
+		else if (set_value(o, val, err, errlen))
+			goto out;
 	}
 	if (*npos < c->min_pos || (c->max_pos && *npos > c->max_pos)) {
 		snprintf(err, errlen, "%s (see 'xplane-stat %s --help')", c->pos_msg ? c->pos_msg : "no input given",
 			 c->name);
-		return -1;
+		goto out;
 	}
-	return 0;
+	for (o = c->opts; o->kind != OPT_END; o++)
+		if (enums[o - c->opts] && set_value(o, enums[o - c->opts], err, errlen))
+			goto out;
+	ret = 0;
+out:
+	free(enums);
+	return ret;
 }
 
 void opt_help(const struct opt_cmd *c, FILE *f)

@@ -18,7 +18,8 @@ enum opt_kind {
 	OPT_COUNT,	/* size_t *: a positive integer (0 is refused) */
 	OPT_DUR,	/* int64_t *: a duration with unit (ps, ns, us, ms, s) into picoseconds */
 	OPT_BYTES,	/* uint64_t *: a size with optional K, M, G, T suffix (powers of 1024) */
-	OPT_ENUM,	/* int *: the index of the argument among arg's names ("name|config|function") */
+	OPT_ENUM,	/* int *: the index of the argument among arg's names ("name|config|function"), */
+			/* the last one given, checked once the rest is parsed */
 };
 
 struct opt {
