@@ -202,7 +202,7 @@ const struct cmd_run_entry *cmd_run_for(const struct cmd_common *c, const char *
 int cmd_opt_differs(const char *run, const char *cmd);
 /* Replaces each summary file among paths by one input per run (kept in c). 0 or an xp_errcode. */
 int cmd_expand_summaries(struct cmd_common *c, struct xp_pathlist *paths, struct xp_err *err);
-/* Every plane's name of t, and which device planes are empty (free with cmd_planes_free). 0 or -1. */
+/* Every plane's name of t, and which device planes are empty (free with cmd_planes_free). 0 or -1 (cmd_message.c). */
 int cmd_plane_list(struct xp_trace *t, char ***names, unsigned char **empty);
 void cmd_planes_free(char **names, unsigned char *empty, size_t n);
 
@@ -224,10 +224,6 @@ int cmd_regex(regex_t *re, const char *pattern, const char *option);
  */
 int cmd_read(const struct cmd_common *c, const char *path, unsigned jobs, int lazy,
 	     struct xp_trace **t, struct xp_err *err);
-/* The same, lazily, keeping of the device planes only the lines want_lines keeps. */
-int cmd_read_lines(const struct cmd_common *c, const char *path, unsigned jobs,
-		   void (*want_lines)(const char *, const char *const *, size_t, unsigned char *, void *),
-		   struct xp_trace **t, struct xp_err *err);
 /*
  * The same keeping only the host planes ("/host:..."): the others keep
  * their names, unread (plane->loaded 0).
@@ -359,9 +355,7 @@ int cmd_batch_lines(struct cmd_batch *b, const char *output, unsigned jobs, xp_p
  * when some inputs failed, with a line on stderr saying how many.
  */
 int cmd_batch_exit(const struct cmd_batch *b, int ret);
-/* "'PATH': no device plane with events[ matching 'X'] (planes here: A, B)" on stderr. */
-void cmd_no_device(const char *path, struct xp_trace *t, const char *pattern);
-/* The same for an input read from a trace or from a summary's run. */
+/* "'PATH': no device plane with events[ matching 'X'] (planes here: A, B)" on stderr, for an input read from a trace or from a summary's run. */
 void cmd_no_device_input(const struct cmd_input *in, const char *pattern);
 
 /*

@@ -284,10 +284,8 @@ int cmd_autotune(int argc, char **argv)
 	co.children = xo.children;
 	co.id_re = &id_re;
 	/* host planes: for linkage only; --compat reads its plane whole */
-	if (!a.compat) {
+	if (!a.compat)	/* --compat reads traces its own way, and no summaries */
 		cmd_read_profile(&a.c, &an_exec_read_profile);
-	}
-	a.c.summaries = !a.compat;	/* --compat reads traces its own way */
 	if (a.compat && a.c.history) {
 		cmd_error("--history records executions, which --compat=ejkernel does not find");
 		ret = EXIT_USAGE;

@@ -2,22 +2,10 @@
 /* A batch of inputs: expanding the arguments, threads, progress on a terminal, failed inputs as warnings. */
 #include "cmd.h"
 
-#include <errno.h>
 #include <malloc.h>
-#include <stdarg.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-#include <zlib.h>
-
-#include "an_exec.h"
-#include "out_summary.h"
-#include "xp_stray.h"
-#include "an_functions.h"
-#include "xp_input.h"
-#include "xp_pool.h"
 
 static double now_s(void)
 {

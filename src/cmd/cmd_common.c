@@ -2,24 +2,9 @@
 /* Options every command shares: their setup after parsing (output mode, reader, time measure) and release. */
 #include "cmd.h"
 
-#include "an_input.h"
-
-#include <errno.h>
-#include <malloc.h>
-#include <stdarg.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <time.h>
-#include <unistd.h>
-#include <zlib.h>
 
-#include "an_exec.h"
-#include "out_summary.h"
-#include "xp_stray.h"
-#include "an_functions.h"
-#include "xp_input.h"
-#include "xp_pool.h"
+#include "an_input.h"
 
 void cmd_common_init(struct cmd_common *c)
 {

@@ -1,24 +1,15 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Reading one input as a command needs it (trace or summary's run), on a worker thread, printing nothing. */
-#include "an_input.h"
 #include "cmd.h"
 
 #include <errno.h>
-#include <malloc.h>
-#include <stdarg.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 #include <zlib.h>
 
-#include "an_exec.h"
-#include "out_summary.h"
-#include "xp_stray.h"
-#include "an_functions.h"
-#include "xp_input.h"
-#include "xp_pool.h"
+#include "an_input.h"
 
 /*
  * Reads path: with lazy, only the device planes --device selects at first
@@ -50,7 +41,8 @@ static int read_input(const struct cmd_common *c, const char *path, unsigned job
 	return cmd_exit_for(ret);
 }
 
-int cmd_read_lines(const struct cmd_common *c, const char *path, unsigned jobs,
+/* The same, lazily, keeping of the device planes only the lines want_lines keeps. */
+static int cmd_read_lines(const struct cmd_common *c, const char *path, unsigned jobs,
 		   void (*want_lines)(const char *, const char *const *, size_t, unsigned char *, void *),
 		   struct xp_trace **t, struct xp_err *err)
 {

@@ -1,23 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Messages: errors and warnings on stderr, exit codes for library errors, the texts of the reader's and executions' warnings. */
+/* Messages: errors and warnings on stderr, exit codes for library errors, "no device plane" with the planes there are. */
 #include "cmd.h"
 
-#include <errno.h>
-#include <malloc.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <time.h>
-#include <unistd.h>
-#include <zlib.h>
-
-#include "an_exec.h"
-#include "out_summary.h"
-#include "xp_stray.h"
-#include "an_functions.h"
-#include "xp_input.h"
-#include "xp_pool.h"
 
 static void verror(const char *fmt, va_list ap)
 {
@@ -133,7 +120,8 @@ void cmd_planes_free(char **names, unsigned char *empty, size_t n)
 	free(empty);
 }
 
-void cmd_no_device(const char *path, struct xp_trace *t, const char *pattern)
+/* "'PATH': no device plane with events[ matching 'X'] (planes here: A, B)" on stderr. */
+static void trace_no_device(const char *path, struct xp_trace *t, const char *pattern)
 {
 	char **names = NULL;
 	unsigned char *empty = NULL;
@@ -148,7 +136,7 @@ void cmd_no_device(const char *path, struct xp_trace *t, const char *pattern)
 void cmd_no_device_input(const struct cmd_input *in, const char *pattern)
 {
 	if (in->t)
-		cmd_no_device(in->path, in->t, pattern);
+		trace_no_device(in->path, in->t, pattern);
 	else if (in->run)
 		no_device(in->path, in->run->planes, in->run->plane_empty, in->run->nplanes, pattern);
 }

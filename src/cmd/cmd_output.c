@@ -3,21 +3,10 @@
 #include "cmd.h"
 
 #include <errno.h>
-#include <malloc.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
-#include <zlib.h>
-
-#include "an_exec.h"
-#include "out_summary.h"
-#include "xp_stray.h"
-#include "an_functions.h"
-#include "xp_input.h"
-#include "xp_pool.h"
 
 int cmd_out_open(struct cmd_out *o, const char *path)
 {

@@ -2,22 +2,14 @@
 /* Run summaries as inputs: told by content, expanded into one input per run, and a run's summary line. */
 #include "cmd.h"
 
-#include <errno.h>
-#include <malloc.h>
-#include <stdarg.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 #include <zlib.h>
 
-#include "an_exec.h"
 #include "out_summary.h"
-#include "xp_stray.h"
-#include "an_functions.h"
-#include "xp_input.h"
-#include "xp_pool.h"
 
 void cmd_runs_free(struct cmd_runs *r)
 {
