@@ -61,32 +61,28 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len);
 /* How the formatters are called: without colour, and with it (text tables only). */
 static const struct out_style style[2] = {{0, OUT_UNIT_AUTO}, {1, OUT_UNIT_AUTO}};
 
-/* events --list as cmd_events selects, at most 4096 events; 0, or -1 when a write failed. */
+struct list_ctx {
+	FILE *f;
+	enum out_mode mode;
+	size_t listed;
+};
+
+static int list_one(void *ctx, const struct xp_plane *p, const struct xp_event *e)
+{
+	struct list_ctx *c = ctx;
+
+	if (c->listed++ == 4096)
+		return 1;	/* enough for one input: stop */
+	return out_events_list_event(c->f, c->mode, "fuzz\t\"input\xff", p, e) ? -1 : 0;
+}
+
+/* events --list as cmd_events selects (an_ev_each), at most 4096 events; 0, or -1 when a write failed. */
 static int list_events(FILE *f, enum out_mode mode, const struct xp_trace *t, const struct an_ev_opts *o)
 {
-	size_t pi, li, i, listed = 0;
+	struct list_ctx c = {f, mode, 0};
 
 	out_events_list_header(f, mode);
-	for (pi = 0; pi < t->nplanes; pi++) {
-		const struct xp_plane *p = &t->planes[pi];
-
-		if (!p->loaded || (o->plane && !an_device_matches(p->name, o->plane)))
-			continue;
-		for (li = 0; li < p->nlines; li++) {
-			const struct xp_line *ln = &p->lines[li];
-
-			if (!an_ev_selects_line(o, p->name, ln->name))
-				continue;
-			for (i = ln->first_event; i < ln->first_event + ln->nevents && listed < 4096; i++) {
-				if (o->match && regexec(o->match, xp_event_name(p, &p->events[i]), 0, NULL, 0))
-					continue;
-				if (out_events_list_event(f, mode, "fuzz\t\"input\xff", p, &p->events[i]))
-					return -1;
-				listed++;
-			}
-		}
-	}
-	return 0;
+	return an_ev_each(o, t, list_one, &c) < 0 ? -1 : 0;
 }
 
 /* The read cmd_memory makes (cmd_read_host); 0, or -1 when it fails (err set). */
