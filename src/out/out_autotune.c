@@ -102,11 +102,10 @@ static void add_cands(cJSON *doc, const struct an_at_result *r, int samples)
 			continue;
 		progs = cJSON_AddArrayToObject(o, "programs");
 		for (j = i; progs && j < i + rows; j++) {
-			cJSON *po = cJSON_CreateObject();
+			cJSON *po = out_json_push_object(progs);
 
 			if (!po)
 				break;
-			cJSON_AddItemToArray(progs, po);
 			cJSON_AddItemToObject(po, "program_id", prog_json(&r->cands[j].progs[0]));
 			add_stats(po, &r->cands[j], samples);
 		}

@@ -14,11 +14,10 @@ static size_t shown_fns(const struct an_comp_result *r, const struct out_comp_op
 
 static void add_event_json(cJSON *a, const struct an_comp_event *e)
 {
-	cJSON *o = cJSON_CreateObject();
+	cJSON *o = out_json_push_object(a);
 
 	if (!o)
 		return;
-	cJSON_AddItemToArray(a, o);
 	cJSON_AddStringToObject(o, "name", e->name);
 	cJSON_AddStringToObject(o, "phase", an_comp_phase_name(e->phase));
 	if (e->fn) {
@@ -59,11 +58,10 @@ static int print_json(FILE *f, const struct an_comp_result *r, const struct out_
 	rows = cJSON_AddArrayToObject(doc, "functions");
 	for (i = 0; rows && i < n; i++) {
 		const struct an_comp_fn *fn = &r->fns[i];
-		cJSON *o = cJSON_CreateObject();
+		cJSON *o = out_json_push_object(rows);
 
 		if (!o)
 			break;
-		cJSON_AddItemToArray(rows, o);
 		cJSON_AddStringToObject(o, "input", fn->input);
 		cJSON_AddStringToObject(o, "name", fn->name);
 		cJSON_AddNumberToObject(o, "calls", (double)fn->calls);

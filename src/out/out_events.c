@@ -20,11 +20,10 @@ static int print_json(FILE *f, const struct an_ev_result *r, const struct xp_not
 	rows = cJSON_AddArrayToObject(doc, "names");
 	for (i = 0; rows && i < r->n; i++) {
 		const struct an_ev_row *w = &r->rows[i];
-		cJSON *o = cJSON_CreateObject();
+		cJSON *o = out_json_push_object(rows);
 
 		if (!o)
 			break;
-		cJSON_AddItemToArray(rows, o);
 		cJSON_AddStringToObject(o, "plane", w->plane);
 		cJSON_AddStringToObject(o, "line", w->line);
 		cJSON_AddStringToObject(o, "name", w->name);
@@ -206,10 +205,7 @@ static void add_stat(cJSON *o, const struct xp_plane *p, const struct xp_stat *s
 		const char *str = xp_stat_str(p, s, &len);
 		char *c = str ? strndup(str, len) : NULL;
 
-		if (c)
-			cJSON_AddStringToObject(o, name, c);
-		else
-			cJSON_AddNullToObject(o, name);
+		out_json_add_str_or_null(o, name, c);
 		free(c);
 	}
 	}

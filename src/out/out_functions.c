@@ -41,20 +41,13 @@ static void add_result(cJSON *doc, const struct an_fn_result *r)
 	rows = cJSON_AddArrayToObject(doc, "functions");
 	for (i = 0; rows && i < r->nrows; i++) {
 		const struct an_fn_row *row = &r->rows[i];
-		cJSON *o = cJSON_CreateObject();
+		cJSON *o = out_json_push_object(rows);
 
 		if (!o)
 			break;
-		cJSON_AddItemToArray(rows, o);
 		cJSON_AddStringToObject(o, "name", row->name);
-		if (row->has_program_id)
-			out_json_add_u64(o, "program_id", row->program_id);
-		else
-			cJSON_AddNullToObject(o, "program_id");
-		if (row->fingerprint)
-			cJSON_AddStringToObject(o, "fingerprint", row->fingerprint);
-		else
-			cJSON_AddNullToObject(o, "fingerprint");
+		out_json_add_u64_if(o, "program_id", row->has_program_id, row->program_id);
+		out_json_add_str_or_null(o, "fingerprint", row->fingerprint);
 		if (row->device)
 			cJSON_AddStringToObject(o, "device", row->device);
 		cJSON_AddNumberToObject(o, "devices", (double)row->ndevices);

@@ -25,6 +25,31 @@ void out_json_add_u64(cJSON *obj, const char *name, uint64_t v)
 	cJSON_AddRawToObject(obj, name, buf);
 }
 
+void out_json_add_u64_if(cJSON *obj, const char *name, int has, uint64_t v)
+{
+	if (has)
+		out_json_add_u64(obj, name, v);
+	else
+		cJSON_AddNullToObject(obj, name);
+}
+
+void out_json_add_str_or_null(cJSON *obj, const char *name, const char *s)
+{
+	if (s)
+		cJSON_AddStringToObject(obj, name, s);
+	else
+		cJSON_AddNullToObject(obj, name);
+}
+
+cJSON *out_json_push_object(cJSON *arr)
+{
+	cJSON *o = arr ? cJSON_CreateObject() : NULL;
+
+	if (o)
+		cJSON_AddItemToArray(arr, o);
+	return o;
+}
+
 void out_json_add_ns(cJSON *obj, const char *name, double ps)
 {
 	/* Round to the picosecond so 1234567 ps prints 1234.567, not 1234.5670000000001. */

@@ -13,6 +13,12 @@
 cJSON *out_json_doc(void);
 /* Adds a uint64 exactly (cJSON numbers are doubles, which round above 2^53). */
 void out_json_add_u64(cJSON *obj, const char *name, uint64_t v);
+/* v when has, else null: a value the trace may lack. */
+void out_json_add_u64_if(cJSON *obj, const char *name, int has, uint64_t v);
+/* s, or null when s is NULL. */
+void out_json_add_str_or_null(cJSON *obj, const char *name, const char *s);
+/* A new object appended to the array arr; NULL when out of memory (arr NULL too). */
+cJSON *out_json_push_object(cJSON *arr);
 /* Adds "warnings": [...]. */
 void out_json_add_notes(cJSON *obj, const struct xp_notes *n);
 /* Prints and frees doc; -1 if it could not be built or printed. */

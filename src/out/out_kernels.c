@@ -119,14 +119,8 @@ static void add_functions(cJSON *doc, const struct an_kern_result *r, size_t nfn
 		if (!fo)
 			return;
 		cJSON_AddItemToArray(fa, fo);
-		if (fn->name)
-			cJSON_AddStringToObject(fo, "name", fn->name);
-		else
-			cJSON_AddNullToObject(fo, "name");
-		if (fn->has_program_id)
-			out_json_add_u64(fo, "program_id", fn->program_id);
-		else
-			cJSON_AddNullToObject(fo, "program_id");
+		out_json_add_str_or_null(fo, "name", fn->name);
+		out_json_add_u64_if(fo, "program_id", fn->has_program_id, fn->program_id);
 		cJSON_AddNumberToObject(fo, "instances", (double)fn->instances);
 		out_json_add_ns(fo, "total_ns", fn->total);
 		cJSON_AddNumberToObject(fo, "share", fn->share);
@@ -138,10 +132,7 @@ static void add_functions(cJSON *doc, const struct an_kern_result *r, size_t nfn
 			if (!oo)
 				return;
 			cJSON_AddItemToArray(oa, oo);
-			if (op->name)
-				cJSON_AddStringToObject(oo, "name", op->name);
-			else
-				cJSON_AddNullToObject(oo, "name");
+			out_json_add_str_or_null(oo, "name", op->name);
 			cJSON_AddNumberToObject(oo, "instances", (double)op->instances);
 			out_json_add_ns(oo, "total_ns", op->total);
 			cJSON_AddNumberToObject(oo, "share", op->share);

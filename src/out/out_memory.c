@@ -15,34 +15,19 @@ static void add_alloc_json(cJSON *a, const struct an_mem_alloc *al)
 	if (!o)
 		return;
 	cJSON_AddItemToArray(a, o);
-	if (al->has_bytes)
-		out_json_add_u64(o, "allocation_bytes", al->bytes);
-	else
-		cJSON_AddNullToObject(o, "allocation_bytes");
-	if (al->has_requested)
-		out_json_add_u64(o, "requested_bytes", al->requested);
-	else
-		cJSON_AddNullToObject(o, "requested_bytes");
+	out_json_add_u64_if(o, "allocation_bytes", al->has_bytes, al->bytes);
+	out_json_add_u64_if(o, "requested_bytes", al->has_requested, al->requested);
 	out_json_add_ns(o, "time_ns", (double)al->time_ps);
 	out_json_add_u64(o, "addr", al->addr);
-	if (al->shape)
-		cJSON_AddStringToObject(o, "shape", al->shape);
-	else
-		cJSON_AddNullToObject(o, "shape");
+	out_json_add_str_or_null(o, "shape", al->shape);
 	if (dt)
 		cJSON_AddStringToObject(o, "data_type", dt);
 	else if (al->data_type)
 		cJSON_AddNumberToObject(o, "data_type", (double)al->data_type);
 	else
 		cJSON_AddNullToObject(o, "data_type");
-	if (al->op)
-		cJSON_AddStringToObject(o, "op", al->op);
-	else
-		cJSON_AddNullToObject(o, "op");
-	if (al->region)
-		cJSON_AddStringToObject(o, "region_type", al->region);
-	else
-		cJSON_AddNullToObject(o, "region_type");
+	out_json_add_str_or_null(o, "op", al->op);
+	out_json_add_str_or_null(o, "region_type", al->region);
 }
 
 static int print_json(FILE *f, const struct an_mem_result *r, const struct xp_notes *notes)
@@ -65,10 +50,7 @@ static int print_json(FILE *f, const struct an_mem_result *r, const struct xp_no
 		cJSON_AddStringToObject(o, "input", w->input);
 		cJSON_AddStringToObject(o, "memory_id", w->memory_id);
 		cJSON_AddStringToObject(o, "id_from", w->by_index ? "index_on_host" : "allocator_name");
-		if (w->capacity)
-			out_json_add_u64(o, "capacity_bytes", w->capacity);
-		else
-			cJSON_AddNullToObject(o, "capacity_bytes");
+		out_json_add_u64_if(o, "capacity_bytes", w->capacity != 0, w->capacity);
 		cJSON_AddBoolToObject(o, "capacity_varies", w->capacity_varies);
 		if (w->has_peak) {
 			out_json_add_u64(o, "peak_bytes_in_use", w->peak_in_use);
@@ -87,10 +69,7 @@ static int print_json(FILE *f, const struct an_mem_result *r, const struct xp_no
 			cJSON_AddNumberToObject(o, "fragmentation_at_peak", w->peak_fragmentation);
 		else
 			cJSON_AddNullToObject(o, "fragmentation_at_peak");
-		if (w->has_lifetime_peak)
-			out_json_add_u64(o, "lifetime_peak_bytes", w->lifetime_peak);
-		else
-			cJSON_AddNullToObject(o, "lifetime_peak_bytes");
+		out_json_add_u64_if(o, "lifetime_peak_bytes", w->has_lifetime_peak, w->lifetime_peak);
 		cJSON_AddNumberToObject(o, "allocations", (double)w->allocs);
 		cJSON_AddNumberToObject(o, "deallocations", (double)w->deallocs);
 		cJSON_AddNumberToObject(o, "events_without_state", (double)w->no_state);
@@ -108,11 +87,10 @@ static int print_json(FILE *f, const struct an_mem_result *r, const struct xp_no
 		if (r->opts.timeline && (a = cJSON_AddArrayToObject(o, "timeline"))) {
 			for (j = 0; j < w->npoints; j++) {
 				const struct an_mem_point *pt = &w->points[j];
-				cJSON *p = cJSON_CreateObject();
+				cJSON *p = out_json_push_object(a);
 
 				if (!p)
 					break;
-				cJSON_AddItemToArray(a, p);
 				out_json_add_ns(p, "time_ns", (double)pt->time_ps);
 				out_json_add_u64(p, "bytes_in_use", pt->in_use);
 				out_json_add_u64(p, "bytes_allocated", pt->allocated);

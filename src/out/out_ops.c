@@ -37,10 +37,7 @@ static int within_top(const struct an_op_row *rows, size_t i, size_t top)
 
 static void json_sum(cJSON *o, const char *name, const struct an_sum *s, size_t occ)
 {
-	if (an_sum_known(s, occ))
-		out_json_add_u64(o, name, s->v);
-	else
-		cJSON_AddNullToObject(o, name);
+	out_json_add_u64_if(o, name, an_sum_known(s, occ), s->v);
 }
 
 static void json_num(cJSON *o, const char *name, double v)
@@ -51,27 +48,16 @@ static void json_num(cJSON *o, const char *name, double v)
 		cJSON_AddNullToObject(o, name);
 }
 
-static void json_str(cJSON *o, const char *name, const char *v)
-{
-	if (v)
-		cJSON_AddStringToObject(o, name, v);
-	else
-		cJSON_AddNullToObject(o, name);
-}
-
 static void json_row(cJSON *o, const struct an_op_row *row, int cat)
 {
 	cJSON_AddStringToObject(o, "name", row->name);
 	cJSON_AddStringToObject(o, "line", an_op_line_name(row->line));
 	cJSON_AddBoolToObject(o, "async", row->line == AN_OP_ASYNC);
-	json_str(o, "category", row->category);
+	out_json_add_str_or_null(o, "category", row->category);
 	if (!cat) {
-		json_str(o, "hlo", row->hlo);
-		json_str(o, "module", row->module);
-		if (row->has_program_id)
-			out_json_add_u64(o, "program_id", row->program_id);
-		else
-			cJSON_AddNullToObject(o, "program_id");
+		out_json_add_str_or_null(o, "hlo", row->hlo);
+		out_json_add_str_or_null(o, "module", row->module);
+		out_json_add_u64_if(o, "program_id", row->has_program_id, row->program_id);
 	}
 	cJSON_AddNumberToObject(o, "occurrences", (double)row->occurrences);
 	out_json_add_ns(o, "total_ns", (double)row->total_ps);
@@ -84,7 +70,7 @@ static void json_row(cJSON *o, const struct an_op_row *row, int cat)
 	json_num(o, "flops_per_s", an_op_flops_per_s(row));
 	json_num(o, "bytes_per_s", an_op_bytes_per_s(row));
 	json_num(o, "intensity", an_op_intensity(row));
-	json_str(o, "bound_by", an_bound_name(row->bound));
+	out_json_add_str_or_null(o, "bound_by", an_bound_name(row->bound));
 }
 
 static int print_json(FILE *f, const struct an_ops_result *r, size_t top, const struct xp_notes *notes)
@@ -120,13 +106,12 @@ static int print_json(FILE *f, const struct an_ops_result *r, size_t top, const 
 	a = cJSON_AddArrayToObject(doc, "devices");
 	for (i = 0; a && i < r->ndevices; i++) {
 		const struct an_ops_device *d = &r->devices[i];
-		cJSON *o = cJSON_CreateObject();
+		cJSON *o = out_json_push_object(a);
 
 		if (!o)
 			break;
-		cJSON_AddItemToArray(a, o);
 		cJSON_AddStringToObject(o, "name", d->name);
-		json_str(o, "chip", d->chip);
+		out_json_add_str_or_null(o, "chip", d->chip);
 		cJSON_AddStringToObject(o, "peak_source", an_peak_src_name(d->peak_src));
 		json_num(o, "peak_flops_per_s", d->peak_src ? d->peak_flops : -1);
 		json_num(o, "peak_bytes_per_s", d->peak_src ? d->peak_bw : -1);

@@ -81,11 +81,10 @@ static int print_json(FILE *f, const char *path, const struct an_planes *p, cons
 		}
 		lines = cJSON_AddArrayToObject(o, "lines");
 		for (j = 0; lines && j < pi->nlines; j++) {
-			cJSON *l = cJSON_CreateObject();
+			cJSON *l = out_json_push_object(lines);
 
 			if (!l)
 				break;
-			cJSON_AddItemToArray(lines, l);
 			cJSON_AddNumberToObject(l, "id", (double)pi->lines[j].id);
 			cJSON_AddStringToObject(l, "name", pi->lines[j].name);
 			cJSON_AddNumberToObject(l, "events", (double)pi->lines[j].events);
