@@ -2,6 +2,7 @@
 /* The analyses described for drivers (an_analysis.h): each one's read profile and result life. */
 #include "an_analysis.h"
 
+#include "an_autotune.h"
 #include "an_compile.h"
 #include "an_exec.h"
 #include "an_functions.h"
@@ -36,6 +37,27 @@ const struct an_analysis an_functions_analysis = {
 	.read = EXEC_READ,
 	.size = sizeof(struct an_fn_result),
 	.init = fn_init, .finish = fn_finish, .release = fn_release,
+};
+
+/* Samples per candidate: the command adds each input's executions (an_at_add). */
+static void at_init(void *r, const void *o)
+{
+	an_at_init(r, o);
+}
+static int at_finish(void *r, struct xp_err *e)
+{
+	return an_at_finish(r, e);
+}
+static void at_release(void *r)
+{
+	an_at_release(r);
+}
+
+const struct an_analysis an_autotune_analysis = {
+	.name = "autotune",
+	.read = EXEC_READ,
+	.size = sizeof(struct an_at_result),
+	.init = at_init, .finish = at_finish, .release = at_release,
 };
 
 static void kern_init(void *r, const void *o)

@@ -64,6 +64,7 @@ struct an_analysis {
 extern const struct an_read_profile an_exec_read_profile;
 
 extern const struct an_analysis an_functions_analysis;
+extern const struct an_analysis an_autotune_analysis;
 extern const struct an_analysis an_kernels_analysis;
 extern const struct an_analysis an_ops_analysis;
 extern const struct an_analysis an_memory_analysis;

@@ -2,65 +2,80 @@
 /* xplane-stat autotune: per candidate id, trimmed statistics over many profiles. */
 #include <inttypes.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "an_autotune.h"
 #include "an_compat.h"
-#include "an_exec.h"
-#include "cmd.h"
-#include "opt.h"
+#include "cmd_driver.h"
 #include "out_autotune.h"
 #include "out_table.h"
-#include "xp_input.h"
-#include "xp_pool.h"
 
 struct at_args {
 	struct cmd_common c;
-	const char *id_regex;
-	const char *compat;
+	struct an_at_opts ao;
+	struct an_compat_opts co;	/* with --compat */
+	const char *id_regex, *compat;
+	regex_t id_re;
+	int have_id, all_devices, per_file, pool_programs;
 	size_t trim;
-	int all_devices;
-	int per_file;
-	int pool_programs;
 };
 
-/* The inputs' samples pooled into one result, input by input in order. */
-struct at_batch {
-	struct at_args *a;
-	const struct xp_pathlist *paths;
-	const struct an_exec_opts *xo;
-	const struct an_compat_opts *co;	/* --compat, else NULL */
-	const struct an_at_opts *ao;
-	unsigned plane_jobs;
-	struct an_at_result *res;
-	struct xp_notes *notes;
-	struct cmd_batch b;
-	int ret;		/* an exit code that stops the batch; -1: going on */
-};
+/* --compat reads the trace its own way: every plane and stat, no executions found, no summaries. */
+static const struct an_read_profile compat_read = {AN_READ_TRACE, 0, 0, NULL, XP_EVSTATS_KEYS};
 
-static void *at_work(size_t i, void *ctx)
+static int at_check(struct cmd_drive *d)
 {
-	struct at_batch *ab = ctx;
+	struct at_args *a = d->args;
 
-	/* --compat reads the trace its own way: keep it, find no executions. */
-	return cmd_input_process(&ab->a->c, ab->paths->paths[i], ab->plane_jobs,
-				 ab->co ? NULL : ab->xo, ab->co != NULL);
+	if (a->compat && strcmp(a->compat, "ejkernel"))
+		return cmd_usage_error("--compat: '%s' is not a known profiler (ejkernel is)", a->compat);
+	if (a->compat && (a->c.time || a->c.min_dur_ps || a->all_devices || a->trim != 1 || a->id_regex))
+		return cmd_usage_error("--compat=ejkernel fixes --time, --min-duration, --all-devices, --trim and "
+				       "--id-regex");
+	if (a->compat && a->c.history)
+		return cmd_usage_error("--history records executions, which --compat=ejkernel does not find");
+	if (a->compat)
+		d->read = &compat_read;
+	return CMD_GO_ON;
+}
+
+static int at_setup(struct cmd_drive *d)
+{
+	struct at_args *a = d->args;
+	int ret;
+
+	if ((ret = cmd_regex(&a->id_re, a->id_regex ? a->id_regex : AN_AT_DEFAULT_ID_REGEX, "--id-regex")))
+		return ret;
+	a->have_id = 1;
+	if (a->id_re.re_nsub < 1)
+		return cmd_usage_error("--id-regex: '%s' has no capture group for the id", a->id_regex);
+	a->ao.time = d->time;
+	a->ao.id_re = &a->id_re;
+	a->ao.trim = a->trim;
+	a->ao.all_devices = a->all_devices;
+	a->ao.programs = a->pool_programs ? AN_AT_POOL_PROGRAMS : AN_AT_SPLIT_PROGRAMS;
+	a->ao.alpha = 0.05;
+	a->co.device = a->c.device ? a->c.device : "gpu";
+	a->co.children = d->xo.children;
+	a->co.id_re = &a->id_re;
+	if ((d->lines = a->per_file) && (a->c.csv || a->c.tsv))
+		return cmd_usage_error("--per-file prints JSON lines: it excludes --csv and --tsv");
+	return CMD_GO_ON;
 }
 
 /*
  * One input's samples into r, its warnings into notes; returns -1 to go on,
  * else an exit code with the message in err.
  */
-static int add_input(const struct at_batch *ab, struct cmd_input *in, struct an_at_result *r,
+static int add_input(const struct at_args *a, struct cmd_input *in, struct an_at_result *r,
 		     struct xp_notes *notes, struct xp_err *err)
 {
 	int ret;
 
-	if (ab->co) {
+	if (a->compat) {
 		struct an_compat_file info;
 
-		ret = an_compat_add(in->t, ab->co, r, r->inputs++, &info, err);
+		ret = an_compat_add(in->t, &a->co, r, r->inputs++, &info, err);
 		if (ret == XP_ERR_USAGE) {
 			char msg[sizeof(err->msg)];
 
@@ -75,7 +90,7 @@ static int add_input(const struct at_batch *ab, struct cmd_input *in, struct an_
 	} else {
 		if (!in->execs.ndevices)
 			xp_notes_add(notes, "'%s': no device plane with events%s", in->path,
-				     ab->a->c.device ? " matching --device" : "");
+				     a->c.device ? " matching --device" : "");
 		ret = an_at_add(r, &in->execs, err);
 	}
 	if (ret) {
@@ -139,7 +154,7 @@ static int program_notes(struct xp_notes *notes, const struct an_at_result *r)
 }
 
 /* --per-file: the input's own candidates, with their samples, as one JSON line. */
-static int at_line(struct at_batch *ab, struct cmd_input *in)
+static int at_line(struct cmd_drive *d, const struct cmd_input *in)
 {
 	struct an_at_result one;
 	struct xp_notes notes = {0};
@@ -148,12 +163,12 @@ static int at_line(struct at_batch *ab, struct cmd_input *in)
 	int ret;
 
 	if (!in || in->code)
-		return out_autotune_line(ab->b.lines, in ? in->path : "", NULL, NULL,
+		return out_autotune_line(d->b.lines, in ? in->path : "", NULL, NULL,
 					 in ? in->err.msg : "out of memory", in ? in->code : EXIT_ERROR);
-	an_at_init(&one, ab->ao);
+	an_at_init(&one, d->opts);
 	for (i = 0; i < in->notes.n; i++)
 		xp_notes_add(&notes, "%s", in->notes.msgs[i]);
-	ret = add_input(ab, in, &one, &notes, &err);
+	ret = add_input(d->args, (struct cmd_input *)in, &one, &notes, &err);
 	if (ret < 0 && an_at_finish(&one, &err))
 		ret = EXIT_ERROR;
 	if (ret < 0 && program_notes(&notes, &one))
@@ -163,45 +178,64 @@ static int at_line(struct at_batch *ab, struct cmd_input *in)
 			 one.dropped_short, one.dropped_short == 1 ? "" : "s"))
 		ret = EXIT_ERROR;
 	if (ret < 0)
-		ret = out_autotune_line(ab->b.lines, in->path, &one, &notes, NULL, 0);
+		ret = out_autotune_line(d->b.lines, in->path, &one, &notes, NULL, 0);
 	else
-		ret = out_autotune_line(ab->b.lines, in->path, NULL, NULL, err.msg, ret);
+		ret = out_autotune_line(d->b.lines, in->path, NULL, NULL, err.msg, ret);
 	an_at_release(&one);
 	xp_notes_release(&notes);
 	return ret;
 }
 
-static void at_done(size_t i, void *result, void *ctx)
+static int at_input(struct cmd_drive *d, struct cmd_input *in, void *r, struct xp_err *err)
 {
-	struct at_batch *ab = ctx;
-	struct cmd_input *in = result;
-	struct xp_err err = {0};
+	int ret = add_input(d->args, in, d->res, &d->notes, err);
 
-	if (ab->ret >= 0)
-		goto out;
-	if (ab->b.lines) {
-		cmd_batch_step(&ab->b, in, ab->notes);
-		if (at_line(ab, in) || (in && !in->code && cmd_history_add(&ab->a->c, in)))
-			ab->ret = EXIT_ERROR;
-	} else if (cmd_batch_step(&ab->b, in, ab->notes)) {
-		ab->ret = in ? in->code : EXIT_ERROR;
-	} else if (in && !in->code) {
-		ab->ret = add_input(ab, in, ab->res, ab->notes, &err);
-		if (ab->ret >= 0)
-			cmd_error("%s", err.msg);
-		else if (cmd_history_add(&ab->a->c, in)) {
-			cmd_error("out of memory");
-			ab->ret = EXIT_ERROR;
-		}
+	(void)r;
+	if (ret < 0)
+		return 0;
+	cmd_error("%s", err->msg);
+	return ret;
+}
+
+/* The result's warnings, printed before it in every mode (its JSON has none), then what nothing found says. */
+static int at_after(struct cmd_drive *d)
+{
+	const struct at_args *a = d->args;
+	const struct an_at_result *r = d->res;
+	int ret = 0;
+
+	if (program_notes(&d->notes, r)) {
+		cmd_error("out of memory");
+		return EXIT_ERROR;
 	}
-out:
-	cmd_input_free(in);
+	if (r->inputs_without && !a->compat)
+		ret |= xp_notes_add(&d->notes, "%zu of %zu inputs hold no candidate", r->inputs_without, r->inputs);
+	if (r->dropped_short)
+		ret |= xp_notes_add(&d->notes, "%zu device event%s shorter than --min-duration dropped",
+				    r->dropped_short, r->dropped_short == 1 ? "" : "s");
+	cmd_print_notes(&d->notes);
+	xp_notes_release(&d->notes);
+	if (ret) {
+		cmd_error("out of memory");
+		return EXIT_ERROR;
+	}
+	if (!r->ncands) {
+		cmd_error("no autotune candidates: no function name matches '%s'",
+			  a->id_regex ? a->id_regex : AN_AT_DEFAULT_ID_REGEX);
+		return EXIT_NOMATCH;
+	}
+	return CMD_GO_ON;
 }
 
-static int print_autotune(FILE *f, enum out_mode mode, const struct out_style *st, const void *r)
+static int at_print(FILE *f, enum out_mode mode, const struct out_style *st, const struct cmd_drive *d)
 {
-	return out_autotune(f, mode, r, st);
+	return out_autotune(f, mode, d->res, st);
 }
+
+static const struct cmd_analysis autotune = {
+	.an = &an_autotune_analysis, .check = at_check, .setup = at_setup, .input = at_input,
+	.after = at_after, .print = at_print, .line = at_line,
+};
 
 int cmd_autotune(int argc, char **argv)
 {
@@ -234,116 +268,12 @@ int cmd_autotune(int argc, char **argv)
 		"A summary file (xplane-stat summarize) stands for the profiles it summarises.",
 		opts, .min_pos = 1,
 	};
-	struct an_at_opts ao = {0};
-	struct an_at_result res;
-	struct an_exec_opts xo = {0};
-	struct an_compat_opts co = {0};
-	struct xp_pathlist paths = {0};
-	struct xp_notes notes = {0};
-	struct xp_err err = {0};
-	regex_t id_re;
-	int have_id = 0, ret;
-	enum out_mode mode = OUT_TABLE;
-	struct at_batch ab = {0};
-	const char **pos = NULL;
-	size_t npos;
+	struct cmd_drive d = {.a = &autotune, .c = &a.c, .args = &a, .opts = &a.ao};
+	int ret;
 
 	cmd_common_init(&a.c);
-	an_at_init(&res, &ao);
-	ret = cmd_parse(&cmd, argc, argv, &pos, &npos);
-	if (ret >= 0)
-		goto out;
-	ret = EXIT_USAGE;
-	ret = cmd_common_setup(&a.c, &mode, &ao.time, &xo);
-	if (ret >= 0)
-		goto out;
-	ret = EXIT_USAGE;
-	if (a.compat && strcmp(a.compat, "ejkernel")) {
-		cmd_error("--compat: '%s' is not a known profiler (ejkernel is)", a.compat);
-		goto out;
-	}
-	if (a.compat && (a.c.time || a.c.min_dur_ps || a.all_devices || a.trim != 1 || a.id_regex)) {
-		cmd_error("--compat=ejkernel fixes --time, --min-duration, --all-devices, --trim and --id-regex");
-		goto out;
-	}
-	if ((ret = cmd_regex(&id_re, a.id_regex ? a.id_regex : AN_AT_DEFAULT_ID_REGEX, "--id-regex")))
-		goto out;
-	have_id = 1;
-	ret = EXIT_USAGE;
-	if (id_re.re_nsub < 1) {
-		cmd_error("--id-regex: '%s' has no capture group for the id", a.id_regex);
-		goto out;
-	}
-	ao.id_re = &id_re;
-	ao.trim = a.trim;
-	ao.all_devices = a.all_devices;
-	ao.programs = a.pool_programs ? AN_AT_POOL_PROGRAMS : AN_AT_SPLIT_PROGRAMS;
-	ao.alpha = 0.05;
-	an_at_init(&res, &ao);
-	co.device = a.c.device ? a.c.device : "gpu";
-	co.children = xo.children;
-	co.id_re = &id_re;
-	/* host planes: for linkage only; --compat reads its plane whole */
-	if (!a.compat)	/* --compat reads traces its own way, and no summaries */
-		cmd_read_profile(&a.c, &an_exec_read_profile);
-	if (a.compat && a.c.history) {
-		cmd_error("--history records executions, which --compat=ejkernel does not find");
-		ret = EXIT_USAGE;
-		goto out;
-	}
-	if ((ret = cmd_history_setup(&a.c, &notes)) >= 0)
-		goto out;
-	if ((ret = cmd_batch_inputs(&ab.b, &a.c, pos, npos, &paths, &notes, &ab.plane_jobs)) >= 0)
-		goto out;
-	ab.a = &a;
-	ab.paths = &paths;
-	ab.xo = &xo;
-	ab.co = a.compat ? &co : NULL;
-	ab.ao = &ao;
-	ab.res = &res;
-	ab.notes = &notes;
-	ab.ret = -1;
-	if (a.per_file) {
-		ret = EXIT_USAGE;
-		if (a.c.csv || a.c.tsv) {
-			cmd_error("--per-file prints JSON lines: it excludes --csv and --tsv");
-			goto out;
-		}
-		ret = cmd_batch_lines(&ab.b, a.c.output, cmd_jobs(&a.c, paths.n), at_work, at_done, &ab,
-				      &notes, &ab.ret);
-		ret = cmd_history_finish(&a.c, ret);
-		goto out;
-	}
-	ret = cmd_batch_run(&ab.b, cmd_jobs(&a.c, paths.n), at_work, at_done, &ab, &notes, &ab.ret);
-	if (ret >= 0)
-		goto out;
-	an_at_finish(&res, &err);
-	if (program_notes(&notes, &res)) {
-		cmd_error("out of memory");
-		ret = EXIT_ERROR;
-		goto out;
-	}
-	if (res.inputs_without && !a.compat)
-		xp_notes_add(&notes, "%zu of %zu inputs hold no candidate", res.inputs_without, res.inputs);
-	if (res.dropped_short)
-		xp_notes_add(&notes, "%zu device event%s shorter than --min-duration dropped",
-			     res.dropped_short, res.dropped_short == 1 ? "" : "s");
-	cmd_print_notes(&notes);
-	if (!res.ncands) {
-		cmd_error("no autotune candidates: no function name matches '%s'",
-			  a.id_regex ? a.id_regex : AN_AT_DEFAULT_ID_REGEX);
-		ret = EXIT_NOMATCH;
-		goto out;
-	}
-	ret = cmd_write(&a.c, mode, print_autotune, &res);
-	ret = cmd_history_finish(&a.c, cmd_batch_exit(&ab.b, ret));
-out:
-	if (have_id)
-		regfree(&id_re);
-	cmd_common_release(&a.c);
-	an_at_release(&res);
-	xp_pathlist_release(&paths);
-	xp_notes_release(&notes);
-	free(pos);
+	ret = cmd_drive(&d, &cmd, argc, argv);
+	if (a.have_id)
+		regfree(&a.id_re);
 	return ret;
 }

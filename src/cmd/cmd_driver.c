@@ -35,7 +35,7 @@ static void *drive_work(size_t i, void *ctx)
 		return NULL;
 	if (an->merge)
 		an->init(di->r, d->opts);
-	switch (an->read.how) {
+	switch (d->read->how) {
 	case AN_READ_TRACE:
 		di->in = cmd_input_process(d->c, path, d->plane_jobs, NULL, 1);
 		break;
@@ -53,8 +53,7 @@ static void *drive_work(size_t i, void *ctx)
 		di->in = cmd_input_ops(d->c, path, d->plane_jobs, (void *)di->r, d->paths.n == 1);
 		break;
 	case AN_READ_EXECS:
-		/* one input alone keeps its trace, to name its planes when it has no device plane */
-		di->in = cmd_input_process(d->c, path, d->plane_jobs, &d->xo, d->paths.n == 1);
+		di->in = cmd_input_process(d->c, path, d->plane_jobs, &d->xo, d->a->keep_one_trace && d->paths.n == 1);
 		break;
 	}
 	if (!di->in) {
@@ -199,7 +198,9 @@ static int drive_begin(struct cmd_drive *d, const struct opt_cmd *cmd, int argc,
 	    (d->a->an->read.how == AN_READ_EXECS && (ret = cmd_exec_setup(d->c, &d->time, &d->xo)) >= 0) ||
 	    (ret = cmd_match_setup(d->c)) >= 0)
 		return ret;
-	cmd_read_profile(d->c, &d->a->an->read);
+	if (!d->read)
+		d->read = &d->a->an->read;
+	cmd_read_profile(d->c, d->read);
 	if ((ret = cmd_history_setup(d->c, &d->notes)) >= 0)
 		return ret;
 	return d->a->setup ? d->a->setup(d) : CMD_GO_ON;

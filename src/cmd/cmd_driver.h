@@ -56,6 +56,8 @@ struct cmd_analysis {
 	 * order, instead of pooling it. 0, or -1 when out of memory.
 	 */
 	int (*line)(struct cmd_drive *d, const struct cmd_input *in);
+	/* AN_READ_EXECS: one input alone keeps its trace until input (cmd_drive_no_device names its planes) */
+	int keep_one_trace;
 };
 
 struct cmd_drive {
@@ -66,6 +68,8 @@ struct cmd_drive {
 	int stream;		/* the output is opened before the inputs and written by input (d->out) */
 	int empty;		/* set by after: the printed result is empty (exit 4 after printing it) */
 	int lines;		/* a line per input (a->line), not a pooled result */
+	/* what is read of each input, where check chose other than the analysis's own (NULL: an->read) */
+	const struct an_read_profile *read;
 	/* AN_READ_EXECS: how executions are found and timed (--time, --children, --device) */
 	struct an_exec_opts xo;
 	enum an_time time;

@@ -89,7 +89,7 @@ static int fn_print(FILE *f, enum out_mode mode, const struct out_style *st, con
 
 static const struct cmd_analysis functions = {
 	.an = &an_functions_analysis, .setup = fn_setup, .input = fn_input,
-	.nothing = fn_nothing, .after = fn_after, .print = fn_print, .line = fn_line,
+	.nothing = fn_nothing, .after = fn_after, .print = fn_print, .line = fn_line, .keep_one_trace = 1,
 };
 
 int cmd_functions(int argc, char **argv)
