@@ -14,7 +14,9 @@
 #include "an_overview.h"
 
 /* Finding executions: host planes for linkage only. */
-#define EXEC_READ {AN_READ_EXECS, AN_EXEC_KEYS, AN_EXEC_HOST_KEYS, an_exec_wants_host_event, XP_EVSTATS_KEYS}
+#define EXEC_READ                                                                                   \
+	{.how = AN_READ_EXECS, .keys = AN_EXEC_KEYS, .host_keys = AN_EXEC_HOST_KEYS,                   \
+	 .want_host_event = an_exec_wants_host_event, .event_stats = XP_EVSTATS_KEYS}
 
 const struct an_read_profile an_exec_read_profile = EXEC_READ;
 
@@ -93,7 +95,7 @@ static void kern_release(void *r)
 
 const struct an_analysis an_kernels_analysis = {
 	.name = "kernels",
-	.read = {AN_READ_KERNELS, AN_KERN_KEYS, 0, NULL, XP_EVSTATS_KEYS},
+	.read = {.how = AN_READ_KERNELS, .keys = AN_KERN_KEYS, .event_stats = XP_EVSTATS_KEYS},
 	.size = sizeof(struct an_kern_result),
 	.init = kern_init, .add = kern_add, .input_notes = kern_input_notes, .merge = kern_merge,
 	.finish = kern_finish, .notes = kern_notes, .release = kern_release,
@@ -128,7 +130,7 @@ static void ops_release(void *r)
 
 const struct an_analysis an_ops_analysis = {
 	.name = "ops",
-	.read = {AN_READ_OPS, AN_OPS_KEYS, 0, NULL, XP_EVSTATS_KEYS},
+	.read = {.how = AN_READ_OPS, .keys = AN_OPS_KEYS, .event_stats = XP_EVSTATS_KEYS},
 	.size = sizeof(struct an_ops_result),
 	.init = ops_init, .add = ops_add, .merge = ops_merge, .finish = ops_finish, .notes = ops_notes,
 	.release = ops_release,
@@ -163,7 +165,10 @@ static void mem_release(void *r)
 
 const struct an_analysis an_memory_analysis = {
 	.name = "memory",
-	.read = {AN_READ_HOST, 0, AN_MEM_KEYS, an_mem_wants_host_event, XP_EVSTATS_KEYS},
+	.read = {
+		.how = AN_READ_HOST, .host_keys = AN_MEM_KEYS,
+		.want_host_event = an_mem_wants_host_event, .event_stats = XP_EVSTATS_KEYS,
+	},
 	.size = sizeof(struct an_mem_result),
 	.init = mem_init, .add = mem_add, .input_notes = mem_input_notes, .merge = mem_merge,
 	.notes = mem_notes, .release = mem_release,
@@ -197,7 +202,7 @@ static void comp_release(void *r)
 
 const struct an_analysis an_compile_analysis = {
 	.name = "compile",
-	.read = {AN_READ_HOST, 0, 0, NULL, XP_EVSTATS_NONE},
+	.read = {.how = AN_READ_HOST, .event_stats = XP_EVSTATS_NONE},
 	.size = sizeof(struct an_comp_result),
 	.init = comp_init, .add = comp_add, .input_notes = comp_input_notes, .merge = comp_merge,
 	.notes = comp_notes, .release = comp_release,
@@ -220,12 +225,19 @@ static void ov_release(void *r)
 
 const struct an_analysis an_overview_analysis = {
 	.name = "overview",
-	.read = {AN_READ_TRACE, AN_OV_KEYS, 1u << XP_K_CORRELATION_ID | 1u << XP_K_STEP_NUM, an_ov_wants_host_event, XP_EVSTATS_KEYS},
+	.read = {
+		.how = AN_READ_TRACE, .keys = AN_OV_KEYS,
+		.host_keys = 1u << XP_K_CORRELATION_ID | 1u << XP_K_STEP_NUM,
+		.want_host_event = an_ov_wants_host_event, .event_stats = XP_EVSTATS_KEYS,
+	},
 	.size = sizeof(struct an_ov_result),
 	.init = ov_init, .finish = ov_finish, .release = ov_release,
 };
 
-/* Every plane; counts and times need no stats (events --list asks for them all). */
+/*
+ * Every plane, each counted on the thread that read it, its events then
+ * freed: counts and times need no stats (events --list reads otherwise).
+ */
 static void ev_init(void *r, const void *o)
 {
 	(void)o;
@@ -242,7 +254,10 @@ static void ev_release(void *r)
 
 const struct an_analysis an_events_analysis = {
 	.name = "events",
-	.read = {AN_READ_TRACE, 0, 0, NULL, XP_EVSTATS_NONE},
+	.read = {
+		.how = AN_READ_TRACE, .event_stats = XP_EVSTATS_NONE, .plane_read = an_ev_plane_read,
+		.plane_user_free = an_ev_user_free, .release_events = 1,
+	},
 	.size = sizeof(struct an_ev_result),
 	.init = ev_init, .finish = ev_finish, .release = ev_release,
 };

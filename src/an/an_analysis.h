@@ -31,6 +31,14 @@ struct an_read_profile {
 	uint32_t host_keys;	/* key stats it uses on the host planes */
 	int (*want_host_event)(const char *name);	/* host events kept besides those keys mark */
 	enum xp_event_stats event_stats;	/* an event's own stats kept */
+	/*
+	 * Each plane analysed on the thread that read it, with the analysis's
+	 * options as ctx (xp_read_opts.plane_read, plane_user_free), its events
+	 * then freed with release_events; NULL: the whole trace is analysed.
+	 */
+	int (*plane_read)(struct xp_plane *p, void *ctx, struct xp_err *err);
+	void (*plane_user_free)(void *user);
+	int release_events;
 };
 
 struct an_analysis {

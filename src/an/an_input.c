@@ -22,6 +22,9 @@ void an_read_opts(struct xp_read_opts *o, const struct an_read_profile *p)
 	o->host_keys = p->host_keys;
 	o->want_host_event = p->want_host_event;
 	o->event_stats = p->event_stats;
+	o->plane_read = p->plane_read;
+	o->plane_user_free = p->plane_user_free;
+	o->release_events = p->release_events;
 }
 
 int an_wants_host_plane(const char *name, void *ctx)

@@ -18,8 +18,9 @@
 
 /*
  * An analysis's read profile into o: the key stats kept, the host events
- * kept, an event's own stats. The reader, the jobs and which planes are
- * read now are the caller's.
+ * kept, an event's own stats, the analysis of each plane as it is read. The
+ * reader, the jobs, which planes are read now and plane_read's ctx are the
+ * caller's.
  */
 void an_read_opts(struct xp_read_opts *o, const struct an_read_profile *p);
 /* For xp_read_opts.want_plane: the host planes ("/host:..."), as AN_READ_HOST reads. */

@@ -21,7 +21,7 @@ struct at_args {
 };
 
 /* --compat reads the trace its own way: every plane and stat, no executions found, no summaries. */
-static const struct an_read_profile compat_read = {AN_READ_TRACE, 0, 0, NULL, XP_EVSTATS_KEYS};
+static const struct an_read_profile compat_read = {.how = AN_READ_TRACE, .event_stats = XP_EVSTATS_KEYS};
 
 static int at_check(struct cmd_drive *d)
 {

@@ -201,6 +201,7 @@ static int drive_begin(struct cmd_drive *d, const struct opt_cmd *cmd, int argc,
 	if (!d->read)
 		d->read = &d->a->an->read;
 	cmd_read_profile(d->c, d->read);
+	d->c->read.plane_read_ctx = (void *)d->opts;
 	if ((ret = cmd_history_setup(d->c, &d->notes)) >= 0)
 		return ret;
 	return d->a->setup ? d->a->setup(d) : CMD_GO_ON;

@@ -11,19 +11,19 @@ struct ev_args {
 	size_t listed;		/* --list: events written */
 };
 
+/* --list streams every event with its stats, from the trace whole. */
+static const struct an_read_profile list_read = {.how = AN_READ_TRACE, .event_stats = XP_EVSTATS_ALL};
+
+static int ev_check(struct cmd_drive *d)
+{
+	if ((d->stream = ((struct ev_args *)d->args)->list))
+		d->read = &list_read;
+	return CMD_GO_ON;
+}
+
 static int ev_setup(struct cmd_drive *d)
 {
-	struct ev_args *a = d->args;
-
-	a->eo.match = cmd_match(&a->c);
-	d->stream = a->list;
-	a->c.read.event_stats = a->list ? XP_EVSTATS_ALL : XP_EVSTATS_NONE;	/* only --list shows stats */
-	if (!a->list) {	/* each plane counted on the thread that read it, its events then freed */
-		a->c.read.plane_read = an_ev_plane_read;
-		a->c.read.plane_read_ctx = &a->eo;
-		a->c.read.plane_user_free = an_ev_user_free;
-		a->c.read.release_events = 1;
-	}
+	((struct ev_args *)d->args)->eo.match = cmd_match(d->c);
 	return CMD_GO_ON;
 }
 
@@ -66,7 +66,7 @@ static int ev_print(FILE *f, enum out_mode mode, const struct out_style *st, con
 }
 
 static const struct cmd_analysis events = {
-	.an = &an_events_analysis, .setup = ev_setup, .input = ev_input,
+	.an = &an_events_analysis, .check = ev_check, .setup = ev_setup, .input = ev_input,
 	.after = ev_after, .print = ev_print,
 };
 
@@ -90,7 +90,7 @@ int cmd_events(int argc, char **argv)
 		"streams the single events, for scripts; --plane, --line and --match select.",
 		opts, .min_pos = 1,
 	};
-	struct cmd_drive d = {.a = &events, .c = &a.c, .args = &a};
+	struct cmd_drive d = {.a = &events, .c = &a.c, .args = &a, .opts = &a.eo};
 
 	cmd_common_init(&a.c);
 	return cmd_drive(&d, &cmd, argc, argv);
