@@ -58,6 +58,27 @@ int an_input_read(const char *path, uint64_t max_input, const struct xp_read_opt
 	return ret;
 }
 
+int an_input_execs(struct xp_trace *t, const struct an_exec_opts *xo, const char *path, struct an_exec_list *l,
+		   struct xp_notes *n, size_t *reader_notes, struct xp_err *err)
+{
+	int r = an_exec_find(t, xo, l, err);
+
+	if (r) {
+		/* A plane read late can be malformed: name the input. */
+		if (r != XP_ERR_NOMEM)
+			an_input_name_err(err, path);
+		return r;
+	}
+	/* After an_exec_find: the counts include the planes it read on demand. */
+	if (an_input_notes(n, path, t))
+		return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
+	if (reader_notes)
+		*reader_notes = n->n;
+	if (an_exec_notes(n, path, l))
+		return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
+	return 0;
+}
+
 void an_input_name_err(struct xp_err *err, const char *path)
 {
 	char msg[sizeof(err->msg)];

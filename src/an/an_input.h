@@ -47,6 +47,14 @@ void an_input_name_err(struct xp_err *err, const char *path);
  * path. 0 or XP_ERR_NOMEM.
  */
 int an_input_notes(struct xp_notes *n, const char *path, const struct xp_trace *t);
+/*
+ * Finds t's executions into l (an_exec_find: l to release whatever it
+ * returns) and adds to n the reader's warnings (*reader_notes: how many
+ * notes n then holds; NULL: not wanted) and then the executions', naming
+ * path. 0, or an xp_errcode (err naming path).
+ */
+int an_input_execs(struct xp_trace *t, const struct an_exec_opts *xo, const char *path, struct an_exec_list *l,
+		   struct xp_notes *n, size_t *reader_notes, struct xp_err *err);
 /* What an_exec_find left out or could not use on each device, as notes naming path. 0 or XP_ERR_NOMEM. */
 int an_exec_notes(struct xp_notes *n, const char *path, const struct an_exec_list *l);
 

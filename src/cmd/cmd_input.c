@@ -204,22 +204,14 @@ struct cmd_input *cmd_input_process(const struct cmd_common *c, const char *path
 	if (in->code)
 		return in;
 	if (xo) {
-		int r = an_exec_find(in->t, xo, &in->execs, &in->err);
-
 		in->have_execs = 1;
-		if (r) {
-			/* A plane read late can be malformed: name the input. */
-			if (r != XP_ERR_NOMEM)
-				an_input_name_err(&in->err, path);
-			in->code = cmd_exit_for(r);
-		}
+		in->code = cmd_exit_for(an_input_execs(in->t, xo, path, &in->execs, &in->notes, &in->reader_notes,
+						       &in->err));
+	} else if (an_input_notes(&in->notes, path, in->t)) {
+		goto nomem;
+	} else {
+		in->reader_notes = in->notes.n;
 	}
-	/* After an_exec_find: the counts include the planes it read on demand. */
-	if (!in->code && an_input_notes(&in->notes, path, in->t))
-		goto nomem;
-	in->reader_notes = in->notes.n;
-	if (!in->code && in->have_execs && an_exec_notes(&in->notes, path, &in->execs))
-		goto nomem;
 	if (!in->code && c->provenance && file_crc(path, &in->size, &in->crc32, &in->err))
 		in->code = EXIT_INPUT;
 	if (!in->code && c->provenance) {

@@ -47,7 +47,6 @@ static void *rep_work(size_t i, void *ctx)
 	struct rep_batch *rb = ctx;
 	struct rep_in *ri = calloc(1, sizeof(*ri));
 	struct cmd_input *in;
-	int r;
 
 	if (!ri)
 		return NULL;
@@ -56,16 +55,8 @@ static void *rep_work(size_t i, void *ctx)
 	in->code = cmd_read(rb->c, in->path, rb->plane_jobs, 0, &in->t, &in->err);
 	if (in->code)
 		return ri;
-	r = an_exec_find(in->t, rb->xo, &in->execs, &in->err);
 	in->have_execs = 1;
-	if (r) {
-		if (r != XP_ERR_NOMEM)
-			an_input_name_err(&in->err, in->path);
-		in->code = cmd_exit_for(r);
-	} else if (an_input_notes(&in->notes, in->path, in->t) || an_exec_notes(&in->notes, in->path, &in->execs)) {
-		in->code = EXIT_ERROR;
-		xp_err_set(&in->err, XP_ERR_NOMEM, "out of memory");
-	}
+	in->code = cmd_exit_for(an_input_execs(in->t, rb->xo, in->path, &in->execs, &in->notes, NULL, &in->err));
 	return ri;
 }
 
