@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "an_exec.h"
+#include "an_input.h"
 #include "an_functions.h"
 
 /* The caller's struct xps_functions is the first member: its pointer is the holder's. */
@@ -151,12 +152,8 @@ int xps_functions_compute(xps_trace *const *traces, size_t ntraces, const struct
 
 		if ((ret = an_exec_find(traces[i]->t, &xo, &l, &err))) {
 			/* A plane read now can be malformed: name the input. */
-			if (ret != XP_ERR_NOMEM && err.msg[0] != '\'') {
-				char msg[sizeof(err.msg)];
-
-				memcpy(msg, err.msg, sizeof(msg));
-				snprintf(err.msg, sizeof(err.msg), "'%.200s': %.300s", traces[i]->path, msg);
-			}
+			if (ret != XP_ERR_NOMEM)
+				an_input_name_err(&err, traces[i]->path);
 			goto out;
 		}
 		ret = an_fn_add(&h->res, &l, &err);
