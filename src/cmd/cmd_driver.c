@@ -13,12 +13,20 @@ struct drive_input {
 	alignas(max_align_t) unsigned char r[];	/* an input's own result (an->size bytes) */
 };
 
-static void drive_input_free(const struct an_analysis *an, struct drive_input *di)
+/* Whether an input has a result of its own: where the analysis pools them, or the read fills one. */
+static int own_result(const struct cmd_drive *d)
+{
+	enum an_read how = d->read->how;
+
+	return d->a->an->merge || how == AN_READ_HOST || how == AN_READ_KERNELS || how == AN_READ_OPS;
+}
+
+static void drive_input_free(const struct cmd_drive *d, struct drive_input *di)
 {
 	if (!di)
 		return;
-	if (an->merge)
-		an->release(di->r);
+	if (own_result(d))
+		d->a->an->release(di->r);
 	cmd_input_free(di->in);
 	free(di);
 }
@@ -28,12 +36,11 @@ static void *drive_work(size_t i, void *ctx)
 	struct cmd_drive *d = ctx;
 	const struct an_analysis *an = d->a->an;
 	const char *path = d->paths.paths[i];
-	/* an input's own result, where the analysis pools them */
-	struct drive_input *di = calloc(1, sizeof(*di) + (an->merge ? an->size : 0));
+	struct drive_input *di = calloc(1, sizeof(*di) + (own_result(d) ? an->size : 0));
 
 	if (!di)
 		return NULL;
-	if (an->merge)
+	if (own_result(d))
 		an->init(di->r, d->opts);
 	switch (d->read->how) {
 	case AN_READ_TRACE:
@@ -57,7 +64,7 @@ static void *drive_work(size_t i, void *ctx)
 		break;
 	}
 	if (!di->in) {
-		drive_input_free(an, di);
+		drive_input_free(d, di);
 		return NULL;
 	}
 	return di;
@@ -88,10 +95,10 @@ static void drive_done(size_t i, void *result, void *ctx)
 	if (!in || in->code)
 		goto out;
 	if (cmd_history_add(d->c, in) ||
-	    (an->merge && an->input_notes && an->input_notes(di->r, in->path, d->paths.n > 1, &d->notes)))
+	    (own_result(d) && an->input_notes && an->input_notes(di->r, in->path, d->paths.n > 1, &d->notes)))
 		r = XP_ERR_NOMEM;
 	if (!r && d->a->input)
-		r = d->a->input(d, in, an->merge ? (void *)di->r : NULL, &err);
+		r = d->a->input(d, in, own_result(d) ? (void *)di->r : NULL, &err);
 	if (!r && an->merge)
 		r = an->merge(d->res, di->r, &err);
 	if (r < 0) {
@@ -101,7 +108,7 @@ static void drive_done(size_t i, void *result, void *ctx)
 		d->ret = r;
 	}
 out:
-	drive_input_free(an, di);
+	drive_input_free(d, di);
 }
 
 static int drive_print(FILE *f, enum out_mode mode, const struct out_style *st, const void *arg)

@@ -33,9 +33,10 @@ struct cmd_analysis {
 	int (*setup)(struct cmd_drive *d);
 	/*
 	 * On the main thread, in input order, before the input's result r is
-	 * merged (an->merge, when it has one): adds what a reader should know of
-	 * the input to d->notes, or (an analysis without merge) adds the input
-	 * to d->res itself. Returns 0; an xp_errcode (err says why); or an exit
+	 * merged (an->merge, when it has one; r NULL where the input has no
+	 * result of its own): adds what a reader should know of the input to
+	 * d->notes, or (an analysis without merge) adds the input to d->res
+	 * itself. Returns 0; an xp_errcode (err says why); or an exit
 	 * code > 0 to stop, its message printed. NULL: none.
 	 */
 	int (*input)(struct cmd_drive *d, struct cmd_input *in, void *r, struct xp_err *err);
