@@ -195,11 +195,13 @@ out:
 }
 
 /* Parsing and the checks every analysis command makes; CMD_GO_ON or the exit code. */
-static int drive_begin(struct cmd_drive *d, const struct opt_cmd *cmd, int argc, char **argv)
+static int drive_begin(struct cmd_drive *d, const struct opt *opts, int argc, char **argv)
 {
+	const struct opt_cmd cmd = {d->a->name, "[OPTIONS] FILE|DIR|-...", d->a->about, opts, .min_pos = 1};
 	int ret;
 
-	if ((ret = cmd_parse(cmd, argc, argv, &d->pos, &d->npos)) >= 0 ||
+	cmd_common_init(d->c);
+	if ((ret = cmd_parse(&cmd, argc, argv, &d->pos, &d->npos)) >= 0 ||
 	    (ret = cmd_output_setup(d->c, &d->mode)) >= 0 || (d->a->check && (ret = d->a->check(d)) >= 0) ||
 	    (ret = cmd_input_setup(d->c)) >= 0 ||
 	    (d->a->an->read.how == AN_READ_EXECS && (ret = cmd_exec_setup(d->c, &d->time, &d->xo)) >= 0) ||
@@ -214,13 +216,13 @@ static int drive_begin(struct cmd_drive *d, const struct opt_cmd *cmd, int argc,
 	return d->a->setup ? d->a->setup(d) : CMD_GO_ON;
 }
 
-int cmd_drive(struct cmd_drive *d, const struct opt_cmd *cmd, int argc, char **argv)
+int cmd_drive(struct cmd_drive *d, const struct opt *opts, int argc, char **argv)
 {
 	const struct an_analysis *an = d->a->an;
 	int ret;
 
 	d->ret = CMD_GO_ON;
-	if ((ret = drive_begin(d, cmd, argc, argv)) != CMD_GO_ON)
+	if ((ret = drive_begin(d, opts, argc, argv)) != CMD_GO_ON)
 		goto out;
 	if (!(d->res = calloc(1, an->size))) {
 		cmd_error("out of memory");

@@ -7,10 +7,10 @@
  * warnings, output, notes and exit codes (perf's struct perf_tool driven by
  * one session loop is the model).
  *
- * A command file keeps its options, their meaning and a struct cmd_analysis;
- * its function ends in
- *	struct cmd_drive d = {&my_command, &args.c, &args, &args.analysis_opts};
- *	return cmd_drive(&d, &cmd, argc, argv);
+ * A command file keeps its options, their meaning and a struct cmd_analysis
+ * (its name and help paragraph too); its function is its options table and
+ *	struct cmd_drive d = {.a = &my_command, .c = &args.c, .args = &args, .opts = &args.an_opts};
+ *	return cmd_drive(&d, opts, argc, argv);
  */
 #ifndef CMD_DRIVER_H
 #define CMD_DRIVER_H
@@ -22,6 +22,8 @@ struct cmd_drive;
 
 /* An analysis command: the analysis it runs, and what the command adds to it. */
 struct cmd_analysis {
+	const char *name;	/* the command: "kernels" */
+	const char *about;	/* its help paragraph, under "xplane-stat NAME [OPTIONS] FILE|DIR|-..." */
 	const struct an_analysis *an;
 	/*
 	 * Right after the output mode is known: the command's own checks of its
@@ -88,14 +90,14 @@ struct cmd_drive {
 };
 
 /*
- * Runs the command: parses the arguments (options, --help, the count of
- * positionals its table takes), sets d->mode from --json/--csv/--tsv,
+ * Runs the command: readies d->c's defaults, parses the arguments against
+ * opts (ending in CMD_OPTS_TAIL; --help; at least one input), sets d->mode from --json/--csv/--tsv,
  * calls check, sets up --reader (and for executions --time and --children)
  * and --match, applies the analysis's read profile to d->c, readies
  * --history, calls setup, runs the analysis over the inputs, writes its result and
  * appends to the history. Returns the exit code.
  */
-int cmd_drive(struct cmd_drive *d, const struct opt_cmd *cmd, int argc, char **argv);
+int cmd_drive(struct cmd_drive *d, const struct opt *opts, int argc, char **argv);
 /* For nothing: "nothing found" as an exit code: an input's failure if some failed, else EXIT_NOMATCH. */
 int cmd_drive_nomatch(const struct cmd_drive *d);
 /* "this input" for one input, else "any input", for messages. */

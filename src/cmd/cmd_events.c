@@ -66,6 +66,12 @@ static int ev_print(FILE *f, enum out_mode mode, const struct out_style *st, con
 }
 
 static const struct cmd_analysis events = {
+	.name = "events",
+	.about =
+		"What the files hold by name: per plane and line, each distinct event name with\n"
+		"its count and total, mean, min and max duration, pooled over the inputs by\n"
+		"(plane, line, name). Every plane is read, host planes too. --list instead\n"
+		"streams the single events, for scripts; --plane, --line and --match select.",
 	.an = &an_events_analysis, .check = ev_check, .setup = ev_setup, .input = ev_input,
 	.after = ev_after, .print = ev_print,
 };
@@ -82,16 +88,7 @@ int cmd_events(int argc, char **argv)
 		 "CSV or (--json) JSON lines"},
 		CMD_OPTS_TAIL(&a.c),
 	};
-	const struct opt_cmd cmd = {
-		"events", "[OPTIONS] FILE|DIR|-...",
-		"What the files hold by name: per plane and line, each distinct event name with\n"
-		"its count and total, mean, min and max duration, pooled over the inputs by\n"
-		"(plane, line, name). Every plane is read, host planes too. --list instead\n"
-		"streams the single events, for scripts; --plane, --line and --match select.",
-		opts, .min_pos = 1,
-	};
 	struct cmd_drive d = {.a = &events, .c = &a.c, .args = &a, .opts = &a.eo};
 
-	cmd_common_init(&a.c);
-	return cmd_drive(&d, &cmd, argc, argv);
+	return cmd_drive(&d, opts, argc, argv);
 }

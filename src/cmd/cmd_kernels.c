@@ -43,6 +43,12 @@ static int kern_print(FILE *f, enum out_mode mode, const struct out_style *st, c
 }
 
 static const struct cmd_analysis kernels = {
+	.name = "kernels",
+	.about =
+		"GPU kernels on the stream lines of GPU device planes, pooled over all inputs and\n"
+		"devices: instances, total, mean, median, min, max, std (population), p90 and p99\n"
+		"(nearest rank) and share of kernel time; copies and memsets per kind with bytes\n"
+		"and GB/s. Derived lines (TensorFlow Ops, XLA Ops, Steps) are not counted again.",
 	.an = &an_kernels_analysis, .check = kern_check, .nothing = kern_nothing,
 	.print = kern_print,
 };
@@ -58,16 +64,7 @@ int cmd_kernels(int argc, char **argv)
 		{"copies", 0, OPT_FLAG, &a.oo.copies, NULL, "only the copies and memsets table (CSV/TSV: its rows)"},
 		CMD_OPTS_TAIL(&a.c),
 	};
-	const struct opt_cmd cmd = {
-		"kernels", "[OPTIONS] FILE|DIR|-...",
-		"GPU kernels on the stream lines of GPU device planes, pooled over all inputs and\n"
-		"devices: instances, total, mean, median, min, max, std (population), p90 and p99\n"
-		"(nearest rank) and share of kernel time; copies and memsets per kind with bytes\n"
-		"and GB/s. Derived lines (TensorFlow Ops, XLA Ops, Steps) are not counted again.",
-		opts, .min_pos = 1,
-	};
 	struct cmd_drive d = {.a = &kernels, .c = &a.c, .args = &a, .opts = &a.ko};
 
-	cmd_common_init(&a.c);
-	return cmd_drive(&d, &cmd, argc, argv);
+	return cmd_drive(&d, opts, argc, argv);
 }

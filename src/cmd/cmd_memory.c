@@ -46,6 +46,14 @@ static int mem_print(FILE *f, enum out_mode mode, const struct out_style *st, co
 }
 
 static const struct cmd_analysis memory = {
+	.name = "memory",
+	.about =
+		"Device memory from the allocators' MemoryAllocation and MemoryDeallocation\n"
+		"events on the host plane, per input and memory (an allocator such as GPU_0_bfc,\n"
+		"or a TPU by index_on_host): capacity, the peak bytes in use (allocated +\n"
+		"reserved) in the profile and when, fragmentation then, the allocator's own\n"
+		"lifetime peak, allocation and free counts, and the allocations live at the peak\n"
+		"(matched by address; bytes allocated before the profile are shown apart).",
 	.an = &an_memory_analysis, .check = mem_check, .nothing = mem_nothing,
 	.print = mem_print,
 };
@@ -63,18 +71,7 @@ int cmd_memory(int argc, char **argv)
 		 "also give bytes in use after every event, for plots (CSV/TSV: only these points)"},
 		CMD_OPTS_TAIL(&a.c),
 	};
-	const struct opt_cmd cmd = {
-		"memory", "[OPTIONS] FILE|DIR|-...",
-		"Device memory from the allocators' MemoryAllocation and MemoryDeallocation\n"
-		"events on the host plane, per input and memory (an allocator such as GPU_0_bfc,\n"
-		"or a TPU by index_on_host): capacity, the peak bytes in use (allocated +\n"
-		"reserved) in the profile and when, fragmentation then, the allocator's own\n"
-		"lifetime peak, allocation and free counts, and the allocations live at the peak\n"
-		"(matched by address; bytes allocated before the profile are shown apart).",
-		opts, .min_pos = 1,
-	};
 	struct cmd_drive d = {.a = &memory, .c = &a.c, .args = &a, .opts = &a.mo};
 
-	cmd_common_init(&a.c);
-	return cmd_drive(&d, &cmd, argc, argv);
+	return cmd_drive(&d, opts, argc, argv);
 }

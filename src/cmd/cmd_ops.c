@@ -54,6 +54,14 @@ static int ops_print(FILE *f, enum out_mode mode, const struct out_style *st, co
 }
 
 static const struct cmd_analysis ops = {
+	.name = "ops",
+	.about =
+		"Device time per HLO op, pooled over all inputs and devices. TPU: the events of\n"
+		"each device's 'XLA Ops' line (and, apart, its 'Async XLA Ops' line): occurrences,\n"
+		"total and self time (less the ops nested inside), mean, share of self time,\n"
+		"flops, bytes accessed, FLOP/s, GB/s, FLOP per byte and whether the op is compute\n"
+		"or memory bound against the device's peaks (its plane's stats, else a built-in\n"
+		"chip table; the output says which). GPU: kernels grouped by hlo_module and hlo_op.",
 	.an = &an_ops_analysis, .setup = ops_setup, .input = ops_input,
 	.nothing = ops_nothing, .after = ops_after, .print = ops_print,
 };
@@ -69,18 +77,7 @@ int cmd_ops(int argc, char **argv)
 		{"top", 0, OPT_COUNT, &a.top, "N", "only the first N rows of each line kind"},
 		CMD_OPTS_TAIL(&a.c),
 	};
-	const struct opt_cmd cmd = {
-		"ops", "[OPTIONS] FILE|DIR|-...",
-		"Device time per HLO op, pooled over all inputs and devices. TPU: the events of\n"
-		"each device's 'XLA Ops' line (and, apart, its 'Async XLA Ops' line): occurrences,\n"
-		"total and self time (less the ops nested inside), mean, share of self time,\n"
-		"flops, bytes accessed, FLOP/s, GB/s, FLOP per byte and whether the op is compute\n"
-		"or memory bound against the device's peaks (its plane's stats, else a built-in\n"
-		"chip table; the output says which). GPU: kernels grouped by hlo_module and hlo_op.",
-		opts, .min_pos = 1,
-	};
 	struct cmd_drive d = {.a = &ops, .c = &a.c, .args = &a, .opts = &a.oo};
 
-	cmd_common_init(&a.c);
-	return cmd_drive(&d, &cmd, argc, argv);
+	return cmd_drive(&d, opts, argc, argv);
 }
