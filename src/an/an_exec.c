@@ -32,11 +32,11 @@ const char *an_split_fingerprint(struct xp_arena *a, const char *name, const cha
 
 	*fp = NULL;
 	if (n < 3 || name[n - 1] != ')')
-		return name;
+		return xp_arena_strndup(a, name, n);
 	for (i = n - 2; i > 0 && isdigit((unsigned char)name[i]); i--)
 		;
 	if (name[i] != '(' || i == n - 2 || i == 0)
-		return name;
+		return xp_arena_strndup(a, name, n);
 	*fp = xp_arena_strndup(a, name + i + 1, n - i - 2);
 	return xp_arena_strndup(a, name, i);
 }

@@ -140,7 +140,11 @@ void an_exec_want_lines(const char *plane, const char *const *names, size_t n,
 	 1u << XP_K_CORRELATION_ID | 1u << XP_K_MODULE_NAME)
 /* The key stats host linkage reads on host events (xp_read_opts.host_keys). */
 #define AN_EXEC_HOST_KEYS (1u << XP_K_CORRELATION_ID | 1u << XP_K_MODULE_NAME)
-/* Splits "name(123)" into name and digits; *fp is NULL when there is no such suffix. */
+/*
+ * Splits "name(123)" into name and digits, both copied into a (the name is
+ * copied without a suffix too); *fp is NULL when there is no such suffix.
+ * NULL when out of memory.
+ */
 const char *an_split_fingerprint(struct xp_arena *a, const char *name, const char **fp);
 
 #endif
