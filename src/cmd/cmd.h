@@ -32,6 +32,7 @@
 #include <regex.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "an_analysis.h"
 #include "an_exec.h"
@@ -107,6 +108,7 @@ struct cmd_common {
 	/* Also the size and crc32 of each input file (cmd_input), for summaries. */
 	int provenance;
 	const char *history, *commit;	/* --history FILE, --commit REV (CMD_OPTS_HISTORY) */
+	int repair;		/* --repair: an appended file's cut last line is removed */
 	const char *match;	/* --match REGEX (CMD_OPT_MATCH), compiled by cmd_match_setup */
 	/* private: set by cmd_common_setup, freed by cmd_common_release */
 	struct cmd_runs *runs_;
@@ -146,7 +148,9 @@ struct cmd_common {
 #define CMD_OPTS_HISTORY(c)                                                                        \
 	{"history", 0, OPT_STR, &(c)->history, "FILE",                                             \
 	 "append each input's summary to FILE with the git commit (see the history command)"},     \
-	{"commit", 0, OPT_STR, &(c)->commit, "REV", "with --history: record REV, not git's HEAD here"}
+	{"commit", 0, OPT_STR, &(c)->commit, "REV", "with --history: record REV, not git's HEAD here"},     \
+	{"repair", 0, OPT_FLAG, &(c)->repair, NULL,                                                 \
+	 "with --history: remove FILE's cut last line (an interrupted write) instead of refusing it"}
 
 #define CMD_OPTS_INPUT(c)                                                                          \
 	{"jobs", 'j', OPT_COUNT, &(c)->jobs, "N",                                                  \
@@ -373,17 +377,47 @@ typedef int (*cmd_print_fn)(FILE *f, enum out_mode mode, const struct out_style 
  */
 int cmd_write(const struct cmd_common *c, enum out_mode mode, cmd_print_fn print, const void *result);
 
-/* Output destination: stdout, or FILE written under a temporary name and renamed. */
+/*
+ * Output destination: stdout, or FILE written under a temporary name beside
+ * it (beside its target, FILE a symbolic link) and renamed when complete.
+ */
 struct cmd_out {
 	FILE *f;
 	char *path, *tmp;
+	int err;		/* the first failed cmd_out_put's errno */
 };
 
 int cmd_out_open(struct cmd_out *o, const char *path);
-/* Finishes (ok) or abandons the output; returns EXIT_OK or EXIT_ERROR (message printed). */
+/* Writes n bytes; a failure is kept for cmd_out_close to report. 0, or -1 when it failed. */
+int cmd_out_put(struct cmd_out *o, const void *p, size_t n);
+/*
+ * Finishes (ok: every byte written, flushed and synced, then renamed) or
+ * abandons the output (its temporary file removed; the caller said why);
+ * returns EXIT_OK or EXIT_ERROR (message printed).
+ */
 int cmd_out_close(struct cmd_out *o, int ok);
-/* Appends bytes to path in one write under a lock (never interleaved); returns the exit code. */
-int cmd_append_file(const char *path, const void *bytes, size_t n);
+/*
+ * Appending to a file this tool owns (--history, summarize --append), never
+ * leaving it cut (cmd_append.c says how): cmd_append_open opens path, locks
+ * it, rolls back an append a killed process left, and checks that it is
+ * empty or this tool's with a whole last line (repair: a cut last line is
+ * removed); cmd_append_read gives its bytes; cmd_append_commit writes and
+ * syncs the new lines, or on any failure leaves the file as it was;
+ * cmd_append_close unlocks. open, read and commit return CMD_GO_ON (commit:
+ * EXIT_OK) or the exit code, message printed (open: a failed open is closed).
+ */
+struct cmd_append {
+	int fd;
+	const char *path;
+	char *journal;		/* "path-journal" */
+	off_t len;		/* the file's length before the append */
+	uintmax_t dev, ino;
+	int newline;		/* its last record lacks only its newline: written first */
+};
+int cmd_append_open(struct cmd_append *a, const char *path, int repair);
+int cmd_append_read(struct cmd_append *a, struct out_bytes *b);
+int cmd_append_commit(struct cmd_append *a, const void *bytes, size_t n);
+void cmd_append_close(struct cmd_append *a);
 /* Prints collected warnings to stderr ("xplane-stat: warning: ..."). */
 void cmd_print_notes(const struct xp_notes *n);
 
@@ -395,7 +429,7 @@ void cmd_print_notes(const struct xp_notes *n);
  * return CMD_GO_ON to go on, else the exit code (message printed).
  */
 int cmd_history_begin(const char *commit, struct an_run_hist *h, struct xp_notes *notes);
-int cmd_history_append(const char *path, const struct out_bytes *lines, const struct an_run_hist *h);
+int cmd_history_append(const char *path, int repair, const struct out_bytes *lines, const struct an_run_hist *h);
 void cmd_history_release(struct an_run_hist *h);
 /* For commands with CMD_OPTS_HISTORY, after cmd_common_setup: CMD_GO_ON to go on, else the exit code. */
 int cmd_history_setup(struct cmd_common *c, struct xp_notes *notes);

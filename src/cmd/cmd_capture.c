@@ -432,7 +432,8 @@ static int finish(const struct records *r, const struct capture_args *a, struct 
 	ret = cmd_out_open(&out, a->output);
 	if (ret)
 		goto out;
-	ret = cmd_out_close(&out, fwrite(buf, 1, len, out.f) == len);
+	cmd_out_put(&out, buf, len);
+	ret = cmd_out_close(&out, 1);
 	if (ret)
 		goto out;
 	if (strcmp(a->output, "-"))

@@ -139,13 +139,9 @@ int cmd_merge(int argc, char **argv)
 			  "the inputs do not overlap", dups, dups == 1 ? "" : "s", dups == 1 ? "s" : "");
 	if ((ret = cmd_out_open(&out, a.c.output)))
 		goto out;
-	{
-		int ok = 1;
-
-		for (i = 0; i < n && ok; i++)
-			ok = fwrite(all[i].p, 1, all[i].len, out.f) == all[i].len && fputc('\n', out.f) != EOF;
-		ret = cmd_out_close(&out, ok);
-	}
+	for (i = 0; i < n && !cmd_out_put(&out, all[i].p, all[i].len) && !cmd_out_put(&out, "\n", 1); i++)
+		;
+	ret = cmd_out_close(&out, 1);
 out:
 	for (i = 0; m.done && i < npos; i++)
 		mfile_free(m.done[i]);

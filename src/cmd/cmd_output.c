@@ -8,6 +8,44 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/*
+ * Where path leads through symbolic links (a malloc'd path; path itself when
+ * it is none): the file written is the link's target, the link kept. NULL
+ * when out of memory or in a loop (errno set).
+ */
+static char *link_target(const char *path)
+{
+	char *cur = strdup(path);
+	int hops;
+
+	for (hops = 0; cur && hops < 40; hops++) {
+		struct stat st;
+		char buf[4096], *next;
+		ssize_t n;
+		const char *slash;
+
+		if (lstat(cur, &st) || !S_ISLNK(st.st_mode))
+			return cur;
+		if ((n = readlink(cur, buf, sizeof(buf) - 1)) < 0) {
+			free(cur);
+			return NULL;
+		}
+		buf[n] = '\0';
+		slash = strrchr(cur, '/');
+		if (buf[0] == '/' || !slash)
+			next = strdup(buf);
+		else if (asprintf(&next, "%.*s/%s", (int)(slash - cur), cur, buf) < 0)
+			next = NULL;
+		free(cur);
+		cur = next;
+	}
+	if (cur) {
+		free(cur);
+		errno = ELOOP;
+	}
+	return NULL;
+}
+
 int cmd_out_open(struct cmd_out *o, const char *path)
 {
 	struct stat st;
@@ -18,21 +56,26 @@ int cmd_out_open(struct cmd_out *o, const char *path)
 		o->f = stdout;
 		return EXIT_OK;
 	}
+	if (!(o->path = link_target(path))) {
+		cmd_error("cannot open '%s': %s", path, strerror(errno));
+		return EXIT_ERROR;
+	}
+	path = o->path;
 	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
 		/* A device or FIFO (-o /dev/null) is written in place: a rename would replace it. */
-		o->path = strdup(path);
-		o->f = o->path ? fopen(path, "w") : NULL;
-		if (!o->f) {
-			cmd_error("cannot open '%s': %s", path, o->path ? strerror(errno) : "out of memory");
+		if (!(o->f = fopen(path, "w"))) {
+			cmd_error("cannot open '%s': %s", path, strerror(errno));
 			free(o->path);
 			o->path = NULL;
 			return EXIT_ERROR;
 		}
 		return EXIT_OK;
 	}
-	o->path = strdup(path);
-	if (!o->path || asprintf(&o->tmp, "%s.tmp-XXXXXX", path) < 0) {
+	if (asprintf(&o->tmp, "%s.tmp-XXXXXX", path) < 0) {
 		cmd_error("out of memory");
+		free(o->path);
+		o->path = NULL;
+		o->tmp = NULL;
 		return EXIT_ERROR;
 	}
 	fd = mkstemp(o->tmp);
@@ -57,6 +100,15 @@ int cmd_out_open(struct cmd_out *o, const char *path)
 	return EXIT_OK;
 }
 
+int cmd_out_put(struct cmd_out *o, const void *p, size_t n)
+{
+	if (fwrite(p, 1, n, o->f) == n)
+		return 0;
+	if (!o->err)
+		o->err = errno ? errno : EIO;
+	return -1;
+}
+
 int cmd_out_close(struct cmd_out *o, int ok)
 {
 	int ret = EXIT_OK;
@@ -66,8 +118,8 @@ int cmd_out_close(struct cmd_out *o, int ok)
 		free(o->tmp);
 		return EXIT_OK;	/* stdout is checked once, in main */
 	}
-	if (ok && (fflush(o->f) || ferror(o->f) || (o->tmp && fsync(fileno(o->f))))) {
-		cmd_error("cannot write '%s': %s", o->path, strerror(errno));
+	if (ok && (o->err || fflush(o->f) || ferror(o->f) || (o->tmp && fsync(fileno(o->f))))) {
+		cmd_error("cannot write '%s': %s", o->path, strerror(o->err ? o->err : errno ? errno : EIO));
 		ok = 0;
 		ret = EXIT_ERROR;
 	}

@@ -4,12 +4,8 @@
  * the git commit they were made at and a run number per commit (the history
  * command reads them).
  */
-#include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -76,61 +72,20 @@ void cmd_history_release(struct an_run_hist *h)
 	memset(h, 0, sizeof(*h));
 }
 
-/* Reads all of fd from its start. */
-static int read_all(int fd, struct out_bytes *b)
-{
-	char buf[1 << 16];
-	ssize_t k;
-
-	if (lseek(fd, 0, SEEK_SET) < 0)
-		return -1;
-	while ((k = read(fd, buf, sizeof(buf))) != 0) {
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k < 0)
-			return -1;
-		out_bytes_put(b, buf, (size_t)k);
-	}
-	return b->failed ? -1 : 0;
-}
-
-int cmd_history_append(const char *path, const struct out_bytes *lines, const struct an_run_hist *h)
+int cmd_history_append(const char *path, int repair, const struct out_bytes *lines, const struct an_run_hist *h)
 {
 	struct out_bytes old = {0}, fixed = {0};
+	struct cmd_append ap;
 	uint64_t run = 0;
 	size_t i, j, lineno = 0;
-	int fd = open(path, O_RDWR | O_APPEND | O_CREAT | O_CLOEXEC, 0666), ret = EXIT_OK;
 	struct xp_err err = {0};
+	int ret;
 
-	if (fd < 0) {
-		cmd_error("cannot open '%s': %s", path, strerror(errno));
-		return EXIT_ERROR;
-	}
 	/* under the lock from reading the run numbers to appending: concurrent runs get their own */
-	if ((flock(fd, LOCK_EX) && errno != ENOLCK && errno != EINVAL) || read_all(fd, &old)) {
-		cmd_error("cannot read '%s': %s", path, strerror(errno));
-		ret = EXIT_ERROR;
+	if ((ret = cmd_append_open(&ap, path, repair)) != CMD_GO_ON)
+		return ret;
+	if ((ret = cmd_append_read(&ap, &old)) != CMD_GO_ON)
 		goto out;
-	}
-	if (old.n && old.p[old.n - 1] != '\n') {
-		/* a line cut by a crash or a full disk: never a whole run, and it would block every reader */
-		size_t keep = old.n;
-
-		while (keep && old.p[keep - 1] != '\n')
-			keep--;
-		cmd_error("warning: '%s': its last line was cut (%zu bytes, no newline): removed", path, old.n - keep);
-		if (ftruncate(fd, (off_t)keep)) {
-			cmd_error("cannot write '%s': %s", path, strerror(errno));
-			ret = EXIT_ERROR;
-			goto out;
-		}
-		old.n = keep;
-	}
-	if (old.n && !an_summary_sniff(old.p, old.n)) {
-		cmd_error("'%s' is not a history file (a summary file): nothing appended", path);
-		ret = EXIT_INPUT;
-		goto out;
-	}
 	for (i = 0; i < old.n; i = j + 1) {
 		struct an_run r;
 
@@ -153,23 +108,9 @@ int cmd_history_append(const char *path, const struct out_bytes *lines, const st
 		ret = EXIT_ERROR;
 		goto out;
 	}
-	for (i = 0; i < fixed.n;) {
-		ssize_t w = write(fd, fixed.p + i, fixed.n - i);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0) {
-			cmd_error("cannot write '%s': %s", path, strerror(errno));
-			ret = EXIT_ERROR;
-			goto out;
-		}
-		i += (size_t)w;
-	}
+	ret = cmd_append_commit(&ap, fixed.p, fixed.n);
 out:
-	if (close(fd) && !ret) {
-		cmd_error("cannot write '%s': %s", path, strerror(errno));
-		ret = EXIT_ERROR;
-	}
+	cmd_append_close(&ap);
 	out_bytes_release(&old);
 	out_bytes_release(&fixed);
 	return ret;
@@ -177,8 +118,8 @@ out:
 
 int cmd_history_setup(struct cmd_common *c, struct xp_notes *notes)
 {
-	if (c->commit && !c->history) {
-		cmd_error("--commit names the commit --history records: give --history FILE too");
+	if ((c->commit || c->repair) && !c->history) {
+		cmd_error("--%s goes with --history FILE: give it too", c->commit ? "commit" : "repair");
 		return EXIT_USAGE;
 	}
 	if (!c->history)
@@ -204,6 +145,6 @@ int cmd_history_finish(struct cmd_common *c, int ret)
 		cmd_error("out of memory");
 		return EXIT_ERROR;
 	}
-	r = cmd_history_append(c->history, &c->hist_lines_, &c->hist_);
+	r = cmd_history_append(c->history, c->repair, &c->hist_lines_, &c->hist_);
 	return r ? r : ret;
 }

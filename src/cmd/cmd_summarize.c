@@ -91,41 +91,16 @@ static int split_tags(const char *s, char ***out, size_t *n)
 	return -1;
 }
 
-/*
- * Appends bytes to path in one write under an exclusive lock, so that
- * several writers (jobs of a cluster array on a shared disk) never
- * interleave their lines.
- */
-int cmd_append_file(const char *path, const void *bytes, size_t n)
+/* The lines appended to path, all or none. */
+static int append_lines(const char *path, int repair, const struct out_bytes *lines)
 {
-	int fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0666);
-	const char *p = bytes;
-	int ret = EXIT_OK;
+	struct cmd_append ap;
+	int ret = cmd_append_open(&ap, path, repair);
 
-	if (fd < 0) {
-		cmd_error("cannot open '%s': %s", path, strerror(errno));
-		return EXIT_ERROR;
-	}
-	if (flock(fd, LOCK_EX) && errno != ENOLCK && errno != EINVAL)
-		ret = EXIT_ERROR;
-	while (!ret && n) {
-		ssize_t w = write(fd, p, n);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0) {
-			ret = EXIT_ERROR;
-			break;
-		}
-		p += w;
-		n -= (size_t)w;
-	}
-	if (ret)
-		cmd_error("cannot write '%s': %s", path, strerror(errno));
-	if (close(fd) && !ret) {
-		cmd_error("cannot write '%s': %s", path, strerror(errno));
-		ret = EXIT_ERROR;
-	}
+	if (ret != CMD_GO_ON)
+		return ret;
+	ret = cmd_append_commit(&ap, lines->p, lines->n);
+	cmd_append_close(&ap);
 	return ret;
 }
 
@@ -141,7 +116,10 @@ int cmd_summarize(int argc, char **argv)
 		 "also keep each execution's --children time (analyses must ask for the same)"},
 		{"tag", 0, OPT_STR, &a.tags, "K=V[,K=V...]", "free tags recorded with each run (batch=3,gpu=h100)"},
 		{"append", 0, OPT_FLAG, &a.append, NULL,
-		 "append to -o FILE (one write under a lock) instead of replacing it"},
+		 "append to -o FILE (a summary file or none; under a lock, rolled back if it fails) instead of "
+		 "replacing it"},
+		{"repair", 0, OPT_FLAG, &a.c.repair, NULL,
+		 "with --append: remove FILE's cut last line (an interrupted write) instead of refusing it"},
 		{"output", 'o', OPT_STR, &a.c.output, "FILE",
 		 "write to FILE (via a temporary name, renamed when complete); - or none: stdout"},
 		CMD_OPTS_INPUT(&a.c),
@@ -177,6 +155,10 @@ int cmd_summarize(int argc, char **argv)
 		cmd_error("--append needs -o FILE");
 		goto out;
 	}
+	if (a.c.repair && !a.append) {
+		cmd_error("--repair goes with --append: give it too");
+		goto out;
+	}
 	if ((ret = split_tags(a.tags, &sb.tags, &sb.ntags)) >= 0)
 		goto out;
 	ret = cmd_common_setup(&a.c, &mode, &t, &xo);
@@ -201,11 +183,10 @@ int cmd_summarize(int argc, char **argv)
 	}
 	cmd_print_notes(&notes);
 	if (a.append) {
-		ret = sb.lines.n ? cmd_append_file(a.c.output, sb.lines.p, sb.lines.n) : EXIT_OK;
+		ret = sb.lines.n ? append_lines(a.c.output, a.c.repair, &sb.lines) : EXIT_OK;
 	} else if (!(ret = cmd_out_open(&out, a.c.output))) {
-		int ok = fwrite(sb.lines.p, 1, sb.lines.n, out.f) == sb.lines.n;
-
-		ret = cmd_out_close(&out, ok);
+		cmd_out_put(&out, sb.lines.p, sb.lines.n);
+		ret = cmd_out_close(&out, 1);
 	}
 	ret = cmd_batch_exit(&sb.b, ret);
 out:

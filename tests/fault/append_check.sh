@@ -1,0 +1,108 @@
+# SPDX-License-Identifier: Apache-2.0
+# Appending never loses a byte the user had (RELIABILITY.md, "Files written"):
+# --history and summarize --append refuse files that are not theirs untouched,
+# refuse a cut last line unless --repair, roll back an append a killed process
+# left, and survive SIGKILL at any point. Usage: append_check.sh XPLANE_STAT SYNTH_DIR
+bin=$1
+synth=$2
+trace=$synth/tpu_basic.xplane.pb
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+cd "$tmp" || exit 1
+
+bad() {
+	echo "FAIL: $*"
+	fail=1
+}
+
+# expect RC FILE ORIG -- CMD...: CMD exits RC and leaves FILE byte for byte as ORIG
+expect_untouched() {
+	want=$1 file=$2 orig=$3
+	shift 4
+	"$@" >/dev/null 2>err
+	rc=$?
+	[ $rc -eq "$want" ] || bad "$* exited $rc, not $want: $(cat err)"
+	cmp -s "$file" "$orig" || bad "$*: '$file' changed"
+	[ ! -e "$file-journal" ] || bad "$*: a journal was left"
+}
+
+# 1. Files that are not this tool's: a trace, a CSV without its last newline, one line of text.
+cp "$trace" trace.pb
+printf 'a,b\n1,2' >t.csv
+printf 'hello' >one.txt
+for f in trace.pb t.csv one.txt; do
+	cp $f $f.orig
+	expect_untouched 3 $f $f.orig -- "$bin" functions --commit c1 --history $f "$trace"
+	expect_untouched 3 $f $f.orig -- "$bin" summarize --append -o $f "$trace"
+	grep -q "is not a summary or history file" err || bad "$f: no message saying what it is: $(cat err)"
+done
+
+# 2. A history whose last record lacks only its newline keeps it: the newline is added.
+"$bin" functions --commit c1 --history h.jsonl "$trace" "$trace" >/dev/null 2>err || bad "first append: $(cat err)"
+[ "$(wc -l <h.jsonl)" -eq 2 ] || bad "two inputs did not give two records"
+head -c -1 h.jsonl >nonl.jsonl
+"$bin" functions --commit c1 --history nonl.jsonl "$trace" >/dev/null 2>err || bad "append after a record without newline: $(cat err)"
+[ "$(wc -l <nonl.jsonl)" -eq 3 ] || bad "a record without its newline was lost or glued: $(wc -l <nonl.jsonl) lines"
+"$bin" history nonl.jsonl >/dev/null 2>err || bad "history refuses the repaired file: $(cat err)"
+
+# 3. A cut last line (no journal): refused untouched; --repair removes just it.
+head -c -30 h.jsonl >cut.jsonl
+cp cut.jsonl cut.orig
+expect_untouched 3 cut.jsonl cut.orig -- "$bin" functions --commit c1 --history cut.jsonl "$trace"
+grep -q -- "--repair" err || bad "the refusal does not name --repair: $(cat err)"
+expect_untouched 3 cut.jsonl cut.orig -- "$bin" summarize --append -o cut.jsonl "$trace"
+"$bin" functions --commit c1 --history cut.jsonl --repair "$trace" >/dev/null 2>err || bad "--repair failed: $(cat err)"
+[ "$(wc -l <cut.jsonl)" -eq 2 ] || bad "--repair: $(wc -l <cut.jsonl) lines, not 2"
+head -n 1 h.jsonl >first.want
+head -n 1 cut.jsonl >first.got
+cmp -s first.want first.got || bad "--repair changed the whole lines"
+"$bin" functions --repair "$trace" >/dev/null 2>&1
+[ $? -eq 2 ] || bad "--repair without --history is not a usage error"
+
+# 4. An append a killed process left (its journal noting the length before): rolled back.
+cp h.jsonl k.jsonl
+len=$(wc -c <k.jsonl)
+printf '{"xplane_stat_summary":1,"cut by a kil' >>k.jsonl
+echo "xplane-stat append journal $(stat -c '%d %i' k.jsonl) $len" >k.jsonl-journal
+"$bin" functions --commit c1 --history k.jsonl "$trace" >/dev/null 2>err || bad "recovery failed: $(cat err)"
+grep -q "rolled back" err || bad "the rollback is not reported: $(cat err)"
+[ ! -e k.jsonl-journal ] || bad "the journal was left"
+[ "$(wc -l <k.jsonl)" -eq 3 ] || bad "after the rollback: $(wc -l <k.jsonl) lines, not 3"
+head -c "$len" k.jsonl | cmp -s - h.jsonl || bad "the rollback changed what was there before"
+"$bin" history k.jsonl >/dev/null 2>err || bad "history refuses the recovered file: $(cat err)"
+# a journal of a file since replaced is removed, the file kept
+cp h.jsonl r.jsonl
+echo "xplane-stat append journal 1 1 5" >r.jsonl-journal
+"$bin" summarize --append -o r.jsonl "$trace" 2>err || bad "a stale journal blocked the append: $(cat err)"
+[ "$(wc -l <r.jsonl)" -eq 3 ] || bad "a stale journal changed the file"
+
+# 5. SIGKILL at any point of many appends: after the next append every line is whole.
+i=0
+while [ $i -lt 3 ]; do
+	set -- "$trace"
+	j=0
+	while [ $j -lt 200 ]; do set -- "$@" "$trace"; j=$((j + 1)); done
+	"$bin" summarize -j 1 --append -o killed.jsonl "$@" 2>/dev/null &
+	pid=$!
+	sleep "0.$((i * 2))"
+	kill -9 $pid 2>/dev/null
+	wait $pid 2>/dev/null
+	i=$((i + 1))
+done
+"$bin" summarize --append -o killed.jsonl "$trace" 2>err || bad "append after kills: $(cat err)"
+"$bin" merge --check killed.jsonl >/dev/null 2>err || bad "after kills the file is not whole: $(cat err)"
+
+# 6. Sixteen appenders at once: every record there, each line whole.
+: >many.jsonl
+k=0
+while [ $k -lt 16 ]; do
+	"$bin" summarize --append -o many.jsonl "$trace" "$trace" 2>/dev/null &
+	k=$((k + 1))
+done
+wait
+[ "$(wc -l <many.jsonl)" -eq 32 ] || bad "16 concurrent appenders left $(wc -l <many.jsonl) lines, not 32"
+"$bin" merge --check many.jsonl >/dev/null 2>err || bad "concurrent appends: $(cat err)"
+
+[ $fail -eq 0 ] && echo "append protocol: all checks passed"
+exit $fail
