@@ -219,7 +219,8 @@ static int device_peaks(const struct xp_plane *p, struct an_ops_device *d)
 
 	if (s && (chip = xp_stat_str(p, s, &len)) && !(d->chip = dup_n(chip, len)))
 		return XP_ERR_NOMEM;
-	if (good_peak(tf) && good_peak(bw)) {
+	/* in their own units a huge peak may be finite and its FLOP/s not: no peak then */
+	if (good_peak(tf) && good_peak(bw) && good_peak(tf * 1e12) && good_peak(bw * 1e9)) {
 		d->peak_src = AN_PEAK_PLANE;
 		d->peak_flops = tf * 1e12;
 		d->peak_bw = bw * 1e9;

@@ -466,8 +466,8 @@ static void print_selection(const char *path, const struct an_exp_plan *p)
 	if (p->left_overlap && len < (int)sizeof(parts))
 		snprintf(parts + len, sizeof(parts) - (size_t)len, "%s%llu on no track", len ? ", " : "",
 			 (unsigned long long)p->left_overlap);
-	fprintf(stderr, "xplane-stat: '%s': exported %llu of %llu events; left out: %s\n", path,
-		(unsigned long long)p->exported, (unsigned long long)p->total, parts);
+	cmd_error("'%s': exported %llu of %llu events; left out: %s", path, (unsigned long long)p->exported,
+		  (unsigned long long)p->total, parts);
 }
 
 /* Why a plan does not fit a .pftrace (out_exp_pf_fits), with the packet sequences counted so far. */

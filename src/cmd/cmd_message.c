@@ -6,12 +6,31 @@
 #include <stdlib.h>
 #include <string.h>
 
+/*
+ * Every message goes out through here, escaped as the text table escapes
+ * cells (control bytes and bytes that are not UTF-8 as \xNN): names from a
+ * trace or a summary are data, and no trace can forge a line of a CI log or
+ * send escape codes to a terminal.
+ */
 static void verror(const char *fmt, va_list ap)
 {
+	char buf[1024], *msg = buf;
+	va_list again;
+	int n;
+
 	fflush(stdout);
+	va_copy(again, ap);
+	n = vsnprintf(buf, sizeof(buf), fmt, ap);
+	if (n >= (int)sizeof(buf) && !(msg = malloc((size_t)n + 1)))
+		msg = buf;	/* out of memory: the message cut, never lost */
+	else if (msg != buf)
+		vsnprintf(msg, (size_t)n + 1, fmt, again);
+	va_end(again);
 	fputs("xplane-stat: ", stderr);
-	vfprintf(stderr, fmt, ap);
+	out_put_text(stderr, n < 0 ? fmt : msg);
 	fputc('\n', stderr);
+	if (msg != buf)
+		free(msg);
 }
 
 void cmd_error(const char *fmt, ...)

@@ -3,6 +3,7 @@
 #include "out_summary.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,12 +39,12 @@ static void put_u128(struct out_bytes *b, unsigned __int128 v)
 	out_bytes_put(b, "\"", 1);
 }
 
-/* A double that reads back as the same double. */
+/* A double that reads back as the same double; never inf or nan, which JSON cannot carry (the analyses give none). */
 static void put_double(struct out_bytes *b, double v)
 {
 	char buf[32];
 
-	snprintf(buf, sizeof(buf), "%.17g", v);
+	snprintf(buf, sizeof(buf), isfinite(v) ? "%.17g" : "null", v);
 	out_bytes_str(b, buf);
 }
 

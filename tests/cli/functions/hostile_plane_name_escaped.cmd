@@ -1,0 +1,1 @@
+xplane-stat functions --device zzz $SYNTH/report_hostile.xplane.pb
