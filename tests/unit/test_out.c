@@ -29,44 +29,54 @@ static char *render(enum out_mode mode, const char *cell)
 
 static void test_escaping(void)
 {
-	char *s;
+	static const struct {
+		enum out_mode mode;
+		const char *cell, *want;
+	} c[] = {
+		/* control characters and invalid UTF-8 as \xNN in the text table; valid UTF-8 stays */
+		{OUT_TABLE, "a\tb\xff\xc3\xa9", "NAME         N\na\\x09b\\xffé  7\n"},
+		{OUT_CSV, "say \"hi\", ok", "NAME,N\n\"say \"\"hi\"\", ok\",7\n"},
+		{OUT_CSV, "line\nbreak", "NAME,N\n\"line\nbreak\",7\n"},
+		{OUT_TSV, "tab\there\\", "NAME\tN\ntab\\there\\\\\t7\n"},
+	};
+	size_t i;
 
-	/* Control characters and invalid UTF-8 are shown as \xNN in the text table; valid UTF-8 stays. */
-	s = render(OUT_TABLE, "a\tb\xff\xc3\xa9");
-	CHECK_STR(s, "NAME         N\na\\x09b\\xffé  7\n");
-	free(s);
-	s = render(OUT_CSV, "say \"hi\", ok");
-	CHECK_STR(s, "NAME,N\n\"say \"\"hi\"\", ok\",7\n");
-	free(s);
-	s = render(OUT_CSV, "line\nbreak");
-	CHECK_STR(s, "NAME,N\n\"line\nbreak\",7\n");
-	free(s);
-	s = render(OUT_TSV, "tab\there\\");
-	CHECK_STR(s, "NAME\tN\ntab\\there\\\\\t7\n");
-	free(s);
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		char *s = render(c[i].mode, c[i].cell);
+
+		CHECK_STR(s, c[i].want);
+		free(s);
+	}
 }
 
 static void test_units(void)
 {
+	static const struct {
+		double ps;
+		const char *want;
+	} times[] = {{1234567, "1.235 us"}, {999, "999.000 ps"}, {2.5e12, "2.500 s"}, {0, "0"}};
+	/* a duration and its picoseconds; -1: refused */
+	static const struct {
+		const char *text;
+		int64_t ps;
+	} durations[] = {
+		{"1us", 1000000}, {"2.5ms", 2500000000LL}, {"250ns", 250000}, {"7ps", 7},
+		{"5", -1}, {"-1us", -1}, {"1 us", -1}, {"1e30s", -1},
+	};
 	char b[32];
 	int64_t ps;
+	size_t i;
 
-	out_fmt_time(b, sizeof(b), 1234567, OUT_UNIT_AUTO);
-	CHECK_STR(b, "1.235 us");
-	out_fmt_time(b, sizeof(b), 999, OUT_UNIT_AUTO);
-	CHECK_STR(b, "999.000 ps");
-	out_fmt_time(b, sizeof(b), 2.5e12, OUT_UNIT_AUTO);
-	CHECK_STR(b, "2.500 s");
-	out_fmt_time(b, sizeof(b), 0, OUT_UNIT_AUTO);
-	CHECK_STR(b, "0");
-	CHECK(!opt_parse_duration("1us", &ps) && ps == 1000000);
-	CHECK(!opt_parse_duration("2.5ms", &ps) && ps == 2500000000LL);
-	CHECK(!opt_parse_duration("250ns", &ps) && ps == 250000);
-	CHECK(!opt_parse_duration("7ps", &ps) && ps == 7);
-	CHECK(opt_parse_duration("5", &ps) == -1);
-	CHECK(opt_parse_duration("-1us", &ps) == -1);
-	CHECK(opt_parse_duration("1 us", &ps) == -1);
-	CHECK(opt_parse_duration("1e30s", &ps) == -1);
+	for (i = 0; i < sizeof(times) / sizeof(times[0]); i++) {
+		out_fmt_time(b, sizeof(b), times[i].ps, OUT_UNIT_AUTO);
+		CHECK_STR(b, times[i].want);
+	}
+	for (i = 0; i < sizeof(durations) / sizeof(durations[0]); i++) {
+		if (durations[i].ps < 0)
+			CHECK(opt_parse_duration(durations[i].text, &ps) == -1);
+		else
+			CHECK(!opt_parse_duration(durations[i].text, &ps) && ps == durations[i].ps);
+	}
 }
 
 /* The unit a column of these values (picoseconds) gets when asked for unit, and how v shows in it. */
