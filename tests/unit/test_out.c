@@ -97,38 +97,43 @@ static const char *column(const double *ps, size_t n, double v, char *cell, size
 static void test_columns(void)
 {
 	/* The smallest non-zero value is at least 1 in the unit: no value loses a digit. */
-	const double mixed[] = {43598948, 441422, 0, 27640e3};
+	static const double mixed[] = {43598948, 441422, 0, 27640e3};
 	/* Seven digits before the point are too many: the unit grows. */
-	const double big[] = {1833003e3, 441422};
-	const double wide[] = {2.5e12, 441422};
-	const double zeros[] = {0, 0};
+	static const double big[] = {1833003e3, 441422};
+	static const double wide[] = {2.5e12, 441422};
+	static const double zeros[] = {0, 0};
+	/* a column of n values ps asked for unit: its header, and how v shows in it (NULL: not checked) */
+	static const struct {
+		const double *ps;
+		size_t n;
+		double v;
+		enum out_unit unit;
+		const char *head, *cell;
+	} c[] = {
+		{mixed, 4, 43598948, OUT_UNIT_AUTO, "T (ns)", "43598.948"},
+		{mixed, 4, 27640e3, OUT_UNIT_AUTO, "T (ns)", "27640.000"},
+		{mixed, 4, 0, OUT_UNIT_AUTO, "T (ns)", "0.000"},
+		{mixed + 2, 2, 27640e3, OUT_UNIT_AUTO, "T (us)", "27.640"},
+		{big, 2, 1833003e3, OUT_UNIT_AUTO, "T (us)", "1833.003"},
+		{big, 2, 441422, OUT_UNIT_AUTO, "T (us)", "0.441"},
+		{wide, 2, 441422, OUT_UNIT_AUTO, "T (ms)", "0.000"},
+		{wide, 2, 2.5e12, OUT_UNIT_AUTO, "T (ms)", "2500.000"},
+		{zeros, 2, 0, OUT_UNIT_AUTO, "T (us)", NULL},
+		{mixed, 4, HUGE_VAL, OUT_UNIT_AUTO, "T (ns)", "-"},
+		/* --time-unit: every column in that unit */
+		{mixed, 4, 441422, OUT_UNIT_MS, "T (ms)", "0.000"},
+	};
 	char cell[48];
+	size_t i;
 
-	CHECK_STR(column(mixed, 4, 43598948, cell, sizeof(cell), OUT_UNIT_AUTO), "T (ns)");
-	CHECK_STR(cell, "43598.948");
-	CHECK_STR(column(mixed, 4, 27640e3, cell, sizeof(cell), OUT_UNIT_AUTO), "T (ns)");
-	CHECK_STR(cell, "27640.000");
-	CHECK_STR(column(mixed, 4, 0, cell, sizeof(cell), OUT_UNIT_AUTO), "T (ns)");
-	CHECK_STR(cell, "0.000");
-	CHECK_STR(column(mixed + 2, 2, 27640e3, cell, sizeof(cell), OUT_UNIT_AUTO), "T (us)");
-	CHECK_STR(cell, "27.640");
-	CHECK_STR(column(big, 2, 1833003e3, cell, sizeof(cell), OUT_UNIT_AUTO), "T (us)");
-	CHECK_STR(cell, "1833.003");
-	CHECK_STR(column(big, 2, 441422, cell, sizeof(cell), OUT_UNIT_AUTO), "T (us)");
-	CHECK_STR(cell, "0.441");
-	CHECK_STR(column(wide, 2, 441422, cell, sizeof(cell), OUT_UNIT_AUTO), "T (ms)");
-	CHECK_STR(cell, "0.000");
-	CHECK_STR(column(wide, 2, 2.5e12, cell, sizeof(cell), OUT_UNIT_AUTO), "T (ms)");
-	CHECK_STR(cell, "2500.000");
-	CHECK_STR(column(zeros, 2, 0, cell, sizeof(cell), OUT_UNIT_AUTO), "T (us)");
-	CHECK_STR(column(mixed, 4, HUGE_VAL, cell, sizeof(cell), OUT_UNIT_AUTO), "T (ns)");
-	CHECK_STR(cell, "-");
-
-	/* --time-unit: every column and the summary's times in that unit. */
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		CHECK_STR(column(c[i].ps, c[i].n, c[i].v, cell, sizeof(cell), c[i].unit), c[i].head);
+		if (c[i].cell)
+			CHECK_STR(cell, c[i].cell);
+	}
 	CHECK(out_unit_parse("ms") == OUT_UNIT_MS && out_unit_parse("s") == OUT_UNIT_S);
 	CHECK(out_unit_parse("ps") == -1 && out_unit_parse("sec") == -1 && out_unit_parse("") == -1);
-	CHECK_STR(column(mixed, 4, 441422, cell, sizeof(cell), OUT_UNIT_MS), "T (ms)");
-	CHECK_STR(cell, "0.000");
+	/* and the summary's times */
 	out_fmt_time(cell, sizeof(cell), 1234567, OUT_UNIT_MS);
 	CHECK_STR(cell, "0.001 ms");
 	out_fmt_time(cell, sizeof(cell), 0, OUT_UNIT_MS);
