@@ -16,6 +16,7 @@ struct blob {
 	size_t n;
 };
 
+/* What was written to tmp, which is closed. */
 static void slurp(FILE *tmp, struct blob *b)
 {
 	long n;
@@ -26,6 +27,7 @@ static void slurp(FILE *tmp, struct blob *b)
 	b->n = (size_t)n;
 	rewind(tmp);
 	CHECK(fread(b->p, 1, b->n, tmp) == b->n);
+	fclose(tmp);
 }
 
 static const struct cap_kernel k1 = {
@@ -36,8 +38,9 @@ static const struct cap_kernel k1 = {
 };
 
 /* A complete file with one record of every kind (and a repeated kernel name). */
-static void write_all(FILE *tmp, struct blob *b, int finish)
+static void write_all(struct blob *b, int finish)
 {
+	FILE *tmp = tmpfile();
 	struct cap_writer w;
 	struct cap_header h = {.pid = 4242, .flags = CAP_F_NVTX, .cupti_version = 130001,
 			       .start_wall_ns = 1700000000123456789ull, .start_ts = 1000000};
@@ -92,12 +95,11 @@ static void write_all(FILE *tmp, struct blob *b, int finish)
 
 static void test_round_trip(void)
 {
-	FILE *tmp = tmpfile();
 	struct blob b;
 	struct cap_file f;
 	struct xp_err err = {0};
 
-	write_all(tmp, &b, 1);
+	write_all(&b, 1);
 	CHECK_INT(cap_file_read(b.p, b.n, &f, &err), 0);
 	CHECK_INT(f.header.version, CAP_VERSION);
 	CHECK_INT(f.header.pid, 4242);
@@ -161,17 +163,15 @@ static void test_round_trip(void)
 	CHECK_INT(f.notes[0].warning, 1);
 	cap_file_release(&f);
 	free(b.p);
-	fclose(tmp);
 }
 
 /* Every prefix of a complete file: the header must be whole, records are kept up to the cut. */
 static void test_truncated(void)
 {
-	FILE *tmp = tmpfile();
 	struct blob b;
 	size_t cut, prev_records = 0, first_kernel_end = 0;
 
-	write_all(tmp, &b, 1);
+	write_all(&b, 1);
 	for (cut = 0; cut <= b.n; cut++) {
 		struct cap_file f;
 		struct xp_err err = {0};
@@ -210,11 +210,9 @@ static void test_truncated(void)
 		cap_file_release(&f);
 	}
 	free(b.p);
-	fclose(tmp);
 
 	/* a file without its trailer (the process was killed): readable, partial */
-	tmp = tmpfile();
-	write_all(tmp, &b, 0);
+	write_all(&b, 0);
 	{
 		struct cap_file f;
 		struct xp_err err = {0};
@@ -228,7 +226,6 @@ static void test_truncated(void)
 		cap_file_release(&f);
 	}
 	free(b.p);
-	fclose(tmp);
 }
 
 static int read_err(const unsigned char *p, size_t n, const char *want)
@@ -246,14 +243,13 @@ static int read_err(const unsigned char *p, size_t n, const char *want)
 
 static void test_corrupt(void)
 {
-	FILE *tmp = tmpfile();
 	struct blob b;
 	unsigned char *c;
 	struct cap_file f;
 	struct xp_err err = {0};
 	size_t off;
 
-	write_all(tmp, &b, 1);
+	write_all(&b, 1);
 	c = malloc(b.n + 200);
 
 	memcpy(c, b.p, b.n);
@@ -303,7 +299,6 @@ static void test_corrupt(void)
 	cap_file_release(&f);
 	free(c);
 	free(b.p);
-	fclose(tmp);
 }
 
 /* A kernel record longer than version 1's, and one shorter (skipped). */
@@ -539,7 +534,6 @@ static void test_layout_offsets(void)
 		cap_file_release(&f);
 	}
 	free(b.p);
-	fclose(tmp);
 }
 
 /* Enough records to pass the writer's flush threshold several times. */
@@ -574,7 +568,6 @@ static void test_many(void)
 	CHECK_INT(f.complete, 1);
 	cap_file_release(&f);
 	free(b.p);
-	fclose(tmp);
 
 	/* a write error is kept and reported */
 	CHECK_INT(cap_writer_open(&w, -1, &h), 0);
