@@ -9,6 +9,7 @@
 #include "cap_layout.h"
 #include "cap_write.h"
 #include "test.h"
+#include "../capture/cap_h100.h"
 
 /* Bytes written to a temporary file, read back into memory. */
 struct blob {
@@ -44,12 +45,7 @@ static void write_all(struct blob *b, int finish)
 	struct cap_writer w;
 	struct cap_header h = {.pid = 4242, .flags = CAP_F_NVTX, .cupti_version = 130001,
 			       .start_wall_ns = 1700000000123456789ull, .start_ts = 1000000};
-	struct cap_device d = {.id = 1, .name = "NVIDIA H100 80GB HBM3", .cc_major = 9, .cc_minor = 0,
-			       .sm_count = 132, .clock_khz = 1980000, .mem_size = 85000000000ull,
-			       .mem_bandwidth = 3352000000000ull, .warp_size = 32, .max_warps_per_sm = 64,
-			       .max_blocks_per_sm = 32, .max_threads_per_block = 1024,
-			       .regs_per_sm = 65536, .regs_per_block = 65536, .shmem_per_sm = 233472,
-			       .shmem_per_block = 49152};
+	struct cap_device d = cap_h100(1);
 	struct cap_kernel k2 = k1;
 	struct cap_memcpy mc = {.start = 1000400, .end = 1000500, .bytes = 1 << 20, .device = 1,
 				.context = 7, .stream = 14, .correlation = 43, .kind = CAP_COPY_H2D,
