@@ -8,13 +8,8 @@
 # compared without the wire reader's "(at byte N: why)", which protobuf-c
 # cannot say.
 #   tests/same_result.sh BIN SYNTH_DIR
-set -u
-bin=$1 synth=$2
 root=$(cd "$(dirname "$0")/.." && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-cd "$root" || exit 1
-fail=0 runs=0
+. "$root/tests/check_setup.sh"
 
 check() {	# check ARGS...: the same stdout and status for every reader and -j
 	"$bin" "$@" --reader=protobuf-c -j 1 >"$tmp/ref" 2>"$tmp/ref.err"

@@ -74,15 +74,23 @@ static XEvent *kernel(XLine *l, int64_t meta, int64_t start, int64_t dur, const 
 	return e;
 }
 
-/* The device plane of the control trace, on line timestamp ts_ns; names may be replaced. */
-static struct gen_plane gpu_plane(XSpace *sp, const char *train, const char *eval)
+/* A device plane with the control trace's stat metadata and its first event metadata, fusion_1. */
+static struct gen_plane device_plane(XSpace *sp, int64_t id, const char *name)
 {
-	struct gen_plane p = gen_plane_add(sp, 1, "/device:GPU:0", 0);
-	XLine *l = gen_line_add(&p, 1, "Stream #7(Compute)", 1000);
+	struct gen_plane p = gen_plane_add(sp, id, name, 0);
 
 	gen_stat_md_add(&p, SM_HLO_MODULE, "hlo_module");
 	gen_stat_md_add(&p, SM_PROGRAM_ID, "program_id");
 	gen_event_md_add(&p, EM_FUSION, "fusion_1");
+	return p;
+}
+
+/* The device plane of the control trace, on line timestamp ts_ns; names may be replaced. */
+static struct gen_plane gpu_plane(XSpace *sp, const char *train, const char *eval)
+{
+	struct gen_plane p = device_plane(sp, 1, "/device:GPU:0");
+	XLine *l = gen_line_add(&p, 1, "Stream #7(Compute)", 1000);
+
 	gen_event_md_add(&p, EM_GEMM, "gemm_1");
 	gen_event_md_add(&p, EM_REDUCE, "reduce_1");
 	kernel(l, EM_FUSION, US(0), US(10), train, 7);
@@ -105,35 +113,40 @@ static void bad_control(const char *dir)
  */
 static void order(const char *dir, int reversed)
 {
+	/* by line (0: Stream #7, 1: Stream #8), then by start; reversed, from the last */
+	static const struct {
+		int line;
+		int64_t meta, start_us, dur_us;
+		const char *module;
+		int64_t pid;
+	} k[] = {
+		{0, EM_FUSION, 0, 10, "jit_train", 7},
+		{0, EM_FUSION, 20, 4, "jit_eval", 8},
+		{0, EM_FUSION, 30, 6, "jit_train", 7},
+		{1, EM_GEMM, 5, 10, "jit_train", 7},
+		{1, EM_GEMM, 22, 1, "jit_eval", 8},
+		{1, EM_GEMM, 35, 2, "jit_train", 7},
+	};
+	const size_t n = sizeof(k) / sizeof(k[0]);
 	XSpace *sp = space_new();
-	struct gen_plane p = gen_plane_add(sp, 1, "/device:GPU:0", 0);
-	XLine *a, *b;
+	struct gen_plane p = device_plane(sp, 1, "/device:GPU:0");
+	XLine *l[2];
+	size_t i;
 
-	gen_stat_md_add(&p, SM_HLO_MODULE, "hlo_module");
-	gen_stat_md_add(&p, SM_PROGRAM_ID, "program_id");
-	gen_event_md_add(&p, EM_FUSION, "fusion_1");
 	gen_event_md_add(&p, EM_GEMM, "memcpy_1");
 	if (!reversed) {
-		a = gen_line_add(&p, 1, "Stream #7(Compute)", 1000);
-		b = gen_line_add(&p, 2, "Stream #8(Memcpy)", 1000);
-		kernel(a, EM_FUSION, US(0), US(10), "jit_train", 7);
-		kernel(a, EM_FUSION, US(20), US(4), "jit_eval", 8);
-		kernel(a, EM_FUSION, US(30), US(6), "jit_train", 7);
-		kernel(b, EM_GEMM, US(5), US(10), "jit_train", 7);
-		kernel(b, EM_GEMM, US(22), US(1), "jit_eval", 8);
-		kernel(b, EM_GEMM, US(35), US(2), "jit_train", 7);
-		gen_space_write(sp, dir, "in_order.xplane.pb");
-		return;
+		l[0] = gen_line_add(&p, 1, "Stream #7(Compute)", 1000);
+		l[1] = gen_line_add(&p, 2, "Stream #8(Memcpy)", 1000);
+	} else {
+		l[1] = gen_line_add(&p, 2, "Stream #8(Memcpy)", 1000);
+		l[0] = gen_line_add(&p, 1, "Stream #7(Compute)", 1000);
 	}
-	b = gen_line_add(&p, 2, "Stream #8(Memcpy)", 1000);
-	a = gen_line_add(&p, 1, "Stream #7(Compute)", 1000);
-	kernel(b, EM_GEMM, US(35), US(2), "jit_train", 7);
-	kernel(b, EM_GEMM, US(22), US(1), "jit_eval", 8);
-	kernel(b, EM_GEMM, US(5), US(10), "jit_train", 7);
-	kernel(a, EM_FUSION, US(30), US(6), "jit_train", 7);
-	kernel(a, EM_FUSION, US(20), US(4), "jit_eval", 8);
-	kernel(a, EM_FUSION, US(0), US(10), "jit_train", 7);
-	gen_space_write(sp, dir, "out_of_order.xplane.pb");
+	for (i = 0; i < n; i++) {
+		size_t j = reversed ? n - 1 - i : i;
+
+		kernel(l[k[j].line], k[j].meta, US(k[j].start_us), US(k[j].dur_us), k[j].module, k[j].pid);
+	}
+	gen_space_write(sp, dir, reversed ? "out_of_order.xplane.pb" : "in_order.xplane.pb");
 }
 
 /* Negative and overflowing durations, offsets and line timestamps. */
@@ -168,10 +181,7 @@ static void bad_times(const char *dir)
 	 * count from the clock's zero.
 	 */
 	sp = space_new();
-	p = gen_plane_add(sp, 3, "/device:GPU:3", 0);
-	gen_stat_md_add(&p, SM_HLO_MODULE, "hlo_module");
-	gen_stat_md_add(&p, SM_PROGRAM_ID, "program_id");
-	gen_event_md_add(&p, EM_FUSION, "fusion_1");
+	p = device_plane(sp, 3, "/device:GPU:3");
 	l = gen_line_add(&p, 1, "Stream #7(Compute)", INT64_MAX - 1000000);
 	kernel(l, EM_FUSION, 0, US(1), "jit_train", 7);
 	gen_space_write(sp, dir, "late_plane.xplane.pb");

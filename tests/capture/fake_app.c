@@ -151,17 +151,23 @@ static void launch(uint32_t tid, uint64_t at, const char *name, uint32_t stream,
 	kernel(0, stream, corr, name, B + start, B + end);
 }
 
-/* The same work as gen_cap's xla.xplane.pb, and the polling XLA does (not recorded). */
-static void xla(void)
+/* XLA's NVTX ranges on thread 7: two runs of jit_f (fusion.1, dot.2; fusion.1) and one of jit_g. */
+static void xla_ranges(void)
 {
-	api(CBID_STREAM_QUERY, 7, 900, B + 900, B + 901);
-	api(CBID_EVENT_QUERY, 7, 901, B + 6500, B + 6501);
 	range(7, 1000, 2000, "XlaModule:#hlo_module=jit_f,program_id=3#");
 	range(7, 1100, 1300, "Thunk:#hlo_op=fusion.1#");
 	range(7, 1400, 1600, "Thunk:#hlo_op=dot.2#");
 	range(7, 3000, 4000, "XlaModule:#hlo_module=jit_f,program_id=3#");
 	range(7, 3100, 3300, "Thunk:#hlo_op=fusion.1#");
 	range(7, 5000, 6000, "XlaModule:#hlo_module=jit_g,program_id=4#");
+}
+
+/* The same work as gen_cap's xla.xplane.pb, and the polling XLA does (not recorded). */
+static void xla(void)
+{
+	api(CBID_STREAM_QUERY, 7, 900, B + 900, B + 901);
+	api(CBID_EVENT_QUERY, 7, 901, B + 6500, B + 6501);
+	xla_ranges();
 	launch(7, 1150, "fusion_1", 7, 10000, 12000);
 	launch(7, 1450, "dot", 7, 12500, 15500);
 	api(CBID_MEMCPY_H2D_ASYNC, 7, 100, B + 1700, B + 1750);
@@ -191,12 +197,7 @@ static void plain(void)
  */
 static void libs(void)
 {
-	range(7, 1000, 2000, "XlaModule:#hlo_module=jit_f,program_id=3#");
-	range(7, 1100, 1300, "Thunk:#hlo_op=fusion.1#");
-	range(7, 1400, 1600, "Thunk:#hlo_op=dot.2#");
-	range(7, 3000, 4000, "XlaModule:#hlo_module=jit_f,program_id=3#");
-	range(7, 3100, 3300, "Thunk:#hlo_op=fusion.1#");
-	range(7, 5000, 6000, "XlaModule:#hlo_module=jit_g,program_id=4#");
+	xla_ranges();
 	runtime_api(RT_LAUNCH, 7, 1, B + 1150, B + 1160);
 	kernel(0, 7, 1, "fusion_1", B + 10000, B + 12000);
 	internal_launch(7, 2, B + 1450, B + 1455);

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "cap_file.h"
+#include "cap_h100.h"
 #include "cap_write.h"
 #include "cap_xspace.h"
 
@@ -42,13 +43,11 @@ static void gen_open(struct gen *g, const char *name, uint32_t pid, uint32_t fla
 {
 	struct cap_header h = {.pid = pid, .flags = flags, .cupti_version = 130001,
 			       .start_wall_ns = WALL0, .start_ts = T0};
-	struct cap_device d = {.id = 0, .name = "NVIDIA H100 80GB HBM3", .cc_major = 9, .cc_minor = 0,
-			       .sm_count = 132, .clock_khz = 1980000, .mem_size = 85520809984ull,
-			       .mem_bandwidth = 3352320000000ull, .warp_size = 32, .max_warps_per_sm = 64,
-			       .max_blocks_per_sm = 32, .max_threads_per_block = 1024,
-			       .regs_per_sm = 65536, .regs_per_block = 65536, .shmem_per_sm = 233472,
-			       .shmem_per_block = 49152};
+	struct cap_device d = cap_h100(0);
 
+	/* the exact memory figures the synthetic captures have always carried */
+	d.mem_size = 85520809984ull;
+	d.mem_bandwidth = 3352320000000ull;
 	memset(g, 0, sizeof(*g));
 	snprintf(g->path, sizeof(g->path), "%s/%s", outdir, name);
 	g->fd = open(g->path, O_WRONLY | O_CREAT | O_TRUNC, 0644);

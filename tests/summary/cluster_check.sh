@@ -6,13 +6,9 @@
 # put through merge, and autotune and functions on it must answer exactly as
 # on the directory. Skipped (77) without GNU parallel.
 #   tests/summary/cluster_check.sh BIN SYNTH_DIR
-set -u
-bin=$1 synth=$2
-root=$(cd "$(dirname "$0")/../.." && pwd)
 command -v parallel >/dev/null 2>&1 || { echo "skipped: GNU parallel not installed"; exit 77; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-cd "$root" || exit 1
+root=$(cd "$(dirname "$0")/../.." && pwd)
+. "$root/tests/check_setup.sh"
 # a directory of profiles: the autotune rounds and the diff sets, gzip among them
 mkdir -p "$tmp/profiles/a" "$tmp/profiles/b"
 cp "$synth"/autotune/*.xplane.pb "$tmp/profiles/a/"
@@ -22,7 +18,6 @@ done
 gzip "$tmp/profiles/b/slow-round_4.xplane.pb"
 XPLANE_STAT=$bin HOME=$tmp tools/cluster/parallel.sh -S 2/: "$tmp/merged.jsonl" "$tmp/profiles" || { echo "parallel.sh failed"; exit 1; }
 "$bin" summarize "$tmp/profiles" -o "$tmp/one.jsonl" && "$bin" merge "$tmp/one.jsonl" -o "$tmp/want.jsonl" || exit 1
-fail=0
 cmp -s "$tmp/want.jsonl" "$tmp/merged.jsonl" || { echo "the recipe's summary differs from the single-machine one"; fail=1; }
 for c in "autotune --json" "functions --json" "autotune --json --all-devices"; do
 	# shellcheck disable=SC2086

@@ -12,13 +12,8 @@
 # and ops on traces and summaries, merge staying associative with these
 # sections, and a corrupted line refused (exit 3) naming file and line.
 #   tests/summary/kernels_ops_check.sh BIN SYNTH_DIR
-set -u
-bin=$1 synth=$2
 root=$(cd "$(dirname "$0")/../.." && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-cd "$root" || exit 1
-fail=0 runs=0
+. "$root/tests/check_setup.sh"
 
 # What may differ, taken out of both outputs: with a sketch in the summary
 # ($approx) the quantiles (JSON) and the mark and warning about them; and

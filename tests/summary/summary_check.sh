@@ -6,13 +6,8 @@
 # commutative: per-file summaries merged in random groupings and orders give
 # the same bytes as one merge of them all.
 #   tests/summary/summary_check.sh BIN SYNTH_DIR
-set -u
-bin=$1 synth=$2
 root=$(cd "$(dirname "$0")/../.." && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-cd "$root" || exit 1
-fail=0 runs=0
+. "$root/tests/check_setup.sh"
 
 . tests/summary/common.sh
 

@@ -19,21 +19,11 @@
 #include "cmd.h"
 #include "model_check.h"
 #include "test.h"
+#include "test_trace.h"
 #include "xp_input.h"
 #include "xp_model.h"
 
 #define SMALL_REAL TESTDATA_DIR "/real/mi300x_jax_gemm.xplane.pb"
-
-static int load(const char *path, struct xp_buf *b)
-{
-	struct xp_err err = {0};
-
-	if (!xp_buf_load(path, XP_DEFAULT_MAX_INPUT, b, &err))
-		return 0;
-	fprintf(stderr, "%s: %s\n", path, err.msg);
-	test_failures++;
-	return -1;
-}
 
 /*
  * Under AddressSanitizer every allocation is cleared page by page, and the
@@ -121,7 +111,7 @@ static void test_every_offset(void)
 	size_t off, accepted = 0, last_kept = 0, cuts = 0;
 	unsigned char *near;
 
-	if (load(SMALL_REAL, &b))
+	if (test_buf_load(SMALL_REAL, &b))
 		return;
 	CHECK_INT(xp_trace_read(&xp_reader_protobuf_c, b.data, b.len, &whole, &err), 0);
 	near = calloc(b.len + 3, 1);
@@ -199,7 +189,7 @@ static void test_gzip_every_offset(void)
 	size_t gz_len, off, truncated = 0, cuts = 0;
 	int fd;
 
-	if (load(SMALL_REAL, &b))
+	if (test_buf_load(SMALL_REAL, &b))
 		return;
 	gz = gzip_bytes(b.data, b.len, &gz_len);
 	fd = mkstemp(path);
@@ -207,7 +197,7 @@ static void test_gzip_every_offset(void)
 	if (fd < 0 || write(fd, gz, gz_len) != (ssize_t)gz_len)
 		abort();
 	/* The whole stream reads back; then every shorter cut, made by truncating the file. */
-	CHECK_INT(load(path, &g), 0);
+	CHECK_INT(test_buf_load(path, &g), 0);
 	CHECK(g.compressed && g.len == b.len && !memcmp(g.data, b.data, b.len));
 	xp_buf_release(&g);
 	for (off = gz_len; off-- > 0;) {

@@ -9,6 +9,7 @@
 #include "cap_layout.h"
 #include "cap_write.h"
 #include "test.h"
+#include "../capture/cap_h100.h"
 
 /* Bytes written to a temporary file, read back into memory. */
 struct blob {
@@ -16,6 +17,7 @@ struct blob {
 	size_t n;
 };
 
+/* What was written to tmp, which is closed. */
 static void slurp(FILE *tmp, struct blob *b)
 {
 	long n;
@@ -26,6 +28,7 @@ static void slurp(FILE *tmp, struct blob *b)
 	b->n = (size_t)n;
 	rewind(tmp);
 	CHECK(fread(b->p, 1, b->n, tmp) == b->n);
+	fclose(tmp);
 }
 
 static const struct cap_kernel k1 = {
@@ -36,17 +39,13 @@ static const struct cap_kernel k1 = {
 };
 
 /* A complete file with one record of every kind (and a repeated kernel name). */
-static void write_all(FILE *tmp, struct blob *b, int finish)
+static void write_all(struct blob *b, int finish)
 {
+	FILE *tmp = tmpfile();
 	struct cap_writer w;
 	struct cap_header h = {.pid = 4242, .flags = CAP_F_NVTX, .cupti_version = 130001,
 			       .start_wall_ns = 1700000000123456789ull, .start_ts = 1000000};
-	struct cap_device d = {.id = 1, .name = "NVIDIA H100 80GB HBM3", .cc_major = 9, .cc_minor = 0,
-			       .sm_count = 132, .clock_khz = 1980000, .mem_size = 85000000000ull,
-			       .mem_bandwidth = 3352000000000ull, .warp_size = 32, .max_warps_per_sm = 64,
-			       .max_blocks_per_sm = 32, .max_threads_per_block = 1024,
-			       .regs_per_sm = 65536, .regs_per_block = 65536, .shmem_per_sm = 233472,
-			       .shmem_per_block = 49152};
+	struct cap_device d = cap_h100(1);
 	struct cap_kernel k2 = k1;
 	struct cap_memcpy mc = {.start = 1000400, .end = 1000500, .bytes = 1 << 20, .device = 1,
 				.context = 7, .stream = 14, .correlation = 43, .kind = CAP_COPY_H2D,
@@ -92,12 +91,11 @@ static void write_all(FILE *tmp, struct blob *b, int finish)
 
 static void test_round_trip(void)
 {
-	FILE *tmp = tmpfile();
 	struct blob b;
 	struct cap_file f;
 	struct xp_err err = {0};
 
-	write_all(tmp, &b, 1);
+	write_all(&b, 1);
 	CHECK_INT(cap_file_read(b.p, b.n, &f, &err), 0);
 	CHECK_INT(f.header.version, CAP_VERSION);
 	CHECK_INT(f.header.pid, 4242);
@@ -161,17 +159,15 @@ static void test_round_trip(void)
 	CHECK_INT(f.notes[0].warning, 1);
 	cap_file_release(&f);
 	free(b.p);
-	fclose(tmp);
 }
 
 /* Every prefix of a complete file: the header must be whole, records are kept up to the cut. */
 static void test_truncated(void)
 {
-	FILE *tmp = tmpfile();
 	struct blob b;
 	size_t cut, prev_records = 0, first_kernel_end = 0;
 
-	write_all(tmp, &b, 1);
+	write_all(&b, 1);
 	for (cut = 0; cut <= b.n; cut++) {
 		struct cap_file f;
 		struct xp_err err = {0};
@@ -210,11 +206,9 @@ static void test_truncated(void)
 		cap_file_release(&f);
 	}
 	free(b.p);
-	fclose(tmp);
 
 	/* a file without its trailer (the process was killed): readable, partial */
-	tmp = tmpfile();
-	write_all(tmp, &b, 0);
+	write_all(&b, 0);
 	{
 		struct cap_file f;
 		struct xp_err err = {0};
@@ -228,7 +222,6 @@ static void test_truncated(void)
 		cap_file_release(&f);
 	}
 	free(b.p);
-	fclose(tmp);
 }
 
 static int read_err(const unsigned char *p, size_t n, const char *want)
@@ -246,14 +239,13 @@ static int read_err(const unsigned char *p, size_t n, const char *want)
 
 static void test_corrupt(void)
 {
-	FILE *tmp = tmpfile();
 	struct blob b;
 	unsigned char *c;
 	struct cap_file f;
 	struct xp_err err = {0};
 	size_t off;
 
-	write_all(tmp, &b, 1);
+	write_all(&b, 1);
 	c = malloc(b.n + 200);
 
 	memcpy(c, b.p, b.n);
@@ -303,7 +295,6 @@ static void test_corrupt(void)
 	cap_file_release(&f);
 	free(c);
 	free(b.p);
-	fclose(tmp);
 }
 
 /* A kernel record longer than version 1's, and one shorter (skipped). */
@@ -385,6 +376,72 @@ static const unsigned char *find_rec(const struct blob *b, unsigned type)
 	return NULL;
 }
 
+/* A field of a record's payload: its offset, its width in bytes (1, 4 or 8; 0 ends a list) and its value. */
+struct field_at {
+	unsigned off, width;
+	uint64_t v;
+};
+
+/* The record of type in b holds the fields of want, each at its own offset. */
+static void check_fields(const struct blob *b, unsigned type, const struct field_at *want)
+{
+	const unsigned char *p = find_rec(b, type);
+
+	CHECK(p != NULL);
+	for (; p && want->width; want++) {
+		const unsigned char *q = p + want->off;
+		uint64_t got = want->width == 8 ? cap_get64(q) : want->width == 4 ? cap_get32(q) : *q;
+
+		if (got != want->v) {
+			fprintf(stderr, "%s:%d: record %u offset %u: %" PRIu64 ", expected %" PRIu64 "\n",
+				__FILE__, __LINE__, type, want->off, got, want->v);
+			test_failures++;
+		}
+	}
+}
+
+/*
+ * The records test_layout_offsets writes, field by field: numbers in order
+ * within a record where they can be, the ids of the strings where they are.
+ */
+static const struct field_at device_at[] = {
+	{0, 4, 3}, {4, 4, 1}, {8, 4, 9}, {12, 4, 1}, {16, 4, 132}, {20, 4, 1980000},
+	{24, 8, 1ull << 36}, {32, 8, 3ull << 40},
+	{40, 4, 32}, {44, 4, 64}, {48, 4, 31}, {52, 4, 1024}, {56, 4, 65536}, {60, 4, 65535},
+	{64, 4, 233472}, {68, 4, 49152}, {0},
+};
+static const struct field_at kernel_at[] = {
+	{0, 8, 11}, {8, 8, 12},
+	{16, 4, 13}, {20, 4, 14}, {24, 4, 15}, {28, 4, 16},		/* device .. correlation */
+	{32, 4, 2}, {36, 4, 3},						/* the names */
+	{40, 4, 17}, {44, 4, 18}, {48, 4, 19}, {52, 4, 20}, {56, 4, 21}, {60, 4, (uint32_t)-22},
+	{64, 4, 23}, {68, 4, 24}, {72, 4, 25}, {76, 4, 26},		/* regs .. graph_id */
+	{80, 8, 1ull << 40}, {0},
+};
+static const struct field_at memcpy_at[] = {
+	{0, 8, 31}, {8, 8, 32}, {16, 8, 33},
+	{24, 4, 34}, {28, 4, 35}, {32, 4, 36}, {36, 4, 37},
+	{40, 1, CAP_COPY_P2P}, {41, 1, CAP_MEM_PINNED}, {42, 1, CAP_MEM_DEVICE}, {43, 1, 1},
+	{44, 4, 38}, {48, 4, 39}, {52, 4, 40},
+	{56, 8, 41}, {0},
+};
+static const struct field_at memset_at[] = {
+	{0, 8, 51}, {8, 8, 52}, {16, 8, 53},
+	{24, 4, 54}, {28, 4, 55}, {32, 4, 56}, {36, 4, 57}, {40, 4, 58},
+	{44, 1, CAP_MEM_MANAGED}, {45, 1, 1}, {46, 1, 0}, {47, 1, 0},
+	{48, 4, 59}, {52, 8, 60}, {0},
+};
+static const struct field_at api_at[] = {
+	{0, 8, 61}, {8, 8, 62}, {16, 4, 63}, {20, 4, 64}, {24, 4, 65}, {28, 4, 66}, {32, 4, 4},
+	{36, 1, CAP_API_INTERNAL}, {37, 1, 0}, {38, 1, 0}, {39, 1, 0}, {0},
+};
+static const struct field_at marker_at[] = {
+	{0, 8, 71}, {8, 4, 72}, {12, 4, CAP_MARK_START}, {16, 4, 73}, {20, 4, 5}, {24, 4, 6}, {0},
+};
+static const struct field_at range_at[] = {{0, 8, 81}, {8, 4, 1}, {0}};
+/* records: the strings and records before it */
+static const struct field_at trailer_at[] = {{0, 8, 6 + 7}, {8, 8, 91}, {16, 8, 92}, {24, 8, 93}, {0}};
+
 static void test_layout_offsets(void)
 {
 	const struct cap_layout *all[] = {&cap_layout_device, &cap_layout_kernel, &cap_layout_memcpy,
@@ -415,7 +472,6 @@ static void test_layout_offsets(void)
 	struct cap_header h = {.pid = 1};
 	struct cap_writer w;
 	FILE *tmp = tmpfile();
-	const unsigned char *p;
 	struct blob b;
 	size_t i;
 
@@ -440,88 +496,14 @@ static void test_layout_offsets(void)
 	cap_writer_release(&w);
 	slurp(tmp, &b);
 
-	CHECK((p = find_rec(&b, CAP_REC_DEVICE)) != NULL);
-	CHECK_INT(cap_get32(p), 3);
-	CHECK_INT(cap_get32(p + 4), 1);
-	CHECK_INT(cap_get32(p + 8), 9);
-	CHECK_INT(cap_get32(p + 12), 1);
-	CHECK_INT(cap_get32(p + 16), 132);
-	CHECK_INT(cap_get32(p + 20), 1980000);
-	CHECK_INT(cap_get64(p + 24), 1ull << 36);
-	CHECK_INT(cap_get64(p + 32), 3ull << 40);
-	CHECK_INT(cap_get32(p + 40), 32);
-	CHECK_INT(cap_get32(p + 44), 64);
-	CHECK_INT(cap_get32(p + 48), 31);
-	CHECK_INT(cap_get32(p + 52), 1024);
-	CHECK_INT(cap_get32(p + 56), 65536);
-	CHECK_INT(cap_get32(p + 60), 65535);
-	CHECK_INT(cap_get32(p + 64), 233472);
-	CHECK_INT(cap_get32(p + 68), 49152);
-
-	CHECK((p = find_rec(&b, CAP_REC_KERNEL)) != NULL);
-	CHECK_INT(cap_get64(p), 11);
-	CHECK_INT(cap_get64(p + 8), 12);
-	for (i = 0; i < 4; i++)
-		CHECK_INT(cap_get32(p + 16 + 4 * i), 13 + i);
-	CHECK_INT(cap_get32(p + 32), 2);
-	CHECK_INT(cap_get32(p + 36), 3);
-	for (i = 0; i < 5; i++)
-		CHECK_INT(cap_get32(p + 40 + 4 * i), 17 + i);
-	CHECK_INT((int32_t)cap_get32(p + 60), -22);
-	for (i = 0; i < 4; i++)
-		CHECK_INT(cap_get32(p + 64 + 4 * i), 23 + i);
-	CHECK_INT(cap_get64(p + 80), 1ull << 40);
-
-	CHECK((p = find_rec(&b, CAP_REC_MEMCPY)) != NULL);
-	for (i = 0; i < 3; i++)
-		CHECK_INT(cap_get64(p + 8 * i), 31 + i);
-	for (i = 0; i < 4; i++)
-		CHECK_INT(cap_get32(p + 24 + 4 * i), 34 + i);
-	CHECK_INT(p[40], CAP_COPY_P2P);
-	CHECK_INT(p[41], CAP_MEM_PINNED);
-	CHECK_INT(p[42], CAP_MEM_DEVICE);
-	CHECK_INT(p[43], 1);
-	for (i = 0; i < 3; i++)
-		CHECK_INT(cap_get32(p + 44 + 4 * i), 38 + i);
-	CHECK_INT(cap_get64(p + 56), 41);
-
-	CHECK((p = find_rec(&b, CAP_REC_MEMSET)) != NULL);
-	for (i = 0; i < 3; i++)
-		CHECK_INT(cap_get64(p + 8 * i), 51 + i);
-	for (i = 0; i < 5; i++)
-		CHECK_INT(cap_get32(p + 24 + 4 * i), 54 + i);
-	CHECK_INT(p[44], CAP_MEM_MANAGED);
-	CHECK_INT(p[45], 1);
-	CHECK_INT(p[46] | p[47], 0);
-	CHECK_INT(cap_get32(p + 48), 59);
-	CHECK_INT(cap_get64(p + 52), 60);
-
-	CHECK((p = find_rec(&b, CAP_REC_API)) != NULL);
-	CHECK_INT(cap_get64(p), 61);
-	CHECK_INT(cap_get64(p + 8), 62);
-	for (i = 0; i < 4; i++)
-		CHECK_INT(cap_get32(p + 16 + 4 * i), 63 + i);
-	CHECK_INT(cap_get32(p + 32), 4);
-	CHECK_INT(p[36], CAP_API_INTERNAL);
-	CHECK_INT(p[37] | p[38] | p[39], 0);
-
-	CHECK((p = find_rec(&b, CAP_REC_MARKER)) != NULL);
-	CHECK_INT(cap_get64(p), 71);
-	CHECK_INT(cap_get32(p + 8), 72);
-	CHECK_INT(cap_get32(p + 12), CAP_MARK_START);
-	CHECK_INT(cap_get32(p + 16), 73);
-	CHECK_INT(cap_get32(p + 20), 5);
-	CHECK_INT(cap_get32(p + 24), 6);
-
-	CHECK((p = find_rec(&b, CAP_REC_RANGE)) != NULL);
-	CHECK_INT(cap_get64(p), 81);
-	CHECK_INT(cap_get32(p + 8), 1);
-
-	CHECK((p = find_rec(&b, CAP_REC_TRAILER)) != NULL);
-	CHECK_INT(cap_get64(p), 6 + 7);	/* strings and records before it */
-	CHECK_INT(cap_get64(p + 8), 91);
-	CHECK_INT(cap_get64(p + 16), 92);
-	CHECK_INT(cap_get64(p + 24), 93);
+	check_fields(&b, CAP_REC_DEVICE, device_at);
+	check_fields(&b, CAP_REC_KERNEL, kernel_at);
+	check_fields(&b, CAP_REC_MEMCPY, memcpy_at);
+	check_fields(&b, CAP_REC_MEMSET, memset_at);
+	check_fields(&b, CAP_REC_API, api_at);
+	check_fields(&b, CAP_REC_MARKER, marker_at);
+	check_fields(&b, CAP_REC_RANGE, range_at);
+	check_fields(&b, CAP_REC_TRAILER, trailer_at);
 
 	/* the reader's clamps: enums out of range read as 0, flags as 0 or 1 */
 	{
@@ -548,7 +530,6 @@ static void test_layout_offsets(void)
 		cap_file_release(&f);
 	}
 	free(b.p);
-	fclose(tmp);
 }
 
 /* Enough records to pass the writer's flush threshold several times. */
@@ -583,7 +564,6 @@ static void test_many(void)
 	CHECK_INT(f.complete, 1);
 	cap_file_release(&f);
 	free(b.p);
-	fclose(tmp);
 
 	/* a write error is kept and reported */
 	CHECK_INT(cap_writer_open(&w, -1, &h), 0);

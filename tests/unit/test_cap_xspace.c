@@ -11,6 +11,7 @@
 #include "an_functions.h"
 #include "cap_xspace.h"
 #include "test.h"
+#include "../capture/cap_h100.h"
 #include "xplane.pb-c.h"
 
 typedef Tensorflow__Profiler__XSpace XSpace;
@@ -44,12 +45,7 @@ typedef Tensorflow__Profiler__XStat XStat;
  *   memset      (7, 7, [41000, 41100])   -> no driver call recorded
  *   k6 with no timestamps (start 0)      -> skipped
  */
-static struct cap_device dev0 = {
-	.id = 0, .name = "NVIDIA H100 80GB HBM3", .cc_major = 9, .cc_minor = 0, .sm_count = 132,
-	.clock_khz = 1980000, .mem_size = 85000000000ull, .mem_bandwidth = 3352000000000ull,
-	.warp_size = 32, .max_warps_per_sm = 64, .max_blocks_per_sm = 32, .max_threads_per_block = 1024,
-	.regs_per_sm = 65536, .regs_per_block = 65536, .shmem_per_sm = 233472, .shmem_per_block = 49152,
-};
+static struct cap_device dev0;	/* cap_h100(0), set by main */
 
 static struct cap_kernel kernels[] = {
 	{.start = T0 + 10000, .end = T0 + 12000, .device = 0, .context = 1, .stream = 7, .correlation = 1,
@@ -504,6 +500,7 @@ static void test_occupancy(void)
 
 int main(void)
 {
+	dev0 = cap_h100(0);
 	test_layout();
 	test_processes();
 	test_empty();

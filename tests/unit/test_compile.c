@@ -115,12 +115,29 @@ static int cmp64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/*
+ * The line of t's host planes after the cursor (*pi, *li), both 0 to start,
+ * and its plane in *p; NULL after the last.
+ */
+static const struct xp_line *next_host_line(const struct xp_trace *t, size_t *pi, size_t *li,
+					    const struct xp_plane **p)
+{
+	for (; *pi < t->nplanes; (*pi)++, *li = 0) {
+		*p = &t->planes[*pi];
+		if (!strncmp((*p)->name, "/host:", 6) && *li < (*p)->nlines)
+			return &(*p)->lines[(*li)++];
+	}
+	return NULL;
+}
+
 static void real(const char *file)
 {
 	char path[4096];
 	struct xp_trace *ref, *t;
 	struct an_comp_result r;
 	struct xp_err err = {0};
+	const struct xp_plane *p;
+	const struct xp_line *ln;
 	size_t i, pi, li, e, checked = 0, cevs = 0;
 	int64_t union_ps = 0;
 
@@ -138,36 +155,29 @@ static void real(const char *file)
 
 		if (!durs)
 			break;
-		for (pi = 0; pi < ref->nplanes; pi++) {
-			const struct xp_plane *p = &ref->planes[pi];
+		for (pi = li = 0; (ln = next_host_line(ref, &pi, &li, &p));) {
+			for (e = ln->first_event; e < ln->first_event + ln->nevents; e++) {
+				const char *fn, *name = xp_event_name(p, &p->events[e]), *efn;
+				size_t len, elen;
+				long enc = enclosing_call(p, ln, e);
 
-			if (strncmp(p->name, "/host:", 6))
-				continue;
-			for (li = 0; li < p->nlines; li++) {
-				const struct xp_line *ln = &p->lines[li];
-
-				for (e = ln->first_event; e < ln->first_event + ln->nevents; e++) {
-					const char *fn, *name = xp_event_name(p, &p->events[e]), *efn;
-					size_t len, elen;
-					long enc = enclosing_call(p, ln, e);
-
-					if (is_call(name, &fn, &len)) {
-						if (len != strlen(f->name) || memcmp(fn, f->name, len))
-							continue;
-						if (enc >= 0 && is_call(xp_event_name(p, &p->events[enc]), &efn, &elen) &&
-						    elen == len && !memcmp(efn, fn, len))
-							continue;	/* JAX's duplicate span */
-						if (n < 4096)
-							durs[n++] = p->events[e].dur_ps;
-						if (p->events[e].start_ps < first_start) {
-							first_start = p->events[e].start_ps;
-							first_dur = p->events[e].dur_ps;
-						}
-					} else if (an_comp_phase_of(name) >= 0 && enc >= 0 &&
-						   is_call(xp_event_name(p, &p->events[enc]), &efn, &elen) &&
-						   elen == strlen(f->name) && !memcmp(efn, f->name, elen)) {
-						events++;
+				if (is_call(name, &fn, &len)) {
+					if (len != strlen(f->name) || memcmp(fn, f->name, len))
+						continue;
+					if (enc >= 0 &&
+					    is_call(xp_event_name(p, &p->events[enc]), &efn, &elen) &&
+					    elen == len && !memcmp(efn, fn, len))
+						continue;	/* JAX's duplicate span */
+					if (n < 4096)
+						durs[n++] = p->events[e].dur_ps;
+					if (p->events[e].start_ps < first_start) {
+						first_start = p->events[e].start_ps;
+						first_dur = p->events[e].dur_ps;
 					}
+				} else if (an_comp_phase_of(name) >= 0 && enc >= 0 &&
+					   is_call(xp_event_name(p, &p->events[enc]), &efn, &elen) &&
+					   elen == strlen(f->name) && !memcmp(efn, f->name, elen)) {
+					events++;
 				}
 			}
 		}
@@ -191,33 +201,26 @@ static void real(const char *file)
 		free(durs);
 	}
 	/* compiler events and their union per line, by sorting each line's */
-	for (pi = 0; pi < ref->nplanes; pi++) {
-		const struct xp_plane *p = &ref->planes[pi];
+	for (pi = li = 0; (ln = next_host_line(ref, &pi, &li, &p));) {
+		int64_t (*iv)[2] = malloc((ln->nevents + 1) * sizeof(*iv)), cov = INT64_MIN;
+		size_t n = 0, k;
 
-		if (strncmp(p->name, "/host:", 6))
+		if (!iv)
 			continue;
-		for (li = 0; li < p->nlines; li++) {
-			const struct xp_line *ln = &p->lines[li];
-			int64_t (*iv)[2] = malloc((ln->nevents + 1) * sizeof(*iv)), cov = INT64_MIN;
-			size_t n = 0, k;
-
-			if (!iv)
-				continue;
-			for (e = ln->first_event; e < ln->first_event + ln->nevents; e++)
-				if (an_comp_phase_of(xp_event_name(p, &p->events[e])) >= 0) {
-					iv[n][0] = p->events[e].start_ps;
-					iv[n++][1] = p->events[e].start_ps + p->events[e].dur_ps;
-				}
-			cevs += n;
-			qsort(iv, n, sizeof(*iv), cmp64);	/* by start: the first member */
-			for (k = 0; k < n; k++) {
-				if (iv[k][1] > cov)
-					union_ps += iv[k][1] - (iv[k][0] > cov ? iv[k][0] : cov);
-				if (iv[k][1] > cov)
-					cov = iv[k][1];
+		for (e = ln->first_event; e < ln->first_event + ln->nevents; e++)
+			if (an_comp_phase_of(xp_event_name(p, &p->events[e])) >= 0) {
+				iv[n][0] = p->events[e].start_ps;
+				iv[n++][1] = p->events[e].start_ps + p->events[e].dur_ps;
 			}
-			free(iv);
+		cevs += n;
+		qsort(iv, n, sizeof(*iv), cmp64);	/* by start: the first member */
+		for (k = 0; k < n; k++) {
+			if (iv[k][1] > cov)
+				union_ps += iv[k][1] - (iv[k][0] > cov ? iv[k][0] : cov);
+			if (iv[k][1] > cov)
+				cov = iv[k][1];
 		}
+		free(iv);
 	}
 	CHECK_INT(r.compiler_events, cevs);
 	CHECK_INT(r.total_ps, union_ps);

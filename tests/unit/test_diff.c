@@ -134,25 +134,33 @@ static void test_verdicts_and_gate(void)
 	struct an_diff_result r;
 	struct xp_err err = {0};
 	const struct an_diff_row *x;
-	double base[] = {10, 11, 12, 13, 14}, slow[] = {20, 21, 22, 23, 24};
-	double b3[] = {1, 2, 3}, c3[] = {2, 4, 6};
+	/*
+	 * Per side (base, then current), 5 runs: "s" on each, fully separated;
+	 * "few" on the first 3 (2/20 = 0.1 >= alpha); a key of the side's own.
+	 */
+	static const struct run_side {
+		double s[5], few[3];
+		const char *own;
+		double own_ps;
+		size_t own_weight;
+	} sides[2] = {
+		{{10, 11, 12, 13, 14}, {1, 2, 3}, "gone", 5, 1},
+		{{20, 21, 22, 23, 24}, {2, 4, 6}, "new", 7, 2},
+	};
 	size_t i;
+	int side;
 
 	an_diff_init(&r, &o);
-	/* "s" on 5 runs per side, fully separated; "few" on 3 (2/20 = 0.1 >= alpha) */
-	for (i = 0; i < 5; i++) {
-		an_diff_begin_run(&r, 0);
-		an_diff_add_value(&r, 0, "s", base[i], 1);
-		if (i < 3)
-			an_diff_add_value(&r, 0, "few", b3[i], 1);
-		an_diff_add_value(&r, 0, "gone", 5, 1);
-	}
-	for (i = 0; i < 5; i++) {
-		an_diff_begin_run(&r, 1);
-		an_diff_add_value(&r, 1, "s", slow[i], 1);
-		if (i < 3)
-			an_diff_add_value(&r, 1, "few", c3[i], 1);
-		an_diff_add_value(&r, 1, "new", 7, 2);
+	for (side = 0; side < 2; side++) {
+		const struct run_side *d = &sides[side];
+
+		for (i = 0; i < 5; i++) {
+			an_diff_begin_run(&r, side);
+			an_diff_add_value(&r, side, "s", d->s[i], 1);
+			if (i < 3)
+				an_diff_add_value(&r, side, "few", d->few[i], 1);
+			an_diff_add_value(&r, side, d->own, d->own_ps, d->own_weight);
+		}
 	}
 	CHECK_INT(an_diff_finish(&r, &err), 0);
 	CHECK_INT(r.nrows, 4);

@@ -291,7 +291,7 @@ static void test_gzip_lying_size(void)
 	}
 	free(g);
 	{	/* 1 MB of noise claiming 1 GB: the room asked is address space, not memory taken */
-		size_t n = 1 << 20, i;
+		size_t n = 1 << 20;
 		unsigned char *a = malloc(n), *t;
 		uint32_t x = 99;
 		pid_t pid;

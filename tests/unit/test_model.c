@@ -59,6 +59,25 @@ static void event(PbEvent *e, int64_t meta, int64_t off, int64_t dur)
 	e->duration_ps = dur;
 }
 
+/* em named name, and ent holding it under key. */
+static void event_md(PbEm *em, PbEmEntry *ent, int64_t key, const char *name)
+{
+	tensorflow__profiler__xevent_metadata__init(em);
+	em->name = (char *)name;
+	tensorflow__profiler__xplane__event_metadata_entry__init(ent);
+	ent->key = key;
+	ent->value = em;
+}
+
+/* l at ts_ns holding the n events evp. */
+static void line(PbLine *l, int64_t ts_ns, PbEvent **evp, size_t n)
+{
+	tensorflow__profiler__xline__init(l);
+	l->timestamp_ns = ts_ns;
+	l->n_events = n;
+	l->events = evp;
+}
+
 /* Packs a one-plane XSpace and reads it back; returns the reader's code. */
 static int roundtrip(PbPlane *p, struct xp_trace **t, struct xp_err *err)
 {
@@ -98,15 +117,11 @@ static void test_epoch_and_stats(void)
 
 	init_stat_metadata(&p);
 	p.name = "/device:GPU:0";
-	tensorflow__profiler__xevent_metadata__init(&em);
+	event_md(&em, &eme, 10, "kernel(77)");
 	em.id = 10;
-	em.name = "kernel(77)";
 	int_stat(&ms, 2, 7);	/* metadata-level program_id 7 */
 	em.n_stats = 1;
 	em.stats = msp;
-	tensorflow__profiler__xplane__event_metadata_entry__init(&eme);
-	eme.key = 10;
-	eme.value = &em;
 	p.n_event_metadata = 1;
 	p.event_metadata = emp;
 	event(&e[0], 10, 5000, 2000);
@@ -119,16 +134,10 @@ static void test_epoch_and_stats(void)
 	e[1].n_stats = 2;
 	e[1].stats = esp;
 	event(&e[2], 10, 0, 500);
-	tensorflow__profiler__xline__init(&l[0]);
+	line(&l[0], 1700000000123456789LL, ep0, 2);
 	l[0].name = "Stream #1(Compute)";
-	l[0].timestamp_ns = 1700000000123456789LL;
-	l[0].n_events = 2;
-	l[0].events = ep0;
-	tensorflow__profiler__xline__init(&l[1]);
+	line(&l[1], 1700000000123457789LL, ep1, 1);	/* + 1000 ns */
 	l[1].name = "Stream #2(Compute)";
-	l[1].timestamp_ns = 1700000000123457789LL;	/* + 1000 ns */
-	l[1].n_events = 1;
-	l[1].events = ep1;
 	p.n_lines = 2;
 	p.lines = lp;
 
@@ -166,14 +175,8 @@ static void test_time_overflow(void)
 	p.name = "/device:GPU:0";
 	event(&e[0], 1, 0, 10);
 	event(&e[1], 1, 0, 10);
-	tensorflow__profiler__xline__init(&l[0]);
-	l[0].timestamp_ns = 0;
-	l[0].n_events = 1;
-	l[0].events = ep0;
-	tensorflow__profiler__xline__init(&l[1]);
-	l[1].timestamp_ns = 1700000000000000000LL;
-	l[1].n_events = 1;
-	l[1].events = ep1;
+	line(&l[0], 0, ep0, 1);
+	line(&l[1], 1700000000000000000LL, ep1, 1);
 	p.n_lines = 2;
 	p.lines = lp;
 	CHECK_INT(roundtrip(&p, &t, &err), XP_ERR_LIMIT);
@@ -190,9 +193,7 @@ static void test_bad_events(void)
 	struct xp_err err;
 
 	p.name = "/device:GPU:0";
-	tensorflow__profiler__xline__init(&l);
-	l.n_events = 2;
-	l.events = ep;
+	line(&l, 0, ep, 2);
 	p.n_lines = 1;
 	p.lines = lp;
 	/* An aggregated event (num_occurrences) has no time: skipped and counted. Metadata 99 is missing. */
@@ -227,19 +228,12 @@ static void test_duplicate_metadata(void)
 	int i;
 
 	p.name = "/device:TPU:0";
-	for (i = 0; i < 2; i++) {
-		tensorflow__profiler__xevent_metadata__init(&em[i]);
-		em[i].name = i ? "second" : "first";
-		tensorflow__profiler__xplane__event_metadata_entry__init(&ent[i]);
-		ent[i].key = 5;
-		ent[i].value = &em[i];
-	}
+	for (i = 0; i < 2; i++)
+		event_md(&em[i], &ent[i], 5, i ? "second" : "first");
 	p.n_event_metadata = 2;
 	p.event_metadata = ep;
 	event(&e, 5, 0, 1);
-	tensorflow__profiler__xline__init(&l);
-	l.n_events = 1;
-	l.events = evp;
+	line(&l, 0, evp, 1);
 	p.n_lines = 1;
 	p.lines = lp;
 	CHECK_INT(roundtrip(&p, &t, &err), 0);
@@ -265,21 +259,14 @@ static void test_sparse_ids(void)
 	int i;
 
 	p.name = "/device:TPU:0";
-	for (i = 0; i < 2; i++) {
-		tensorflow__profiler__xevent_metadata__init(&em[i]);
-		em[i].name = i ? "small" : "big";
-		tensorflow__profiler__xplane__event_metadata_entry__init(&ent[i]);
-		ent[i].key = ids[i];
-		ent[i].value = &em[i];
-	}
+	for (i = 0; i < 2; i++)
+		event_md(&em[i], &ent[i], ids[i], i ? "small" : "big");
 	p.n_event_metadata = 2;
 	p.event_metadata = ep;
 	event(&e[0], (int64_t)1 << 40, 0, 1);
 	event(&e[1], 1, 5, 1);
 	event(&e[2], 7, 9, 1);
-	tensorflow__profiler__xline__init(&l);
-	l.n_events = 3;
-	l.events = evp;
+	line(&l, 0, evp, 3);
 	p.n_lines = 1;
 	p.lines = lp;
 	CHECK_INT(roundtrip(&p, &t, &err), 0);

@@ -29,44 +29,54 @@ static char *render(enum out_mode mode, const char *cell)
 
 static void test_escaping(void)
 {
-	char *s;
+	static const struct {
+		enum out_mode mode;
+		const char *cell, *want;
+	} c[] = {
+		/* control characters and invalid UTF-8 as \xNN in the text table; valid UTF-8 stays */
+		{OUT_TABLE, "a\tb\xff\xc3\xa9", "NAME         N\na\\x09b\\xffé  7\n"},
+		{OUT_CSV, "say \"hi\", ok", "NAME,N\n\"say \"\"hi\"\", ok\",7\n"},
+		{OUT_CSV, "line\nbreak", "NAME,N\n\"line\nbreak\",7\n"},
+		{OUT_TSV, "tab\there\\", "NAME\tN\ntab\\there\\\\\t7\n"},
+	};
+	size_t i;
 
-	/* Control characters and invalid UTF-8 are shown as \xNN in the text table; valid UTF-8 stays. */
-	s = render(OUT_TABLE, "a\tb\xff\xc3\xa9");
-	CHECK_STR(s, "NAME         N\na\\x09b\\xffé  7\n");
-	free(s);
-	s = render(OUT_CSV, "say \"hi\", ok");
-	CHECK_STR(s, "NAME,N\n\"say \"\"hi\"\", ok\",7\n");
-	free(s);
-	s = render(OUT_CSV, "line\nbreak");
-	CHECK_STR(s, "NAME,N\n\"line\nbreak\",7\n");
-	free(s);
-	s = render(OUT_TSV, "tab\there\\");
-	CHECK_STR(s, "NAME\tN\ntab\\there\\\\\t7\n");
-	free(s);
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		char *s = render(c[i].mode, c[i].cell);
+
+		CHECK_STR(s, c[i].want);
+		free(s);
+	}
 }
 
 static void test_units(void)
 {
+	static const struct {
+		double ps;
+		const char *want;
+	} times[] = {{1234567, "1.235 us"}, {999, "999.000 ps"}, {2.5e12, "2.500 s"}, {0, "0"}};
+	/* a duration and its picoseconds; -1: refused */
+	static const struct {
+		const char *text;
+		int64_t ps;
+	} durations[] = {
+		{"1us", 1000000}, {"2.5ms", 2500000000LL}, {"250ns", 250000}, {"7ps", 7},
+		{"5", -1}, {"-1us", -1}, {"1 us", -1}, {"1e30s", -1},
+	};
 	char b[32];
 	int64_t ps;
+	size_t i;
 
-	out_fmt_time(b, sizeof(b), 1234567, OUT_UNIT_AUTO);
-	CHECK_STR(b, "1.235 us");
-	out_fmt_time(b, sizeof(b), 999, OUT_UNIT_AUTO);
-	CHECK_STR(b, "999.000 ps");
-	out_fmt_time(b, sizeof(b), 2.5e12, OUT_UNIT_AUTO);
-	CHECK_STR(b, "2.500 s");
-	out_fmt_time(b, sizeof(b), 0, OUT_UNIT_AUTO);
-	CHECK_STR(b, "0");
-	CHECK(!opt_parse_duration("1us", &ps) && ps == 1000000);
-	CHECK(!opt_parse_duration("2.5ms", &ps) && ps == 2500000000LL);
-	CHECK(!opt_parse_duration("250ns", &ps) && ps == 250000);
-	CHECK(!opt_parse_duration("7ps", &ps) && ps == 7);
-	CHECK(opt_parse_duration("5", &ps) == -1);
-	CHECK(opt_parse_duration("-1us", &ps) == -1);
-	CHECK(opt_parse_duration("1 us", &ps) == -1);
-	CHECK(opt_parse_duration("1e30s", &ps) == -1);
+	for (i = 0; i < sizeof(times) / sizeof(times[0]); i++) {
+		out_fmt_time(b, sizeof(b), times[i].ps, OUT_UNIT_AUTO);
+		CHECK_STR(b, times[i].want);
+	}
+	for (i = 0; i < sizeof(durations) / sizeof(durations[0]); i++) {
+		if (durations[i].ps < 0)
+			CHECK(opt_parse_duration(durations[i].text, &ps) == -1);
+		else
+			CHECK(!opt_parse_duration(durations[i].text, &ps) && ps == durations[i].ps);
+	}
 }
 
 /* The unit a column of these values (picoseconds) gets when asked for unit, and how v shows in it. */
@@ -87,38 +97,43 @@ static const char *column(const double *ps, size_t n, double v, char *cell, size
 static void test_columns(void)
 {
 	/* The smallest non-zero value is at least 1 in the unit: no value loses a digit. */
-	const double mixed[] = {43598948, 441422, 0, 27640e3};
+	static const double mixed[] = {43598948, 441422, 0, 27640e3};
 	/* Seven digits before the point are too many: the unit grows. */
-	const double big[] = {1833003e3, 441422};
-	const double wide[] = {2.5e12, 441422};
-	const double zeros[] = {0, 0};
+	static const double big[] = {1833003e3, 441422};
+	static const double wide[] = {2.5e12, 441422};
+	static const double zeros[] = {0, 0};
+	/* a column of n values ps asked for unit: its header, and how v shows in it (NULL: not checked) */
+	static const struct {
+		const double *ps;
+		size_t n;
+		double v;
+		enum out_unit unit;
+		const char *head, *cell;
+	} c[] = {
+		{mixed, 4, 43598948, OUT_UNIT_AUTO, "T (ns)", "43598.948"},
+		{mixed, 4, 27640e3, OUT_UNIT_AUTO, "T (ns)", "27640.000"},
+		{mixed, 4, 0, OUT_UNIT_AUTO, "T (ns)", "0.000"},
+		{mixed + 2, 2, 27640e3, OUT_UNIT_AUTO, "T (us)", "27.640"},
+		{big, 2, 1833003e3, OUT_UNIT_AUTO, "T (us)", "1833.003"},
+		{big, 2, 441422, OUT_UNIT_AUTO, "T (us)", "0.441"},
+		{wide, 2, 441422, OUT_UNIT_AUTO, "T (ms)", "0.000"},
+		{wide, 2, 2.5e12, OUT_UNIT_AUTO, "T (ms)", "2500.000"},
+		{zeros, 2, 0, OUT_UNIT_AUTO, "T (us)", NULL},
+		{mixed, 4, HUGE_VAL, OUT_UNIT_AUTO, "T (ns)", "-"},
+		/* --time-unit: every column in that unit */
+		{mixed, 4, 441422, OUT_UNIT_MS, "T (ms)", "0.000"},
+	};
 	char cell[48];
+	size_t i;
 
-	CHECK_STR(column(mixed, 4, 43598948, cell, sizeof(cell), OUT_UNIT_AUTO), "T (ns)");
-	CHECK_STR(cell, "43598.948");
-	CHECK_STR(column(mixed, 4, 27640e3, cell, sizeof(cell), OUT_UNIT_AUTO), "T (ns)");
-	CHECK_STR(cell, "27640.000");
-	CHECK_STR(column(mixed, 4, 0, cell, sizeof(cell), OUT_UNIT_AUTO), "T (ns)");
-	CHECK_STR(cell, "0.000");
-	CHECK_STR(column(mixed + 2, 2, 27640e3, cell, sizeof(cell), OUT_UNIT_AUTO), "T (us)");
-	CHECK_STR(cell, "27.640");
-	CHECK_STR(column(big, 2, 1833003e3, cell, sizeof(cell), OUT_UNIT_AUTO), "T (us)");
-	CHECK_STR(cell, "1833.003");
-	CHECK_STR(column(big, 2, 441422, cell, sizeof(cell), OUT_UNIT_AUTO), "T (us)");
-	CHECK_STR(cell, "0.441");
-	CHECK_STR(column(wide, 2, 441422, cell, sizeof(cell), OUT_UNIT_AUTO), "T (ms)");
-	CHECK_STR(cell, "0.000");
-	CHECK_STR(column(wide, 2, 2.5e12, cell, sizeof(cell), OUT_UNIT_AUTO), "T (ms)");
-	CHECK_STR(cell, "2500.000");
-	CHECK_STR(column(zeros, 2, 0, cell, sizeof(cell), OUT_UNIT_AUTO), "T (us)");
-	CHECK_STR(column(mixed, 4, HUGE_VAL, cell, sizeof(cell), OUT_UNIT_AUTO), "T (ns)");
-	CHECK_STR(cell, "-");
-
-	/* --time-unit: every column and the summary's times in that unit. */
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		CHECK_STR(column(c[i].ps, c[i].n, c[i].v, cell, sizeof(cell), c[i].unit), c[i].head);
+		if (c[i].cell)
+			CHECK_STR(cell, c[i].cell);
+	}
 	CHECK(out_unit_parse("ms") == OUT_UNIT_MS && out_unit_parse("s") == OUT_UNIT_S);
 	CHECK(out_unit_parse("ps") == -1 && out_unit_parse("sec") == -1 && out_unit_parse("") == -1);
-	CHECK_STR(column(mixed, 4, 441422, cell, sizeof(cell), OUT_UNIT_MS), "T (ms)");
-	CHECK_STR(cell, "0.000");
+	/* and the summary's times */
 	out_fmt_time(cell, sizeof(cell), 1234567, OUT_UNIT_MS);
 	CHECK_STR(cell, "0.001 ms");
 	out_fmt_time(cell, sizeof(cell), 0, OUT_UNIT_MS);

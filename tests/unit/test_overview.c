@@ -26,6 +26,28 @@ static struct xp_trace *load(const char *dir, const char *rel)
 	return test_load(path, NULL);
 }
 
+/* The overview of every device of t in r (to release), counting a failure; how many devices it added. */
+static size_t overview_of(struct xp_trace *t, struct an_ov_result *r)
+{
+	struct xp_err err = {0};
+	size_t added = 0;
+
+	an_ov_init(r);
+	CHECK_INT(an_ov_add(r, t, NULL, &added, &err), 0);
+	CHECK_INT(an_ov_finish(r, &err), 0);
+	return added;
+}
+
+/* The events of t with options o in r (to release), counting a failure. */
+static void events_of(struct xp_trace *t, const struct an_ev_opts *o, struct an_ev_result *r)
+{
+	struct xp_err err = {0};
+
+	an_ev_init(r);
+	CHECK_INT(an_ev_add(r, t, o, &err), 0);
+	CHECK_INT(an_ev_finish(r, &err), 0);
+}
+
 /* Section 18. */
 static void synth_overview(void)
 {
@@ -37,10 +59,7 @@ static void synth_overview(void)
 
 	if (!t)
 		return;
-	an_ov_init(&r);
-	CHECK_INT(an_ov_add(&r, t, NULL, &added, &err), 0);
-	CHECK_INT(an_ov_finish(&r, &err), 0);
-	CHECK_INT(added, 1);
+	CHECK_INT(overview_of(t, &r), 1);
 	CHECK_INT(r.n, 1);
 	if (r.n == 1) {
 		d = &r.devices[0];
@@ -203,15 +222,12 @@ static void synth_events(void)
 	struct xp_trace *t = load(SYNTH_DIR, "overview.xplane.pb");
 	struct an_ev_result r;
 	struct an_ev_opts o = {0};
-	struct xp_err err = {0};
 	const struct an_ev_row *w;
 	regex_t re;
 
 	if (!t)
 		return;
-	an_ev_init(&r);
-	CHECK_INT(an_ev_add(&r, t, &o, &err), 0);
-	CHECK_INT(an_ev_finish(&r, &err), 0);
+	events_of(t, &o, &r);
 	CHECK_INT(r.events, 18);
 	CHECK_INT(r.n, 12);
 	CHECK((w = find_row(&r, "launch", "cuLaunchKernel")) && w->count == 6 && w->total_ps == US(6) &&
@@ -233,9 +249,7 @@ static void synth_events(void)
 	o.plane = "host";
 	o.line = "steps";
 	o.match = &re;
-	an_ev_init(&r);
-	CHECK_INT(an_ev_add(&r, t, &o, &err), 0);
-	CHECK_INT(an_ev_finish(&r, &err), 0);
+	events_of(t, &o, &r);
 	CHECK_INT(r.events, 3);
 	CHECK_INT(r.n, 2);
 	an_ev_release(&r);
@@ -244,20 +258,15 @@ static void synth_events(void)
 }
 
 /* Real traces: overview busy = an_exec_find's device busy (every event is on stream lines there). */
-static void real_busy(const char *file)
+static void real_busy(struct xp_trace *t)
 {
-	struct xp_trace *t = load(TESTDATA_DIR "/real", file);
 	struct an_exec_opts xo = {0};
 	struct an_exec_list l = {0};
 	struct an_ov_result r;
 	struct xp_err err = {0};
-	size_t added, i, j, matched = 0;
+	size_t i, j, matched = 0;
 
-	if (!t)
-		return;
-	an_ov_init(&r);
-	CHECK_INT(an_ov_add(&r, t, NULL, &added, &err), 0);
-	CHECK_INT(an_ov_finish(&r, &err), 0);
+	overview_of(t, &r);
 	CHECK_INT(an_exec_find(t, &xo, &l, &err), 0);
 	CHECK_INT(l.ndevices, r.n);
 	for (i = 0; i < l.ndevices; i++)
@@ -270,24 +279,18 @@ static void real_busy(const char *file)
 	CHECK_INT(matched, l.ndevices);
 	an_exec_list_release(&l);
 	an_ov_release(&r);
-	xp_trace_free(t);
 }
 
 /* Real traces: events' counts per plane add up to planes' counts. */
-static void real_counts(const char *file)
+static void real_counts(struct xp_trace *t)
 {
-	struct xp_trace *t = load(TESTDATA_DIR "/real", file);
 	struct an_planes p = {0};
 	struct an_ev_result r;
 	struct an_ev_opts o = {0};
 	struct xp_err err = {0};
 	size_t i, j, sum;
 
-	if (!t)
-		return;
-	an_ev_init(&r);
-	CHECK_INT(an_ev_add(&r, t, &o, &err), 0);
-	CHECK_INT(an_ev_finish(&r, &err), 0);
+	events_of(t, &o, &r);
 	CHECK_INT(an_planes_describe(t, &p, &err), 0);
 	CHECK_INT(r.events, p.events);
 	CHECK_INT(r.stray, p.stray_ends);
@@ -299,6 +302,15 @@ static void real_counts(const char *file)
 	}
 	an_planes_release(&p);
 	an_ev_release(&r);
+}
+
+/* check on the real trace file, loaded for it alone. */
+static void on_real(const char *file, void (*check)(struct xp_trace *t))
+{
+	struct xp_trace *t = load(TESTDATA_DIR "/real", file);
+
+	if (t)
+		check(t);
 	xp_trace_free(t);
 }
 
@@ -337,14 +349,10 @@ static void repeated_ids_latency(void)
 {
 	struct xp_trace *t = load(SYNTH_DIR, "gpu_repeated_ids.xplane.pb");
 	struct an_ov_result r;
-	struct xp_err err = {0};
-	size_t added = 0;
 
 	if (!t)
 		return;
-	an_ov_init(&r);
-	CHECK_INT(an_ov_add(&r, t, NULL, &added, &err), 0);
-	CHECK_INT(an_ov_finish(&r, &err), 0);
+	overview_of(t, &r);
 	if (r.n == 1) {
 		CHECK_INT(r.devices[0].corr_events, 7);
 		CHECK_INT(r.devices[0].latency.n, 6);
@@ -365,11 +373,11 @@ int main(void)
 	name_order();
 	synth_overview();
 	synth_events();
-	real_busy("mi300x_jax_gemm.xplane.pb");
-	real_busy("mi300x_jax_conv.xplane.pb");
-	real_busy("mi300x_jax_elementwise.xplane.pb");
-	real_counts("tpu_v6e_inference.xplane.pb");
-	real_counts("v100_tf_bert.xplane.pb");
-	real_counts("mi300x_jax_conv.xplane.pb");
+	on_real("mi300x_jax_gemm.xplane.pb", real_busy);
+	on_real("mi300x_jax_conv.xplane.pb", real_busy);
+	on_real("mi300x_jax_elementwise.xplane.pb", real_busy);
+	on_real("tpu_v6e_inference.xplane.pb", real_counts);
+	on_real("v100_tf_bert.xplane.pb", real_counts);
+	on_real("mi300x_jax_conv.xplane.pb", real_counts);
 	return test_done("overview");
 }

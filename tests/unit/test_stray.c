@@ -13,6 +13,7 @@
 
 #include "an_planes.h"
 #include "test.h"
+#include "test_trace.h"
 #include "xp_input.h"
 #include "xp_model.h"
 #include "xp_stray.h"
@@ -401,11 +402,8 @@ static void test_synth_planes(void)
 	struct xp_err err = {0};
 	int r;
 
-	if (xp_buf_load(SYNTH_DIR "/tpu_stray_end.xplane.pb", XP_DEFAULT_MAX_INPUT, &b, &err)) {
-		fprintf(stderr, "%s\n", err.msg);
-		test_failures++;
+	if (test_buf_load(SYNTH_DIR "/tpu_stray_end.xplane.pb", &b))
 		return;
-	}
 	for (r = 0; r < 2; r++) {
 		struct xp_trace *t = NULL;
 		struct an_planes p = {0};
@@ -538,15 +536,11 @@ static void test_pieces(void)
 
 	for (f = 0; f < sizeof(files) / sizeof(files[0]); f++) {
 		struct xp_buf b;
-		struct xp_err err = {0};
 		struct xp_trace *tw = NULL;
 		struct an_planes whole = {0};
 
-		if (xp_buf_load(files[f], XP_DEFAULT_MAX_INPUT, &b, &err)) {
-			fprintf(stderr, "%s\n", err.msg);
-			test_failures++;
+		if (test_buf_load(files[f], &b))
 			continue;
-		}
 		CHECK_INT(planes_of(&b, 0, 1, &whole, &tw), 0);
 		for (jobs = 1; jobs <= 3; jobs += 2) {
 			struct xp_trace *t = NULL;
@@ -608,11 +602,8 @@ static void test_pieces_bad(void)
 		int rw, rp;
 
 		snprintf(path, sizeof(path), "%s/%s.xplane.pb", BAD_DIR, names[f]);
-		if (xp_buf_load(path, XP_DEFAULT_MAX_INPUT, &b, &err)) {
-			fprintf(stderr, "%s\n", err.msg);
-			test_failures++;
+		if (test_buf_load(path, &b))
 			continue;
-		}
 		rw = xp_trace_read_opts(&o, b.data, b.len, &tw, &err);
 		in_pieces(&o, an_planes_line_events);
 		rp = xp_trace_read_opts(&o, b.data, b.len, &t, &err2);

@@ -44,6 +44,13 @@ export PYTHONUNBUFFERED=1
 XPS=$K/xplane-stat
 step() { echo; echo "== $*"; }
 run() { echo "\$ $*"; "$@"; echo "(exit $?)"; }
+# jax_dump NAME: tools/gpu/jax_NAME.py under jax.profiler, its dump kept as $O/nvidia_jax_NAME.xplane.pb
+jax_dump() {
+	rm -rf "$W/prof_$1"
+	run python3 "tools/gpu/jax_$1.py" "$W/prof_$1"
+	dump=$(find "$W/prof_$1" -name '*.xplane.pb' | head -1)
+	[ -n "$dump" ] && cp "$dump" "$O/nvidia_jax_$1.xplane.pb"
+}
 
 step "1. a CUDA program: capture vs CUDA events (kernels, copies, memset; XLA-style NVTX with a registered string)"
 if [ -n "$nvcc" ] && "$nvcc" -O2 -arch=sm_90 -o "$W/vector_add" tools/gpu/vector_add.cu; then
@@ -55,20 +62,14 @@ else
 fi
 
 step "2. a jitted matmul: capture vs jax.profiler (separate runs of the same script)"
-rm -rf "$W/prof_matmul"
-run python3 tools/gpu/jax_matmul.py "$W/prof_matmul"
-dump=$(find "$W/prof_matmul" -name '*.xplane.pb' | head -1)
-[ -n "$dump" ] && cp "$dump" "$O/nvidia_jax_matmul.xplane.pb"
+jax_dump matmul
 run "$XPS" planes "$O/nvidia_jax_matmul.xplane.pb"
 run "$XPS" "$O/nvidia_jax_matmul.xplane.pb"
 run "$XPS" capture --nvtx --capture-range cudaProfilerApi -o "$O/matmul.capture.xplane.pb" -- python3 tools/gpu/jax_matmul.py
 run "$XPS" planes "$O/matmul.capture.xplane.pb"
 
 step "3. two autotune candidates x5: autotune on the capture vs on jax.profiler's dump"
-rm -rf "$W/prof_autotune"
-run python3 tools/gpu/jax_autotune.py "$W/prof_autotune"
-dump=$(find "$W/prof_autotune" -name '*.xplane.pb' | head -1)
-[ -n "$dump" ] && cp "$dump" "$O/nvidia_jax_autotune.xplane.pb"
+jax_dump autotune
 run "$XPS" autotune "$O/nvidia_jax_autotune.xplane.pb"
 run "$XPS" capture --nvtx --capture-range cudaProfilerApi --no-stats -o "$O/autotune.capture.xplane.pb" -- python3 tools/gpu/jax_autotune.py
 run "$XPS" autotune "$O/autotune.capture.xplane.pb"
