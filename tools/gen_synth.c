@@ -131,6 +131,25 @@ static void synth_tpu_basic(const char *dir)
 }
 
 /*
+ * Module names without the "(digits)" suffix XLA usually appends: jit_f
+ * three times (10, 12, 14 us), jit_plain once (20 us) on TPU:0. The names
+ * handed out by the execution finder must be copies: summarize, autotune
+ * and diff write them after the trace is freed.
+ */
+static void synth_tpu_plain_names(const char *dir)
+{
+	XSpace *sp = gen_space_new(NULL);
+	struct gen_plane t0 = gen_plane_add(sp, 1, "/device:TPU:0", 1000);
+	XLine *mod = gen_line_add(&t0, 1, "XLA Modules", 1000);
+
+	gen_ev_add(&t0, mod, "jit_f", US(10), US(10));
+	gen_ev_add(&t0, mod, "jit_plain", US(30), US(20));
+	gen_ev_add(&t0, mod, "jit_f", US(60), US(12));
+	gen_ev_add(&t0, mod, "jit_f", US(120), US(14));
+	gen_space_write(sp, dir, "tpu_plain_names.xplane.pb");
+}
+
+/*
  * Scenario 2: line timestamps near 1.7e18 ns, so timestamp_ns * 1000
  * overflows int64 (and loses precision as a double); an empty line with
  * timestamp 0 must not pull the plane base down.  Three kernels of jit_epoch
@@ -1483,6 +1502,7 @@ static void synth_gpu_repeated_ids_sparse(const char *dir)
 
 static const struct gen_scenario scenarios[] = {
 	{"tpu_basic", synth_tpu_basic},
+	{"tpu_plain_names", synth_tpu_plain_names},
 	{"epoch", synth_epoch},
 	{"gpu_runs", synth_gpu_runs},
 	{"gpu_host", synth_gpu_host},
