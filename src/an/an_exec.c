@@ -749,3 +749,52 @@ void an_exec_list_release(struct an_exec_list *l)
 	free(l->devices);
 	memset(l, 0, sizeof(*l));
 }
+
+/* FNV-1a, 64 bits: a digest to tell copies apart, not a defence against forgery. */
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *b = p;
+
+	while (n--)
+		h = (h ^ *b++) * UINT64_C(0x100000001b3);
+	return h;
+}
+
+static uint64_t fnv_str(uint64_t h, const char *s)
+{
+	return fnv(h, s ? s : "", s ? strlen(s) + 1 : 1);
+}
+
+static uint64_t fnv_u64(uint64_t h, uint64_t v)
+{
+	unsigned char b[8];
+	int i;
+
+	for (i = 0; i < 8; i++)
+		b[i] = (unsigned char)(v >> (8 * i));
+	return fnv(h, b, sizeof(b));
+}
+
+uint64_t an_exec_list_digest(const struct an_exec_list *l)
+{
+	uint64_t h = UINT64_C(0xcbf29ce484222325);
+	size_t i;
+
+	h = fnv_u64(h, l->ndevices);
+	for (i = 0; i < l->ndevices; i++)
+		h = fnv_str(h, l->devices[i].name);
+	h = fnv_u64(h, l->n);
+	for (i = 0; i < l->n; i++) {
+		const struct an_exec *x = &l->execs[i];
+
+		h = fnv_u64(h, x->device);
+		h = fnv_str(h, x->name);
+		h = fnv_str(h, x->fingerprint);
+		h = fnv_u64(h, x->has_program_id ? x->program_id : UINT64_MAX);
+		h = fnv_u64(h, (uint64_t)x->busy_ps);
+		h = fnv_u64(h, (uint64_t)x->span_ps);
+		h = fnv_u64(h, (uint64_t)x->children_ps);
+		h = fnv_u64(h, x->events);
+	}
+	return h;
+}

@@ -123,6 +123,14 @@ struct an_exec_list {
 int an_exec_find(struct xp_trace *t, const struct an_exec_opts *opts,
 		 struct an_exec_list *out, struct xp_err *err);
 void an_exec_list_release(struct an_exec_list *l);
+/*
+ * A 64-bit digest of what a run measured: each device's name and each
+ * execution (device, function, program, times, events; not its start, which
+ * summaries do not keep) in order.
+ * Copies of one profile, or a profile and its summary, give the same digest;
+ * two real runs differ in their picoseconds.
+ */
+uint64_t an_exec_list_digest(const struct an_exec_list *l);
 
 /* For xp_read_opts.want_plane: device planes matching the --device pattern ctx (or any). */
 int an_exec_wants_plane(const char *name, void *device_pattern);

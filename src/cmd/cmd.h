@@ -42,6 +42,7 @@
 #include "opt.h"
 #include "out_table.h"
 #include "xp_err.h"
+#include "xp_hmap.h"
 #include "xp_input.h"
 #include "xp_model.h"
 #include "xp_pool.h"
@@ -109,6 +110,7 @@ struct cmd_common {
 	int provenance;
 	const char *history, *commit;	/* --history FILE, --commit REV (CMD_OPTS_HISTORY) */
 	int repair;		/* --repair: an appended file's cut last line is removed */
+	int keep_duplicates;	/* --keep-duplicates: copies of one run counted as runs (cmd_distinct) */
 	const char *match;	/* --match REGEX (CMD_OPT_MATCH), compiled by cmd_match_setup */
 	/* private: set by cmd_common_setup, freed by cmd_common_release */
 	struct cmd_runs *runs_;
@@ -420,6 +422,29 @@ int cmd_append_commit(struct cmd_append *a, const void *bytes, size_t n);
 void cmd_append_close(struct cmd_append *a);
 /* Prints collected warnings to stderr ("xplane-stat: warning: ..."). */
 void cmd_print_notes(const struct xp_notes *n);
+
+/*
+ * Runs told apart by what they measured (an_exec_list_digest): cmd_distinct_check
+ * says whether an input's executions are a copy of a run seen before
+ * (1; 0 new or nothing measured; -1 out of memory); cmd_distinct_notes adds a
+ * warning per run given more than once.
+ */
+struct cmd_distinct_run {
+	char *first, *copy;	/* the inputs that held it first and second */
+	size_t copies;		/* after the first */
+};
+struct cmd_distinct {
+	struct xp_hmap seen;	/* digest -> runs[] */
+	struct cmd_distinct_run *runs;
+	size_t n, cap;
+};
+int cmd_distinct_check(struct cmd_distinct *s, const struct cmd_input *in);
+int cmd_distinct_notes(const struct cmd_distinct *s, struct xp_notes *notes);
+void cmd_distinct_release(struct cmd_distinct *s);
+
+#define CMD_OPT_KEEP_DUPLICATES(c)                                                                \
+	{"keep-duplicates", 0, OPT_FLAG, &(c)->keep_duplicates, NULL,                              \
+	 "count every copy of a run (inputs with identical executions) as a run of its own"}
 
 /*
  * --history FILE: cmd_history_begin fills h (commit from --commit, else git

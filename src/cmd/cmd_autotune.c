@@ -243,6 +243,7 @@ static const struct cmd_analysis autotune = {
 		"A candidate compiled into several programs gets a row per program, and in JSON\n"
 		"null statistics under its id with the rows in \"programs\", unless --pool-programs.\n"
 		"A summary file (xplane-stat summarize) stands for the profiles it summarises.",
+	.distinct_runs = 1,
 	.an = &an_autotune_analysis, .check = at_check, .setup = at_setup, .input = at_input,
 	.after = at_after, .print = at_print, .line = at_line,
 };
@@ -263,6 +264,7 @@ int cmd_autotune(int argc, char **argv)
 		 "pool a candidate's programs (program ids) into one row; by default each program is a row of its own"},
 		{"per-file", 0, OPT_FLAG, &a.per_file, NULL,
 		 "a JSON line per input with its own candidates and their samples, in input order"},
+		CMD_OPT_KEEP_DUPLICATES(&a.c),
 		CMD_OPTS_HISTORY(&a.c),
 		CMD_OPTS_TAIL(&a.c),
 	};

@@ -58,6 +58,7 @@ int cmd_diff(int argc, char **argv)
 		{"gate-p95", 0, OPT_STR, &a.gate95, "PCT",
 		 "exit 8 when a row's 95th percentile grows by more than PCT percent with p < alpha"},
 		CMD_OPTS_SELECT(&a.c),
+		CMD_OPT_KEEP_DUPLICATES(&a.c),
 		CMD_OPTS_TAIL(&a.c),
 	};
 	const struct opt_cmd cmd = {

@@ -94,6 +94,14 @@ static void drive_done(size_t i, void *result, void *ctx)
 	}
 	if (!in || in->code)
 		goto out;
+	if (d->a->distinct_runs && !d->c->keep_duplicates && (r = cmd_distinct_check(&d->seen, in))) {
+		/* recorded as given, counted once */
+		if (r < 0 || cmd_history_add(d->c, in)) {
+			cmd_error("out of memory");
+			d->ret = EXIT_ERROR;
+		}
+		goto out;
+	}
 	if (cmd_history_add(d->c, in) ||
 	    (own_result(d) && an->input_notes && an->input_notes(di->r, in->path, d->paths.n > 1, &d->notes)))
 		r = XP_ERR_NOMEM;
@@ -136,6 +144,10 @@ static int drive_finish(struct cmd_drive *d)
 	struct xp_err err = {0};
 	int ret, several = d->paths.n > 1;
 
+	if (cmd_distinct_notes(&d->seen, &d->notes)) {
+		cmd_error("out of memory");
+		return EXIT_ERROR;
+	}
 	if (d->a->nothing && (ret = d->a->nothing(d)) != CMD_GO_ON) {
 		if (an->notes && an->notes(d->res, several, &d->notes)) {
 			cmd_error("out of memory");
@@ -236,6 +248,7 @@ out:
 	free(d->res);
 	d->res = NULL;
 	cmd_common_release(d->c);
+	cmd_distinct_release(&d->seen);
 	xp_pathlist_release(&d->paths);
 	xp_notes_release(&d->notes);
 	free(d->pos);

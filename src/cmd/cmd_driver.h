@@ -61,6 +61,8 @@ struct cmd_analysis {
 	int (*line)(struct cmd_drive *d, const struct cmd_input *in);
 	/* AN_READ_EXECS: one input alone keeps its trace until input (cmd_drive_no_device names its planes) */
 	int keep_one_trace;
+	/* AN_READ_EXECS: a copy of a run seen before is left out, with a warning, unless --keep-duplicates */
+	int distinct_runs;
 };
 
 struct cmd_drive {
@@ -86,6 +88,7 @@ struct cmd_drive {
 	struct cmd_batch b;
 	unsigned plane_jobs;
 	FILE *out;		/* with stream: where input writes */
+	struct cmd_distinct seen;	/* with distinct_runs: the runs read */
 	int ret;		/* private: an exit code that stopped the batch, else CMD_GO_ON */
 };
 

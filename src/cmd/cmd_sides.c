@@ -18,6 +18,7 @@ struct diff_batch {
 	struct an_diff_result *res;
 	struct xp_notes *notes;
 	size_t approximate;	/* kernels whose instances were partly a sketch's buckets */
+	struct cmd_distinct seen;	/* the side's runs, copies counted once */
 	struct cmd_batch b;
 	int ret;
 };
@@ -198,6 +199,13 @@ static void diff_done(size_t i, void *result, void *ctx)
 	cmd_batch_step(&db->b, in, db->notes);
 	if (!in || in->code)
 		goto out;
+	if (!db->c->keep_duplicates && (r = cmd_distinct_check(&db->seen, in))) {
+		if (r < 0) {
+			cmd_error("out of memory");
+			db->ret = EXIT_ERROR;
+		}
+		goto out;
+	}
 	if (level == AN_DIFF_KERNELS ? !di->kr.devices : level == AN_DIFF_OPS ? !di->or.ndevices
 	    : !in->execs.ndevices)
 		xp_notes_add(db->notes, "'%s': no %s%s", in->path,
@@ -240,9 +248,14 @@ int cmd_side_read(struct cmd_common *c, const struct an_exec_opts *xo, int side,
 		cmd_error("'%s': no run could be read for the %s side", arg, side ? "current" : "base");
 		ret = db.b.first_code ? db.b.first_code : EXIT_INPUT;
 	}
+	if (cmd_distinct_notes(&db.seen, notes)) {
+		cmd_error("out of memory");
+		ret = EXIT_ERROR;
+	}
 	*failed += db.b.failed;
 	*approximate += db.approximate;
 out:
+	cmd_distinct_release(&db.seen);
 	xp_pathlist_release(&paths);
 	return ret;
 }

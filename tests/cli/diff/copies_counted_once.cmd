@@ -1,0 +1,1 @@
+mkdir $TMP/b && for i in 0 1 2 3 4; do cp $SYNTH/diff/base/round_$i.xplane.pb $TMP/b/host0_$i.xplane.pb; cp $SYNTH/diff/base/round_$i.xplane.pb $TMP/b/host1_$i.xplane.pb; done && xplane-stat diff $TMP/b $SYNTH/diff/slow && xplane-stat diff --keep-duplicates $TMP/b $SYNTH/diff/slow 2>&1 | grep samples:
