@@ -319,6 +319,10 @@ int xp_buf_load(const char *path, uint64_t max_size, struct xp_buf *b, struct xp
 	/* Past 2^62 bytes is no limit at all; it keeps max_size + 1 from wrapping. */
 	if (max_size > (uint64_t)1 << 62)
 		max_size = (uint64_t)1 << 62;
+	if (fd < 0 && (errno == EMFILE || errno == ENFILE || errno == ENOMEM))
+		/* this process ran out, not the input: an error of the run, not a file to skip */
+		return xp_err_set(err, XP_ERR_NOMEM, "cannot open '%s': %s (a limit of this process or system, "
+				  "not the input's fault)", path, strerror(errno));
 	if (fd < 0)
 		return xp_err_set(err, XP_ERR_IO, "'%s': %s", path, strerror(errno));
 	if (fstat(fd, &st) < 0) {

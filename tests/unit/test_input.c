@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* xp_input: plain and gzip loading, limits, truncation, directory walks with symlink loops. */
 #include <stdlib.h>
+#include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -435,6 +436,36 @@ static void test_walk(void)
 	xp_pathlist_release(&l);
 }
 
+/* No file descriptor left: the process's limit, not the input's fault (XP_ERR_NOMEM, exit 1, not 3). */
+static void test_no_descriptors(void)
+{
+	char p[256];
+	struct xp_buf b;
+	struct xp_err err = {0};
+	int fds[4096], n = 0, i;
+
+	struct rlimit old, low;
+
+	write_file("fd.xplane.pb", "\x0a\x00", 2);
+	path_of(p, sizeof(p), "fd.xplane.pb");
+	/* a limit of 256 descriptors, all taken */
+	CHECK(getrlimit(RLIMIT_NOFILE, &old) == 0);
+	low = old;
+	low.rlim_cur = 256;
+	CHECK(setrlimit(RLIMIT_NOFILE, &low) == 0);
+	while (n < (int)(sizeof(fds) / sizeof(fds[0])) && (fds[n] = dup(0)) >= 0)
+		n++;
+	CHECK(n < 256);
+	CHECK_INT(xp_buf_load(p, XP_DEFAULT_MAX_INPUT, &b, &err), XP_ERR_NOMEM);
+	CHECK(strstr(err.msg, "not the input's fault") != NULL);
+	for (i = 0; i < n; i++)
+		close(fds[i]);
+	CHECK(setrlimit(RLIMIT_NOFILE, &old) == 0);
+	memset(&err, 0, sizeof(err));
+	CHECK_INT(xp_buf_load(p, XP_DEFAULT_MAX_INPUT, &b, &err), 0);
+	xp_buf_release(&b);
+}
+
 int main(void)
 {
 	char cmd[300];
@@ -448,6 +479,7 @@ int main(void)
 	test_gzip_header_crc();
 	test_gzip_bomb_memory();
 	test_walk();
+	test_no_descriptors();
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	if (system(cmd))
 		fprintf(stderr, "could not remove %s\n", dir);
