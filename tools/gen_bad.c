@@ -272,6 +272,22 @@ static void bad_names(const char *dir)
 	gen_space_write(sp, dir, "bad_names.xplane.pb");
 }
 
+/*
+ * A profiler's notes and a plane name that would forge lines of a log or
+ * send escape codes to a terminal were they printed raw, and a plane
+ * without a name.
+ */
+static void bad_hostile_notes(const char *dir)
+{
+	XSpace *sp = space_new();
+
+	gpu_plane(sp, "jit_train", "jit_eval");
+	PUSH(sp->errors, sp->n_errors, xstrdup("lost\nxplane-stat: forged line\x1b[2J"));
+	gen_plane_add(sp, 9, "", 1000);
+	gen_plane_add(sp, 10, "/host:\r\x1b]0;title\x07", 1000);
+	gen_space_write(sp, dir, "hostile_notes.xplane.pb");
+}
+
 /* ---- malformed wire bytes ---------------------------------------------------------- */
 
 static size_t varint_len(uint64_t v)
@@ -492,6 +508,7 @@ static const struct gen_scenario scenarios[] = {
 	{"ref_nowhere", bad_ref_nowhere},
 	{"profiler_notes", bad_profiler_notes},
 	{"names", bad_names},
+	{"hostile_notes", bad_hostile_notes},
 	{"wire", bad_wire},
 	{"deep_unknown", bad_deep_unknown},
 	{"gzip", bad_gzip},

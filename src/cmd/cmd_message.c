@@ -90,8 +90,8 @@ static void no_device(const char *path, char *const *names, const unsigned char 
 	size_t i, len = 0;
 
 	for (i = 0; i < n && len + 4 < sizeof(list); i++) {
-		int w = snprintf(list + len, sizeof(list) - len, "%s%s%s", i ? ", " : "", names[i],
-				 empty[i] ? " (no events)" : "");
+		int w = snprintf(list + len, sizeof(list) - len, "%s%s%s", i ? ", " : "",
+				 *names[i] ? names[i] : "(a plane without a name)", empty[i] ? " (no events)" : "");
 
 		if (w < 0)
 			break;
