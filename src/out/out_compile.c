@@ -90,20 +90,6 @@ static int print_json(FILE *f, const struct an_comp_result *r, const struct out_
 	return out_json_print(doc, f);
 }
 
-/* One time cell: ns for programs, the column's unit for people; "-" / "" when absent. */
-static void time_cell(struct out_table *t, int machine, const struct out_tcol *c, double ps, int have)
-{
-	char b[48];
-
-	if (!have)
-		strcpy(b, machine ? "" : "-");
-	else if (machine)
-		out_fmt_ns(b, sizeof(b), ps);
-	else
-		out_tcol_fmt(c, b, sizeof(b), ps);
-	out_table_add(t, "%s", b);
-}
-
 static int print_fns(FILE *f, enum out_mode mode, const struct an_comp_result *r, const struct out_comp_opts *o,
 		     const struct out_style *st)
 {
@@ -145,11 +131,12 @@ static int print_fns(FILE *f, enum out_mode mode, const struct an_comp_result *r
 			out_table_add(&t, "%s", fn->input);
 		out_table_add(&t, "%s", fn->name);
 		out_table_add(&t, "%zu", fn->calls);
-		time_cell(&t, machine, &c[0], (double)fn->first_ps, 1);
-		time_cell(&t, machine, &c[1], fn->later_median_ps, fn->has_later);
-		time_cell(&t, machine, &c[2], (double)fn->first_ps - fn->later_median_ps, fn->has_later);
+		out_table_add_time_cell(&t, machine, &c[0], (double)fn->first_ps, 1);
+		out_table_add_time_cell(&t, machine, &c[1], fn->later_median_ps, fn->has_later);
+		out_table_add_time_cell(&t, machine, &c[2], (double)fn->first_ps - fn->later_median_ps,
+					fn->has_later);
 		for (k = 0; k < AN_COMP_NPHASES; k++)
-			time_cell(&t, machine, &c[3 + k], (double)fn->phase_ps[k], 1);
+			out_table_add_time_cell(&t, machine, &c[3 + k], (double)fn->phase_ps[k], 1);
 		out_table_add(&t, "%zu", fn->compiling_calls);
 	}
 	ret = out_table_print(&t, f, mode, st->colour);
@@ -210,12 +197,12 @@ static int print_events(FILE *f, enum out_mode mode, const struct an_comp_result
 			out_table_add(&t, "%s", machine ? "" : "-");
 		out_table_add(&t, "%s", an_comp_phase_name(e->phase));
 		out_table_add(&t, "%s%s", !machine && e->nested ? "  " : "", e->name);
-		time_cell(&t, machine, &c[0], (double)e->start_ps, 1);
-		time_cell(&t, machine, &c[1], (double)e->dur_ps, 1);
+		out_table_add_time_cell(&t, machine, &c[0], (double)e->start_ps, 1);
+		out_table_add_time_cell(&t, machine, &c[1], (double)e->dur_ps, 1);
 		if (machine)
 			out_table_add(&t, "%d", e->nested);
 		out_table_add(&t, "%zu", e->inner);
-		time_cell(&t, machine, &c[2], (double)e->inner_ps, e->inner > 0 || machine);
+		out_table_add_time_cell(&t, machine, &c[2], (double)e->inner_ps, e->inner > 0 || machine);
 		out_table_add(&t, "%s", !e->fn ? "unattributed" : e->inside ? "inside" : "beside");
 	}
 	ret = out_table_print(&t, f, mode, st->colour);
