@@ -161,13 +161,7 @@ static int print_summary(FILE *f, enum out_mode mode, const struct an_mem_result
 		if (!machine)
 			out_table_add(&t, w->has_peak && w->capacity ? "%.1f%%" : "-",
 				      w->capacity ? 100.0 * (double)w->peak_in_use / (double)w->capacity : 0.0);
-		if (!w->has_peak)
-			strcpy(b, machine ? "" : "-");
-		else if (machine)
-			out_fmt_ns(b, sizeof(b), (double)w->peak_time_ps);
-		else
-			out_tcol_fmt(&col, b, sizeof(b), (double)w->peak_time_ps);
-		out_table_add(&t, "%s", b);
+		out_table_add_time_cell(&t, machine, &col, (double)w->peak_time_ps, w->has_peak);
 		if (w->has_fragmentation)
 			out_table_add(&t, machine ? "%.17g" : "%.3f", w->peak_fragmentation);
 		else
@@ -192,6 +186,36 @@ static int print_summary(FILE *f, enum out_mode mode, const struct an_mem_result
 			"freed by then; BEFORE PROFILE = bytes in use at the peak that no allocation seen explains\n",
 			r->events, r->events == 1 ? "" : "s");
 	return ret;
+}
+
+/*
+ * An allocation live at the peak: the seven cells of its text table row (in
+ * col's unit), or the ten of its CSV/TSV row, which name its memory first
+ * and end with its address.
+ */
+static void alloc_cells(struct out_table *t, int machine, const struct an_mem_row *w,
+			const struct an_mem_alloc *al, const struct out_tcol *col)
+{
+	const char *dt = an_mem_dtype_name(al->data_type), *none = machine ? "" : "-";
+
+	if (machine) {
+		out_table_add(t, "%s", w->input);
+		out_table_add(t, "%s", w->memory_id);
+	}
+	bytes_cell(t, machine, al->bytes, al->has_bytes);
+	bytes_cell(t, machine, al->requested, al->has_requested);
+	out_table_add_time_cell(t, machine, col, (double)al->time_ps, 1);
+	out_table_add(t, "%s", al->shape ? al->shape : none);
+	if (dt)
+		out_table_add(t, "%s", dt);
+	else if (al->data_type)
+		out_table_add(t, "%" PRId64, al->data_type);
+	else
+		out_table_add(t, "%s", none);
+	out_table_add(t, "%s", al->op ? al->op : none);
+	out_table_add(t, "%s", al->region ? al->region : none);
+	if (machine)
+		out_table_add(t, "%" PRIu64, al->addr);
 }
 
 /* Text table of a peak's allocations, or the CSV/TSV rows of all of them. */
@@ -244,52 +268,15 @@ static int print_peak(FILE *f, enum out_mode mode, const struct an_mem_result *r
 				memcpy(hdr, ht, sizeof(hdr));
 				hdr[2] = hat;
 				out_table_init(&t, 7, hdr, rt);
-				for (j = 0; j < n; j++) {
-					const struct an_mem_alloc *al = &w->live[j];
-					const char *dt = an_mem_dtype_name(al->data_type);
-					char b[48];
-
-					bytes_cell(&t, 0, al->bytes, al->has_bytes);
-					bytes_cell(&t, 0, al->requested, al->has_requested);
-					out_tcol_fmt(&col, b, sizeof(b), (double)al->time_ps);
-					out_table_add(&t, "%s", b);
-					out_table_add(&t, "%s", al->shape ? al->shape : "-");
-					if (dt)
-						out_table_add(&t, "%s", dt);
-					else if (al->data_type)
-						out_table_add(&t, "%" PRId64, al->data_type);
-					else
-						out_table_add(&t, "-");
-					out_table_add(&t, "%s", al->op ? al->op : "-");
-					out_table_add(&t, "%s", al->region ? al->region : "-");
-				}
+				for (j = 0; j < n; j++)
+					alloc_cells(&t, 0, w, &w->live[j], &col);
 				ret = out_table_print(&t, f, mode, st->colour);
 				out_table_release(&t);
 			}
 			continue;
 		}
-		for (j = 0; j < n; j++) {
-			const struct an_mem_alloc *al = &w->live[j];
-			const char *dt = an_mem_dtype_name(al->data_type);
-			char b[48];
-
-			out_table_add(&t, "%s", w->input);
-			out_table_add(&t, "%s", w->memory_id);
-			bytes_cell(&t, 1, al->bytes, al->has_bytes);
-			bytes_cell(&t, 1, al->requested, al->has_requested);
-			out_fmt_ns(b, sizeof(b), (double)al->time_ps);
-			out_table_add(&t, "%s", b);
-			out_table_add(&t, "%s", al->shape ? al->shape : "");
-			if (dt)
-				out_table_add(&t, "%s", dt);
-			else if (al->data_type)
-				out_table_add(&t, "%" PRId64, al->data_type);
-			else
-				out_table_add(&t, "%s", "");
-			out_table_add(&t, "%s", al->op ? al->op : "");
-			out_table_add(&t, "%s", al->region ? al->region : "");
-			out_table_add(&t, "%" PRIu64, al->addr);
-		}
+		for (j = 0; j < n; j++)
+			alloc_cells(&t, 1, w, &w->live[j], NULL);
 	}
 	if (machine) {
 		ret = out_table_print(&t, f, mode, st->colour);
