@@ -81,7 +81,7 @@ static void add_cands(cJSON *doc, const struct an_at_result *r, int samples)
 	for (i = 0; i < r->ncands; i += r->cands[i].id_rows ? r->cands[i].id_rows : 1) {
 		const struct an_at_cand *c = &r->cands[i];
 		size_t rows = c->id_rows ? c->id_rows : 1;
-		cJSON *o = out_json_doc(), *ids, *progs;
+		cJSON *o = out_json_doc(), *ids, *progs, *po;
 
 		if (!o)
 			break;
@@ -101,11 +101,7 @@ static void add_cands(cJSON *doc, const struct an_at_result *r, int samples)
 		if (rows == 1)
 			continue;
 		progs = cJSON_AddArrayToObject(o, "programs");
-		for (j = i; progs && j < i + rows; j++) {
-			cJSON *po = out_json_push_object(progs);
-
-			if (!po)
-				break;
+		for (j = i; j < i + rows && (po = out_json_push_object(progs)); j++) {
 			cJSON_AddItemToObject(po, "program_id", prog_json(&r->cands[j].progs[0]));
 			add_stats(po, &r->cands[j], samples);
 		}

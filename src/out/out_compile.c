@@ -37,7 +37,7 @@ static void add_event_json(cJSON *a, const struct an_comp_event *e)
 static int print_json(FILE *f, const struct an_comp_result *r, const struct out_comp_opts *oo,
 		      const struct xp_notes *notes)
 {
-	cJSON *doc = out_json_doc(), *rows, *tot, *a;
+	cJSON *doc = out_json_doc(), *rows, *tot, *a, *o;
 	size_t i, j, n = shown_fns(r, oo);
 
 	if (!doc)
@@ -56,12 +56,9 @@ static int print_json(FILE *f, const struct an_comp_result *r, const struct out_
 		out_json_add_ns(tot, "unattributed_ns", (double)r->unattributed_ps);
 	}
 	rows = cJSON_AddArrayToObject(doc, "functions");
-	for (i = 0; rows && i < n; i++) {
+	for (i = 0; i < n && (o = out_json_push_object(rows)); i++) {
 		const struct an_comp_fn *fn = &r->fns[i];
-		cJSON *o = out_json_push_object(rows);
 
-		if (!o)
-			break;
 		cJSON_AddStringToObject(o, "input", fn->input);
 		cJSON_AddStringToObject(o, "name", fn->name);
 		cJSON_AddNumberToObject(o, "calls", (double)fn->calls);

@@ -66,9 +66,8 @@ static int print_json(FILE *f, const struct an_diff_result *r, const struct xp_n
 		const struct an_diff_row *row = &r->rows[i];
 		cJSON *ci;
 
-		if (!(o = cJSON_CreateObject()))
+		if (!(o = out_json_push_object(rows)))
 			break;
-		cJSON_AddItemToArray(rows, o);
 		cJSON_AddStringToObject(o, "key", row->key);
 		cJSON_AddStringToObject(o, "verdict", an_verdict_name(row->verdict));
 		if (row->approximate)

@@ -9,7 +9,7 @@
 
 static int print_json(FILE *f, const struct an_ev_result *r, const struct xp_notes *notes)
 {
-	cJSON *doc = out_json_doc(), *rows;
+	cJSON *doc = out_json_doc(), *rows, *o;
 	size_t i;
 
 	if (!doc)
@@ -18,12 +18,9 @@ static int print_json(FILE *f, const struct an_ev_result *r, const struct xp_not
 	cJSON_AddNumberToObject(doc, "events", (double)r->events);
 	cJSON_AddNumberToObject(doc, "stray_end_events", (double)r->stray);
 	rows = cJSON_AddArrayToObject(doc, "names");
-	for (i = 0; rows && i < r->n; i++) {
+	for (i = 0; i < r->n && (o = out_json_push_object(rows)); i++) {
 		const struct an_ev_row *w = &r->rows[i];
-		cJSON *o = out_json_push_object(rows);
 
-		if (!o)
-			break;
 		cJSON_AddStringToObject(o, "plane", w->plane);
 		cJSON_AddStringToObject(o, "line", w->line);
 		cJSON_AddStringToObject(o, "name", w->name);

@@ -17,7 +17,7 @@ static const char *time_name(enum an_time t)
 /* The result's fields into doc. */
 static void add_result(cJSON *doc, const struct an_fn_result *r)
 {
-	cJSON *rows;
+	cJSON *rows, *o;
 	size_t i;
 
 	cJSON_AddStringToObject(doc, "command", "functions");
@@ -39,12 +39,9 @@ static void add_result(cJSON *doc, const struct an_fn_result *r)
 	if (r->opts.time == AN_TIME_CHILDREN)
 		cJSON_AddNumberToObject(doc, "stray_end_children", (double)r->stray_children);
 	rows = cJSON_AddArrayToObject(doc, "functions");
-	for (i = 0; rows && i < r->nrows; i++) {
+	for (i = 0; i < r->nrows && (o = out_json_push_object(rows)); i++) {
 		const struct an_fn_row *row = &r->rows[i];
-		cJSON *o = out_json_push_object(rows);
 
-		if (!o)
-			break;
 		cJSON_AddStringToObject(o, "name", row->name);
 		out_json_add_u64_if(o, "program_id", row->has_program_id, row->program_id);
 		out_json_add_str_or_null(o, "fingerprint", row->fingerprint);

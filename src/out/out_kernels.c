@@ -109,29 +109,23 @@ static void add_kernels(cJSON *doc, const struct an_kern_result *r, size_t shown
 
 static void add_functions(cJSON *doc, const struct an_kern_result *r, size_t nfns)
 {
-	cJSON *fa = cJSON_AddArrayToObject(doc, "functions");
+	cJSON *fa = cJSON_AddArrayToObject(doc, "functions"), *fo, *oo;
 	size_t i, k, j;
 
-	for (i = 0; fa && i < nfns; i++) {
+	for (i = 0; i < nfns && (fo = out_json_push_object(fa)); i++) {
 		const struct an_kern_fn *fn = &r->fns[i];
-		cJSON *fo = cJSON_CreateObject(), *oa;
+		cJSON *oa;
 
-		if (!fo)
-			return;
-		cJSON_AddItemToArray(fa, fo);
 		out_json_add_str_or_null(fo, "name", fn->name);
 		out_json_add_u64_if(fo, "program_id", fn->has_program_id, fn->program_id);
 		cJSON_AddNumberToObject(fo, "instances", (double)fn->instances);
 		out_json_add_ns(fo, "total_ns", fn->total);
 		cJSON_AddNumberToObject(fo, "share", fn->share);
 		oa = cJSON_AddArrayToObject(fo, "ops");
-		for (k = fn->first_op; oa && k < fn->first_op + fn->nops; k++) {
+		for (k = fn->first_op; k < fn->first_op + fn->nops && (oo = out_json_push_object(oa)); k++) {
 			const struct an_kern_op *op = &r->ops[k];
-			cJSON *oo = cJSON_CreateObject(), *ka;
+			cJSON *ka;
 
-			if (!oo)
-				return;
-			cJSON_AddItemToArray(oa, oo);
 			out_json_add_str_or_null(oo, "name", op->name);
 			cJSON_AddNumberToObject(oo, "instances", (double)op->instances);
 			out_json_add_ns(oo, "total_ns", op->total);
@@ -153,9 +147,8 @@ static void add_copies(cJSON *doc, const struct an_kern_result *r)
 		cJSON *o;
 		double g;
 
-		if (k == AN_KIND_KERNEL || !c->count || !(o = cJSON_CreateObject()))
+		if (k == AN_KIND_KERNEL || !c->count || !(o = out_json_push_object(a)))
 			continue;
-		cJSON_AddItemToArray(a, o);
 		cJSON_AddStringToObject(o, "kind", an_kind_name((enum an_kind)k));
 		cJSON_AddNumberToObject(o, "count", (double)c->count);
 		out_json_add_ns(o, "total_ns", c->total);

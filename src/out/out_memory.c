@@ -9,12 +9,11 @@
 
 static void add_alloc_json(cJSON *a, const struct an_mem_alloc *al)
 {
-	cJSON *o = cJSON_CreateObject();
+	cJSON *o = out_json_push_object(a);
 	const char *dt = an_mem_dtype_name(al->data_type);
 
 	if (!o)
 		return;
-	cJSON_AddItemToArray(a, o);
 	out_json_add_u64_if(o, "allocation_bytes", al->has_bytes, al->bytes);
 	out_json_add_u64_if(o, "requested_bytes", al->has_requested, al->requested);
 	out_json_add_ns(o, "time_ns", (double)al->time_ps);
@@ -32,7 +31,7 @@ static void add_alloc_json(cJSON *a, const struct an_mem_alloc *al)
 
 static int print_json(FILE *f, const struct an_mem_result *r, const struct xp_notes *notes)
 {
-	cJSON *doc = out_json_doc(), *rows;
+	cJSON *doc = out_json_doc(), *rows, *o;
 	size_t i, j;
 
 	if (!doc)
@@ -40,13 +39,10 @@ static int print_json(FILE *f, const struct an_mem_result *r, const struct xp_no
 	cJSON_AddStringToObject(doc, "command", "memory");
 	cJSON_AddNumberToObject(doc, "events", (double)r->events);
 	rows = cJSON_AddArrayToObject(doc, "memories");
-	for (i = 0; rows && i < r->nrows; i++) {
+	for (i = 0; i < r->nrows && (o = out_json_push_object(rows)); i++) {
 		const struct an_mem_row *w = &r->rows[i];
-		cJSON *o = cJSON_CreateObject(), *a;
+		cJSON *a, *p;
 
-		if (!o)
-			break;
-		cJSON_AddItemToArray(rows, o);
 		cJSON_AddStringToObject(o, "input", w->input);
 		cJSON_AddStringToObject(o, "memory_id", w->memory_id);
 		cJSON_AddStringToObject(o, "id_from", w->by_index ? "index_on_host" : "allocator_name");
@@ -85,12 +81,9 @@ static int print_json(FILE *f, const struct an_mem_result *r, const struct xp_no
 			for (j = 0; j < w->live_count && w->live; j++)
 				add_alloc_json(a, &w->live[j]);
 		if (r->opts.timeline && (a = cJSON_AddArrayToObject(o, "timeline"))) {
-			for (j = 0; j < w->npoints; j++) {
+			for (j = 0; j < w->npoints && (p = out_json_push_object(a)); j++) {
 				const struct an_mem_point *pt = &w->points[j];
-				cJSON *p = out_json_push_object(a);
 
-				if (!p)
-					break;
 				out_json_add_ns(p, "time_ns", (double)pt->time_ps);
 				out_json_add_u64(p, "bytes_in_use", pt->in_use);
 				out_json_add_u64(p, "bytes_allocated", pt->allocated);

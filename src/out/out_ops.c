@@ -73,9 +73,25 @@ static void json_row(cJSON *o, const struct an_op_row *row, int cat)
 	out_json_add_str_or_null(o, "bound_by", an_bound_name(row->bound));
 }
 
+/* "name": the n rows (categories when cat) within top of their line kind. */
+static void add_rows_json(cJSON *doc, const char *name, const struct an_op_row *rows, size_t n, size_t top,
+			  int cat)
+{
+	cJSON *a = cJSON_AddArrayToObject(doc, name), *o;
+	size_t i;
+
+	for (i = 0; a && i < n; i++) {
+		if (!within_top(rows, i, top))
+			continue;
+		if (!(o = out_json_push_object(a)))
+			break;
+		json_row(o, &rows[i], cat);
+	}
+}
+
 static int print_json(FILE *f, const struct an_ops_result *r, size_t top, const struct xp_notes *notes)
 {
-	cJSON *doc = out_json_doc(), *a, *lines;
+	cJSON *doc = out_json_doc(), *a, *lines, *o;
 	size_t i, k;
 
 	if (!doc)
@@ -90,13 +106,10 @@ static int print_json(FILE *f, const struct an_ops_result *r, size_t top, const 
 	cJSON_AddNumberToObject(doc, "inputs", (double)r->inputs);
 	lines = cJSON_AddArrayToObject(doc, "lines");
 	for (k = 0; lines && k < AN_OP_LINES; k++) {
-		cJSON *o;
-
 		if (!r->events[k])
 			continue;
-		if (!(o = cJSON_CreateObject()))
+		if (!(o = out_json_push_object(lines)))
 			break;
-		cJSON_AddItemToArray(lines, o);
 		cJSON_AddStringToObject(o, "line", an_op_line_name((enum an_op_line)k));
 		cJSON_AddNumberToObject(o, "events", (double)r->events[k]);
 		cJSON_AddNumberToObject(o, "ops_count", (double)r->rows_in[k]);
@@ -104,12 +117,9 @@ static int print_json(FILE *f, const struct an_ops_result *r, size_t top, const 
 		out_json_add_ns(o, "self_ns", (double)r->self_ps[k]);
 	}
 	a = cJSON_AddArrayToObject(doc, "devices");
-	for (i = 0; a && i < r->ndevices; i++) {
+	for (i = 0; i < r->ndevices && (o = out_json_push_object(a)); i++) {
 		const struct an_ops_device *d = &r->devices[i];
-		cJSON *o = out_json_push_object(a);
 
-		if (!o)
-			break;
 		cJSON_AddStringToObject(o, "name", d->name);
 		out_json_add_str_or_null(o, "chip", d->chip);
 		cJSON_AddStringToObject(o, "peak_source", an_peak_src_name(d->peak_src));
@@ -128,30 +138,9 @@ static int print_json(FILE *f, const struct an_ops_result *r, size_t top, const 
 	cJSON_AddNumberToObject(doc, "overflowed_sums", (double)r->overflows);
 	cJSON_AddNumberToObject(doc, "partial_sums", (double)r->partial_sums);
 	cJSON_AddNumberToObject(doc, "kernels_without_hlo_op", (double)r->kernels_no_op);
-	a = cJSON_AddArrayToObject(doc, "ops");
-	for (i = 0; a && i < r->nrows; i++) {
-		cJSON *o;
-
-		if (!within_top(r->rows, i, r->opts.by_category ? 0 : top))
-			continue;
-		if (!(o = cJSON_CreateObject()))
-			break;
-		cJSON_AddItemToArray(a, o);
-		json_row(o, &r->rows[i], 0);
-	}
-	if (r->opts.by_category) {
-		a = cJSON_AddArrayToObject(doc, "categories");
-		for (i = 0; a && i < r->ncats; i++) {
-			cJSON *o;
-
-			if (!within_top(r->cats, i, top))
-				continue;
-			if (!(o = cJSON_CreateObject()))
-				break;
-			cJSON_AddItemToArray(a, o);
-			json_row(o, &r->cats[i], 1);
-		}
-	}
+	add_rows_json(doc, "ops", r->rows, r->nrows, r->opts.by_category ? 0 : top, 0);
+	if (r->opts.by_category)
+		add_rows_json(doc, "categories", r->cats, r->ncats, top, 1);
 	out_json_add_notes(doc, notes);
 	return out_json_print(doc, f);
 }
