@@ -199,31 +199,26 @@ static int print_rows(FILE *f, enum out_mode mode, const struct an_diff_result *
 				else
 					out_table_add(&t, "%s", "");
 			}
-			fmt_p(b, sizeof(b), row->p_u, 1);
-			out_table_add(&t, "%s", b);
-			fmt_p(b, sizeof(b), row->p_welch, 1);
-			out_table_add(&t, "%s", b);
-			for (k = 0; k < 2; k++)
-				side_cells(&t, 1, s[k], col);
-			out_table_add(&t, "%s", row->gated ? "fail" : "");
-			continue;
-		}
-		out_table_add(&t, "%s%s", an_verdict_name(row->verdict), row->gated ? " (gate)" : "");
-		fmt_pct(b, sizeof(b), row->change);
-		out_table_add(&t, "%s", b);
-		if (isfinite(row->ci_lo)) {
-			fmt_pct(b, sizeof(b), row->ci_lo);
-			fmt_pct(c, sizeof(c), row->ci_hi);
-			out_table_add(&t, "%s .. %s", b, c);
 		} else {
-			out_table_add(&t, "-");
+			out_table_add(&t, "%s%s", an_verdict_name(row->verdict), row->gated ? " (gate)" : "");
+			fmt_pct(b, sizeof(b), row->change);
+			out_table_add(&t, "%s", b);
+			if (isfinite(row->ci_lo)) {
+				fmt_pct(b, sizeof(b), row->ci_lo);
+				fmt_pct(c, sizeof(c), row->ci_hi);
+				out_table_add(&t, "%s .. %s", b, c);
+			} else {
+				out_table_add(&t, "-");
+			}
 		}
-		fmt_p(b, sizeof(b), row->p_u, 0);
+		fmt_p(b, sizeof(b), row->p_u, machine);
 		out_table_add(&t, "%s", b);
-		fmt_p(b, sizeof(b), row->p_welch, 0);
+		fmt_p(b, sizeof(b), row->p_welch, machine);
 		out_table_add(&t, "%s", b);
 		for (k = 0; k < 2; k++)
-			side_cells(&t, 0, s[k], col);
+			side_cells(&t, machine, s[k], col);
+		if (machine)
+			out_table_add(&t, "%s", row->gated ? "fail" : "");
 	}
 	ret = out_table_print(&t, f, mode, st->colour);
 	out_table_release(&t);
