@@ -37,12 +37,11 @@ static void add_event_json(cJSON *a, const struct an_comp_event *e)
 static int print_json(FILE *f, const struct an_comp_result *r, const struct out_comp_opts *oo,
 		      const struct xp_notes *notes)
 {
-	cJSON *doc = out_json_doc(), *rows, *tot, *a, *o;
+	cJSON *doc = out_json_command_doc("compile"), *rows, *tot, *a, *o;
 	size_t i, j, n = shown_fns(r, oo);
 
 	if (!doc)
 		return -1;
-	cJSON_AddStringToObject(doc, "command", "compile");
 	if ((tot = cJSON_AddObjectToObject(doc, "totals"))) {
 		cJSON_AddNumberToObject(tot, "call_events", (double)r->call_events);
 		cJSON_AddNumberToObject(tot, "calls", (double)r->calls);

@@ -9,12 +9,11 @@
 
 static int print_json(FILE *f, const struct an_ev_result *r, const struct xp_notes *notes)
 {
-	cJSON *doc = out_json_doc(), *rows, *o;
+	cJSON *doc = out_json_command_doc("events"), *rows, *o;
 	size_t i;
 
 	if (!doc)
 		return -1;
-	cJSON_AddStringToObject(doc, "command", "events");
 	cJSON_AddNumberToObject(doc, "events", (double)r->events);
 	cJSON_AddNumberToObject(doc, "stray_end_events", (double)r->stray);
 	rows = cJSON_AddArrayToObject(doc, "names");

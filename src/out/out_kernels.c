@@ -167,13 +167,12 @@ static void add_copies(cJSON *doc, const struct an_kern_result *r)
 static int print_json(FILE *f, const struct an_kern_result *r, const struct out_kern_opts *o,
 		      const struct xp_notes *notes)
 {
-	cJSON *doc = out_json_doc();
+	cJSON *doc = out_json_command_doc("kernels");
 	size_t shown = rows_shown(r, o);
 	size_t nfns = o->top && o->top < r->nfns ? o->top : r->nfns;
 
 	if (!doc)
 		return -1;
-	cJSON_AddStringToObject(doc, "command", "kernels");
 	cJSON_AddStringToObject(doc, "by", by_name(r->opts.by));
 	cJSON_AddNumberToObject(doc, "inputs", (double)r->inputs);
 	cJSON_AddNumberToObject(doc, "devices", (double)r->devices);

@@ -31,12 +31,11 @@ static void add_alloc_json(cJSON *a, const struct an_mem_alloc *al)
 
 static int print_json(FILE *f, const struct an_mem_result *r, const struct xp_notes *notes)
 {
-	cJSON *doc = out_json_doc(), *rows, *o;
+	cJSON *doc = out_json_command_doc("memory"), *rows, *o;
 	size_t i, j;
 
 	if (!doc)
 		return -1;
-	cJSON_AddStringToObject(doc, "command", "memory");
 	cJSON_AddNumberToObject(doc, "events", (double)r->events);
 	rows = cJSON_AddArrayToObject(doc, "memories");
 	for (i = 0; i < r->nrows && (o = out_json_push_object(rows)); i++) {

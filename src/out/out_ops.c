@@ -91,12 +91,11 @@ static void add_rows_json(cJSON *doc, const char *name, const struct an_op_row *
 
 static int print_json(FILE *f, const struct an_ops_result *r, size_t top, const struct xp_notes *notes)
 {
-	cJSON *doc = out_json_doc(), *a, *lines, *o;
+	cJSON *doc = out_json_command_doc("ops"), *a, *lines, *o;
 	size_t i, k;
 
 	if (!doc)
 		return -1;
-	cJSON_AddStringToObject(doc, "command", "ops");
 	cJSON_AddStringToObject(doc, "sort", sort_name(r->opts.sort));
 	cJSON_AddStringToObject(doc, "by", r->opts.by_category ? "category" : "op");
 	if (top)

@@ -32,12 +32,11 @@ static void json_dist(cJSON *o, const char *name, const struct an_ov_dist *d, in
 
 static int print_json(FILE *f, const struct an_ov_result *r, const struct xp_notes *notes)
 {
-	cJSON *doc = out_json_doc(), *devs, *o;
+	cJSON *doc = out_json_command_doc("overview"), *devs, *o;
 	size_t i;
 
 	if (!doc)
 		return -1;
-	cJSON_AddStringToObject(doc, "command", "overview");
 	devs = cJSON_AddArrayToObject(doc, "devices");
 	for (i = 0; i < r->n && (o = out_json_push_object(devs)); i++) {
 		const struct an_ov_device *d = &r->devices[i];

@@ -66,12 +66,11 @@ static void add_facts_json(cJSON *o, const struct an_device_facts *d)
 
 static int print_json(FILE *f, const char *path, const struct an_planes *p, const struct xp_notes *notes)
 {
-	cJSON *doc = out_json_doc(), *planes, *o, *l;
+	cJSON *doc = out_json_command_doc("planes"), *planes, *o, *l;
 	size_t i, j;
 
 	if (!doc)
 		return -1;
-	cJSON_AddStringToObject(doc, "command", "planes");
 	cJSON_AddStringToObject(doc, "input", path);
 	cJSON_AddNumberToObject(doc, "events", (double)p->events);
 	planes = cJSON_AddArrayToObject(doc, "planes");
