@@ -81,7 +81,7 @@ static void add_cands(cJSON *doc, const struct an_at_result *r, int samples)
 	for (i = 0; i < r->ncands; i += r->cands[i].id_rows ? r->cands[i].id_rows : 1) {
 		const struct an_at_cand *c = &r->cands[i];
 		size_t rows = c->id_rows ? c->id_rows : 1;
-		cJSON *o = out_json_doc(), *ids, *progs;
+		cJSON *o = out_json_doc(), *ids, *progs, *po;
 
 		if (!o)
 			break;
@@ -101,11 +101,7 @@ static void add_cands(cJSON *doc, const struct an_at_result *r, int samples)
 		if (rows == 1)
 			continue;
 		progs = cJSON_AddArrayToObject(o, "programs");
-		for (j = i; progs && j < i + rows; j++) {
-			cJSON *po = out_json_push_object(progs);
-
-			if (!po)
-				break;
+		for (j = i; j < i + rows && (po = out_json_push_object(progs)); j++) {
 			cJSON_AddItemToObject(po, "program_id", prog_json(&r->cands[j].progs[0]));
 			add_stats(po, &r->cands[j], samples);
 		}
@@ -179,8 +175,10 @@ static int print_rows(FILE *f, enum out_mode mode, const struct an_at_result *r,
 	static const char *const tname[] = {"MEAN", "STD", "95% CI", "MIN", "MEDIAN", "MAX"};
 	static const unsigned char right[] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 0};
 	int machine = mode == OUT_CSV || mode == OUT_TSV;
-	const char *ht[10] = {"ID", "N", NULL, NULL, NULL, NULL, NULL, NULL, "RANK", "VS FASTEST"};
+	/* the times of a row by column: the CI's two ends share one */
+	static const size_t tcol[7] = {0, 1, 2, 2, 3, 4, 5};
 	char th[6][32];
+	const char *ht[10] = {"ID", "N", th[0], th[1], th[2], th[3], th[4], th[5], "RANK", "VS FASTEST"};
 	struct out_tcol col[6];	/* one unit per time column, named in its header */
 	const char *hs[11];
 	unsigned char rs[11];
@@ -188,23 +186,15 @@ static int print_rows(FILE *f, enum out_mode mode, const struct an_at_result *r,
 	size_t i, k;
 	int ret, progcol;
 
-	for (k = 0; k < 6; k++)
-		out_tcol_init(&col[k], st->unit);
+	out_tcols_init(col, 6, st->unit);
 	for (i = 0; i < r->ncands; i++) {
 		const struct an_summary *s = &r->cands[i].s;
+		const double v[] = {s->mean, s->std, s->ci_lo, s->ci_hi, s->min, s->median, s->max};
 
-		out_tcol_add(&col[0], s->mean);
-		out_tcol_add(&col[1], s->std);
-		out_tcol_add(&col[2], s->ci_lo);
-		out_tcol_add(&col[2], s->ci_hi);
-		out_tcol_add(&col[3], s->min);
-		out_tcol_add(&col[4], s->median);
-		out_tcol_add(&col[5], s->max);
+		for (k = 0; k < 7; k++)
+			out_tcol_add(&col[tcol[k]], v[k]);
 	}
-	for (k = 0; k < 6; k++) {
-		out_tcol_header(&col[k], th[k], sizeof(th[k]), tname[k]);
-		ht[2 + k] = th[k];
-	}
+	out_tcols_headers(col, th[0], sizeof(th[0]), tname, 6);
 	/* the text table gains a PROGRAM column after ID when some id ran as several programs */
 	progcol = several_programs(r);
 	for (k = 0; k < 10; k++) {
@@ -221,6 +211,8 @@ static int print_rows(FILE *f, enum out_mode mode, const struct an_at_result *r,
 		out_table_init(&t, 10 + (size_t)progcol, hs, rs);
 	for (i = 0; i < r->ncands; i++) {
 		const struct an_at_cand *c = &r->cands[i];
+		const double v[] = {c->s.mean, c->s.std, c->s.ci_lo, c->s.ci_hi, c->s.min, c->s.median,
+				    c->s.max};
 		char b[7][48], pv[32], pg[256];
 
 		if (c->tied < 0)
@@ -233,13 +225,8 @@ static int print_rows(FILE *f, enum out_mode mode, const struct an_at_result *r,
 		if (machine) {
 			out_table_add(&t, "%zu", c->s.n);
 			out_table_add(&t, "%zu", c->s.n_used);
-			out_table_add(&t, "%.12g", c->s.mean / 1e12);
-			out_table_add(&t, "%.12g", c->s.std / 1e12);
-			out_table_add(&t, "%.12g", c->s.ci_lo / 1e12);
-			out_table_add(&t, "%.12g", c->s.ci_hi / 1e12);
-			out_table_add(&t, "%.12g", c->s.min / 1e12);
-			out_table_add(&t, "%.12g", c->s.median / 1e12);
-			out_table_add(&t, "%.12g", c->s.max / 1e12);
+			for (k = 0; k < 7; k++)
+				out_table_add(&t, "%.12g", v[k] / 1e12);
 			out_table_add(&t, "%zu", c->rank);
 			out_table_add(&t, "%s", c->tied < 0 ? "" : c->tied ? "true" : "false");
 			out_table_add(&t, "%s", pv);
@@ -253,13 +240,8 @@ static int print_rows(FILE *f, enum out_mode mode, const struct an_at_result *r,
 			fmt_progs(pg, sizeof(pg), c, "-");
 			out_table_add(&t, "%s", pg);
 		}
-		out_tcol_fmt(&col[0], b[0], sizeof(b[0]), c->s.mean);
-		out_tcol_fmt(&col[1], b[1], sizeof(b[1]), c->s.std);
-		out_tcol_fmt(&col[2], b[2], sizeof(b[2]), c->s.ci_lo);
-		out_tcol_fmt(&col[2], b[3], sizeof(b[3]), c->s.ci_hi);
-		out_tcol_fmt(&col[3], b[4], sizeof(b[4]), c->s.min);
-		out_tcol_fmt(&col[4], b[5], sizeof(b[5]), c->s.median);
-		out_tcol_fmt(&col[5], b[6], sizeof(b[6]), c->s.max);
+		for (k = 0; k < 7; k++)
+			out_tcol_fmt(&col[tcol[k]], b[k], sizeof(b[k]), v[k]);
 		if (c->s.n_used != c->s.n)
 			out_table_add(&t, "%zu (%zu used)", c->s.n, c->s.n_used);
 		else

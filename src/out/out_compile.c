@@ -37,12 +37,11 @@ static void add_event_json(cJSON *a, const struct an_comp_event *e)
 static int print_json(FILE *f, const struct an_comp_result *r, const struct out_comp_opts *oo,
 		      const struct xp_notes *notes)
 {
-	cJSON *doc = out_json_doc(), *rows, *tot, *a;
+	cJSON *doc = out_json_command_doc("compile"), *rows, *tot, *a, *o;
 	size_t i, j, n = shown_fns(r, oo);
 
 	if (!doc)
 		return -1;
-	cJSON_AddStringToObject(doc, "command", "compile");
 	if ((tot = cJSON_AddObjectToObject(doc, "totals"))) {
 		cJSON_AddNumberToObject(tot, "call_events", (double)r->call_events);
 		cJSON_AddNumberToObject(tot, "calls", (double)r->calls);
@@ -56,12 +55,9 @@ static int print_json(FILE *f, const struct an_comp_result *r, const struct out_
 		out_json_add_ns(tot, "unattributed_ns", (double)r->unattributed_ps);
 	}
 	rows = cJSON_AddArrayToObject(doc, "functions");
-	for (i = 0; rows && i < n; i++) {
+	for (i = 0; i < n && (o = out_json_push_object(rows)); i++) {
 		const struct an_comp_fn *fn = &r->fns[i];
-		cJSON *o = out_json_push_object(rows);
 
-		if (!o)
-			break;
 		cJSON_AddStringToObject(o, "input", fn->input);
 		cJSON_AddStringToObject(o, "name", fn->name);
 		cJSON_AddNumberToObject(o, "calls", (double)fn->calls);
@@ -88,20 +84,6 @@ static int print_json(FILE *f, const struct an_comp_result *r, const struct out_
 				add_event_json(a, &r->events[i]);
 	out_json_add_notes(doc, notes);
 	return out_json_print(doc, f);
-}
-
-/* One time cell: ns for programs, the column's unit for people; "-" / "" when absent. */
-static void time_cell(struct out_table *t, int machine, const struct out_tcol *c, double ps, int have)
-{
-	char b[48];
-
-	if (!have)
-		strcpy(b, machine ? "" : "-");
-	else if (machine)
-		out_fmt_ns(b, sizeof(b), ps);
-	else
-		out_tcol_fmt(c, b, sizeof(b), ps);
-	out_table_add(t, "%s", b);
 }
 
 static int print_fns(FILE *f, enum out_mode mode, const struct an_comp_result *r, const struct out_comp_opts *o,
@@ -145,11 +127,12 @@ static int print_fns(FILE *f, enum out_mode mode, const struct an_comp_result *r
 			out_table_add(&t, "%s", fn->input);
 		out_table_add(&t, "%s", fn->name);
 		out_table_add(&t, "%zu", fn->calls);
-		time_cell(&t, machine, &c[0], (double)fn->first_ps, 1);
-		time_cell(&t, machine, &c[1], fn->later_median_ps, fn->has_later);
-		time_cell(&t, machine, &c[2], (double)fn->first_ps - fn->later_median_ps, fn->has_later);
+		out_table_add_time_cell(&t, machine, &c[0], (double)fn->first_ps, 1);
+		out_table_add_time_cell(&t, machine, &c[1], fn->later_median_ps, fn->has_later);
+		out_table_add_time_cell(&t, machine, &c[2], (double)fn->first_ps - fn->later_median_ps,
+					fn->has_later);
 		for (k = 0; k < AN_COMP_NPHASES; k++)
-			time_cell(&t, machine, &c[3 + k], (double)fn->phase_ps[k], 1);
+			out_table_add_time_cell(&t, machine, &c[3 + k], (double)fn->phase_ps[k], 1);
 		out_table_add(&t, "%zu", fn->compiling_calls);
 	}
 	ret = out_table_print(&t, f, mode, st->colour);
@@ -210,12 +193,12 @@ static int print_events(FILE *f, enum out_mode mode, const struct an_comp_result
 			out_table_add(&t, "%s", machine ? "" : "-");
 		out_table_add(&t, "%s", an_comp_phase_name(e->phase));
 		out_table_add(&t, "%s%s", !machine && e->nested ? "  " : "", e->name);
-		time_cell(&t, machine, &c[0], (double)e->start_ps, 1);
-		time_cell(&t, machine, &c[1], (double)e->dur_ps, 1);
+		out_table_add_time_cell(&t, machine, &c[0], (double)e->start_ps, 1);
+		out_table_add_time_cell(&t, machine, &c[1], (double)e->dur_ps, 1);
 		if (machine)
 			out_table_add(&t, "%d", e->nested);
 		out_table_add(&t, "%zu", e->inner);
-		time_cell(&t, machine, &c[2], (double)e->inner_ps, e->inner > 0 || machine);
+		out_table_add_time_cell(&t, machine, &c[2], (double)e->inner_ps, e->inner > 0 || machine);
 		out_table_add(&t, "%s", !e->fn ? "unattributed" : e->inside ? "inside" : "beside");
 	}
 	ret = out_table_print(&t, f, mode, st->colour);

@@ -66,9 +66,8 @@ static int print_json(FILE *f, const struct an_diff_result *r, const struct xp_n
 		const struct an_diff_row *row = &r->rows[i];
 		cJSON *ci;
 
-		if (!(o = cJSON_CreateObject()))
+		if (!(o = out_json_push_object(rows)))
 			break;
-		cJSON_AddItemToArray(rows, o);
 		cJSON_AddStringToObject(o, "key", row->key);
 		cJSON_AddStringToObject(o, "verdict", an_verdict_name(row->verdict));
 		if (row->approximate)
@@ -123,6 +122,21 @@ static void fmt_p(char *b, size_t n, double p, int machine)
 		snprintf(b, n, machine ? "%.6g" : "%.2g", p);
 }
 
+/*
+ * A side's N, then its mean, median and min: nanoseconds for programs
+ * (machine), col's units for people; absent without samples.
+ */
+static void side_cells(struct out_table *t, int machine, const struct an_diff_side *s,
+		       const struct out_tcol *col)
+{
+	const double v[] = {s->mean, s->median, s->min};
+	size_t j;
+
+	out_table_add(t, "%zu", s->n);
+	for (j = 0; j < 3; j++)
+		out_table_add_time_cell(t, machine, &col[j], v[j], s->n != 0);
+}
+
 static int print_rows(FILE *f, enum out_mode mode, const struct an_diff_result *r,
 		      const struct out_style *st)
 {
@@ -138,20 +152,20 @@ static int print_rows(FILE *f, enum out_mode mode, const struct an_diff_result *
 	char th[6][40];
 	struct out_tcol col[3];
 	struct out_table t;
-	size_t i, k;
+	size_t i, j, k;
 	int ret;
 
-	for (k = 0; k < 3; k++)
-		out_tcol_init(&col[k], st->unit);
+	out_tcols_init(col, 3, st->unit);
 	for (i = 0; i < r->nrows; i++) {
 		const struct an_diff_side *s[2] = {&r->rows[i].base, &r->rows[i].cur};
 
 		for (k = 0; k < 2; k++) {
+			const double v[] = {s[k]->mean, s[k]->median, s[k]->min};
+
 			if (!s[k]->n)
 				continue;
-			out_tcol_add(&col[0], s[k]->mean);
-			out_tcol_add(&col[1], s[k]->median);
-			out_tcol_add(&col[2], s[k]->min);
+			for (j = 0; j < 3; j++)
+				out_tcol_add(&col[j], v[j]);
 		}
 	}
 	for (k = 0; k < 3; k++) {
@@ -185,48 +199,26 @@ static int print_rows(FILE *f, enum out_mode mode, const struct an_diff_result *
 				else
 					out_table_add(&t, "%s", "");
 			}
-			fmt_p(b, sizeof(b), row->p_u, 1);
-			out_table_add(&t, "%s", b);
-			fmt_p(b, sizeof(b), row->p_welch, 1);
-			out_table_add(&t, "%s", b);
-			for (k = 0; k < 2; k++) {
-				out_table_add(&t, "%zu", s[k]->n);
-				if (!s[k]->n) {
-					out_table_add(&t, "%s", "");
-					out_table_add(&t, "%s", "");
-					out_table_add(&t, "%s", "");
-					continue;
-				}
-				out_table_add(&t, "%.3f", s[k]->mean / 1000);
-				out_table_add(&t, "%.3f", s[k]->median / 1000);
-				out_table_add(&t, "%.3f", s[k]->min / 1000);
-			}
-			out_table_add(&t, "%s", row->gated ? "fail" : "");
-			continue;
-		}
-		out_table_add(&t, "%s%s", an_verdict_name(row->verdict), row->gated ? " (gate)" : "");
-		fmt_pct(b, sizeof(b), row->change);
-		out_table_add(&t, "%s", b);
-		if (isfinite(row->ci_lo)) {
-			fmt_pct(b, sizeof(b), row->ci_lo);
-			fmt_pct(c, sizeof(c), row->ci_hi);
-			out_table_add(&t, "%s .. %s", b, c);
 		} else {
-			out_table_add(&t, "-");
+			out_table_add(&t, "%s%s", an_verdict_name(row->verdict), row->gated ? " (gate)" : "");
+			fmt_pct(b, sizeof(b), row->change);
+			out_table_add(&t, "%s", b);
+			if (isfinite(row->ci_lo)) {
+				fmt_pct(b, sizeof(b), row->ci_lo);
+				fmt_pct(c, sizeof(c), row->ci_hi);
+				out_table_add(&t, "%s .. %s", b, c);
+			} else {
+				out_table_add(&t, "-");
+			}
 		}
-		fmt_p(b, sizeof(b), row->p_u, 0);
+		fmt_p(b, sizeof(b), row->p_u, machine);
 		out_table_add(&t, "%s", b);
-		fmt_p(b, sizeof(b), row->p_welch, 0);
+		fmt_p(b, sizeof(b), row->p_welch, machine);
 		out_table_add(&t, "%s", b);
-		for (k = 0; k < 2; k++) {
-			out_table_add(&t, "%zu", s[k]->n);
-			out_tcol_fmt(&col[0], b, sizeof(b), s[k]->n ? s[k]->mean : NAN);
-			out_table_add(&t, "%s", b);
-			out_tcol_fmt(&col[1], b, sizeof(b), s[k]->n ? s[k]->median : NAN);
-			out_table_add(&t, "%s", b);
-			out_tcol_fmt(&col[2], b, sizeof(b), s[k]->n ? s[k]->min : NAN);
-			out_table_add(&t, "%s", b);
-		}
+		for (k = 0; k < 2; k++)
+			side_cells(&t, machine, s[k], col);
+		if (machine)
+			out_table_add(&t, "%s", row->gated ? "fail" : "");
 	}
 	ret = out_table_print(&t, f, mode, st->colour);
 	out_table_release(&t);

@@ -9,21 +9,17 @@
 
 static int print_json(FILE *f, const struct an_ev_result *r, const struct xp_notes *notes)
 {
-	cJSON *doc = out_json_doc(), *rows;
+	cJSON *doc = out_json_command_doc("events"), *rows, *o;
 	size_t i;
 
 	if (!doc)
 		return -1;
-	cJSON_AddStringToObject(doc, "command", "events");
 	cJSON_AddNumberToObject(doc, "events", (double)r->events);
 	cJSON_AddNumberToObject(doc, "stray_end_events", (double)r->stray);
 	rows = cJSON_AddArrayToObject(doc, "names");
-	for (i = 0; rows && i < r->n; i++) {
+	for (i = 0; i < r->n && (o = out_json_push_object(rows)); i++) {
 		const struct an_ev_row *w = &r->rows[i];
-		cJSON *o = out_json_push_object(rows);
 
-		if (!o)
-			break;
 		cJSON_AddStringToObject(o, "plane", w->plane);
 		cJSON_AddStringToObject(o, "line", w->line);
 		cJSON_AddStringToObject(o, "name", w->name);
@@ -50,12 +46,13 @@ int out_events(FILE *f, enum out_mode mode, const struct an_ev_result *r, const 
 	static const char *const hm[] = {"plane", "line", "name", "count", "total_ns", "mean_ns",
 					 "min_ns", "max_ns", "stray_end_events"};
 	static const unsigned char right[] = {0, 0, 0, 1, 1, 1, 1, 1, 1};
+	static const char *const tname[] = {"TOTAL", "MEAN", "MIN", "MAX"};
 	int machine = mode == OUT_CSV || mode == OUT_TSV;
 	char hdr[4][32];
 	const char *ht[] = {"PLANE", "LINE", "NAME", "COUNT", hdr[0], hdr[1], hdr[2], hdr[3], "STRAY"};
 	struct out_tcol col;	/* every time column in one unit */
 	struct out_table t;
-	size_t i;
+	size_t i, j;
 	int ret, any_stray = r->stray > 0;
 	size_t cut = 0;
 
@@ -66,10 +63,7 @@ int out_events(FILE *f, enum out_mode mode, const struct an_ev_result *r, const 
 		out_tcol_add(&col, (double)r->rows[i].total_ps);
 		out_tcol_add(&col, (double)r->rows[i].min_ps);
 	}
-	out_tcol_header(&col, hdr[0], sizeof(hdr[0]), "TOTAL");
-	out_tcol_header(&col, hdr[1], sizeof(hdr[1]), "MEAN");
-	out_tcol_header(&col, hdr[2], sizeof(hdr[2]), "MIN");
-	out_tcol_header(&col, hdr[3], sizeof(hdr[3]), "MAX");
+	out_tcol_headers(&col, hdr[0], sizeof(hdr[0]), tname, 4);
 	if (machine)
 		out_table_init(&t, 9, hm, NULL);
 	else
@@ -78,23 +72,9 @@ int out_events(FILE *f, enum out_mode mode, const struct an_ev_result *r, const 
 		const struct an_ev_row *w = &r->rows[i];
 		size_t used = w->count - w->stray;
 		int first = !i || r->rows[i - 1].order != w->order;
-		char b[4][48];
+		const double v[] = {(double)w->total_ps, used ? (double)w->total_ps / (double)used : 0,
+				    (double)w->min_ps, (double)w->max_ps};
 
-		if (machine) {
-			out_fmt_ns(b[0], sizeof(b[0]), (double)w->total_ps);
-			out_fmt_ns(b[1], sizeof(b[1]), used ? (double)w->total_ps / (double)used : 0);
-			out_fmt_ns(b[2], sizeof(b[2]), (double)w->min_ps);
-			out_fmt_ns(b[3], sizeof(b[3]), (double)w->max_ps);
-			if (!used)
-				b[1][0] = b[2][0] = b[3][0] = '\0';
-		} else {
-			out_tcol_fmt(&col, b[0], sizeof(b[0]), (double)w->total_ps);
-			out_tcol_fmt(&col, b[1], sizeof(b[1]), used ? (double)w->total_ps / (double)used : 0);
-			out_tcol_fmt(&col, b[2], sizeof(b[2]), (double)w->min_ps);
-			out_tcol_fmt(&col, b[3], sizeof(b[3]), (double)w->max_ps);
-			if (!used)
-				strcpy(b[1], "-"), strcpy(b[2], "-"), strcpy(b[3], "-");
-		}
 		/* the table names a plane and line once, on their first row */
 		out_table_add(&t, "%s", machine || first ? w->plane : "");
 		out_table_add(&t, "%s", machine || first ? w->line : "");
@@ -110,10 +90,9 @@ int out_events(FILE *f, enum out_mode mode, const struct an_ev_result *r, const 
 			out_table_add(&t, "%s", w->name);
 		}
 		out_table_add(&t, "%zu", w->count);
-		out_table_add(&t, "%s", b[0]);
-		out_table_add(&t, "%s", b[1]);
-		out_table_add(&t, "%s", b[2]);
-		out_table_add(&t, "%s", b[3]);
+		/* only stray ends: a total of nothing, no mean, min or max */
+		for (j = 0; j < 4; j++)
+			out_table_add_time_cell(&t, machine, &col, v[j], !j || used);
 		if (machine || any_stray)
 			out_table_add(&t, "%zu", w->stray);
 	}

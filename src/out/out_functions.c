@@ -17,7 +17,7 @@ static const char *time_name(enum an_time t)
 /* The result's fields into doc. */
 static void add_result(cJSON *doc, const struct an_fn_result *r)
 {
-	cJSON *rows;
+	cJSON *rows, *o;
 	size_t i;
 
 	cJSON_AddStringToObject(doc, "command", "functions");
@@ -39,12 +39,9 @@ static void add_result(cJSON *doc, const struct an_fn_result *r)
 	if (r->opts.time == AN_TIME_CHILDREN)
 		cJSON_AddNumberToObject(doc, "stray_end_children", (double)r->stray_children);
 	rows = cJSON_AddArrayToObject(doc, "functions");
-	for (i = 0; rows && i < r->nrows; i++) {
+	for (i = 0; i < r->nrows && (o = out_json_push_object(rows)); i++) {
 		const struct an_fn_row *row = &r->rows[i];
-		cJSON *o = out_json_push_object(rows);
 
-		if (!o)
-			break;
 		cJSON_AddStringToObject(o, "name", row->name);
 		out_json_add_u64_if(o, "program_id", row->has_program_id, row->program_id);
 		out_json_add_str_or_null(o, "fingerprint", row->fingerprint);
@@ -153,19 +150,31 @@ static void fmt_program(char *buf, size_t n, const struct an_fn_row *row, size_t
 		memcpy(buf + keep, "\u2026", sizeof("\u2026"));
 }
 
+/* A row's times in the order of its columns: total, mean, std, min, median, max. */
+static void summary_times(const struct an_summary *s, double v[6])
+{
+	v[0] = s->total;
+	v[1] = s->mean;
+	v[2] = s->std;
+	v[3] = s->min;
+	v[4] = s->median;
+	v[5] = s->max;
+}
+
 static int print_machine(FILE *f, enum out_mode mode, const struct an_fn_result *r)
 {
 	static const char *const h[] = {"function", "program_id", "fingerprint", "device", "devices",
 					"executions", "events", "total_ns", "mean_ns", "std_ns",
 					"min_ns", "median_ns", "max_ns", "share"};
 	struct out_table t;
-	size_t i;
+	size_t i, k;
 	int ret;
 
 	out_table_init(&t, sizeof(h) / sizeof(h[0]), h, NULL);
 	for (i = 0; i < r->nrows; i++) {
 		const struct an_fn_row *row = &r->rows[i];
 		char prog[24];
+		double v[6];
 
 		if (row->has_program_id)
 			snprintf(prog, sizeof(prog), "%" PRIu64, row->program_id);
@@ -178,12 +187,9 @@ static int print_machine(FILE *f, enum out_mode mode, const struct an_fn_result 
 		out_table_add(&t, "%zu", row->ndevices);
 		out_table_add(&t, "%zu", row->s.n);
 		out_table_add(&t, "%zu", row->events);
-		out_table_add(&t, "%.3f", row->s.total / 1000.0);
-		out_table_add(&t, "%.3f", row->s.mean / 1000.0);
-		out_table_add(&t, "%.3f", row->s.std / 1000.0);
-		out_table_add(&t, "%.3f", row->s.min / 1000.0);
-		out_table_add(&t, "%.3f", row->s.median / 1000.0);
-		out_table_add(&t, "%.3f", row->s.max / 1000.0);
+		summary_times(&row->s, v);
+		for (k = 0; k < 6; k++)
+			out_table_add(&t, "%.3f", v[k] / 1000.0);
 		out_table_add(&t, "%.6f", row->share);
 	}
 	ret = out_table_print(&t, f, mode, 0);
@@ -198,48 +204,30 @@ static int print_table(FILE *f, const struct an_fn_result *r, const struct out_s
 	static const unsigned char rd[] = {0, 1, 0, 1, 1, 1, 1, 1, 1, 1, 1};
 	static const unsigned char rp[] = {0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
 	int per_device = r->opts.per_device;
-	const char *h[11];
 	char th[6][32];
+	const char *h[11] = {"FUNCTION", "PROGRAM", per_device ? "DEVICE" : "DEVS", "EXECS",
+			     th[0], th[1], th[2], th[3], th[4], th[5], "SHARE"};
 	struct out_tcol col[6];
 	struct out_table t;
-	char b[7][48];
+	char b[2][48];
+	double v[6];
 	size_t i, k, keep;
 	int ret;
 
 	keep = program_prefix(r);
 	/* One unit per time column, from all its values, named in its header. */
-	for (k = 0; k < 6; k++)
-		out_tcol_init(&col[k], st->unit);
+	out_tcols_init(col, 6, st->unit);
 	for (i = 0; i < r->nrows; i++) {
-		const struct an_summary *s = &r->rows[i].s;
-
-		out_tcol_add(&col[0], s->total);
-		out_tcol_add(&col[1], s->mean);
-		out_tcol_add(&col[2], s->std);
-		out_tcol_add(&col[3], s->min);
-		out_tcol_add(&col[4], s->median);
-		out_tcol_add(&col[5], s->max);
+		summary_times(&r->rows[i].s, v);
+		for (k = 0; k < 6; k++)
+			out_tcol_add(&col[k], v[k]);
 	}
-	h[0] = "FUNCTION";
-	h[1] = "PROGRAM";
-	h[2] = per_device ? "DEVICE" : "DEVS";
-	h[3] = "EXECS";
-	for (k = 0; k < 6; k++) {
-		out_tcol_header(&col[k], th[k], sizeof(th[k]), tname[k]);
-		h[4 + k] = th[k];
-	}
-	h[10] = "SHARE";
+	out_tcols_headers(col, th[0], sizeof(th[0]), tname, 6);
 	out_table_init(&t, 11, h, per_device ? rd : rp);
 	for (i = 0; i < r->nrows; i++) {
 		const struct an_fn_row *row = &r->rows[i];
 
 		fmt_program(b[0], sizeof(b[0]), row, keep);
-		out_tcol_fmt(&col[0], b[1], sizeof(b[1]), row->s.total);
-		out_tcol_fmt(&col[1], b[2], sizeof(b[2]), row->s.mean);
-		out_tcol_fmt(&col[2], b[3], sizeof(b[3]), row->s.std);
-		out_tcol_fmt(&col[3], b[4], sizeof(b[4]), row->s.min);
-		out_tcol_fmt(&col[4], b[5], sizeof(b[5]), row->s.median);
-		out_tcol_fmt(&col[5], b[6], sizeof(b[6]), row->s.max);
 		out_table_add(&t, "%s", row->name);
 		out_table_add(&t, "%s", b[0]);
 		if (per_device)
@@ -247,12 +235,9 @@ static int print_table(FILE *f, const struct an_fn_result *r, const struct out_s
 		else
 			out_table_add(&t, "%zu", row->ndevices);
 		out_table_add(&t, "%zu", row->s.n);
-		out_table_add(&t, "%s", b[1]);
-		out_table_add(&t, "%s", b[2]);
-		out_table_add(&t, "%s", b[3]);
-		out_table_add(&t, "%s", b[4]);
-		out_table_add(&t, "%s", b[5]);
-		out_table_add(&t, "%s", b[6]);
+		summary_times(&row->s, v);
+		for (k = 0; k < 6; k++)
+			out_table_add_time(&t, &col[k], v[k]);
 		out_table_add(&t, "%.1f%%", row->share * 100);
 	}
 	ret = out_table_print(&t, f, OUT_TABLE, st->colour);

@@ -44,9 +44,8 @@ static int print_json(FILE *f, const struct an_hist_result *r, const struct xp_n
 	for (g = 0; a && g < r->ngroups; g++) {
 		const struct an_hist_group *gr = &r->groups[g];
 
-		if (!(o = cJSON_CreateObject()))
+		if (!(o = out_json_push_object(a)))
 			break;
-		cJSON_AddItemToArray(a, o);
 		group_name(name, sizeof(name), gr);
 		cJSON_AddStringToObject(o, "name", name);
 		cJSON_AddStringToObject(o, "commit", gr->commit);
@@ -65,9 +64,8 @@ static int print_json(FILE *f, const struct an_hist_result *r, const struct xp_n
 	for (i = 0; a && i < r->nrows; i++) {
 		const struct an_diff_row *d = diff_row(r, r->rows[i].key);
 
-		if (!(o = cJSON_CreateObject()))
+		if (!(o = out_json_push_object(a)))
 			break;
-		cJSON_AddItemToArray(a, o);
 		cJSON_AddStringToObject(o, "key", r->rows[i].key);
 		m = cJSON_AddArrayToObject(o, "means_ns");
 		for (g = 0; m && g < r->ngroups; g++) {

@@ -17,6 +17,15 @@ cJSON *out_json_doc(void)
 	return d;
 }
 
+cJSON *out_json_command_doc(const char *command)
+{
+	cJSON *d = out_json_doc();
+
+	if (d)
+		cJSON_AddStringToObject(d, "command", command);
+	return d;
+}
+
 void out_json_add_u64(cJSON *obj, const char *name, uint64_t v)
 {
 	char buf[32];

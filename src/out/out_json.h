@@ -11,6 +11,8 @@
 
 /* A new object carrying "schema_version": 1. */
 cJSON *out_json_doc(void);
+/* The same, then "command": command: a command's document, which names what made it. */
+cJSON *out_json_command_doc(const char *command);
 /* Adds a uint64 exactly (cJSON numbers are doubles, which round above 2^53). */
 void out_json_add_u64(cJSON *obj, const char *name, uint64_t v);
 /* v when has, else null: a value the trace may lack. */

@@ -109,29 +109,23 @@ static void add_kernels(cJSON *doc, const struct an_kern_result *r, size_t shown
 
 static void add_functions(cJSON *doc, const struct an_kern_result *r, size_t nfns)
 {
-	cJSON *fa = cJSON_AddArrayToObject(doc, "functions");
+	cJSON *fa = cJSON_AddArrayToObject(doc, "functions"), *fo, *oo;
 	size_t i, k, j;
 
-	for (i = 0; fa && i < nfns; i++) {
+	for (i = 0; i < nfns && (fo = out_json_push_object(fa)); i++) {
 		const struct an_kern_fn *fn = &r->fns[i];
-		cJSON *fo = cJSON_CreateObject(), *oa;
+		cJSON *oa;
 
-		if (!fo)
-			return;
-		cJSON_AddItemToArray(fa, fo);
 		out_json_add_str_or_null(fo, "name", fn->name);
 		out_json_add_u64_if(fo, "program_id", fn->has_program_id, fn->program_id);
 		cJSON_AddNumberToObject(fo, "instances", (double)fn->instances);
 		out_json_add_ns(fo, "total_ns", fn->total);
 		cJSON_AddNumberToObject(fo, "share", fn->share);
 		oa = cJSON_AddArrayToObject(fo, "ops");
-		for (k = fn->first_op; oa && k < fn->first_op + fn->nops; k++) {
+		for (k = fn->first_op; k < fn->first_op + fn->nops && (oo = out_json_push_object(oa)); k++) {
 			const struct an_kern_op *op = &r->ops[k];
-			cJSON *oo = cJSON_CreateObject(), *ka;
+			cJSON *ka;
 
-			if (!oo)
-				return;
-			cJSON_AddItemToArray(oa, oo);
 			out_json_add_str_or_null(oo, "name", op->name);
 			cJSON_AddNumberToObject(oo, "instances", (double)op->instances);
 			out_json_add_ns(oo, "total_ns", op->total);
@@ -153,9 +147,8 @@ static void add_copies(cJSON *doc, const struct an_kern_result *r)
 		cJSON *o;
 		double g;
 
-		if (k == AN_KIND_KERNEL || !c->count || !(o = cJSON_CreateObject()))
+		if (k == AN_KIND_KERNEL || !c->count || !(o = out_json_push_object(a)))
 			continue;
-		cJSON_AddItemToArray(a, o);
 		cJSON_AddStringToObject(o, "kind", an_kind_name((enum an_kind)k));
 		cJSON_AddNumberToObject(o, "count", (double)c->count);
 		out_json_add_ns(o, "total_ns", c->total);
@@ -174,13 +167,12 @@ static void add_copies(cJSON *doc, const struct an_kern_result *r)
 static int print_json(FILE *f, const struct an_kern_result *r, const struct out_kern_opts *o,
 		      const struct xp_notes *notes)
 {
-	cJSON *doc = out_json_doc();
+	cJSON *doc = out_json_command_doc("kernels");
 	size_t shown = rows_shown(r, o);
 	size_t nfns = o->top && o->top < r->nfns ? o->top : r->nfns;
 
 	if (!doc)
 		return -1;
-	cJSON_AddStringToObject(doc, "command", "kernels");
 	cJSON_AddStringToObject(doc, "by", by_name(r->opts.by));
 	cJSON_AddNumberToObject(doc, "inputs", (double)r->inputs);
 	cJSON_AddNumberToObject(doc, "devices", (double)r->devices);
@@ -215,6 +207,28 @@ static void fmt_program(char *buf, size_t n, int has, uint64_t v)
 		snprintf(buf, n, "%s", "");
 }
 
+/*
+ * A copy kind's seven cells, for programs (machine: nanoseconds, bytes
+ * exactly, no rate empty) or people (times in the units of tot and mean,
+ * "+" after saturated bytes, no rate "-").
+ */
+static void copy_cells(struct out_table *t, int machine, enum an_kind k, const struct an_copy *c,
+		       const struct out_tcol *tot, const struct out_tcol *mean)
+{
+	double g = gbps(c);
+
+	out_table_add(t, "%s", an_kind_name(k));
+	out_table_add(t, "%zu", c->count);
+	out_table_add_time_cell(t, machine, tot, c->total, 1);
+	out_table_add_time_cell(t, machine, mean, c->total / (double)c->count, 1);
+	out_table_add(t, "%" PRIu64 "%s", c->bytes, !machine && c->bytes_saturated ? "+" : "");
+	out_table_add(t, "%zu", c->no_bytes);
+	if (isfinite(g))
+		out_table_add(t, "%.3f", g);
+	else
+		out_table_add(t, "%s", machine ? "" : "-");
+}
+
 static int print_machine(FILE *f, enum out_mode mode, const struct an_kern_result *r,
 			 const struct out_kern_opts *o)
 {
@@ -230,23 +244,9 @@ static int print_machine(FILE *f, enum out_mode mode, const struct an_kern_resul
 
 	if (o->copies) {
 		out_table_init(&t, 7, hc, NULL);
-		for (i = 0; i < AN_KIND_COUNT; i++) {
-			const struct an_copy *c = &r->copies[i];
-			double g = gbps(c);
-
-			if (i == AN_KIND_KERNEL || !c->count)
-				continue;
-			out_table_add(&t, "%s", an_kind_name((enum an_kind)i));
-			out_table_add(&t, "%zu", c->count);
-			out_table_add(&t, "%.3f", c->total / 1000.0);
-			out_table_add(&t, "%.3f", c->total / (double)c->count / 1000.0);
-			out_table_add(&t, "%" PRIu64, c->bytes);
-			out_table_add(&t, "%zu", c->no_bytes);
-			if (isfinite(g))
-				out_table_add(&t, "%.3f", g);
-			else
-				out_table_add(&t, "%s", "");
-		}
+		for (i = 0; i < AN_KIND_COUNT; i++)
+			if (i != AN_KIND_KERNEL && r->copies[i].count)
+				copy_cells(&t, 1, (enum an_kind)i, &r->copies[i], NULL, NULL);
 		goto print;
 	}
 	for (i = 0; i < sizeof(hk) / sizeof(hk[0]); i++) {
@@ -290,7 +290,7 @@ static int print_copies(FILE *f, const struct an_kern_result *r, const struct ou
 {
 	static const unsigned char right[] = {0, 1, 1, 1, 1, 1, 1};
 	const char *h[7];
-	char th[2][32], b[3][48];
+	char th[2][32];
 	struct out_tcol col[2];
 	struct out_table t;
 	size_t i;
@@ -314,25 +314,9 @@ static int print_copies(FILE *f, const struct an_kern_result *r, const struct ou
 	h[5] = "NO BYTES";
 	h[6] = "GB/S";
 	out_table_init(&t, 7, h, right);
-	for (i = 0; i < AN_KIND_COUNT; i++) {
-		const struct an_copy *c = &r->copies[i];
-		double g = gbps(c);
-
-		if (i == AN_KIND_KERNEL || !c->count)
-			continue;
-		out_tcol_fmt(&col[0], b[0], sizeof(b[0]), c->total);
-		out_tcol_fmt(&col[1], b[1], sizeof(b[1]), c->total / (double)c->count);
-		out_table_add(&t, "%s", an_kind_name((enum an_kind)i));
-		out_table_add(&t, "%zu", c->count);
-		out_table_add(&t, "%s", b[0]);
-		out_table_add(&t, "%s", b[1]);
-		out_table_add(&t, "%" PRIu64 "%s", c->bytes, c->bytes_saturated ? "+" : "");
-		out_table_add(&t, "%zu", c->no_bytes);
-		if (isfinite(g))
-			out_table_add(&t, "%.3f", g);
-		else
-			out_table_add(&t, "%s", "-");
-	}
+	for (i = 0; i < AN_KIND_COUNT; i++)
+		if (i != AN_KIND_KERNEL && r->copies[i].count)
+			copy_cells(&t, 0, (enum an_kind)i, &r->copies[i], &col[0], &col[1]);
 	ret = out_table_print(&t, f, OUT_TABLE, st->colour);
 	out_table_release(&t);
 	return ret;

@@ -9,12 +9,11 @@
 
 static void add_alloc_json(cJSON *a, const struct an_mem_alloc *al)
 {
-	cJSON *o = cJSON_CreateObject();
+	cJSON *o = out_json_push_object(a);
 	const char *dt = an_mem_dtype_name(al->data_type);
 
 	if (!o)
 		return;
-	cJSON_AddItemToArray(a, o);
 	out_json_add_u64_if(o, "allocation_bytes", al->has_bytes, al->bytes);
 	out_json_add_u64_if(o, "requested_bytes", al->has_requested, al->requested);
 	out_json_add_ns(o, "time_ns", (double)al->time_ps);
@@ -32,21 +31,17 @@ static void add_alloc_json(cJSON *a, const struct an_mem_alloc *al)
 
 static int print_json(FILE *f, const struct an_mem_result *r, const struct xp_notes *notes)
 {
-	cJSON *doc = out_json_doc(), *rows;
+	cJSON *doc = out_json_command_doc("memory"), *rows, *o;
 	size_t i, j;
 
 	if (!doc)
 		return -1;
-	cJSON_AddStringToObject(doc, "command", "memory");
 	cJSON_AddNumberToObject(doc, "events", (double)r->events);
 	rows = cJSON_AddArrayToObject(doc, "memories");
-	for (i = 0; rows && i < r->nrows; i++) {
+	for (i = 0; i < r->nrows && (o = out_json_push_object(rows)); i++) {
 		const struct an_mem_row *w = &r->rows[i];
-		cJSON *o = cJSON_CreateObject(), *a;
+		cJSON *a, *p;
 
-		if (!o)
-			break;
-		cJSON_AddItemToArray(rows, o);
 		cJSON_AddStringToObject(o, "input", w->input);
 		cJSON_AddStringToObject(o, "memory_id", w->memory_id);
 		cJSON_AddStringToObject(o, "id_from", w->by_index ? "index_on_host" : "allocator_name");
@@ -85,12 +80,9 @@ static int print_json(FILE *f, const struct an_mem_result *r, const struct xp_no
 			for (j = 0; j < w->live_count && w->live; j++)
 				add_alloc_json(a, &w->live[j]);
 		if (r->opts.timeline && (a = cJSON_AddArrayToObject(o, "timeline"))) {
-			for (j = 0; j < w->npoints; j++) {
+			for (j = 0; j < w->npoints && (p = out_json_push_object(a)); j++) {
 				const struct an_mem_point *pt = &w->points[j];
-				cJSON *p = out_json_push_object(a);
 
-				if (!p)
-					break;
 				out_json_add_ns(p, "time_ns", (double)pt->time_ps);
 				out_json_add_u64(p, "bytes_in_use", pt->in_use);
 				out_json_add_u64(p, "bytes_allocated", pt->allocated);
@@ -161,13 +153,7 @@ static int print_summary(FILE *f, enum out_mode mode, const struct an_mem_result
 		if (!machine)
 			out_table_add(&t, w->has_peak && w->capacity ? "%.1f%%" : "-",
 				      w->capacity ? 100.0 * (double)w->peak_in_use / (double)w->capacity : 0.0);
-		if (!w->has_peak)
-			strcpy(b, machine ? "" : "-");
-		else if (machine)
-			out_fmt_ns(b, sizeof(b), (double)w->peak_time_ps);
-		else
-			out_tcol_fmt(&col, b, sizeof(b), (double)w->peak_time_ps);
-		out_table_add(&t, "%s", b);
+		out_table_add_time_cell(&t, machine, &col, (double)w->peak_time_ps, w->has_peak);
 		if (w->has_fragmentation)
 			out_table_add(&t, machine ? "%.17g" : "%.3f", w->peak_fragmentation);
 		else
@@ -192,6 +178,36 @@ static int print_summary(FILE *f, enum out_mode mode, const struct an_mem_result
 			"freed by then; BEFORE PROFILE = bytes in use at the peak that no allocation seen explains\n",
 			r->events, r->events == 1 ? "" : "s");
 	return ret;
+}
+
+/*
+ * An allocation live at the peak: the seven cells of its text table row (in
+ * col's unit), or the ten of its CSV/TSV row, which name its memory first
+ * and end with its address.
+ */
+static void alloc_cells(struct out_table *t, int machine, const struct an_mem_row *w,
+			const struct an_mem_alloc *al, const struct out_tcol *col)
+{
+	const char *dt = an_mem_dtype_name(al->data_type), *none = machine ? "" : "-";
+
+	if (machine) {
+		out_table_add(t, "%s", w->input);
+		out_table_add(t, "%s", w->memory_id);
+	}
+	bytes_cell(t, machine, al->bytes, al->has_bytes);
+	bytes_cell(t, machine, al->requested, al->has_requested);
+	out_table_add_time_cell(t, machine, col, (double)al->time_ps, 1);
+	out_table_add(t, "%s", al->shape ? al->shape : none);
+	if (dt)
+		out_table_add(t, "%s", dt);
+	else if (al->data_type)
+		out_table_add(t, "%" PRId64, al->data_type);
+	else
+		out_table_add(t, "%s", none);
+	out_table_add(t, "%s", al->op ? al->op : none);
+	out_table_add(t, "%s", al->region ? al->region : none);
+	if (machine)
+		out_table_add(t, "%" PRIu64, al->addr);
 }
 
 /* Text table of a peak's allocations, or the CSV/TSV rows of all of them. */
@@ -244,52 +260,15 @@ static int print_peak(FILE *f, enum out_mode mode, const struct an_mem_result *r
 				memcpy(hdr, ht, sizeof(hdr));
 				hdr[2] = hat;
 				out_table_init(&t, 7, hdr, rt);
-				for (j = 0; j < n; j++) {
-					const struct an_mem_alloc *al = &w->live[j];
-					const char *dt = an_mem_dtype_name(al->data_type);
-					char b[48];
-
-					bytes_cell(&t, 0, al->bytes, al->has_bytes);
-					bytes_cell(&t, 0, al->requested, al->has_requested);
-					out_tcol_fmt(&col, b, sizeof(b), (double)al->time_ps);
-					out_table_add(&t, "%s", b);
-					out_table_add(&t, "%s", al->shape ? al->shape : "-");
-					if (dt)
-						out_table_add(&t, "%s", dt);
-					else if (al->data_type)
-						out_table_add(&t, "%" PRId64, al->data_type);
-					else
-						out_table_add(&t, "-");
-					out_table_add(&t, "%s", al->op ? al->op : "-");
-					out_table_add(&t, "%s", al->region ? al->region : "-");
-				}
+				for (j = 0; j < n; j++)
+					alloc_cells(&t, 0, w, &w->live[j], &col);
 				ret = out_table_print(&t, f, mode, st->colour);
 				out_table_release(&t);
 			}
 			continue;
 		}
-		for (j = 0; j < n; j++) {
-			const struct an_mem_alloc *al = &w->live[j];
-			const char *dt = an_mem_dtype_name(al->data_type);
-			char b[48];
-
-			out_table_add(&t, "%s", w->input);
-			out_table_add(&t, "%s", w->memory_id);
-			bytes_cell(&t, 1, al->bytes, al->has_bytes);
-			bytes_cell(&t, 1, al->requested, al->has_requested);
-			out_fmt_ns(b, sizeof(b), (double)al->time_ps);
-			out_table_add(&t, "%s", b);
-			out_table_add(&t, "%s", al->shape ? al->shape : "");
-			if (dt)
-				out_table_add(&t, "%s", dt);
-			else if (al->data_type)
-				out_table_add(&t, "%" PRId64, al->data_type);
-			else
-				out_table_add(&t, "%s", "");
-			out_table_add(&t, "%s", al->op ? al->op : "");
-			out_table_add(&t, "%s", al->region ? al->region : "");
-			out_table_add(&t, "%" PRIu64, al->addr);
-		}
+		for (j = 0; j < n; j++)
+			alloc_cells(&t, 1, w, &w->live[j], NULL);
 	}
 	if (machine) {
 		ret = out_table_print(&t, f, mode, st->colour);

@@ -73,14 +73,29 @@ static void json_row(cJSON *o, const struct an_op_row *row, int cat)
 	out_json_add_str_or_null(o, "bound_by", an_bound_name(row->bound));
 }
 
+/* "name": the n rows (categories when cat) within top of their line kind. */
+static void add_rows_json(cJSON *doc, const char *name, const struct an_op_row *rows, size_t n, size_t top,
+			  int cat)
+{
+	cJSON *a = cJSON_AddArrayToObject(doc, name), *o;
+	size_t i;
+
+	for (i = 0; a && i < n; i++) {
+		if (!within_top(rows, i, top))
+			continue;
+		if (!(o = out_json_push_object(a)))
+			break;
+		json_row(o, &rows[i], cat);
+	}
+}
+
 static int print_json(FILE *f, const struct an_ops_result *r, size_t top, const struct xp_notes *notes)
 {
-	cJSON *doc = out_json_doc(), *a, *lines;
+	cJSON *doc = out_json_command_doc("ops"), *a, *lines, *o;
 	size_t i, k;
 
 	if (!doc)
 		return -1;
-	cJSON_AddStringToObject(doc, "command", "ops");
 	cJSON_AddStringToObject(doc, "sort", sort_name(r->opts.sort));
 	cJSON_AddStringToObject(doc, "by", r->opts.by_category ? "category" : "op");
 	if (top)
@@ -90,13 +105,10 @@ static int print_json(FILE *f, const struct an_ops_result *r, size_t top, const 
 	cJSON_AddNumberToObject(doc, "inputs", (double)r->inputs);
 	lines = cJSON_AddArrayToObject(doc, "lines");
 	for (k = 0; lines && k < AN_OP_LINES; k++) {
-		cJSON *o;
-
 		if (!r->events[k])
 			continue;
-		if (!(o = cJSON_CreateObject()))
+		if (!(o = out_json_push_object(lines)))
 			break;
-		cJSON_AddItemToArray(lines, o);
 		cJSON_AddStringToObject(o, "line", an_op_line_name((enum an_op_line)k));
 		cJSON_AddNumberToObject(o, "events", (double)r->events[k]);
 		cJSON_AddNumberToObject(o, "ops_count", (double)r->rows_in[k]);
@@ -104,12 +116,9 @@ static int print_json(FILE *f, const struct an_ops_result *r, size_t top, const 
 		out_json_add_ns(o, "self_ns", (double)r->self_ps[k]);
 	}
 	a = cJSON_AddArrayToObject(doc, "devices");
-	for (i = 0; a && i < r->ndevices; i++) {
+	for (i = 0; i < r->ndevices && (o = out_json_push_object(a)); i++) {
 		const struct an_ops_device *d = &r->devices[i];
-		cJSON *o = out_json_push_object(a);
 
-		if (!o)
-			break;
 		cJSON_AddStringToObject(o, "name", d->name);
 		out_json_add_str_or_null(o, "chip", d->chip);
 		cJSON_AddStringToObject(o, "peak_source", an_peak_src_name(d->peak_src));
@@ -128,30 +137,9 @@ static int print_json(FILE *f, const struct an_ops_result *r, size_t top, const 
 	cJSON_AddNumberToObject(doc, "overflowed_sums", (double)r->overflows);
 	cJSON_AddNumberToObject(doc, "partial_sums", (double)r->partial_sums);
 	cJSON_AddNumberToObject(doc, "kernels_without_hlo_op", (double)r->kernels_no_op);
-	a = cJSON_AddArrayToObject(doc, "ops");
-	for (i = 0; a && i < r->nrows; i++) {
-		cJSON *o;
-
-		if (!within_top(r->rows, i, r->opts.by_category ? 0 : top))
-			continue;
-		if (!(o = cJSON_CreateObject()))
-			break;
-		cJSON_AddItemToArray(a, o);
-		json_row(o, &r->rows[i], 0);
-	}
-	if (r->opts.by_category) {
-		a = cJSON_AddArrayToObject(doc, "categories");
-		for (i = 0; a && i < r->ncats; i++) {
-			cJSON *o;
-
-			if (!within_top(r->cats, i, top))
-				continue;
-			if (!(o = cJSON_CreateObject()))
-				break;
-			cJSON_AddItemToArray(a, o);
-			json_row(o, &r->cats[i], 1);
-		}
-	}
+	add_rows_json(doc, "ops", r->rows, r->nrows, r->opts.by_category ? 0 : top, 0);
+	if (r->opts.by_category)
+		add_rows_json(doc, "categories", r->cats, r->ncats, top, 1);
 	out_json_add_notes(doc, notes);
 	return out_json_print(doc, f);
 }
@@ -264,6 +252,23 @@ static void fmt_program(char *b, size_t n, const struct an_op_row *row)
 		memcpy(b + 7, "\u2026", sizeof("\u2026"));
 }
 
+/* The TOTAL, SELF and MEAN times of a row. */
+static void row_times(const struct an_op_row *row, double v[3])
+{
+	v[0] = (double)row->total_ps;
+	v[1] = (double)row->self_ps;
+	v[2] = row->occurrences ? (double)row->total_ps / row->occurrences : 0;
+}
+
+/* A rate or ratio with prec decimals; "-" where the analysis could not tell (negative). */
+static void rate_cell(struct out_table *t, double v, int prec)
+{
+	if (v >= 0)
+		out_table_add(t, "%.*f", prec, v);
+	else
+		out_table_add(t, "-");
+}
+
 static int print_one_table(FILE *f, const struct an_ops_result *r, enum an_op_line line, size_t top,
 			   const struct out_style *st, size_t *shown_rows)
 {
@@ -281,11 +286,13 @@ static int print_one_table(FILE *f, const struct an_ops_result *r, enum an_op_li
 	for (k = 0; k < 3; k++)
 		out_tcol_init(&col[k], st->unit);
 	for (i = 0; i < n; i++) {
+		double v[3];
+
 		if (rows[i].line != line || !within_top(rows, i, top))
 			continue;
-		out_tcol_add(&col[0], (double)rows[i].total_ps);
-		out_tcol_add(&col[1], (double)rows[i].self_ps);
-		out_tcol_add(&col[2], rows[i].occurrences ? (double)rows[i].total_ps / rows[i].occurrences : 0);
+		row_times(&rows[i], v);
+		for (k = 0; k < 3; k++)
+			out_tcol_add(&col[k], v[k]);
 	}
 	out_tcol_header(&col[0], th[0], sizeof(th[0]), "TOTAL");
 	out_tcol_header(&col[1], th[1], sizeof(th[1]), "SELF");
@@ -310,8 +317,8 @@ static int print_one_table(FILE *f, const struct an_ops_result *r, enum an_op_li
 	*shown_rows = 0;
 	for (i = 0; i < n; i++) {
 		const struct an_op_row *row = &rows[i];
-		char b[8][48];
-		double v;
+		char b[48];
+		double v[3];
 
 		if (row->line != line || !within_top(rows, i, top))
 			continue;
@@ -322,40 +329,21 @@ static int print_one_table(FILE *f, const struct an_ops_result *r, enum an_op_li
 				out_table_add(&t, "%s", row->module ? row->module : "-");
 			else
 				out_table_add(&t, "%s", row->category ? row->category : "-");
-			fmt_program(b[0], sizeof(b[0]), row);
-			out_table_add(&t, "%s", b[0]);
+			fmt_program(b, sizeof(b), row);
+			out_table_add(&t, "%s", b);
 		}
 		out_table_add(&t, "%zu", row->occurrences);
-		out_tcol_fmt(&col[0], b[1], sizeof(b[1]), (double)row->total_ps);
-		out_tcol_fmt(&col[1], b[2], sizeof(b[2]), (double)row->self_ps);
-		out_tcol_fmt(&col[2], b[3], sizeof(b[3]),
-			     row->occurrences ? (double)row->total_ps / row->occurrences : 0);
-		out_table_add(&t, "%s", b[1]);
-		out_table_add(&t, "%s", b[2]);
-		out_table_add(&t, "%s", b[3]);
+		row_times(row, v);
+		for (k = 0; k < 3; k++)
+			out_table_add_time(&t, &col[k], v[k]);
 		out_table_add(&t, "%.1f%%", row->share * 100);
-		fmt_sum(b[4], sizeof(b[4]), &row->flops, row->occurrences);
-		fmt_sum(b[5], sizeof(b[5]), &row->bytes, row->occurrences);
-		out_table_add(&t, "%s", b[4]);
-		out_table_add(&t, "%s", b[5]);
-		v = an_op_flops_per_s(row);
-		if (v >= 0)
-			snprintf(b[6], sizeof(b[6]), "%.3f", v / 1e12);
-		else
-			snprintf(b[6], sizeof(b[6]), "-");
-		out_table_add(&t, "%s", b[6]);
-		v = an_op_bytes_per_s(row);
-		if (v >= 0)
-			snprintf(b[6], sizeof(b[6]), "%.1f", v / 1e9);
-		else
-			snprintf(b[6], sizeof(b[6]), "-");
-		out_table_add(&t, "%s", b[6]);
-		v = an_op_intensity(row);
-		if (v >= 0)
-			snprintf(b[7], sizeof(b[7]), "%.2f", v);
-		else
-			snprintf(b[7], sizeof(b[7]), "-");
-		out_table_add(&t, "%s", b[7]);
+		fmt_sum(b, sizeof(b), &row->flops, row->occurrences);
+		out_table_add(&t, "%s", b);
+		fmt_sum(b, sizeof(b), &row->bytes, row->occurrences);
+		out_table_add(&t, "%s", b);
+		rate_cell(&t, an_op_flops_per_s(row) / 1e12, 3);
+		rate_cell(&t, an_op_bytes_per_s(row) / 1e9, 1);
+		rate_cell(&t, an_op_intensity(row), 2);
 		out_table_add(&t, "%s", an_bound_name(row->bound) ? an_bound_name(row->bound) : "-");
 	}
 	ret = out_table_print(&t, f, OUT_TABLE, st->colour);

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 #include "out_overview.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "out_json.h"
@@ -31,20 +32,16 @@ static void json_dist(cJSON *o, const char *name, const struct an_ov_dist *d, in
 
 static int print_json(FILE *f, const struct an_ov_result *r, const struct xp_notes *notes)
 {
-	cJSON *doc = out_json_doc(), *devs;
+	cJSON *doc = out_json_command_doc("overview"), *devs, *o;
 	size_t i;
 
 	if (!doc)
 		return -1;
-	cJSON_AddStringToObject(doc, "command", "overview");
 	devs = cJSON_AddArrayToObject(doc, "devices");
-	for (i = 0; devs && i < r->n; i++) {
+	for (i = 0; i < r->n && (o = out_json_push_object(devs)); i++) {
 		const struct an_ov_device *d = &r->devices[i];
-		cJSON *o = cJSON_CreateObject(), *lat;
+		cJSON *lat;
 
-		if (!o)
-			break;
-		cJSON_AddItemToArray(devs, o);
 		cJSON_AddStringToObject(o, "name", d->name);
 		cJSON_AddStringToObject(o, "work", d->tpu ? "XLA Ops" : "streams");
 		cJSON_AddNumberToObject(o, "planes", (double)d->planes);
@@ -152,6 +149,10 @@ static int print_machine(FILE *f, enum out_mode mode, const struct an_ov_result 
 static int print_text(FILE *f, const struct an_ov_result *r, const struct out_style *st)
 {
 	static const unsigned char right[] = {0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
+	static const char *const tname[] = {"SPAN", "BUSY", "IDLE", "COMPUTE", "COLLECTIVE", "EXPOSED",
+					    "MEMCPY", "EXPOSED"};
+	static const char *const stname[] = {"MEAN", "MEDIAN", "MIN", "MAX"};
+	static const char *const ltname[] = {"MEAN", "MEDIAN", "P99", "MIN", "MAX"};
 	char hd[9][40];
 	const char *h[] = {"DEVICE", "EVENTS", hd[0], hd[1], hd[2], "DUTY", hd[3], hd[4], hd[5], hd[6], hd[7]};
 	struct out_tcol col;
@@ -168,33 +169,21 @@ static int print_text(FILE *f, const struct an_ov_result *r, const struct out_st
 		nst += d->steps.n > 0;
 		nlat += !d->tpu && d->corr_events;
 	}
-	out_tcol_header(&col, hd[0], sizeof(hd[0]), "SPAN");
-	out_tcol_header(&col, hd[1], sizeof(hd[1]), "BUSY");
-	out_tcol_header(&col, hd[2], sizeof(hd[2]), "IDLE");
-	out_tcol_header(&col, hd[3], sizeof(hd[3]), "COMPUTE");
-	out_tcol_header(&col, hd[4], sizeof(hd[4]), "COLLECTIVE");
-	out_tcol_header(&col, hd[5], sizeof(hd[5]), "EXPOSED");
-	out_tcol_header(&col, hd[6], sizeof(hd[6]), "MEMCPY");
-	out_tcol_header(&col, hd[7], sizeof(hd[7]), "EXPOSED");
+	out_tcol_headers(&col, hd[0], sizeof(hd[0]), tname, 8);
 	out_table_init(&t, 11, h, right);
 	for (i = 0; i < r->n; i++) {
 		const struct an_ov_device *d = &r->devices[i];
 		const int64_t v[] = {d->span_ps, d->busy_ps, an_ov_idle(d)};
 		const int64_t w[] = {d->compute_ps, d->coll_ps, d->coll_exposed_ps, d->memcpy_ps,
 				     d->memcpy_exposed_ps};
-		char b[48];
 
 		out_table_add(&t, "%s", d->name);
 		out_table_add(&t, "%zu", d->events);
-		for (k = 0; k < 3; k++) {
-			out_tcol_fmt(&col, b, sizeof(b), (double)v[k]);
-			out_table_add(&t, "%s", b);
-		}
+		for (k = 0; k < 3; k++)
+			out_table_add_time(&t, &col, (double)v[k]);
 		out_table_add(&t, "%.1f%%", 100 * duty(d));
-		for (k = 0; k < 5; k++) {
-			out_tcol_fmt(&col, b, sizeof(b), (double)w[k]);
-			out_table_add(&t, "%s", b);
-		}
+		for (k = 0; k < 5; k++)
+			out_table_add_time(&t, &col, (double)w[k]);
 	}
 	ret = out_table_print(&t, f, OUT_TABLE, st->colour);
 	out_table_release(&t);
@@ -210,25 +199,19 @@ static int print_text(FILE *f, const struct an_ov_result *r, const struct out_st
 			if (steps->n)
 				out_tcol_add(&col, steps->min), out_tcol_add(&col, steps->max);
 		}
-		out_tcol_header(&col, hd[0], sizeof(hd[0]), "MEAN");
-		out_tcol_header(&col, hd[1], sizeof(hd[1]), "MEDIAN");
-		out_tcol_header(&col, hd[2], sizeof(hd[2]), "MIN");
-		out_tcol_header(&col, hd[3], sizeof(hd[3]), "MAX");
+		out_tcol_headers(&col, hd[0], sizeof(hd[0]), stname, 4);
 		out_table_init(&t, 6, hs, right);
 		for (i = 0; i <= r->n; i++) {
 			const struct an_ov_dist *steps = i < r->n ? &r->devices[i].steps : &r->host_steps;
 			const double sv[] = {steps->mean, steps->median, steps->min, steps->max};
-			char b[48];
 
 			if (!steps->n)
 				continue;
 			out_table_add(&t, "%s%s", i < r->n ? r->devices[i].name : "host step_num annotations",
 				      i < r->n ? " Steps line" : "");
 			out_table_add(&t, "%zu", steps->n);
-			for (k = 0; k < 4; k++) {
-				out_tcol_fmt(&col, b, sizeof(b), sv[k]);
-				out_table_add(&t, "%s", b);
-			}
+			for (k = 0; k < 4; k++)
+				out_table_add_time(&t, &col, sv[k]);
 		}
 		fputc('\n', f);
 		ret = out_table_print(&t, f, OUT_TABLE, st->colour);
@@ -243,26 +226,19 @@ static int print_text(FILE *f, const struct an_ov_result *r, const struct out_st
 		for (i = 0; i < r->n; i++)
 			if (r->devices[i].latency.n)
 				out_tcol_add(&col, r->devices[i].latency.min), out_tcol_add(&col, r->devices[i].latency.max);
-		out_tcol_header(&col, hd[0], sizeof(hd[0]), "MEAN");
-		out_tcol_header(&col, hd[1], sizeof(hd[1]), "MEDIAN");
-		out_tcol_header(&col, hd[2], sizeof(hd[2]), "P99");
-		out_tcol_header(&col, hd[3], sizeof(hd[3]), "MIN");
-		out_tcol_header(&col, hd[4], sizeof(hd[4]), "MAX");
+		out_tcol_headers(&col, hd[0], sizeof(hd[0]), ltname, 5);
 		out_table_init(&t, 9, hl, right);
 		for (i = 0; i < r->n; i++) {
 			const struct an_ov_device *d = &r->devices[i];
 			const double lv[] = {d->latency.mean, d->latency.median, d->latency.p99, d->latency.min,
 					     d->latency.max};
-			char b[48];
 
 			if (d->tpu || !d->corr_events)
 				continue;
 			out_table_add(&t, "%s", d->name);
 			out_table_add(&t, "%zu", d->latency.n);
-			for (k = 0; k < 5; k++) {
-				out_tcol_fmt(&col, b, sizeof(b), lv[k]);
-				out_table_add(&t, "%s", d->latency.n ? b : "-");
-			}
+			for (k = 0; k < 5; k++)	/* "-" (not finite) without a linked launch */
+				out_table_add_time(&t, &col, d->latency.n ? lv[k] : NAN);
 			out_table_add(&t, "%zu", d->no_launch);
 			out_table_add(&t, "%zu", d->ambiguous + d->off_scale);
 		}

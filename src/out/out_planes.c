@@ -38,53 +38,55 @@ static void fmt_facts(char *buf, size_t n, const struct an_device_facts *d)
 #undef ADD
 }
 
+/* The facts a plane states, as fields of o; those it does not state are left out. */
+static void add_facts_json(cJSON *o, const struct an_device_facts *d)
+{
+	const struct {
+		const char *key;
+		int has;
+		uint64_t v;
+	} num[] = {
+		{"clock_rate_khz", d->has_clock, d->clock_khz},
+		{"core_count", d->has_cores, d->cores},
+		{"memory_bandwidth_bytes_per_s", d->has_mem_bw, d->mem_bw},
+		{"memory_size_bytes", d->has_mem_size, d->mem_size},
+		{"compute_cap_major", d->has_cc, d->cc_major},
+		{"compute_cap_minor", d->has_cc, d->cc_minor},
+	};
+	size_t k;
+
+	if (d->vendor)
+		cJSON_AddStringToObject(o, "vendor", d->vendor);
+	if (d->model)
+		cJSON_AddStringToObject(o, "model", d->model);
+	for (k = 0; k < sizeof(num) / sizeof(num[0]); k++)
+		if (num[k].has)
+			out_json_add_u64(o, num[k].key, num[k].v);
+}
+
 static int print_json(FILE *f, const char *path, const struct an_planes *p, const struct xp_notes *notes)
 {
-	cJSON *doc = out_json_doc(), *planes;
+	cJSON *doc = out_json_command_doc("planes"), *planes, *o, *l;
 	size_t i, j;
 
 	if (!doc)
 		return -1;
-	cJSON_AddStringToObject(doc, "command", "planes");
 	cJSON_AddStringToObject(doc, "input", path);
 	cJSON_AddNumberToObject(doc, "events", (double)p->events);
 	planes = cJSON_AddArrayToObject(doc, "planes");
-	for (i = 0; planes && i < p->n; i++) {
+	for (i = 0; i < p->n && (o = out_json_push_object(planes)); i++) {
 		const struct an_plane_info *pi = &p->planes[i];
-		cJSON *o = cJSON_CreateObject(), *lines, *dev;
+		cJSON *lines;
 
-		if (!o)
-			break;
-		cJSON_AddItemToArray(planes, o);
 		cJSON_AddNumberToObject(o, "id", (double)pi->id);
 		cJSON_AddStringToObject(o, "name", pi->name);
 		cJSON_AddBoolToObject(o, "device", pi->is_device);
 		cJSON_AddNumberToObject(o, "events", (double)pi->events);
 		out_json_add_ns(o, "span_ns", (double)pi->span_ps);
 		cJSON_AddNumberToObject(o, "stray_end_events", (double)pi->stray_ends);
-		dev = cJSON_AddObjectToObject(o, "facts");
-		if (pi->dev.vendor)
-			cJSON_AddStringToObject(dev, "vendor", pi->dev.vendor);
-		if (pi->dev.model)
-			cJSON_AddStringToObject(dev, "model", pi->dev.model);
-		if (pi->dev.has_clock)
-			out_json_add_u64(dev, "clock_rate_khz", pi->dev.clock_khz);
-		if (pi->dev.has_cores)
-			out_json_add_u64(dev, "core_count", pi->dev.cores);
-		if (pi->dev.has_mem_bw)
-			out_json_add_u64(dev, "memory_bandwidth_bytes_per_s", pi->dev.mem_bw);
-		if (pi->dev.has_mem_size)
-			out_json_add_u64(dev, "memory_size_bytes", pi->dev.mem_size);
-		if (pi->dev.has_cc) {
-			out_json_add_u64(dev, "compute_cap_major", pi->dev.cc_major);
-			out_json_add_u64(dev, "compute_cap_minor", pi->dev.cc_minor);
-		}
+		add_facts_json(cJSON_AddObjectToObject(o, "facts"), &pi->dev);
 		lines = cJSON_AddArrayToObject(o, "lines");
-		for (j = 0; lines && j < pi->nlines; j++) {
-			cJSON *l = out_json_push_object(lines);
-
-			if (!l)
-				break;
+		for (j = 0; j < pi->nlines && (l = out_json_push_object(lines)); j++) {
 			cJSON_AddNumberToObject(l, "id", (double)pi->lines[j].id);
 			cJSON_AddStringToObject(l, "name", pi->lines[j].name);
 			cJSON_AddNumberToObject(l, "events", (double)pi->lines[j].events);

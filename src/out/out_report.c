@@ -73,6 +73,21 @@ static void bar(FILE *f, double frac, const char *colour, const char *cls)
 		cls, BAR_W, w, colour);
 }
 
+/*
+ * The end of a function's or kernel's row: its total, mean and median, its
+ * share, and its total as a bar against the largest shown (max).
+ */
+static void row_end(FILE *f, double total, double mean, double median, double share, double max,
+		    const char *colour, const char *cls)
+{
+	time_cell(f, total);
+	time_cell(f, mean);
+	time_cell(f, median);
+	fprintf(f, "<td class=\"num\">%.1f%%</td>", 100 * share);
+	bar(f, max > 0 ? total / max : 0, colour, cls);
+	fputs("</tr>\n", f);
+}
+
 /* The colour of a function: the first NPALETTE distinct names of the table (by time) have one each. */
 static const char *fn_colour(const struct an_fn_result *fr, const char *name)
 {
@@ -225,12 +240,8 @@ static void functions(FILE *f, const struct an_fn_result *fr, size_t top)
 		else
 			out_html_text(f, w->fingerprint ? w->fingerprint : "-");
 		fprintf(f, "</td><td class=\"num\">%zu</td>", w->s.n);
-		time_cell(f, w->s.total);
-		time_cell(f, w->s.mean);
-		time_cell(f, w->s.median);
-		fprintf(f, "<td class=\"num\">%.1f%%</td>", 100 * w->share);
-		bar(f, max > 0 ? w->s.total / max : 0, fn_colour(fr, w->name), "fn-bar");
-		fputs("</tr>\n", f);
+		row_end(f, w->s.total, w->s.mean, w->s.median, w->share, max, fn_colour(fr, w->name),
+			"fn-bar");
 	}
 	fputs("</table>\n", f);
 	fprintf(f, "<p class=\"note\">%zu executions of %zu functions on %zu device%s in %zu input%s",
@@ -351,12 +362,7 @@ static void kernels(FILE *f, const struct an_kern_result *kr, size_t top)
 		fputs("<tr>", f);
 		name_cell(f, w->name);
 		fprintf(f, "<td class=\"num\">%zu</td>", w->instances);
-		time_cell(f, w->total);
-		time_cell(f, w->mean);
-		time_cell(f, w->median);
-		fprintf(f, "<td class=\"num\">%.1f%%</td>", 100 * w->share);
-		bar(f, max > 0 ? w->total / max : 0, palette[0], "kern-bar");
-		fputs("</tr>\n", f);
+		row_end(f, w->total, w->mean, w->median, w->share, max, palette[0], "kern-bar");
 	}
 	fprintf(f, "</table>\n<p class=\"note\">%zu kernel events of %zu kernels", kr->kernel_events, kr->nrows);
 	if (n < kr->nrows)

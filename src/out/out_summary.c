@@ -57,14 +57,22 @@ static void put_key(struct out_bytes *b, const char *key, int first)
 	out_bytes_put(b, "\":", 2);
 }
 
+/* ,"key":v: a field after the first. */
+static void put_int_field(struct out_bytes *b, const char *key, int64_t v)
+{
+	put_key(b, key, 0);
+	put_int(b, v);
+}
+
 /* The counts of table (n, size_t fields of base), each after a comma. */
 static void put_counts(struct out_bytes *b, const struct an_summary_count *table, size_t n, const void *base)
 {
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		put_key(b, table[i].name, 0);
-		put_int(b, (int64_t)*(const size_t *)((const char *)base + table[i].off));
+		const size_t *v = (const size_t *)((const char *)base + table[i].off);
+
+		put_int_field(b, table[i].name, (int64_t)*v);
 	}
 }
 
@@ -74,6 +82,13 @@ static void put_str_or_null(struct out_bytes *b, const char *s)
 		out_bytes_json_exact(b, s);
 	else
 		out_bytes_str(b, "null");
+}
+
+/* ,"key":"s", or null. */
+static void put_str_field(struct out_bytes *b, const char *key, const char *s)
+{
+	put_key(b, key, 0);
+	put_str_or_null(b, s);
 }
 
 static void put_strs(struct out_bytes *b, const char *key, char *const *s, size_t n)
@@ -96,33 +111,26 @@ static void put_device(struct out_bytes *b, const struct an_device *d)
 
 	out_bytes_str(b, "{\"name\":");
 	out_bytes_json_exact(b, d->name);
-	put_key(b, "plane", 0);
-	put_int(b, d->plane);
+	put_int_field(b, "plane", d->plane);
 	for (i = 0; i < an_summary_ndev_fields; i++) {
 		const struct an_summary_dev_field *f = &an_summary_dev_fields[i];
 		const char *p = (const char *)d + f->off;
 
 		int64_t v = f->is_i64 ? *(const int64_t *)p : (int64_t)*(const size_t *)p;
 
-		if (v) {	/* a count left out is 0 */
-			put_key(b, f->name, 0);
-			put_int(b, v);
-		}
+		if (v)	/* a count left out is 0 */
+			put_int_field(b, f->name, v);
 	}
 	for (i = 0; i < 3; i++) {
-		if (!d->odd_stats[an_summary_dev_odd_key[i]])
-			continue;
-		put_key(b, an_summary_dev_odd[i], 0);
-		put_int(b, (int64_t)d->odd_stats[an_summary_dev_odd_key[i]]);
+		size_t v = d->odd_stats[an_summary_dev_odd_key[i]];
+
+		if (v)
+			put_int_field(b, an_summary_dev_odd[i], (int64_t)v);
 	}
-	if (d->module_line) {
-		put_key(b, "module_line", 0);
-		put_int(b, d->module_line);
-	}
-	if (d->host_linkage) {
-		put_key(b, "host_linkage", 0);
-		put_int(b, d->host_linkage);
-	}
+	if (d->module_line)
+		put_int_field(b, "module_line", d->module_line);
+	if (d->host_linkage)
+		put_int_field(b, "host_linkage", d->host_linkage);
 	out_bytes_put(b, "}", 1);
 }
 
@@ -352,15 +360,12 @@ static int put_kern_row(struct out_bytes *b, struct an_kern_row *row)
 		return -1;
 	out_bytes_str(b, "{\"name\":");
 	out_bytes_json_exact(b, row->name);
-	put_key(b, "config", 0);
-	put_int(b, row->cfg_state);
+	put_int_field(b, "config", row->cfg_state);
 	if (row->cfg_state == AN_CFG_OK)
 		put_launch(b, &row->cfg);
-	put_key(b, "function", 0);
-	put_str_or_null(b, row->function);
+	put_str_field(b, "function", row->function);
 	put_program(b, row->has_program_id, row->program_id);
-	put_key(b, "op", 0);
-	put_str_or_null(b, row->op);
+	put_str_field(b, "op", row->op);
 	if (d.samples) {
 		put_key(b, "samples", 0);
 		for (i = 0; i < d.n; i++) {
@@ -370,8 +375,7 @@ static int put_kern_row(struct out_bytes *b, struct an_kern_row *row)
 		out_bytes_str(b, d.n ? "]}" : "[]}");
 		return 0;
 	}
-	put_key(b, "n", 0);
-	put_int(b, (int64_t)d.m.n);
+	put_int_field(b, "n", (int64_t)d.m.n);
 	out_bytes_str(b, ",\"sum\":\"");
 	{
 		uint64_t w[3] = {(uint64_t)d.m.s1, (uint64_t)(d.m.s1 >> 64), 0};
@@ -383,12 +387,9 @@ static int put_kern_row(struct out_bytes *b, struct an_kern_row *row)
 	an_u192_format(d.m.s2, s2, sizeof(s2));
 	out_bytes_str(b, s2);
 	out_bytes_put(b, "\"", 1);
-	put_key(b, "min", 0);
-	put_int(b, d.m.min);
-	put_key(b, "max", 0);
-	put_int(b, d.m.max);
-	put_key(b, "zeros", 0);
-	put_int(b, (int64_t)d.s.zeros);
+	put_int_field(b, "min", d.m.min);
+	put_int_field(b, "max", d.m.max);
+	put_int_field(b, "zeros", (int64_t)d.s.zeros);
 	put_key(b, "index", 0);
 	for (i = 0; i < d.s.n; i++) {
 		out_bytes_put(b, i ? "," : "[", 1);
@@ -413,17 +414,14 @@ static int put_kern_plane(struct out_bytes *b, struct an_run_kern_plane *p)
 
 	out_bytes_str(b, "{\"plane\":");
 	out_bytes_json_exact(b, p->plane);
-	put_key(b, "device", 0);
-	put_str_or_null(b, p->device);
+	put_str_field(b, "device", p->device);
 	if (!p->device) {
 		out_bytes_put(b, "}", 1);
 		return 0;
 	}
 	put_counts(b, an_summary_kern_counts, 3, r);
-	put_key(b, "busy_ps", 0);
-	put_int(b, r->kernel_busy_ps);
-	put_key(b, "bad_config_example", 0);
-	put_str_or_null(b, r->bad_config_example);
+	put_int_field(b, "busy_ps", r->kernel_busy_ps);
+	put_str_field(b, "bad_config_example", r->bad_config_example);
 	out_bytes_str(b, ",\"copies\":{");
 	for (i = 1; i < AN_KIND_COUNT; i++) {
 		const struct an_copy *c = &r->copies[i];
@@ -475,10 +473,8 @@ static void put_ops_plane(struct out_bytes *b, const struct an_run_ops_plane *p)
 	out_bytes_json_exact(b, p->plane);
 	out_bytes_str(b, ",\"device\":{\"name\":");
 	out_bytes_json_exact(b, d->name);
-	put_key(b, "chip", 0);
-	put_str_or_null(b, d->chip);
-	put_key(b, "peak_source", 0);
-	put_int(b, d->peak_src);
+	put_str_field(b, "chip", d->chip);
+	put_int_field(b, "peak_source", d->peak_src);
 	put_key(b, "peak_flops", 0);
 	put_double(b, d->peak_flops);
 	put_key(b, "peak_bw", 0);
@@ -492,19 +488,13 @@ static void put_ops_plane(struct out_bytes *b, const struct an_run_ops_plane *p)
 		put_int(b, row->line);
 		put_key(b, "name", 0);
 		out_bytes_json_exact(b, row->name);
-		put_key(b, "hlo", 0);
-		put_str_or_null(b, row->hlo);
-		put_key(b, "category", 0);
-		put_str_or_null(b, row->category);
-		put_key(b, "module", 0);
-		put_str_or_null(b, row->module);
+		put_str_field(b, "hlo", row->hlo);
+		put_str_field(b, "category", row->category);
+		put_str_field(b, "module", row->module);
 		put_program(b, row->has_program_id, row->program_id);
-		put_key(b, "occurrences", 0);
-		put_int(b, (int64_t)row->occurrences);
-		put_key(b, "total_ps", 0);
-		put_int(b, row->total_ps);
-		put_key(b, "self_ps", 0);
-		put_int(b, row->self_ps);
+		put_int_field(b, "occurrences", (int64_t)row->occurrences);
+		put_int_field(b, "total_ps", row->total_ps);
+		put_int_field(b, "self_ps", row->self_ps);
 		put_sum(b, "flops", &row->flops);
 		put_sum(b, "model_flops", &row->model_flops);
 		put_sum(b, "bytes", &row->bytes);
@@ -556,10 +546,8 @@ int out_summary_line(const struct an_run *r, struct out_bytes *b)
 	out_bytes_json_exact(b, r->tool ? r->tool : "");
 	out_bytes_str(b, ",\"input\":{\"path\":");
 	out_bytes_json_exact(b, r->path);
-	put_key(b, "size", 0);
-	put_int(b, (int64_t)r->size);
-	put_key(b, "crc32", 0);
-	put_int(b, r->crc32);
+	put_int_field(b, "size", (int64_t)r->size);
+	put_int_field(b, "crc32", r->crc32);
 	put_strs(b, "hostnames", r->hostnames, r->nhostnames);
 	put_strs(b, "planes", r->planes, r->nplanes);
 	put_key(b, "empty_planes", 0);
@@ -578,10 +566,8 @@ int out_summary_line(const struct an_run *r, struct out_bytes *b)
 		out_bytes_str(b, ",\"history\":{\"commit\":");
 		out_bytes_json_exact(b, r->hist.commit ? r->hist.commit : "");
 		out_bytes_str(b, r->hist.dirty ? ",\"dirty\":true" : ",\"dirty\":false");
-		put_key(b, "run", 0);
-		put_int(b, (int64_t)r->hist.run);
-		put_key(b, "time", 0);
-		put_int(b, r->hist.time);
+		put_int_field(b, "run", (int64_t)r->hist.run);
+		put_int_field(b, "time", r->hist.time);
 		put_key(b, "host", 0);
 		out_bytes_json_exact(b, r->hist.host ? r->hist.host : "");
 		out_bytes_put(b, "}", 1);
@@ -590,8 +576,7 @@ int out_summary_line(const struct an_run *r, struct out_bytes *b)
 	put_str_or_null(b, r->device);
 	out_bytes_str(b, ",\"children\":");
 	put_str_or_null(b, r->children);
-	put_key(b, "min_duration_ps", 0);
-	put_int(b, r->min_dur_ps);
+	put_int_field(b, "min_duration_ps", r->min_dur_ps);
 	out_bytes_put(b, "}", 1);
 	put_strs(b, "warnings", r->warnings, r->nwarnings);
 	out_bytes_str(b, ",\"exec\":");

@@ -305,12 +305,60 @@ void out_tcol_header(const struct out_tcol *c, char *buf, size_t n, const char *
 	snprintf(buf, n, "%s (%s)", name, units[c->unit].name);
 }
 
+void out_tcol_headers(const struct out_tcol *c, char *bufs, size_t size, const char *const *names, size_t n)
+{
+	size_t k;
+
+	for (k = 0; k < n; k++)
+		out_tcol_header(c, bufs + k * size, size, names[k]);
+}
+
+void out_tcols_init(struct out_tcol *c, size_t n, enum out_unit unit)
+{
+	size_t k;
+
+	for (k = 0; k < n; k++)
+		out_tcol_init(&c[k], unit);
+}
+
+void out_tcols_headers(const struct out_tcol *c, char *bufs, size_t size, const char *const *names, size_t n)
+{
+	size_t k;
+
+	for (k = 0; k < n; k++)
+		out_tcol_header(&c[k], bufs + k * size, size, names[k]);
+}
+
 void out_tcol_fmt(const struct out_tcol *c, char *buf, size_t n, double ps)
 {
 	if (!isfinite(ps))
 		snprintf(buf, n, "-");
 	else
 		snprintf(buf, n, "%.3f", ps / units[c->unit].scale);
+}
+
+void out_table_add_time(struct out_table *t, const struct out_tcol *c, double ps)
+{
+	char b[48];
+
+	out_tcol_fmt(c, b, sizeof(b), ps);
+	out_table_add(t, "%s", b);
+}
+
+void out_table_add_time_cell(struct out_table *t, int machine, const struct out_tcol *c, double ps, int have)
+{
+	char b[48];
+
+	if (!have) {
+		out_table_add(t, "%s", machine ? "" : "-");
+		return;
+	}
+	if (!machine) {
+		out_table_add_time(t, c, ps);
+		return;
+	}
+	out_fmt_ns(b, sizeof(b), ps);
+	out_table_add(t, "%s", b);
 }
 
 void out_fmt_time(char *buf, size_t n, double ps, enum out_unit unit)

@@ -70,8 +70,25 @@ void out_tcol_init(struct out_tcol *c, enum out_unit unit);
 void out_tcol_add(struct out_tcol *c, double ps);
 /* "NAME (unit)" into buf. */
 void out_tcol_header(const struct out_tcol *c, char *buf, size_t n, const char *name);
+/*
+ * The headers of n columns that share c's unit: "names[k] (unit)" into the
+ * k-th of the size-byte buffers that begin at bufs (a char [n][size] array).
+ */
+void out_tcol_headers(const struct out_tcol *c, char *bufs, size_t size, const char *const *names, size_t n);
+/* n columns at once, each choosing its own unit (out_tcol_init on each). */
+void out_tcols_init(struct out_tcol *c, size_t n, enum out_unit unit);
+/* The headers of n such columns: "names[k] (unit)" in c[k]'s unit, into bufs as out_tcol_headers. */
+void out_tcols_headers(const struct out_tcol *c, char *bufs, size_t size, const char *const *names, size_t n);
 /* ps in the column's unit with three decimals, no suffix; "-" if not finite. */
 void out_tcol_fmt(const struct out_tcol *c, char *buf, size_t n, double ps);
+/* Appends a cell: ps as out_tcol_fmt writes it in c's unit. */
+void out_table_add_time(struct out_table *t, const struct out_tcol *c, double ps);
+/*
+ * Appends a time cell of a table written for programs (machine: nanoseconds
+ * as out_fmt_ns, c unused) or people (in c's unit); a time it lacks (!have)
+ * is empty for programs and "-" for people.
+ */
+void out_table_add_time_cell(struct out_table *t, int machine, const struct out_tcol *c, double ps, int have);
 
 /*
  * "12.345 ms" style, for times in sentences: picoseconds in the largest unit
