@@ -20,6 +20,7 @@
 #include "perfetto_trace.pb-c.h"
 #include "test.h"
 #include "test_trace.h"
+#include "xp_sort.h"
 
 #define US(x) ((int64_t)(x) * 1000000)
 
@@ -134,13 +135,8 @@ static int rec_cmp(const void *a, const void *b)
 	const struct rec *x = a, *y = b;
 	int c;
 
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
-	if (x->dur != y->dur)
-		return x->dur < y->dur ? -1 : 1;
-	if ((c = strcmp(x->plane, y->plane)))
-		return c;
-	if ((c = strcmp(x->name, y->name)))
+	if ((c = xp_cmp_i64(x->start, y->start)) || (c = xp_cmp_i64(x->dur, y->dur)) ||
+	    (c = strcmp(x->plane, y->plane)) || (c = strcmp(x->name, y->name)))
 		return c;
 	return strcmp(x->args ? x->args : "", y->args ? y->args : "");
 }
@@ -386,10 +382,9 @@ struct pf_ev {
 static int pf_ev_cmp(const void *a, const void *b)
 {
 	const struct pf_ev *x = a, *y = b;
+	int c = xp_cmp_u64(x->ts, y->ts);
 
-	if (x->ts != y->ts)
-		return x->ts < y->ts ? -1 : 1;
-	return x->pos < y->pos ? -1 : x->pos > y->pos;
+	return c ? c : xp_cmp_u64(x->pos, y->pos);
 }
 
 struct pf_track {
