@@ -63,22 +63,9 @@ int an_comp_merge(struct an_comp_result *dst, struct an_comp_result *src, struct
 	size_t i, ev0 = dst->nevents;
 	int ph;
 
-	if (src->nfns && dst->nfns + src->nfns > dst->capfns) {
-		struct an_comp_fn *f = realloc(dst->fns, (dst->nfns + src->nfns) * sizeof(*f));
-
-		if (!f)
-			return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
-		dst->fns = f;
-		dst->capfns = dst->nfns + src->nfns;
-	}
-	if (src->nevents && dst->nevents + src->nevents > dst->capevents) {
-		struct an_comp_event *e = realloc(dst->events, (dst->nevents + src->nevents) * sizeof(*e));
-
-		if (!e)
-			return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
-		dst->events = e;
-		dst->capevents = dst->nevents + src->nevents;
-	}
+	if (xp_reserve(&dst->fns, &dst->capfns, dst->nfns, src->nfns, sizeof(*dst->fns)) ||
+	    xp_reserve(&dst->events, &dst->capevents, dst->nevents, src->nevents, sizeof(*dst->events)))
+		return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
 	for (i = 0; i < src->nfns; i++) {
 		dst->fns[dst->nfns] = src->fns[i];
 		dst->fns[dst->nfns++].first_event += ev0;
