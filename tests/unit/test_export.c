@@ -429,6 +429,16 @@ static void table_put(char ***t, size_t *n, uint64_t iid, ProtobufCBinaryData v)
 	(*t)[iid] = bin_str(v);
 }
 
+/* table_put where an iid interned before must come again with the same string. */
+static void table_put_same(char ***t, size_t *n, uint64_t iid, ProtobufCBinaryData v)
+{
+	char *s = bin_str(v);
+
+	CHECK(iid >= *n || !(*t)[iid] || !strcmp((*t)[iid], s));
+	free(s);
+	table_put(t, n, iid, v);
+}
+
 static void seq_clear(struct seqstate *q)
 {
 	size_t j;
@@ -531,24 +541,16 @@ static void pf_recs(const struct out_bytes *b, struct recs *r, size_t *ntracks, 
 		if (pk->interned_data) {
 			Perfetto__Protos__InternedData *id = pk->interned_data;
 
-			for (j = 0; j < id->n_event_names; j++) {
-				uint64_t iid = id->event_names[j]->iid;
-				char *v = bin_str(id->event_names[j]->name);
-
-				CHECK(iid >= q->nnames || !q->names[iid] || !strcmp(q->names[iid], v));
-				free(v);
-				table_put(&q->names, &q->nnames, iid, id->event_names[j]->name);
-			}
+			for (j = 0; j < id->n_event_names; j++)
+				table_put_same(&q->names, &q->nnames, id->event_names[j]->iid,
+					       id->event_names[j]->name);
 			for (j = 0; j < id->n_debug_annotation_names; j++)
 				table_put(&q->keys, &q->nkeys, id->debug_annotation_names[j]->iid,
 					  id->debug_annotation_names[j]->name);
 			for (j = 0; j < id->n_debug_annotation_string_values; j++) {
-				uint64_t iid = id->debug_annotation_string_values[j]->iid;
-				char *v = bin_str(id->debug_annotation_string_values[j]->str);
+				Perfetto__Protos__InternedString *v = id->debug_annotation_string_values[j];
 
-				CHECK(iid >= q->nstrs || !q->strs[iid] || !strcmp(q->strs[iid], v));
-				free(v);
-				table_put(&q->strs, &q->nstrs, iid, id->debug_annotation_string_values[j]->str);
+				table_put_same(&q->strs, &q->nstrs, v->iid, v->str);
 			}
 		}
 		if (pk->track_event) {
