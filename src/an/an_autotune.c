@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "xp_arena.h"
+
 void an_at_init(struct an_at_result *r, const struct an_at_opts *o)
 {
 	memset(r, 0, sizeof(*r));
@@ -105,15 +107,8 @@ int an_at_add_sample_prog(struct an_at_result *r, const char *raw, const struct 
 		c->inputs++;
 		c->last_input_ = input;
 	}
-	if (c->nsamples_ == c->cap_) {
-		size_t cap = c->cap_ ? c->cap_ * 2 : 8;
-		double *ns = realloc(c->samples_, cap * sizeof(*ns));
-
-		if (!ns)
-			return XP_ERR_NOMEM;
-		c->samples_ = ns;
-		c->cap_ = cap;
-	}
+	if (xp_grow(&c->samples_, &c->cap_, c->nsamples_, sizeof(*c->samples_), 8))
+		return XP_ERR_NOMEM;
 	c->samples_[c->nsamples_++] = ps;
 	return 0;
 }

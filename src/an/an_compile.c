@@ -2,10 +2,12 @@
 #include "an_compile.h"
 
 #include <ctype.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "xp_hmap.h"
+#include "xp_sort.h"
 
 int an_comp_phase_of(const char *name)
 {
@@ -61,22 +63,9 @@ int an_comp_merge(struct an_comp_result *dst, struct an_comp_result *src, struct
 	size_t i, ev0 = dst->nevents;
 	int ph;
 
-	if (src->nfns && dst->nfns + src->nfns > dst->capfns) {
-		struct an_comp_fn *f = realloc(dst->fns, (dst->nfns + src->nfns) * sizeof(*f));
-
-		if (!f)
-			return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
-		dst->fns = f;
-		dst->capfns = dst->nfns + src->nfns;
-	}
-	if (src->nevents && dst->nevents + src->nevents > dst->capevents) {
-		struct an_comp_event *e = realloc(dst->events, (dst->nevents + src->nevents) * sizeof(*e));
-
-		if (!e)
-			return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
-		dst->events = e;
-		dst->capevents = dst->nevents + src->nevents;
-	}
+	if (xp_reserve(&dst->fns, &dst->capfns, dst->nfns, src->nfns, sizeof(*dst->fns)) ||
+	    xp_reserve(&dst->events, &dst->capevents, dst->nevents, src->nevents, sizeof(*dst->events)))
+		return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
 	for (i = 0; i < src->nfns; i++) {
 		dst->fns[dst->nfns] = src->fns[i];
 		dst->fns[dst->nfns++].first_event += ev0;
@@ -159,12 +148,12 @@ struct line_ev {
 static int cmp_line_ev(const void *a, const void *b)
 {
 	const struct line_ev *x = a, *y = b;
+	int c;
 
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
-	if (x->dur != y->dur)
-		return x->dur > y->dur ? -1 : 1;	/* the longer one encloses */
-	return x->idx < y->idx ? -1 : x->idx > y->idx;
+	/* at one start the longer one first: it encloses */
+	if ((c = xp_cmp_i64(x->start, y->start)) || (c = xp_cmp_i64(y->dur, x->dur)))
+		return c;
+	return xp_cmp_u64(x->idx, y->idx);
 }
 
 /* Per event metadata: 0 other, 1 a call, 2 + phase a compiler event. */
@@ -385,29 +374,16 @@ static int contains_ci(const char *s, size_t len, const char *pat)
 	return 0;
 }
 
-/* A call's place when sorting by (function, start). */
+/* A call's place when sorting by (function, start), stably: equal ones keep their order. */
 struct call_key {
 	size_t group;
 	int64_t start;
 	size_t idx;
 };
 
-static int cmp_call_key(const void *a, const void *b)
-{
-	const struct call_key *x = a, *y = b;
-
-	if (x->group != y->group)
-		return x->group < y->group ? -1 : 1;
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
-	return x->idx < y->idx ? -1 : x->idx > y->idx;
-}
-
 static int cmp_i64(const void *a, const void *b)
 {
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-
-	return x < y ? -1 : x > y;
+	return xp_cmp_i64(*(const int64_t *)a, *(const int64_t *)b);
 }
 
 static int cmp_fn(const void *a, const void *b)
@@ -416,30 +392,24 @@ static int cmp_fn(const void *a, const void *b)
 	int64_t cx = add_sat(add_sat(x->phase_ps[0], x->phase_ps[1]), x->phase_ps[2]);
 	int64_t cy = add_sat(add_sat(y->phase_ps[0], y->phase_ps[1]), y->phase_ps[2]);
 
-	if (cx != cy)
-		return cx > cy ? -1 : 1;
-	if (x->first_ps != y->first_ps)
-		return x->first_ps > y->first_ps ? -1 : 1;
+	int c;
+
+	if ((c = xp_cmp_i64(cy, cx)) || (c = xp_cmp_i64(y->first_ps, x->first_ps)))
+		return c;
 	return strcmp(x->name, y->name);
 }
 
 static int cmp_event(const void *a, const void *b)
 {
 	const struct an_comp_event *x = a, *y = b;
-
 	int c;
 
-	if (x->start_ps != y->start_ps)
-		return x->start_ps < y->start_ps ? -1 : 1;
-	if (x->dur_ps != y->dur_ps)
-		return x->dur_ps > y->dur_ps ? -1 : 1;
-	if (x->call != y->call)
-		return x->call < y->call ? -1 : 1;
-	if ((c = strcmp(x->name, y->name)))
+	/* the longer first, the inside ones first; the rest: alike in every field shown */
+	if ((c = xp_cmp_i64(x->start_ps, y->start_ps)) || (c = xp_cmp_i64(y->dur_ps, x->dur_ps)) ||
+	    (c = xp_cmp_u64(x->call, y->call)) || (c = strcmp(x->name, y->name)) ||
+	    (c = xp_cmp_i64(y->inside, x->inside)))
 		return c;
-	if (x->inside != y->inside)
-		return y->inside - x->inside;
-	return x->inner < y->inner ? -1 : x->inner > y->inner;	/* the rest: alike in every field shown */
+	return xp_cmp_u64(x->inner, y->inner);
 }
 
 static int add_event(struct an_comp_result *r, const struct cev *c, const char *input, const char *fn,
@@ -508,7 +478,9 @@ static int build(struct an_comp_result *r, struct work *w, const char *input)
 		ix[i].start = w->calls[i].start;
 		ix[i].idx = i;
 	}
-	qsort(ix, w->ncalls, sizeof(*ix), cmp_call_key);
+	if (xp_sort_by_i64(ix, w->ncalls, sizeof(*ix), offsetof(struct call_key, start)) ||
+	    xp_sort_by_u64(ix, w->ncalls, sizeof(*ix), offsetof(struct call_key, group)))
+		goto out;
 	for (i = 0; i < w->ncevs; i++)
 		if (w->cevs[i].call != SIZE_MAX && w->cevs[i].phase == AN_COMP_COMPILE)
 			w->calls[w->cevs[i].call].compiles = 1;

@@ -59,6 +59,24 @@ static char *dup(struct an_ev_result *r, const char *s)
 	return xp_arena_strndup(&r->arena, s, strlen(s));
 }
 
+/*
+ * Pools count events into row d, stray of them stray ends: their times
+ * (total, min, max over the others) join d's, the total saturating.
+ */
+static void pool(struct an_ev_row *d, size_t count, size_t stray, int64_t total, int64_t min, int64_t max)
+{
+	if (count > stray) {
+		if (d->count == d->stray || min < d->min_ps)
+			d->min_ps = min;
+		if (d->count == d->stray || max > d->max_ps)
+			d->max_ps = max;
+	}
+	d->count += count;
+	d->stray += stray;
+	if (__builtin_add_overflow(d->total_ps, total, &d->total_ps))
+		d->total_ps = total > 0 ? INT64_MAX : INT64_MIN;
+}
+
 static int add_plane(struct an_ev_result *r, const struct xp_plane *p, const struct an_ev_opts *o,
 		     struct xp_err *err)
 {
@@ -130,16 +148,7 @@ static int add_plane(struct an_ev_result *r, const struct xp_plane *p, const str
 				if (!(row->name = dup(r, touched[k].name)))
 					goto out;
 			}
-			if (a->count > a->stray) {
-				if (row->count == row->stray || a->min < row->min_ps)
-					row->min_ps = a->min;
-				if (row->count == row->stray || a->max > row->max_ps)
-					row->max_ps = a->max;
-			}
-			row->count += a->count;
-			row->stray += a->stray;
-			if (__builtin_add_overflow(row->total_ps, a->total, &row->total_ps))
-				row->total_ps = a->total > 0 ? INT64_MAX : INT64_MIN;
+			pool(row, a->count, a->stray, a->total, a->min, a->max);
 			r->events += a->count;
 			r->stray += a->stray;
 			a->count = a->stray = 0;
@@ -276,16 +285,7 @@ int an_ev_finish(struct an_ev_result *r, struct xp_err *err)
 			r->rows[++j] = *s;
 			continue;
 		}
-		if (s->count > s->stray) {
-			if (d->count == d->stray || s->min_ps < d->min_ps)
-				d->min_ps = s->min_ps;
-			if (d->count == d->stray || s->max_ps > d->max_ps)
-				d->max_ps = s->max_ps;
-		}
-		d->count += s->count;
-		d->stray += s->stray;
-		if (__builtin_add_overflow(d->total_ps, s->total_ps, &d->total_ps))
-			d->total_ps = s->total_ps > 0 ? INT64_MAX : INT64_MIN;
+		pool(d, s->count, s->stray, s->total_ps, s->min_ps, s->max_ps);
 	}
 	r->n = j + 1;
 	r->planes = 0;

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "xp_arena.h"
+
 int64_t an_exec_time(const struct an_exec *x, enum an_time t)
 {
 	switch (t) {
@@ -49,15 +51,8 @@ static int add_dev(struct an_fn_row *row, size_t dev)
 	for (i = 0; i < row->ndevs_; i++)
 		if (row->devs_[i] == dev)
 			return 0;
-	if (row->ndevs_ == row->devcap_) {
-		size_t c = row->devcap_ ? row->devcap_ * 2 : 4;
-		size_t *nd = realloc(row->devs_, c * sizeof(*nd));
-
-		if (!nd)
-			return XP_ERR_NOMEM;
-		row->devs_ = nd;
-		row->devcap_ = c;
-	}
+	if (xp_grow(&row->devs_, &row->devcap_, row->ndevs_, sizeof(*row->devs_), 4))
+		return XP_ERR_NOMEM;
 	row->devs_[row->ndevs_++] = dev;
 	return 0;
 }

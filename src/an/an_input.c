@@ -92,21 +92,21 @@ void an_input_name_err(struct xp_err *err, const char *path)
 int an_input_notes(struct xp_notes *n, const char *path, const struct xp_trace *t)
 {
 	const struct xp_read_counts *c = &t->counts;
+	const struct {
+		size_t n;
+		const char *what;
+	} odd[] = {
+		{c->aggregated_events, "aggregated events (num_occurrences, no time) skipped"},
+		{c->events_missing_metadata, "events refer to event metadata the file lacks (named \"\")"},
+		{c->stats_missing_metadata, "stats refer to stat metadata the file lacks (ignored)"},
+		{c->duplicate_metadata, "metadata ids appear more than once (the last one is used)"},
+	};
 	size_t i;
 	int r = 0;
 
-	if (c->aggregated_events)
-		r |= xp_notes_add(n, "'%s': %zu aggregated events (num_occurrences, no time) skipped",
-				  path, c->aggregated_events);
-	if (c->events_missing_metadata)
-		r |= xp_notes_add(n, "'%s': %zu events refer to event metadata the file lacks (named \"\")",
-				  path, c->events_missing_metadata);
-	if (c->stats_missing_metadata)
-		r |= xp_notes_add(n, "'%s': %zu stats refer to stat metadata the file lacks (ignored)",
-				  path, c->stats_missing_metadata);
-	if (c->duplicate_metadata)
-		r |= xp_notes_add(n, "'%s': %zu metadata ids appear more than once (the last one is used)",
-				  path, c->duplicate_metadata);
+	for (i = 0; i < sizeof(odd) / sizeof(odd[0]); i++)
+		if (odd[i].n)
+			r |= xp_notes_add(n, "'%s': %zu %s", path, odd[i].n, odd[i].what);
 	for (i = 0; i < t->nerrors; i++)
 		r |= xp_notes_add(n, "'%s': the profiler recorded an error: %s", path, t->errors[i]);
 	for (i = 0; i < t->nwarnings; i++)

@@ -11,6 +11,7 @@
 
 #include "an_exec.h"
 #include "an_functions.h"
+#include "xp_arena.h"
 #include "xp_sort.h"
 #include "xp_stray.h"
 
@@ -232,15 +233,8 @@ static struct an_kern_row *row_for(struct an_kern_result *r, const struct row_ke
 
 static int push_sample(struct an_kern_row *row, int64_t v)
 {
-	if (row->ns_ == row->cap_) {
-		size_t c = row->cap_ ? row->cap_ * 2 : 8;
-		int64_t *ns = realloc(row->samples_, c * sizeof(*ns));
-
-		if (!ns)
-			return XP_ERR_NOMEM;
-		row->samples_ = ns;
-		row->cap_ = c;
-	}
+	if (xp_grow(&row->samples_, &row->cap_, row->ns_, sizeof(*row->samples_), 8))
+		return XP_ERR_NOMEM;
 	row->samples_[row->ns_++] = v;
 	row->instances++;
 	return 0;

@@ -122,21 +122,19 @@ static int same_module(const char *m, size_t len, const char *name)
 static int cmp_launch(const void *a, const void *b)
 {
 	const struct an_launch *x = a, *y = b;
+	int c = xp_cmp_u64(x->corr, y->corr);
 
-	if (x->corr != y->corr)
-		return x->corr < y->corr ? -1 : 1;
-	return x->t < y->t ? -1 : x->t > y->t;
+	return c ? c : xp_cmp_i64(x->t, y->t);
 }
 
 static int cmp_hexec(const void *a, const void *b)
 {
 	const struct an_host_exec *x = a, *y = b;
+	int c;
 
-	if (x->line != y->line)
-		return x->line < y->line ? -1 : 1;
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
-	return x->end > y->end ? -1 : x->end < y->end;	/* the enclosing one first */
+	if ((c = xp_cmp_u64(x->line, y->line)) || (c = xp_cmp_i64(x->start, y->start)))
+		return c;
+	return xp_cmp_i64(y->end, x->end);	/* the enclosing one first */
 }
 
 void an_host_link_release(struct an_host_link *h)
@@ -192,10 +190,9 @@ struct line_launch {
 static int cmp_line_launch(const void *a, const void *b)
 {
 	const struct line_launch *x = a, *y = b;
+	int c = xp_cmp_i64(x->line, y->line);
 
-	if (x->line != y->line)
-		return x->line < y->line ? -1 : 1;
-	return x->t < y->t ? -1 : x->t > y->t;
+	return c ? c : xp_cmp_i64(x->t, y->t);
 }
 
 /* Launches of one line that vote, spread evenly over it; and the vote's whole budget. */

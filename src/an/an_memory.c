@@ -81,15 +81,8 @@ void an_mem_release(struct an_mem_result *r)
 
 int an_mem_merge(struct an_mem_result *dst, struct an_mem_result *src, struct xp_err *err)
 {
-	if (src->nrows && dst->nrows + src->nrows > dst->cap) {
-		size_t cap = dst->nrows + src->nrows;
-		struct an_mem_row *rows = realloc(dst->rows, cap * sizeof(*rows));
-
-		if (!rows)
-			return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
-		dst->rows = rows;
-		dst->cap = cap;
-	}
+	if (xp_reserve(&dst->rows, &dst->cap, dst->nrows, src->nrows, sizeof(*dst->rows)))
+		return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
 	if (src->nrows)
 		memcpy(dst->rows + dst->nrows, src->rows, src->nrows * sizeof(*src->rows));
 	dst->nrows += src->nrows;

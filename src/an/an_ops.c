@@ -124,27 +124,23 @@ static void sum_merge(struct an_sum *d, const struct an_sum *s)
 		d->overflow = 1;
 }
 
+/* Adds the times and counts of row s into row d: occurrences, total and self time, flops, bytes. */
+static void row_add(struct an_op_row *d, const struct an_op_row *s)
+{
+	d->occurrences += s->occurrences;
+	d->total_ps = sat_add(d->total_ps, s->total_ps);
+	d->self_ps = sat_add(d->self_ps, s->self_ps);
+	sum_merge(&d->flops, &s->flops);
+	sum_merge(&d->model_flops, &s->model_flops);
+	sum_merge(&d->bytes, &s->bytes);
+}
+
 /* A count (flops, bytes): 0 and *out, or -1 for a negative, non-integral or non-numeric value. */
 static int count_value(const struct xp_stat *s, uint64_t *out)
 {
-	switch (s->type) {
-	case XP_STAT_UINT64:
-		*out = s->v.u;
-		return 0;
-	case XP_STAT_INT64:
-		if (s->v.i < 0)
-			return -1;
-		*out = (uint64_t)s->v.i;
-		return 0;
-	case XP_STAT_DOUBLE:
-		if (s->v.d >= 0 && s->v.d < 18446744073709551616.0 && s->v.d == floor(s->v.d)) {
-			*out = (uint64_t)s->v.d;
-			return 0;
-		}
+	if (s->type == XP_STAT_INT64 && s->v.i < 0)
 		return -1;
-	default:
-		return -1;
-	}
+	return xp_stat_u64(s, out);
 }
 
 /* A program id: an integer stat, or a string of 1 to 19 digits. */
@@ -870,12 +866,7 @@ int an_ops_merge(struct an_ops_result *dst, const struct an_ops_result *src, str
 		if (!d)
 			return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
 		ridge_join(d, s->ridge, s->ridge_differs, is_new);
-		d->occurrences += s->occurrences;
-		d->total_ps = sat_add(d->total_ps, s->total_ps);
-		d->self_ps = sat_add(d->self_ps, s->self_ps);
-		sum_merge(&d->flops, &s->flops);
-		sum_merge(&d->model_flops, &s->model_flops);
-		sum_merge(&d->bytes, &s->bytes);
+		row_add(d, s);
 	}
 	return 0;
 }
@@ -1035,12 +1026,7 @@ static int build_categories(struct an_ops_result *r)
 		} else {
 			ridge_join(d, s->ridge, s->ridge_differs, 0);
 		}
-		d->occurrences += s->occurrences;
-		d->total_ps = sat_add(d->total_ps, s->total_ps);
-		d->self_ps = sat_add(d->self_ps, s->self_ps);
-		sum_merge(&d->flops, &s->flops);
-		sum_merge(&d->model_flops, &s->model_flops);
-		sum_merge(&d->bytes, &s->bytes);
+		row_add(d, s);
 	}
 	ret = 0;
 out:

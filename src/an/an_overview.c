@@ -304,7 +304,8 @@ struct launches {
 	struct an_corr_index by_corr;
 };
 
-static int collect_launches(const struct xp_trace *t, struct launches *L)
+/* How many events of the loaded host planes carry the stat key: what to allocate for. */
+static size_t count_host_events_with(const struct xp_trace *t, enum xp_key key)
 {
 	size_t pi, i, n = 0;
 
@@ -314,8 +315,15 @@ static int collect_launches(const struct xp_trace *t, struct launches *L)
 		if (!p->loaded || strncmp(p->name, "/host:", 6))
 			continue;
 		for (i = 0; i < p->nevents; i++)
-			n += xp_event_stat(p, &p->events[i], XP_K_CORRELATION_ID) != NULL;
+			n += xp_event_stat(p, &p->events[i], key) != NULL;
 	}
+	return n;
+}
+
+static int collect_launches(const struct xp_trace *t, struct launches *L)
+{
+	size_t pi, i, n = count_host_events_with(t, XP_K_CORRELATION_ID);
+
 	L->n = 0;
 	if (!(L->v = xp_malloc_big(n + 1, sizeof(*L->v))))
 		return -1;
@@ -536,18 +544,10 @@ static int cmp_hstep(const void *a, const void *b)
 
 static int add_host_steps(struct an_ov_result *r, const struct xp_trace *t)
 {
-	size_t pi, i, n = 0, k;
+	size_t pi, i, n = count_host_events_with(t, XP_K_STEP_NUM), k;
 	struct hstep *v;
 	int ret = -1;
 
-	for (pi = 0; pi < t->nplanes; pi++) {
-		const struct xp_plane *p = &t->planes[pi];
-
-		if (!p->loaded || strncmp(p->name, "/host:", 6))
-			continue;
-		for (i = 0; i < p->nevents; i++)
-			n += xp_event_stat(p, &p->events[i], XP_K_STEP_NUM) != NULL;
-	}
 	if (!n)
 		return 0;
 	if (!(v = xp_malloc_big(n, sizeof(*v))))

@@ -134,6 +134,21 @@ static int field_str(struct pctx *c, const cJSON *obj, const char *name, int opt
 	return *out ? 0 : xp_err_set(c->err, XP_ERR_NOMEM, "out of memory");
 }
 
+/* The same, copied into the arena a (*out NULL where optional and absent). */
+static int field_str_in(struct pctx *c, const cJSON *obj, const char *name, int optional, struct xp_arena *a,
+			const char **out)
+{
+	char *s;
+	int ret = field_str(c, obj, name, optional, &s);
+
+	*out = NULL;
+	if (ret || !s)
+		return ret;
+	*out = xp_arena_strndup(a, s, strlen(s));
+	free(s);
+	return *out ? 0 : xp_err_set(c->err, XP_ERR_NOMEM, "out of memory");
+}
+
 static int field_strs(struct pctx *c, const cJSON *obj, const char *name, char ***out, size_t *n)
 {
 	const cJSON *a = member(c, obj, name), *v;
@@ -190,17 +205,12 @@ static int parse_device(struct pctx *c, const cJSON *o, struct an_exec_list *l, 
 {
 	size_t i;
 	int64_t v;
-	char *name;
 	int ret;
 
 	if (!cJSON_IsObject(o))
 		return bad(c, "a device is not an object");
-	if ((ret = field_str(c, o, "name", 0, &name)))
+	if ((ret = field_str_in(c, o, "name", 0, &l->arena, &d->name)))
 		return ret;
-	d->name = xp_arena_strndup(&l->arena, name, strlen(name));
-	free(name);
-	if (!d->name)
-		return xp_err_set(c->err, XP_ERR_NOMEM, "out of memory");
 	if ((ret = field_int(c, o, "plane", 0, UINT32_MAX, &v)))
 		return ret;
 	d->plane = (uint32_t)v;
@@ -251,23 +261,13 @@ static int parse_functions(struct pctx *c, const cJSON *a, struct an_exec_list *
 	cJSON_ArrayForEach(o, a) {
 		struct fn_ident *f = &(*out)[i++];
 		const cJSON *pid;
-		char *s;
 
 		c->field = "functions";
 		if (!cJSON_IsObject(o))
 			return bad(c, "a function is not an object");
-		if ((ret = field_str(c, o, "name", 0, &s)))
+		if ((ret = field_str_in(c, o, "name", 0, &l->arena, &f->name)) ||
+		    (ret = field_str_in(c, o, "fingerprint", 1, &l->arena, &f->fingerprint)))
 			return ret;
-		f->name = xp_arena_strndup(&l->arena, s, strlen(s));
-		free(s);
-		if ((ret = field_str(c, o, "fingerprint", 1, &s)))
-			return ret;
-		f->fingerprint = s ? xp_arena_strndup(&l->arena, s, strlen(s)) : NULL;
-		if (!f->name || (s && !f->fingerprint)) {
-			free(s);
-			return xp_err_set(c->err, XP_ERR_NOMEM, "out of memory");
-		}
-		free(s);
 		pid = member(c, o, "program_id");
 		if (pid && !cJSON_IsNull(pid)) {
 			if (get_u64(pid, &f->program_id))
@@ -403,17 +403,12 @@ static int parse_execs(struct pctx *c, const cJSON *o, struct an_exec_list *l, i
 	int64_t *col[NCOLS] = {0};
 	const cJSON *devs, *d, *cols;
 	size_t nfns = 0, n, i, k;
-	char *host = NULL;
 	int ret;
 
 	if (!cJSON_IsObject(o))
 		return bad(c, "not an object");
-	if ((ret = field_str(c, o, "hostname", 0, &host)))
+	if ((ret = field_str_in(c, o, "hostname", 0, &l->arena, &l->hostname)))
 		return ret;
-	l->hostname = xp_arena_strndup(&l->arena, host, strlen(host));
-	free(host);
-	if (!l->hostname)
-		return xp_err_set(c->err, XP_ERR_NOMEM, "out of memory");
 	devs = member(c, o, "devices");
 	if (!cJSON_IsArray(devs))
 		return bad(c, devs ? "not an array" : "missing field");

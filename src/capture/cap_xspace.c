@@ -2,12 +2,14 @@
 #include "cap_xspace.h"
 
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "xp_arena.h"
 #include "xp_hmap.h"
+#include "xp_sort.h"
 #include "xplane.pb-c.h"
 
 typedef Tensorflow__Profiler__XSpace XSpace;
@@ -345,56 +347,41 @@ static int cmp_api_corr(const void *a, const void *b)
 {
 	const struct cap_api *x = &sort_file->apis[*(const uint32_t *)a];
 	const struct cap_api *y = &sort_file->apis[*(const uint32_t *)b];
+	int c;
 
-	if (x->correlation != y->correlation)
-		return x->correlation < y->correlation ? -1 : 1;
-	if (api_rank(x) != api_rank(y))
-		return api_rank(x) < api_rank(y) ? -1 : 1;
-	return *(const uint32_t *)a < *(const uint32_t *)b ? -1 : 1;
+	if ((c = xp_cmp_u64(x->correlation, y->correlation)) || (c = xp_cmp_i64(api_rank(x), api_rank(y))))
+		return c;
+	return xp_cmp_u64(*(const uint32_t *)a, *(const uint32_t *)b);
 }
 
 static int cmp_range(const void *a, const void *b)
 {
 	const struct nvrange *x = a, *y = b;
+	int c;
 
-	if (x->thread != y->thread)
-		return x->thread < y->thread ? -1 : 1;
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
+	if ((c = xp_cmp_u64(x->thread, y->thread)) || (c = xp_cmp_u64(x->start, y->start)))
+		return c;
 	/* an outer range (ending later) before an inner one starting at the same time */
-	return x->end > y->end ? -1 : x->end < y->end;
+	return xp_cmp_u64(y->end, x->end);
 }
 
 static int cmp_devref(const void *a, const void *b)
 {
 	const struct devref *x = a, *y = b;
+	int c;
 
-	if (x->device != y->device)
-		return x->device < y->device ? -1 : 1;
-	if (x->stream != y->stream)
-		return x->stream < y->stream ? -1 : 1;
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
-	if (x->end != y->end)
-		return x->end < y->end ? -1 : 1;
-	if (x->type != y->type)
-		return x->type < y->type ? -1 : 1;
-	return x->idx < y->idx ? -1 : x->idx > y->idx;
+	if ((c = xp_cmp_u64(x->device, y->device)) || (c = xp_cmp_u64(x->stream, y->stream)) ||
+	    (c = xp_cmp_u64(x->start, y->start)) || (c = xp_cmp_u64(x->end, y->end)) ||
+	    (c = xp_cmp_u64(x->type, y->type)))
+		return c;
+	return xp_cmp_u64(x->idx, y->idx);
 }
 
+/* A range end's marker id, as wide as the radix sort's key, and its position. */
 struct marker_ref {
-	uint32_t id;
+	uint64_t id;
 	uint32_t idx;
 };
-
-static int cmp_marker_ref(const void *a, const void *b)
-{
-	const struct marker_ref *x = a, *y = b;
-
-	if (x->id != y->id)
-		return x->id < y->id ? -1 : 1;
-	return x->idx < y->idx ? -1 : x->idx > y->idx;
-}
 
 struct span {
 	uint64_t on, off;
@@ -487,7 +474,12 @@ static int build_ranges(struct proc *pr)
 			nends++;
 		}
 	}
-	qsort(ends, nends, sizeof(*ends), cmp_marker_ref);
+	/* stably by id: ends of one id in the order they were recorded */
+	if (xp_sort_by_u64(ends, nends, sizeof(*ends), offsetof(struct marker_ref, id))) {
+		free(ends);
+		free(spans);
+		return XP_ERR_NOMEM;
+	}
 	for (i = 0; i < f->nmarkers; i++) {
 		const struct cap_marker *m = &f->markers[i];
 		struct nvrange *r;
@@ -892,12 +884,11 @@ static int cmp_api_thread(const void *a, const void *b)
 {
 	const struct cap_api *x = &sort_file->apis[*(const uint32_t *)a];
 	const struct cap_api *y = &sort_file->apis[*(const uint32_t *)b];
+	int c;
 
-	if (x->thread != y->thread)
-		return x->thread < y->thread ? -1 : 1;
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
-	return *(const uint32_t *)a < *(const uint32_t *)b ? -1 : 1;
+	if ((c = xp_cmp_u64(x->thread, y->thread)) || (c = xp_cmp_u64(x->start, y->start)))
+		return c;
+	return xp_cmp_u64(*(const uint32_t *)a, *(const uint32_t *)b);
 }
 
 /* "/host:CUPTI": the API calls (driver, runtime, internal launches), a line per thread. */
@@ -1137,10 +1128,9 @@ static int cmp_files(const void *a, const void *b)
 {
 	const struct cap_file *x = *(const struct cap_file *const *)a;
 	const struct cap_file *y = *(const struct cap_file *const *)b;
+	int c = xp_cmp_u64(x->header.pid, y->header.pid);
 
-	if (x->header.pid != y->header.pid)
-		return x->header.pid < y->header.pid ? -1 : 1;
-	return x->header.start_ts < y->header.start_ts ? -1 : x->header.start_ts > y->header.start_ts;
+	return c ? c : xp_cmp_u64(x->header.start_ts, y->header.start_ts);
 }
 
 /* What a process's file says that the user should know. */

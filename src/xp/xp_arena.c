@@ -225,6 +225,23 @@ int xp_grow(void *arrp, size_t *cap, size_t n, size_t elem, size_t first)
 	return 0;
 }
 
+int xp_reserve(void *arrp, size_t *cap, size_t n, size_t k, size_t elem)
+{
+	void *a, *na;
+
+	if (k <= *cap - n)
+		return 0;
+	if (k > SIZE_MAX - n || n + k > SIZE_MAX / elem)
+		return -1;
+	memcpy(&a, arrp, sizeof(a));
+	na = realloc(a, (n + k) * elem);
+	if (!na)
+		return -1;
+	memcpy(arrp, &na, sizeof(na));
+	*cap = n + k;
+	return 0;
+}
+
 void xp_hint_huge(void *p, size_t n)
 {
 #ifdef MADV_HUGEPAGE

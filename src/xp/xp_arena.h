@@ -39,6 +39,12 @@ char *xp_arena_strndup(struct xp_arena *a, const char *s, size_t len);
  * (the array and *cap as they were).
  */
 int xp_grow(void *arrp, size_t *cap, size_t n, size_t elem, size_t first);
+/*
+ * The same for k more elements at once, as when appending another array:
+ * the capacity becomes n + k exactly where it must grow. 0, or -1 when out
+ * of memory (the array and *cap as they were).
+ */
+int xp_reserve(void *arrp, size_t *cap, size_t n, size_t k, size_t elem);
 
 /*
  * Asks the kernel to back a big block (XP_HUGE_MIN bytes or more) with huge

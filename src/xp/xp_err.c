@@ -4,6 +4,8 @@
 #include <stdarg.h>
 #include <stdio.h>
 
+#include "xp_arena.h"
+
 void xp_escape(char *dst, size_t n, const char *s)
 {
 	size_t len = 0;
@@ -43,15 +45,8 @@ int xp_notes_add(struct xp_notes *w, const char *fmt, ...)
 	char *s;
 	int r;
 
-	if (w->n == w->cap) {
-		size_t cap = w->cap ? w->cap * 2 : 8;
-		char **nm = realloc(w->msgs, cap * sizeof(*nm));
-
-		if (!nm)
-			return XP_ERR_NOMEM;
-		w->msgs = nm;
-		w->cap = cap;
-	}
+	if (xp_grow(&w->msgs, &w->cap, w->n, sizeof(*w->msgs), 8))
+		return XP_ERR_NOMEM;
 	va_start(ap, fmt);
 	r = vasprintf(&s, fmt, ap);
 	va_end(ap);

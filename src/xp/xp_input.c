@@ -401,15 +401,8 @@ void xp_buf_release(struct xp_buf *b)
 
 static int push_path(struct xp_pathlist *l, const char *p)
 {
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? l->cap * 2 : 16;
-		char **np = realloc(l->paths, cap * sizeof(*np));
-
-		if (!np)
-			return XP_ERR_NOMEM;
-		l->paths = np;
-		l->cap = cap;
-	}
+	if (xp_grow(&l->paths, &l->cap, l->n, sizeof(*l->paths), 16))
+		return XP_ERR_NOMEM;
 	l->paths[l->n] = strdup(p);
 	if (!l->paths[l->n])
 		return XP_ERR_NOMEM;

@@ -4,9 +4,12 @@
 #include <assert.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "xp_sort.h"
 
 static const char *const key_names[XP_KEY_COUNT] = {
 	[XP_K_HLO_MODULE] = "hlo_module",
@@ -91,20 +94,11 @@ void xp_trace_free(struct xp_trace *t)
 	free(t);
 }
 
-/* Sorting by (id, original position) so that "the last duplicate wins" is stable. */
+/* An element's id and original position: sorted stably by id, "the last duplicate wins" holds. */
 struct id_pos {
 	int64_t id;
 	size_t pos;
 };
-
-static int cmp_id_pos(const void *a, const void *b)
-{
-	const struct id_pos *x = a, *y = b;
-
-	if (x->id != y->id)
-		return x->id < y->id ? -1 : 1;
-	return x->pos < y->pos ? -1 : x->pos > y->pos;
-}
 
 /*
  * Sorts n elements of size sz (each starting with an int64 id) by id and keeps
@@ -120,17 +114,16 @@ static size_t sort_unique_by_id(void *base, size_t n, size_t sz, size_t *dups, i
 		return n;
 	ix = malloc(n * sizeof(*ix));
 	tmp = malloc(n * sz);
-	if (!ix || !tmp) {
+	for (i = 0; ix && i < n; i++) {
+		memcpy(&ix[i].id, (char *)base + i * sz, sizeof(int64_t));
+		ix[i].pos = i;
+	}
+	if (!ix || !tmp || xp_sort_by_i64(ix, n, sizeof(*ix), offsetof(struct id_pos, id))) {
 		free(ix);
 		free(tmp);
 		*nomem = 1;
 		return n;
 	}
-	for (i = 0; i < n; i++) {
-		memcpy(&ix[i].id, (char *)base + i * sz, sizeof(int64_t));
-		ix[i].pos = i;
-	}
-	qsort(ix, n, sizeof(*ix), cmp_id_pos);
 	for (i = 0; i < n; i++) {
 		if (i + 1 < n && ix[i + 1].id == ix[i].id) {
 			(*dups)++;

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Sorting many records by an int64 key: the analyses' intervals and spans. */
+/* Sorting many records by an int64 key (the analyses' intervals and spans), and comparators' comparisons. */
 #ifndef XP_SORT_H
 #define XP_SORT_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /*
  * Sorts n records of size bytes ascending by the int64 at byte key_off of
@@ -23,5 +24,22 @@ int xp_sort_by_u64(void *base, size_t n, size_t size, size_t key_off);
  * as they were.
  */
 int xp_sort_doubles(double *v, size_t n);
+
+/*
+ * Three-way comparisons for qsort comparators: -1, 0 or 1 as a is below,
+ * equal to or above b. A comparator orders by its keys in turn with
+ * `if ((c = xp_cmp_i64(...)) || (c = ...)) return c;` and breaks the last
+ * tie by position where it must give the order of a stable sort. Pass
+ * signed fields to the first, unsigned ones (sizes, positions) to the second.
+ */
+static inline int xp_cmp_i64(int64_t a, int64_t b)
+{
+	return (a > b) - (a < b);
+}
+
+static inline int xp_cmp_u64(uint64_t a, uint64_t b)
+{
+	return (a > b) - (a < b);
+}
 
 #endif

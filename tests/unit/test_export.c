@@ -20,6 +20,7 @@
 #include "perfetto_trace.pb-c.h"
 #include "test.h"
 #include "test_trace.h"
+#include "xp_sort.h"
 
 #define US(x) ((int64_t)(x) * 1000000)
 
@@ -134,13 +135,8 @@ static int rec_cmp(const void *a, const void *b)
 	const struct rec *x = a, *y = b;
 	int c;
 
-	if (x->start != y->start)
-		return x->start < y->start ? -1 : 1;
-	if (x->dur != y->dur)
-		return x->dur < y->dur ? -1 : 1;
-	if ((c = strcmp(x->plane, y->plane)))
-		return c;
-	if ((c = strcmp(x->name, y->name)))
+	if ((c = xp_cmp_i64(x->start, y->start)) || (c = xp_cmp_i64(x->dur, y->dur)) ||
+	    (c = strcmp(x->plane, y->plane)) || (c = strcmp(x->name, y->name)))
 		return c;
 	return strcmp(x->args ? x->args : "", y->args ? y->args : "");
 }
@@ -386,10 +382,9 @@ struct pf_ev {
 static int pf_ev_cmp(const void *a, const void *b)
 {
 	const struct pf_ev *x = a, *y = b;
+	int c = xp_cmp_u64(x->ts, y->ts);
 
-	if (x->ts != y->ts)
-		return x->ts < y->ts ? -1 : 1;
-	return x->pos < y->pos ? -1 : x->pos > y->pos;
+	return c ? c : xp_cmp_u64(x->pos, y->pos);
 }
 
 struct pf_track {
@@ -432,6 +427,16 @@ static void table_put(char ***t, size_t *n, uint64_t iid, ProtobufCBinaryData v)
 	}
 	free((*t)[iid]);
 	(*t)[iid] = bin_str(v);
+}
+
+/* table_put where an iid interned before must come again with the same string. */
+static void table_put_same(char ***t, size_t *n, uint64_t iid, ProtobufCBinaryData v)
+{
+	char *s = bin_str(v);
+
+	CHECK(iid >= *n || !(*t)[iid] || !strcmp((*t)[iid], s));
+	free(s);
+	table_put(t, n, iid, v);
 }
 
 static void seq_clear(struct seqstate *q)
@@ -536,24 +541,16 @@ static void pf_recs(const struct out_bytes *b, struct recs *r, size_t *ntracks, 
 		if (pk->interned_data) {
 			Perfetto__Protos__InternedData *id = pk->interned_data;
 
-			for (j = 0; j < id->n_event_names; j++) {
-				uint64_t iid = id->event_names[j]->iid;
-				char *v = bin_str(id->event_names[j]->name);
-
-				CHECK(iid >= q->nnames || !q->names[iid] || !strcmp(q->names[iid], v));
-				free(v);
-				table_put(&q->names, &q->nnames, iid, id->event_names[j]->name);
-			}
+			for (j = 0; j < id->n_event_names; j++)
+				table_put_same(&q->names, &q->nnames, id->event_names[j]->iid,
+					       id->event_names[j]->name);
 			for (j = 0; j < id->n_debug_annotation_names; j++)
 				table_put(&q->keys, &q->nkeys, id->debug_annotation_names[j]->iid,
 					  id->debug_annotation_names[j]->name);
 			for (j = 0; j < id->n_debug_annotation_string_values; j++) {
-				uint64_t iid = id->debug_annotation_string_values[j]->iid;
-				char *v = bin_str(id->debug_annotation_string_values[j]->str);
+				Perfetto__Protos__InternedString *v = id->debug_annotation_string_values[j];
 
-				CHECK(iid >= q->nstrs || !q->strs[iid] || !strcmp(q->strs[iid], v));
-				free(v);
-				table_put(&q->strs, &q->nstrs, iid, id->debug_annotation_string_values[j]->str);
+				table_put_same(&q->strs, &q->nstrs, v->iid, v->str);
 			}
 		}
 		if (pk->track_event) {

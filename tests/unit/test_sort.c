@@ -4,6 +4,7 @@
  * record for record, which checks both the order and the stability. Keys:
  * negative and positive, the int64 extremes, many duplicates, and keys that
  * share their high digits (the skipped passes); record sizes 16, 24 and 40.
+ * The comparisons qsort comparators share (xp_cmp_i64, xp_cmp_u64) as well.
  */
 #include <math.h>
 #include <stdint.h>
@@ -22,10 +23,9 @@ struct rec24 {
 static int by_key_pos(const void *a, const void *b)
 {
 	const struct rec24 *x = a, *y = b;
+	int c = xp_cmp_i64(x->key, y->key);
 
-	if (x->key != y->key)
-		return x->key < y->key ? -1 : 1;
-	return x->pos < y->pos ? -1 : x->pos > y->pos;
+	return c ? c : xp_cmp_u64(x->pos, y->pos);
 }
 
 static uint64_t rnd(uint64_t *s)
@@ -177,6 +177,19 @@ static void doubles(void)
 	CHECK(!memcmp(a, b, sizeof(a)));
 }
 
+/* The comparators' comparisons, which the order above is checked against: the extremes and neighbours. */
+static void comparisons(void)
+{
+	CHECK_INT(xp_cmp_i64(INT64_MIN, INT64_MAX), -1);
+	CHECK_INT(xp_cmp_i64(INT64_MAX, INT64_MIN), 1);
+	CHECK_INT(xp_cmp_i64(-1, 0), -1);
+	CHECK_INT(xp_cmp_i64(INT64_MIN, INT64_MIN), 0);
+	CHECK_INT(xp_cmp_u64(UINT64_MAX, 0), 1);
+	CHECK_INT(xp_cmp_u64(0, UINT64_MAX), -1);
+	CHECK_INT(xp_cmp_u64((uint64_t)1 << 63, ((uint64_t)1 << 63) - 1), 1);
+	CHECK_INT(xp_cmp_u64(UINT64_MAX, UINT64_MAX), 0);
+}
+
 int main(void)
 {
 	static const size_t sizes[] = {0, 1, 2, 3, 47, 48, 49, 1000, 65537, 200000};
@@ -186,6 +199,7 @@ int main(void)
 	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)
 		for (kind = 0; kind < 4; kind++)
 			one(sizes[i], kind, 0x9e3779b97f4a7c15ull + i * 31 + (uint64_t)kind);
+	comparisons();
 	other_sizes();
 	doubles();
 	return test_done("sort");
