@@ -41,6 +41,7 @@
 #include "out_bytes.h"
 #include "opt.h"
 #include "out_table.h"
+#include "xp_arena.h"
 #include "xp_err.h"
 #include "xp_hmap.h"
 #include "xp_input.h"
@@ -430,13 +431,14 @@ void cmd_print_notes(const struct xp_notes *n);
  * warning per run given more than once.
  */
 struct cmd_distinct_run {
-	char *first, *copy;	/* the inputs that held it first and second */
+	const char *first, *copy;	/* the inputs that held it first and second */
 	size_t copies;		/* after the first */
 };
 struct cmd_distinct {
 	struct xp_hmap seen;	/* digest -> runs[] */
 	struct cmd_distinct_run *runs;
 	size_t n, cap;
+	struct xp_arena names;	/* the inputs' names; zeroed is ready */
 };
 int cmd_distinct_check(struct cmd_distinct *s, const struct cmd_input *in);
 int cmd_distinct_notes(const struct cmd_distinct *s, struct xp_notes *notes);

@@ -25,8 +25,8 @@ int cmd_distinct_check(struct cmd_distinct *s, const struct cmd_input *in)
 	if (!r)
 		return -1;
 	if (is_new)
-		return (r->first = strdup(in->path)) ? 0 : -1;
-	if (!r->copies++ && !(r->copy = strdup(in->path)))
+		return (r->first = xp_arena_strndup(&s->names, in->path, strlen(in->path))) ? 0 : -1;
+	if (!r->copies++ && !(r->copy = xp_arena_strndup(&s->names, in->path, strlen(in->path))))
 		return -1;
 	return 1;
 }
@@ -57,12 +57,7 @@ int cmd_distinct_notes(const struct cmd_distinct *s, struct xp_notes *notes)
 
 void cmd_distinct_release(struct cmd_distinct *s)
 {
-	size_t i;
-
-	for (i = 0; i < s->n; i++) {
-		free(s->runs[i].first);
-		free(s->runs[i].copy);
-	}
+	xp_arena_release(&s->names);
 	free(s->runs);
 	xp_hmap_release(&s->seen);
 	memset(s, 0, sizeof(*s));
