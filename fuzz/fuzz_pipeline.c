@@ -58,8 +58,9 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len);
 
-/* How the formatters are called: without colour, and with it (text tables only). */
-static const struct out_style style[2] = {{0, OUT_UNIT_AUTO}, {1, OUT_UNIT_AUTO}};
+/* How the formatters are called: without colour, and with it (text tables only); of one input or of several. */
+static const struct out_style style[2] = {{0, OUT_UNIT_AUTO, 0}, {1, OUT_UNIT_AUTO, 0}};
+static const struct out_style style_several[2] = {{0, OUT_UNIT_AUTO, 1}, {1, OUT_UNIT_AUTO, 1}};
 
 struct list_ctx {
 	FILE *f;
@@ -677,7 +678,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 		static const enum out_mem_view views[] = {OUT_MEM_SUMMARY, OUT_MEM_TIMELINE, OUT_MEM_PEAK};
 		struct an_mem_opts mo = {.peak = (h >> 40) & 1, .timeline = (h >> 41) & 1,
 					 .memory = mem_pats[(h >> 42) % 6]};
-		struct out_mem_opts oo = {.show_input = (h >> 45) & 1, .top = (h >> 46) % 3};
+		struct out_mem_opts oo = {.top = (h >> 46) % 3};
+		const struct out_style *mst = (h >> 45) & 1 ? style_several : style;
 		struct an_mem_result mr;
 		struct xp_trace *tc = NULL;
 		struct xp_err me = {0};	/* err may hold an earlier analysis's error: xp_err_set keeps the first */
@@ -686,7 +688,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 
 		if (getenv("FUZZ_VERBOSE"))
 			fprintf(stderr, "memory: peak %d, timeline %d, memory %s, show-input %d, top %zu, merged %d\n",
-				mo.peak, mo.timeline, mo.memory ? mo.memory : "(any)", oo.show_input, oo.top, merged);
+				mo.peak, mo.timeline, mo.memory ? mo.memory : "(any)", mst[0].several, oo.top, merged);
 		/* it reads less than the full read, which accepted the input: it must accept it too */
 		if (mem_command_read(reader, data, len, h, &tc, &me) && me.code != XP_ERR_NOMEM) {
 			fprintf(stderr, "%s: the full read accepts, memory's read: %s\n", reader->name, me.msg);
@@ -711,7 +713,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 				for (v = 0; v < nviews; v++) {
 					oo.view = views[v];
 					VAL_FORMAT(modes[m], colour && !m,
-						   out_memory(f, modes[m], &mr, &oo, &notes, &style[colour && !m]));
+						   out_memory(f, modes[m], &mr, &oo, &notes, &mst[colour && !m]));
 				}
 			}
 		}
@@ -725,7 +727,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 	{
 		static const char *const comp_pats[] = {NULL, NULL, "f", "JIT_", ")"};
 		struct an_comp_opts po = {.function = comp_pats[(h >> 50) % 5]};
-		struct out_comp_opts oo = {.show_input = (h >> 53) & 1, .top = (h >> 54) % 3};
+		struct out_comp_opts oo = {.top = (h >> 54) % 3};
+		const struct out_style *pst = (h >> 53) & 1 ? style_several : style;
 		struct an_comp_result pr;
 		struct xp_trace *tc = NULL;
 		struct xp_err pe = {0};
@@ -733,7 +736,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 
 		if (getenv("FUZZ_VERBOSE"))
 			fprintf(stderr, "compile: function %s, show-input %d, top %zu, merged %d\n",
-				po.function ? po.function : "(any)", oo.show_input, oo.top, merged);
+				po.function ? po.function : "(any)", pst[0].several, oo.top, merged);
 		if (comp_command_read(reader, data, len, h, &tc, &pe) && pe.code != XP_ERR_NOMEM) {
 			fprintf(stderr, "%s: the full read accepts, compile's read: %s\n", reader->name, pe.msg);
 			abort();
@@ -762,7 +765,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 				for (ev = 0; ev < (modes[m] == OUT_CSV || modes[m] == OUT_TSV ? 2 : 1); ev++) {
 					oo.events = ev;
 					VAL_FORMAT(modes[m], colour && !m,
-						   out_compile(f, modes[m], &pr, &oo, &notes, &style[colour && !m]));
+						   out_compile(f, modes[m], &pr, &oo, &notes, &pst[colour && !m]));
 				}
 		}
 		an_comp_release(&pr);

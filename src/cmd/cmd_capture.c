@@ -360,7 +360,7 @@ static int print_stats(const unsigned char *buf, size_t len, const struct captur
 	struct an_fn_result res;
 	struct xp_notes none = {0};
 	struct xp_err err = {0};
-	struct out_style st;
+	struct out_style st = {0};
 	int ret = EXIT_ERROR, have_list = 0;
 
 	an_fn_init(&res, &fo);

@@ -36,10 +36,7 @@ static int comp_nothing(struct cmd_drive *d)
 
 static int comp_print(FILE *f, enum out_mode mode, const struct out_style *st, const struct cmd_drive *d)
 {
-	struct out_comp_opts o = ((const struct comp_args *)d->args)->oo;
-
-	o.show_input = d->paths.n > 1;
-	return out_compile(f, mode, d->res, &o, &d->notes, st);
+	return out_compile(f, mode, d->res, &((const struct comp_args *)d->args)->oo, &d->notes, st);
 }
 
 static const struct cmd_analysis compile = {

@@ -122,8 +122,10 @@ out:
 static int drive_print(FILE *f, enum out_mode mode, const struct out_style *st, const void *arg)
 {
 	const struct cmd_drive *d = arg;
+	struct out_style several = *st;
 
-	return d->a->print(f, mode, st, d);
+	several.several = d->paths.n > 1;
+	return d->a->print(f, mode, &several, d);
 }
 
 /* After the inputs of a streamed output: its close, the notes, and what after says. */

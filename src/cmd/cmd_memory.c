@@ -39,10 +39,7 @@ static int mem_nothing(struct cmd_drive *d)
 
 static int mem_print(FILE *f, enum out_mode mode, const struct out_style *st, const struct cmd_drive *d)
 {
-	struct out_mem_opts o = ((const struct mem_args *)d->args)->oo;
-
-	o.show_input = d->paths.n > 1;
-	return out_memory(f, mode, d->res, &o, &d->notes, st);
+	return out_memory(f, mode, d->res, &((const struct mem_args *)d->args)->oo, &d->notes, st);
 }
 
 static const struct cmd_analysis memory = {

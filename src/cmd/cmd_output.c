@@ -144,7 +144,7 @@ int cmd_out_close(struct cmd_out *o, int ok)
 int cmd_write(const struct cmd_common *c, enum out_mode mode, cmd_print_fn print, const void *result)
 {
 	struct cmd_out out;
-	struct out_style st;
+	struct out_style st = {0};
 	int ret = cmd_out_open(&out, c->output);
 
 	if (ret)

@@ -96,7 +96,7 @@ static int print_fns(FILE *f, enum out_mode mode, const struct an_comp_result *r
 	char h[6][32];
 	const char *ht[] = {"INPUT", "FUNCTION", "CALLS", h[0], h[1], h[2], h[3], h[4], h[5], "COMPILED"};
 	struct out_tcol c[6];
-	size_t i, k, n = shown_fns(r, o), skip = o->show_input || machine ? 0 : 1;
+	size_t i, k, n = shown_fns(r, o), skip = st->several || machine ? 0 : 1;
 	struct out_table t;
 	int ret;
 
@@ -152,7 +152,7 @@ static int print_events(FILE *f, enum out_mode mode, const struct an_comp_result
 	/* text: no NESTED column, the event is indented instead */
 	const char *ht[] = {"INPUT", "FUNCTION", "CALL", "PHASE", "EVENT", h[0], h[1], "INNER", h[2], "WHERE"};
 	static const unsigned char rt[] = {0, 0, 1, 0, 0, 1, 1, 1, 1, 0};
-	size_t i, n = shown_fns(r, o), k, skip = o->show_input || machine ? 0 : 1;
+	size_t i, n = shown_fns(r, o), k, skip = st->several || machine ? 0 : 1;
 	const struct an_comp_event **ev = malloc((r->nevents + 1) * sizeof(*ev));
 	struct out_tcol c[3];
 	struct out_table t;

@@ -11,7 +11,6 @@
 
 struct out_comp_opts {
 	int events;		/* CSV/TSV: the events table instead of the functions */
-	int show_input;		/* several inputs: name each row's */
 	size_t top;		/* only the first N function rows (and their events); 0: all */
 };
 

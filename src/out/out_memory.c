@@ -126,7 +126,7 @@ static int print_summary(FILE *f, enum out_mode mode, const struct an_mem_result
 	const char *ht[] = {"INPUT", "MEMORY", "CAPACITY", "PEAK IN USE", "RESERVED", "OF CAP", hat, "FRAG",
 			    "LIFETIME PEAK", "ALLOCS", "FREES", "LIVE AT PEAK", "BEFORE PROFILE"};
 	static const unsigned char rt[] = {0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
-	size_t skip = o->show_input ? 0 : 1, i;
+	size_t skip = st->several ? 0 : 1, i;
 	struct out_tcol col;
 	struct out_table t;
 	int ret;
@@ -144,7 +144,7 @@ static int print_summary(FILE *f, enum out_mode mode, const struct an_mem_result
 		const struct an_mem_row *w = &r->rows[i];
 		char b[64];
 
-		if (machine || o->show_input)
+		if (machine || st->several)
 			out_table_add(&t, "%s", w->input);
 		out_table_add(&t, "%s", w->memory_id);
 		bytes_cell(&t, machine, w->capacity, w->capacity != 0);
@@ -240,7 +240,7 @@ static int print_peak(FILE *f, enum out_mode mode, const struct an_mem_result *r
 			out_fmt_bytes(pk, sizeof(pk), w->peak_in_use);
 			out_fmt_bytes(lb, sizeof(lb), w->live_bytes);
 			fputc('\n', f);
-			if (o->show_input) {
+			if (st->several) {
 				out_put_text(f, w->input);
 				fputs(": ", f);
 			}

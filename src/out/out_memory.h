@@ -17,7 +17,6 @@ enum out_mem_view {
 
 struct out_mem_opts {
 	enum out_mem_view view;	/* CSV and TSV print this table; text prints the summary and it */
-	int show_input;		/* several inputs: name each row's */
 	size_t top;		/* --peak in text: the largest N allocations per memory; 0: all */
 };
 

@@ -51,6 +51,7 @@ const char *out_unit_name(enum out_unit u);
 struct out_style {
 	int colour;
 	enum out_unit unit;	/* OUT_UNIT_AUTO: each column (each time) its own */
+	int several;		/* the result pools several inputs: tables that can name each row's do */
 };
 
 /*

@@ -167,7 +167,7 @@ static char *functions_table(enum out_mode mode, uint64_t a, uint64_t b)
 	rows[1].s.total = rows[1].s.mean = rows[1].s.min = rows[1].s.median = rows[1].s.max = 1e6;
 	r.rows = rows;
 	r.nrows = 2;
-	out_functions(f, mode, &r, &notes, &(const struct out_style){0, OUT_UNIT_AUTO});
+	out_functions(f, mode, &r, &notes, &(const struct out_style){0, OUT_UNIT_AUTO, 0});
 	fclose(f);
 	return buf;
 }
