@@ -82,7 +82,7 @@ int an_comp_notes(const struct an_comp_result *r, int several, struct xp_notes *
 			    several ? "any input" : "this input");
 }
 
-int an_ev_stray_notes(size_t k, const char *path, struct xp_notes *n)
+static int ev_stray_notes(size_t k, const char *path, struct xp_notes *n)
 {
 	if (!k)
 		return 0;
@@ -90,6 +90,15 @@ int an_ev_stray_notes(size_t k, const char *path, struct xp_notes *n)
 			    "(a duration that reads like an absolute end time): counted, but left out of total, "
 			    "mean, min and max", path, k, k == 1 ? "" : "s", k == 1 ? "s" : "", XP_STRAY_WINDOWS,
 			    k == 1 ? "its" : "their");
+}
+
+int an_ev_add_input(struct an_ev_result *r, const struct xp_trace *t, const struct an_ev_opts *o,
+		    const char *path, struct xp_notes *n, struct xp_err *err)
+{
+	size_t before = r->stray;
+	int ret = an_ev_add(r, t, o, err);
+
+	return ret ? ret : ev_stray_notes(r->stray - before, path, n);
 }
 
 int an_mem_notes(const struct an_mem_result *r, struct xp_notes *n)

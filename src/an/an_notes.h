@@ -28,8 +28,12 @@ int an_mem_input_notes(const struct an_mem_result *r, const char *path, int seve
 int an_comp_input_notes(const struct an_comp_result *r, const char *path, int several, struct xp_notes *n);
 /* Compile: functions but no compiler events in any input (several: of several), the overheads then estimates. */
 int an_comp_notes(const struct an_comp_result *r, int several, struct xp_notes *n);
-/* Events: k events of one input's planes ended as stray ends (counted, not timed). */
-int an_ev_stray_notes(size_t k, const char *path, struct xp_notes *n);
+/*
+ * events: adds one input's trace t (an_ev_add), and to n what a reader should
+ * know of it (its stray ends, path naming it). 0 or an xp_errcode.
+ */
+int an_ev_add_input(struct an_ev_result *r, const struct xp_trace *t, const struct an_ev_opts *o,
+		    const char *path, struct xp_notes *n, struct xp_err *err);
 /* The memories: events without bytes, frees of unseen allocations, reused addresses. */
 int an_mem_notes(const struct an_mem_result *r, struct xp_notes *n);
 /* The ops: stray and misnested ops, odd counters, overflowing sums, mixed peaks. */

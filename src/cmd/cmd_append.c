@@ -195,7 +195,8 @@ static int check_file(struct cmd_append *a, off_t size, int repair)
 		cmd_error("cannot write '%s': %s: nothing appended", a->path, strerror(errno));
 		return EXIT_ERROR;
 	}
-	cmd_error("warning: '%s': its cut last line (%jd bytes) removed (--repair)", a->path, (intmax_t)(size - cut));
+	cmd_error("warning: '%s': its cut last line (%jd bytes) removed (--repair)", a->path,
+		  (intmax_t)(size - cut));
 	a->len = cut;
 	return CMD_GO_ON;
 

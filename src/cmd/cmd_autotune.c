@@ -234,15 +234,14 @@ static int at_print(FILE *f, enum out_mode mode, const struct out_style *st, con
 
 static const struct cmd_analysis autotune = {
 	.name = "autotune",
-	.about =
-		"Per autotuning candidate (functions named jit_autotune_fn_<i>): samples = its\n"
-		"executions' device times over all inputs; trimmed mean and population std, min,\n"
-		"median, max, a 95% Student-t interval of the mean, rank, and whether a Welch test\n"
-		"(p >= 0.05) finds it tied with the fastest. --json prints {\"<i>\": {\"mean_s\": ...,\n"
-		"\"std_s\": ..., ...}} so a tuner's json.load gets what the Python profiler returned.\n"
-		"A candidate compiled into several programs gets a row per program, and in JSON\n"
-		"null statistics under its id with the rows in \"programs\", unless --pool-programs.\n"
-		"A summary file (xplane-stat summarize) stands for the profiles it summarises.",
+	.about = "Per autotuning candidate (functions named jit_autotune_fn_<i>): samples = its\n"
+		 "executions' device times over all inputs; trimmed mean and population std, min,\n"
+		 "median, max, a 95% Student-t interval of the mean, rank, and whether a Welch test\n"
+		 "(p >= 0.05) finds it tied with the fastest. --json prints {\"<i>\": {\"mean_s\": ...,\n"
+		 "\"std_s\": ..., ...}} so a tuner's json.load gets what the Python profiler returned.\n"
+		 "A candidate compiled into several programs gets a row per program, and in JSON\n"
+		 "null statistics under its id with the rows in \"programs\", unless --pool-programs.\n"
+		 "A summary file (xplane-stat summarize) stands for the profiles it summarises.",
 	.distinct_runs = 1,
 	.an = &an_autotune_analysis, .check = at_check, .setup = at_setup, .input = at_input,
 	.after = at_after, .print = at_print, .line = at_line,

@@ -41,14 +41,13 @@ static int comp_print(FILE *f, enum out_mode mode, const struct out_style *st, c
 
 static const struct cmd_analysis compile = {
 	.name = "compile",
-	.about =
-		"Compile time per jitted function from the host plane: its calls (JAX's\n"
-		"PjitFunction spans), the first call's duration against the median of the later\n"
-		"ones and their difference (the trace-and-compile overhead, an estimate), and the\n"
-		"compiler events in or beside its calls by phase: trace (trace_to_jaxpr), lower\n"
-		"(lower_sharding_computation...), compile (backend_compile, *Compiler::*), with\n"
-		"the XLA passes nested in them; COMPILED counts the calls that compiled\n"
-		"(more than one: recompiles). Totals say how much of the profile compiling took.",
+	.about = "Compile time per jitted function from the host plane: its calls (JAX's\n"
+		 "PjitFunction spans), the first call's duration against the median of the later\n"
+		 "ones and their difference (the trace-and-compile overhead, an estimate), and the\n"
+		 "compiler events in or beside its calls by phase: trace (trace_to_jaxpr), lower\n"
+		 "(lower_sharding_computation...), compile (backend_compile, *Compiler::*), with\n"
+		 "the XLA passes nested in them; COMPILED counts the calls that compiled\n"
+		 "(more than one: recompiles). Totals say how much of the profile compiling took.",
 	.an = &an_compile_analysis, .check = comp_check, .nothing = comp_nothing,
 	.print = comp_print,
 };

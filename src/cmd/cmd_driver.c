@@ -216,10 +216,9 @@ static int drive_begin(struct cmd_drive *d, const struct opt *opts, int argc, ch
 
 	cmd_common_init(d->c);
 	if ((ret = cmd_parse(&cmd, argc, argv, &d->pos, &d->npos)) >= 0 ||
-	    (ret = cmd_output_setup(d->c, &d->mode)) >= 0 || (d->a->check && (ret = d->a->check(d)) >= 0) ||
-	    (ret = cmd_input_setup(d->c)) >= 0 ||
-	    (d->a->an->read.how == AN_READ_EXECS && (ret = cmd_exec_setup(d->c, &d->time, &d->xo)) >= 0) ||
-	    (ret = cmd_match_setup(d->c)) >= 0)
+	    (ret = cmd_output_setup(d->c, &d->mode)) >= 0 || (ret = cmd_match_setup(d->c)) >= 0 ||
+	    (d->a->check && (ret = d->a->check(d)) >= 0) || (ret = cmd_input_setup(d->c)) >= 0 ||
+	    (d->a->an->read.how == AN_READ_EXECS && (ret = cmd_exec_setup(d->c, &d->time, &d->xo)) >= 0))
 		return ret;
 	if (!d->read)
 		d->read = &d->a->an->read;

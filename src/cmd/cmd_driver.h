@@ -26,12 +26,12 @@ struct cmd_analysis {
 	const char *about;	/* its help paragraph, under "xplane-stat NAME [OPTIONS] FILE|DIR|-..." */
 	const struct an_analysis *an;
 	/*
-	 * Right after the output mode is known: the command's own checks of its
-	 * options, and the analysis options it fills (d->opts). CMD_GO_ON, or
-	 * the exit code (message printed). NULL: none.
+	 * Right after the output mode and --match are known: the command's own
+	 * checks of its options, and the analysis options it fills (d->opts).
+	 * CMD_GO_ON, or the exit code (message printed). NULL: none.
 	 */
 	int (*check)(struct cmd_drive *d);
-	/* The same once every shared option is set up (--reader, --time, --match): for what needs them. */
+	/* The same once every shared option is set up (--reader, --time): for what needs them. */
 	int (*setup)(struct cmd_drive *d);
 	/*
 	 * On the main thread, in input order, before the input's result r is

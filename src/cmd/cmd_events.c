@@ -16,33 +16,25 @@ static const struct an_read_profile list_read = {.how = AN_READ_TRACE, .event_st
 
 static int ev_check(struct cmd_drive *d)
 {
-	if ((d->stream = ((struct ev_args *)d->args)->list))
-		d->read = &list_read;
-	return CMD_GO_ON;
-}
+	struct ev_args *a = d->args;
 
-static int ev_setup(struct cmd_drive *d)
-{
-	((struct ev_args *)d->args)->eo.match = cmd_match(d->c);
+	a->eo.match = cmd_match(d->c);
+	if ((d->stream = a->list))
+		d->read = &list_read;
 	return CMD_GO_ON;
 }
 
 static int ev_input(struct cmd_drive *d, struct cmd_input *in, void *r, struct xp_err *err)
 {
 	struct ev_args *a = d->args;
-	struct an_ev_result *res = d->res;
-	size_t before = res->stray;
-	int ret;
 
-	if (a->list) {	/* the header with the first input read, so that none read prints nothing */
-		if (!a->header++)
-			out_events_list_header(d->out, d->mode);
-		return out_events_list_trace(d->out, d->mode, in->path, in->t, &a->eo, &a->listed);
-	}
 	(void)r;
-	if ((ret = an_ev_add(res, in->t, &a->eo, err)))
-		return ret;
-	return an_ev_stray_notes(res->stray - before, in->path, &d->notes);
+	if (!a->list)
+		return an_ev_add_input(d->res, in->t, &a->eo, in->path, &d->notes, err);
+	/* the header with the first input read, so that none read prints nothing */
+	if (!a->header++)
+		out_events_list_header(d->out, d->mode);
+	return out_events_list_trace(d->out, d->mode, in->path, in->t, &a->eo, &a->listed);
 }
 
 static int ev_after(struct cmd_drive *d)
@@ -67,12 +59,11 @@ static int ev_print(FILE *f, enum out_mode mode, const struct out_style *st, con
 
 static const struct cmd_analysis events = {
 	.name = "events",
-	.about =
-		"What the files hold by name: per plane and line, each distinct event name with\n"
-		"its count and total, mean, min and max duration, pooled over the inputs by\n"
-		"(plane, line, name). Every plane is read, host planes too. --list instead\n"
-		"streams the single events, for scripts; --plane, --line and --match select.",
-	.an = &an_events_analysis, .check = ev_check, .setup = ev_setup, .input = ev_input,
+	.about = "What the files hold by name: per plane and line, each distinct event name with\n"
+		 "its count and total, mean, min and max duration, pooled over the inputs by\n"
+		 "(plane, line, name). Every plane is read, host planes too. --list instead\n"
+		 "streams the single events, for scripts; --plane, --line and --match select.",
+	.an = &an_events_analysis, .check = ev_check, .input = ev_input,
 	.after = ev_after, .print = ev_print,
 };
 

@@ -89,13 +89,12 @@ static int fn_print(FILE *f, enum out_mode mode, const struct out_style *st, con
 
 static const struct cmd_analysis functions = {
 	.name = "functions",
-	.about =
-		"Device time of each jitted function (XLA module) per execution, pooled over all\n"
-		"inputs: executions, total, mean, std (population), min, median, max and share of\n"
-		"device busy time. Directories are searched for *.xplane.pb and *.xplane.pb.gz;\n"
-		"a summary file (xplane-stat summarize) stands for the profiles it summarises.\n"
-		"An unreadable input among several is skipped with a warning and the exit\n"
-		"status is 6 (partial result); see EXIT STATUS in xplane-stat(1).",
+	.about = "Device time of each jitted function (XLA module) per execution, pooled over all\n"
+		 "inputs: executions, total, mean, std (population), min, median, max and share of\n"
+		 "device busy time. Directories are searched for *.xplane.pb and *.xplane.pb.gz;\n"
+		 "a summary file (xplane-stat summarize) stands for the profiles it summarises.\n"
+		 "An unreadable input among several is skipped with a warning and the exit\n"
+		 "status is 6 (partial result); see EXIT STATUS in xplane-stat(1).",
 	.an = &an_functions_analysis, .setup = fn_setup, .input = fn_input,
 	.nothing = fn_nothing, .after = fn_after, .print = fn_print, .line = fn_line, .keep_one_trace = 1,
 };

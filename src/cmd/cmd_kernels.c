@@ -44,11 +44,10 @@ static int kern_print(FILE *f, enum out_mode mode, const struct out_style *st, c
 
 static const struct cmd_analysis kernels = {
 	.name = "kernels",
-	.about =
-		"GPU kernels on the stream lines of GPU device planes, pooled over all inputs and\n"
-		"devices: instances, total, mean, median, min, max, std (population), p90 and p99\n"
-		"(nearest rank) and share of kernel time; copies and memsets per kind with bytes\n"
-		"and GB/s. Derived lines (TensorFlow Ops, XLA Ops, Steps) are not counted again.",
+	.about = "GPU kernels on the stream lines of GPU device planes, pooled over all inputs and\n"
+		 "devices: instances, total, mean, median, min, max, std (population), p90 and p99\n"
+		 "(nearest rank) and share of kernel time; copies and memsets per kind with bytes\n"
+		 "and GB/s. Derived lines (TensorFlow Ops, XLA Ops, Steps) are not counted again.",
 	.an = &an_kernels_analysis, .check = kern_check, .nothing = kern_nothing,
 	.print = kern_print,
 };

@@ -44,13 +44,12 @@ static int mem_print(FILE *f, enum out_mode mode, const struct out_style *st, co
 
 static const struct cmd_analysis memory = {
 	.name = "memory",
-	.about =
-		"Device memory from the allocators' MemoryAllocation and MemoryDeallocation\n"
-		"events on the host plane, per input and memory (an allocator such as GPU_0_bfc,\n"
-		"or a TPU by index_on_host): capacity, the peak bytes in use (allocated +\n"
-		"reserved) in the profile and when, fragmentation then, the allocator's own\n"
-		"lifetime peak, allocation and free counts, and the allocations live at the peak\n"
-		"(matched by address; bytes allocated before the profile are shown apart).",
+	.about = "Device memory from the allocators' MemoryAllocation and MemoryDeallocation\n"
+		 "events on the host plane, per input and memory (an allocator such as GPU_0_bfc,\n"
+		 "or a TPU by index_on_host): capacity, the peak bytes in use (allocated +\n"
+		 "reserved) in the profile and when, fragmentation then, the allocator's own\n"
+		 "lifetime peak, allocation and free counts, and the allocations live at the peak\n"
+		 "(matched by address; bytes allocated before the profile are shown apart).",
 	.an = &an_memory_analysis, .check = mem_check, .nothing = mem_nothing,
 	.print = mem_print,
 };

@@ -55,13 +55,12 @@ static int ops_print(FILE *f, enum out_mode mode, const struct out_style *st, co
 
 static const struct cmd_analysis ops = {
 	.name = "ops",
-	.about =
-		"Device time per HLO op, pooled over all inputs and devices. TPU: the events of\n"
-		"each device's 'XLA Ops' line (and, apart, its 'Async XLA Ops' line): occurrences,\n"
-		"total and self time (less the ops nested inside), mean, share of self time,\n"
-		"flops, bytes accessed, FLOP/s, GB/s, FLOP per byte and whether the op is compute\n"
-		"or memory bound against the device's peaks (its plane's stats, else a built-in\n"
-		"chip table; the output says which). GPU: kernels grouped by hlo_module and hlo_op.",
+	.about = "Device time per HLO op, pooled over all inputs and devices. TPU: the events of\n"
+		 "each device's 'XLA Ops' line (and, apart, its 'Async XLA Ops' line): occurrences,\n"
+		 "total and self time (less the ops nested inside), mean, share of self time,\n"
+		 "flops, bytes accessed, FLOP/s, GB/s, FLOP per byte and whether the op is compute\n"
+		 "or memory bound against the device's peaks (its plane's stats, else a built-in\n"
+		 "chip table; the output says which). GPU: kernels grouped by hlo_module and hlo_op.",
 	.an = &an_ops_analysis, .setup = ops_setup, .input = ops_input,
 	.nothing = ops_nothing, .after = ops_after, .print = ops_print,
 };

@@ -38,13 +38,12 @@ static int ov_print(FILE *f, enum out_mode mode, const struct out_style *st, con
 
 static const struct cmd_analysis overview = {
 	.name = "overview",
-	.about =
-		"The device timeline per device plane, pooled over the inputs by plane name:\n"
-		"span (first to last device event), busy (their union), idle, duty cycle\n"
-		"(busy/span), and busy split into compute, collectives and memory copies, each\n"
-		"with the part no other work overlaps (TraceLens's gpu_timeline); step times\n"
-		"(a TPU Steps line, host step_num annotations); on GPU the launch latency\n"
-		"(device start minus its host launch, through correlation_id).",
+	.about = "The device timeline per device plane, pooled over the inputs by plane name:\n"
+		 "span (first to last device event), busy (their union), idle, duty cycle\n"
+		 "(busy/span), and busy split into compute, collectives and memory copies, each\n"
+		 "with the part no other work overlaps (TraceLens's gpu_timeline); step times\n"
+		 "(a TPU Steps line, host step_num annotations); on GPU the launch latency\n"
+		 "(device start minus its host launch, through correlation_id).",
 	.an = &an_overview_analysis, .input = ov_input, .nothing = ov_nothing,
 	.print = ov_print,
 };
