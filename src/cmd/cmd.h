@@ -379,6 +379,9 @@ typedef int (*cmd_print_fn)(FILE *f, enum out_mode mode, const struct out_style 
  * closes atomically; returns the exit code.
  */
 int cmd_write(const struct cmd_common *c, enum out_mode mode, cmd_print_fn print, const void *result);
+/* cmd_write, then the notes on stderr, except in JSON (whose formatters carry them); the exit code. */
+int cmd_write_noted(const struct cmd_common *c, enum out_mode mode, cmd_print_fn print, const void *result,
+		    const struct xp_notes *notes);
 
 /*
  * Output destination: stdout, or FILE written under a temporary name beside

@@ -142,9 +142,7 @@ int cmd_diff(int argc, char **argv)
 	out.notes = &notes;
 	out.gate = gate;
 	out.gate95 = gate95;
-	ret = cmd_write(&a.c, mode, print_diff, &out);
-	if (mode != OUT_JSON)
-		cmd_print_notes(&notes);
+	ret = cmd_write_noted(&a.c, mode, print_diff, &out, &notes);
 	if (!ret && gated) {
 		for (i = 0; i < res.nrows; i++) {
 			const struct an_diff_row *row = &res.rows[i];

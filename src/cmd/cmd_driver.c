@@ -195,9 +195,7 @@ static int drive_run(struct cmd_drive *d)
 	}
 	if ((ret = drive_finish(d)) != CMD_GO_ON)
 		goto out;
-	ret = cmd_write(d->c, d->mode, drive_print, d);
-	if (d->mode != OUT_JSON)
-		cmd_print_notes(&d->notes);
+	ret = cmd_write_noted(d->c, d->mode, drive_print, d, &d->notes);
 	if (!ret && d->empty)
 		ret = EXIT_NOMATCH;
 	ret = cmd_history_finish(d->c, cmd_batch_exit(&d->b, ret));

@@ -132,9 +132,7 @@ int cmd_history(int argc, char **argv)
 	}
 	out.r = &res;
 	out.notes = &notes;
-	ret = cmd_write(&c, mode, print_history, &out);
-	if (mode != OUT_JSON)
-		cmd_print_notes(&notes);
+	ret = cmd_write_noted(&c, mode, print_history, &out, &notes);
 out:
 	if (have_res)
 		an_hist_release(&res);

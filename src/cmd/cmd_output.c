@@ -158,3 +158,13 @@ int cmd_write(const struct cmd_common *c, enum out_mode mode, cmd_print_fn print
 	}
 	return cmd_out_close(&out, 1);
 }
+
+int cmd_write_noted(const struct cmd_common *c, enum out_mode mode, cmd_print_fn print, const void *result,
+		    const struct xp_notes *notes)
+{
+	int ret = cmd_write(c, mode, print, result);
+
+	if (mode != OUT_JSON)
+		cmd_print_notes(notes);
+	return ret;
+}

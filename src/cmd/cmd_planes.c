@@ -113,9 +113,7 @@ int cmd_planes(int argc, char **argv)
 	po.path = pos[0];
 	po.planes = &p;
 	po.notes = &notes;
-	ret = cmd_write(&c, mode, print_planes, &po);
-	if (mode != OUT_JSON)
-		cmd_print_notes(&notes);
+	ret = cmd_write_noted(&c, mode, print_planes, &po, &notes);
 out:
 	xp_notes_release(&notes);
 	an_planes_release(&p);

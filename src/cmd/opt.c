@@ -86,6 +86,13 @@ static int parse_enum(const struct opt *o, const char *arg, char *err, size_t er
 	return -1;
 }
 
+/* "--NAME: 'ARG' is not WHAT" in err; -1. */
+static int not_a(const struct opt *o, const char *arg, const char *what, char *err, size_t errlen)
+{
+	snprintf(err, errlen, "--%s: '%s' is not %s", o->lng, arg, what);
+	return -1;
+}
+
 static int set_value(const struct opt *o, const char *arg, char *err, size_t errlen)
 {
 	char *end;
@@ -99,28 +106,20 @@ static int set_value(const struct opt *o, const char *arg, char *err, size_t err
 	case OPT_COUNT:
 		errno = 0;
 		v = strtoull(arg, &end, 10);
-		if (*arg == '-' || end == arg || *end || errno || (o->kind == OPT_COUNT && !v)) {
-			snprintf(err, errlen, "--%s: '%s' is not a %s integer", o->lng, arg,
-				 o->kind == OPT_COUNT ? "positive" : "non-negative");
-			return -1;
-		}
+		if (*arg == '-' || end == arg || *end || errno || (o->kind == OPT_COUNT && !v))
+			return not_a(o, arg, o->kind == OPT_COUNT ? "a positive integer" : "a non-negative integer",
+				     err, errlen);
 		*(size_t *)o->ptr = (size_t)v;
 		return 0;
 	case OPT_DUR:
-		if (opt_parse_duration(arg, (int64_t *)o->ptr)) {
-			snprintf(err, errlen, "--%s: '%s' is not a duration such as 1us, 250ns, 2.5ms", o->lng, arg);
-			return -1;
-		}
+		if (opt_parse_duration(arg, (int64_t *)o->ptr))
+			return not_a(o, arg, "a duration such as 1us, 250ns, 2.5ms", err, errlen);
 		return 0;
 	case OPT_ENUM:
-		if ((*(int *)o->ptr = parse_enum(o, arg, err, errlen)) < 0)
-			return -1;
-		return 0;
+		return (*(int *)o->ptr = parse_enum(o, arg, err, errlen)) < 0 ? -1 : 0;
 	case OPT_BYTES:
-		if (parse_bytes(arg, (uint64_t *)o->ptr)) {
-			snprintf(err, errlen, "--%s: '%s' is not a size such as 512M or 16G", o->lng, arg);
-			return -1;
-		}
+		if (parse_bytes(arg, (uint64_t *)o->ptr))
+			return not_a(o, arg, "a size such as 512M or 16G", err, errlen);
 		return 0;
 	default:
 		return -1;
