@@ -7,20 +7,23 @@
  * its description to), cmd_common.c (shared options and their setup),
  * cmd_input.c (reading one input on a worker), cmd_summaries.c (run
  * summaries as inputs), cmd_batch.c (many inputs, progress), cmd_message.c
- * (errors and warnings), cmd_output.c (output files), cmd_record.c (the
- * --history recorder), cmd_sides.c (diff's two sides). No command file
- * calls another.
+ * (errors and warnings, escaped at one sink), cmd_output.c (output files),
+ * cmd_append.c (appends, all or nothing), cmd_record.c (the --history
+ * recorder), cmd_distinct.c (copies of a run counted once), cmd_sides.c
+ * (diff's two sides). No command file calls another.
  *
  * Adding an analysis command:
  *   1. the analysis as src/an/an_<x>.c (model in, result struct out, its
  *      warning texts in an_notes.c) and its row in src/an/an_analyses.c:
  *      what it reads (struct an_read_profile) and its result's life;
  *   2. its formatter as src/out/out_<x>.c;
- *   3. src/cmd/cmd_<name>.c: an option table (struct opt_cmd, --help comes
- *      from it; CMD_OPT_DEVICE, CMD_OPTS_TAIL for the shared rows; min_pos
- *      for the inputs it takes) and a struct cmd_analysis (setup, input,
- *      nothing, after, print: each optional but print) for cmd_drive
- *      (cmd_kernels.c is a short example);
+ *   3. src/cmd/cmd_<name>.c: a struct cmd_analysis (its name, its help
+ *      paragraph, the analysis, and the hooks check, setup, input, nothing,
+ *      after, print: each optional but print) and a function that declares
+ *      the option table (--help comes from it; CMD_OPT_DEVICE, CMD_OPT_MATCH,
+ *      CMD_OPTS_TAIL for the shared rows) and calls cmd_drive
+ *      (cmd_kernels.c is a short example). Commands that are not analyses
+ *      (diff, export, merge...) parse their own struct opt_cmd;
  *   4. declare `int cmd_<name>(int argc, char **argv)` below and add a row
  *      to the table in src/main.c;
  *   5. document it in man/xplane-stat.1 and README.md, and add CLI cases in
