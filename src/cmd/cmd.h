@@ -447,6 +447,8 @@ struct cmd_distinct {
 	struct xp_arena names;	/* the inputs' names; zeroed is ready */
 };
 int cmd_distinct_check(struct cmd_distinct *s, const struct cmd_input *in);
+/* The same for executions l named name in messages, told apart only within scope (NULL: everywhere). */
+int cmd_distinct_execs(struct cmd_distinct *s, const struct an_exec_list *l, const char *scope, const char *name);
 int cmd_distinct_notes(const struct cmd_distinct *s, struct xp_notes *notes);
 void cmd_distinct_release(struct cmd_distinct *s);
 

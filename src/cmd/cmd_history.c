@@ -5,15 +5,10 @@
  * `xplane-stat history FILE` shows each row's trend over those runs and
  * compares the latest run with the first run of its commit (or --baseline).
  */
-#include <errno.h>
-#include <fcntl.h>
-#include <math.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
-#include <sys/stat.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "an_autotune.h"
 #include "an_diff.h"
@@ -33,6 +28,46 @@ static int print_history(FILE *f, enum out_mode mode, const struct out_style *st
 	return out_history(f, mode, o->r, o->notes, st);
 }
 
+/*
+ * Copies of one input within one recorded run (a history file merged with
+ * itself, one profile given twice) are one sample: left out, with a warning,
+ * unless --keep-duplicates. Runs move down over those left out.
+ */
+static int drop_copies(struct an_run *runs, size_t *n, struct xp_notes *notes)
+{
+	struct cmd_distinct seen = {0};
+	size_t i, kept = 0;
+	int ret = 0;
+
+	for (i = 0; i < *n; i++) {
+		const struct an_run_hist *h = &runs[i].hist;
+		char *scope = NULL, *name = NULL;
+		int r = -1;
+
+		if (asprintf(&scope, "\x1f%s\x1f%d\x1f%" PRIu64 "\x1f%" PRId64 "\x1f%s", h->commit ? h->commit : "",
+			     h->dirty, h->run, h->time, h->host ? h->host : "") >= 0 &&
+		    asprintf(&name, "%s line %zu", runs[i].src_file, runs[i].src_line) >= 0)
+			r = h->present ? cmd_distinct_execs(&seen, &runs[i].execs, scope, name) : 0;
+		free(scope);
+		free(name);
+		if (r < 0) {
+			ret = -1;
+			break;
+		}
+		if (r)
+			an_run_release(&runs[i]);
+		else
+			runs[kept++] = runs[i];
+	}
+	for (; i < *n; i++)
+		runs[kept++] = runs[i];
+	*n = kept;
+	if (!ret)
+		ret = cmd_distinct_notes(&seen, notes);
+	cmd_distinct_release(&seen);
+	return ret;
+}
+
 int cmd_history(int argc, char **argv)
 {
 	struct cmd_common c;
@@ -46,6 +81,7 @@ int cmd_history(int argc, char **argv)
 		{"id-regex", 0, OPT_STR, &id_regex, "REGEX",
 		 "autotune level: group 1 of REGEX is the candidate id (default " AN_AT_DEFAULT_ID_REGEX ")"},
 		CMD_OPT_DEVICE(&c, "gpu, TPU:1"),
+		CMD_OPT_KEEP_DUPLICATES(&c),
 		{"time", 0, OPT_STR, &c.time, "busy|span", "busy: union of device intervals (default); span: first start to last end"},
 		CMD_OPTS_FORMAT(&c),
 		{0},
@@ -95,6 +131,11 @@ int cmd_history(int argc, char **argv)
 	if ((ret = cmd_runs_read(pos[0], c.max_input, &runs, &nruns, &err))) {
 		cmd_error("%s", err.msg);
 		ret = cmd_exit_for(ret);
+		goto out;
+	}
+	if (!c.keep_duplicates && drop_copies(runs, &nruns, &notes)) {
+		cmd_error("out of memory");
+		ret = EXIT_ERROR;
 		goto out;
 	}
 	for (i = 0; i < nruns; i++) {
