@@ -13,7 +13,7 @@ secs=${2:?usage: fuzz/run.sh BUILD_DIR SECONDS [HARNESS...]}
 shift 2
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root" || exit 1
-harnesses=${*:-read_pbc read_wire diff pipeline gzip summary}
+harnesses=${*:-read_pbc read_wire diff pipeline gzip summary append}
 fz=$build/fuzz
 mkdir -p "$fz/artifacts" "$fz/logs" "$fz/seeds/gzip"
 
@@ -32,6 +32,7 @@ for h in $harnesses; do
 	mkdir -p "$corpus"
 	seeds="testdata $build/synth $build/bad fuzz/findings"
 	[ "$h" = gzip ] && seeds="$seeds $fz/seeds/gzip"
+	[ -d "fuzz/seeds/$h" ] && seeds="$seeds fuzz/seeds/$h"
 	log=$fz/logs/$h.log
 	# One process, one job at a time: the machine is shared. Inputs over 256 KiB are
 	# cut (the big real traces still seed their first planes); 10 s for one input is a hang.
