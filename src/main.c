@@ -60,33 +60,6 @@ static const struct command *find(const char *name)
 	return NULL;
 }
 
-/* Levenshtein distance between a and b (short words: the command names). */
-static size_t distance(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b), i, j, row[64];
-
-	if (lb >= sizeof(row) / sizeof(row[0]) || la >= 64)
-		return (size_t)-1;
-	for (j = 0; j <= lb; j++)
-		row[j] = j;
-	for (i = 1; i <= la; i++) {
-		size_t diag = row[0];
-
-		row[0] = i;
-		for (j = 1; j <= lb; j++) {
-			size_t up = row[j], best = diag + (a[i - 1] != b[j - 1]);
-
-			if (up + 1 < best)
-				best = up + 1;
-			if (row[j - 1] + 1 < best)
-				best = row[j - 1] + 1;
-			diag = up;
-			row[j] = best;
-		}
-	}
-	return row[lb];
-}
-
 /*
  * The command a mistyped name most likely meant (git's "did you mean"): the
  * nearest within two edits, or the one it begins; NULL if none is near.
@@ -97,7 +70,7 @@ static const struct command *nearest(const char *name)
 	size_t i, d, best_d = 3;
 
 	for (i = 0; i < NCOMMANDS; i++) {
-		d = distance(name, commands[i].name);
+		d = opt_distance(name, strlen(name), commands[i].name);
 		if (d < best_d || (!best && *name && !strncmp(commands[i].name, name, strlen(name)))) {
 			best = &commands[i];
 			best_d = d < best_d ? d : best_d;
@@ -125,6 +98,30 @@ static int mistyped(const char *arg)
 	else
 		cmd_error("'%s' is not a command or a file (see 'xplane-stat --help')", arg);
 	return 1;
+}
+
+/*
+ * Options before the command (`xplane-stat -j 2 export F`, as `git -C dir
+ * status`): the first word naming a command after nothing but options and
+ * their values is the command, and the options move after it, where its
+ * table takes them or names them as not its own. Returns that word's index,
+ * or 0: no command (functions runs, a word named like a command is never
+ * taken for an input).
+ */
+static int command_after_options(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc && strcmp(argv[i], "--"); i++) {
+		if (argv[i][0] == '-' && argv[i][1])
+			continue;
+		if (find(argv[i]))
+			return i;
+		/* the value of the option before it (the command's table checks that it takes one) */
+		if (argv[i - 1][0] != '-' || !argv[i - 1][1] || strchr(argv[i - 1], '='))
+			return 0;
+	}
+	return 0;
 }
 
 /* git's rule: a failed write to stdout is an error, except a closed pipe, which ends quietly. */
@@ -178,6 +175,17 @@ int main(int argc, char **argv)
 	c = find(argv[1]);
 	if (c)
 		return check_stdout(c->fn(argc - 1, argv + 1));
+	if (argv[1][0] == '-') {
+		int k = command_after_options(argc, argv);
+
+		if (k) {
+			char *name = argv[k];
+
+			memmove(argv + 2, argv + 1, (size_t)(k - 1) * sizeof(*argv));
+			argv[1] = name;
+			return check_stdout(find(name)->fn(argc - 1, argv + 1));
+		}
+	}
 	if (mistyped(argv[1]))
 		return EXIT_USAGE;
 	/* No command: the arguments are those of 'functions'. */

@@ -59,6 +59,46 @@ static int parse_bytes(const char *s, uint64_t *out)
 	return 0;
 }
 
+size_t opt_distance(const char *a, size_t la, const char *b)
+{
+	size_t lb = strlen(b), i, j, row[64];
+
+	if (lb >= sizeof(row) / sizeof(row[0]) || la >= 64)
+		return (size_t)-1;
+	for (j = 0; j <= lb; j++)
+		row[j] = j;
+	for (i = 1; i <= la; i++) {
+		size_t diag = row[0];
+
+		row[0] = i;
+		for (j = 1; j <= lb; j++) {
+			size_t up = row[j], best = diag + (a[i - 1] != b[j - 1]);
+
+			if (up + 1 < best)
+				best = up + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			diag = up;
+			row[j] = best;
+		}
+	}
+	return row[lb];
+}
+
+/* The long option of the table nearest to name (len bytes) within two edits, for "did you mean"; NULL: none. */
+static const struct opt *nearest_long(const struct opt *opts, const char *name, size_t len)
+{
+	const struct opt *o, *best = NULL;
+	size_t d, best_d = 3;
+
+	for (o = opts; o->kind != OPT_END; o++)
+		if (o->lng && (d = opt_distance(name, len, o->lng)) < best_d) {
+			best = o;
+			best_d = d;
+		}
+	return best;
+}
+
 /* OPT_ENUM: the index of arg among names ("a|b|c"), else -1 with "a, b or c" in err. */
 static int parse_enum(const struct opt *o, const char *arg, char *err, size_t errlen)
 {
@@ -181,8 +221,14 @@ int opt_parse(const struct opt_cmd *c, int argc, char **argv, const char ***pos,
 
 			o = find_long(c->opts, a + 2, len);
 			if (!o) {
-				snprintf(err, errlen, "unknown option '%.*s' (see 'xplane-stat %s --help')",
-					 (int)(len + 2), a, c->name);
+				const struct opt *near = nearest_long(c->opts, a + 2, len);
+
+				if (near)
+					snprintf(err, errlen, "unknown option '%.*s'; did you mean '--%s'? (see "
+						 "'xplane-stat %s --help')", (int)(len + 2), a, near->lng, c->name);
+				else
+					snprintf(err, errlen, "unknown option '%.*s' (see 'xplane-stat %s --help')",
+						 (int)(len + 2), a, c->name);
 				goto out;
 			}
 			if (eq)

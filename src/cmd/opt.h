@@ -50,6 +50,8 @@ struct opt_cmd {
 int opt_parse(const struct opt_cmd *c, int argc, char **argv, const char ***pos, size_t *npos,
 	      FILE *out, char *err, size_t errlen);
 void opt_help(const struct opt_cmd *c, FILE *f);
+/* Edit distance between a (la bytes) and b, for "did you mean" (words under 64 bytes; else SIZE_MAX). */
+size_t opt_distance(const char *a, size_t la, const char *b);
 /* "1us", "250ns", "2.5ms", "1s", "1000ps"; returns -1 if malformed. */
 int opt_parse_duration(const char *s, int64_t *ps);
 

@@ -1,0 +1,1 @@
+xplane-stat --list kernels $SYNTH/tpu_basic.xplane.pb

@@ -1,0 +1,1 @@
+xplane-stat -j 2 export $SYNTH/tpu_basic.xplane.pb -o $TMP/o.json && head -c 60 $TMP/o.json && echo && xplane-stat --json functions $SYNTH/tpu_basic.xplane.pb > $TMP/a && xplane-stat functions --json $SYNTH/tpu_basic.xplane.pb > $TMP/b && cmp $TMP/a $TMP/b && echo the same after as before the command

@@ -1,0 +1,1 @@
+xplane-stat functions --per-fle $SYNTH/tpu_basic.xplane.pb
