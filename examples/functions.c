@@ -96,7 +96,10 @@ int main(int argc, char **argv)
 
 		printf("%s\n  {\"name\": ", i ? "," : "");
 		put_str(r->name);
-		if (r->has_program_id)
+		/* as the command writes ids: past 2^53 a string, which JSON readers keep exactly */
+		if (r->has_program_id && r->program_id > (1ULL << 53))
+			printf(", \"program_id\": \"%llu\"", (unsigned long long)r->program_id);
+		else if (r->has_program_id)
 			put_u64("program_id", r->program_id);
 		else
 			printf(", \"program_id\": null");

@@ -18,12 +18,7 @@ static const char *const stat_fields[] = {
 
 static cJSON *prog_json(const struct an_at_prog *p)
 {
-	char buf[32];
-
-	if (!p->known)
-		return cJSON_CreateNull();
-	snprintf(buf, sizeof(buf), "%" PRIu64, p->id);
-	return cJSON_CreateRaw(buf);
+	return out_json_id(p->known, p->id);
 }
 
 /* A row's statistics into o, as the Python profiler's mean_s and std_s first. */

@@ -164,7 +164,7 @@ static void add_stat(cJSON *o, const struct xp_plane *p, const struct xp_stat *s
 		return;		/* a name given twice: the first one */
 	switch (s->type) {
 	case XP_STAT_UINT64:
-		out_json_add_u64(o, name, s->v.u);
+		out_json_add_id(o, name, 1, s->v.u);
 		break;
 	case XP_STAT_INT64:
 		snprintf(buf, sizeof(buf), "%" PRId64, s->v.i);

@@ -43,7 +43,7 @@ static void add_result(cJSON *doc, const struct an_fn_result *r)
 		const struct an_fn_row *row = &r->rows[i];
 
 		cJSON_AddStringToObject(o, "name", row->name);
-		out_json_add_u64_if(o, "program_id", row->has_program_id, row->program_id);
+		out_json_add_id(o, "program_id", row->has_program_id, row->program_id);
 		out_json_add_str_or_null(o, "fingerprint", row->fingerprint);
 		if (row->device)
 			cJSON_AddStringToObject(o, "device", row->device);

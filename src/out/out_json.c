@@ -34,6 +34,21 @@ void out_json_add_u64(cJSON *obj, const char *name, uint64_t v)
 	cJSON_AddRawToObject(obj, name, buf);
 }
 
+cJSON *out_json_id(int has, uint64_t v)
+{
+	char buf[32];
+
+	if (!has)
+		return cJSON_CreateNull();
+	snprintf(buf, sizeof(buf), "%" PRIu64, v);
+	return v <= UINT64_C(1) << 53 ? cJSON_CreateRaw(buf) : cJSON_CreateString(buf);
+}
+
+void out_json_add_id(cJSON *obj, const char *name, int has, uint64_t v)
+{
+	cJSON_AddItemToObject(obj, name, out_json_id(has, v));
+}
+
 void out_json_add_u64_if(cJSON *obj, const char *name, int has, uint64_t v)
 {
 	if (has)

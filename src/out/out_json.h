@@ -17,6 +17,14 @@ cJSON *out_json_command_doc(const char *command);
 void out_json_add_u64(cJSON *obj, const char *name, uint64_t v);
 /* v when has, else null: a value the trace may lack. */
 void out_json_add_u64_if(cJSON *obj, const char *name, int has, uint64_t v);
+/*
+ * An id (a program id, an address, a stat's value): a number up to 2^53,
+ * past it a string of its digits, since JSON readers keep numbers as doubles
+ * (jq would print 12190760917235804000 for 12190760917235803965); null
+ * without one (has 0).
+ */
+cJSON *out_json_id(int has, uint64_t v);
+void out_json_add_id(cJSON *obj, const char *name, int has, uint64_t v);
 /* s, or null when s is NULL. */
 void out_json_add_str_or_null(cJSON *obj, const char *name, const char *s);
 /* A new object appended to the array arr; NULL when out of memory (arr NULL too). */

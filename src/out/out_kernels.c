@@ -117,7 +117,7 @@ static void add_functions(cJSON *doc, const struct an_kern_result *r, size_t nfn
 		cJSON *oa;
 
 		out_json_add_str_or_null(fo, "name", fn->name);
-		out_json_add_u64_if(fo, "program_id", fn->has_program_id, fn->program_id);
+		out_json_add_id(fo, "program_id", fn->has_program_id, fn->program_id);
 		cJSON_AddNumberToObject(fo, "instances", (double)fn->instances);
 		out_json_add_ns(fo, "total_ns", fn->total);
 		cJSON_AddNumberToObject(fo, "share", fn->share);

@@ -17,7 +17,7 @@ static void add_alloc_json(cJSON *a, const struct an_mem_alloc *al)
 	out_json_add_u64_if(o, "allocation_bytes", al->has_bytes, al->bytes);
 	out_json_add_u64_if(o, "requested_bytes", al->has_requested, al->requested);
 	out_json_add_ns(o, "time_ns", (double)al->time_ps);
-	out_json_add_u64(o, "addr", al->addr);
+	out_json_add_id(o, "addr", 1, al->addr);
 	out_json_add_str_or_null(o, "shape", al->shape);
 	if (dt)
 		cJSON_AddStringToObject(o, "data_type", dt);

@@ -57,7 +57,7 @@ static void json_row(cJSON *o, const struct an_op_row *row, int cat)
 	if (!cat) {
 		out_json_add_str_or_null(o, "hlo", row->hlo);
 		out_json_add_str_or_null(o, "module", row->module);
-		out_json_add_u64_if(o, "program_id", row->has_program_id, row->program_id);
+		out_json_add_id(o, "program_id", row->has_program_id, row->program_id);
 	}
 	cJSON_AddNumberToObject(o, "occurrences", (double)row->occurrences);
 	out_json_add_ns(o, "total_ns", (double)row->total_ps);
