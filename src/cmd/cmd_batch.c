@@ -146,8 +146,8 @@ int cmd_batch_inputs(struct cmd_batch *b, struct cmd_common *c, const char **pos
 		return cmd_exit_for(err.code);
 	}
 	if (paths->duplicates)
-		xp_notes_add(notes, "%zu file%s found again through a symbolic link (read once)",
-			     paths->duplicates, paths->duplicates == 1 ? "" : "s");
+		xp_notes_add(notes, "%zu file%s reached more than once (given twice, in two directories given, or "
+			     "through a symbolic link): read once", paths->duplicates, paths->duplicates == 1 ? "" : "s");
 	*plane_jobs = paths->n == 1 ? cmd_jobs(c, SIZE_MAX) : 1;
 	batch_init(b, paths->n);
 	return CMD_GO_ON;

@@ -1,0 +1,1 @@
+xplane-stat functions $SYNTH/diff/base $SYNTH/diff/base 2>&1 >/dev/null
