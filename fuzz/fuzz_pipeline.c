@@ -58,7 +58,7 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len);
 
-/* How the formatters are called: without colour, and with it (text tables only); of one input or of several. */
+/* How the formatters are called: without colour, and with it (text tables only); of one input or several. */
 static const struct out_style style[2] = {{0, OUT_UNIT_AUTO, 0}, {1, OUT_UNIT_AUTO, 0}};
 static const struct out_style style_several[2] = {{0, OUT_UNIT_AUTO, 1}, {1, OUT_UNIT_AUTO, 1}};
 
@@ -460,7 +460,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 	an_at_finish(&ar, &err);
 	for (m = 0; m < 4; m++) {
 		VAL_FORMAT(modes[m], colour && !m, out_functions(f, modes[m], &fr, &notes, &style[colour && !m]));
-		VAL_FORMAT(modes[m], colour && !m, out_autotune(f, modes[m], &ar, &style[colour && !m]));
+		VAL_FORMAT(modes[m], colour && !m,
+			   out_autotune(f, modes[m], &ar, 1 + ((h >> 58) & 1), &notes, &style[colour && !m]));
 	}
 	an_fn_release(&fr);
 	an_at_release(&ar);
@@ -474,8 +475,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 	an_at_init(&cr, &ao);
 	if (!an_compat_add(t, &co, &cr, cr.inputs++, &info, &err)) {
 		an_at_finish(&cr, &err);
-		VAL_FORMAT(OUT_JSON, 0, out_autotune(f, OUT_JSON, &cr, &style[0]));
-		VAL_FORMAT(OUT_TABLE, 0, out_autotune(f, OUT_TABLE, &cr, &style[0]));
+		VAL_FORMAT(OUT_JSON, 0, out_autotune(f, OUT_JSON, &cr, 2, &notes, &style[0]));
+		VAL_FORMAT(OUT_TABLE, 0, out_autotune(f, OUT_TABLE, &cr, 2, &notes, &style[0]));
 	}
 	an_at_release(&cr);
 

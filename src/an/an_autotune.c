@@ -241,3 +241,26 @@ const double *an_at_samples(const struct an_at_cand *c, size_t *n)
 	*n = c->nsamples_;
 	return c->samples_;
 }
+
+const struct an_at_cand *an_at_winner(const struct an_at_result *r, enum an_at_nowinner *why,
+				      const struct an_at_cand **rival)
+{
+	const struct an_at_cand *best = NULL;
+	size_t i;
+
+	*rival = NULL;
+	for (i = 0; i < r->ncands; i++)
+		if (r->cands[i].rank == 1)
+			best = &r->cands[i];
+	*why = !best ? AN_AT_NO_CANDIDATE : best->id_rows > 1 ? AN_AT_PROGRAMS : best->tied < 0 ? AN_AT_UNTESTED
+		: AN_AT_WINNER;
+	for (i = 0; best && !*why && i < r->ncands; i++) {
+		const struct an_at_cand *c = &r->cands[i];
+
+		if (c == best || c->tied == 0)
+			continue;
+		*rival = c;
+		*why = c->tied > 0 ? AN_AT_TIED : AN_AT_UNTESTED;
+	}
+	return *why ? NULL : best;
+}

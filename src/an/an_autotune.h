@@ -78,6 +78,21 @@ int an_at_add_sample(struct an_at_result *r, const char *id, size_t input, doubl
 int an_at_add_sample_prog(struct an_at_result *r, const char *id, const struct an_at_prog *prog,
 			  size_t input, double ps);
 int an_at_finish(struct an_at_result *r, struct xp_err *err);
+/* Why a result has no single fastest candidate (an_at_winner). */
+enum an_at_nowinner {
+	AN_AT_WINNER = 0,	/* there is one */
+	AN_AT_NO_CANDIDATE,
+	AN_AT_TIED,		/* another row is tied with the fastest (Welch p >= alpha) */
+	AN_AT_UNTESTED,		/* the fastest or a rival has too few samples to be tested */
+	AN_AT_PROGRAMS,		/* the fastest row is one of several programs of its id */
+};
+/*
+ * After finish: the fastest candidate (rank 1) when it is the only one not
+ * slower, else NULL and *why (and *rival: a candidate tied with it, or
+ * untested; NULL when none is in question).
+ */
+const struct an_at_cand *an_at_winner(const struct an_at_result *r, enum an_at_nowinner *why,
+				      const struct an_at_cand **rival);
 /* A candidate's samples in picoseconds, every one (untrimmed), in no particular order. */
 const double *an_at_samples(const struct an_at_cand *c, size_t *n);
 void an_at_release(struct an_at_result *r);

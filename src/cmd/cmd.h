@@ -64,6 +64,7 @@ enum cmd_exit {
 	EXIT_PARTIAL = 6,	/* some inputs of several were unreadable: the result covers the rest */
 	EXIT_NODRIVER = 7,	/* capture: no CUDA driver on this machine */
 	EXIT_GATE = 8,		/* diff --gate: a row is slower beyond the limit */
+	EXIT_NO_WINNER = 9,	/* autotune --winner: no single fastest candidate (tied, untested) */
 };
 
 int cmd_functions(int argc, char **argv);

@@ -16,8 +16,8 @@ struct at_args {
 	struct an_compat_opts co;	/* with --compat */
 	const char *id_regex, *compat;
 	regex_t id_re;
-	int have_id, all_devices, per_file, pool_programs;
-	size_t trim;
+	int have_id, all_devices, per_file, pool_programs, winner;
+	size_t trim, json_version;
 };
 
 /* --compat reads the trace its own way: every plane and stat, no executions found, no summaries. */
@@ -36,6 +36,11 @@ static int at_check(struct cmd_drive *d)
 		return cmd_usage_error("--history records executions, which --compat=ejkernel does not find");
 	if (a->compat)
 		d->read = &compat_read;
+	if (a->json_version != 1 && a->json_version != 2)
+		return cmd_usage_error("--json-version: %zu is not 1 or 2", a->json_version);
+	if (a->winner && (d->mode != OUT_TABLE || a->per_file))
+		return cmd_usage_error("--winner prints the fastest candidate's id alone: it excludes --json, --csv, "
+				       "--tsv and --per-file");
 	return CMD_GO_ON;
 }
 
@@ -197,7 +202,44 @@ static int at_input(struct cmd_drive *d, struct cmd_input *in, void *r, struct x
 	return ret;
 }
 
-/* The result's warnings, printed before it in every mode (its JSON has none), then what nothing found says. */
+/* --winner: the fastest candidate, or why there is none (exit 9). */
+static int at_winner(const struct an_at_result *r)
+{
+	const struct an_at_cand *rival;
+	enum an_at_nowinner why;
+	char id[256] = "", other[256] = "";
+	size_t i;
+
+	if (an_at_winner(r, &why, &rival))
+		return CMD_GO_ON;
+	for (i = 0; i < r->ncands; i++)
+		if (r->cands[i].rank == 1)
+			escape_id(id, sizeof(id), r->cands[i].id);
+	if (rival)
+		escape_id(other, sizeof(other), rival->id);
+	switch (why) {
+	case AN_AT_TIED:
+		cmd_error("no single fastest candidate: '%s' is tied with the fastest, '%s' (Welch p >= 0.05)", other,
+			  id);
+		break;
+	case AN_AT_UNTESTED:
+		cmd_error("no single fastest candidate: %s has too few samples to be told apart (2 are needed)",
+			  rival ? "a rival" : "the fastest");
+		break;
+	case AN_AT_PROGRAMS:
+		cmd_error("no single fastest candidate: the fastest ran as several programs (--pool-programs "
+			  "pools them)");
+		break;
+	default:
+		cmd_error("no single fastest candidate");
+	}
+	return EXIT_NO_WINNER;
+}
+
+/*
+ * The result's warnings, printed before it in every mode but JSON version 2
+ * (which carries them), then what nothing found says.
+ */
 static int at_after(struct cmd_drive *d)
 {
 	const struct at_args *a = d->args;
@@ -213,8 +255,10 @@ static int at_after(struct cmd_drive *d)
 	if (r->dropped_short)
 		ret |= xp_notes_add(&d->notes, "%zu device event%s shorter than --min-duration dropped",
 				    r->dropped_short, r->dropped_short == 1 ? "" : "s");
-	cmd_print_notes(&d->notes);
-	xp_notes_release(&d->notes);
+	if (d->mode != OUT_JSON || a->json_version == 1) {
+		cmd_print_notes(&d->notes);
+		xp_notes_release(&d->notes);
+	}
 	if (ret) {
 		cmd_error("out of memory");
 		return EXIT_ERROR;
@@ -224,12 +268,20 @@ static int at_after(struct cmd_drive *d)
 			  a->id_regex ? a->id_regex : AN_AT_DEFAULT_ID_REGEX);
 		return EXIT_NOMATCH;
 	}
-	return CMD_GO_ON;
+	return a->winner ? at_winner(r) : CMD_GO_ON;
 }
 
 static int at_print(FILE *f, enum out_mode mode, const struct out_style *st, const struct cmd_drive *d)
 {
-	return out_autotune(f, mode, d->res, st);
+	const struct at_args *a = d->args;
+	const struct an_at_cand *rival;
+	enum an_at_nowinner why;
+
+	if (!a->winner)
+		return out_autotune(f, mode, d->res, (int)a->json_version, &d->notes, st);
+	out_put_text(f, an_at_winner(d->res, &why, &rival)->id);
+	fputc('\n', f);
+	return 0;
 }
 
 static const struct cmd_analysis autotune = {
@@ -237,11 +289,12 @@ static const struct cmd_analysis autotune = {
 	.about = "Per autotuning candidate (functions named jit_autotune_fn_<i>): samples = its\n"
 		 "executions' device times over all inputs; trimmed mean and population std, min,\n"
 		 "median, max, a 95% Student-t interval of the mean, rank, and whether a Welch test\n"
-		 "(p >= 0.05) finds it tied with the fastest. --json prints {\"<i>\": {\"mean_s\": ...,\n"
-		 "\"std_s\": ..., ...}} so a tuner's json.load gets what the Python profiler returned.\n"
-		 "A candidate compiled into several programs gets a row per program, and in JSON\n"
-		 "null statistics under its id with the rows in \"programs\", unless --pool-programs.\n"
-		 "A summary file (xplane-stat summarize) stands for the profiles it summarises.",
+		 "(p >= 0.05) finds it tied with the fastest. --json prints {\"candidates\": {\"<i>\":\n"
+		 "{\"mean_s\": ..., \"std_s\": ..., ...}}, \"fastest\": \"<i>\" or null, \"warnings\": [...]};\n"
+		 "--winner prints the fastest id alone (exit 9 when none is). A candidate compiled\n"
+		 "into several programs gets a row per program, and in JSON null statistics under\n"
+		 "its id with the rows in \"programs\", unless --pool-programs. A summary file\n"
+		 "(xplane-stat summarize) stands for the profiles it summarises.",
 	.distinct_runs = 1,
 	.an = &an_autotune_analysis, .check = at_check, .setup = at_setup, .input = at_input,
 	.after = at_after, .print = at_print, .line = at_line,
@@ -249,7 +302,7 @@ static const struct cmd_analysis autotune = {
 
 int cmd_autotune(int argc, char **argv)
 {
-	struct at_args a = {.trim = 1};
+	struct at_args a = {.trim = 1, .json_version = 2};
 	const struct opt opts[] = {
 		CMD_OPTS_SELECT(&a.c),
 		{"id-regex", 0, OPT_STR, &a.id_regex, "REGEX",
@@ -263,6 +316,10 @@ int cmd_autotune(int argc, char **argv)
 		 "pool a candidate's programs (program ids) into one row; by default each program is a row of its own"},
 		{"per-file", 0, OPT_FLAG, &a.per_file, NULL,
 		 "a JSON line per input with its own candidates and their samples, in input order"},
+		{"winner", 0, OPT_FLAG, &a.winner, NULL,
+		 "print only the fastest candidate's id; exit 9 when none is fastest for sure (tied, too few samples)"},
+		{"json-version", 0, OPT_SIZE, &a.json_version, "N",
+		 "2 (default): {candidates, fastest, warnings}; 1: candidates keyed by id at the top (for one release)"},
 		CMD_OPT_KEEP_DUPLICATES(&a.c),
 		CMD_OPTS_HISTORY(&a.c),
 		CMD_OPTS_TAIL(&a.c),

@@ -69,14 +69,14 @@ static void add_stats(cJSON *o, const struct an_at_cand *c, int samples)
  * ranking ids by mean_s fails instead of ranking a mixture, and its rows in
  * "programs".
  */
-static void add_cands(cJSON *doc, const struct an_at_result *r, int samples)
+static void add_cands(cJSON *doc, const struct an_at_result *r, int samples, int versioned)
 {
 	size_t i, j, k;
 
 	for (i = 0; i < r->ncands; i += r->cands[i].id_rows ? r->cands[i].id_rows : 1) {
 		const struct an_at_cand *c = &r->cands[i];
 		size_t rows = c->id_rows ? c->id_rows : 1;
-		cJSON *o = out_json_doc(), *ids, *progs, *po;
+		cJSON *o = versioned ? out_json_doc() : cJSON_CreateObject(), *ids, *progs, *po;
 
 		if (!o)
 			break;
@@ -103,13 +103,50 @@ static void add_cands(cJSON *doc, const struct an_at_result *r, int samples)
 	}
 }
 
-static int print_json(FILE *f, const struct an_at_result *r)
+const char *out_autotune_nowinner(enum an_at_nowinner why)
+{
+	switch (why) {
+	case AN_AT_WINNER:
+		return NULL;
+	case AN_AT_NO_CANDIDATE:
+		return "no candidate";
+	case AN_AT_TIED:
+		return "tied";
+	case AN_AT_UNTESTED:
+		return "untested";
+	case AN_AT_PROGRAMS:
+		return "several programs";
+	}
+	return NULL;
+}
+
+/* Version 1: the candidates keyed by id at the top level, as the Python profiler's dict. */
+static int print_json_v1(FILE *f, const struct an_at_result *r)
 {
 	cJSON *doc = cJSON_CreateObject();
 
 	if (!doc)
 		return -1;
-	add_cands(doc, r, 0);
+	add_cands(doc, r, 0, 1);
+	return out_json_print(doc, f);
+}
+
+static int print_json(FILE *f, const struct an_at_result *r, const struct xp_notes *notes)
+{
+	cJSON *doc = out_json_command_doc("autotune"), *cands;
+	const struct an_at_cand *best, *rival;
+	enum an_at_nowinner why;
+
+	if (!doc)
+		return -1;
+	cJSON_ReplaceItemInObject(doc, "schema_version", cJSON_CreateNumber(2));
+	if ((cands = cJSON_AddObjectToObject(doc, "candidates")))
+		add_cands(cands, r, 0, 0);
+	best = an_at_winner(r, &why, &rival);
+	out_json_add_str_or_null(doc, "fastest", best ? best->id : NULL);
+	out_json_add_str_or_null(doc, "no_fastest_because", out_autotune_nowinner(why));
+	out_json_add_str_or_null(doc, "rival", rival ? rival->id : NULL);
+	out_json_add_notes(doc, notes);
 	return out_json_print(doc, f);
 }
 
@@ -128,7 +165,7 @@ int out_autotune_line(FILE *f, const char *input, const struct an_at_result *r,
 	} else {
 		cands = cJSON_AddObjectToObject(doc, "candidates");
 		if (cands)
-			add_cands(cands, r, 1);
+			add_cands(cands, r, 1, 1);
 		out_json_add_notes(doc, notes);
 	}
 	return out_json_print_line(doc, f);
@@ -260,10 +297,10 @@ static int print_rows(FILE *f, enum out_mode mode, const struct an_at_result *r,
 	return ret;
 }
 
-int out_autotune(FILE *f, enum out_mode mode, const struct an_at_result *r,
-		 const struct out_style *st)
+int out_autotune(FILE *f, enum out_mode mode, const struct an_at_result *r, int json_version,
+		 const struct xp_notes *notes, const struct out_style *st)
 {
 	if (mode == OUT_JSON)
-		return print_json(f, r);
+		return json_version == 1 ? print_json_v1(f, r) : print_json(f, r, notes);
 	return print_rows(f, mode, r, st);
 }

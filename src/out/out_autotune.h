@@ -9,12 +9,18 @@
 #include "out_table.h"
 
 /*
- * JSON is an object keyed by candidate id (a string), each value carrying
- * mean_s and std_s as the Python profiler returned them, plus the rest and
- * "schema_version": 1; the top level holds ids only, so a tuner can iterate it.
+ * JSON version 2 (the default): {"schema_version": 2, "command", "candidates":
+ * {"<id>": {"mean_s", "std_s" (as the Python profiler returned them), the
+ * rest}}, "fastest": the id or null, "no_fastest_because": null or why
+ * (out_autotune_nowinner), "rival": the candidate tied with it or untested,
+ * "warnings": notes}. Version 1 (json_version 1, for one release): the
+ * candidates keyed by id at the top level, each with "schema_version": 1,
+ * no warnings.
  */
-int out_autotune(FILE *f, enum out_mode mode, const struct an_at_result *r,
-		 const struct out_style *st);
+int out_autotune(FILE *f, enum out_mode mode, const struct an_at_result *r, int json_version,
+		 const struct xp_notes *notes, const struct out_style *st);
+/* Why there is no single fastest, in a word or two ("tied"); NULL when there is one. */
+const char *out_autotune_nowinner(enum an_at_nowinner why);
 
 /*
  * One input's candidates as one line of JSON (--per-file): {"schema_version",

@@ -1,1 +1,1 @@
-require python3; xplane-stat autotune --json $SYNTH/autotune | python3 -c 'import json,sys; d=json.load(sys.stdin); print({int(k): (round(v["mean_s"],12), round(v["std_s"],15)) for k, v in d.items()})'
+require python3; xplane-stat autotune --json $SYNTH/autotune | python3 -c 'import json,sys; d=json.load(sys.stdin)["candidates"]; print({int(k): (round(v["mean_s"],12), round(v["std_s"],15)) for k, v in d.items()})'

@@ -1,7 +1,7 @@
 require /usr/bin/python3; xplane-stat autotune --per-file $SYNTH/autotune >$TMP/lines; echo "exit $?"; xplane-stat autotune --json $SYNTH/autotune >$TMP/pooled; /usr/bin/python3 -c "
 import json, statistics
 lines = [json.loads(l) for l in open('$TMP/lines')]
-pooled = json.load(open('$TMP/pooled'))
+pooled = json.load(open('$TMP/pooled'))['candidates']
 samples = {}
 for l in lines:
     for k, c in l['candidates'].items():

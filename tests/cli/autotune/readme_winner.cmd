@@ -1,0 +1,1 @@
+require python3; cp -r $SYNTH/autotune $TMP/runs && cd $TMP && xplane-stat autotune --winner runs/ && xplane-stat autotune --json runs/ | python3 -c 'import json,sys; print(json.load(sys.stdin)["fastest"])'

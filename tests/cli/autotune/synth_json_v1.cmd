@@ -1,0 +1,1 @@
+xplane-stat autotune --json --json-version 1 $SYNTH/autotune

@@ -1,0 +1,1 @@
+xplane-stat autotune --winner $SYNTH/autotune_programs.xplane.pb

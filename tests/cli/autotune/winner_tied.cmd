@@ -1,0 +1,1 @@
+xplane-stat autotune --winner --pool-programs $SYNTH/autotune_programs.xplane.pb
