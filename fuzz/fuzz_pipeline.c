@@ -58,9 +58,13 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len);
 
-/* How the formatters are called: without colour, and with it (text tables only); of one input or several. */
-static const struct out_style style[2] = {{0, OUT_UNIT_AUTO, 0}, {1, OUT_UNIT_AUTO, 0}};
-static const struct out_style style_several[2] = {{0, OUT_UNIT_AUTO, 1}, {1, OUT_UNIT_AUTO, 1}};
+/*
+ * How the formatters are called: without colour, and with it (text tables
+ * only); of one input, or of several with every cell whole (--wide).
+ */
+static const struct out_style style[2] = {{.unit = OUT_UNIT_AUTO}, {.colour = 1, .unit = OUT_UNIT_AUTO}};
+static const struct out_style style_several[2] = {{.unit = OUT_UNIT_AUTO, .several = 1, .wide = 1},
+						  {.colour = 1, .unit = OUT_UNIT_AUTO, .several = 1, .wide = 1}};
 
 struct list_ctx {
 	FILE *f;

@@ -90,6 +90,7 @@ struct cmd_common {
 	int json, csv, tsv;
 	const char *time_unit;	/* --time-unit: ns, us, ms or s; NULL: per column */
 	enum out_unit unit;	/* --time-unit as cmd_output_setup parsed it; OUT_UNIT_AUTO without it */
+	int wide;		/* --wide: table cells whole */
 	const char *output;
 	const char *device;
 	const char *children;
@@ -131,6 +132,8 @@ struct cmd_common {
 	{"tsv", 0, OPT_FLAG, &(c)->tsv, NULL, "print tab-separated values with a header row"},         \
 	{"time-unit", 0, OPT_STR, &(c)->time_unit, "ns|us|ms|s",                                   \
 	 "table times in this unit (default: each column the unit that suits its values)"},        \
+	{"wide", 0, OPT_FLAG, &(c)->wide, NULL,                                                     \
+	 "table cells whole: names over 64 columns are otherwise cut to their start and end"},      \
 	{"output", 'o', OPT_STR, &(c)->output, "FILE", "write to FILE (via a temporary name, renamed when complete); - is stdout"}
 
 /* --device: the one definition of the option that selects device planes; eg: examples of PATTERN. */

@@ -385,6 +385,7 @@ static int print_stats(const unsigned char *buf, size_t len, const struct captur
 	}
 	st.colour = a->mode == OUT_TABLE && out_use_colour(stdout);
 	st.unit = a->fmt.unit;
+	st.wide = a->fmt.wide;
 	ret = out_functions(stdout, a->mode, &res, &none, &st) ? EXIT_ERROR : EXIT_OK;
 	if (ret)
 		cmd_error("out of memory");

@@ -151,6 +151,7 @@ int cmd_write(const struct cmd_common *c, enum out_mode mode, cmd_print_fn print
 		return ret;
 	st.colour = out.f == stdout && out_use_colour(stdout);
 	st.unit = c->unit;
+	st.wide = c->wide;
 	if (print(out.f, mode, &st, result)) {
 		cmd_error("out of memory");
 		cmd_out_close(&out, 0);

@@ -292,7 +292,7 @@ static int print_rows(FILE *f, enum out_mode mode, const struct an_at_result *r,
 		else
 			out_table_add(&t, "%s (p%s)", c->tied ? "tied" : "slower", pv);
 	}
-	ret = out_table_print(&t, f, mode, st->colour);
+	ret = out_table_print(&t, f, mode, st);
 	out_table_release(&t);
 	return ret;
 }

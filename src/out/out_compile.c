@@ -135,7 +135,7 @@ static int print_fns(FILE *f, enum out_mode mode, const struct an_comp_result *r
 			out_table_add_time_cell(&t, machine, &c[3 + k], (double)fn->phase_ps[k], 1);
 		out_table_add(&t, "%zu", fn->compiling_calls);
 	}
-	ret = out_table_print(&t, f, mode, st->colour);
+	ret = out_table_print(&t, f, mode, st);
 	out_table_release(&t);
 	return ret;
 }
@@ -201,7 +201,7 @@ static int print_events(FILE *f, enum out_mode mode, const struct an_comp_result
 		out_table_add_time_cell(&t, machine, &c[2], (double)e->inner_ps, e->inner > 0 || machine);
 		out_table_add(&t, "%s", !e->fn ? "unattributed" : e->inside ? "inside" : "beside");
 	}
-	ret = out_table_print(&t, f, mode, st->colour);
+	ret = out_table_print(&t, f, mode, st);
 	out_table_release(&t);
 	free(ev);
 	return ret;

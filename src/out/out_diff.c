@@ -220,7 +220,7 @@ static int print_rows(FILE *f, enum out_mode mode, const struct an_diff_result *
 		if (machine)
 			out_table_add(&t, "%s", row->gated ? "fail" : "");
 	}
-	ret = out_table_print(&t, f, mode, st->colour);
+	ret = out_table_print(&t, f, mode, st);
 	out_table_release(&t);
 	if (!ret && mode == OUT_TABLE && fprintf(f, "\nsamples: %s; base %zu run%s, current %zu run%s; "
 					   "p from Mann-Whitney U, alpha %g\n",

@@ -96,7 +96,7 @@ int out_events(FILE *f, enum out_mode mode, const struct an_ev_result *r, const 
 		if (machine || any_stray)
 			out_table_add(&t, "%zu", w->stray);
 	}
-	ret = out_table_print(&t, f, mode, st->colour);
+	ret = out_table_print(&t, f, mode, st);
 	out_table_release(&t);
 	if (!ret && !machine) {
 		char tot[48];

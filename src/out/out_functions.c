@@ -192,7 +192,7 @@ static int print_machine(FILE *f, enum out_mode mode, const struct an_fn_result 
 			out_table_add(&t, "%.3f", v[k] / 1000.0);
 		out_table_add(&t, "%.6f", row->share);
 	}
-	ret = out_table_print(&t, f, mode, 0);
+	ret = out_table_print(&t, f, mode, NULL);
 	out_table_release(&t);
 	return ret;
 }
@@ -240,7 +240,7 @@ static int print_table(FILE *f, const struct an_fn_result *r, const struct out_s
 			out_table_add_time(&t, &col[k], v[k]);
 		out_table_add(&t, "%.1f%%", row->share * 100);
 	}
-	ret = out_table_print(&t, f, OUT_TABLE, st->colour);
+	ret = out_table_print(&t, f, OUT_TABLE, st);
 	out_table_release(&t);
 	if (ret)
 		return ret;

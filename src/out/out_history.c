@@ -162,7 +162,7 @@ static int print_rows(FILE *f, enum out_mode mode, const struct an_hist_result *
 		else if (d && d->verdict == AN_V_FASTER)
 			out_table_mark(&t, OUT_MARK_BETTER);
 	}
-	ret = out_table_print(&t, f, mode, st->colour);
+	ret = out_table_print(&t, f, mode, st);
 	out_table_release(&t);
 	if (!ret && mode == OUT_TABLE && first)
 		ret = fprintf(f, "\n%zu earlier run%s not shown (--json has every one)\n", first,

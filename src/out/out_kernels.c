@@ -280,7 +280,7 @@ static int print_machine(FILE *f, enum out_mode mode, const struct an_kern_resul
 		out_table_add(&t, "%.6f", row->share);
 	}
 print:
-	ret = out_table_print(&t, f, mode, 0);
+	ret = out_table_print(&t, f, mode, NULL);
 	out_table_release(&t);
 	return ret;
 }
@@ -317,7 +317,7 @@ static int print_copies(FILE *f, const struct an_kern_result *r, const struct ou
 	for (i = 0; i < AN_KIND_COUNT; i++)
 		if (i != AN_KIND_KERNEL && r->copies[i].count)
 			copy_cells(&t, 0, (enum an_kind)i, &r->copies[i], &col[0], &col[1]);
-	ret = out_table_print(&t, f, OUT_TABLE, st->colour);
+	ret = out_table_print(&t, f, OUT_TABLE, st);
 	out_table_release(&t);
 	return ret;
 }
@@ -389,7 +389,7 @@ static int print_kernel_table(FILE *f, const struct an_kern_result *r, size_t sh
 		}
 		out_table_add(&t, "%s", row->name);
 	}
-	ret = out_table_print(&t, f, OUT_TABLE, st->colour);
+	ret = out_table_print(&t, f, OUT_TABLE, st);
 	out_table_release(&t);
 	return ret;
 }

@@ -170,7 +170,7 @@ static int print_summary(FILE *f, enum out_mode mode, const struct an_mem_result
 		}
 		bytes_cell(&t, machine, w->unexplained_bytes, w->has_peak);
 	}
-	ret = out_table_print(&t, f, mode, st->colour);
+	ret = out_table_print(&t, f, mode, st);
 	out_table_release(&t);
 	if (!ret && !machine)
 		fprintf(f, "%zu memory event%s; PEAK IN USE = most bytes allocated + RESERVED after an event, "
@@ -262,7 +262,7 @@ static int print_peak(FILE *f, enum out_mode mode, const struct an_mem_result *r
 				out_table_init(&t, 7, hdr, rt);
 				for (j = 0; j < n; j++)
 					alloc_cells(&t, 0, w, &w->live[j], &col);
-				ret = out_table_print(&t, f, mode, st->colour);
+				ret = out_table_print(&t, f, mode, st);
 				out_table_release(&t);
 			}
 			continue;
@@ -271,7 +271,7 @@ static int print_peak(FILE *f, enum out_mode mode, const struct an_mem_result *r
 			alloc_cells(&t, 1, w, &w->live[j], NULL);
 	}
 	if (machine) {
-		ret = out_table_print(&t, f, mode, st->colour);
+		ret = out_table_print(&t, f, mode, st);
 		out_table_release(&t);
 	}
 	return ret;
@@ -307,7 +307,7 @@ static int print_timeline(FILE *f, enum out_mode mode, const struct an_mem_resul
 			out_table_add(&t, "%" PRIu64, pt->bytes);
 		}
 	}
-	ret = out_table_print(&t, f, mode, st->colour);
+	ret = out_table_print(&t, f, mode, st);
 	out_table_release(&t);
 	return ret;
 }

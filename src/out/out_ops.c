@@ -208,7 +208,7 @@ static int print_machine(FILE *f, enum out_mode mode, const struct an_ops_result
 		out_table_add(&t, "%s", an_bound_name(row->bound) ? an_bound_name(row->bound) : "");
 		out_table_add(&t, "%s", row->hlo && !cat ? row->hlo : "");
 	}
-	ret = out_table_print(&t, f, mode, 0);
+	ret = out_table_print(&t, f, mode, NULL);
 	out_table_release(&t);
 	return ret;
 }
@@ -346,7 +346,7 @@ static int print_one_table(FILE *f, const struct an_ops_result *r, enum an_op_li
 		rate_cell(&t, an_op_intensity(row), 2);
 		out_table_add(&t, "%s", an_bound_name(row->bound) ? an_bound_name(row->bound) : "-");
 	}
-	ret = out_table_print(&t, f, OUT_TABLE, st->colour);
+	ret = out_table_print(&t, f, OUT_TABLE, st);
 	out_table_release(&t);
 	return ret;
 }

@@ -141,7 +141,7 @@ static int print_machine(FILE *f, enum out_mode mode, const struct an_ov_result 
 				out_table_add(&t, "%s", "");
 		}
 	}
-	ret = out_table_print(&t, f, mode, 0);
+	ret = out_table_print(&t, f, mode, NULL);
 	out_table_release(&t);
 	return ret;
 }
@@ -185,7 +185,7 @@ static int print_text(FILE *f, const struct an_ov_result *r, const struct out_st
 		for (k = 0; k < 5; k++)
 			out_table_add_time(&t, &col, (double)w[k]);
 	}
-	ret = out_table_print(&t, f, OUT_TABLE, st->colour);
+	ret = out_table_print(&t, f, OUT_TABLE, st);
 	out_table_release(&t);
 	if (ret)
 		return ret;
@@ -214,7 +214,7 @@ static int print_text(FILE *f, const struct an_ov_result *r, const struct out_st
 				out_table_add_time(&t, &col, sv[k]);
 		}
 		fputc('\n', f);
-		ret = out_table_print(&t, f, OUT_TABLE, st->colour);
+		ret = out_table_print(&t, f, OUT_TABLE, st);
 		out_table_release(&t);
 		if (ret)
 			return ret;
@@ -243,7 +243,7 @@ static int print_text(FILE *f, const struct an_ov_result *r, const struct out_st
 			out_table_add(&t, "%zu", d->ambiguous + d->off_scale);
 		}
 		fputc('\n', f);
-		ret = out_table_print(&t, f, OUT_TABLE, st->colour);
+		ret = out_table_print(&t, f, OUT_TABLE, st);
 		out_table_release(&t);
 	}
 	return ret;

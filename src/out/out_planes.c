@@ -119,6 +119,7 @@ static int print_rows(FILE *f, enum out_mode mode, const struct an_planes *p,
 		out_table_init(&t, 6, hm, NULL);
 	else
 		out_table_init(&t, 6, ht, right);
+	t.whole_last = 1;	/* the device's facts */
 	for (i = 0; i < p->n; i++) {
 		const struct an_plane_info *pi = &p->planes[i];
 		char facts[256], span[48];
@@ -160,7 +161,7 @@ static int print_rows(FILE *f, enum out_mode mode, const struct an_planes *p,
 			out_table_add(&t, "%s", "");
 		}
 	}
-	ret = out_table_print(&t, f, mode, st->colour);
+	ret = out_table_print(&t, f, mode, st);
 	out_table_release(&t);
 	return ret;
 }

@@ -4,6 +4,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -92,27 +93,65 @@ size_t out_utf8_seq(const unsigned char *s, size_t len)
 	return n;
 }
 
-/* Prints s for a terminal (f != NULL) and returns its width in columns. */
-static size_t put_text(FILE *f, const char *str)
+/* The next character's width in a text cell (4 for one shown as \\xNN) and its bytes (*k). */
+static size_t unit(const unsigned char *s, size_t left, size_t *k)
+{
+	*k = out_utf8_seq(s, left);
+	if (!*k || *s < 0x20 || *s == 0x7f) {
+		*k = 1;
+		return 4;
+	}
+	return 1;
+}
+
+/* The same as put_text for the first n bytes of str. */
+static size_t put_text_n(FILE *f, const char *str, size_t n)
 {
 	const unsigned char *s = (const unsigned char *)str;
-	size_t width = 0, n;
+	size_t width = 0, i, k, w;
 
-	while (*s) {
-		n = out_utf8_len(s);
-		if (n == 0 || *s < 0x20 || *s == 0x7f) {
-			if (f)
-				fprintf(f, "\\x%02x", *s);
-			width += 4;
-			s++;
-			continue;
-		}
-		if (f)
-			fwrite(s, 1, n, f);
-		width++;
-		s += n;
+	for (i = 0; i < n; i += k) {
+		w = unit(s + i, n - i, &k);
+		if (f && w == 4)
+			fprintf(f, "\\x%02x", s[i]);
+		else if (f)
+			fwrite(s + i, 1, k, f);
+		width += w;
 	}
 	return width;
+}
+
+/*
+ * A cell cut to max columns: its first two thirds and its end around "…"
+ * (a name's start says what it is, its end often which variant); the bytes
+ * [0, *head) and [*tail, end) are shown. Returns the width shown; a cell
+ * that fits is whole (*head = *tail = its length).
+ */
+static size_t cut_cell(const char *str, size_t max, size_t *head, size_t *tail)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t len = strlen(str), width = put_text_n(NULL, str, len), i, k, w, hw, uw, want;
+
+	*head = *tail = len;
+	if (width <= max)
+		return width;
+	want = (max - 1) * 2 / 3;
+	for (i = 0, w = 0; i < len && w + (uw = unit(s + i, len - i, &k)) <= want; i += k)
+		w += uw;
+	*head = i;
+	hw = w;
+	/* the tail: the longest end that fits in what max leaves after the head and the "…" */
+	want = max - 1 - hw;
+	for (; i < len && width - w > want; i += k)
+		w += unit(s + i, len - i, &k);
+	*tail = i;
+	return hw + 1 + (width - w);
+}
+
+/* Prints s for a terminal (f != NULL) and returns its width in columns. */
+static size_t put_text(FILE *f, const char *s)
+{
+	return put_text_n(f, s, strlen(s));
 }
 
 void out_put_text(FILE *f, const char *s)
@@ -187,9 +226,71 @@ void out_table_mark(struct out_table *t, enum out_mark m)
 	t->marks[row] = (unsigned char)m;
 }
 
-int out_table_print(const struct out_table *t, FILE *f, enum out_mode mode, int colour)
+/* A cell as a cut shows it, and the cell itself: to find two cells a cut makes alike. */
+struct shown {
+	char *text;
+	const char *cell;
+};
+
+static int cmp_shown(const void *a, const void *b)
 {
-	size_t nrows = t->ncells / t->ncols, i, c, *w;
+	return strcmp(((const struct shown *)a)->text, ((const struct shown *)b)->text);
+}
+
+/* Whether cutting column c at max shows two different cells alike; -1 out of memory. */
+static int cut_collides(const struct out_table *t, size_t c, size_t max)
+{
+	size_t nrows = t->ncells / t->ncols, i, head, tail, n = 0;
+	struct shown *v = calloc(nrows + 1, sizeof(*v));
+	int ret = 0;
+
+	if (!v)
+		return -1;
+	for (i = 0; i < nrows; i++) {
+		const char *s = t->cells[i * t->ncols + c];
+
+		cut_cell(s, max, &head, &tail);
+		if (asprintf(&v[n].text, "%.*s%s%s", (int)head, s, head < tail ? "\u2026" : "", s + tail) < 0) {
+			ret = -1;
+			break;
+		}
+		v[n++].cell = s;
+	}
+	if (!ret) {
+		qsort(v, n, sizeof(*v), cmp_shown);
+		for (i = 1; i < n && !ret; i++)
+			ret = !strcmp(v[i - 1].text, v[i].text) && strcmp(v[i - 1].cell, v[i].cell);
+	}
+	for (i = 0; i < n; i++)
+		free(v[i].text);
+	free(v);
+	return ret;
+}
+
+/*
+ * How wide column c's cells may show: OUT_CELL_MAX, widened while the cut
+ * would show two different cells alike; SIZE_MAX (whole) with wide, for
+ * right-aligned columns (numbers) and for a last column the table keeps whole.
+ */
+static size_t cut_width(const struct out_table *t, size_t c, int wide)
+{
+	size_t nrows = t->ncells / t->ncols, i, widest = 0, w, max;
+	int r = 0;
+
+	if (wide || (t->right && t->right[c]) || (t->whole_last && c + 1 == t->ncols))
+		return SIZE_MAX;
+	for (i = 0; i < nrows; i++)
+		if ((w = put_text(NULL, t->cells[i * t->ncols + c])) > widest)
+			widest = w;
+	for (max = OUT_CELL_MAX; max < widest && (r = cut_collides(t, c, max)) > 0; max += OUT_CELL_MAX / 4)
+		;
+	return r < 0 ? SIZE_MAX : max;
+}
+
+int out_table_print(const struct out_table *t, FILE *f, enum out_mode mode, const struct out_style *st)
+{
+	size_t nrows = t->ncells / t->ncols, i, c, *w, *cut, head, tail;
+	int colour = st && st->colour;
 
 	if (t->failed)
 		return -1;
@@ -198,12 +299,17 @@ int out_table_print(const struct out_table *t, FILE *f, enum out_mode mode, int 
 		return 0;
 	}
 	w = calloc(t->ncols, sizeof(*w));
-	if (!w)
+	cut = calloc(t->ncols, sizeof(*cut));
+	if (!w || !cut) {
+		free(w);
+		free(cut);
 		return -1;
+	}
 	for (c = 0; c < t->ncols; c++) {
 		w[c] = put_text(NULL, t->headers[c]);
+		cut[c] = cut_width(t, c, st && st->wide);
 		for (i = 0; i < nrows; i++) {
-			size_t cw = put_text(NULL, t->cells[i * t->ncols + c]);
+			size_t cw = cut_cell(t->cells[i * t->ncols + c], cut[c], &head, &tail);
 
 			if (cw > w[c])
 				w[c] = cw;
@@ -223,14 +329,20 @@ int out_table_print(const struct out_table *t, FILE *f, enum out_mode mode, int 
 			end--;
 		for (c = 0; c < end; c++) {
 			const char *s = i ? t->cells[(i - 1) * t->ncols + c] : t->headers[c];
-			size_t cw = put_text(NULL, s), pad = w[c] - cw;
+			size_t cw = i ? cut_cell(s, cut[c], &head, &tail) : put_text(NULL, s), pad = w[c] - cw;
 			int last = c + 1 == end;
 
 			if (c)
 				fputs("  ", f);
 			if (t->right && t->right[c])
 				fprintf(f, "%*s", (int)pad, "");
-			put_text(f, s);
+			if (i && head < tail) {	/* cut: whole in JSON, CSV, TSV and with --wide */
+				put_text_n(f, s, head);
+				fputs("\u2026", f);
+				put_text(f, s + tail);
+			} else {
+				put_text(f, s);
+			}
 			if (!(t->right && t->right[c]) && !last)
 				fprintf(f, "%*s", (int)pad, "");
 		}
@@ -239,6 +351,7 @@ int out_table_print(const struct out_table *t, FILE *f, enum out_mode mode, int 
 		fputc('\n', f);
 	}
 	free(w);
+	free(cut);
 	return 0;
 }
 

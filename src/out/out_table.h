@@ -17,6 +17,7 @@ struct out_table {
 	int failed;			/* out of memory while adding: nothing is printed */
 	unsigned char *marks;		/* per row: enum out_mark (out_table_mark), or NULL */
 	size_t nmarks;
+	int whole_last;			/* the last column is a description, never cut (set after init) */
 };
 
 /* How a row stands out in a coloured text table. */
@@ -28,12 +29,16 @@ void out_table_init(struct out_table *t, size_t ncols, const char *const *header
 void out_table_add(struct out_table *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Marks the row being filled (the last one begun): red (worse) or green (better) when colour. */
 void out_table_mark(struct out_table *t, enum out_mark m);
+struct out_style;
 /*
  * Text table: control characters and invalid UTF-8 shown as \xNN, header bold
- * when colour; CSV quoted as RFC 4180; TSV with \t \n \r \\ escaped.
- * Returns -1 if the table could not be built (out of memory).
+ * with st's colour, cells of left-aligned columns (names; not a whole_last
+ * column) wider than OUT_CELL_MAX cut to their start and end around "…" (wider where the cut
+ * would show two different names alike; whole with st->wide; st may be
+ * NULL); CSV quoted as RFC 4180; TSV with \t \n \r \\ escaped, every cell
+ * whole. Returns -1 if the table could not be built (out of memory).
  */
-int out_table_print(const struct out_table *t, FILE *f, enum out_mode mode, int colour);
+int out_table_print(const struct out_table *t, FILE *f, enum out_mode mode, const struct out_style *st);
 void out_table_release(struct out_table *t);
 
 /* Units of times in text tables; OUT_UNIT_AUTO lets each column choose its own. */
@@ -52,7 +57,11 @@ struct out_style {
 	int colour;
 	enum out_unit unit;	/* OUT_UNIT_AUTO: each column (each time) its own */
 	int several;		/* the result pools several inputs: tables that can name each row's do */
+	int wide;		/* --wide: text cells whole, never cut to OUT_CELL_MAX */
 };
+
+/* Text table cells (names) wider than this many columns are cut, keeping their start and end. */
+#define OUT_CELL_MAX 64
 
 /*
  * One column of times shown in one unit, named in its header ("TOTAL (ms)"),

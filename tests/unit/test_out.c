@@ -21,7 +21,7 @@ static char *render(enum out_mode mode, const char *cell)
 	out_table_init(&t, 2, h, right);
 	out_table_add(&t, "%s", cell);
 	out_table_add(&t, "%d", 7);
-	out_table_print(&t, f, mode, 0);
+	out_table_print(&t, f, mode, NULL);
 	out_table_release(&t);
 	fclose(f);
 	return buf;
@@ -167,7 +167,7 @@ static char *functions_table(enum out_mode mode, uint64_t a, uint64_t b)
 	rows[1].s.total = rows[1].s.mean = rows[1].s.min = rows[1].s.median = rows[1].s.max = 1e6;
 	r.rows = rows;
 	r.nrows = 2;
-	out_functions(f, mode, &r, &notes, &(const struct out_style){0, OUT_UNIT_AUTO, 0});
+	out_functions(f, mode, &r, &notes, &(const struct out_style){.unit = OUT_UNIT_AUTO});
 	fclose(f);
 	return buf;
 }
@@ -198,9 +198,60 @@ static void test_programs(void)
 	free(s);
 }
 
+/* Rows a, b (NAME, N) as the text table prints them with style st. */
+static char *render2(const char *a, const char *b, const struct out_style *st)
+{
+	static const char *const h[] = {"NAME", "N"};
+	static const unsigned char right[] = {0, 1};
+	struct out_table t;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	out_table_init(&t, 2, h, right);
+	out_table_add(&t, "%s", a);
+	out_table_add(&t, "%d", 1);
+	out_table_add(&t, "%s", b);
+	out_table_add(&t, "%d", 2);
+	out_table_print(&t, f, OUT_TABLE, st);
+	out_table_release(&t);
+	fclose(f);
+	return buf;
+}
+
+/* Names over OUT_CELL_MAX columns: cut to start and end, never two alike, whole with --wide. */
+static void test_cut(void)
+{
+	const struct out_style wide = {.unit = OUT_UNIT_AUTO, .wide = 1};
+	char a[128], b[128], want[1024], *out;
+
+	/* 81 characters differing in the middle only: a cut at 64 (42 + … + 21) shows them alike */
+	snprintf(a, sizeof(a), "%s%s%s", "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", "x",
+		 "BBBBBBBBBBBBBBBBBBBBBBBBBBBBBB");
+	snprintf(b, sizeof(b), "%s%s%s", "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", "y",
+		 "BBBBBBBBBBBBBBBBBBBBBBBBBBBBBB");
+	out = render2(a, b, NULL);
+	/* widened to 80: 52 of the start (x or y among them), …, the last 27 */
+	snprintf(want, sizeof(want), "NAME%*s  N\n%.52s\u2026%s  1\n%.52s\u2026%s  2\n", 76, "", a, a + 54, b, b + 54);
+	CHECK_STR(out, want);
+	free(out);
+	out = render2(a, a + 1, &wide);
+	snprintf(want, sizeof(want), "NAME%*s  N\n%s  1\n%s   2\n", 77, "", a, a + 1);
+	CHECK_STR(out, want);
+	free(out);
+	/* two that differ in their first character: cut at 64, 42 + … + 21 */
+	b[0] = 'Z';
+	out = render2(a, b, NULL);
+	snprintf(want, sizeof(want), "NAME%*s  N\n%.42s\u2026%s  1\n%.42s\u2026%s  2\n", 60, "", a, a + 60, b,
+		 b + 60);
+	CHECK_STR(out, want);
+	free(out);
+}
+
 int main(void)
 {
 	test_escaping();
+	test_cut();
 	test_units();
 	test_columns();
 	test_programs();
