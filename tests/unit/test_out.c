@@ -9,22 +9,31 @@
 #include "out_table.h"
 #include "test.h"
 
-static char *render(enum out_mode mode, const char *cell)
+/* A table of rows (NAME, N): names[i] and i + first, printed in mode with style st. */
+static char *render_rows(enum out_mode mode, const struct out_style *st, size_t n, const char *const *names,
+			 int first)
 {
 	static const char *const h[] = {"NAME", "N"};
 	static const unsigned char right[] = {0, 1};
 	struct out_table t;
 	char *buf = NULL;
-	size_t len = 0;
+	size_t len = 0, i;
 	FILE *f = open_memstream(&buf, &len);
 
 	out_table_init(&t, 2, h, right);
-	out_table_add(&t, "%s", cell);
-	out_table_add(&t, "%d", 7);
-	out_table_print(&t, f, mode, NULL);
+	for (i = 0; i < n; i++) {
+		out_table_add(&t, "%s", names[i]);
+		out_table_add(&t, "%d", first + (int)i);
+	}
+	out_table_print(&t, f, mode, st);
 	out_table_release(&t);
 	fclose(f);
 	return buf;
+}
+
+static char *render(enum out_mode mode, const char *cell)
+{
+	return render_rows(mode, NULL, 1, &cell, 7);
 }
 
 static void test_escaping(void)
@@ -198,25 +207,12 @@ static void test_programs(void)
 	free(s);
 }
 
-/* Rows a, b (NAME, N) as the text table prints them with style st. */
+/* Rows a, b (NAME, N: 1, 2) as the text table prints them with style st. */
 static char *render2(const char *a, const char *b, const struct out_style *st)
 {
-	static const char *const h[] = {"NAME", "N"};
-	static const unsigned char right[] = {0, 1};
-	struct out_table t;
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
+	const char *names[] = {a, b};
 
-	out_table_init(&t, 2, h, right);
-	out_table_add(&t, "%s", a);
-	out_table_add(&t, "%d", 1);
-	out_table_add(&t, "%s", b);
-	out_table_add(&t, "%d", 2);
-	out_table_print(&t, f, OUT_TABLE, st);
-	out_table_release(&t);
-	fclose(f);
-	return buf;
+	return render_rows(OUT_TABLE, st, 2, names, 1);
 }
 
 /* Names over OUT_CELL_MAX columns: cut to start and end, never two alike, whole with --wide. */
