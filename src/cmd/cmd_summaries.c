@@ -221,9 +221,7 @@ int cmd_expand_summaries(struct cmd_common *c, struct xp_pathlist *paths, struct
 	if (r->n > 1)
 		qsort(r->e, r->n, sizeof(*r->e), cmp_entry);
 	/* the pathlist keeps its counts; its entries are now out's */
-	for (i = 0; i < paths->n; i++)
-		free(paths->paths[i]);
-	free(paths->paths);
+	xp_strv_free(paths->paths, paths->n);
 	paths->paths = out.paths;
 	paths->n = out.n;
 	paths->cap = out.cap;

@@ -143,7 +143,7 @@ int cmd_summarize(int argc, char **argv)
 	enum an_time t;
 	const char **pos = NULL;
 	struct cmd_out out = {0};
-	size_t npos, i;
+	size_t npos;
 	int ret;
 
 	cmd_common_init(&a.c);
@@ -190,9 +190,7 @@ int cmd_summarize(int argc, char **argv)
 	}
 	ret = cmd_batch_exit(&sb.b, ret);
 out:
-	for (i = 0; i < sb.ntags; i++)
-		free(sb.tags[i]);
-	free(sb.tags);
+	xp_strv_free(sb.tags, sb.ntags);
 	out_bytes_release(&sb.lines);
 	cmd_common_release(&a.c);
 	xp_pathlist_release(&paths);

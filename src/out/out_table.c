@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
+/* A table of text cells rendered aligned for people, or as CSV / TSV for programs (out_table.h). */
 #include "out_table.h"
 
 #include <inttypes.h>
@@ -8,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include "xp_arena.h"
 
 void out_table_init(struct out_table *t, size_t ncols, const char *const *headers,
 		    const unsigned char *right)
@@ -49,11 +52,7 @@ void out_table_add(struct out_table *t, const char *fmt, ...)
 
 void out_table_release(struct out_table *t)
 {
-	size_t i;
-
-	for (i = 0; i < t->ncells; i++)
-		free(t->cells[i]);
-	free(t->cells);
+	xp_strv_free(t->cells, t->ncells);
 	free(t->marks);
 	memset(t, 0, sizeof(*t));
 }

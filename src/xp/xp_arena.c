@@ -284,3 +284,12 @@ void *xp_calloc_big(size_t n, size_t size)
 		xp_hint_huge(p, n * size);
 	return p;
 }
+
+void xp_strv_free(char **v, size_t n)
+{
+	size_t i;
+
+	for (i = 0; v && i < n; i++)
+		free(v[i]);
+	free(v);
+}

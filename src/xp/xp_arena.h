@@ -39,6 +39,8 @@ char *xp_arena_strndup(struct xp_arena *a, const char *s, size_t len);
  * (the array and *cap as they were).
  */
 int xp_grow(void *arrp, size_t *cap, size_t n, size_t elem, size_t first);
+/* Frees the n strings of v (NULL ones too) and v itself; v may be NULL. */
+void xp_strv_free(char **v, size_t n);
 /*
  * The same for k more elements at once, as when appending another array:
  * the capacity becomes n + k exactly where it must grow. 0, or -1 when out

@@ -58,10 +58,6 @@ int xp_notes_add(struct xp_notes *w, const char *fmt, ...)
 
 void xp_notes_release(struct xp_notes *w)
 {
-	size_t i;
-
-	for (i = 0; i < w->n; i++)
-		free(w->msgs[i]);
-	free(w->msgs);
+	xp_strv_free(w->msgs, w->n);
 	memset(w, 0, sizeof(*w));
 }

@@ -90,11 +90,7 @@ void *xp_hmap_row(struct xp_hmap *m, const char *key, void *rowsp, size_t *n, si
 
 void xp_hmap_release(struct xp_hmap *m)
 {
-	size_t i;
-
-	for (i = 0; i < m->cap; i++)
-		free(m->keys[i]);
-	free(m->keys);
+	xp_strv_free(m->keys, m->cap);
 	free(m->vals);
 	memset(m, 0, sizeof(*m));
 }

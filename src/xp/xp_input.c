@@ -545,11 +545,7 @@ int xp_pathlist_expand(struct xp_pathlist *l, const char *const *args, size_t na
 
 void xp_pathlist_release(struct xp_pathlist *l)
 {
-	size_t i;
-
-	for (i = 0; i < l->n; i++)
-		free(l->paths[i]);
-	free(l->paths);
+	xp_strv_free(l->paths, l->n);
 	xp_hmap_release(&l->ids_);
 	memset(l, 0, sizeof(*l));
 }

@@ -47,7 +47,7 @@ static int pick_lines(struct rd *r, const uint8_t *start, const uint8_t *end, un
 {
 	const uint8_t *p = start, *s, *name = NULL, *name_end = NULL, *at;
 	char **names = NULL, *pname = NULL;
-	size_t n = 0, cap = 0, i;
+	size_t n = 0, cap = 0;
 	uint32_t f;
 	unsigned wt;
 	int ret = 0;
@@ -93,9 +93,7 @@ static int pick_lines(struct rd *r, const uint8_t *start, const uint8_t *end, un
 			r->o->want_lines(pname, (const char *const *)names, n, *want, r->o->want_ctx);
 		}
 	}
-	for (i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
+	xp_strv_free(names, n);
 	free(pname);
 	if (ret) {
 		free(*want);
