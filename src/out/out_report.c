@@ -468,11 +468,13 @@ static void roofline(FILE *f, const struct an_ops_result *pr)
 
 static void ops(FILE *f, const struct an_ops_result *pr, size_t top)
 {
-	size_t i, n = 0;
+	size_t i, n = 0, all = 0;
 	double max = 0;
 
 	if (!pr || !pr->nrows)
 		return;
+	for (i = 0; i < pr->nrows; i++)
+		all += pr->rows[i].line != AN_OP_ASYNC;
 	for (i = 0; i < pr->nrows && n < top; i++)
 		if (pr->rows[i].line != AN_OP_ASYNC) {
 			max = (double)pr->rows[i].self_ps > max ? (double)pr->rows[i].self_ps : max;
@@ -499,7 +501,12 @@ static void ops(FILE *f, const struct an_ops_result *pr, size_t top)
 		bar(f, max > 0 ? (double)w->self_ps / max : 0, palette[2], "op-bar");
 		fputs("</tr>\n", f);
 	}
-	fputs("</table>\n", f);
+	fputs("</table>\n<p class=\"note\">", f);
+	if (n < all)
+		fprintf(f, "The %zu ops with the most self time shown of %zu.", n, all);
+	else
+		fprintf(f, "%zu op%s, the most self time first.", all, all == 1 ? "" : "s");
+	fputs("</p>\n", f);
 	roofline(f, pr);
 	fputs("</section>\n", f);
 }
@@ -590,6 +597,38 @@ static void pct(char *b, size_t n, double ratio)
 		snprintf(b, n, "-");
 }
 
+/* A verdict a reader must see: slower, faster, new or gone. */
+static int changed(enum an_verdict v)
+{
+	return v == AN_V_SLOWER || v == AN_V_FASTER || v == AN_V_NEW || v == AN_V_GONE;
+}
+
+/*
+ * The rows a section shows, of n in their order (their verdicts v[i]; NULL:
+ * none changed): every changed one, then the others while fewer than top are
+ * shown. Their indices into sel (n of them at most); returns how many.
+ */
+static size_t pick_rows(size_t n, const enum an_verdict *v, size_t top, size_t *sel)
+{
+	size_t i, nchanged = 0, others = 0, k = 0;
+
+	for (i = 0; v && i < n; i++)
+		nchanged += changed(v[i]);
+	for (i = 0; i < n; i++)
+		if ((v && changed(v[i])) || (nchanged + others < top && ++others))
+			sel[k++] = i;
+	return k;
+}
+
+/* "; 15 of 16 rows shown: every slower, faster, new or gone row, then ..." */
+static void shown_note(FILE *f, size_t shown, size_t n, const char *then)
+{
+	if (shown < n)
+		fprintf(f, "%zu of %zu rows shown: every slower, faster, new or gone row, then %s", shown, n, then);
+	else
+		fprintf(f, "%zu row%s, %s", n, n == 1 ? "" : "s", then);
+}
+
 /*
  * --base: per row (the rows with the largest change of the mean first, as
  * diff sorts them) the change of the mean as a dot and its 95% interval as
@@ -599,23 +638,35 @@ static void diff_section(FILE *f, const struct out_report *r)
 {
 	const struct an_diff_result *d = r->diff;
 	const double W = 520, L = 260, RH = 22;
-	size_t n, i;
+	size_t n, i, *sel;
+	enum an_verdict *v;
 	double span = 0.05;	/* the axis: +-5% at least */
 
 	if (!d)
 		return;
+	sel = malloc((d->nrows + 1) * sizeof(*sel));
+	v = malloc((d->nrows + 1) * sizeof(*v));
+	if (!sel || !v) {
+		free(sel);
+		free(v);
+		return;
+	}
+	for (i = 0; i < d->nrows; i++)
+		v[i] = d->rows[i].verdict;
+	n = pick_rows(d->nrows, v, r->top, sel);
+	free(v);
 	fputs("<section id=\"diff\">\n<h2>Against the base</h2>\n<p class=\"note\">Base: ", f);
 	short_text(f, r->base);
 	fprintf(f, " (%zu run%s); these inputs: %zu run%s; samples: %s. Mann-Whitney U, alpha %g.</p>\n",
 		d->runs[0], d->runs[0] == 1 ? "" : "s", d->runs[1], d->runs[1] == 1 ? "" : "s",
 		d->executions ? "the executions of the one run on each side" : "each run's mean", d->opts.alpha);
-	n = d->nrows < r->top ? d->nrows : r->top;
 	if (!n) {
 		fputs("<p class=\"note\">Nothing to compare.</p>\n</section>\n", f);
+		free(sel);
 		return;
 	}
 	for (i = 0; i < n; i++) {
-		const struct an_diff_row *w = &d->rows[i];
+		const struct an_diff_row *w = &d->rows[sel[i]];
 		double lo = isfinite(w->ci_lo) ? w->ci_lo : w->change, hi = isfinite(w->ci_hi) ? w->ci_hi : w->change;
 
 		if (isfinite(lo) && lo > 0)
@@ -628,7 +679,7 @@ static void diff_section(FILE *f, const struct out_report *r)
 	fprintf(f, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"0\" y2=\"%.1f\" stroke=\"#999\"/>", L + W / 2, L + W / 2,
 		RH * (double)n);
 	for (i = 0; i < n; i++) {
-		const struct an_diff_row *w = &d->rows[i];
+		const struct an_diff_row *w = &d->rows[sel[i]];
 		double y = RH * (double)i + 12;
 		const char *col = verdict_colour(w->verdict);
 
@@ -657,7 +708,7 @@ static void diff_section(FILE *f, const struct out_report *r)
 	fputs("</svg>\n<table>\n<tr><th>row</th><th>verdict</th><th>change</th><th>95% CI</th><th>p (U)</th>"
 	      "<th>base n</th><th>base mean</th><th>n</th><th>mean</th></tr>\n", f);
 	for (i = 0; i < n; i++) {
-		const struct an_diff_row *w = &d->rows[i];
+		const struct an_diff_row *w = &d->rows[sel[i]];
 		char a[32], b[32], c[32];
 
 		fputs("<tr>", f);
@@ -684,9 +735,11 @@ static void diff_section(FILE *f, const struct out_report *r)
 			fputs("<td class=\"num\">-</td>", f);
 		fputs("</tr>\n", f);
 	}
-	fprintf(f, "</table>\n<p class=\"note\">%zu row%s, the largest changes of the mean first; dot: current mean "
-		   "/ base mean (log axis), bar: its 95%% interval; red slower, green faster (p &lt; %g).</p>\n</section>\n",
-		d->nrows, d->nrows == 1 ? "" : "s", d->opts.alpha);
+	fputs("</table>\n<p class=\"note\">", f);
+	shown_note(f, n, d->nrows, "the largest changes of the mean first");
+	fprintf(f, "; dot: current mean / base mean (log axis), bar: its 95%% interval; red slower, green faster "
+		   "(p &lt; %g).</p>\n</section>\n", d->opts.alpha);
+	free(sel);
 }
 
 /*
@@ -708,7 +761,8 @@ static void history_section(FILE *f, const struct out_report *r)
 {
 	const struct an_hist_result *h = r->history;
 	const double W = 360, H = 28;
-	size_t *order, n, i, g, k;
+	size_t *order, *sel, n, i, g, k;
+	enum an_verdict *v;
 
 	if (!h)
 		return;
@@ -725,15 +779,23 @@ static void history_section(FILE *f, const struct out_report *r)
 		fprintf(f, "%s#%llu", b->dirty ? "+" : "", (unsigned long long)b->run);
 	}
 	fputs(".</p>\n", f);
-	if (!(order = malloc((h->nrows ? h->nrows : 1) * sizeof(*order))))
-		return;
+	order = malloc((h->nrows + 1) * sizeof(*order));
+	sel = malloc((h->nrows + 1) * sizeof(*sel));
+	v = malloc((h->nrows + 1) * sizeof(*v));
+	if (!order || !sel || !v)
+		goto out;
 	for (i = 0; i < h->nrows; i++)
 		order[i] = i;
 	qsort_r(order, h->nrows, sizeof(*order), cmp_latest, (void *)h);
-	n = h->nrows < r->top ? h->nrows : r->top;
+	/* each row's verdict, latest against its baseline, as diff gave it */
+	for (i = 0; i < h->nrows; i++)
+		for (v[i] = AN_V_SAME, k = 0; k < h->diff.nrows; k++)
+			if (!strcmp(h->diff.rows[k].key, h->rows[order[i]].key))
+				v[i] = h->diff.rows[k].verdict;
+	n = pick_rows(h->nrows, v, r->top, sel);
 	fputs("<table>\n<tr><th>row</th><th>trend</th><th>latest mean</th><th>change</th><th>verdict</th></tr>\n", f);
 	for (i = 0; i < n; i++) {
-		const struct an_hist_row *w = &h->rows[order[i]];
+		const struct an_hist_row *w = &h->rows[order[sel[i]]];
 		const struct an_diff_row *d = NULL;
 		double lo = 1e300, hi = -1e300;
 		char a[32];
@@ -770,10 +832,14 @@ static void history_section(FILE *f, const struct out_report *r)
 		fprintf(f, "<td class=\"num\">%s</td><td style=\"color:%s\">%s</td></tr>\n", a,
 			d ? verdict_colour(d->verdict) : OTHER_COLOUR, d ? an_verdict_name(d->verdict) : "-");
 	}
-	fprintf(f, "</table>\n<p class=\"note\">%zu row%s, the most time in the latest run first; each line is "
-		   "the row's mean per recorded run, oldest left, scaled to its own range.</p>\n</section>\n",
-		h->nrows, h->nrows == 1 ? "" : "s");
+	fputs("</table>\n<p class=\"note\">", f);
+	shown_note(f, n, h->nrows, "the most time in the latest run first");
+	fputs("; each line is the row's mean per recorded run, oldest left, scaled to its own range.</p>\n"
+	      "</section>\n", f);
+out:
 	free(order);
+	free(sel);
+	free(v);
 }
 
 int out_report(FILE *f, const struct out_report *r)
