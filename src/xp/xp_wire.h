@@ -43,6 +43,15 @@ static __attribute__((cold, noinline, unused)) const uint8_t *wire_bad(struct xp
 	return NULL;
 }
 
+/* A length that runs past the end of the input itself: the file was cut short. */
+static __attribute__((cold, noinline, unused)) const uint8_t *wire_cut(struct xp_wire *w, const uint8_t *at,
+								       uint64_t n, size_t left)
+{
+	xp_err_set(w->err, XP_ERR_FORMAT, "the input ends early (cut short while written or copied?): at byte %zu "
+		   "a field of %llu bytes, %zu left", (size_t)(at - w->base), (unsigned long long)n, left);
+	return NULL;
+}
+
 static __attribute__((cold, noinline, unused)) const uint8_t *wire_bad_type(struct xp_wire *w,
 									    const uint8_t *at,
 									    uint32_t field)
@@ -218,7 +227,8 @@ static inline const uint8_t *wire_len(struct xp_wire *w, const uint8_t *p, const
 		n = s.v;
 	}
 	if (unlikely(n > (uint64_t)(end - s.p)))
-		return wire_bad(w, p, "length past the end of the enclosing message");
+		return end == w->limit ? wire_cut(w, p, n, (size_t)(end - s.p))
+				       : wire_bad(w, p, "length past the end of the enclosing message");
 	*sub = s.p;
 	return s.p + n;
 }

@@ -1,0 +1,1 @@
+cd $SYNTH/.. && printf '{"traceEvents": []}' > $TMP/t.trace.json && gzip -c $TMP/t.trace.json > $TMP/t.trace.json.gz && for r in wire protobuf-c; do xplane-stat --reader=$r $TMP/t.trace.json.gz; echo "exit $?"; done
