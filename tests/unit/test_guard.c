@@ -14,6 +14,7 @@
 #include "test.h"
 #include "xp_guard.h"
 #include "xp_input.h"
+#include "xplane_stat.h"
 
 /* The message, written out here: the test pins its words. */
 #define CHANGED "changed while being read (it shrank: is it still being written?)"
@@ -153,6 +154,26 @@ static void test_trace(void)
 	xp_trace_free(t);
 }
 
+/* The public library: a trace opened, its file cut, the analysis fails naming it (XPS_EIO). */
+static void test_api(void)
+{
+	char p[256], cmd[600], err[512], want[512];
+	xps_trace *t = NULL;
+	struct xps_functions *f = NULL;
+
+	snprintf(p, sizeof(p), "%s/api.xplane.pb", dir);
+	snprintf(cmd, sizeof(cmd), "cp '%s/real/mi300x_jax_gemm.xplane.pb' '%s'", TESTDATA_DIR, p);
+	CHECK_INT(system(cmd), 0);
+	CHECK_INT(xps_trace_open(p, NULL, &t, err, sizeof(err)), 0);
+	CHECK_INT(truncate(p, 4096), 0);	/* the host planes, read for host linkage, lie past it */
+	CHECK_INT(xps_functions_compute(&t, 1, NULL, &f, err, sizeof(err)), XPS_EIO);
+	CHECK(f == NULL);
+	snprintf(want, sizeof(want), "'%s': " CHANGED, p);
+	CHECK_STR(err, want);
+	xps_functions_free(f);
+	xps_trace_free(t);
+}
+
 /* The table's limit: past it a mapping is unguarded (handle 0), and a freed slot serves again. */
 static void test_full(void)
 {
@@ -187,6 +208,7 @@ int main(void)
 		return 1;
 	test_buf();
 	test_trace();
+	test_api();
 	test_full();
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
 	if (system(cmd))
