@@ -102,6 +102,24 @@ XPS_API int xps_trace_open(const char *path, const struct xps_read_opts *opts, x
 			   char *errbuf, size_t errlen);
 XPS_API void xps_trace_free(xps_trace *t);
 
+/*
+ * A file that shrinks while it is read (a profiler still writing it, rsync
+ * --inplace), mapped as it is, raises SIGBUS where its pages were, which
+ * ends the process unless it handles the signal; the library installs no
+ * handler (signal dispositions are the program's). A program that wants
+ * the reads to go on installs one (sigaction, SA_SIGINFO) that calls
+ *
+ *   if (!xps_input_fault(info->si_addr)) { signal(sig, SIG_DFL); raise(sig); }
+ *
+ * xps_input_fault (async-signal-safe) puts zero pages in place of those
+ * gone when addr lies in an input the library has mapped, and returns 1;
+ * else 0, for the default action. The open or the analysis that read
+ * zeros then fails with XPS_EIO: "'PATH': changed while being read (it
+ * shrank: is it still being written?)". 4096 files mapped at once are
+ * guarded, past them a file is not; the command installs such a handler.
+ */
+XPS_API int xps_input_fault(void *addr);
+
 /* ------------------------------------------------------------------------ */
 /*
  * Functions: device time per jitted function (XLA module), over the

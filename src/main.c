@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* xplane-stat: the command table, global options, dispatch, the final check of stdout. */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "cmd.h"
+#include "xp_guard.h"
 
 struct command {
 	const char *name;
@@ -135,9 +137,37 @@ static int check_stdout(int ret)
 	return ret ? ret : EXIT_ERROR;
 }
 
+/*
+ * Inputs are mapped: a file that shrinks while it is read (a profiler still
+ * writing it) faults where its pages were. xp_guard_fault puts zeros there
+ * and marks the input changed, which the command then reports as an error
+ * naming it; any other SIGBUS takes the default action.
+ */
+static void on_sigbus(int sig, siginfo_t *info, void *uctx)
+{
+	(void)uctx;
+	if (info && info->si_code == BUS_ADRERR && xp_guard_fault(info->si_addr))
+		return;
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void guard_inputs(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = on_sigbus;
+	sa.sa_flags = SA_SIGINFO;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGBUS, &sa, NULL);
+}
+
 int main(int argc, char **argv)
 {
 	const struct command *c;
+
+	guard_inputs();
 
 	if (argc < 2) {
 		usage(stderr);

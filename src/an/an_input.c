@@ -16,6 +16,11 @@ static void buf_free(void *b)
 	free(b);
 }
 
+static int buf_changed(const void *b)
+{
+	return xp_buf_changed(b);
+}
+
 void an_read_opts(struct xp_read_opts *o, const struct an_read_profile *p)
 {
 	o->keys = p->keys;
@@ -45,17 +50,31 @@ int an_input_read(const char *path, uint64_t max_input, const struct xp_read_opt
 		return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
 	ret = xp_buf_load(path, max_input, b, err);
 	ro.input_mapped = b->mapped;
-	if (!ret && an_summary_sniff(b->data, b->len)) {
+	if (!ret && an_summary_sniff(b->data, b->len))
 		ret = AN_INPUT_SUMMARY;
-	} else if (!ret && (ret = xp_trace_read_opts(&ro, b->data, b->len, t, err))) {
+	else if (!ret && (ret = xp_trace_read_opts(&ro, b->data, b->len, t, err)))
 		an_input_name_err(err, path);	/* the reader does not know the path */
+	if (xp_buf_changed(b)) {
+		/* the file shrank under the read: what it made of the zeros is not the file's */
+		ret = xp_buf_check(b, path, err);
+		xp_trace_free(*t);
+		*t = NULL;
 	} else if (!ret && (ro.want_plane || ro.event_stats == XP_EVSTATS_INPUT)) {
 		/* deferred planes read from it, and stats left there (XP_EVSTATS_INPUT) */
-		xp_trace_adopt_buf(*t, buf_free, b);
+		xp_trace_adopt_buf(*t, buf_free, buf_changed, b);
 		return 0;
 	}
 	buf_free(b);
 	return ret;
+}
+
+int an_input_check(const struct xp_trace *t, const char *path, struct xp_err *err)
+{
+	if (!xp_trace_input_changed(t))
+		return 0;
+	if (err)
+		err->code = 0;	/* an error the zeros made gives way to its cause */
+	return xp_err_set(err, XP_ERR_IO, "'%s': " XP_CHANGED_MSG, path);
 }
 
 int an_input_execs(struct xp_trace *t, const struct an_exec_opts *xo, const char *path, struct an_exec_list *l,

@@ -39,6 +39,15 @@ int an_wants_host_plane(const char *name, void *ctx);
  */
 int an_input_read(const char *path, uint64_t max_input, const struct xp_read_opts *o, struct xp_trace **t,
 		  struct xp_err *err);
+/*
+ * After the last read of t (its lazy planes, its stats left in the input):
+ * when t's file shrank while it was read (xp_trace_input_changed), some of
+ * what was read was zeros, and whatever came of t is not the file's.
+ * Returns XP_ERR_IO with err naming path (over any error err held: the
+ * zeros may have made that one), else 0. an_input_read checks what it
+ * reads itself.
+ */
+int an_input_check(const struct xp_trace *t, const char *path, struct xp_err *err);
 /* Puts "'path': " before err's message unless it names an input already. */
 void an_input_name_err(struct xp_err *err, const char *path);
 /*

@@ -150,7 +150,14 @@ int xps_functions_compute(xps_trace *const *traces, size_t ntraces, const struct
 	for (i = 0; i < ntraces; i++) {
 		struct an_exec_list l;
 
-		if ((ret = an_exec_find(traces[i]->t, &xo, &l, &err))) {
+		ret = an_exec_find(traces[i]->t, &xo, &l, &err);
+		/* Its planes read now may have been zeros: the file shrank since it was opened. */
+		if (an_input_check(traces[i]->t, traces[i]->path, &err)) {
+			an_exec_list_release(&l);
+			ret = XP_ERR_IO;
+			goto out;
+		}
+		if (ret) {
 			/* A plane read now can be malformed: name the input. */
 			if (ret != XP_ERR_NOMEM)
 				an_input_name_err(&err, traces[i]->path);

@@ -8,6 +8,7 @@
 
 #include "an_exec.h"
 #include "an_input.h"
+#include "xp_guard.h"
 #include "xp_input.h"
 #include "xp_pool.h"
 
@@ -129,4 +130,9 @@ void xps_trace_free(xps_trace *t)
 	xp_trace_free(t->t);
 	free(t->path);
 	free(t);
+}
+
+int xps_input_fault(void *addr)
+{
+	return xp_guard_fault(addr);
 }

@@ -283,6 +283,13 @@ struct cmd_input *cmd_input_process(const struct cmd_common *c, const char *path
 				    const struct an_exec_opts *xo, int keep);
 void cmd_input_free(struct cmd_input *in);
 /*
+ * After the last read of in->t: when its file shrank while it was read
+ * (an_input_check), in becomes that error (EXIT_INPUT), whatever it was;
+ * returns 1 then. The cmd_input_* functions check what they read; a
+ * command that reads a kept trace afterwards checks again.
+ */
+int cmd_input_changed(struct cmd_input *in);
+/*
  * The input's kernels pooled into r (its options say which devices): from
  * its trace read as the kernels command reads it, or from its summary's
  * kernels section; in->notes gets the reader's warnings as that read gives

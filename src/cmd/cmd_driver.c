@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "an_input.h"
+
 /* One input read (and, for some reads, analysed) on a worker thread. */
 struct drive_input {
 	struct cmd_input *in;
@@ -107,6 +109,15 @@ static void drive_done(size_t i, void *result, void *ctx)
 		r = XP_ERR_NOMEM;
 	if (!r && d->a->input)
 		r = d->a->input(d, in, own_result(d) ? (void *)di->r : NULL, &err);
+	/*
+	 * A trace kept lazily (one input alone) was read by the hook too. What
+	 * the hook added cannot be taken back: the run fails.
+	 */
+	if (in->t && an_input_check(in->t, in->path, &err)) {
+		cmd_error("%s", err.msg);
+		d->ret = EXIT_INPUT;
+		goto out;
+	}
 	if (!r && an->merge)
 		r = an->merge(d->res, di->r, &err);
 	if (r < 0) {

@@ -495,6 +495,21 @@ static void write_error(const struct cmd_out *out, const char *output, int werr)
 		cmd_error("cannot write '%s': %s", output, strerror(errno));
 }
 
+/*
+ * Whether path's file shrank while t was read (planes loaded, stats read
+ * again as written): then what was written holds zeros, not the file's
+ * events, and this says so. Any other error it may have caused gives way.
+ */
+static int input_changed(const struct xp_trace *t, const char *path)
+{
+	struct xp_err err = {0};
+
+	if (!an_input_check(t, path, &err))
+		return 0;
+	cmd_error("%s", err.msg);
+	return 1;
+}
+
 /* Loads every plane still deferred. Returns 0 or an xp_errcode (err). */
 static int load_all(struct xp_trace *t, struct xp_err *err)
 {
@@ -570,6 +585,10 @@ static int export_streamed(const struct cmd_common *c, const char *path, unsigne
 	}
 	if (rc == STREAM_OK && wrc)
 		rc = STREAM_WRITE;
+	if (input_changed(t, path)) {
+		ret = EXIT_INPUT;
+		goto fail;
+	}
 	switch (rc) {
 	case STREAM_OK:
 		break;
@@ -719,6 +738,10 @@ int cmd_export(int argc, char **argv)
 	eo.to_ps = to;
 	eo.max_events = max_events;
 	if (an_exp_plan(t, &eo, &plan, &err)) {
+		if (input_changed(t, pos[0])) {
+			ret = EXIT_INPUT;
+			goto out;
+		}
 		cmd_error("'%s': %s", pos[0], err.msg);
 		ret = err.code == XP_ERR_NOMEM ? EXIT_ERROR : EXIT_INPUT;
 		goto out;
@@ -745,6 +768,11 @@ int cmd_export(int argc, char **argv)
 	if (ret)
 		goto out;
 	if (write_export(&plan, (enum out_exp_format)fmt, out.f, out.tmp != NULL, cmd_jobs(&c, SIZE_MAX), &werr)) {
+		if (input_changed(t, pos[0])) {
+			cmd_out_close(&out, 0);
+			ret = EXIT_INPUT;
+			goto out;
+		}
 		if (out.f == stdout && ferror(stdout)) {
 			/* main checks standard output once: a closed pipe ends quietly, other errors exit 1 */
 			ret = cmd_out_close(&out, 1);
@@ -753,6 +781,11 @@ int cmd_export(int argc, char **argv)
 		write_error(&out, c.output, werr);
 		cmd_out_close(&out, 0);
 		ret = EXIT_ERROR;
+		goto out;
+	}
+	if (input_changed(t, pos[0])) {
+		cmd_out_close(&out, 0);
+		ret = EXIT_INPUT;
 		goto out;
 	}
 	ret = cmd_out_close(&out, 1);

@@ -65,6 +65,7 @@ void cmd_host_analyse(const struct cmd_common *c, unsigned jobs, struct cmd_inpu
 		in->code = EXIT_ERROR;
 		xp_err_set(&in->err, XP_ERR_NOMEM, "out of memory");
 	}
+	cmd_input_changed(in);
 	xp_trace_free(in->t);
 	in->t = NULL;
 }
@@ -224,11 +225,20 @@ nomem:
 		in->code = EXIT_ERROR;
 		xp_err_set(&in->err, XP_ERR_NOMEM, "out of memory");
 	}
+	cmd_input_changed(in);
 	if (!keep) {
 		xp_trace_free(in->t);
 		in->t = NULL;
 	}
 	return in;
+}
+
+int cmd_input_changed(struct cmd_input *in)
+{
+	if (!in->t || !an_input_check(in->t, in->path, &in->err))
+		return 0;
+	in->code = EXIT_INPUT;
+	return 1;
 }
 
 void cmd_input_free(struct cmd_input *in)
@@ -331,6 +341,7 @@ static struct cmd_input *input_section(const struct cmd_common *c, const char *p
 	if ((in->code = read_as(c, f->an, path, jobs, &in->t, &in->err)))
 		return in;
 	added(in, f->an->add(r, in->t, path, &in->err));
+	cmd_input_changed(in);
 	if (!keep) {
 		xp_trace_free(in->t);
 		in->t = NULL;
@@ -381,6 +392,7 @@ void cmd_input_parts(const struct cmd_common *c, unsigned jobs, struct cmd_input
 			r = ops ? an_run_ops_of(&in->ops, part.t, c->device, &part.err)
 				: an_run_kernels_of(&in->kernels, part.t, c->device, &part.err);
 			added(&part, r);
+			cmd_input_changed(&part);
 		}
 		xp_trace_free(part.t);
 		if ((in->code = part.code)) {

@@ -52,6 +52,8 @@ static void *merge_work(size_t i, void *ctx)
 	ret = xp_buf_load(m->files[i], m->a->c.max_input, &f->b, &f->err);
 	if (!ret)
 		ret = an_summary_split((const char *)f->b.data, f->b.len, m->files[i], &f->lines, &f->n, &f->err);
+	if (xp_buf_changed(&f->b))	/* the file shrank under the check: that is the error */
+		ret = xp_buf_check(&f->b, m->files[i], &f->err);
 	f->code = cmd_exit_for(ret);
 	return f;
 }
@@ -141,6 +143,15 @@ int cmd_merge(int argc, char **argv)
 		goto out;
 	for (i = 0; i < n && !cmd_out_put(&out, all[i].p, all[i].len) && !cmd_out_put(&out, "\n", 1); i++)
 		;
+	/* the lines are written from the inputs' bytes: a file that shrank meanwhile gave zeros */
+	for (i = 0; i < npos && !xp_buf_check(&m.done[i]->b, pos[i], &m.done[i]->err); i++)
+		;
+	if (i < npos) {
+		cmd_error("%s", m.done[i]->err.msg);
+		cmd_out_close(&out, 0);
+		ret = EXIT_INPUT;
+		goto out;
+	}
 	ret = cmd_out_close(&out, 1);
 out:
 	for (i = 0; m.done && i < npos; i++)

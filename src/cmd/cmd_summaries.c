@@ -164,6 +164,8 @@ int cmd_runs_read(const char *path, uint64_t max_input, struct an_run **runs, si
 		if (!(ret = an_summary_parse(line, j - i, path, lineno, &(*runs)[*n], err)))
 			(*n)++;
 	}
+	if (xp_buf_changed(&b))	/* the file shrank under the parse: that is the error */
+		ret = xp_buf_check(&b, path, err);
 	xp_buf_release(&b);
 	if (ret) {
 		for (i = 0; i < *n; i++)

@@ -16,6 +16,7 @@
 #include <zlib.h>
 
 #include "xp_arena.h"
+#include "xp_guard.h"
 #include "xp_hmap.h"
 
 /* Files up to this size are mapped with their pages populated at once. */
@@ -348,6 +349,7 @@ int xp_buf_load(const char *path, uint64_t max_size, struct xp_buf *b, struct xp
 		}
 		b->map_ = m;
 		b->map_len_ = (size_t)st.st_size;
+		b->guard_ = xp_guard_add(m, b->map_len_);
 		b->data = m;
 		b->len = (size_t)st.st_size;
 		b->mapped = 1;
@@ -373,6 +375,11 @@ int xp_buf_load(const char *path, uint64_t max_size, struct xp_buf *b, struct xp
 		size_t plain_len = 0;
 
 		ret = inflate_gzip(b->data, b->len, max_size, &plain, &plain_len, err, path);
+		/* zeros inflated where the file shrank: whatever came of them is not the file's */
+		if (xp_buf_changed(b)) {
+			free(plain);
+			ret = xp_buf_check(b, path, err);
+		}
 		if (ret)
 			goto out;
 		xp_buf_release(b);
@@ -393,10 +400,26 @@ out:
 
 void xp_buf_release(struct xp_buf *b)
 {
+	xp_guard_remove(b->guard_);	/* first: the range may be mapped again by anyone */
 	if (b->map_)
 		munmap(b->map_, b->map_len_);
 	free(b->heap_);
 	memset(b, 0, sizeof(*b));
+}
+
+int xp_buf_changed(const struct xp_buf *b)
+{
+	return xp_guard_changed(b->guard_);
+}
+
+int xp_buf_check(const struct xp_buf *b, const char *path, struct xp_err *err)
+{
+	if (!xp_buf_changed(b))
+		return 0;
+	/* the first error set may be what the zeros made: this one is the cause */
+	if (err)
+		err->code = 0;
+	return xp_err_set(err, XP_ERR_IO, "'%s': " XP_CHANGED_MSG, path);
 }
 
 static int push_path(struct xp_pathlist *l, const char *p)

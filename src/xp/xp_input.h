@@ -20,12 +20,31 @@ struct xp_buf {
 	/* private */
 	void *map_;
 	size_t map_len_;
+	int guard_;		/* the mapping's handle in xp_guard.h's table, or 0 */
 	unsigned char *heap_;
 };
 
-/* Loads path ("-" is standard input), inflating gzip. Release with xp_buf_release. */
+/*
+ * Loads path ("-" is standard input), inflating gzip. Release with
+ * xp_buf_release. A file is mapped and its mapping guarded (xp_guard.h):
+ * when the program's SIGBUS handler calls xp_guard_fault, a file that
+ * shrinks while it is read reads as zeros past its new end, and
+ * xp_buf_changed says so. A gzip file that changes while it is inflated
+ * fails here.
+ */
 int xp_buf_load(const char *path, uint64_t max_size, struct xp_buf *b, struct xp_err *err);
 void xp_buf_release(struct xp_buf *b);
+
+/* What an input that changed while it was read is, after "'PATH': ". */
+#define XP_CHANGED_MSG "changed while being read (it shrank: is it still being written?)"
+/*
+ * Whether b's file shrank while b was read: some bytes read from it since
+ * were zeros, not the file's, so nothing computed from b stands. Look
+ * after the last read of b.
+ */
+int xp_buf_changed(const struct xp_buf *b);
+/* The same as an error: XP_ERR_IO with err naming path when b changed, else 0. */
+int xp_buf_check(const struct xp_buf *b, const char *path, struct xp_err *err);
 
 struct xp_pathlist {
 	char **paths;

@@ -73,10 +73,17 @@ size_t xp_trace_plane_bytes(const struct xp_trace *t, size_t i)
 	return t->reader_->plane_bytes ? t->reader_->plane_bytes(t, i) : 0;
 }
 
-void xp_trace_adopt_buf(struct xp_trace *t, void (*buf_free)(void *owner), void *owner)
+void xp_trace_adopt_buf(struct xp_trace *t, void (*buf_free)(void *owner),
+			int (*buf_changed)(const void *owner), void *owner)
 {
 	t->buf_free_ = buf_free;
+	t->buf_changed_ = buf_changed;
 	t->buf_owner_ = owner;
+}
+
+int xp_trace_input_changed(const struct xp_trace *t)
+{
+	return t && t->buf_changed_ && t->buf_changed_(t->buf_owner_);
 }
 
 void xp_trace_free(struct xp_trace *t)

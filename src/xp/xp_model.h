@@ -224,6 +224,7 @@ struct xp_trace {
 	size_t split_bytes_;
 	void (*plane_user_free_)(void *user);
 	void (*buf_free_)(void *buf_owner);
+	int (*buf_changed_)(const void *buf_owner);
 	void *buf_owner_;
 };
 
@@ -367,8 +368,19 @@ int xp_trace_read_opts(const struct xp_read_opts *o, const void *buf, size_t len
 int xp_trace_load_plane(struct xp_trace *t, size_t i, struct xp_err *err);
 /* Plane i's size in the input, in bytes; 0 when the reader does not say (protobuf-c). */
 size_t xp_trace_plane_bytes(const struct xp_trace *t, size_t i);
-/* The trace frees the input with buf_free(owner) when it is freed itself. */
-void xp_trace_adopt_buf(struct xp_trace *t, void (*buf_free)(void *owner), void *owner);
+/*
+ * The trace frees the input with buf_free(owner) when it is freed itself;
+ * buf_changed(owner) (may be NULL) says whether the input changed while it
+ * was read (xp_buf_changed), for xp_trace_input_changed.
+ */
+void xp_trace_adopt_buf(struct xp_trace *t, void (*buf_free)(void *owner),
+			int (*buf_changed)(const void *owner), void *owner);
+/*
+ * Whether the input the trace adopted changed while it was read, so far:
+ * its lazy planes and stats left in it (XP_EVSTATS_INPUT) may hold zeros
+ * instead of the file's bytes. 0 for a trace that adopted none.
+ */
+int xp_trace_input_changed(const struct xp_trace *t);
 /* Frees the trace and, if adopted, its input; accepts NULL. */
 void xp_trace_free(struct xp_trace *t);
 
