@@ -139,25 +139,16 @@ static int check_stdout(int ret)
 
 /*
  * Inputs are mapped: a file that shrinks while it is read (a profiler still
- * writing it) faults where its pages were. xp_guard_fault puts zeros there
+ * writing it) faults where its pages were. xp_guard_sigbus puts zeros there
  * and marks the input changed, which the command then reports as an error
  * naming it; any other SIGBUS takes the default action.
  */
-static void on_sigbus(int sig, siginfo_t *info, void *uctx)
-{
-	(void)uctx;
-	if (info && info->si_code == BUS_ADRERR && xp_guard_fault(info->si_addr))
-		return;
-	signal(sig, SIG_DFL);
-	raise(sig);
-}
-
 static void guard_inputs(void)
 {
 	struct sigaction sa;
 
 	memset(&sa, 0, sizeof(sa));
-	sa.sa_sigaction = on_sigbus;
+	sa.sa_sigaction = xp_guard_sigbus;
 	sa.sa_flags = SA_SIGINFO;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGBUS, &sa, NULL);

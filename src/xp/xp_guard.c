@@ -106,3 +106,12 @@ int xp_guard_fault(void *addr)
 	errno = saved;
 	return ret;
 }
+
+void xp_guard_sigbus(int sig, siginfo_t *info, void *uctx)
+{
+	(void)uctx;
+	if (info && info->si_code == BUS_ADRERR && xp_guard_fault(info->si_addr))
+		return;
+	signal(sig, SIG_DFL);
+	raise(sig);
+}

@@ -14,6 +14,7 @@
 #ifndef XP_GUARD_H
 #define XP_GUARD_H
 
+#include <signal.h>
 #include <stddef.h>
 
 /* Mappings guarded at once: inputs open together (threads, traces kept), with room to spare. */
@@ -40,5 +41,11 @@ int xp_guard_changed_at(const void *addr);
  * the default action.
  */
 int xp_guard_fault(void *addr);
+/*
+ * A SIGBUS handler for a program to install (sigaction, SA_SIGINFO): a
+ * fault past the end of a guarded file (BUS_ADRERR) goes to xp_guard_fault;
+ * any other SIGBUS, or one it cannot mend, takes the default action.
+ */
+void xp_guard_sigbus(int sig, siginfo_t *info, void *uctx);
 
 #endif

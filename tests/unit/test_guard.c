@@ -22,28 +22,18 @@
 static char dir[] = "/tmp/xps-guard-XXXXXX";
 static size_t page;
 
-/* As src/main.c's. */
-static void on_sigbus(int sig, siginfo_t *info, void *uctx)
-{
-	(void)uctx;
-	if (info && info->si_code == BUS_ADRERR && xp_guard_fault(info->si_addr))
-		return;
-	signal(sig, SIG_DFL);
-	raise(sig);
-}
-
 /* 0 when the handler is in place; a runtime that keeps SIGBUS to itself refuses it. */
 static int install(void)
 {
 	struct sigaction sa, now;
 
 	memset(&sa, 0, sizeof(sa));
-	sa.sa_sigaction = on_sigbus;
+	sa.sa_sigaction = xp_guard_sigbus;	/* as src/main.c installs it */
 	sa.sa_flags = SA_SIGINFO;
 	sigemptyset(&sa.sa_mask);
 	if (sigaction(SIGBUS, &sa, NULL) || sigaction(SIGBUS, NULL, &now))
 		return -1;
-	return (now.sa_flags & SA_SIGINFO) && now.sa_sigaction == on_sigbus ? 0 : -1;
+	return (now.sa_flags & SA_SIGINFO) && now.sa_sigaction == xp_guard_sigbus ? 0 : -1;
 }
 
 /* A read the compiler must make. */
