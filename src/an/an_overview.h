@@ -28,6 +28,7 @@
 #include "an_kind.h"
 #include "xp_arena.h"
 #include "xp_model.h"
+#include "xp_sat.h"
 
 /* The key stats an_ov_add reads (xp_read_opts.keys), an_event_kind's among them. */
 #define AN_OV_KEYS                                                                        \
@@ -72,10 +73,8 @@ struct an_ov_device {
 /* Idle time: span minus busy, saturated, never negative. */
 static inline int64_t an_ov_idle(const struct an_ov_device *d)
 {
-	int64_t idle;
+	int64_t idle = xp_sat_sub(d->span_ps, d->busy_ps);
 
-	if (__builtin_sub_overflow(d->span_ps, d->busy_ps, &idle))
-		return d->span_ps > d->busy_ps ? INT64_MAX : 0;
 	return idle > 0 ? idle : 0;
 }
 

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "an_functions.h"
+#include "xp_sat.h"
 
 /* The exact integers a JSON number (a double) carries: larger ones are written as strings. */
 #define EXACT_MAX 9007199254740992.0	/* 2^53 */
@@ -1023,13 +1024,6 @@ static int parse_op_row(struct pctx *c, const cJSON *o, struct an_ops_result *tm
 	return 0;
 }
 
-static int sat_add64(int64_t a, int64_t b)
-{
-	int64_t s;
-
-	return __builtin_add_overflow(a, b, &s) ? 1 : 0;
-}
-
 static int parse_ops_plane(struct pctx *c, const cJSON *o, struct an_run_ops_plane *p)
 {
 	struct an_ops_result tmp;
@@ -1089,10 +1083,8 @@ static int parse_ops_plane(struct pctx *c, const cJSON *o, struct an_run_ops_pla
 		/* what the rows add up to, as an_ops_add counts it while adding */
 		tmp.events[row->line] += row->occurrences;
 		d->events[row->line] += row->occurrences;
-		tmp.total_ps[row->line] = sat_add64(tmp.total_ps[row->line], row->total_ps)
-					  ? INT64_MAX : tmp.total_ps[row->line] + row->total_ps;
-		tmp.self_ps[row->line] = sat_add64(tmp.self_ps[row->line], row->self_ps)
-					 ? INT64_MAX : tmp.self_ps[row->line] + row->self_ps;
+		tmp.total_ps[row->line] = xp_sat_add(tmp.total_ps[row->line], row->total_ps);
+		tmp.self_ps[row->line] = xp_sat_add(tmp.self_ps[row->line], row->self_ps);
 	}
 	c->where = outer;
 	if ((ret = an_ops_merge(&p->r, &tmp, c->err)))
