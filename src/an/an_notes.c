@@ -7,6 +7,14 @@
 #include "an_sketch.h"
 #include "xp_stray.h"
 
+int an_fn_notes(const struct an_fn_result *r, struct xp_notes *n)
+{
+	if (r->busy_saturated && xp_notes_add(n, "device busy time summed over devices and inputs passed 2^63-1 ps "
+					      "(106 days): shown as the largest time, not the sum"))
+		return XP_ERR_NOMEM;
+	return 0;
+}
+
 int an_kern_notes(const struct an_kern_result *r, struct xp_notes *n)
 {
 	char ex[256];

@@ -11,12 +11,15 @@
 
 #include "an_compile.h"
 #include "an_events.h"
+#include "an_functions.h"
 #include "an_kernels.h"
 #include "an_memory.h"
 #include "an_ops.h"
 #include "an_overview.h"
 #include "xp_err.h"
 
+/* The pooled functions: busy times whose sum over devices and inputs was held at 2^63-1 ps. */
+int an_fn_notes(const struct an_fn_result *r, struct xp_notes *n);
 /* The pooled kernels: unparsable or implausible launch configurations, sketched rows. */
 int an_kern_notes(const struct an_kern_result *r, struct xp_notes *n);
 /*
