@@ -684,6 +684,17 @@ out:
 	return ret;
 }
 
+/* The device already found under plane name, or NULL. */
+static struct an_device *device_named(struct an_exec_list *l, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < l->ndevices; i++)
+		if (!strcmp(l->devices[i].name, name))
+			return &l->devices[i];
+	return NULL;
+}
+
 int an_exec_find(struct xp_trace *t, const struct an_exec_opts *o,
 		 struct an_exec_list *out, struct xp_err *err)
 {
@@ -704,11 +715,17 @@ int an_exec_find(struct xp_trace *t, const struct an_exec_opts *o,
 	}
 	for (pi = 0; pi < t->nplanes; pi++) {
 		const struct xp_plane *p = &t->planes[pi];
+		struct an_device *again;
 
 		if (!an_is_device_plane(p->name))
 			continue;
 		if (o->device && !an_device_matches(p->name, o->device))
 			continue;
+		/* one device twice (dumps merged into one XSpace) would count its time twice: the first counts */
+		if ((again = device_named(out, p->name))) {
+			again->repeats++;
+			continue;
+		}
 		ret = xp_trace_load_plane(t, pi, &why);
 		if (ret)
 			break;

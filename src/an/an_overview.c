@@ -574,19 +574,33 @@ int an_ov_add(struct an_ov_result *r, const struct xp_trace *t, const char *devi
 	      struct xp_err *err)
 {
 	struct launches L = {0};
-	size_t i;
+	unsigned char *took = calloc(t->nplanes + 1, 1);	/* the planes added */
+	size_t i, j, was;
 	int ret = -1;
 
 	*added = 0;
-	if (collect_launches(t, &L))
+	if (!took || collect_launches(t, &L))
 		goto out;
 	for (i = 0; i < t->nplanes; i++) {
 		const struct xp_plane *p = &t->planes[i];
 
 		if (!p->loaded || !an_is_device_plane(p->name) || (device && !an_device_matches(p->name, device)))
 			continue;
+		/*
+		 * Pooling by name is for inputs; one device twice in a trace (dumps
+		 * merged into one XSpace) would double its span and busy time: the
+		 * first counts.
+		 */
+		for (j = 0; j < i && !(took[j] && !strcmp(t->planes[j].name, p->name)); j++)
+			;
+		if (j < i) {
+			device_of(r, p->name)->repeats++;	/* the first made it */
+			continue;
+		}
+		was = *added;
 		if (add_plane(r, p, &L, added))
 			goto out;
+		took[i] = *added > was;
 	}
 	if (add_host_steps(r, t))
 		goto out;
@@ -594,6 +608,7 @@ int an_ov_add(struct an_ov_result *r, const struct xp_trace *t, const char *devi
 out:
 	an_corr_index_release(&L.by_corr);
 	free(L.v);
+	free(took);
 	if (ret)
 		return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
 	return 0;

@@ -54,6 +54,7 @@ struct an_ov_device {
 	size_t planes;		/* pooled: how many inputs' planes */
 	size_t events;		/* work events used (stray ends not) */
 	size_t stray;		/* stray ends left out */
+	size_t repeats;		/* planes of its name again in one input (merged dumps): left out */
 	int64_t span_ps, busy_ps, compute_ps, coll_ps, coll_exposed_ps, memcpy_ps, memcpy_exposed_ps;
 	size_t coll_events, memcpy_events;
 	/* steps: the device's "Steps" line */
