@@ -387,6 +387,36 @@ static void synth_tpu_two_module_lines(const char *dir)
 }
 
 /*
+ * Scenario 8a: one device plane twice in a trace (dumps merged into one
+ * XSpace). Both /device:TPU:0 (ids 1 and 2, base 1000 ns) hold an XLA
+ * Modules and an XLA Ops line, us:
+ *   first:  jit_a(11) [0, 10], jit_b(12) [20, 25]; fusion.1 [1, 9], fusion.2 [20, 24]
+ *   second: jit_a(11) [0, 10], jit_c(13) [30, 34]; fusion.1 [1, 9], fusion.3 [30, 33]
+ * The first is counted; the second is left out, warned.
+ */
+static void synth_tpu_plane_twice(const char *dir)
+{
+	XSpace *sp = gen_space_new(NULL);
+	struct gen_plane a = gen_plane_add(sp, 1, "/device:TPU:0", 1000);
+	struct gen_plane b = gen_plane_add(sp, 2, "/device:TPU:0", 1000);
+	XLine *amod = gen_line_add(&a, 1, "XLA Modules", 1000);
+	XLine *aops = gen_line_add(&a, 2, "XLA Ops", 1000);
+	XLine *bmod = gen_line_add(&b, 1, "XLA Modules", 1000);
+	XLine *bops = gen_line_add(&b, 2, "XLA Ops", 1000);
+
+	gen_ev_add(&a, amod, "jit_a(11)", US(0), US(10));
+	gen_ev_add(&a, amod, "jit_b(12)", US(20), US(5));
+	gen_ev_add(&a, aops, "fusion.1", US(1), US(8));
+	gen_ev_add(&a, aops, "fusion.2", US(20), US(4));
+	gen_ev_add(&b, bmod, "jit_a(11)", US(0), US(10));
+	gen_ev_add(&b, bmod, "jit_c(13)", US(30), US(4));
+	gen_ev_add(&b, bops, "fusion.1", US(1), US(8));
+	gen_ev_add(&b, bops, "fusion.3", US(30), US(3));
+
+	gen_space_write(sp, dir, "tpu_plane_twice.xplane.pb");
+}
+
+/*
  * Scenario 9: stats of unexpected types, no host plane. GPU:0 (Stream #7,
  * base 1000 ns), kernels [start, end] us:
  *   K1 [0, 4], K2 [4, 6]  jit_s, program_id the string "21" (digits: id 21)
@@ -1512,6 +1542,7 @@ static const struct gen_scenario scenarios[] = {
 	{"autotune_programs", synth_autotune_programs},
 	{"diff", synth_diff},
 	{"tpu_two_module_lines", synth_tpu_two_module_lines},
+	{"tpu_plane_twice", synth_tpu_plane_twice},
 	{"odd_stats", synth_odd_stats},
 	{"gpu_no_host", synth_gpu_no_host},
 	{"gpu_host_partial", synth_gpu_host_partial},

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "xp_hmap.h"
+#include "xp_sat.h"
 #include "xp_sort.h"
 
 int an_comp_phase_of(const char *name)
@@ -44,12 +45,6 @@ const char *an_comp_call_fn(const char *name, size_t *len)
 	return name + 13;
 }
 
-/* Sums of durations: saturating, as many huge ones could pass INT64_MAX. */
-static int64_t add_sat(int64_t a, int64_t b)
-{
-	return a > INT64_MAX - b ? INT64_MAX : a + b;
-}
-
 void an_comp_init(struct an_comp_result *r, const struct an_comp_opts *o)
 {
 	memset(r, 0, sizeof(*r));
@@ -80,11 +75,11 @@ int an_comp_merge(struct an_comp_result *dst, struct an_comp_result *src, struct
 	dst->calls += src->calls;
 	dst->compiler_events += src->compiler_events;
 	dst->unattributed += src->unattributed;
-	dst->unattributed_ps = add_sat(dst->unattributed_ps, src->unattributed_ps);
+	dst->unattributed_ps = xp_sat_add(dst->unattributed_ps, src->unattributed_ps);
 	for (ph = 0; ph < AN_COMP_NPHASES; ph++)
-		dst->phase_ps[ph] = add_sat(dst->phase_ps[ph], src->phase_ps[ph]);
-	dst->total_ps = add_sat(dst->total_ps, src->total_ps);
-	dst->host_span_ps = add_sat(dst->host_span_ps, src->host_span_ps);
+		dst->phase_ps[ph] = xp_sat_add(dst->phase_ps[ph], src->phase_ps[ph]);
+	dst->total_ps = xp_sat_add(dst->total_ps, src->total_ps);
+	dst->host_span_ps = xp_sat_add(dst->host_span_ps, src->host_span_ps);
 	dst->unselected += src->unselected;
 	an_comp_release(src);
 	an_comp_init(src, &dst->opts);
@@ -312,17 +307,17 @@ static int walk_line(struct work *w, const struct xp_plane *p, size_t pi, const 
 				o.comp = o.cev;
 			/* unions per line: events come by start */
 			if (end > cov[ph]) {
-				w->phase_ps[ph] = add_sat(w->phase_ps[ph], end - (start > cov[ph] ? start : cov[ph]));
+				w->phase_ps[ph] = xp_sat_add(w->phase_ps[ph], end - (start > cov[ph] ? start : cov[ph]));
 				cov[ph] = end;
 			}
 			if (end > cov_all) {
-				w->total_ps = add_sat(w->total_ps, end - (start > cov_all ? start : cov_all));
+				w->total_ps = xp_sat_add(w->total_ps, end - (start > cov_all ? start : cov_all));
 				cov_all = end;
 			}
 		} else if (o.comp != SIZE_MAX) {
 			w->cevs[o.comp].inner++;
 			if (parent->cev == o.comp)
-				w->cevs[o.comp].inner_ps = add_sat(w->cevs[o.comp].inner_ps, ev[i].dur);
+				w->cevs[o.comp].inner_ps = xp_sat_add(w->cevs[o.comp].inner_ps, ev[i].dur);
 		}
 		st[depth++] = o;
 	}
@@ -389,8 +384,8 @@ static int cmp_i64(const void *a, const void *b)
 static int cmp_fn(const void *a, const void *b)
 {
 	const struct an_comp_fn *x = a, *y = b;
-	int64_t cx = add_sat(add_sat(x->phase_ps[0], x->phase_ps[1]), x->phase_ps[2]);
-	int64_t cy = add_sat(add_sat(y->phase_ps[0], y->phase_ps[1]), y->phase_ps[2]);
+	int64_t cx = xp_sat_add(xp_sat_add(x->phase_ps[0], x->phase_ps[1]), x->phase_ps[2]);
+	int64_t cy = xp_sat_add(xp_sat_add(y->phase_ps[0], y->phase_ps[1]), y->phase_ps[2]);
 
 	int c;
 
@@ -522,7 +517,7 @@ static int build(struct an_comp_result *r, struct work *w, const char *input)
 
 		if (c->call != SIZE_MAX && !c->nested)
 			rows[w->calls[c->call].group].phase_ps[c->phase] =
-				add_sat(rows[w->calls[c->call].group].phase_ps[c->phase], c->dur);
+				xp_sat_add(rows[w->calls[c->call].group].phase_ps[c->phase], c->dur);
 	}
 	for (k = 0; k < nkept; k++)
 		order[k].f = rows[order[k].group];
@@ -555,7 +550,7 @@ static int build(struct an_comp_result *r, struct work *w, const char *input)
 			continue;
 		r->unattributed++;
 		if (!c->nested)
-			r->unattributed_ps = add_sat(r->unattributed_ps, c->dur);
+			r->unattributed_ps = xp_sat_add(r->unattributed_ps, c->dur);
 		if (!r->opts.function && add_event(r, c, input, NULL, 0))
 			goto out;
 	}
@@ -624,12 +619,12 @@ int an_comp_add(struct an_comp_result *r, const struct xp_trace *t, const char *
 	for (i = 0; i < w.ncevs; i++)
 		w.cevs[i].nested = w.cevs[i].same != SIZE_MAX && w.cevs[w.cevs[i].same].call == w.cevs[i].call;
 	if (hi > lo)
-		r->host_span_ps = add_sat(r->host_span_ps, lo < 0 && hi > INT64_MAX + lo ? INT64_MAX : hi - lo);
+		r->host_span_ps = xp_sat_add(r->host_span_ps, xp_sat_sub(hi, lo));
 	r->call_events += w.call_events;
 	r->compiler_events += w.ncevs;
 	for (ph = 0; ph < AN_COMP_NPHASES; ph++)
-		r->phase_ps[ph] = add_sat(r->phase_ps[ph], w.phase_ps[ph]);
-	r->total_ps = add_sat(r->total_ps, w.total_ps);
+		r->phase_ps[ph] = xp_sat_add(r->phase_ps[ph], w.phase_ps[ph]);
+	r->total_ps = xp_sat_add(r->total_ps, w.total_ps);
 	if (!w.ncalls && !w.ncevs)
 		r->inputs_without++;
 	in_copy = xp_arena_strndup(&r->arena, input ? input : "", input ? strlen(input) : 0);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "an_exec.h"
+#include "xp_sat.h"
 #include "xp_stray.h"
 
 void an_ev_init(struct an_ev_result *r)
@@ -73,8 +74,7 @@ static void pool(struct an_ev_row *d, size_t count, size_t stray, int64_t total,
 	}
 	d->count += count;
 	d->stray += stray;
-	if (__builtin_add_overflow(d->total_ps, total, &d->total_ps))
-		d->total_ps = total > 0 ? INT64_MAX : INT64_MIN;
+	d->total_ps = xp_sat_add(d->total_ps, total);
 }
 
 static int add_plane(struct an_ev_result *r, const struct xp_plane *p, const struct an_ev_opts *o,
@@ -124,8 +124,7 @@ static int add_plane(struct an_ev_result *r, const struct xp_plane *p, const str
 			if (a->count - a->stray == 1 || e->dur_ps > a->max)
 				a->max = e->dur_ps;
 			/* saturate: hostile durations may sum past int64 */
-			if (__builtin_add_overflow(a->total, e->dur_ps, &a->total))
-				a->total = e->dur_ps > 0 ? INT64_MAX : INT64_MIN;
+			a->total = xp_sat_add(a->total, e->dur_ps);
 		}
 		/* Metadata entries that share a name are one name. */
 		qsort(touched, nt, sizeof(*touched), cmp_meta_name);

@@ -4,6 +4,7 @@
 
 #include "an_link.h"
 #include "xp_sort.h"
+#include "xp_sat.h"
 #include "xp_stray.h"
 
 #include <ctype.h>
@@ -159,8 +160,8 @@ static void merger_add(struct merger *m, int64_t s, int64_t e)
 			m->e = e;
 		return;
 	}
-	if (m->open && __builtin_add_overflow(m->total, an_sat_sub(m->e, m->s), &m->total))
-		m->total = INT64_MAX;
+	if (m->open)
+		m->total = xp_sat_add(m->total, xp_sat_sub(m->e, m->s));
 	m->s = s;
 	m->e = e;
 	m->open = 1;
@@ -168,11 +169,7 @@ static void merger_add(struct merger *m, int64_t s, int64_t e)
 
 static int64_t merger_total(const struct merger *m)
 {
-	int64_t t;
-
-	if (__builtin_add_overflow(m->total, m->open ? an_sat_sub(m->e, m->s) : 0, &t))
-		return INT64_MAX;
-	return t;
+	return xp_sat_add(m->total, m->open ? xp_sat_sub(m->e, m->s) : 0);
 }
 
 void an_exec_want_lines(const char *plane, const char *const *names, size_t n,
@@ -343,7 +340,7 @@ static size_t run_calls(const struct xp_plane *p, const struct an_ev_ref *evs, c
 	for (i = 0; i < n; i++) {
 		const struct xp_event *e = &p->events[evs[pos[i]].idx];
 
-		gap[i] = i ? an_sat_sub(e->start_ps, max_end) : 0;
+		gap[i] = i ? xp_sat_sub(e->start_ps, max_end) : 0;
 		if (e->start_ps + e->dur_ps > max_end)
 			max_end = e->start_ps + e->dur_ps;
 	}
@@ -481,7 +478,7 @@ static int finish_execs(struct plane_ctx *c, size_t first, const struct an_ev_re
 		struct an_exec *x = &c->out->execs[first + i];
 
 		x->busy_ps = merger_total(&m[i]);
-		x->span_ps = an_sat_sub(end[i], x->start_ps);
+		x->span_ps = xp_sat_sub(end[i], x->start_ps);
 		order[i] = x;
 	}
 	qsort(order, nx, sizeof(*order), cmp_exec_start);
@@ -687,6 +684,17 @@ out:
 	return ret;
 }
 
+/* The device already found under plane name, or NULL. */
+static struct an_device *device_named(struct an_exec_list *l, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < l->ndevices; i++)
+		if (!strcmp(l->devices[i].name, name))
+			return &l->devices[i];
+	return NULL;
+}
+
 int an_exec_find(struct xp_trace *t, const struct an_exec_opts *o,
 		 struct an_exec_list *out, struct xp_err *err)
 {
@@ -707,11 +715,17 @@ int an_exec_find(struct xp_trace *t, const struct an_exec_opts *o,
 	}
 	for (pi = 0; pi < t->nplanes; pi++) {
 		const struct xp_plane *p = &t->planes[pi];
+		struct an_device *again;
 
 		if (!an_is_device_plane(p->name))
 			continue;
 		if (o->device && !an_device_matches(p->name, o->device))
 			continue;
+		/* one device twice (dumps merged into one XSpace) would count its time twice: the first counts */
+		if ((again = device_named(out, p->name))) {
+			again->repeats++;
+			continue;
+		}
 		ret = xp_trace_load_plane(t, pi, &why);
 		if (ret)
 			break;

@@ -56,6 +56,7 @@ struct an_exec {
 struct an_device {
 	uint32_t plane;		/* index into the trace's planes */
 	const char *name;	/* plane name */
+	size_t repeats;		/* later planes of this name in the trace (merged dumps): left out */
 	int64_t busy_ps;	/* union of all its device events */
 	size_t events;		/* device events considered */
 	size_t dropped_short;	/* dropped by min_dur_ps */

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "xp_arena.h"
+#include "xp_sat.h"
 
 int64_t an_exec_time(const struct an_exec *x, enum an_time t)
 {
@@ -108,11 +109,12 @@ int an_fn_add(struct an_fn_result *r, const struct an_exec_list *l, struct xp_er
 			ret = XP_ERR_NOMEM;
 			goto out;
 		}
-		r->device_busy_ps += d->busy_ps;
+		r->busy_saturated |= xp_sat_add_to(&r->device_busy_ps, d->busy_ps);
+		r->busy_sum_ += (double)d->busy_ps;
 		r->device_events += d->events;
 		r->dropped_short += d->dropped_short;
 		r->unattributed_events += d->unattributed_events;
-		r->unattributed_busy_ps += d->unattributed_busy_ps;
+		r->busy_saturated |= xp_sat_add_to(&r->unattributed_busy_ps, d->unattributed_busy_ps);
 		r->runs_execs += d->runs_execs;
 		r->runs_split += d->runs_split;
 		r->runs_repeating += d->runs_repeating;
@@ -161,6 +163,7 @@ static int cmp_row(const void *a, const void *b)
 
 int an_fn_finish(struct an_fn_result *r, struct xp_err *err)
 {
+	double busy = r->busy_saturated ? r->busy_sum_ : (double)r->device_busy_ps;
 	size_t i;
 
 	for (i = 0; i < r->nrows; i++) {
@@ -168,7 +171,7 @@ int an_fn_finish(struct an_fn_result *r, struct xp_err *err)
 
 		an_summarize(row->samples_, row->nsamples_, r->opts.trim, &row->s);
 		row->ndevices = row->ndevs_;
-		row->share = r->device_busy_ps > 0 ? row->s.total / (double)r->device_busy_ps : 0;
+		row->share = busy > 0 ? row->s.total / busy : 0;
 	}
 	if (r->nrows > 1)	/* qsort(NULL, 0) is undefined */
 		qsort(r->rows, r->nrows, sizeof(*r->rows), cmp_row);

@@ -51,17 +51,19 @@ struct an_fn_result {
 	size_t nrows, cap;
 	size_t inputs;
 	size_t devices;		/* distinct devices seen */
-	int64_t device_busy_ps;	/* sum over devices of their busy time */
+	int64_t device_busy_ps;	/* sum over devices of their busy time, saturating */
 	size_t device_events;
 	size_t dropped_short;
 	size_t unattributed_events;
 	int64_t unattributed_busy_ps;	/* sum over devices of the union of their intervals */
+	int busy_saturated;	/* a busy sum passed INT64_MAX ps: held there (an_fn_notes says so) */
 	size_t runs_execs, runs_split, runs_repeating;	/* an_device's, summed */
 	size_t stray_events, stray_children;	/* an_device's, summed */
 	size_t executions;
 	size_t functions;	/* distinct (name, program id); rows count devices apart too */
 	/* private */
 	struct xp_hmap by_key_, dev_ids_;
+	double busy_sum_;	/* device_busy_ps unsaturated, for shares of a saturated busy time */
 };
 
 void an_fn_init(struct an_fn_result *r, const struct an_fn_opts *o);

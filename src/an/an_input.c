@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "an_notes.h"
 #include "an_summary.h"
 #include "xp_input.h"
 #include "xp_stray.h"
@@ -150,6 +151,8 @@ int an_exec_notes(struct xp_notes *n, const char *path, const struct an_exec_lis
 	for (i = 0; i < l->ndevices; i++) {
 		const struct an_device *d = &l->devices[i];
 
+		if (d->repeats)
+			r |= an_plane_again_note(n, path, d->name, d->repeats);
 		if (d->extra_module_lines)
 			r |= xp_notes_add(n, "'%s': plane '%s' has %zu 'XLA Modules' lines: only the first is "
 					  "used, the %zu event%s on the other%s are not counted", path, d->name,

@@ -12,6 +12,7 @@
 #include "an_exec.h"
 #include "an_functions.h"
 #include "xp_arena.h"
+#include "xp_sat.h"
 #include "xp_sort.h"
 #include "xp_stray.h"
 
@@ -299,14 +300,6 @@ static int cmp_ival(const void *a, const void *b)
 	return (x->end > y->end) - (x->end < y->end);
 }
 
-/* ce - cs, saturated (intervals far apart near the int64 ends). */
-static int64_t ival_len(int64_t cs, int64_t ce)
-{
-	int64_t d;
-
-	return __builtin_sub_overflow(ce, cs, &d) ? INT64_MAX : d;
-}
-
 /* Union length of n intervals (sorted here), saturating. */
 static int64_t union_ps(struct ival *v, size_t n)
 {
@@ -321,21 +314,19 @@ static int64_t union_ps(struct ival *v, size_t n)
 				ce = v[i].end;
 			continue;
 		}
-		if (i && __builtin_add_overflow(total, ival_len(cs, ce), &total))
-			total = INT64_MAX;
+		if (i)
+			total = xp_sat_add(total, xp_sat_sub(ce, cs));
 		cs = v[i].start;
 		ce = v[i].end;
 	}
-	if (n && __builtin_add_overflow(total, ival_len(cs, ce), &total))
-		total = INT64_MAX;
+	if (n)
+		total = xp_sat_add(total, xp_sat_sub(ce, cs));
 	return total;
 }
 
 static int64_t end_of(const struct xp_event *e)
 {
-	int64_t end;
-
-	return __builtin_add_overflow(e->start_ps, e->dur_ps, &end) ? INT64_MAX : end;
+	return xp_sat_add(e->start_ps, e->dur_ps);
 }
 
 static int add_copy(struct an_kern_result *r, const struct xp_plane *p, const struct xp_event *e,
@@ -351,10 +342,7 @@ static int add_copy(struct an_kern_result *r, const struct xp_plane *p, const st
 		c->no_bytes++;
 		return 0;
 	}
-	if (__builtin_add_overflow(c->bytes, b, &c->bytes)) {
-		c->bytes = UINT64_MAX;
-		c->bytes_saturated = 1;
-	}
+	c->bytes_saturated |= xp_sat_add_to_u64(&c->bytes, b);
 	c->bytes_ps += (uint64_t)e->dur_ps;
 	return 0;
 }
@@ -464,8 +452,7 @@ static int add_plane(struct an_kern_result *r, const struct xp_plane *p, const c
 		}
 	}
 	busy = union_ps(iv, niv);
-	if (__builtin_add_overflow(r->kernel_busy_ps, busy, &r->kernel_busy_ps))
-		r->kernel_busy_ps = INT64_MAX;
+	r->kernel_busy_ps = xp_sat_add(r->kernel_busy_ps, busy);
 	ret = 0;
 out:
 	free(dev);
@@ -580,11 +567,7 @@ int an_kern_merge(struct an_kern_result *dst, struct an_kern_result *src, struct
 		d->total_ps += s->total_ps;
 		d->no_bytes += s->no_bytes;
 		d->bytes_ps += s->bytes_ps;
-		d->bytes_saturated |= s->bytes_saturated;
-		if (__builtin_add_overflow(d->bytes, s->bytes, &d->bytes)) {
-			d->bytes = UINT64_MAX;
-			d->bytes_saturated = 1;
-		}
+		d->bytes_saturated |= s->bytes_saturated | xp_sat_add_to_u64(&d->bytes, s->bytes);
 	}
 	dst->inputs += src->inputs;
 	dst->device_planes_no_streams += src->device_planes_no_streams;
@@ -592,8 +575,7 @@ int an_kern_merge(struct an_kern_result *dst, struct an_kern_result *src, struct
 	dst->other_lines += src->other_lines;
 	dst->kernel_events += src->kernel_events;
 	dst->kernel_sum += src->kernel_sum;
-	if (__builtin_add_overflow(dst->kernel_busy_ps, src->kernel_busy_ps, &dst->kernel_busy_ps))
-		dst->kernel_busy_ps = INT64_MAX;
+	dst->kernel_busy_ps = xp_sat_add(dst->kernel_busy_ps, src->kernel_busy_ps);
 	dst->copy_events += src->copy_events;
 	dst->stray_events += src->stray_events;
 	dst->zero_events += src->zero_events;

@@ -483,7 +483,7 @@ enum an_linked an_host_link_find(const struct an_host_link *h, uint64_t corr, co
 		if (have_kt && dl->have_lag) {
 			/* launches with t in [kt - lag_hi - w, kt - lag_lo + w] */
 			int64_t w = dl->lag_hi - dl->lag_lo > 1000000 ? dl->lag_hi - dl->lag_lo : 1000000;
-			int64_t tlo = an_sat_sub(an_sat_sub(kt, dl->lag_hi), w), thi = an_sat_sub(kt, an_sat_sub(dl->lag_lo, w));
+			int64_t tlo = xp_sat_sub(xp_sat_sub(kt, dl->lag_hi), w), thi = xp_sat_sub(kt, xp_sat_sub(dl->lag_lo, w));
 
 			for (lo = first, hi = last; lo < hi;) {
 				size_t mid = lo + (hi - lo) / 2;
@@ -586,7 +586,7 @@ int an_host_link_learn(const struct an_host_link *h, const struct xp_plane *p,
 		dl->lines[l->line] = 1;
 		if (!an_host_link_time(h, p, e->start_ps, &kt))
 			continue;
-		lag = an_sat_sub(kt, l->t);
+		lag = xp_sat_sub(kt, l->t);
 		if (!dl->have_lag || lag < dl->lag_lo)
 			dl->lag_lo = lag;
 		if (!dl->have_lag || lag > dl->lag_hi)

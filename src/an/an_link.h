@@ -12,6 +12,7 @@
 
 #include "an_corr.h"
 #include "xp_model.h"
+#include "xp_sat.h"
 
 /* The executor forms host linkage knows, for messages. */
 extern const char an_executor_forms[];
@@ -28,16 +29,6 @@ struct an_ev_ref {
 	int64_t start;
 	uint32_t idx;
 };
-
-/* x - y, saturated to the int64 range. */
-static inline int64_t an_sat_sub(int64_t x, int64_t y)
-{
-	int64_t d;
-
-	if (!__builtin_sub_overflow(x, y, &d))
-		return d;
-	return x > y ? INT64_MAX : INT64_MIN;
-}
 
 /* The host planes' launches and executors, on one host time scale (an_link.c says how). */
 struct an_host_link {

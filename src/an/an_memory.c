@@ -10,6 +10,7 @@
 
 #include "an_exec.h"
 #include "xp_hmap.h"
+#include "xp_sat.h"
 #include "xp_sort.h"
 
 /* The stats a memory event carries, looked up by name once per plane. */
@@ -357,11 +358,6 @@ struct rec_key {
 	uint32_t seq;
 };
 
-static uint64_t sat_add(uint64_t a, uint64_t b)
-{
-	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
-}
-
 /* Live allocations by address: open addressing over record indexes. */
 #define SLOT_EMPTY UINT32_MAX
 #define SLOT_GONE (UINT32_MAX - 1)
@@ -426,7 +422,7 @@ static int snapshot(struct an_mem_result *r, struct an_mem_row *w, const struct 
 	for (i = 0; i <= ls->mask; i++)
 		if (ls->slot[i] < SLOT_GONE) {
 			w->live_count++;
-			w->live_bytes = sat_add(w->live_bytes, recs[ls->slot[i]].v[M_ABYTES]);
+			w->live_bytes = xp_sat_add_u64(w->live_bytes, recs[ls->slot[i]].v[M_ABYTES]);
 		}
 	if (!r->opts.peak || !w->live_count)
 		return 0;
@@ -488,10 +484,10 @@ static int memory_row(struct an_mem_result *r, struct an_mem_row *w, const struc
 			w->no_state++;
 			continue;
 		}
-		in_use = sat_add(rc->v[M_ALLOCATED], rc->has >> M_RESERVED & 1 ? rc->v[M_RESERVED] : 0);
+		in_use = xp_sat_add_u64(rc->v[M_ALLOCATED], rc->has >> M_RESERVED & 1 ? rc->v[M_RESERVED] : 0);
 		w->last_in_use = in_use;
 		if (rc->has >> M_AVAILABLE & 1) {
-			uint64_t cap = sat_add(in_use, rc->v[M_AVAILABLE]);
+			uint64_t cap = xp_sat_add_u64(in_use, rc->v[M_AVAILABLE]);
 
 			if (cap > w->capacity)
 				w->capacity = cap;
@@ -524,7 +520,7 @@ static int memory_row(struct an_mem_result *r, struct an_mem_row *w, const struc
 			pt->time_ps = rc->t;
 			pt->allocated = rc->v[M_ALLOCATED];
 			pt->reserved = rc->has >> M_RESERVED & 1 ? rc->v[M_RESERVED] : 0;
-			pt->in_use = sat_add(pt->allocated, pt->reserved);
+			pt->in_use = xp_sat_add_u64(pt->allocated, pt->reserved);
 			pt->bytes = rc->has >> M_ABYTES & 1 ? rc->v[M_ABYTES] : 0;
 			pt->dealloc = rc->dealloc;
 		}

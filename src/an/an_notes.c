@@ -7,6 +7,21 @@
 #include "an_sketch.h"
 #include "xp_stray.h"
 
+int an_plane_again_note(struct xp_notes *n, const char *path, const char *plane, size_t left_out)
+{
+	return xp_notes_add(n, "'%s': plane '%s' appears %zu times in the trace (dumps merged into one?): the "
+			    "first is counted, the other%s left out", path, plane, left_out + 1,
+			    left_out == 1 ? "" : "s") ? XP_ERR_NOMEM : 0;
+}
+
+int an_fn_notes(const struct an_fn_result *r, struct xp_notes *n)
+{
+	if (r->busy_saturated && xp_notes_add(n, "device busy time summed over devices and inputs passed 2^63-1 ps "
+					      "(106 days): shown as the largest time, not the sum"))
+		return XP_ERR_NOMEM;
+	return 0;
+}
+
 int an_kern_notes(const struct an_kern_result *r, struct xp_notes *n)
 {
 	char ex[256];
@@ -170,17 +185,21 @@ int an_ops_notes(const struct an_ops_result *r, struct xp_notes *n)
 	return ret ? XP_ERR_NOMEM : 0;
 }
 
+/* The counts an_ov_counts keeps a device: stray, no_launch, ambiguous, off_scale, repeats. */
+#define OV_COUNTS 5
+
 int an_ov_counts(const struct an_ov_result *r, size_t **before)
 {
 	size_t k;
 
-	if (!(*before = malloc((r->n + 1) * 4 * sizeof(**before))))
+	if (!(*before = malloc((r->n + 1) * OV_COUNTS * sizeof(**before))))
 		return XP_ERR_NOMEM;
 	for (k = 0; k < r->n; k++) {
-		(*before)[k * 4] = r->devices[k].stray;
-		(*before)[k * 4 + 1] = r->devices[k].no_launch;
-		(*before)[k * 4 + 2] = r->devices[k].ambiguous;
-		(*before)[k * 4 + 3] = r->devices[k].off_scale;
+		(*before)[k * OV_COUNTS] = r->devices[k].stray;
+		(*before)[k * OV_COUNTS + 1] = r->devices[k].no_launch;
+		(*before)[k * OV_COUNTS + 2] = r->devices[k].ambiguous;
+		(*before)[k * OV_COUNTS + 3] = r->devices[k].off_scale;
+		(*before)[k * OV_COUNTS + 4] = r->devices[k].repeats;
 	}
 	return 0;
 }
@@ -193,10 +212,13 @@ int an_ov_input_notes(struct xp_notes *n, const char *path, const struct an_ov_r
 
 	for (i = 0; i < r->n; i++) {
 		const struct an_ov_device *d = &r->devices[i];
-		const size_t *b = i < nbefore ? &before[i * 4] : NULL;
+		const size_t *b = i < nbefore ? &before[i * OV_COUNTS] : NULL;
 		size_t st = d->stray - (b ? b[0] : 0), nl = d->no_launch - (b ? b[1] : 0);
 		size_t am = d->ambiguous - (b ? b[2] : 0), os = d->off_scale - (b ? b[3] : 0);
+		size_t rp = d->repeats - (b ? b[4] : 0);
 
+		if (rp)
+			ret |= an_plane_again_note(n, path, d->name, rp);
 		if (st)
 			ret |= xp_notes_add(n, "'%s': plane '%s': %zu event%s end%s more than %d windows after every "
 					    "other event of the plane (a duration that reads like an absolute end "

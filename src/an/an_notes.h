@@ -11,12 +11,17 @@
 
 #include "an_compile.h"
 #include "an_events.h"
+#include "an_functions.h"
 #include "an_kernels.h"
 #include "an_memory.h"
 #include "an_ops.h"
 #include "an_overview.h"
 #include "xp_err.h"
 
+/* Device plane plane of input path was followed by left_out more of its name, left out (merged dumps). */
+int an_plane_again_note(struct xp_notes *n, const char *path, const char *plane, size_t left_out);
+/* The pooled functions: busy times whose sum over devices and inputs was held at 2^63-1 ps. */
+int an_fn_notes(const struct an_fn_result *r, struct xp_notes *n);
 /* The pooled kernels: unparsable or implausible launch configurations, sketched rows. */
 int an_kern_notes(const struct an_kern_result *r, struct xp_notes *n);
 /*
@@ -41,9 +46,9 @@ int an_ops_notes(const struct an_ops_result *r, struct xp_notes *n);
 
 /*
  * Overview pools devices by name: an_ov_counts keeps each device's counts of
- * odd events before an input is added (*before: 4 a device, free it), and
+ * odd events before an input is added (*before: 5 a device, free it), and
  * an_ov_input_notes says what that input added (stray ends, unlinked or
- * ambiguous launches), naming path.
+ * ambiguous launches, planes of one name again), naming path.
  */
 int an_ov_counts(const struct an_ov_result *r, size_t **before);
 int an_ov_input_notes(struct xp_notes *n, const char *path, const struct an_ov_result *r,

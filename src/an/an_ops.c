@@ -11,6 +11,7 @@
 #include "an_exec.h"
 #include "an_functions.h"
 #include "an_kind.h"
+#include "xp_sat.h"
 #include "xp_stray.h"
 
 /*
@@ -102,34 +103,24 @@ static char *dup_n(const char *s, size_t n)
 	return d;
 }
 
-static int64_t sat_add(int64_t a, int64_t b)
-{
-	int64_t s;
-
-	return __builtin_add_overflow(a, b, &s) ? INT64_MAX : s;
-}
-
 static void sum_add(struct an_sum *s, uint64_t v)
 {
 	s->n++;
-	if (__builtin_add_overflow(s->v, v, &s->v))
-		s->overflow = 1;
+	s->overflow |= xp_sat_add_to_u64(&s->v, v);
 }
 
 static void sum_merge(struct an_sum *d, const struct an_sum *s)
 {
 	d->n += s->n;
-	d->overflow |= s->overflow;
-	if (__builtin_add_overflow(d->v, s->v, &d->v))
-		d->overflow = 1;
+	d->overflow |= s->overflow | xp_sat_add_to_u64(&d->v, s->v);
 }
 
 /* Adds the times and counts of row s into row d: occurrences, total and self time, flops, bytes. */
 static void row_add(struct an_op_row *d, const struct an_op_row *s)
 {
 	d->occurrences += s->occurrences;
-	d->total_ps = sat_add(d->total_ps, s->total_ps);
-	d->self_ps = sat_add(d->self_ps, s->self_ps);
+	d->total_ps = xp_sat_add(d->total_ps, s->total_ps);
+	d->self_ps = xp_sat_add(d->self_ps, s->self_ps);
 	sum_merge(&d->flops, &s->flops);
 	sum_merge(&d->model_flops, &s->model_flops);
 	sum_merge(&d->bytes, &s->bytes);
@@ -425,15 +416,15 @@ static int record(struct plane_ctx *c, const struct op_probe *q, const struct xp
 		return XP_ERR_NOMEM;
 	ridge_join(row, device_ridge(c->dev), 0, is_new);
 	row->occurrences++;
-	row->total_ps = sat_add(row->total_ps, e->dur_ps);
-	row->self_ps = sat_add(row->self_ps, self_ps);
+	row->total_ps = xp_sat_add(row->total_ps, e->dur_ps);
+	row->self_ps = xp_sat_add(row->self_ps, self_ps);
 	add_value(c, e, XP_K_FLOPS, &row->flops);
 	add_value(c, e, XP_K_MODEL_FLOPS, &row->model_flops);
 	add_value(c, e, XP_K_BYTES_ACCESSED, &row->bytes);
 	r->events[q->line]++;
 	c->dev->events[q->line]++;
-	r->total_ps[q->line] = sat_add(r->total_ps[q->line], e->dur_ps);
-	r->self_ps[q->line] = sat_add(r->self_ps[q->line], self_ps);
+	r->total_ps[q->line] = xp_sat_add(r->total_ps[q->line], e->dur_ps);
+	r->self_ps[q->line] = xp_sat_add(r->self_ps[q->line], self_ps);
 	return 0;
 }
 
@@ -822,8 +813,8 @@ int an_ops_merge(struct an_ops_result *dst, const struct an_ops_result *src, str
 	dst->inputs += src->inputs;
 	for (k = 0; k < AN_OP_LINES; k++) {
 		dst->events[k] += src->events[k];
-		dst->total_ps[k] = sat_add(dst->total_ps[k], src->total_ps[k]);
-		dst->self_ps[k] = sat_add(dst->self_ps[k], src->self_ps[k]);
+		dst->total_ps[k] = xp_sat_add(dst->total_ps[k], src->total_ps[k]);
+		dst->self_ps[k] = xp_sat_add(dst->self_ps[k], src->self_ps[k]);
 	}
 	for (i = 0; i < src->ndevices; i++) {
 		const struct an_ops_device *s = &src->devices[i];

@@ -9,6 +9,7 @@
 #include "an_exec.h"
 #include "an_kind.h"
 #include "an_stats.h"
+#include "xp_sat.h"
 #include "xp_sort.h"
 #include "xp_stray.h"
 
@@ -98,33 +99,13 @@ size_t an_ov_merge(int64_t (*iv)[2], size_t n)
 	return k + 1;
 }
 
-static int64_t sat_add(int64_t x, int64_t y)
-{
-	int64_t s;
-
-	return __builtin_add_overflow(x, y, &s) ? INT64_MAX : s;
-}
-
-/* x - y saturated to the int64 range. */
-static int64_t sat_sub(int64_t x, int64_t y)
-{
-	int64_t d;
-
-	if (!__builtin_sub_overflow(x, y, &d))
-		return d;
-	return x > y ? INT64_MAX : INT64_MIN;
-}
-
 static int64_t len_of(const int64_t (*a)[2], size_t n)
 {
 	int64_t t = 0;
 	size_t i;
 
-	for (i = 0; i < n; i++) {
-		int64_t d;
-
-		t = sat_add(t, __builtin_sub_overflow(a[i][1], a[i][0], &d) ? INT64_MAX : d);
-	}
+	for (i = 0; i < n; i++)
+		t = xp_sat_add(t, xp_sat_sub(a[i][1], a[i][0]));
 	return t;
 }
 
@@ -138,13 +119,13 @@ int64_t an_ov_minus(const int64_t (*a)[2], size_t na, const int64_t (*b)[2], siz
 		int64_t hi = a[i][1] < b[j][1] ? a[i][1] : b[j][1];
 
 		if (hi > lo)
-			overlap = sat_add(overlap, sat_sub(hi, lo));
+			overlap = xp_sat_add(overlap, xp_sat_sub(hi, lo));
 		if (a[i][1] < b[j][1])
 			i++;
 		else
 			j++;
 	}
-	overlap = sat_sub(len_of(a, na), overlap);
+	overlap = xp_sat_sub(len_of(a, na), overlap);
 	return overlap > 0 ? overlap : 0;
 }
 
@@ -473,7 +454,7 @@ static int add_plane(struct an_ov_result *r, const struct xp_plane *p, const str
 
 			if (stray[i])
 				continue;
-			end = sat_add(e->start_ps, e->dur_ps > 0 ? e->dur_ps : 0);
+			end = xp_sat_add(e->start_ps, e->dur_ps > 0 ? e->dur_ps : 0);
 			if (use[li] == 3) {
 				if (dist_push(&d->steps, (double)(end - e->start_ps)))
 					goto out;
@@ -505,18 +486,18 @@ static int add_plane(struct an_ov_result *r, const struct xp_plane *p, const str
 	memcpy(all, set[W_COMPUTE].v, set[W_COMPUTE].n * sizeof(*all));
 	memcpy(all + set[W_COMPUTE].n, set[W_COLL].v, set[W_COLL].n * sizeof(*all));
 	nall = an_ov_merge(all, set[W_COMPUTE].n + set[W_COLL].n);
-	d->compute_ps = sat_add(d->compute_ps, len_of(set[W_COMPUTE].v, set[W_COMPUTE].n));
-	d->coll_ps = sat_add(d->coll_ps, len_of(set[W_COLL].v, set[W_COLL].n));
-	d->coll_exposed_ps = sat_add(d->coll_exposed_ps, an_ov_minus(set[W_COLL].v, set[W_COLL].n,
+	d->compute_ps = xp_sat_add(d->compute_ps, len_of(set[W_COMPUTE].v, set[W_COMPUTE].n));
+	d->coll_ps = xp_sat_add(d->coll_ps, len_of(set[W_COLL].v, set[W_COLL].n));
+	d->coll_exposed_ps = xp_sat_add(d->coll_exposed_ps, an_ov_minus(set[W_COLL].v, set[W_COLL].n,
 								      set[W_COMPUTE].v, set[W_COMPUTE].n));
-	d->memcpy_ps = sat_add(d->memcpy_ps, len_of(set[W_MEMCPY].v, set[W_MEMCPY].n));
-	d->memcpy_exposed_ps = sat_add(d->memcpy_exposed_ps,
+	d->memcpy_ps = xp_sat_add(d->memcpy_ps, len_of(set[W_MEMCPY].v, set[W_MEMCPY].n));
+	d->memcpy_exposed_ps = xp_sat_add(d->memcpy_exposed_ps,
 				       an_ov_minus(set[W_MEMCPY].v, set[W_MEMCPY].n, all, nall));
 	memcpy(all + nall, set[W_MEMCPY].v, set[W_MEMCPY].n * sizeof(*all));
 	nall = an_ov_merge(all, nall + set[W_MEMCPY].n);
-	d->busy_ps = sat_add(d->busy_ps, len_of(all, nall));
+	d->busy_ps = xp_sat_add(d->busy_ps, len_of(all, nall));
 	if (first <= last)
-		d->span_ps = sat_add(d->span_ps, sat_sub(last, first));
+		d->span_ps = xp_sat_add(d->span_ps, xp_sat_sub(last, first));
 	++*added;
 	ret = 0;
 out:
@@ -593,19 +574,33 @@ int an_ov_add(struct an_ov_result *r, const struct xp_trace *t, const char *devi
 	      struct xp_err *err)
 {
 	struct launches L = {0};
-	size_t i;
+	unsigned char *took = calloc(t->nplanes + 1, 1);	/* the planes added */
+	size_t i, j, was;
 	int ret = -1;
 
 	*added = 0;
-	if (collect_launches(t, &L))
+	if (!took || collect_launches(t, &L))
 		goto out;
 	for (i = 0; i < t->nplanes; i++) {
 		const struct xp_plane *p = &t->planes[i];
 
 		if (!p->loaded || !an_is_device_plane(p->name) || (device && !an_device_matches(p->name, device)))
 			continue;
+		/*
+		 * Pooling by name is for inputs; one device twice in a trace (dumps
+		 * merged into one XSpace) would double its span and busy time: the
+		 * first counts.
+		 */
+		for (j = 0; j < i && !(took[j] && !strcmp(t->planes[j].name, p->name)); j++)
+			;
+		if (j < i) {
+			device_of(r, p->name)->repeats++;	/* the first made it */
+			continue;
+		}
+		was = *added;
 		if (add_plane(r, p, &L, added))
 			goto out;
+		took[i] = *added > was;
 	}
 	if (add_host_steps(r, t))
 		goto out;
@@ -613,6 +608,7 @@ int an_ov_add(struct an_ov_result *r, const struct xp_trace *t, const char *devi
 out:
 	an_corr_index_release(&L.by_corr);
 	free(L.v);
+	free(took);
 	if (ret)
 		return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
 	return 0;

@@ -28,6 +28,7 @@
 #include "an_kind.h"
 #include "xp_arena.h"
 #include "xp_model.h"
+#include "xp_sat.h"
 
 /* The key stats an_ov_add reads (xp_read_opts.keys), an_event_kind's among them. */
 #define AN_OV_KEYS                                                                        \
@@ -53,6 +54,7 @@ struct an_ov_device {
 	size_t planes;		/* pooled: how many inputs' planes */
 	size_t events;		/* work events used (stray ends not) */
 	size_t stray;		/* stray ends left out */
+	size_t repeats;		/* planes of its name again in one input (merged dumps): left out */
 	int64_t span_ps, busy_ps, compute_ps, coll_ps, coll_exposed_ps, memcpy_ps, memcpy_exposed_ps;
 	size_t coll_events, memcpy_events;
 	/* steps: the device's "Steps" line */
@@ -72,10 +74,8 @@ struct an_ov_device {
 /* Idle time: span minus busy, saturated, never negative. */
 static inline int64_t an_ov_idle(const struct an_ov_device *d)
 {
-	int64_t idle;
+	int64_t idle = xp_sat_sub(d->span_ps, d->busy_ps);
 
-	if (__builtin_sub_overflow(d->span_ps, d->busy_ps, &idle))
-		return d->span_ps > d->busy_ps ? INT64_MAX : 0;
 	return idle > 0 ? idle : 0;
 }
 

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "an_exec.h"
+#include "xp_sat.h"
 #include "xp_stray.h"
 
 static int stat_u64(const struct xp_plane *p, const char *name, uint64_t *v)
@@ -77,7 +78,7 @@ static int64_t lines_span(const struct an_plane_info *pi)
 			hi = ol->last_end_ps;
 		any = 1;
 	}
-	return lo < 0 && hi > INT64_MAX + lo ? INT64_MAX : hi - lo;
+	return xp_sat_sub(hi, lo);
 }
 
 /* Each line's spans from its events, stray ends left out. */
@@ -103,7 +104,7 @@ static int spans_of_events(const struct xp_plane *p, struct an_plane_info *pi, s
 	pi->span_ps = lines_span(pi);
 	pi->span_all_ps = pi->span_ps;
 	if (!ret && pi->stray_ends && events_span(p, 0, p->nevents, NULL, &alo, &ahi))
-		pi->span_all_ps = alo < 0 && ahi > INT64_MAX + alo ? INT64_MAX : ahi - alo;
+		pi->span_all_ps = xp_sat_sub(ahi, alo);
 	free(stray);
 	return ret;
 }

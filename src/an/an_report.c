@@ -5,6 +5,7 @@
 
 #include "an_report.h"
 #include "xp_hmap.h"
+#include "xp_sat.h"
 
 static int strip_fill(const struct an_exec_list *l, uint32_t dev, size_t width, struct an_rep_strip *s)
 {
@@ -16,12 +17,10 @@ static int strip_fill(const struct an_exec_list *l, uint32_t dev, size_t width, 
 
 	for (i = 0; i < l->n; i++) {
 		const struct an_exec *x = &l->execs[i];
-		int64_t end;
+		int64_t end = xp_sat_add(x->start_ps, x->span_ps);
 
 		if (x->device != dev)
 			continue;
-		if (__builtin_add_overflow(x->start_ps, x->span_ps, &end))
-			end = INT64_MAX;
 		if (x->start_ps < lo)
 			lo = x->start_ps;
 		if (end > hi)
@@ -32,8 +31,7 @@ static int strip_fill(const struct an_exec_list *l, uint32_t dev, size_t width, 
 	    !(best = calloc(width, sizeof(*best))))
 		goto out;
 	s->busy_ps = l->devices[dev].busy_ps;
-	if (__builtin_sub_overflow(hi, lo, &s->span_ps))
-		s->span_ps = INT64_MAX;
+	s->span_ps = xp_sat_sub(hi, lo);
 	for (b = 0; b < width; b++)
 		s->cols[b].fn = -1;
 	for (i = 0; i < l->n && s->span_ps > 0; i++) {

@@ -12,6 +12,8 @@
 #include <string.h>
 
 #include "an_functions.h"
+#include "xp_hmap.h"
+#include "xp_sat.h"
 
 /* The exact integers a JSON number (a double) carries: larger ones are written as strings. */
 #define EXACT_MAX 9007199254740992.0	/* 2^53 */
@@ -195,6 +197,7 @@ const struct an_summary_dev_field an_summary_dev_fields[] = {
 	DEV_SIZE(runs_execs),
 	DEV_SIZE(runs_split),
 	DEV_SIZE(runs_repeating),
+	DEV_SIZE(repeats),
 };
 const size_t an_summary_ndev_fields = sizeof(an_summary_dev_fields) / sizeof(an_summary_dev_fields[0]);
 
@@ -217,7 +220,8 @@ static int parse_device(struct pctx *c, const cJSON *o, struct an_exec_list *l, 
 	for (i = 0; i < an_summary_ndev_fields; i++) {
 		const struct an_summary_dev_field *f = &an_summary_dev_fields[i];
 
-		if ((ret = count_int(c, o, f->name, f->is_i64 ? INT64_MIN : 0, INT64_MAX, &v)))
+		/* counts and times alike: a negative busy time is no measurement */
+		if ((ret = count_int(c, o, f->name, 0, INT64_MAX, &v)))
 			return ret;
 		if (f->is_i64)
 			*(int64_t *)((char *)d + f->off) = v;
@@ -397,6 +401,30 @@ static int column_span(struct pctx *c, const cJSON *cols, size_t n, const int64_
 
 enum { C_FN, C_DEV, C_SPLIT, C_BUSY, C_SPAN, C_CHILDREN, C_EVENTS, NCOLS };
 
+/*
+ * A device plane is in a run once (an_exec_find counts a repeated plane
+ * once): a device given twice would count its busy time twice while
+ * pooling says one device.
+ */
+static int devices_once(struct pctx *c, const struct an_exec_list *l)
+{
+	struct xp_hmap seen = {0};
+	char name[128], msg[200];
+	size_t i, v = 0;
+	int found = 0, ret = 0;
+
+	for (i = 0; i < l->ndevices && !found; i++)
+		if ((found = xp_hmap_get_or_put(&seen, l->devices[i].name, &v)) < 0)
+			ret = xp_err_set(c->err, XP_ERR_NOMEM, "out of memory");
+	xp_hmap_release(&seen);
+	if (found != 1)
+		return ret;
+	xp_escape(name, sizeof(name), l->devices[i - 1].name);
+	snprintf(msg, sizeof(msg), "device '%s' given twice", name);
+	c->field = "devices";
+	return bad(c, msg);
+}
+
 static int parse_execs(struct pctx *c, const cJSON *o, struct an_exec_list *l, int children)
 {
 	struct fn_ident *fns = NULL;
@@ -420,6 +448,8 @@ static int parse_execs(struct pctx *c, const cJSON *o, struct an_exec_list *l, i
 			return ret;
 		l->ndevices++;
 	}
+	if ((ret = devices_once(c, l)))
+		return ret;
 	if ((ret = parse_functions(c, member(c, o, "functions"), l, &fns, &nfns)))
 		goto out;
 	cols = member(c, o, "execs");
@@ -1023,13 +1053,6 @@ static int parse_op_row(struct pctx *c, const cJSON *o, struct an_ops_result *tm
 	return 0;
 }
 
-static int sat_add64(int64_t a, int64_t b)
-{
-	int64_t s;
-
-	return __builtin_add_overflow(a, b, &s) ? 1 : 0;
-}
-
 static int parse_ops_plane(struct pctx *c, const cJSON *o, struct an_run_ops_plane *p)
 {
 	struct an_ops_result tmp;
@@ -1089,10 +1112,8 @@ static int parse_ops_plane(struct pctx *c, const cJSON *o, struct an_run_ops_pla
 		/* what the rows add up to, as an_ops_add counts it while adding */
 		tmp.events[row->line] += row->occurrences;
 		d->events[row->line] += row->occurrences;
-		tmp.total_ps[row->line] = sat_add64(tmp.total_ps[row->line], row->total_ps)
-					  ? INT64_MAX : tmp.total_ps[row->line] + row->total_ps;
-		tmp.self_ps[row->line] = sat_add64(tmp.self_ps[row->line], row->self_ps)
-					 ? INT64_MAX : tmp.self_ps[row->line] + row->self_ps;
+		tmp.total_ps[row->line] = xp_sat_add(tmp.total_ps[row->line], row->total_ps);
+		tmp.self_ps[row->line] = xp_sat_add(tmp.self_ps[row->line], row->self_ps);
 	}
 	c->where = outer;
 	if ((ret = an_ops_merge(&p->r, &tmp, c->err)))

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* xplane-stat functions: device time of every jitted function (the default command). */
 #include "an_functions.h"
+#include "an_notes.h"
 #include "cmd_driver.h"
 #include "out_functions.h"
 
@@ -72,6 +73,10 @@ static int fn_after(struct cmd_drive *d)
 		return EXIT_NOMATCH;
 	}
 	d->empty = !r->nrows;
+	if (an_fn_notes(r, &d->notes)) {
+		cmd_error("out of memory");
+		return EXIT_ERROR;
+	}
 	/* The table's summary line and JSON say it; CSV and TSV stay pure data. */
 	if ((d->mode == OUT_CSV || d->mode == OUT_TSV) && r->dropped_short &&
 	    xp_notes_add(&d->notes, "%zu device event%s shorter than --min-duration dropped", r->dropped_short,

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "out_json.h"
+#include "xp_sat.h"
 
 static int print_json(FILE *f, const struct an_ev_result *r, const struct xp_notes *notes)
 {
@@ -103,8 +104,7 @@ int out_events(FILE *f, enum out_mode mode, const struct an_ev_result *r, const 
 		int64_t sum = 0;
 
 		for (i = 0; i < r->n; i++)
-			if (__builtin_add_overflow(sum, r->rows[i].total_ps, &sum))
-				sum = INT64_MAX;
+			sum = xp_sat_add(sum, r->rows[i].total_ps);
 		out_fmt_time(tot, sizeof(tot), (double)sum, st->unit);
 		fprintf(f, "%zu events of %zu names on %zu plane%s; total %s (nested events count in full)%s",
 			r->events, r->n, r->planes, r->planes == 1 ? "" : "s", tot,

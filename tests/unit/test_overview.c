@@ -9,6 +9,8 @@
 
 #include "an_events.h"
 #include "an_exec.h"
+#include "an_input.h"
+#include "an_notes.h"
 #include "an_overview.h"
 #include "an_planes.h"
 #include "test.h"
@@ -97,6 +99,69 @@ static void synth_overview(void)
 	an_ov_init(&r);
 	CHECK_INT(an_ov_add(&r, t, "TPU", &added, &err), 0);
 	CHECK_INT(added, 0);
+	an_ov_release(&r);
+	xp_trace_free(t);
+}
+
+/*
+ * EXPECTED.md 8a: one device plane twice in a trace. Executions and the
+ * overview count the first plane only and say the second was left out
+ * (before: one device with span 59 us and busy 23 us, executions doubled).
+ */
+static void synth_plane_twice(void)
+{
+	static const char *const said = "'t.pb': plane '/device:TPU:0' appears 2 times in the trace (dumps "
+					"merged into one?): the first is counted, the other left out";
+	struct xp_trace *t = load(SYNTH_DIR, "tpu_plane_twice.xplane.pb");
+	struct an_exec_opts xo = {0};
+	struct an_exec_list l;
+	struct an_ov_result r;
+	struct xp_notes n = {0};
+	struct xp_err err = {0};
+	size_t *before = NULL, added = 0;
+
+	if (!t)
+		return;
+	CHECK_INT(an_exec_find(t, &xo, &l, &err), 0);
+	CHECK_INT(l.ndevices, 1);
+	CHECK_INT(l.n, 2);
+	if (l.ndevices == 1) {
+		CHECK_INT(l.devices[0].plane, 0);
+		CHECK_INT(l.devices[0].repeats, 1);
+		CHECK_INT(l.devices[0].busy_ps, US(15));
+		CHECK_INT(l.devices[0].events, 2);
+	}
+	CHECK_INT(an_exec_notes(&n, "t.pb", &l), 0);
+	CHECK_INT(n.n, 1);
+	if (n.n == 1)
+		CHECK_STR(n.msgs[0], said);
+	xp_notes_release(&n);
+	an_exec_list_release(&l);
+
+	/* the trace as two inputs: each counts its first plane once and says so */
+	an_ov_init(&r);
+	for (int k = 0; k < 2; k++) {
+		CHECK_INT(an_ov_counts(&r, &before), 0);
+		CHECK_INT(an_ov_add(&r, t, NULL, &added, &err), 0);
+		CHECK_INT(added, 1);
+		CHECK_INT(an_ov_input_notes(&n, "t.pb", &r, before, k ? 1 : 0), 0);
+		free(before);
+		CHECK_INT(n.n, (size_t)k + 1);
+		if (n.n == (size_t)k + 1)
+			CHECK_STR(n.msgs[k], said);
+	}
+	CHECK_INT(an_ov_finish(&r, &err), 0);
+	CHECK_INT(r.n, 1);
+	if (r.n == 1) {
+		const struct an_ov_device *d = &r.devices[0];
+
+		CHECK_INT(d->planes, 2);
+		CHECK_INT(d->repeats, 2);
+		CHECK_INT(d->events, 4);
+		CHECK_INT(d->span_ps, US(50));
+		CHECK_INT(d->busy_ps, US(24));
+	}
+	xp_notes_release(&n);
 	an_ov_release(&r);
 	xp_trace_free(t);
 }
@@ -373,6 +438,7 @@ int main(void)
 	name_order();
 	synth_overview();
 	synth_events();
+	synth_plane_twice();
 	on_real("mi300x_jax_gemm.xplane.pb", real_busy);
 	on_real("mi300x_jax_conv.xplane.pb", real_busy);
 	on_real("mi300x_jax_elementwise.xplane.pb", real_busy);

@@ -200,6 +200,15 @@ static void test_bad_fields(void)
 		{"\"events\":[4000000000,1,4000000000]", "\"events\":[4000000000,1,\"1e3\"]", "events"},
 		{"\"span_ps\":[40,2,40]", "\"span_ns\":[9223372036854776,2,40]", "span"},
 		{"{\"name\":\"/device:GPU:1\"", "{\"nome\":\"/device:GPU:1\"", "name"},
+		/* impossible values: a negative or infinite time or count, a device twice (issue 29) */
+		{"\"busy_ps\":10", "\"busy_ps\":-1", "not an integer in range: busy_ps"},
+		{"\"busy_ps\":10", "\"busy_ps\":\"-9223372036854775808\"", "not an integer in range: busy_ps"},
+		{"\"busy_ps\":10", "\"busy_ps\":1e999", "not an integer in range: busy_ps"},
+		{"\"busy_ps\":10", "\"busy_ps\":10,\"unattributed_busy_ps\":-5", "unattributed_busy_ps"},
+		{"\"events\":1", "\"events\":-1", "not an integer in range: events"},
+		{"\"busy_ps\":[\"9007199254740995\",2,11]", "\"busy_ps\":[1e999,2,11]", "busy_ps"},
+		{"{\"name\":\"/device:GPU:1\"", "{\"name\":\"/device:GPU:0\"",
+		 "device '/device:GPU:0' given twice: devices"},
 	};
 	struct an_run a;
 	struct out_bytes line = {0};

@@ -1,0 +1,1 @@
+xplane-stat overview --json $SYNTH/tpu_plane_twice.xplane.pb
