@@ -288,6 +288,24 @@ static void bad_hostile_notes(const char *dir)
 	gen_space_write(sp, dir, "hostile_notes.xplane.pb");
 }
 
+/*
+ * A TPU plane stating a peak of 1e308 TFLOP/s and GB/s: finite as stated,
+ * past the largest double once in FLOP/s. One module of one op, 10 us.
+ */
+static void bad_huge_peak(const char *dir)
+{
+	XSpace *sp = space_new();
+	struct gen_plane t = gen_plane_add(sp, 1, "/device:TPU:0", 1000);
+	XLine *mod = gen_line_add(&t, 1, "XLA Modules", 1000), *ops = gen_line_add(&t, 2, "XLA Ops", 1000);
+
+	gen_plane_str(&t, "device_type_string", "TPU v6 Lite");
+	gen_plane_f64(&t, "peak_teraflops_per_second", 1e308);
+	gen_plane_f64(&t, "peak_hbm_bw_gigabytes_per_second", 1e308);
+	gen_ev_add(&t, mod, "jit_f(1)", 0, 10000000);
+	gen_ev_add(&t, ops, "fusion.1", 0, 10000000);
+	gen_space_write(sp, dir, "huge_peak.xplane.pb");
+}
+
 /* ---- malformed wire bytes ---------------------------------------------------------- */
 
 static size_t varint_len(uint64_t v)
@@ -509,6 +527,7 @@ static const struct gen_scenario scenarios[] = {
 	{"profiler_notes", bad_profiler_notes},
 	{"names", bad_names},
 	{"hostile_notes", bad_hostile_notes},
+	{"huge_peak", bad_huge_peak},
 	{"wire", bad_wire},
 	{"deep_unknown", bad_deep_unknown},
 	{"gzip", bad_gzip},

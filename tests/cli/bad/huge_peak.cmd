@@ -1,0 +1,1 @@
+cd $SYNTH/../bad && xplane-stat ops huge_peak.xplane.pb | tail -1 && xplane-stat summarize -o $TMP/s.jsonl huge_peak.xplane.pb && grep -c "inf\|nan" $TMP/s.jsonl; xplane-stat merge --check $TMP/s.jsonl && echo the summary reads back
