@@ -15,6 +15,10 @@
 #define CAP_ENV_FLUSH "XPLANE_STAT_CAPTURE_FLUSH_MS"
 #define CAP_FLUSH_MS_DEFAULT 1000
 /* The injection library to use instead of the one found next to the binary or installed. */
+/* Diagnostics, set by hand (CAPTURE.md): "1" notes which API calls were turned on and how. */
+#define CAP_ENV_DEBUG "XPLANE_STAT_CAPTURE_DEBUG"
+/* "all": record every driver API call, not only those that start device work (every runtime call is). */
+#define CAP_ENV_API "XPLANE_STAT_CAPTURE_API"
 #define CAP_ENV_INJECT "XPLANE_STAT_INJECT"
 #define CAP_INJECT_NAME "libxplane-stat-inject.so"
 

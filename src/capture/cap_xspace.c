@@ -330,6 +330,7 @@ struct proc {
 	size_t untimed[3];	/* device activities without timestamps, by enum act_type */
 	size_t untimed_apis, untimed_markers;
 	size_t kept[3];		/* device activities kept, by enum act_type */
+	size_t unlaunched[3];	/* of those, without an API record of their correlation id */
 	size_t outside_range;	/* NVTX ranges outside every cudaProfilerStart/Stop range */
 };
 
@@ -727,6 +728,8 @@ static int device_event(struct pbuild *b, struct proc *pr, const struct cap_devi
 	api = find_api(pr, corr);
 	if (api)
 		nkv = join(pr, api->thread, api->start, kv);
+	else
+		pr->unlaunched[r->type]++;
 	for (i = 0; i < nkv; i++)
 		if (kv[i].kl == 10 && !memcmp(kv[i].k, "hlo_module", 10))
 			pr->annotated++;
@@ -1133,6 +1136,22 @@ static int cmp_files(const void *a, const void *b)
 	return c ? c : xp_cmp_u64(x->header.start_ts, y->header.start_ts);
 }
 
+/* Device activities without a launch record (counted by device_planes). */
+static int unlaunched_note(const struct proc *pr, struct xp_notes *notes)
+{
+	uint32_t pid = pr->f->header.pid;
+	int r = 0;
+
+	if (pr->unlaunched[ACT_KERNEL] + pr->unlaunched[ACT_MEMCPY] + pr->unlaunched[ACT_MEMSET])
+		r |= xp_notes_add(notes, "process %u: %zu kernel%s, %zu cop%s and %zu memset%s have no launch record "
+				  "(CUPTI recorded no API call of their correlation id): they carry no thread, "
+				  "launch time or NVTX names, so no function is named for them", pid,
+				  pr->unlaunched[ACT_KERNEL], pr->unlaunched[ACT_KERNEL] == 1 ? "" : "s",
+				  pr->unlaunched[ACT_MEMCPY], pr->unlaunched[ACT_MEMCPY] == 1 ? "y" : "ies",
+				  pr->unlaunched[ACT_MEMSET], pr->unlaunched[ACT_MEMSET] == 1 ? "" : "s");
+	return r;
+}
+
 /* What a process's file says that the user should know. */
 static int proc_notes(const struct proc *pr, struct xp_notes *notes)
 {
@@ -1222,6 +1241,8 @@ int cap_xspace(const struct cap_file *const *files, size_t n, const struct cap_c
 			ret = proc_notes(&pr, notes);
 		if (!ret && (pr.nrefs || f->ndevices))
 			ret = device_planes(&pr, &ob, sum);
+		if (!ret)
+			ret = unlaunched_note(&pr, notes);
 		if (!ret && f->napis > pr.untimed_apis)
 			ret = api_plane(&pr, &ob);
 		if (!ret && pr.nranges)

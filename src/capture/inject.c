@@ -113,6 +113,7 @@ static struct {
 	struct cap_writer w;
 	CUpti_SubscriberHandle sub;
 	int recording;		/* cfg */
+	int debug;		/* XPLANE_STAT_CAPTURE_DEBUG=1: notes on what was turned on */
 	struct api_set driver, runtime;	/* cfg */
 	uint64_t dropped;
 	demangle_fn demangle;
@@ -478,9 +479,14 @@ static void set_api_records(struct api_set *s, int on)
 	size_t i, nfailed = 0, len = 0;
 	CUptiResult r, why = CUPTI_SUCCESS;
 
+	if (on && st.debug)
+		note(0, "debug: %s calls: %zu chosen of %u%s", s->domain == CUPTI_CB_DOMAIN_DRIVER_API ? "driver" : "runtime",
+		     s->ncbids, s->size, s->all ? ", the whole kind recorded" : "");
 	for (i = 0; i < s->ncbids && !s->all; i++) {
 		r = s->domain == CUPTI_CB_DOMAIN_DRIVER_API ? cuptiActivityEnableDriverApi(s->cbids[i], (uint8_t)on)
 							    : cuptiActivityEnableRuntimeApi(s->cbids[i], (uint8_t)on);
+		if (on && st.debug && i < 40)
+			note(0, "debug: enable %s (%u): %s", s->names[s->cbids[i]], s->cbids[i], result_str(r));
 		if (r == CUPTI_ERROR_NOT_SUPPORTED && on && !i) {
 			s->all = 1;
 		} else if (r != CUPTI_SUCCESS && on) {
@@ -760,6 +766,7 @@ EXPORT int InitializeInjection(void)
 
 	/* CUPTI is asked first, the lock taken after: no CUPTI call is made under it */
 	parse_flags(getenv(CAP_ENV_FLAGS));
+	st.debug = getenv(CAP_ENV_DEBUG) && !strcmp(getenv(CAP_ENV_DEBUG), "1");
 	st.flush_ms = parse_flush_ms(getenv(CAP_ENV_FLUSH));
 	cuptiGetVersion(&st.version);
 	h.pid = (uint32_t)getpid();
@@ -820,6 +827,17 @@ EXPORT int InitializeInjection(void)
 	pthread_mutex_lock(&st.cfg);
 	choose_calls(&st.driver);
 	choose_calls(&st.runtime);
+	/*
+	 * Runtime calls are recorded as a whole kind: on an H200 with CUPTI
+	 * 13.0 (CAPTURE.md), cuptiActivityEnableRuntimeApi answered success
+	 * for every launch call and no runtime record ever came, so kernels
+	 * launched through the runtime (cuBLAS's GEMMs in JAX, any
+	 * cudaLaunchKernel) had no launch record and no function. The
+	 * driver's per-call records did come.
+	 */
+	st.runtime.all = 1;
+	if (getenv(CAP_ENV_API) && !strcmp(getenv(CAP_ENV_API), "all"))
+		st.driver.all = 1;
 	/* device records are made at the driver's initialisation, which may precede this call: dump them */
 	r = cuptiActivityEnableAndDump(CUPTI_ACTIVITY_KIND_DEVICE);
 	if (r != CUPTI_SUCCESS)

@@ -216,10 +216,20 @@ static const struct xp_statmeta *find_statmeta(const struct xp_plane *p, int64_t
 	return i == UINT32_MAX ? NULL : &p->statmetas[i];
 }
 
+/*
+ * XLA's "/host:__ScopeRangeCallStack__" (NVIDIA JAX dumps of 2026) is a
+ * tree, not stats: each plane stat's metadata_id is a scope range id (as
+ * device events carry in scope_range_id) and its value the parent's id,
+ * so its ids are never stat metadata.
+ */
+#define SCOPE_RANGE_TREE "/host:__ScopeRangeCallStack__"
+
 static void count_unknown_stats(const struct xp_plane *p, struct xp_read_counts *c)
 {
 	size_t i;
 
+	if (!strcmp(p->name, SCOPE_RANGE_TREE))
+		return;
 	for (i = 0; i < p->nstats; i++) {
 		const struct xp_stat *s = &p->stats[i];
 

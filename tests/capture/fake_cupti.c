@@ -32,7 +32,10 @@
  * CUPTI with several subscribers); FAKE_CUPTI_NO_DRIVER_API=1 makes the
  * per-call cuptiActivityEnableDriverApi/RuntimeApi unsupported (an older
  * CUPTI); FAKE_CUPTI_FAIL_CBID=N makes enabling driver call N fail;
- * FAKE_CUPTI_VERSION=V is what cuptiGetVersion says.
+ * FAKE_CUPTI_RUNTIME_PER_CALL_SILENT=1 makes cuptiActivityEnableRuntimeApi
+ * answer success and record nothing (what CUPTI 13.0 did on an H200,
+ * CAPTURE.md); FAKE_CUPTI_NO_API_RECORDS=1 makes no API call recorded at
+ * all; FAKE_CUPTI_VERSION=V is what cuptiGetVersion says.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -431,6 +434,8 @@ static void api_record(int dom, uint32_t cbid, uint32_t tid, uint32_t corr, uint
 	CUpti_ActivityAPI *a;
 	int on;
 
+	if (env_is("FAKE_CUPTI_NO_API_RECORDS", "1"))
+		return;
 	pthread_mutex_lock(&mu);
 	on = kind_enabled[kinds[dom]];
 	if (dom == DOM_DRIVER && cbid < CUPTI_DRIVER_TRACE_CBID_SIZE)
@@ -737,6 +742,8 @@ CUptiResult cuptiActivityEnableRuntimeApi(CUpti_CallbackId cbid, uint8_t enable)
 		return CUPTI_ERROR_NOT_SUPPORTED;
 	if (cbid >= CUPTI_RUNTIME_TRACE_CBID_SIZE)
 		return CUPTI_ERROR_INVALID_PARAMETER;
+	if (env_is("FAKE_CUPTI_RUNTIME_PER_CALL_SILENT", "1"))
+		return CUPTI_SUCCESS;
 	settle();
 	pthread_mutex_lock(&mu);
 	rt_enabled[cbid] = enable != 0;

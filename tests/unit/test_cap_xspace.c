@@ -203,9 +203,11 @@ static void test_layout(void)
 	CHECK_INT(sum.annotated, 5);	/* k1, k2, copy, k3, k4 */
 	CHECK_INT(sum.skipped, 1);
 	CHECK_INT(sum.partial_files, 0);
-	CHECK_INT(notes.n, 1);
+	CHECK_INT(notes.n, 2);
 	CHECK_STR(notes.msgs[0], "process 100: 1 kernel, 0 copies and 0 memsets without timestamps (still "
 		  "running when the process ended, or CUPTI could not time them): left out");
+	CHECK(strstr(notes.msgs[1], "process 100: 0 kernels, 0 copies and 1 memset have no launch record") ==
+	      notes.msgs[1]);
 
 	sp = tensorflow__profiler__xspace__unpack(NULL, len, buf);
 	CHECK(sp != NULL);
@@ -214,8 +216,9 @@ static void test_layout(void)
 	CHECK_INT(sp->n_planes, 3);
 	CHECK_INT(sp->n_hostnames, 1);
 	CHECK_STR(sp->hostnames[0], "testhost");
-	CHECK_INT(sp->n_warnings, 1);
+	CHECK_INT(sp->n_warnings, 2);
 	CHECK_STR(sp->warnings[0], notes.msgs[0]);
+	CHECK_STR(sp->warnings[1], notes.msgs[1]);
 	gpu = sp->planes[0];
 	cupti = sp->planes[1];
 	nvtx = sp->planes[2];
@@ -419,15 +422,19 @@ static void test_processes(void)
 		/* the range never ended: it lasts to the last record */
 		CHECK_INT(sp->planes[5]->lines[0]->events[0]->duration_ps, (12000 - 500) * 1000ll);
 	}
-	CHECK_INT(sp->n_warnings, 5);
+	CHECK_INT(sp->n_warnings, 6);
 	CHECK_STR(sp->warnings[0], "process 100: 1 kernel, 0 copies and 0 memsets without timestamps (still "
 		  "running when the process ended, or CUPTI could not time them): left out");
-	CHECK(strstr(sp->warnings[1], "process 300: its record file has no trailer") == sp->warnings[1]);
-	CHECK_STR(sp->warnings[2], "process 300: CUPTI dropped 4 activity records (its buffers were full)");
-	CHECK_STR(sp->warnings[3], "process 300: 1 NVTX range had not ended when recording stopped; "
+	/* the memset of correlation 7, whose call was not recorded */
+	CHECK_STR(sp->warnings[1], "process 100: 0 kernels, 0 copies and 1 memset have no launch record (CUPTI "
+		  "recorded no API call of their correlation id): they carry no thread, launch time or NVTX "
+		  "names, so no function is named for them");
+	CHECK(strstr(sp->warnings[2], "process 300: its record file has no trailer") == sp->warnings[2]);
+	CHECK_STR(sp->warnings[3], "process 300: CUPTI dropped 4 activity records (its buffers were full)");
+	CHECK_STR(sp->warnings[4], "process 300: 1 NVTX range had not ended when recording stopped; "
 		  "they end at the last record");
-	CHECK(strstr(sp->warnings[4], "2 processes recorded GPU work") == sp->warnings[4]);
-	CHECK_INT(notes.n, 5);
+	CHECK(strstr(sp->warnings[5], "2 processes recorded GPU work") == sp->warnings[5]);
+	CHECK_INT(notes.n, 6);
 	tensorflow__profiler__xspace__free_unpacked(sp, NULL);
 	free(buf);
 	xp_notes_release(&notes);

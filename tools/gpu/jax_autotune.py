@@ -2,8 +2,11 @@
 """Two autotune candidates, jit_autotune_fn_0 and jit_autotune_fn_1, each run
 five times (tools/gpu/check.sh): the shape `xplane-stat autotune` reads.
 
-python3 jax_autotune.py [PROFILE_DIR]: as jax_matmul.py.
+python3 jax_autotune.py [PROFILE_DIR [PROFILES]]: as jax_matmul.py; with
+PROFILES (default 1), that many traces one after another, each in its own
+folder PROFILE_DIR/<i> (what `autotune DIR` reads as many profiles).
 """
+import os
 import contextlib
 import sys
 
@@ -26,12 +29,17 @@ def main():
     fns = [jax.jit(autotune_fn_0), jax.jit(autotune_fn_1)]
     for f in fns:
         f(x).block_until_ready()  # compile outside the trace
-    ctx = jax.profiler.trace(sys.argv[1]) if len(sys.argv) > 1 else contextlib.nullcontext()
-    with ctx, profiler_range():
-        for f in fns:
-            for _ in range(5):
-                f(x).block_until_ready()
-    print("candidates=2 runs=5")
+    profiles = int(sys.argv[2]) if len(sys.argv) > 2 else 1
+    for i in range(profiles):
+        if len(sys.argv) == 1:
+            ctx = contextlib.nullcontext()
+        else:
+            ctx = jax.profiler.trace(sys.argv[1] if profiles == 1 else os.path.join(sys.argv[1], str(i)))
+        with ctx, profiler_range():
+            for f in fns:
+                for _ in range(5):
+                    f(x).block_until_ready()
+    print(f"candidates=2 runs=5 profiles={profiles}")
 
 
 main()

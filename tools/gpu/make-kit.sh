@@ -13,11 +13,11 @@ cmake --build build-gpu -j"$(nproc)" >build-gpu/build.log 2>&1 || { cat build-gp
 rm -rf .gpu
 mkdir -p .gpu/lib
 cp build-gpu/xplane-stat build-gpu/libxplane-stat-inject.so .gpu/
-for lib in libprotobuf-c.so.1 libcjson.so.1; do
+for lib in libprotobuf-c.so.1 libcjson.so.1 libdeflate.so.0; do
 	path=$(ldconfig -p | awk -v l="$lib" '$1 == l && /x86-64/ { print $NF; exit }')
 	[ -n "$path" ] || { echo "make-kit: $lib not found" >&2; exit 1; }
 	cp -L "$path" .gpu/lib/
 done
-protoc -Iproto --python_out=.gpu proto/xplane.proto
+if command -v protoc >/dev/null; then protoc -Iproto --python_out=.gpu proto/xplane.proto; else echo "make-kit: no protoc (Debian: protobuf-compiler): check.sh step 5 will say it cannot read captures from Python" >&2; fi
 du -sh .gpu
 echo "carry .gpu and run: bash tools/gpu/check.sh"

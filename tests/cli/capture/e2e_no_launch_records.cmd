@@ -1,0 +1,1 @@
+. tests/capture/env.sh; FAKE_CUPTI_NO_API_RECORDS=1 xplane-stat capture --nvtx -o $TMP/l.xplane.pb -- $FAKE_APP libs 2>$TMP/err; rc=$?; xplane-stat $TMP/l.xplane.pb 2>>$TMP/err; sed "s/process [0-9][0-9]*/process PID/g" $TMP/err >&2; exit $rc

@@ -1,0 +1,1 @@
+. tests/capture/env.sh; FAKE_CUPTI_RUNTIME_PER_CALL_SILENT=1 xplane-stat capture --nvtx -o $TMP/l.xplane.pb -- $FAKE_APP libs 2>$TMP/err; rc=$?; sed "s/process [0-9][0-9]*/process PID/" $TMP/err >&2; xplane-stat $TMP/l.xplane.pb; exit $rc
