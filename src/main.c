@@ -204,6 +204,7 @@ int main(int argc, char **argv)
 
 			memmove(argv + 2, argv + 1, (size_t)(k - 1) * sizeof(*argv));
 			argv[1] = name;
+			opt_before_command(argv + 1, k - 1);
 			return check_stdout(find(name)->fn(argc - 1, argv + 1));
 		}
 	}

@@ -85,6 +85,18 @@ size_t opt_distance(const char *a, size_t la, const char *b)
 	return row[lb];
 }
 
+/* opt_before_command's: the argument vector and the index of the word typed before the command */
+static struct {
+	char **argv;
+	int last;
+} before;
+
+void opt_before_command(char **argv, int last)
+{
+	before.argv = argv;
+	before.last = last;
+}
+
 /* The long option of the table nearest to name (len bytes) within two edits, for "did you mean"; NULL: none. */
 static const struct opt *nearest_long(const struct opt *opts, const char *name, size_t len)
 {
@@ -250,6 +262,12 @@ int opt_parse(const struct opt_cmd *c, int argc, char **argv, const char ***pos,
 			}
 			*(int *)o->ptr = 1;
 			continue;
+		}
+		if (!val && argv == before.argv && i == before.last) {
+			snprintf(err, errlen, "'%s' takes a value (%s), but the word after it named the command "
+				 "'%s': write the command first ('xplane-stat %s %s %s ...') or join the value "
+				 "('--%s=%s')", a, o->arg, c->name, c->name, a, o->arg, o->lng, o->arg);
+			goto out;
 		}
 		if (!val) {
 			if (i + 1 >= argc) {

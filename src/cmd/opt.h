@@ -50,6 +50,16 @@ struct opt_cmd {
 int opt_parse(const struct opt_cmd *c, int argc, char **argv, const char ***pos, size_t *npos,
 	      FILE *out, char *err, size_t errlen);
 void opt_help(const struct opt_cmd *c, FILE *f);
+/*
+ * For main, once, before it runs a command typed after options
+ * (`xplane-stat -j 2 export F`): argv is the command's argument vector and
+ * argv[last] the last word typed before the command's name. If that word is
+ * an option that takes a value with none joined to it, it would have taken
+ * the command's name: opt_parse then refuses it as ambiguous instead of
+ * taking the next word (`xplane-stat -o functions a.pb b.pb` must not write
+ * over a.pb).
+ */
+void opt_before_command(char **argv, int last);
 /* Edit distance between a (la bytes) and b, for "did you mean" (words under 64 bytes; else SIZE_MAX). */
 size_t opt_distance(const char *a, size_t la, const char *b);
 /* "1us", "250ns", "2.5ms", "1s", "1000ps"; returns -1 if malformed. */

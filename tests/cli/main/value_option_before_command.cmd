@@ -1,0 +1,1 @@
+cp $SYNTH/gpu_runs.xplane.pb $TMP/a.xplane.pb; cp $TMP/a.xplane.pb $TMP/b.xplane.pb; xplane-stat -o functions $TMP/a.xplane.pb $TMP/b.xplane.pb; rc=$?; cmp $TMP/a.xplane.pb $SYNTH/gpu_runs.xplane.pb && echo "input intact"; xplane-stat --json functions $TMP/a.xplane.pb | grep -c '"name"'; xplane-stat --output=$TMP/o.txt functions $TMP/a.xplane.pb && head -1 $TMP/o.txt; exit $rc

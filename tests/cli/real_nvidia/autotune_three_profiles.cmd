@@ -1,0 +1,1 @@
+xplane-stat autotune testdata/real/nvidia_h200_autotune

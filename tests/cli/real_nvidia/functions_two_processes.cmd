@@ -1,0 +1,1 @@
+xplane-stat testdata/real/nvidia_h200_two_processes

@@ -1,0 +1,1 @@
+xplane-stat planes testdata/real/nvidia_h200_jax_matmul.xplane.pb
