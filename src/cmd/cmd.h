@@ -429,10 +429,12 @@ int cmd_out_close(struct cmd_out *o, int ok);
 struct cmd_append {
 	int fd;
 	const char *path;
-	char *journal;		/* "path-journal" */
+	char *journal;		/* "FILE-journal", FILE the path with its links resolved */
 	off_t len;		/* the file's length before the append */
 	uintmax_t dev, ino;
 	int newline;		/* its last record lacks only its newline: written first */
+	int nolock;		/* a file system without locks: the journal, made exclusively, is the lock */
+	int created;		/* this append made the file (removed again if nothing is appended) */
 };
 int cmd_append_open(struct cmd_append *a, const char *path, int repair);
 int cmd_append_read(struct cmd_append *a, struct out_bytes *b);

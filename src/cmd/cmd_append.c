@@ -9,10 +9,22 @@
  * lock, rolls the cut append back. A cut last line without a journal (from
  * another program, or a version before this one) is removed only on
  * --repair.
+ *
+ * The journal is named after the file with its symbolic links resolved, so
+ * every name of it finds the same journal; it notes the file (device,
+ * inode), the length to come back to and the length the append would reach,
+ * and a roll-back never cuts a file that grew past that (other lines came
+ * after, through a hard link or a copy of the tool without this journal).
+ * The file is locked and then checked to be the one at its path still (not
+ * replaced while we waited); only our own journal is ever removed; the
+ * journal's folder is synced after it is made and removed. Where the file
+ * system has no locks, making the journal exclusively (O_EXCL) is the lock.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <libgen.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,56 +78,120 @@ static int write_all(int fd, const void *p, size_t n)
 	return 0;
 }
 
+/* Syncs the folder holding path, so that a journal made or removed there stays so. */
+static int sync_dir_of(const char *path)
+{
+	char *copy = strdup(path);
+	int fd, r = -1;
+
+	if (!copy)
+		return -1;
+	fd = open(dirname(copy), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd >= 0) {
+		r = fsync(fd);
+		if (r && (errno == EINVAL || errno == EROFS))
+			r = 0;	/* a folder that cannot be synced (some file systems): nothing to make durable */
+		close(fd);
+	}
+	free(copy);
+	return r;
+}
+
+struct journal {
+	uintmax_t dev, ino, len, end;
+	int has_end;		/* journals of the first version noted no end */
+};
+
+/* Reads path's journal: 1 read, 0 none, -1 unreadable (errno set), -2 not a journal. */
+static int journal_read(const char *path, struct journal *j)
+{
+	char buf[256];
+	int fd = open(path, O_RDONLY | O_CLOEXEC), k;
+	ssize_t n;
+
+	if (fd < 0)
+		return errno == ENOENT ? 0 : -1;
+	n = read_at(fd, buf, sizeof(buf) - 1, 0);
+	close(fd);
+	if (n < 0)
+		return -1;
+	buf[n] = '\0';
+	memset(j, 0, sizeof(*j));
+	k = sscanf(buf, JOURNAL_MAGIC " %ju %ju %ju %ju", &j->dev, &j->ino, &j->len, &j->end);
+	if (k < 3)
+		return -2;
+	j->has_end = k == 4;
+	return 1;
+}
+
+/* Removes the journal if it is still ours (another appender's, after a replaced file, stays). */
+static int journal_remove(struct cmd_append *a)
+{
+	struct journal j;
+	int r = journal_read(a->journal, &j);
+
+	if (r == 0)
+		return 0;
+	if (r == 1 && (j.dev != a->dev || j.ino != a->ino || j.len != (uintmax_t)a->len))
+		return 0;
+	if (unlink(a->journal) && errno != ENOENT)
+		return -1;
+	return sync_dir_of(a->journal);
+}
+
 /* Back to the noted length, synced; the journal then goes. 0, or -1 (errno set). */
 static int roll_back(struct cmd_append *a)
 {
 	if (ftruncate(a->fd, a->len) || fsync(a->fd))
 		return -1;
-	if (a->journal && unlink(a->journal) && errno != ENOENT)
-		return -1;
-	return 0;
+	return a->journal ? journal_remove(a) : 0;
 }
 
 /*
  * A journal left by an appender that was killed (we hold the lock, so it is
- * not running): the file goes back to the length it noted.
+ * not running): the file goes back to the length it noted. st: the file as
+ * it is now, under the lock.
  */
 static int recover(struct cmd_append *a, const struct stat *st)
 {
-	char buf[256];
-	uintmax_t dev, ino, len;
-	int fd = open(a->journal, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
+	struct journal j;
+	int r = journal_read(a->journal, &j);
 
-	if (fd < 0) {
-		if (errno == ENOENT)
-			return CMD_GO_ON;
+	if (r == 0)
+		return CMD_GO_ON;
+	if (r == -1) {
 		cmd_error("cannot read '%s': %s: nothing appended", a->journal, strerror(errno));
 		return EXIT_ERROR;
 	}
-	n = read_at(fd, buf, sizeof(buf) - 1, 0);
-	close(fd);
-	buf[n > 0 ? n : 0] = '\0';
-	if (sscanf(buf, JOURNAL_MAGIC " %ju %ju %ju", &dev, &ino, &len) != 3) {
+	if (r == -2) {
 		cmd_error("'%s' is not a journal of xplane-stat: nothing appended to '%s' (remove it if it is yours)",
 			  a->journal, a->path);
 		return EXIT_INPUT;
 	}
-	if (dev != (uintmax_t)st->st_dev || ino != (uintmax_t)st->st_ino) {
-		/* the file was replaced since: the journal speaks of a file that is gone */
-		if (unlink(a->journal)) {
+	if (j.dev != (uintmax_t)st->st_dev || j.ino != (uintmax_t)st->st_ino) {
+		/* it speaks of a file no longer at this path (replaced since): nothing here to roll back */
+		if (unlink(a->journal) || sync_dir_of(a->journal)) {
 			cmd_error("cannot remove '%s': %s: nothing appended", a->journal, strerror(errno));
 			return EXIT_ERROR;
 		}
 		cmd_error("warning: '%s': a journal of a file since replaced: removed", a->journal);
 		return CMD_GO_ON;
 	}
-	if (len > (uintmax_t)st->st_size) {
+	if (j.len > (uintmax_t)st->st_size) {
 		cmd_error("'%s' is shorter (%jd bytes) than its journal '%s' noted (%ju): nothing appended; "
-			  "check the file, then remove the journal", a->path, (intmax_t)st->st_size, a->journal, len);
+			  "check the file, then remove the journal", a->path, (intmax_t)st->st_size, a->journal, j.len);
 		return EXIT_INPUT;
 	}
-	a->len = (off_t)len;
+	if (j.has_end && (uintmax_t)st->st_size > j.end) {
+		cmd_error("'%s' is longer (%jd bytes) than the append its journal '%s' notes could have made it "
+			  "(%ju): lines were added after that append was cut (through another name of the file?); "
+			  "nothing appended, nothing rolled back: check the file from byte %ju, then remove the journal",
+			  a->path, (intmax_t)st->st_size, a->journal, j.end, j.len);
+		return EXIT_INPUT;
+	}
+	a->len = (off_t)j.len;
+	a->dev = j.dev;
+	a->ino = j.ino;
 	if (roll_back(a)) {
 		cmd_error("cannot roll back '%s': %s: nothing appended", a->path, strerror(errno));
 		return EXIT_ERROR;
@@ -205,36 +281,82 @@ read_error:
 	return EXIT_ERROR;
 }
 
+/* The journal's name: beside the file with its symbolic links resolved, so that every name finds it. */
+static char *journal_name(const char *path)
+{
+	char *real = realpath(path, NULL), *j = NULL;
+
+	if (asprintf(&j, "%s-journal", real ? real : path) < 0)
+		j = NULL;
+	free(real);
+	return j;
+}
+
+/*
+ * Opens path for appending (made if missing) and locks it, again if the file
+ * at path was replaced while we waited for the lock. *st: the file, locked.
+ */
+static int open_locked(struct cmd_append *a, struct stat *st)
+{
+	struct stat now;
+	int tries;
+
+	for (tries = 0; tries < 16; tries++) {
+		a->fd = open(a->path, O_RDWR | O_CLOEXEC);
+		if (a->fd < 0 && errno == ENOENT) {
+			a->fd = open(a->path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+			if (a->fd < 0 && errno == EEXIST)
+				continue;	/* made by another appender just now */
+			a->created = a->fd >= 0;
+		}
+		if (a->fd < 0) {
+			cmd_error("cannot open '%s': %s", a->path, strerror(errno));
+			return EXIT_ERROR;
+		}
+		if (fstat(a->fd, st) || !S_ISREG(st->st_mode)) {
+			cmd_error("'%s' is not a regular file: nothing appended", a->path);
+			return EXIT_INPUT;
+		}
+		/* under the lock from the checks to the last byte: appenders take turns */
+		if (flock(a->fd, LOCK_EX)) {
+			if (errno != ENOLCK && errno != EINVAL) {
+				cmd_error("cannot lock '%s': %s", a->path, strerror(errno));
+				return EXIT_ERROR;
+			}
+			a->nolock = 1;
+		}
+		if (fstat(a->fd, st)) {
+			cmd_error("cannot read '%s': %s", a->path, strerror(errno));
+			return EXIT_ERROR;
+		}
+		if (stat(a->path, &now) == 0 && now.st_dev == st->st_dev && now.st_ino == st->st_ino)
+			return CMD_GO_ON;
+		/* replaced (or removed) while we waited: what we hold is no longer the file at path */
+		close(a->fd);
+		a->fd = -1;
+		a->created = 0;
+		a->nolock = 0;
+	}
+	cmd_error("'%s' keeps being replaced while it is opened: nothing appended", a->path);
+	return EXIT_ERROR;
+}
+
 int cmd_append_open(struct cmd_append *a, const char *path, int repair)
 {
 	struct stat st;
 	int ret;
 
 	memset(a, 0, sizeof(*a));
+	a->fd = -1;
 	a->path = path;
-	a->fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
-	if (a->fd < 0) {
-		cmd_error("cannot open '%s': %s", path, strerror(errno));
-		return EXIT_ERROR;
-	}
-	if (fstat(a->fd, &st) || !S_ISREG(st.st_mode)) {
-		cmd_error("'%s' is not a regular file: nothing appended", path);
-		ret = EXIT_INPUT;
+	if ((ret = open_locked(a, &st)) != CMD_GO_ON)
 		goto fail;
-	}
-	if (asprintf(&a->journal, "%s-journal", path) < 0) {
-		a->journal = NULL;
+	if (!(a->journal = journal_name(path))) {
 		cmd_error("out of memory");
 		ret = EXIT_ERROR;
 		goto fail;
 	}
-	/* under the lock from the checks to the last byte: appenders take turns */
-	if (flock(a->fd, LOCK_EX)) {
-		if (errno != ENOLCK && errno != EINVAL) {
-			cmd_error("cannot lock '%s': %s", path, strerror(errno));
-			ret = EXIT_ERROR;
-			goto fail;
-		}
+	if (a->nolock) {
 		/* no locks here: a journal may be a live appender's, never to be rolled back */
 		if (access(a->journal, F_OK) == 0) {
 			cmd_error("'%s': another append is under way or was interrupted ('%s' exists) and this file "
@@ -244,8 +366,7 @@ int cmd_append_open(struct cmd_append *a, const char *path, int repair)
 		}
 	} else if ((ret = recover(a, &st)) != CMD_GO_ON) {
 		goto fail;
-	}
-	if (fstat(a->fd, &st)) {
+	} else if (fstat(a->fd, &st)) {
 		cmd_error("cannot read '%s': %s", path, strerror(errno));
 		ret = EXIT_ERROR;
 		goto fail;
@@ -284,24 +405,43 @@ int cmd_append_read(struct cmd_append *a, struct out_bytes *b)
 	return CMD_GO_ON;
 }
 
-/* The journal noting the length to come back to, synced before the file is touched. */
-static int journal_write(struct cmd_append *a)
+/*
+ * The journal noting the length to come back to and the one the append
+ * reaches (n more bytes), synced with its folder before the file is touched.
+ * Without locks it is made exclusively, and the file must still be as long
+ * as when it was checked. 0, or -1 with a message.
+ */
+static int journal_write(struct cmd_append *a, size_t n)
 {
 	char buf[256];
-	int fd = open(a->journal, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-	int n = snprintf(buf, sizeof(buf), JOURNAL_MAGIC " %ju %ju %jd\n", a->dev, a->ino, (intmax_t)a->len);
+	struct stat st;
+	int fd = open(a->journal, O_WRONLY | O_CREAT | O_CLOEXEC | (a->nolock ? O_EXCL : O_TRUNC), 0666);
+	int k = snprintf(buf, sizeof(buf), JOURNAL_MAGIC " %ju %ju %jd %ju\n", a->dev, a->ino, (intmax_t)a->len,
+			 (uintmax_t)a->len + a->newline + n);
+	int e;
 
-	if (fd < 0)
-		return -1;
-	if (write_all(fd, buf, (size_t)n) || fsync(fd)) {
-		int e = errno;
-
-		close(fd);
-		unlink(a->journal);
-		errno = e;
+	if (fd < 0) {
+		if (errno == EEXIST)
+			cmd_error("'%s': another append is under way ('%s' exists) and this file system has no "
+				  "locks: nothing appended", a->path, a->journal);
+		else
+			cmd_error("cannot write '%s': %s: nothing appended to '%s'", a->journal, strerror(errno),
+				  a->path);
 		return -1;
 	}
-	return close(fd);
+	if (write_all(fd, buf, (size_t)k) || fsync(fd) || close(fd) || sync_dir_of(a->journal)) {
+		e = errno;
+		unlink(a->journal);
+		cmd_error("cannot write '%s': %s: nothing appended to '%s'", a->journal, strerror(e), a->path);
+		return -1;
+	}
+	if (a->nolock && (fstat(a->fd, &st) || st.st_size != a->len)) {
+		unlink(a->journal);
+		cmd_error("'%s' changed while it was checked (another appender, and this file system has no "
+			  "locks): nothing appended; try again", a->path);
+		return -1;
+	}
+	return 0;
 }
 
 int cmd_append_commit(struct cmd_append *a, const void *bytes, size_t n)
@@ -316,9 +456,9 @@ int cmd_append_commit(struct cmd_append *a, const void *bytes, size_t n)
 	sigaddset(&all, SIGHUP);
 	sigaddset(&all, SIGQUIT);
 	sigaddset(&all, SIGPIPE);
+	sigaddset(&all, SIGXFSZ);	/* past the file size limit: a failed write (EFBIG) rolled back */
 	sigprocmask(SIG_BLOCK, &all, &old);
-	if (journal_write(a)) {
-		cmd_error("cannot write '%s': %s: nothing appended to '%s'", a->journal, strerror(errno), a->path);
+	if (journal_write(a, n)) {
 		ret = EXIT_ERROR;
 		goto out;
 	}
@@ -327,13 +467,14 @@ int cmd_append_commit(struct cmd_append *a, const void *bytes, size_t n)
 		e = errno;
 		ret = EXIT_ERROR;
 		if (roll_back(a))
-			cmd_error("cannot write '%s': %s; nor roll it back: %s (its journal '%s' says how)", a->path,
-				  strerror(e), strerror(errno), a->journal);
+			cmd_error("cannot write '%s': %s, and cannot cut it back: %s: its journal '%s' stays, and the "
+				  "next append rolls the cut lines back", a->path, strerror(e), strerror(errno),
+				  a->journal);
 		else
 			cmd_error("cannot write '%s': %s: nothing appended", a->path, strerror(e));
 		goto out;
 	}
-	if (unlink(a->journal)) {
+	if (journal_remove(a)) {
 		/* the lines are in; the next appender would take them back: better now, and say so */
 		e = errno;
 		ret = EXIT_ERROR;
@@ -350,6 +491,11 @@ out:
 
 void cmd_append_close(struct cmd_append *a)
 {
+	struct stat st;
+
+	/* a file this append made and left empty (refused, or failed) goes again */
+	if (a->fd >= 0 && a->created && !fstat(a->fd, &st) && !st.st_size)
+		unlink(a->path);
 	if (a->fd >= 0)
 		close(a->fd);	/* the lock goes with it */
 	free(a->journal);

@@ -104,5 +104,35 @@ wait
 [ "$(wc -l <many.jsonl)" -eq 32 ] || bad "16 concurrent appenders left $(wc -l <many.jsonl) lines, not 32"
 "$bin" merge --check many.jsonl >/dev/null 2>err || bad "concurrent appends: $(cat err)"
 
+# 7. Through a symbolic link the journal is the real file's: an append cut through the real
+# name is rolled back when the next comes through the link.
+cp h.jsonl real.jsonl
+ln -s real.jsonl link.jsonl
+len=$(wc -c <real.jsonl)
+printf '{"xplane_stat_summary":1,"cut' >>real.jsonl
+echo "xplane-stat append journal $(stat -c '%d %i' real.jsonl) $len $((len + 400))" >real.jsonl-journal
+"$bin" summarize --append -o link.jsonl "$trace" 2>err || bad "append through a link: $(cat err)"
+grep -q "rolled back" err || bad "through a link the real file's journal was not found: $(cat err)"
+[ ! -e real.jsonl-journal ] && [ ! -e link.jsonl-journal ] || bad "a journal was left after the link's append"
+"$bin" merge --check real.jsonl >/dev/null 2>err || bad "after the link's append: $(cat err)"
+
+# 8. A journal whose append could not have reached the file's length (lines came after it,
+# through another name): nothing is cut, nothing appended, the journal stays.
+cp h.jsonl grown.jsonl
+len=$(wc -c <grown.jsonl)
+echo "xplane-stat append journal $(stat -c '%d %i' grown.jsonl) 10 20" >grown.jsonl-journal
+cp grown.jsonl grown.orig
+"$bin" summarize --append -o grown.jsonl "$trace" >/dev/null 2>err
+[ $? -eq 3 ] || bad "a journal ending short of the file did not refuse with 3: $(cat err)"
+cmp -s grown.jsonl grown.orig || bad "a journal ending short of the file cut it"
+[ -e grown.jsonl-journal ] || bad "the journal of a refused roll-back was removed"
+grep -q "from byte 10" err || bad "the refusal does not say where to look: $(cat err)"
+
+# 9. A file the append made is not left empty when nothing could be appended.
+mkdir new.jsonl-journal
+"$bin" summarize --append -o new.jsonl "$trace" >/dev/null 2>err
+[ $? -ne 0 ] || bad "an append whose journal cannot be written exited 0"
+[ ! -e new.jsonl ] || bad "a failed append left the file it made: $(ls -l new.jsonl)"
+
 [ $fail -eq 0 ] && echo "append protocol: all checks passed"
 exit $fail
