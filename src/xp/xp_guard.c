@@ -15,8 +15,15 @@
 
 enum { SLOT_FREE, SLOT_BUSY, SLOT_LIVE };
 
-/* state goes FREE -> BUSY (filled) -> LIVE -> BUSY (emptied) -> FREE; a handler looks at LIVE slots only. */
+/*
+ * state goes FREE -> BUSY (filled) -> LIVE -> BUSY (emptied) -> FREE; a
+ * handler looks at LIVE slots only. seq is odd while a slot changes and
+ * moves on with every change: a handler that read it even and the same
+ * after reading state, start and end read them together (a seqlock), not
+ * half of one mapping and half of the next another thread put there.
+ */
 struct slot {
+	atomic_uint seq;
 	atomic_int state;
 	atomic_uintptr_t start, end;	/* end: rounded up to a page, as the kernel maps */
 	atomic_int changed;
@@ -42,12 +49,14 @@ int xp_guard_add(void *start, size_t len)
 
 		if (!atomic_compare_exchange_strong(&slots[i].state, &expect, SLOT_BUSY))
 			continue;
+		atomic_fetch_add(&slots[i].seq, 1);	/* odd: changing */
 		atomic_store(&slots[i].start, s);
 		atomic_store(&slots[i].end, (s + len + page - 1) & ~(page - 1));
 		atomic_store(&slots[i].changed, 0);
 		for (t = atomic_load(&top); t < i + 1 && !atomic_compare_exchange_weak(&top, &t, i + 1);)
 			;
 		atomic_store(&slots[i].state, SLOT_LIVE);
+		atomic_fetch_add(&slots[i].seq, 1);	/* even: settled */
 		return i + 1;
 	}
 	return 0;
@@ -57,8 +66,10 @@ void xp_guard_remove(int h)
 {
 	if (h <= 0 || h > XP_GUARD_SLOTS)
 		return;
+	atomic_fetch_add(&slots[h - 1].seq, 1);
 	atomic_store(&slots[h - 1].state, SLOT_BUSY);
 	atomic_store(&slots[h - 1].state, SLOT_FREE);
+	atomic_fetch_add(&slots[h - 1].seq, 1);
 }
 
 int xp_guard_changed(int h)
@@ -85,10 +96,23 @@ int xp_guard_fault(void *addr)
 
 	for (i = 0; i < n && page; i++) {
 		struct slot *sl = &slots[i];
-		uintptr_t lo, end;
+		uintptr_t lo, start, end;
+		unsigned seq, tries;
+		int state;
 
-		if (atomic_load(&sl->state) != SLOT_LIVE || a < atomic_load(&sl->start) ||
-		    a >= (end = atomic_load(&sl->end)))
+		for (tries = 0;; tries++) {
+			seq = atomic_load(&sl->seq);
+			state = atomic_load(&sl->state);
+			start = atomic_load(&sl->start);
+			end = atomic_load(&sl->end);
+			if (!(seq & 1) && atomic_load(&sl->seq) == seq)
+				break;
+			if (tries == 1000) {
+				state = SLOT_FREE;	/* changing all the while: not the mapping that faulted */
+				break;
+			}
+		}
+		if (state != SLOT_LIVE || a < start || a >= end)
 			continue;
 		/*
 		 * The file now ends before addr: every page from addr's on is past
