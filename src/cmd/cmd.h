@@ -467,7 +467,7 @@ void cmd_distinct_release(struct cmd_distinct *s);
 
 #define CMD_OPT_KEEP_DUPLICATES(c)                                                                \
 	{"keep-duplicates", 0, OPT_FLAG, &(c)->keep_duplicates, NULL,                              \
-	 "count every copy of a run (inputs with identical executions) as a run of its own"}
+	 "count every copy of a run (inputs whose executions are identical to the picosecond) as a run of its own"}
 
 /*
  * --history FILE: cmd_history_begin fills h (commit from --commit, else git

@@ -43,13 +43,13 @@ static int run_note(const struct cmd_distinct_run *r, struct xp_notes *notes)
 {
 	/* a summary's run is named by its profile: the profile and its summary, or one summary twice */
 	if (!strcmp(r->first, r->copy) && r->copies == 1)
-		return xp_notes_add(notes, "the run of '%s' is given twice (identical executions: the profile and its "
+		return xp_notes_add(notes, "the run of '%s' is given twice (executions identical to the picosecond: the profile and its "
 				    "summary, or two summaries of it): counted once; --keep-duplicates counts every "
 				    "copy", r->first);
 	if (r->copies == 1)
-		return xp_notes_add(notes, "1 copy of the run in '%s' (identical executions: '%s'): counted once; "
+		return xp_notes_add(notes, "1 copy of the run in '%s' (executions identical to the picosecond: '%s'): counted once; "
 				    "--keep-duplicates counts every copy", r->first, r->copy);
-	return xp_notes_add(notes, "%zu copies of the run in '%s' (identical executions: '%s' and %zu more): "
+	return xp_notes_add(notes, "%zu copies of the run in '%s' (executions identical to the picosecond: '%s' and %zu more): "
 			    "counted once; --keep-duplicates counts every copy", r->copies, r->first, r->copy,
 			    r->copies - 1);
 }
@@ -66,7 +66,7 @@ int cmd_distinct_notes(const struct cmd_distinct *s, struct xp_notes *notes)
 			copies += s->runs[i].copies;
 		}
 	if (runs > 3)	/* one line says it: a directory or a file given twice */
-		return xp_notes_add(notes, "%zu runs given more than once (%zu copies of identical executions; the "
+		return xp_notes_add(notes, "%zu runs given more than once (%zu copies, executions identical to the picosecond; the "
 				    "first: '%s' again as '%s'): each counted once; --keep-duplicates counts every copy",
 				    runs, copies, first->first, first->copy);
 	for (i = 0; i < s->n; i++)
