@@ -267,23 +267,37 @@ static int cut_collides(const struct out_table *t, size_t c, size_t max)
 }
 
 /*
- * How wide column c's cells may show: OUT_CELL_MAX, widened while the cut
- * would show two different cells alike; SIZE_MAX (whole) with wide, for
- * right-aligned columns (numbers) and for a last column the table keeps whole.
+ * How wide column c's cells may show: OUT_CELL_MAX, or the narrowest width
+ * past it at which the cut shows no two different cells alike (a binary
+ * search, each step checked: O(n log n log W) for n rows of width up to W);
+ * SIZE_MAX (whole) with wide, for right-aligned columns (numbers), for a
+ * last column the table keeps whole, and when memory runs out.
  */
 static size_t cut_width(const struct out_table *t, size_t c, int wide)
 {
-	size_t nrows = t->ncells / t->ncols, i, widest = 0, w, max;
-	int r = 0;
+	size_t nrows = t->ncells / t->ncols, i, widest = 0, w, lo, hi, mid;
+	int r;
 
 	if (wide || (t->right && t->right[c]) || (t->whole_last && c + 1 == t->ncols))
 		return SIZE_MAX;
 	for (i = 0; i < nrows; i++)
 		if ((w = put_text(NULL, t->cells[i * t->ncols + c])) > widest)
 			widest = w;
-	for (max = OUT_CELL_MAX; max < widest && (r = cut_collides(t, c, max)) > 0; max += OUT_CELL_MAX / 4)
-		;
-	return r < 0 ? SIZE_MAX : max;
+	if (widest <= OUT_CELL_MAX || !(r = cut_collides(t, c, OUT_CELL_MAX)))
+		return OUT_CELL_MAX;
+	if (r < 0)
+		return SIZE_MAX;
+	/* collides at lo, not at hi (nothing is cut at the widest cell's width) */
+	for (lo = OUT_CELL_MAX, hi = widest; hi - lo > 1;) {
+		mid = lo + (hi - lo) / 2;
+		if ((r = cut_collides(t, c, mid)) < 0)
+			return SIZE_MAX;
+		if (r)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return hi;
 }
 
 int out_table_print(const struct out_table *t, FILE *f, enum out_mode mode, const struct out_style *st)

@@ -227,8 +227,8 @@ static void test_cut(void)
 	snprintf(b, sizeof(b), "%s%s%s", "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", "y",
 		 "BBBBBBBBBBBBBBBBBBBBBBBBBBBBBB");
 	out = render2(a, b, NULL);
-	/* widened to 80: 52 of the start (x or y among them), …, the last 27 */
-	snprintf(want, sizeof(want), "NAME%*s  N\n%.52s\u2026%s  1\n%.52s\u2026%s  2\n", 76, "", a, a + 54, b, b + 54);
+	/* widened to the narrowest width that tells them apart, 78: 51 of the start (x or y its last), …, the last 26 */
+	snprintf(want, sizeof(want), "NAME%*s  N\n%.51s\u2026%s  1\n%.51s\u2026%s  2\n", 74, "", a, a + 55, b, b + 55);
 	CHECK_STR(out, want);
 	free(out);
 	out = render2(a, a + 1, &wide);
