@@ -252,8 +252,8 @@ const struct an_at_cand *an_at_winner(const struct an_at_result *r, enum an_at_n
 	for (i = 0; i < r->ncands; i++)
 		if (r->cands[i].rank == 1)
 			best = &r->cands[i];
-	*why = !best ? AN_AT_NO_CANDIDATE : best->id_rows > 1 ? AN_AT_PROGRAMS : best->tied < 0 ? AN_AT_UNTESTED
-		: AN_AT_WINNER;
+	/* the fastest is tied with itself (tied 1): only the others can be tied or untested */
+	*why = !best ? AN_AT_NO_CANDIDATE : best->id_rows > 1 ? AN_AT_PROGRAMS : AN_AT_WINNER;
 	for (i = 0; best && !*why && i < r->ncands; i++) {
 		const struct an_at_cand *c = &r->cands[i];
 

@@ -207,6 +207,7 @@ static int at_winner(const struct an_at_result *r)
 {
 	const struct an_at_cand *rival;
 	enum an_at_nowinner why;
+	const struct an_at_cand *best = NULL;
 	char id[256] = "", other[256] = "";
 	size_t i;
 
@@ -214,7 +215,9 @@ static int at_winner(const struct an_at_result *r)
 		return CMD_GO_ON;
 	for (i = 0; i < r->ncands; i++)
 		if (r->cands[i].rank == 1)
-			escape_id(id, sizeof(id), r->cands[i].id);
+			best = &r->cands[i];
+	if (best)
+		escape_id(id, sizeof(id), best->id);
 	if (rival)
 		escape_id(other, sizeof(other), rival->id);
 	switch (why) {
@@ -223,8 +226,12 @@ static int at_winner(const struct an_at_result *r)
 			  id);
 		break;
 	case AN_AT_UNTESTED:
-		cmd_error("no single fastest candidate: %s has too few samples to be told apart (2 are needed)",
-			  rival ? "a rival" : "the fastest");
+		if (best && best->s.n_used < 2)
+			cmd_error("no single fastest candidate: the fastest, '%s', has too few samples to be told "
+				  "apart from '%s' (2 are needed after trimming)", id, other);
+		else
+			cmd_error("no single fastest candidate: '%s' has too few samples to be told apart from the "
+				  "fastest, '%s' (2 are needed after trimming)", other, id);
 		break;
 	case AN_AT_PROGRAMS:
 		cmd_error("no single fastest candidate: the fastest ran as several programs (--pool-programs "

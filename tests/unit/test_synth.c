@@ -952,6 +952,40 @@ static void test_autotune(void)
 	regfree(&id_re);
 }
 
+/* an_at_winner with too few samples: the fastest untested, or a rival (samples in us, trim 0). */
+static void test_autotune_untested(void)
+{
+	struct an_at_opts o = {.trim = 0, .time = AN_TIME_BUSY, .alpha = 0.05};
+	struct an_at_result r;
+	struct xp_err err = {0};
+	const struct an_at_cand *rival;
+	enum an_at_nowinner why;
+
+	/* "0": 10, 11, 12 (fastest, tested); "1": one sample of 50: it is the untested one */
+	an_at_init(&r, &o);
+	CHECK_INT(an_at_add_sample(&r, "0", 0, US(10)), 0);
+	CHECK_INT(an_at_add_sample(&r, "0", 1, US(11)), 0);
+	CHECK_INT(an_at_add_sample(&r, "0", 2, US(12)), 0);
+	CHECK_INT(an_at_add_sample(&r, "1", 0, US(50)), 0);
+	CHECK_INT(an_at_finish(&r, &err), 0);
+	CHECK(an_at_winner(&r, &why, &rival) == NULL);
+	CHECK_INT(why, AN_AT_UNTESTED);
+	CHECK(rival != NULL && !strcmp(rival->id, "1"));
+	an_at_release(&r);
+
+	/* "0": one sample of 5, fastest; "1": 50, 51: untested against it, named as the rival */
+	an_at_init(&r, &o);
+	CHECK_INT(an_at_add_sample(&r, "0", 0, US(5)), 0);
+	CHECK_INT(an_at_add_sample(&r, "1", 0, US(50)), 0);
+	CHECK_INT(an_at_add_sample(&r, "1", 1, US(51)), 0);
+	CHECK_INT(an_at_finish(&r, &err), 0);
+	CHECK(an_at_winner(&r, &why, &rival) == NULL);
+	CHECK_INT(why, AN_AT_UNTESTED);
+	CHECK(rival != NULL && !strcmp(rival->id, "1"));
+	CHECK(find_cand(&r, "0") && find_cand(&r, "0")->rank == 1 && find_cand(&r, "0")->tied == 1);
+	an_at_release(&r);
+}
+
 /* ---- 5a. one candidate, two programs ----------------------------------------------- */
 
 /* autotune_programs.xplane.pb through an_exec_find + an_at_add, trim 1. */
@@ -1409,6 +1443,7 @@ int main(void)
 	test_gpu_runs();
 	test_gpu_host();
 	test_autotune();
+	test_autotune_untested();
 	test_autotune_programs();
 	test_compat();
 	test_tpu_stray_end_functions();

@@ -1,0 +1,1 @@
+xplane-stat autotune --winner $SYNTH/autotune/round_0.xplane.pb
