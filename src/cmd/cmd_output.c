@@ -26,7 +26,9 @@ static char *link_target(const char *path)
 
 		if (lstat(cur, &st) || !S_ISLNK(st.st_mode))
 			return cur;
-		if ((n = readlink(cur, buf, sizeof(buf) - 1)) < 0) {
+		if ((n = readlink(cur, buf, sizeof(buf) - 1)) < 0 || n == (ssize_t)sizeof(buf) - 1) {
+			if (n >= 0)
+				errno = ENAMETOOLONG;	/* a target as long as the buffer may be cut: never guessed */
 			free(cur);
 			return NULL;
 		}

@@ -228,17 +228,21 @@ int xp_grow(void *arrp, size_t *cap, size_t n, size_t elem, size_t first)
 int xp_reserve(void *arrp, size_t *cap, size_t n, size_t k, size_t elem)
 {
 	void *a, *na;
+	size_t want;
 
 	if (k <= *cap - n)
 		return 0;
 	if (k > SIZE_MAX - n || n + k > SIZE_MAX / elem)
 		return -1;
+	want = n + k;
+	if (*cap <= SIZE_MAX / 2 / elem && 2 * *cap > want)
+		want = 2 * *cap;
 	memcpy(&a, arrp, sizeof(a));
-	na = realloc(a, (n + k) * elem);
+	na = realloc(a, want * elem);
 	if (!na)
 		return -1;
 	memcpy(arrp, &na, sizeof(na));
-	*cap = n + k;
+	*cap = want;
 	return 0;
 }
 

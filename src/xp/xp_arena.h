@@ -43,8 +43,9 @@ int xp_grow(void *arrp, size_t *cap, size_t n, size_t elem, size_t first);
 void xp_strv_free(char **v, size_t n);
 /*
  * The same for k more elements at once, as when appending another array:
- * the capacity becomes n + k exactly where it must grow. 0, or -1 when out
- * of memory (the array and *cap as they were).
+ * where it must grow, the capacity becomes n + k or twice what it was,
+ * whichever is more (merging many small arrays one by one stays linear).
+ * 0, or -1 when out of memory (the array and *cap as they were).
  */
 int xp_reserve(void *arrp, size_t *cap, size_t n, size_t k, size_t elem);
 
