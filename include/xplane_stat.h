@@ -210,6 +210,70 @@ XPS_API int xps_functions_compute(xps_trace *const *traces, size_t ntraces,
 				  char *errbuf, size_t errlen);
 XPS_API void xps_functions_free(struct xps_functions *f);
 
+/* ------------------------------------------------------------------------ */
+/*
+ * Autotune: per candidate id (group 1 of id_regex in the function names,
+ * jit_autotune_fn_<i> by default) the trimmed statistics of its
+ * executions over many traces, ranked, each tested against the fastest
+ * (Welch). Times are seconds, as `xplane-stat autotune --json` gives them.
+ */
+
+/* What to count; all zero (or a NULL pointer) is the command's default. */
+struct xps_autotune_opts {
+	const char *device;		/* as in xps_functions_opts; NULL: every device plane */
+	const char *id_regex;		/* NULL: "^jit_autotune_fn_([0-9]+)"; needs a group */
+	int time;			/* XPS_TIME_BUSY or XPS_TIME_SPAN; children sets XPS_TIME_CHILDREN */
+	const char *children;		/* as in xps_functions_opts */
+	int64_t min_duration_ps;	/* device events shorter than this are dropped */
+	/* The fastest and slowest trim samples dropped from each end when over 2 * trim remain;
+	 * used when trim_given is nonzero, else 1 (the command's default). */
+	uint64_t trim;
+	int trim_given;
+	double alpha;			/* significance of "tied with the fastest"; 0: 0.05 */
+	int all_devices;		/* pool every device, not the first that ran a candidate */
+	int pool_programs;		/* one row per id, its programs pooled; else a row per program */
+	int keep_duplicates;		/* count every copy of a run (traces whose executions are
+					   identical to the picosecond); else copies count once */
+};
+
+/* One row: a candidate id, or with several programs one program of it. */
+struct xps_autotune_candidate {
+	const char *id;			/* digits without leading zeros */
+	const uint64_t *program_ids;	/* its samples' programs (known ones), ascending */
+	size_t nprogram_ids;
+	int has_unknown_program;	/* some samples came without a program id */
+	size_t id_rows;			/* rows its id has (> 1: split by program; this one of them) */
+	uint64_t n, n_used, trimmed_each_end, inputs;
+	double mean_s, std_s;		/* of the used samples; std is the population one */
+	double min_s, median_s, max_s;	/* of all samples */
+	double ci95_low_s, ci95_high_s;	/* Student-t interval of the mean */
+	uint64_t rank;			/* 1: the fastest trimmed mean */
+	int tied_with_fastest;		/* 1 tied (the fastest itself too), 0 slower, -1 untested */
+	double p_vs_fastest;		/* Welch's p; -1 when untested; 0 below the smallest double */
+	double log10_p_vs_fastest;	/* exact where p is not; -inf for p exactly 0 */
+};
+
+struct xps_autotune {
+	const struct xps_autotune_candidate *rows;	/* by id (numeric order), programs ascending */
+	size_t nrows;
+	const char *fastest;		/* the single fastest id, or NULL, and then: */
+	const char *no_fastest_because;	/* "no candidate", "tied", "untested", "several programs" */
+	const char *rival;		/* the id tied with the fastest or untested, or NULL */
+	uint64_t inputs;		/* traces added (copies left out not counted) */
+	uint64_t inputs_without;	/* traces with no candidate */
+	uint64_t copies;		/* traces left out as copies of a run (keep_duplicates 0) */
+	uint64_t dropped_short_events;	/* by min_duration_ps */
+};
+
+/*
+ * Candidates over the executions of ntraces traces, in the order given.
+ * opts may be NULL. *out: the result, or NULL on error.
+ */
+XPS_API int xps_autotune_compute(xps_trace *const *traces, size_t ntraces,
+				 const struct xps_autotune_opts *opts, struct xps_autotune **out,
+				 char *errbuf, size_t errlen);
+XPS_API void xps_autotune_free(struct xps_autotune *a);
+
 #ifdef __cplusplus
 }
 #endif

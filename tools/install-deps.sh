@@ -11,6 +11,8 @@ PKGS="$PKGS clang libclang-rt-dev valgrind"
 PKGS="$PKGS chromium"
 # and runs the GNU parallel recipe for summaries on a cluster (tools/cluster/).
 PKGS="$PKGS parallel"
+# and tests the Python package (python/) with Debian's python3 and pytest.
+PKGS="$PKGS python3 python3-pytest"
 
 missing=""
 for p in $PKGS; do

@@ -20,5 +20,10 @@ struct xps_trace {
 
 /* err's message into errbuf (when there is room), and its code as an XPS_E* code, which it returns. */
 int api_fail(const struct xp_err *err, char *errbuf, size_t errlen);
+/* Compiles an extended regex into re; 0, or an XP_ERR_USAGE naming what (an option) and why not. */
+int api_regex(void *re, const char *pattern, const char *what, struct xp_err *err);
+/* traces (ntraces of them, none NULL) and out (have_out) as an analysis needs them; 0 or XP_ERR_USAGE. */
+int api_check_traces(const char *fn, xps_trace *const *traces, size_t ntraces, int have_out,
+		     struct xp_err *err);
 
 #endif

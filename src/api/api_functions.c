@@ -19,18 +19,6 @@ struct fn_holder {
 	struct an_fn_result res;	/* the rows' strings */
 };
 
-/* Compiles an extended regex into re; 0, or an XP_ERR_USAGE saying why not. */
-static int compile(regex_t *re, const char *pattern, const char *what, struct xp_err *err)
-{
-	int r = regcomp(re, pattern, REG_EXTENDED);
-	char msg[256];
-
-	if (!r)
-		return 0;
-	regerror(r, re, msg, sizeof(msg));
-	return xp_err_set(err, XP_ERR_USAGE, "%s: invalid regular expression '%.200s': %s", what, pattern, msg);
-}
-
 /* ps as the command's JSON gives them in ns: rounded to the ps where it rounds (out_json_add_ns). */
 static double ns_rounded(double ps)
 {
@@ -115,22 +103,15 @@ int xps_functions_compute(xps_trace *const *traces, size_t ntraces, const struct
 
 	if (out)
 		*out = NULL;
-	if (!out || (ntraces && !traces)) {
-		ret = xp_err_set(&err, XP_ERR_USAGE, "xps_functions_compute: traces and out must not be NULL");
+	if ((ret = api_check_traces("xps_functions_compute", traces, ntraces, out != NULL, &err)))
 		goto out;
-	}
-	for (i = 0; i < ntraces; i++)
-		if (!traces[i]) {
-			ret = xp_err_set(&err, XP_ERR_USAGE, "xps_functions_compute: traces[%zu] is NULL", i);
-			goto out;
-		}
 	if (opts)
 		o = *opts;
 	if ((ret = check_opts(&o, &err)))
 		goto out;
-	if (o.match && !(ret = compile(&match_re, o.match, "match", &err)))
+	if (o.match && !(ret = api_regex(&match_re, o.match, "match", &err)))
 		have_match = 1;
-	if (!ret && o.children && !(ret = compile(&child_re, o.children, "children", &err)))
+	if (!ret && o.children && !(ret = api_regex(&child_re, o.children, "children", &err)))
 		have_child = 1;
 	if (ret)
 		goto out;

@@ -2,6 +2,7 @@
 /* The public API's version, error codes and trace handle (include/xplane_stat.h). */
 #include "api.h"
 
+#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,6 +75,30 @@ int api_fail(const struct xp_err *err, char *errbuf, size_t errlen)
 	if (errbuf && errlen)
 		snprintf(errbuf, errlen, "%s", err->msg[0] ? err->msg : xps_strerror(code));
 	return code;
+}
+
+int api_regex(void *re, const char *pattern, const char *what, struct xp_err *err)
+{
+	int r = regcomp(re, pattern, REG_EXTENDED);
+	char msg[256];
+
+	if (!r)
+		return 0;
+	regerror(r, re, msg, sizeof(msg));
+	return xp_err_set(err, XP_ERR_USAGE, "%s: invalid regular expression '%.200s': %s", what, pattern, msg);
+}
+
+int api_check_traces(const char *fn, xps_trace *const *traces, size_t ntraces, int have_out,
+		     struct xp_err *err)
+{
+	size_t i;
+
+	if (!have_out || (ntraces && !traces))
+		return xp_err_set(err, XP_ERR_USAGE, "%s: traces and out must not be NULL", fn);
+	for (i = 0; i < ntraces; i++)
+		if (!traces[i])
+			return xp_err_set(err, XP_ERR_USAGE, "%s: traces[%zu] is NULL", fn, i);
+	return 0;
 }
 
 /*

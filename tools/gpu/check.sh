@@ -153,6 +153,11 @@ step "0. capture diagnostics: which API calls CUPTI records (XPLANE_STAT_CAPTURE
 	run "$XPS" autotune "$O/autotune.all.capture.xplane.pb"
 }
 
+step "P. the Python package against real JAX (xplane_stat.jax)" && {
+	PYTHONPATH=$K/python${PYTHONPATH:+:$PYTHONPATH} XPLANE_STAT_LIBRARY=$K/libxplane-stat.so.0 XPS=$XPS \
+		run python3 "$S/py_check.py" "$W/py"
+}
+
 step "1. a CUDA program: capture vs CUDA events (kernels, copies, memset; XLA-style NVTX with a registered string)" && {
 	if [ -n "$nvcc" ] && timeout 120 "$nvcc" -O2 -arch=sm_90 -o "$W/vector_add" tools/gpu/vector_add.cu; then
 		run "$XPS" capture --nvtx --capture-range cudaProfilerApi -o "$O/vector_add.capture.xplane.pb" -- "$W/vector_add" 20

@@ -13,6 +13,9 @@ cmake --build build-gpu -j"$(nproc)" >build-gpu/build.log 2>&1 || { cat build-gp
 rm -rf .gpu
 mkdir -p .gpu/lib
 cp build-gpu/xplane-stat build-gpu/libxplane-stat-inject.so .gpu/
+cp -L build-gpu/libxplane-stat.so.0 .gpu/
+mkdir -p .gpu/python
+cp -r python/xplane_stat .gpu/python/
 for lib in libprotobuf-c.so.1 libcjson.so.1 libdeflate.so.0; do
 	path=$(ldconfig -p | awk -v l="$lib" '$1 == l && /x86-64/ { print $NF; exit }')
 	[ -n "$path" ] || { echo "make-kit: $lib not found" >&2; exit 1; }

@@ -1,0 +1,157 @@
+# SPDX-License-Identifier: Apache-2.0
+"""xplane_stat.functions and autotune against the command's --json on every
+real trace and the synthetic autotune cases: equal, field by field (JSON
+ids past 2^53 are strings, which are compared as the integers they are)."""
+import glob
+import json
+import math
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+import xplane_stat
+from conftest import BUILD, ROOT
+
+XPS = os.path.join(BUILD, "xplane-stat")
+REAL = os.path.join(ROOT, "testdata", "real")
+SYNTH = os.path.join(BUILD, "synth")
+REAL_TRACES = sorted(glob.glob(os.path.join(REAL, "**", "*.xplane.pb"), recursive=True))
+
+
+def command(*args):
+    out = subprocess.run([XPS, *args], capture_output=True, text=True)
+    return out.returncode, json.loads(out.stdout) if out.stdout.strip().startswith("{") else None, out.stderr
+
+
+def ids_as_ints(v):
+    if isinstance(v, dict):
+        return {k: ids_as_ints(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [ids_as_ints(x) for x in v]
+    return v
+
+
+def as_json(v):
+    """v as the command's JSON prints it: cJSON writes a double with 15
+    significant digits when that reads back within DBL_EPSILON (relative) of
+    it, else with 17; the library's own doubles are exact."""
+    if isinstance(v, dict):
+        return {k: as_json(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [as_json(x) for x in v]
+    if isinstance(v, float) and math.isfinite(v):
+        short = float("%.15g" % v)
+        if abs(short - v) <= max(abs(short), abs(v)) * sys.float_info.epsilon:
+            return short
+        return float("%.17g" % v)
+    return v
+
+
+def norm_id(v):
+    return int(v) if isinstance(v, str) and v.isdigit() else v
+
+
+def same_rows(api_rows, json_rows):
+    assert len(api_rows) == len(json_rows)
+    for a, j in zip(api_rows, json_rows):
+        j = dict(j, program_id=norm_id(j["program_id"]))
+        assert as_json(a) == j
+
+
+@pytest.mark.parametrize("path", REAL_TRACES, ids=lambda p: os.path.relpath(p, REAL))
+@pytest.mark.parametrize("opts,args", [({}, []), ({"per_device": True, "trim": 1}, ["--per-device", "--trim", "1"])])
+def test_functions_like_json(path, opts, args):
+    rc, doc, err = command("functions", "--json", *args, path)
+    if rc == 4:
+        with pytest.raises(xplane_stat.NothingFound):
+            xplane_stat.functions(path, **opts)
+        return
+    assert rc == 0, err
+    whole = xplane_stat.functions(path, whole=True, **opts)
+    same_rows(whole.pop("functions"), doc.pop("functions"))
+    for key in ("warnings",):
+        doc.pop(key, None)
+    assert as_json(whole) == doc
+
+
+def test_functions_pooled_directory():
+    rc, doc, err = command("functions", "--json", os.path.join(REAL, "nvidia_h200_autotune"))
+    assert rc == 0, err
+    same_rows(xplane_stat.functions(os.path.join(REAL, "nvidia_h200_autotune")), doc["functions"])
+
+
+def test_functions_options():
+    path = os.path.join(REAL, "mi300x_jax_gemm.xplane.pb")
+    rc, doc, err = command("functions", "--json", "--match", "^jit_dot$", "--time", "span", "--min-duration",
+                           "1us", path)
+    assert rc == 0, err
+    same_rows(xplane_stat.functions(path, match="^jit_dot$", time="span", min_duration="1us"), doc["functions"])
+
+
+def autotune_cases():
+    yield "h200", [os.path.join(REAL, "nvidia_h200_autotune")], {}, []
+    yield "h200_trim0", [os.path.join(REAL, "nvidia_h200_autotune")], {"trim": 0}, ["--trim", "0"]
+    yield "synth", [os.path.join(SYNTH, "autotune")], {}, []
+    yield "synth_all", [os.path.join(SYNTH, "autotune")], {"all_devices": True}, ["--all-devices"]
+    yield "programs", [os.path.join(SYNTH, "autotune_programs.xplane.pb")], {}, []
+    yield "programs_pooled", [os.path.join(SYNTH, "autotune_programs.xplane.pb")], {"pool_programs": True}, \
+        ["--pool-programs"]
+    yield "one_sample_each", [os.path.join(SYNTH, "autotune", "round_0.xplane.pb")], {}, []
+
+
+@pytest.mark.parametrize("name,paths,opts,args", list(autotune_cases()), ids=[c[0] for c in autotune_cases()])
+def test_autotune_like_json(name, paths, opts, args):
+    rc, doc, err = command("autotune", "--json", *args, *paths)
+    assert rc == 0, err
+    res = xplane_stat.autotune(paths, **opts)
+    doc.pop("warnings")
+    assert as_json(res) == ids_as_ints(doc)
+
+
+def test_autotune_copies_count_once(tmp_path):
+    src = os.path.join(REAL, "nvidia_h200_autotune", "profile_0.xplane.pb")
+    for n in ("a", "b"):
+        shutil.copy(src, tmp_path / f"{n}.xplane.pb")
+    once = xplane_stat.autotune(tmp_path)
+    every = xplane_stat.autotune(tmp_path, keep_duplicates=True)
+    assert once["candidates"]["0"]["n"] == 5
+    assert every["candidates"]["0"]["n"] == 10
+    rc, doc, err = command("autotune", "--json", str(tmp_path))
+    doc.pop("warnings")
+    assert as_json(once) == ids_as_ints(doc)
+
+
+def test_errors(tmp_path):
+    with pytest.raises(xplane_stat.ReadError) as e:
+        xplane_stat.functions(tmp_path / "missing.xplane.pb")
+    assert "missing.xplane.pb" in str(e.value) and e.value.exit_code == 1
+    with pytest.raises(xplane_stat.InputError) as e:
+        xplane_stat.functions(os.path.join(ROOT, "testdata", "bad", "corrupt_utf8_mangled.xplane.pb"))
+    assert e.value.exit_code == 3
+    with pytest.raises(xplane_stat.NothingFound):
+        xplane_stat.functions(os.path.join(REAL, "v100_tf_bert.xplane.pb"))
+    with pytest.raises(xplane_stat.UsageError) as e:
+        xplane_stat.functions(os.path.join(REAL, "mi300x_jax_gemm.xplane.pb"), match="(")
+    assert "match" in str(e.value)
+    with pytest.raises(xplane_stat.UsageError):
+        xplane_stat.autotune(os.path.join(REAL, "nvidia_h200_autotune"), id_regex="^jit_")
+    with pytest.raises(xplane_stat.NothingFound):
+        xplane_stat.autotune(os.path.join(REAL, "mi300x_jax_gemm.xplane.pb"))
+    with pytest.raises(xplane_stat.UsageError):
+        xplane_stat.functions(tmp_path)  # a folder without traces
+    with pytest.raises(xplane_stat.UsageError):
+        xplane_stat.functions(os.path.join(REAL, "mi300x_jax_gemm.xplane.pb"), min_duration="fast")
+    with pytest.raises(xplane_stat.UsageError):
+        xplane_stat.functions(os.path.join(REAL, "mi300x_jax_gemm.xplane.pb"), time="wall")
+
+
+def test_library_not_found(tmp_path):
+    code = ("import os, sys; sys.path.insert(0, sys.argv[1]); os.environ['XPLANE_STAT_LIBRARY'] = sys.argv[2]\n"
+            "import xplane_stat\n"
+            "try:\n    xplane_stat.version()\nexcept ImportError as e:\n    print(e)\n")
+    out = subprocess.run(["python3", "-c", code, os.path.join(ROOT, "python"), str(tmp_path / "nope.so")],
+                         capture_output=True, text=True)
+    assert "nope.so" in out.stdout and "XPLANE_STAT_LIBRARY" in out.stdout, out.stdout + out.stderr

@@ -1,0 +1,234 @@
+# SPDX-License-Identifier: Apache-2.0
+"""xplane-stat from Python: device time per jitted function and autotune
+statistics from XPlane profile dumps (*.xplane.pb), computed by the C library
+libxplane-stat in this process.
+
+    >>> import xplane_stat
+    >>> rows = xplane_stat.functions("profile.xplane.pb")
+    >>> rows[0]["name"], rows[0]["mean_ns"]
+    >>> xplane_stat.autotune("profiles/")["fastest"]
+
+Each function returns plain lists and dicts with the field names and units
+of the command's JSON (`xplane-stat functions --json`, `autotune --json`,
+xplane-stat(1)); options are the command's long options with '-' as '_'.
+Failures raise xplane_stat.Error subclasses named after the command's exit
+codes. The library is found through XPLANE_STAT_LIBRARY, beside this
+package, or by the loader's search (libxplane-stat.so.0).
+"""
+import ctypes
+import math
+import os
+import re
+
+from . import _lib
+from .errors import Error, InputError, NothingFound, NoWinner, ReadError, UsageError
+
+__all__ = ["functions", "autotune", "expand_paths", "version", "Error", "ReadError", "UsageError",
+           "InputError", "NothingFound", "NoWinner"]
+
+_TIMES = {"busy": 0, "span": 1}
+_UNITS = {"ps": 1, "ns": 1e3, "us": 1e6, "ms": 1e9, "s": 1e12}
+
+
+def version():
+    """The library's version, as "0.1.0"."""
+    return _lib.lib().xps_version_string().decode()
+
+
+def _duration_ps(value, what):
+    """A duration as the command takes it ("1us", "250ns") or a number of seconds, in picoseconds."""
+    if value is None:
+        return 0
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        ps = value * 1e12
+    else:
+        m = re.fullmatch(r"\s*([0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?)\s*(ps|ns|us|ms|s)\s*", str(value))
+        if not m:
+            raise UsageError(f"{what}: '{value}' is not a duration (a number and ps, ns, us, ms or s)")
+        ps = float(m.group(1)) * _UNITS[m.group(2)]
+    if not (ps >= 0 and math.isfinite(ps) and ps <= 9.2e18):
+        raise UsageError(f"{what}: '{value}' is not a duration from 0 to about 106 days")
+    return int(round(ps))
+
+
+def _is_trace(name):
+    return name.endswith(".xplane.pb") or name.endswith(".xplane.pb.gz")
+
+
+def expand_paths(paths):
+    """Inputs as the command takes them: a path or several; a folder stands for
+    the *.xplane.pb and *.xplane.pb.gz files under it, in name order, depth first."""
+    if isinstance(paths, (str, bytes, os.PathLike)):
+        paths = [paths]
+    out = []
+
+    def walk(d, seen):
+        st = os.stat(d)
+        key = (st.st_dev, st.st_ino)
+        if key in seen:
+            return  # a link back to an enclosing folder
+        seen = seen | {key}
+        for name in sorted(os.listdir(d), key=os.fsencode):
+            full = os.path.join(d, name)
+            if os.path.isdir(full):
+                walk(full, seen)
+            elif _is_trace(name) and os.path.exists(full):
+                out.append(full)
+
+    for p in paths:
+        p = os.fspath(p)
+        if isinstance(p, bytes):
+            p = os.fsdecode(p)
+        if os.path.isdir(p):
+            walk(p, frozenset())
+        else:
+            out.append(p)
+    if not out:
+        raise UsageError("no input given (no *.xplane.pb file under the folders given)")
+    return out
+
+
+def _enc(s):
+    return None if s is None else os.fsencode(s) if isinstance(s, os.PathLike) else str(s).encode()
+
+
+def _dec(b):
+    return None if b is None else b.decode("utf-8", "surrogateescape")
+
+
+def _time_code(time, children, what):
+    if children is not None:
+        if time not in (None, "busy"):
+            raise UsageError(f"{what}: children and time='{time}' exclude each other")
+        return 2
+    if time not in _TIMES:
+        raise UsageError(f"{what}: time '{time}' is not one of busy, span")
+    return _TIMES[time]
+
+
+def _int_or_none(has, v):
+    return int(v) if has else None
+
+
+def functions(paths, *, device=None, match=None, time="busy", children=None, min_duration=None, trim=0,
+              per_device=False, whole=False, threads=0):
+    """Device time per jitted function, as `xplane-stat functions --json`: a
+    list of rows (dicts: name, program_id, fingerprint, devices, executions,
+    executions_used, events, total_ns, mean_ns, std_ns, min_ns, median_ns,
+    max_ns, share; device too with per_device), largest total first. With
+    whole=True the whole document (the counts around the rows, the rows
+    under "functions"). Raises NothingFound when no execution is found, as
+    the command exits 4. The library's warnings are not reported here."""
+    if isinstance(trim, bool) or not isinstance(trim, int) or trim < 0:
+        raise UsageError(f"trim: {trim!r} is not a non-negative integer")
+    opts = _lib._FunctionsOpts(_enc(device), _enc(match), _time_code(time, children, "functions"), _enc(children),
+                               _duration_ps(min_duration, "min_duration"), trim, 1 if per_device else 0)
+    files = expand_paths(paths)
+    L = _lib.lib()
+    res = ctypes.POINTER(_lib._Functions)()
+    err = ctypes.create_string_buffer(1024)
+    with _lib.Traces(files, threads) as handles:
+        _lib.check(L.xps_functions_compute(handles, len(files), ctypes.byref(opts), ctypes.byref(res), err,
+                                           len(err)), err)
+    try:
+        f = res.contents
+        rows = []
+        for i in range(f.nrows):
+            r = f.rows[i]
+            row = {"name": _dec(r.name), "program_id": _int_or_none(r.has_program_id, r.program_id),
+                   "fingerprint": _dec(r.fingerprint)}
+            if per_device:
+                row["device"] = _dec(r.device)
+            row.update(devices=r.devices, executions=r.executions, executions_used=r.executions_used,
+                       events=r.events, total_ns=r.total_ns, mean_ns=r.mean_ns, std_ns=r.std_ns,
+                       min_ns=r.min_ns, median_ns=r.median_ns, max_ns=r.max_ns, share=r.share)
+            rows.append(row)
+        doc = {"schema_version": 1, "command": "functions",
+               "time": {0: "busy", 1: "span", 2: "children"}[f.time], "trim": f.trim, "inputs": f.inputs,
+               "devices": f.devices, "executions": f.executions, "functions_count": f.functions_count,
+               "device_busy_ns": f.device_busy_ns, "device_events": f.device_events,
+               "dropped_short_events": f.dropped_short_events, "unattributed_events": f.unattributed_events,
+               "unattributed_busy_ns": f.unattributed_busy_ns, "runs_rule_executions": f.runs_rule_executions,
+               "runs_rule_split": f.runs_rule_split, "runs_rule_repeating": f.runs_rule_repeating,
+               "stray_end_events": f.stray_end_events}
+        if children is not None:
+            doc["stray_end_children"] = f.stray_end_children
+        doc["functions"] = rows
+    finally:
+        L.xps_functions_free(res)
+    if not rows:
+        raise NothingFound("no jitted function executions found" +
+                           (" (no device plane matched)" if not doc["devices"] else
+                            ": no device event carries an hlo_module stat (not an XLA program?)"))
+    return doc if whole else rows
+
+
+def _stats(c):
+    """A candidate row's statistics, as the command's JSON (p below 1e-300 as the string "<1e-300")."""
+    d = {"mean_s": c.mean_s, "std_s": c.std_s, "n": c.n, "n_used": c.n_used,
+         "trimmed_each_end": c.trimmed_each_end, "inputs": c.inputs, "min_s": c.min_s, "median_s": c.median_s,
+         "max_s": c.max_s, "ci95_low_s": c.ci95_low_s, "ci95_high_s": c.ci95_high_s, "rank": c.rank}
+    if c.tied_with_fastest < 0:
+        d.update(tied_with_fastest=None, p_vs_fastest=None, log10_p_vs_fastest=None)
+    else:
+        d["tied_with_fastest"] = bool(c.tied_with_fastest)
+        d["p_vs_fastest"] = c.p_vs_fastest if c.p_vs_fastest >= 1e-300 else "<1e-300"
+        d["log10_p_vs_fastest"] = c.log10_p_vs_fastest if math.isfinite(c.log10_p_vs_fastest) else None
+    return d
+
+
+def _programs(c):
+    return ([None] if c.has_unknown_program else []) + [int(c.program_ids[j]) for j in range(c.nprogram_ids)]
+
+
+def autotune(paths, *, device=None, id_regex=None, time="busy", children=None, min_duration=None, trim=1,
+             alpha=0.05, all_devices=False, pool_programs=False, keep_duplicates=False, threads=0):
+    """Per autotune candidate, as `xplane-stat autotune --json` (schema 2): a
+    dict with "candidates" ({id: {mean_s, std_s, n, n_used, ..., rank,
+    tied_with_fastest, p_vs_fastest, program_ids}}), "fastest" (the single
+    fastest id or None), "no_fastest_because" and "rival". A candidate
+    compiled into several programs has null statistics and a row per program
+    under "programs" (pool_programs=True pools them). Copies of a run count
+    once unless keep_duplicates. Raises NothingFound without candidates."""
+    if isinstance(trim, bool) or not isinstance(trim, int) or trim < 0:
+        raise UsageError(f"trim: {trim!r} is not a non-negative integer")
+    if not (0 < alpha < 1):
+        raise UsageError(f"alpha: {alpha!r} is not between 0 and 1")
+    opts = _lib._AutotuneOpts(_enc(device), _enc(id_regex), _time_code(time, children, "autotune"),
+                              _enc(children), _duration_ps(min_duration, "min_duration"), trim, 1, alpha,
+                              1 if all_devices else 0, 1 if pool_programs else 0, 1 if keep_duplicates else 0)
+    files = expand_paths(paths)
+    L = _lib.lib()
+    res = ctypes.POINTER(_lib._Autotune)()
+    err = ctypes.create_string_buffer(1024)
+    with _lib.Traces(files, threads) as handles:
+        _lib.check(L.xps_autotune_compute(handles, len(files), ctypes.byref(opts), ctypes.byref(res), err,
+                                          len(err)), err)
+    try:
+        a = res.contents
+        cands = {}
+        i = 0
+        while i < a.nrows:
+            c = a.rows[i]
+            rows = max(1, c.id_rows)
+            if rows == 1:
+                entry = _stats(c)
+                entry["program_ids"] = _programs(c)
+            else:
+                entry = dict.fromkeys(_stats(c), None)
+                entry["program_ids"] = [p for j in range(rows) for p in _programs(a.rows[i + j])]
+                entry["programs"] = []
+                for j in range(rows):
+                    r = a.rows[i + j]
+                    progs = _programs(r)
+                    entry["programs"].append({"program_id": progs[0] if progs else None, **_stats(r)})
+            cands[_dec(c.id)] = entry
+            i += rows
+        doc = {"schema_version": 2, "command": "autotune", "candidates": cands, "fastest": _dec(a.fastest),
+               "no_fastest_because": _dec(a.no_fastest_because), "rival": _dec(a.rival)}
+    finally:
+        L.xps_autotune_free(res)
+    if not cands:
+        raise NothingFound("no autotune candidate found: no function name matches the id regex "
+                           f"'{id_regex or '^jit_autotune_fn_([0-9]+)'}'")
+    return doc

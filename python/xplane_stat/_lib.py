@@ -1,0 +1,215 @@
+# SPDX-License-Identifier: Apache-2.0
+"""The shared library libxplane-stat through ctypes: finding it, its structs
+(include/xplane_stat.h, field for field) and its error codes as exceptions."""
+import ctypes
+import os
+
+from .errors import error_for
+
+_LIB_NAME = "libxplane-stat.so.0"
+
+
+class _FunctionsOpts(ctypes.Structure):
+    _fields_ = [
+        ("device", ctypes.c_char_p),
+        ("match", ctypes.c_char_p),
+        ("time", ctypes.c_int),
+        ("children", ctypes.c_char_p),
+        ("min_duration_ps", ctypes.c_int64),
+        ("trim", ctypes.c_uint64),
+        ("per_device", ctypes.c_int),
+    ]
+
+
+class _Function(ctypes.Structure):
+    _fields_ = [
+        ("name", ctypes.c_char_p),
+        ("program_id", ctypes.c_uint64),
+        ("has_program_id", ctypes.c_int),
+        ("fingerprint", ctypes.c_char_p),
+        ("device", ctypes.c_char_p),
+        ("devices", ctypes.c_uint64),
+        ("executions", ctypes.c_uint64),
+        ("executions_used", ctypes.c_uint64),
+        ("events", ctypes.c_uint64),
+        ("total_ns", ctypes.c_double),
+        ("mean_ns", ctypes.c_double),
+        ("std_ns", ctypes.c_double),
+        ("min_ns", ctypes.c_double),
+        ("median_ns", ctypes.c_double),
+        ("max_ns", ctypes.c_double),
+        ("share", ctypes.c_double),
+    ]
+
+
+class _Functions(ctypes.Structure):
+    _fields_ = [
+        ("rows", ctypes.POINTER(_Function)),
+        ("nrows", ctypes.c_size_t),
+        ("time", ctypes.c_int),
+        ("trim", ctypes.c_uint64),
+        ("inputs", ctypes.c_uint64),
+        ("devices", ctypes.c_uint64),
+        ("executions", ctypes.c_uint64),
+        ("functions_count", ctypes.c_uint64),
+        ("device_busy_ns", ctypes.c_double),
+        ("device_events", ctypes.c_uint64),
+        ("dropped_short_events", ctypes.c_uint64),
+        ("unattributed_events", ctypes.c_uint64),
+        ("unattributed_busy_ns", ctypes.c_double),
+        ("runs_rule_executions", ctypes.c_uint64),
+        ("runs_rule_split", ctypes.c_uint64),
+        ("runs_rule_repeating", ctypes.c_uint64),
+        ("stray_end_events", ctypes.c_uint64),
+        ("stray_end_children", ctypes.c_uint64),
+    ]
+
+
+class _AutotuneOpts(ctypes.Structure):
+    _fields_ = [
+        ("device", ctypes.c_char_p),
+        ("id_regex", ctypes.c_char_p),
+        ("time", ctypes.c_int),
+        ("children", ctypes.c_char_p),
+        ("min_duration_ps", ctypes.c_int64),
+        ("trim", ctypes.c_uint64),
+        ("trim_given", ctypes.c_int),
+        ("alpha", ctypes.c_double),
+        ("all_devices", ctypes.c_int),
+        ("pool_programs", ctypes.c_int),
+        ("keep_duplicates", ctypes.c_int),
+    ]
+
+
+class _Candidate(ctypes.Structure):
+    _fields_ = [
+        ("id", ctypes.c_char_p),
+        ("program_ids", ctypes.POINTER(ctypes.c_uint64)),
+        ("nprogram_ids", ctypes.c_size_t),
+        ("has_unknown_program", ctypes.c_int),
+        ("id_rows", ctypes.c_size_t),
+        ("n", ctypes.c_uint64),
+        ("n_used", ctypes.c_uint64),
+        ("trimmed_each_end", ctypes.c_uint64),
+        ("inputs", ctypes.c_uint64),
+        ("mean_s", ctypes.c_double),
+        ("std_s", ctypes.c_double),
+        ("min_s", ctypes.c_double),
+        ("median_s", ctypes.c_double),
+        ("max_s", ctypes.c_double),
+        ("ci95_low_s", ctypes.c_double),
+        ("ci95_high_s", ctypes.c_double),
+        ("rank", ctypes.c_uint64),
+        ("tied_with_fastest", ctypes.c_int),
+        ("p_vs_fastest", ctypes.c_double),
+        ("log10_p_vs_fastest", ctypes.c_double),
+    ]
+
+
+class _Autotune(ctypes.Structure):
+    _fields_ = [
+        ("rows", ctypes.POINTER(_Candidate)),
+        ("nrows", ctypes.c_size_t),
+        ("fastest", ctypes.c_char_p),
+        ("no_fastest_because", ctypes.c_char_p),
+        ("rival", ctypes.c_char_p),
+        ("inputs", ctypes.c_uint64),
+        ("inputs_without", ctypes.c_uint64),
+        ("copies", ctypes.c_uint64),
+        ("dropped_short_events", ctypes.c_uint64),
+    ]
+
+
+class _ReadOpts(ctypes.Structure):
+    _fields_ = [("max_input_size", ctypes.c_uint64), ("threads", ctypes.c_uint)]
+
+
+def _candidates():
+    """Where the library is looked for, in order: XPLANE_STAT_LIBRARY, beside
+    the package, then the loader's own search."""
+    env = os.environ.get("XPLANE_STAT_LIBRARY")
+    if env:
+        return [env]
+    here = os.path.dirname(os.path.abspath(__file__))
+    return [os.path.join(here, _LIB_NAME), _LIB_NAME]
+
+
+def _load():
+    tried = []
+    for path in _candidates():
+        try:
+            lib = ctypes.CDLL(path)
+        except OSError as e:
+            tried.append(f"{path} ({e})")
+            continue
+        _declare(lib)
+        return lib
+    raise ImportError("xplane_stat: cannot load the library libxplane-stat: tried " + "; ".join(tried) +
+                      " (set XPLANE_STAT_LIBRARY to its path, or install it: make install)")
+
+
+def _declare(lib):
+    vp = ctypes.c_void_p
+    lib.xps_version_number.restype = ctypes.c_uint
+    lib.xps_version_string.restype = ctypes.c_char_p
+    lib.xps_trace_open.argtypes = [ctypes.c_char_p, ctypes.POINTER(_ReadOpts), ctypes.POINTER(vp),
+                                   ctypes.c_char_p, ctypes.c_size_t]
+    lib.xps_trace_open.restype = ctypes.c_int
+    lib.xps_trace_free.argtypes = [vp]
+    lib.xps_functions_compute.argtypes = [ctypes.POINTER(vp), ctypes.c_size_t, ctypes.POINTER(_FunctionsOpts),
+                                          ctypes.POINTER(ctypes.POINTER(_Functions)), ctypes.c_char_p,
+                                          ctypes.c_size_t]
+    lib.xps_functions_compute.restype = ctypes.c_int
+    lib.xps_functions_free.argtypes = [ctypes.POINTER(_Functions)]
+    lib.xps_autotune_compute.argtypes = [ctypes.POINTER(vp), ctypes.c_size_t, ctypes.POINTER(_AutotuneOpts),
+                                         ctypes.POINTER(ctypes.POINTER(_Autotune)), ctypes.c_char_p,
+                                         ctypes.c_size_t]
+    lib.xps_autotune_compute.restype = ctypes.c_int
+    lib.xps_autotune_free.argtypes = [ctypes.POINTER(_Autotune)]
+
+
+_lib = None
+
+
+def lib():
+    """The loaded library (loaded at the first call)."""
+    global _lib
+    if _lib is None:
+        _lib = _load()
+    return _lib
+
+
+def check(code, errbuf):
+    """Raises the exception for a negative code, with the library's message."""
+    if code < 0:
+        raise error_for(code, errbuf.value.decode("utf-8", "backslashreplace"))
+
+
+class Traces:
+    """Traces opened for one call and freed after it (a context manager)."""
+
+    def __init__(self, paths, threads=0):
+        self.handles = []
+        self.paths = paths
+        self.threads = threads
+
+    def __enter__(self):
+        L = lib()
+        opts = _ReadOpts(0, self.threads)
+        try:
+            for p in self.paths:
+                h = ctypes.c_void_p()
+                err = ctypes.create_string_buffer(1024)
+                check(L.xps_trace_open(os.fsencode(p), ctypes.byref(opts), ctypes.byref(h), err, len(err)), err)
+                self.handles.append(h)
+        except BaseException:
+            self.__exit__(None, None, None)
+            raise
+        return (ctypes.c_void_p * len(self.handles))(*[h.value for h in self.handles])
+
+    def __exit__(self, *exc):
+        L = lib()
+        for h in self.handles:
+            L.xps_trace_free(h)
+        self.handles = []
+        return False

@@ -1,0 +1,228 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The public API's autotune analysis (include/xplane_stat.h) over an_exec and an_autotune. */
+#include "api.h"
+
+#include <math.h>
+#include <regex.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "an_autotune.h"
+#include "an_exec.h"
+#include "an_input.h"
+
+/* The caller's struct xps_autotune is the first member: its pointer is the holder's. */
+struct at_holder {
+	struct xps_autotune pub;
+	struct xps_autotune_candidate *rows;
+	uint64_t *ids;			/* every row's program ids, one block */
+	struct an_at_result res;	/* the rows' strings */
+};
+
+static const char *nowinner(enum an_at_nowinner why)
+{
+	switch (why) {
+	case AN_AT_NO_CANDIDATE:
+		return "no candidate";
+	case AN_AT_TIED:
+		return "tied";
+	case AN_AT_UNTESTED:
+		return "untested";
+	case AN_AT_PROGRAMS:
+		return "several programs";
+	default:
+		return NULL;
+	}
+}
+
+static int fill(struct at_holder *h)
+{
+	const struct an_at_result *r = &h->res;
+	const struct an_at_cand *best, *rival;
+	enum an_at_nowinner why;
+	size_t i, j, nids = 0, k = 0;
+
+	for (i = 0; i < r->ncands; i++)
+		nids += r->cands[i].nprogs;
+	if (!(h->rows = calloc(r->ncands + 1, sizeof(*h->rows))) || !(h->ids = calloc(nids + 1, sizeof(*h->ids))))
+		return -1;
+	for (i = 0; i < r->ncands; i++) {
+		const struct an_at_cand *c = &r->cands[i];
+		struct xps_autotune_candidate *o = &h->rows[i];
+
+		o->id = c->id;
+		o->program_ids = h->ids + k;
+		for (j = 0; j < c->nprogs; j++) {
+			if (c->progs[j].known)
+				h->ids[k++] = c->progs[j].id;
+			else
+				o->has_unknown_program = 1;
+		}
+		o->nprogram_ids = (size_t)(h->ids + k - o->program_ids);
+		o->id_rows = c->id_rows ? c->id_rows : 1;
+		o->n = c->s.n;
+		o->n_used = c->s.n_used;
+		o->trimmed_each_end = c->s.trimmed;
+		o->inputs = c->inputs;
+		/* as the command's JSON: picoseconds / 1e12 */
+		o->mean_s = c->s.mean / 1e12;
+		o->std_s = c->s.std / 1e12;
+		o->min_s = c->s.min / 1e12;
+		o->median_s = c->s.median / 1e12;
+		o->max_s = c->s.max / 1e12;
+		o->ci95_low_s = c->s.ci_lo / 1e12;
+		o->ci95_high_s = c->s.ci_hi / 1e12;
+		o->rank = c->rank;
+		o->tied_with_fastest = c->tied;
+		o->p_vs_fastest = c->p_vs_fastest;
+		o->log10_p_vs_fastest = c->log10_p_vs_fastest;
+	}
+	best = an_at_winner(r, &why, &rival);
+	h->pub.rows = h->rows;
+	h->pub.nrows = r->ncands;
+	h->pub.fastest = best ? best->id : NULL;
+	h->pub.no_fastest_because = nowinner(why);
+	h->pub.rival = rival ? rival->id : NULL;
+	h->pub.inputs = r->inputs;
+	h->pub.inputs_without = r->inputs_without;
+	h->pub.dropped_short_events = r->dropped_short;
+	return 0;
+}
+
+static int check_opts(const struct xps_autotune_opts *o, struct xp_err *err)
+{
+	if (o->time != XPS_TIME_BUSY && o->time != XPS_TIME_SPAN && o->time != XPS_TIME_CHILDREN)
+		return xp_err_set(err, XP_ERR_USAGE, "xps_autotune_compute: time %d is not an XPS_TIME_*", o->time);
+	if (o->children && o->time == XPS_TIME_SPAN)
+		return xp_err_set(err, XP_ERR_USAGE, "xps_autotune_compute: children and XPS_TIME_SPAN exclude each other");
+	if (!o->children && o->time == XPS_TIME_CHILDREN)
+		return xp_err_set(err, XP_ERR_USAGE, "xps_autotune_compute: XPS_TIME_CHILDREN needs children");
+	if (o->min_duration_ps < 0)
+		return xp_err_set(err, XP_ERR_USAGE, "xps_autotune_compute: min_duration_ps is negative");
+	if (o->trim_given && o->trim > SIZE_MAX)
+		return xp_err_set(err, XP_ERR_USAGE, "xps_autotune_compute: trim is too large");
+	if (!(o->alpha >= 0 && o->alpha < 1))
+		return xp_err_set(err, XP_ERR_USAGE, "xps_autotune_compute: alpha %g is not in [0, 1)", o->alpha);
+	return 0;
+}
+
+/* Whether digest d was seen among the n before (the traces' runs told apart as the command does). */
+static int seen(const uint64_t *digests, size_t n, uint64_t d)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (digests[i] == d)
+			return 1;
+	return 0;
+}
+
+int xps_autotune_compute(xps_trace *const *traces, size_t ntraces, const struct xps_autotune_opts *opts,
+			 struct xps_autotune **out, char *errbuf, size_t errlen)
+{
+	struct xps_autotune_opts o = {0};
+	struct an_exec_opts xo = {0};
+	struct an_at_opts ao = {0};
+	struct xp_err err = {0};
+	struct at_holder *h = NULL;
+	regex_t id_re, child_re;
+	uint64_t *digests = NULL;
+	size_t ndigests = 0, copies = 0, i;
+	int have_id = 0, have_child = 0, ret;
+
+	if (out)
+		*out = NULL;
+	if ((ret = api_check_traces("xps_autotune_compute", traces, ntraces, out != NULL, &err)))
+		goto out;
+	if (opts)
+		o = *opts;
+	if ((ret = check_opts(&o, &err)))
+		goto out;
+	if (!(ret = api_regex(&id_re, o.id_regex ? o.id_regex : AN_AT_DEFAULT_ID_REGEX, "id_regex", &err)))
+		have_id = 1;
+	if (!ret && id_re.re_nsub < 1)
+		ret = xp_err_set(&err, XP_ERR_USAGE, "id_regex: '%.200s' has no group for the id", o.id_regex);
+	if (!ret && o.children && !(ret = api_regex(&child_re, o.children, "children", &err)))
+		have_child = 1;
+	if (ret)
+		goto out;
+	xo.device = o.device;
+	xo.children = have_child ? &child_re : NULL;
+	xo.min_dur_ps = o.min_duration_ps;
+	ao.id_re = &id_re;
+	ao.programs = o.pool_programs ? AN_AT_POOL_PROGRAMS : AN_AT_SPLIT_PROGRAMS;
+	ao.trim = o.trim_given ? (size_t)o.trim : 1;
+	ao.all_devices = o.all_devices != 0;
+	ao.time = have_child ? AN_TIME_CHILDREN : o.time == XPS_TIME_SPAN ? AN_TIME_SPAN : AN_TIME_BUSY;
+	ao.alpha = o.alpha > 0 ? o.alpha : 0.05;
+	if (!(h = calloc(1, sizeof(*h))) || !(digests = calloc(ntraces + 1, sizeof(*digests)))) {
+		ret = xp_err_set(&err, XP_ERR_NOMEM, "out of memory");
+		goto out;
+	}
+	an_at_init(&h->res, &ao);
+	for (i = 0; i < ntraces; i++) {
+		struct an_exec_list l;
+		uint64_t d;
+
+		ret = an_exec_find(traces[i]->t, &xo, &l, &err);
+		if (an_input_check(traces[i]->t, traces[i]->path, &err)) {
+			an_exec_list_release(&l);
+			ret = XP_ERR_IO;
+			goto out;
+		}
+		if (ret) {
+			if (ret != XP_ERR_NOMEM)
+				an_input_name_err(&err, traces[i]->path);
+			goto out;
+		}
+		/* as the command: a run given twice (the same executions) counts once */
+		if (l.n && !o.keep_duplicates) {
+			d = an_exec_list_digest(&l);
+			if (seen(digests, ndigests, d)) {
+				copies++;
+				an_exec_list_release(&l);
+				continue;
+			}
+			digests[ndigests++] = d;
+		}
+		ret = an_at_add(&h->res, &l, &err);
+		an_exec_list_release(&l);
+		if (ret)
+			goto out;
+	}
+	if ((ret = an_at_finish(&h->res, &err)))
+		goto out;
+	if (fill(h)) {
+		ret = xp_err_set(&err, XP_ERR_NOMEM, "out of memory");
+		goto out;
+	}
+	h->pub.copies = copies;
+	h->res.opts.id_re = NULL;	/* freed below; the rows are final */
+	*out = &h->pub;
+	h = NULL;
+out:
+	if (h) {
+		an_at_release(&h->res);
+		free(h->rows);
+		free(h->ids);
+		free(h);
+	}
+	free(digests);
+	if (have_id)
+		regfree(&id_re);
+	if (have_child)
+		regfree(&child_re);
+	return ret ? api_fail(&err, errbuf, errlen) : 0;
+}
+
+void xps_autotune_free(struct xps_autotune *a)
+{
+	struct at_holder *h = (struct at_holder *)a;
+
+	if (!h)
+		return;
+	an_at_release(&h->res);
+	free(h->rows);
+	free(h->ids);
+	free(h);
+}
