@@ -5,10 +5,12 @@
 # each fuzz harness briefly (build-fuzz/); `make fuzz` fuzzes for longer
 # (RELIABILITY.md). `make install` installs the binary, the capture library
 # (when CUPTI was found), the man page and the library for other programs
-# (libxplane-stat.so, xplane_stat.h, xplane-stat.pc) under PREFIX, staged
-# under DESTDIR.
+# (libxplane-stat.so, xplane_stat.h, xplane-stat.pc) under PREFIX and the
+# Python package (python/xplane_stat) under PYTHON_PREFIX, staged under DESTDIR.
 BUILD ?= build
 PREFIX ?= /usr/local
+# The Python package goes to PYTHON_PREFIX/lib/python3.X/dist-packages (the system's python3).
+PYTHON_PREFIX ?= $(PREFIX)
 DESTDIR ?=
 JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 CMAKE_FLAGS ?= -DCMAKE_BUILD_TYPE=RelWithDebInfo -DXPS_BUILD_TESTS=ON
@@ -29,7 +31,7 @@ deps:
 	@sh tools/install-deps.sh
 
 build: deps
-	@cmake -S . -B $(BUILD) $(CMAKE_FLAGS) -DCMAKE_INSTALL_PREFIX=$(PREFIX) >/dev/null
+	@cmake -S . -B $(BUILD) $(CMAKE_FLAGS) -DCMAKE_INSTALL_PREFIX=$(PREFIX) -DPYTHON_PREFIX=$(PYTHON_PREFIX) >/dev/null
 	@cmake --build $(BUILD) -j$(JOBS) >$(BUILD)/build.log 2>&1 || { cat $(BUILD)/build.log; exit 1; }
 	@echo "built $(BUILD)/xplane-stat"
 

@@ -102,4 +102,28 @@ if not bad:
 sys.exit(1 if bad else 0)
 PY
 done
+
+# The Python package installed beside the library: its _paths.py names the
+# installed library's folder, and it gives the command's numbers.
+pydir=$(ls -d "$root"/lib/python3.*/dist-packages 2>/dev/null | head -n 1)
+if [ -z "$pydir" ]; then
+	echo "no Python package under $root/lib/python3.*/dist-packages"
+	fail=1
+else
+	grep -q "^LIBDIR = \"$prefix/$libdir\"\$" "$pydir/xplane_stat/_paths.py" ||
+		{ echo "$pydir/xplane_stat/_paths.py does not name $prefix/$libdir"; fail=1; }
+	PYTHONPATH=$pydir XPLANE_STAT_LIBRARY=$lib/libxplane-stat.so.$major python3 - \
+		"$real/mi300x_jax_gemm.xplane.pb" "$root/$bindir/xplane-stat" "$pydir" <<'PY' || fail=1
+import json, subprocess, sys
+import xplane_stat
+row = xplane_stat.functions(sys.argv[1])[0]
+cli = json.loads(subprocess.run([sys.argv[2], "functions", "--json", sys.argv[1]], capture_output=True).stdout)
+want = cli["functions"][0]
+if not xplane_stat.__file__.startswith(sys.argv[3]) or row["name"] != want["name"] or \
+        row["total_ns"] != want["total_ns"] or row["executions"] != want["executions"]:
+    print(f"the installed Python package: {row} against {want} ({xplane_stat.__file__})")
+    sys.exit(1)
+print(f"the installed Python package: {row['name']} {row['total_ns']} ns, as the command")
+PY
+fi
 exit $fail

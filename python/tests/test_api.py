@@ -155,3 +155,22 @@ def test_library_not_found(tmp_path):
     out = subprocess.run(["python3", "-c", code, os.path.join(ROOT, "python"), str(tmp_path / "nope.so")],
                          capture_output=True, text=True)
     assert "nope.so" in out.stdout and "XPLANE_STAT_LIBRARY" in out.stdout, out.stdout + out.stderr
+
+
+def test_pip_install_offline(tmp_path):
+    """pip install --no-build-isolation from the checkout, offline: the package
+    and its pytest11 entry point (skipped without pip and setuptools)."""
+    probe = subprocess.run([sys.executable, "-c", "import setuptools, pip"], capture_output=True)
+    if probe.returncode:
+        pytest.skip("no pip or setuptools for this python3")
+    r = subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-build-isolation", "--no-deps",
+                        "--no-index", "--target", str(tmp_path / "site"), os.path.join(ROOT, "python")],
+                       capture_output=True, text=True, cwd=tmp_path)
+    for junk in ("build", "xplane_stat.egg-info", "xplane_stat.egg-info"):
+        shutil.rmtree(os.path.join(ROOT, "python", junk), ignore_errors=True)
+    assert r.returncode == 0, r.stderr
+    eps = subprocess.run([sys.executable, "-c", "import sys, importlib.metadata as m; sys.path.insert(0, sys.argv[1]);"
+                          "print([e.value for e in m.entry_points(group='pytest11') if e.name == 'xplane_stat'])",
+                          str(tmp_path / "site")], capture_output=True, text=True)
+    assert "xplane_stat.pytest_plugin" in eps.stdout, eps.stderr
+    assert os.path.exists(tmp_path / "site" / "xplane_stat" / "py.typed")

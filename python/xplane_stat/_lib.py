@@ -126,12 +126,18 @@ class _ReadOpts(ctypes.Structure):
 
 def _candidates():
     """Where the library is looked for, in order: XPLANE_STAT_LIBRARY, beside
-    the package, then the loader's own search."""
+    the package, the folder make install put it in, the loader's own search."""
     env = os.environ.get("XPLANE_STAT_LIBRARY")
     if env:
         return [env]
     here = os.path.dirname(os.path.abspath(__file__))
-    return [os.path.join(here, _LIB_NAME), _LIB_NAME]
+    out = [os.path.join(here, _LIB_NAME)]
+    try:
+        from ._paths import LIBDIR  # written by make install
+        out.append(os.path.join(LIBDIR, _LIB_NAME))
+    except ImportError:
+        pass
+    return out + [_LIB_NAME]
 
 
 def _load():

@@ -1,0 +1,142 @@
+# SPDX-License-Identifier: Apache-2.0
+"""pytest plugin: the xplane_bench fixture measures jitted functions by their
+device time (xplane_stat.jax.profile), appends one summary line per test in
+the tool's summary format (`xplane-stat diff`, `history` and `report` read
+them) and can fail the session on a significant slowdown.
+
+    def test_matmul(xplane_bench):
+        row = xplane_bench.measure(jax.jit(matmul), a, b, rounds=20)
+        assert row["executions"] == 20
+
+    pytest --xplane-stat-out bench.jsonl -v
+    pytest --xplane-stat-gate 5 baseline.jsonl
+
+Summary lines and the gate go through the xplane-stat command (XPLANE_STAT,
+else the one on PATH): its append protocol and its statistics.
+"""
+import os
+import shutil
+import subprocess
+import tempfile
+import time
+
+import pytest
+
+from .errors import Error
+
+
+def pytest_addoption(parser):
+    g = parser.getgroup("xplane-stat", "device time of jitted functions (xplane_bench)")
+    g.addoption("--xplane-stat-out", metavar="FILE",
+                help="append one summary line per measured test to FILE (xplane-stat summarize --append)")
+    g.addoption("--xplane-stat-gate", nargs=2, metavar=("PCT", "BASELINE"),
+                help="fail the session when a function is slower than in BASELINE (a summary file) by more "
+                     "than PCT percent in the mean with p < 0.05 (xplane-stat diff --gate)")
+    g.addoption("--xplane-stat-rounds", type=int, metavar="N", help="rounds for every measure() (default: its own)")
+
+
+def _binary():
+    exe = os.environ.get("XPLANE_STAT") or shutil.which("xplane-stat")
+    if not exe:
+        raise pytest.UsageError("xplane-stat: the command is needed for --xplane-stat-out and --xplane-stat-gate: "
+                                "put it on PATH or name it in XPLANE_STAT")
+    return exe
+
+
+class _State:
+    def __init__(self, config):
+        self.config = config
+        self.out = config.getoption("xplane_stat_out")
+        self.gate = config.getoption("xplane_stat_gate")
+        self.rounds = config.getoption("xplane_stat_rounds")
+        self.tmp = tempfile.mkdtemp(prefix="xplane-stat-bench-")
+        self.lines = self.out or (os.path.join(self.tmp, "current.jsonl") if self.gate else None)
+        self.results = []
+        self.exe = _binary() if self.lines else None
+
+    def summarize(self, nodeid, profile_dir):
+        tag = "test=" + nodeid.replace(",", ";")
+        r = subprocess.run([self.exe, "summarize", "--append", "-o", self.lines, "--tag", tag, profile_dir],
+                           capture_output=True, text=True)
+        if r.returncode != 0:
+            raise Error(f"xplane-stat summarize failed (exit {r.returncode}): {r.stderr.strip()}")
+
+
+class XplaneBench:
+    """The fixture: measure() profiles a jitted function and keeps the result."""
+
+    def __init__(self, state, nodeid):
+        self._state = state
+        self._nodeid = nodeid
+        self.results = []
+
+    def measure(self, fn, *args, rounds=10, warmup=1, name=None, platform=None, **kwargs):
+        """Calls fn(*args, **kwargs) once (timing the first call, compilation
+        included), warmup - 1 more times, then rounds times under the
+        profiler; returns xplane_stat.functions' row for its jitted function
+        with first_call_s added."""
+        from . import jax as xjax
+        jax = xjax._jax()
+        if self._state.rounds:
+            rounds = self._state.rounds
+        t0 = time.perf_counter()
+        jax.block_until_ready(fn(*args, **kwargs))
+        first = time.perf_counter() - t0
+        d = tempfile.mkdtemp(prefix="profile-", dir=self._state.tmp)
+        row = xjax.profile(fn, *args, rounds=rounds, warmup=max(warmup - 1, 0), name=name, platform=platform,
+                           profile_dir=d, **kwargs)
+        row = dict(row, first_call_s=first, rounds=rounds)
+        if self._state.lines:
+            self._state.summarize(self._nodeid, d)
+        self.results.append(row)
+        self._state.results.append((self._nodeid, row))
+        return row
+
+
+def pytest_configure(config):
+    config._xplane_stat = _State(config)
+
+
+def pytest_unconfigure(config):
+    st = getattr(config, "_xplane_stat", None)
+    if st:
+        shutil.rmtree(st.tmp, ignore_errors=True)
+
+
+@pytest.fixture
+def xplane_bench(request):
+    """Measures jitted functions by device time: xplane_bench.measure(fn, *args, rounds=, warmup=)."""
+    return XplaneBench(request.config._xplane_stat, request.node.nodeid)
+
+
+def pytest_sessionfinish(session, exitstatus):
+    """The gate, after the tests (pytest prints the terminal summary after this)."""
+    st = getattr(session.config, "_xplane_stat", None)
+    if not (st and st.gate):
+        return
+    if not st.results:
+        st.gate_out, st.gate_rc = "no test measured anything: nothing to gate", 0
+        return
+    pct, base = st.gate
+    r = subprocess.run([st.exe, "diff", "--gate", pct, base, st.lines], capture_output=True, text=True)
+    st.gate_out, st.gate_rc = (r.stdout + r.stderr).rstrip(), r.returncode
+    if r.returncode != 0 and session.exitstatus == 0:
+        session.exitstatus = 1  # 8: slower beyond the limit; anything else: the gate could not run
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    st = config._xplane_stat
+    tr = terminalreporter
+    if st.results and config.getoption("verbose") > 0:
+        tr.section("xplane-stat: device time per round")
+        tr.write_line(f"{'TEST':40} {'FUNCTION':24} {'ROUNDS':>6} {'MEAN (us)':>11} {'STD (us)':>10} "
+                      f"{'MIN (us)':>10} {'FIRST CALL (ms)':>16}")
+        for nodeid, r in st.results:
+            tr.write_line(f"{nodeid[-40:]:40} {r['name'][:24]:24} {r['executions']:>6} {r['mean_ns'] / 1e3:>11.3f} "
+                          f"{r['std_ns'] / 1e3:>10.3f} {r['min_ns'] / 1e3:>10.3f} {r['first_call_s'] * 1e3:>16.3f}")
+    if st.gate and hasattr(st, "gate_rc"):
+        tr.section("xplane-stat: gate")
+        for line in st.gate_out.splitlines():
+            tr.write_line(line)
+        verdict = {0: "passed", 8: "FAILED: slower beyond the limit"}.get(st.gate_rc, f"could not run (exit {st.gate_rc})")
+        tr.write_line(f"gate {st.gate[0]}% against {st.gate[1]}: {verdict}")
