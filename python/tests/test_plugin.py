@@ -55,11 +55,27 @@ def test_summary_lines_and_table(tmp_path):
 
 
 def test_gate(tmp_path):
+    # the baseline: a run of the same tests on the base rounds; the gate compares test by test
     base = tmp_path / "base.jsonl"
-    subprocess.run([XPS, "summarize", "-o", str(base), os.path.join(DIFF, "base")], check=True)
+    first = run_pytest(tmp_path, "base", "--xplane-stat-out", str(base))
+    assert first.returncode == 0, first.stdout + first.stderr
     same = run_pytest(tmp_path, "base", "--xplane-stat-gate", "5", str(base))
     assert same.returncode == 0, same.stdout + same.stderr
-    assert "passed" in same.stdout.split("xplane-stat: gate")[-1]
+    assert "passed" in same.stdout.split("xplane-stat: gate =")[-1]
     slow = run_pytest(tmp_path, "slow", "--xplane-stat-gate", "5", str(base))
     assert slow.returncode == 1, slow.stdout + slow.stderr
-    assert "FAILED: slower beyond the limit" in slow.stdout
+    gate = slow.stdout.split("xplane-stat: gate =")[-1]
+    assert "FAILED: slower beyond the limit" in gate
+    assert "test_bench.py::test_fn0:" in gate and "slower" in gate
+    # a baseline in another folder (pytest's rootdir moves with the paths given): the same tests still match
+    elsewhere = tmp_path.parent / (tmp_path.name + "-baseline")
+    elsewhere.mkdir(parents=True)
+    moved = elsewhere / "base.jsonl"
+    moved.write_text(base.read_text())
+    far = run_pytest(tmp_path, "slow", "--xplane-stat-gate", "5", str(moved))
+    assert far.returncode == 1 and "not in the baseline" not in far.stdout, far.stdout + far.stderr
+    # a baseline without these tests: each is new, nothing gated
+    other = tmp_path / "other.jsonl"
+    other.write_text("")
+    new = run_pytest(tmp_path, "slow", "--xplane-stat-gate", "5", str(other))
+    assert new.returncode == 0 and "not in the baseline (new)" in new.stdout, new.stdout + new.stderr

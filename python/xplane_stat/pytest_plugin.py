@@ -8,12 +8,17 @@ them) and can fail the session on a significant slowdown.
         row = xplane_bench.measure(jax.jit(matmul), a, b, rounds=20)
         assert row["executions"] == 20
 
-    pytest --xplane-stat-out bench.jsonl -v
+    pytest --xplane-stat-out baseline.jsonl -v
     pytest --xplane-stat-gate 5 baseline.jsonl
+
+The gate compares each test's profile with the same test's lines in the
+baseline (a file an earlier --xplane-stat-out wrote): a function's samples
+are its executions there.
 
 Summary lines and the gate go through the xplane-stat command (XPLANE_STAT,
 else the one on PATH): its append protocol and its statistics.
 """
+import json
 import os
 import shutil
 import subprocess
@@ -106,7 +111,63 @@ def pytest_unconfigure(config):
 @pytest.fixture
 def xplane_bench(request):
     """Measures jitted functions by device time: xplane_bench.measure(fn, *args, rounds=, warmup=)."""
-    return XplaneBench(request.config._xplane_stat, request.node.nodeid)
+    return XplaneBench(request.config._xplane_stat, _test_key(request.node))
+
+
+def _test_key(node):
+    """The test's name in summary tags: its file's name and the rest of its node id
+    ("test_x.py::test_y[a]"), so that it does not change with pytest's rootdir,
+    which depends on the paths given (a baseline elsewhere moves it)."""
+    rest = node.nodeid.split("::", 1)[1] if "::" in node.nodeid else node.name
+    path = getattr(node, "path", None) or getattr(node, "fspath", None)
+    return f"{os.path.basename(str(path))}::{rest}" if path else node.nodeid
+
+
+def _lines_by_test(path):
+    """A summary file's lines by the test tag the plugin gave them ({nodeid: [line, ...]})."""
+    out = {}
+    with open(path, encoding="utf-8", errors="surrogateescape") as f:
+        for line in f:
+            if not line.strip():
+                continue
+            try:
+                tags = json.loads(line).get("tags") or []
+            except ValueError:
+                continue
+            for t in tags:
+                if t.startswith("test="):
+                    out.setdefault(t[5:], []).append(line)
+    return out
+
+
+def _gate(st):
+    """Each test's lines against the baseline's lines of the same test (xplane-stat diff --gate):
+    within a test a function's samples are its executions, as a test measures one run of it."""
+    pct, base = st.gate
+    try:
+        before = _lines_by_test(base)
+    except OSError as e:
+        return f"cannot read the baseline '{base}': {e.strerror}", 2
+    now = _lines_by_test(st.lines)
+    out, worst = [], 0
+    for test, lines in now.items():
+        if test not in before:
+            out.append(f"{test}: not in the baseline (new)")
+            continue
+        paths = []
+        for side, ls in (("base", before[test]), ("current", lines)):
+            p = os.path.join(st.tmp, f"gate-{side}.jsonl")
+            with open(p, "w", encoding="utf-8", errors="surrogateescape") as f:
+                f.writelines(ls)
+            paths.append(p)
+        r = subprocess.run([st.exe, "diff", "--gate", pct, *paths], capture_output=True, text=True)
+        out.append(f"{test}:")
+        out.extend("  " + line if line else "" for line in (r.stdout + r.stderr).rstrip().splitlines())
+        if r.returncode not in (0, 8):
+            worst = r.returncode  # the gate could not run: that above all
+        elif r.returncode == 8 and worst == 0:
+            worst = 8
+    return "\n".join(out), worst
 
 
 def pytest_sessionfinish(session, exitstatus):
@@ -117,10 +178,8 @@ def pytest_sessionfinish(session, exitstatus):
     if not st.results:
         st.gate_out, st.gate_rc = "no test measured anything: nothing to gate", 0
         return
-    pct, base = st.gate
-    r = subprocess.run([st.exe, "diff", "--gate", pct, base, st.lines], capture_output=True, text=True)
-    st.gate_out, st.gate_rc = (r.stdout + r.stderr).rstrip(), r.returncode
-    if r.returncode != 0 and session.exitstatus == 0:
+    st.gate_out, st.gate_rc = _gate(st)
+    if st.gate_rc != 0 and session.exitstatus == 0:
         session.exitstatus = 1  # 8: slower beyond the limit; anything else: the gate could not run
 
 

@@ -158,6 +158,17 @@ step "P. the Python package against real JAX (xplane_stat.jax)" && {
 		run python3 "$S/py_check.py" "$W/py"
 }
 
+step "Q. the pytest plugin against real JAX (xplane_bench, summary lines, a gate against itself)" && {
+	export PYTHONPATH=$K/python${PYTHONPATH:+:$PYTHONPATH} XPLANE_STAT_LIBRARY=$K/libxplane-stat.so.0 XPLANE_STAT=$XPS
+	rm -f "$W/bench.jsonl"
+	(cd "$S" && run python3 -m pytest -p xplane_stat.pytest_plugin -p no:cacheprovider -v \
+		--xplane-stat-out "$W/bench.jsonl" test_plugin_gpu.py)
+	run "$XPS" diff "$W/bench.jsonl" "$W/bench.jsonl"
+	(cd "$S" && run python3 -m pytest -q -p xplane_stat.pytest_plugin -p no:cacheprovider \
+		--xplane-stat-gate 5 "$W/bench.jsonl" test_plugin_gpu.py)
+	cp "$W/bench.jsonl" "$O/" 2>/dev/null
+}
+
 step "1. a CUDA program: capture vs CUDA events (kernels, copies, memset; XLA-style NVTX with a registered string)" && {
 	if [ -n "$nvcc" ] && timeout 120 "$nvcc" -O2 -arch=sm_90 -o "$W/vector_add" tools/gpu/vector_add.cu; then
 		run "$XPS" capture --nvtx --capture-range cudaProfilerApi -o "$O/vector_add.capture.xplane.pb" -- "$W/vector_add" 20
