@@ -484,9 +484,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 	}
 	an_at_release(&cr);
 
-	/* kernels: by name, config or function; the input pooled twice through a merge */
+	/* kernels: by name, config or function, --slowest; the input pooled twice through a merge */
 	{
-		struct an_kern_opts ko = {.by = (enum an_kern_by)((h >> 22) % 3), .device = xo.device};
+		struct an_kern_opts ko = {.by = (enum an_kern_by)((h >> 22) % 3), .device = xo.device,
+					  .slowest = (h >> 59) & 3};	/* --slowest 0..3: the heap, merged */
 		struct out_kern_opts oo = {.top = (h >> 24) % 3, .copies = (h >> 26) & 1};
 		struct an_kern_result kr, one;
 

@@ -68,7 +68,7 @@ static void kern_init(void *r, const void *o)
 }
 static int kern_add(void *r, struct xp_trace *t, const char *in, struct xp_err *e)
 {
-	(void)in;
+	((struct an_kern_result *)r)->input_ = in;
 	return an_kern_add(r, t, e);
 }
 static int kern_input_notes(const void *r, const char *path, int several, struct xp_notes *n)

@@ -398,6 +398,166 @@ static int add_kernel(struct an_kern_result *r, const struct xp_plane *p, const 
 	return 0;
 }
 
+/* A's place before b among the slowest: longer first, then earlier input, start, device, stream, name. */
+static int inst_cmp(const struct an_kern_inst *a, const struct an_kern_inst *b)
+{
+	int c;
+
+	if (a->dur_ps != b->dur_ps)
+		return a->dur_ps > b->dur_ps ? -1 : 1;
+	if (a->input_ix_ != b->input_ix_)
+		return a->input_ix_ < b->input_ix_ ? -1 : 1;
+	if (a->start_ns != b->start_ns)
+		return a->start_ns < b->start_ns ? -1 : 1;
+	if (a->start_sub_ps != b->start_sub_ps)
+		return a->start_sub_ps < b->start_sub_ps ? -1 : 1;
+	if ((c = strcmp(a->device, b->device)) || (c = strcmp(a->stream, b->stream)))
+		return c;
+	return strcmp(a->name, b->name);
+}
+
+static int inst_cmp_q(const void *a, const void *b)
+{
+	return inst_cmp(a, b);
+}
+
+static void inst_free(struct an_kern_inst *x)
+{
+	free(x->name);
+	free(x->input);
+	free(x->device);
+	free(x->stream);
+	free(x->function);
+}
+
+/* The heap of the slowest keeps the one that comes last at its root (index 0). */
+static void heap_down(struct an_kern_inst *h, size_t n, size_t i)
+{
+	for (;;) {
+		size_t l = 2 * i + 1, r = l + 1, m = i;
+		struct an_kern_inst t;
+
+		if (l < n && inst_cmp(&h[l], &h[m]) > 0)
+			m = l;
+		if (r < n && inst_cmp(&h[r], &h[m]) > 0)
+			m = r;
+		if (m == i)
+			return;
+		t = h[i];
+		h[i] = h[m];
+		h[m] = t;
+		i = m;
+	}
+}
+
+static void heap_up(struct an_kern_inst *h, size_t i)
+{
+	while (i) {
+		size_t p = (i - 1) / 2;
+		struct an_kern_inst t;
+
+		if (inst_cmp(&h[i], &h[p]) <= 0)
+			return;
+		t = h[i];
+		h[i] = h[p];
+		h[p] = t;
+		i = p;
+	}
+}
+
+/*
+ * Offers x (its strings borrowed) to the slowest: kept as a copy when among
+ * the opts.slowest so far. 0, or XP_ERR_NOMEM.
+ */
+static int offer(struct an_kern_result *r, const struct an_kern_inst *x, int take)
+{
+	struct an_kern_inst c = *x;
+	size_t n = r->opts.slowest;
+
+	if (!n || (r->nslowest == n && inst_cmp(x, &r->slowest[0]) >= 0)) {
+		if (take) {
+			struct an_kern_inst t = *x;
+
+			inst_free(&t);
+		}
+		return 0;
+	}
+	if (!r->slowest && !(r->slowest = calloc(n, sizeof(*r->slowest))))
+		return XP_ERR_NOMEM;
+	if (!take) {
+		c.name = strdup(x->name);
+		c.input = strdup(x->input ? x->input : "");
+		c.device = strdup(x->device);
+		c.stream = strdup(x->stream);
+		c.function = x->function ? strdup(x->function) : NULL;
+		if (!c.name || !c.input || !c.device || !c.stream || (x->function && !c.function)) {
+			inst_free(&c);
+			return XP_ERR_NOMEM;
+		}
+	}
+	if (r->nslowest == n) {
+		inst_free(&r->slowest[0]);
+		r->slowest[0] = c;
+		heap_down(r->slowest, n, 0);
+	} else {
+		r->slowest[r->nslowest] = c;
+		heap_up(r->slowest, r->nslowest++);
+	}
+	return 0;
+}
+
+/* Room in first_ for input indexes below n (a new one: none yet, the largest value). */
+static int first_room(struct an_kern_result *r, size_t n)
+{
+	__int128 *f;
+
+	if (n <= r->nfirst_)
+		return 0;
+	if (!(f = realloc(r->first_, n * sizeof(*f))))
+		return XP_ERR_NOMEM;
+	for (; r->nfirst_ < n; r->nfirst_++)
+		f[r->nfirst_] = (__int128)(((unsigned __int128)1 << 126) - 1);
+	r->first_ = f;
+	return 0;
+}
+
+/* A stream event of the current input (index r->inputs - 1) among the slowest and as its first. */
+static int slow_event(struct an_kern_result *r, const struct xp_plane *p, const struct xp_line *l,
+		      const struct xp_event *e, const char *dev, int kernel)
+{
+	__int128 abs = (__int128)p->base_ns * 1000 + e->start_ps;
+	size_t ix = r->inputs ? r->inputs - 1 : 0;
+	struct an_kern_inst x = {0};
+	const struct xp_stat *s;
+	char fbuf[1024];
+	struct row_key k;
+
+	if (first_room(r, ix + 1))
+		return XP_ERR_NOMEM;
+	if (abs < r->first_[ix])
+		r->first_[ix] = abs;
+	if (!kernel)
+		return 0;
+	x.dur_ps = e->dur_ps;
+	x.input_ix_ = ix;
+	/* floor division: a start before the epoch keeps 0 <= sub < 1000 */
+	x.start_ns = (int64_t)(abs >= 0 ? abs / 1000 : -((-abs + 999) / 1000));
+	x.start_sub_ps = (int64_t)(abs - (__int128)x.start_ns * 1000);
+	x.name = (char *)xp_event_name(p, e);
+	x.input = (char *)r->input_;
+	x.device = (char *)dev;
+	x.stream = (char *)l->name;
+	if (r->nslowest == r->opts.slowest && inst_cmp(&x, &r->slowest[0]) >= 0)
+		return 0;	/* the common case: not among them, nothing looked up */
+	function_of(p, e, fbuf, sizeof(fbuf), &k);
+	x.function = (char *)k.function;
+	x.program_id = k.program_id;
+	x.has_program_id = k.has_program_id;
+	s = xp_event_stat(p, e, XP_K_CORRELATION_ID);
+	x.has_correlation = s && !xp_stat_u64(s, &x.correlation);
+	return offer(r, &x, 0);
+}
+
 /* One GPU plane's stream lines. */
 static int add_plane(struct an_kern_result *r, const struct xp_plane *p, const char *hostname)
 {
@@ -440,6 +600,8 @@ static int add_plane(struct an_kern_result *r, const struct xp_plane *p, const c
 			if (stray[j])
 				continue;
 			kind = an_event_kind(p, e);
+			if (r->opts.slowest && slow_event(r, p, l, e, dev, kind == AN_KIND_KERNEL))
+				goto out;
 			if (kind != AN_KIND_KERNEL) {
 				if (add_copy(r, p, e, kind))
 					goto out;
@@ -568,6 +730,19 @@ int an_kern_merge(struct an_kern_result *dst, struct an_kern_result *src, struct
 		d->no_bytes += s->no_bytes;
 		d->bytes_ps += s->bytes_ps;
 		d->bytes_saturated |= s->bytes_saturated | xp_sat_add_to_u64(&d->bytes, s->bytes);
+	}
+	if (dst->opts.slowest) {
+		/* src's inputs come after dst's: their indexes move up by dst's count */
+		if (first_room(dst, dst->inputs + src->inputs))
+			goto out;
+		for (k = 0; k < src->nfirst_ && k < src->inputs; k++)
+			dst->first_[dst->inputs + k] = src->first_[k];
+		for (k = 0; k < src->nslowest; k++) {
+			src->slowest[k].input_ix_ += dst->inputs;
+			if (offer(dst, &src->slowest[k], 1))
+				goto out;
+		}
+		src->nslowest = 0;
 	}
 	dst->inputs += src->inputs;
 	dst->device_planes_no_streams += src->device_planes_no_streams;
@@ -841,6 +1016,15 @@ int an_kern_finish(struct an_kern_result *r, struct xp_err *err)
 	xp_hmap_release(&r->by_key_);
 	if (r->opts.by == AN_KERN_BY_FUNCTION && nest_by_function(r))
 		return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
+	if (r->nslowest > 1)
+		qsort(r->slowest, r->nslowest, sizeof(*r->slowest), inst_cmp_q);
+	for (i = 0; i < r->nslowest; i++) {
+		struct an_kern_inst *x = &r->slowest[i];
+		__int128 off = (__int128)x->start_ns * 1000 + x->start_sub_ps -
+			       (x->input_ix_ < r->nfirst_ ? r->first_[x->input_ix_] : 0);
+
+		x->offset_ps = off > INT64_MAX ? INT64_MAX : off < INT64_MIN ? INT64_MIN : (int64_t)off;
+	}
 	return 0;
 }
 
@@ -862,6 +1046,10 @@ void an_kern_release(struct an_kern_result *r)
 	free(r->fns);
 	free(r->ops);
 	free(r->bad_config_example);
+	for (i = 0; i < r->nslowest; i++)
+		inst_free(&r->slowest[i]);
+	free(r->slowest);
+	free(r->first_);
 	xp_hmap_release(&r->by_key_);
 	xp_hmap_release(&r->dev_ids_);
 	memset(r, 0, sizeof(*r));

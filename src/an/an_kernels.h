@@ -38,6 +38,26 @@ enum an_kern_by {
 struct an_kern_opts {
 	enum an_kern_by by;
 	const char *device;	/* --device pattern (an_device_matches); NULL: every GPU plane */
+	size_t slowest;		/* keep the N slowest kernel instances (an_kern_inst); 0: none */
+};
+
+/*
+ * One kernel instance among the slowest (opts.slowest): where and when it
+ * ran. offset_ps counts from its input's first event on the GPU planes read
+ * (the origin of `export --device` over the same planes).
+ */
+struct an_kern_inst {
+	char *name, *input, *device, *stream;	/* device: "host:plane"; stream: the line's name */
+	char *function;		/* NULL: no hlo_module */
+	uint64_t program_id;
+	int has_program_id;
+	uint64_t correlation;
+	int has_correlation;
+	int64_t dur_ps;
+	int64_t offset_ps;	/* after finish */
+	int64_t start_ns;	/* the file's clock (ns), and the ps after it: */
+	int64_t start_sub_ps;
+	size_t input_ix_;	/* private: the input's order, for the origin and ties */
 };
 
 /* Launch configuration parsed from a kernel_details stat. */
@@ -161,8 +181,14 @@ struct an_kern_result {
 	size_t no_config, bad_config, implausible_config;	/* kernels */
 	char *bad_config_example;	/* the first unparsable kernel_details */
 	size_t approximate;	/* rows whose quantiles came from a sketch (after finish) */
+	/* opts.slowest: after finish the slowest first (ties: earlier input, then start) */
+	struct an_kern_inst *slowest;
+	size_t nslowest;	/* (summaries keep no instances: only traces give them) */
 	/* private */
 	struct xp_hmap by_key_, dev_ids_;
+	const char *input_;	/* the path of the input being added (an_kernels_analysis sets it) */
+	__int128 *first_;	/* per input index: its first GPU stream event, ps of the file's clock */
+	size_t nfirst_;
 };
 
 void an_kern_init(struct an_kern_result *r, const struct an_kern_opts *o);
@@ -179,7 +205,7 @@ int an_kern_add_plane(struct an_kern_result *r, struct xp_trace *t, size_t i, st
 /* The key stats an_kern_add reads (xp_read_opts.keys). */
 #define AN_KERN_KEYS                                                                    \
 	(AN_KIND_KEYS | 1u << XP_K_KERNEL_DETAILS | 1u << XP_K_HLO_OP | 1u << XP_K_HLO_MODULE | \
-	 1u << XP_K_PROGRAM_ID)
+	 1u << XP_K_PROGRAM_ID | 1u << XP_K_CORRELATION_ID)
 /*
  * Moves src's rows, copies and counts into dst (same opts, or src by
  * AN_KERN_BY_ALL: its rows are pooled into dst's keys); src is left empty.

@@ -17,6 +17,8 @@ static int kern_check(struct cmd_drive *d)
 
 	if (d->mode == OUT_JSON && a->oo.copies)
 		return cmd_usage_error("--copies selects a table: JSON always has both (memcpy[])");
+	if (a->ko.slowest && (a->oo.copies || a->oo.top || a->by))
+		return cmd_usage_error("--slowest lists instances: it excludes --copies, --top and --by");
 	a->ko.by = (enum an_kern_by)a->by;
 	a->ko.device = a->c.device;
 	return CMD_GO_ON;
@@ -61,6 +63,9 @@ int cmd_kernels(int argc, char **argv)
 		 "a row per kernel name (default), per name and launch configuration, or per function, op and name"},
 		{"top", 0, OPT_COUNT, &a.oo.top, "N", "only the N largest rows (functions with --by function)"},
 		{"copies", 0, OPT_FLAG, &a.oo.copies, NULL, "only the copies and memsets table (CSV/TSV: its rows)"},
+		{"slowest", 0, OPT_COUNT, &a.ko.slowest, "N",
+		 "the N slowest kernel instances: duration, start, device, stream, correlation id, function "
+		 "(JSON: beside the rows; traces only, summaries keep no instances)"},
 		CMD_OPTS_TAIL(&a.c),
 	};
 	struct cmd_drive d = {.a = &kernels, .c = &a.c, .args = &a, .opts = &a.ko};

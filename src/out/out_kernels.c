@@ -164,6 +164,31 @@ static void add_copies(cJSON *doc, const struct an_kern_result *r)
 	}
 }
 
+/* The slowest instances: where and when each ran (times in ns, start also in the file's clock). */
+static void add_slowest(cJSON *doc, const struct an_kern_result *r)
+{
+	cJSON *a = cJSON_AddArrayToObject(doc, "slowest"), *o;
+	size_t i;
+
+	for (i = 0; a && i < r->nslowest && (o = out_json_push_object(a)); i++) {
+		const struct an_kern_inst *x = &r->slowest[i];
+		char abs[48];
+
+		out_json_add_ns(o, "duration_ns", (double)x->dur_ps);
+		out_json_add_ns(o, "offset_ns", (double)x->offset_ps);
+		/* the file's clock as a string: ns since its epoch do not fit a double exactly */
+		snprintf(abs, sizeof(abs), "%" PRId64 ".%03" PRId64, x->start_ns, x->start_sub_ps);
+		cJSON_AddStringToObject(o, "start_ns", abs);
+		cJSON_AddStringToObject(o, "kernel", x->name);
+		cJSON_AddStringToObject(o, "input", x->input);
+		cJSON_AddStringToObject(o, "device", x->device);
+		cJSON_AddStringToObject(o, "stream", x->stream);
+		out_json_add_id(o, "correlation_id", x->has_correlation, x->correlation);
+		out_json_add_str_or_null(o, "function", x->function);
+		out_json_add_id(o, "program_id", x->function && x->has_program_id, x->program_id);
+	}
+}
+
 static int print_json(FILE *f, const struct an_kern_result *r, const struct out_kern_opts *o,
 		      const struct xp_notes *notes)
 {
@@ -195,6 +220,8 @@ static int print_json(FILE *f, const struct an_kern_result *r, const struct out_
 		add_kernels(doc, r, shown);
 	}
 	add_copies(doc, r);
+	if (r->opts.slowest)
+		add_slowest(doc, r);
 	out_json_add_notes(doc, notes);
 	return out_json_print(doc, f);
 }
@@ -394,6 +421,72 @@ static int print_kernel_table(FILE *f, const struct an_kern_result *r, size_t sh
 	return ret;
 }
 
+/*
+ * --slowest: the instances, slowest first. Machine modes: ns and ids exact;
+ * the table: times in units that suit them, START from the input's first
+ * GPU event (what export --device --from takes).
+ */
+static int print_slowest(FILE *f, enum out_mode mode, const struct an_kern_result *r, const struct out_style *st)
+{
+	static const char *const hm[] = {"duration_ns", "offset_ns", "start_ns", "input", "device", "stream",
+					 "correlation_id", "function", "program_id", "kernel"};
+	static const unsigned char right[] = {1, 1, 0, 0, 1, 0, 1, 0};
+	const char *h[10];
+	char th[2][32], b[2][48];
+	struct out_tcol col[2];
+	struct out_table t;
+	size_t i;
+	int machine = mode == OUT_CSV || mode == OUT_TSV, ret;
+
+	out_tcol_init(&col[0], st ? st->unit : OUT_UNIT_AUTO);
+	out_tcol_init(&col[1], st ? st->unit : OUT_UNIT_AUTO);
+	for (i = 0; i < r->nslowest; i++) {
+		out_tcol_add(&col[0], (double)r->slowest[i].dur_ps);
+		out_tcol_add(&col[1], (double)r->slowest[i].offset_ps);
+	}
+	if (machine) {
+		out_table_init(&t, 10, hm, NULL);
+	} else {
+		out_tcol_header(&col[0], th[0], sizeof(th[0]), "DURATION");
+		out_tcol_header(&col[1], th[1], sizeof(th[1]), "START");
+		h[0] = th[0], h[1] = th[1], h[2] = "DEVICE", h[3] = "STREAM", h[4] = "CORRELATION";
+		h[5] = "FUNCTION", h[6] = "PROGRAM", h[7] = "KERNEL";
+		out_table_init(&t, 8, h, right);
+	}
+	for (i = 0; i < r->nslowest; i++) {
+		const struct an_kern_inst *x = &r->slowest[i];
+		char corr[24], prog[24];
+
+		fmt_program(corr, sizeof(corr), x->has_correlation, x->correlation);
+		fmt_program(prog, sizeof(prog), x->function && x->has_program_id, x->program_id);
+		if (machine) {
+			out_table_add(&t, "%.3f", (double)x->dur_ps / 1000.0);
+			out_table_add(&t, "%.3f", (double)x->offset_ps / 1000.0);
+			out_table_add(&t, "%" PRId64 ".%03" PRId64, x->start_ns, x->start_sub_ps);
+			out_table_add(&t, "%s", x->input);
+		} else {
+			out_tcol_fmt(&col[0], b[0], sizeof(b[0]), (double)x->dur_ps);
+			out_tcol_fmt(&col[1], b[1], sizeof(b[1]), (double)x->offset_ps);
+			out_table_add(&t, "%s", b[0]);
+			out_table_add(&t, "%s", b[1]);
+		}
+		out_table_add(&t, "%s", x->device);
+		out_table_add(&t, "%s", x->stream);
+		out_table_add(&t, "%s", machine || x->has_correlation ? corr : "-");
+		out_table_add(&t, "%s", x->function ? x->function : machine ? "" : "-");
+		out_table_add(&t, "%s", machine || (x->function && x->has_program_id) ? prog : "-");
+		out_table_add(&t, "%s", x->name);
+	}
+	ret = out_table_print(&t, f, mode, st);
+	out_table_release(&t);
+	if (!ret && !machine)
+		fprintf(f, "\n%zu slowest of %zu kernel instance%s on %zu device%s in %zu input%s; START from each "
+			"input's first event on the GPU stream lines (export --device selecting the same planes "
+			"takes it in --from/--to)\n", r->nslowest, r->kernel_events, PLURAL(r->kernel_events),
+			r->devices, PLURAL(r->devices), r->inputs, PLURAL(r->inputs));
+	return ret;
+}
+
 static int print_table(FILE *f, const struct an_kern_result *r, const struct out_kern_opts *o,
 		       const struct out_style *st)
 {
@@ -447,6 +540,8 @@ static int print_table(FILE *f, const struct an_kern_result *r, const struct out
 int out_kernels(FILE *f, enum out_mode mode, const struct an_kern_result *r,
 		const struct out_kern_opts *o, const struct xp_notes *notes, const struct out_style *st)
 {
+	if (r->opts.slowest && mode != OUT_JSON)
+		return print_slowest(f, mode, r, st);
 	switch (mode) {
 	case OUT_JSON:
 		return print_json(f, r, o, notes);

@@ -1,0 +1,1 @@
+xplane-stat kernels --slowest 4 $SYNTH/gpu_kernels.xplane.pb
