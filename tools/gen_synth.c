@@ -998,6 +998,31 @@ static void synth_overview(const char *dir)
 }
 
 /*
+ * Launch latency split (EXPECTED.md section 16a): one stream, four kernels
+ * K1 [10,20], K2 [20,25], K3 [30,35], K4 [41,42] us, launched at 5, 8, 24
+ * and 40 us (correlation ids 1-4; both planes start at 0).
+ */
+static void synth_launch_queue(const char *dir)
+{
+	XSpace *sp = gen_space_new(NULL);
+	struct gen_plane g = gen_plane_add(sp, 1, "/device:GPU:0", 0);
+	struct gen_plane h = gen_plane_add(sp, 2, "/host:CPU", 0);
+	XLine *s = gen_line_add(&g, 1, "Stream #1(Compute)", 0);
+	XLine *hl = gen_line_add(&h, 1, "launch", 0);
+	static const int64_t k[][3] = {{10, 10, 5}, {20, 5, 8}, {30, 5, 24}, {41, 1, 40}};	/* start, dur, launch */
+	XEvent *ev;
+	size_t i;
+
+	for (i = 0; i < 4; i++) {
+		ev = gen_ev_add(&g, s, "fusion", US(k[i][0]), US(k[i][1]));
+		gen_ev_u64(&g, ev, "correlation_id", i + 1);
+		ev = gen_ev_add(&h, hl, "cuLaunchKernel", US(k[i][2]), US(1));
+		gen_ev_u64(&h, ev, "correlation_id", i + 1);
+	}
+	gen_space_write(sp, dir, "launch_queue.xplane.pb");
+}
+
+/*
  * kernels (EXPECTED.md section 16): two GPU planes; on GPU:0 two overlapping
  * streams with kernels of two launch configurations, an unparsable and an
  * AMD-style kernel_details, one copy of each kind and a memset, and a
@@ -1556,6 +1581,7 @@ static const struct gen_scenario scenarios[] = {
 	{"gpu_kernels", synth_gpu_kernels},
 	{"gpu_stray_end", synth_gpu_stray_end},
 	{"overview", synth_overview},
+	{"launch_queue", synth_launch_queue},
 	{"ops", synth_ops},
 	{"ops_values", synth_ops_values},
 	{"memory", synth_memory},

@@ -26,6 +26,8 @@ void an_ov_release(struct an_ov_result *r)
 	for (i = 0; i < r->n; i++) {
 		free(r->devices[i].steps.v);
 		free(r->devices[i].latency.v);
+		free(r->devices[i].queue.v);
+		free(r->devices[i].overhead.v);
 	}
 	free(r->devices);
 	free(r->host_steps.v);
@@ -346,7 +348,7 @@ static int latency(const struct xp_plane *p, const struct xp_event *e, const str
 #define LATENCY_MAX_CANDIDATES 256
 
 static int add_latency(struct an_ov_device *d, const struct xp_plane *p, const struct xp_event *e,
-		       const struct launches *L)
+		       const struct launches *L, int64_t *linked_lat, int *linked)
 {
 	const struct xp_stat *s = xp_event_stat(p, e, XP_K_CORRELATION_ID);
 	size_t lo, k;
@@ -367,6 +369,8 @@ static int add_latency(struct an_ov_device *d, const struct xp_plane *p, const s
 			d->off_scale++;
 			return 0;
 		}
+		*linked = 1;
+		*linked_lat = lat;
 		return dist_push(&d->latency, (double)lat);
 	}
 	/*
@@ -406,8 +410,59 @@ static int add_latency(struct an_ov_device *d, const struct xp_plane *p, const s
 			d->ambiguous++;
 			return 0;
 		}
+		*linked = 1;
+		*linked_lat = best_lat;
 		return dist_push(&d->latency, (double)best_lat);
 	}
+}
+
+/* A stream event in start order, with its linked launch latency (linked 0: none). */
+struct lev {
+	int64_t start, end, lat;
+	int linked;
+};
+
+static int cmp_lev(const void *a, const void *b)
+{
+	const struct lev *x = a, *y = b;
+
+	return (x->start > y->start) - (x->start < y->start);
+}
+
+/*
+ * One line's events (n, in any order): each linked latency split into the
+ * wait behind earlier work on the stream and the rest (an_ov_device.queue).
+ */
+static int split_latencies(struct an_ov_device *d, struct lev *v, size_t n)
+{
+	int64_t prev_end = INT64_MIN;
+	size_t i, j;
+
+	for (i = 1; i < n && v[i - 1].start <= v[i].start; i++)
+		;
+	if (i < n)
+		qsort(v, n, sizeof(*v), cmp_lev);
+	for (i = 0; i < n; i = j) {
+		/* events starting together do not wait for each other */
+		for (j = i; j < n && v[j].start == v[i].start; j++) {
+			int64_t q = 0, launch;
+
+			if (!v[j].linked)
+				continue;
+			if (v[j].lat > 0 && prev_end > INT64_MIN) {
+				launch = xp_sat_sub(v[j].start, v[j].lat);
+				q = xp_sat_sub(prev_end, launch);
+				q = q < 0 ? 0 : q > v[j].lat ? v[j].lat : q;
+			}
+			d->queued += q > 0;
+			if (dist_push(&d->queue, (double)q) || dist_push(&d->overhead, (double)(v[j].lat - q)))
+				return -1;
+		}
+		for (j = i; j < n && v[j].start == v[i].start; j++)
+			if (v[j].end > prev_end)
+				prev_end = v[j].end;
+	}
+	return 0;
 }
 
 static int add_plane(struct an_ov_result *r, const struct xp_plane *p, const struct launches *L,
@@ -415,6 +470,8 @@ static int add_plane(struct an_ov_result *r, const struct xp_plane *p, const str
 {
 	unsigned char *use = malloc(p->nlines + 1), *stray = xp_malloc_big(p->nevents + 1, 1);
 	signed char *memo = xp_malloc_big(p->nevmetas + 1, 3);
+	struct lev *lev = NULL;
+	size_t nlev;
 	struct ivs set[3] = {{0}};
 	int64_t (*all)[2] = NULL, first = INT64_MAX, last = INT64_MIN;
 	struct an_ov_device *d;
@@ -435,6 +492,8 @@ static int add_plane(struct an_ov_result *r, const struct xp_plane *p, const str
 	for (i = 0; i < 3; i++)
 		if (!(set[i].v = xp_malloc_big(work + 1, sizeof(*set[i].v))))
 			goto out;
+	if (!(lev = xp_malloc_big(work + 1, sizeof(*lev))))
+		goto out;
 	if (xp_plane_stray_ends(p, use, stray, &nstray, &err))
 		goto out;
 	if (!(d = device_of(r, p->name)))
@@ -447,9 +506,11 @@ static int add_plane(struct an_ov_result *r, const struct xp_plane *p, const str
 
 		if (!use[li])
 			continue;
+		nlev = 0;
 		for (i = ln->first_event; i < ln->first_event + ln->nevents; i++) {
 			const struct xp_event *e = &p->events[i];
-			int64_t end;
+			int64_t end, lat = 0;
+			int linked = 0;
 			enum work w;
 
 			if (stray[i])
@@ -473,9 +534,12 @@ static int add_plane(struct an_ov_result *r, const struct xp_plane *p, const str
 			set[w].v[set[w].n][0] = e->start_ps;
 			set[w].v[set[w].n][1] = end;
 			set[w].n++;
-			if (!tpu && add_latency(d, p, e, L))
+			if (!tpu && add_latency(d, p, e, L, &lat, &linked))
 				goto out;
+			lev[nlev++] = (struct lev){.start = e->start_ps, .end = end, .lat = lat, .linked = linked};
 		}
+		if (!tpu && split_latencies(d, lev, nlev))
+			goto out;
 	}
 	for (i = 0; i < 3; i++)
 		set[i].n = an_ov_merge(set[i].v, set[i].n);
@@ -505,6 +569,7 @@ out:
 		free(set[i].v);
 	free(all);
 	free(use);
+	free(lev);
 	free(stray);
 	free(memo);
 	return ret;
@@ -629,6 +694,8 @@ int an_ov_finish(struct an_ov_result *r, struct xp_err *err)
 	for (i = 0; i < r->n; i++) {
 		dist_finish(&r->devices[i].steps);
 		dist_finish(&r->devices[i].latency);
+		dist_finish(&r->devices[i].queue);
+		dist_finish(&r->devices[i].overhead);
 	}
 	dist_finish(&r->host_steps);
 	return 0;

@@ -69,6 +69,15 @@ struct an_ov_device {
 	 */
 	struct an_ov_dist latency;
 	size_t corr_events, no_launch, ambiguous, off_scale;
+	/*
+	 * Each linked latency split in two: queue, the part the event waited
+	 * behind earlier work on its stream (the latest end among the line's
+	 * events that start before it, minus the launch's start, within 0 and
+	 * the latency), and overhead, the rest (the launch call, the driver,
+	 * the dispatch). queued: linked events with a queue wait over 0.
+	 */
+	struct an_ov_dist queue, overhead;
+	size_t queued;
 };
 
 /* Idle time: span minus busy, saturated, never negative. */

@@ -71,6 +71,9 @@ static int print_json(FILE *f, const struct an_ov_result *r, const struct xp_not
 		cJSON_AddNumberToObject(lat, "ambiguous", (double)d->ambiguous);
 		cJSON_AddNumberToObject(lat, "off_scale", (double)d->off_scale);
 		json_dist(lat, "latency", &d->latency, 1);
+		cJSON_AddNumberToObject(lat, "queued", (double)d->queued);
+		json_dist(lat, "queue_wait", &d->queue, 1);
+		json_dist(lat, "overhead", &d->overhead, 1);
 	}
 	json_dist(doc, "host_steps", &r->host_steps, 0);
 	out_json_add_notes(doc, notes);
@@ -84,7 +87,9 @@ static int print_machine(FILE *f, enum out_mode mode, const struct an_ov_result 
 		"collective_ns", "collective_exposed_ns", "memcpy_ns", "memcpy_exposed_ns",
 		"stray_end_events", "steps", "step_mean_ns", "step_median_ns", "step_min_ns", "step_max_ns",
 		"launches_linked", "launch_no_launch", "launch_ambiguous", "launch_mean_ns",
-		"launch_median_ns", "launch_p99_ns"};
+		"launch_median_ns", "launch_p99_ns", "launch_queued", "launch_queue_mean_ns",
+		"launch_queue_median_ns", "launch_queue_p99_ns", "launch_overhead_mean_ns",
+		"launch_overhead_median_ns", "launch_overhead_p99_ns"};
 	enum { NC = sizeof(h) / sizeof(h[0]) };
 	struct out_table t;
 	size_t i, k;
@@ -136,13 +141,63 @@ static int print_machine(FILE *f, enum out_mode mode, const struct an_ov_result 
 				out_fmt_ns(b, sizeof(b), lv[k]);
 				out_table_add(&t, "%s", d->latency.n ? b : "");
 			}
+			out_table_add(&t, "%zu", d->queued);
+			{
+				const double qv[] = {d->queue.mean, d->queue.median, d->queue.p99, d->overhead.mean,
+						     d->overhead.median, d->overhead.p99};
+
+				for (k = 0; k < 6; k++) {
+					out_fmt_ns(b, sizeof(b), qv[k]);
+					out_table_add(&t, "%s", d->latency.n ? b : "");
+				}
+			}
 		} else {
-			for (k = 0; k < 6; k++)
+			for (k = 0; k < 13; k++)
 				out_table_add(&t, "%s", "");
 		}
 	}
 	ret = out_table_print(&t, f, mode, NULL);
 	out_table_release(&t);
+	return ret;
+}
+
+/* The launch latency split: the wait behind earlier work on the stream, and the rest. */
+static int print_split(FILE *f, const struct an_ov_result *r, const struct out_style *st)
+{
+	static const unsigned char right[] = {0, 1, 1, 1, 1, 1, 1, 1};
+	static const char *const names[] = {"QUEUE MEAN", "QUEUE MEDIAN", "QUEUE P99", "REST MEAN", "REST MEDIAN",
+					    "REST P99"};
+	char hd[6][40];
+	const char *h[] = {"LAUNCH SPLIT", "QUEUED", hd[0], hd[1], hd[2], hd[3], hd[4], hd[5]};
+	struct out_tcol col;
+	struct out_table t;
+	size_t i, k;
+	int ret;
+
+	out_tcol_init(&col, st->unit);
+	for (i = 0; i < r->n; i++)
+		if (r->devices[i].latency.n)
+			out_tcol_add(&col, r->devices[i].queue.max), out_tcol_add(&col, r->devices[i].overhead.max);
+	out_tcol_headers(&col, hd[0], sizeof(hd[0]), names, 6);
+	out_table_init(&t, 8, h, right);
+	for (i = 0; i < r->n; i++) {
+		const struct an_ov_device *d = &r->devices[i];
+		const double v[] = {d->queue.mean, d->queue.median, d->queue.p99, d->overhead.mean, d->overhead.median,
+				    d->overhead.p99};
+
+		if (d->tpu || !d->latency.n)
+			continue;
+		out_table_add(&t, "%s", d->name);
+		out_table_add(&t, "%zu of %zu", d->queued, d->latency.n);
+		for (k = 0; k < 6; k++)
+			out_table_add_time(&t, &col, v[k]);
+	}
+	fputc('\n', f);
+	ret = out_table_print(&t, f, OUT_TABLE, st);
+	out_table_release(&t);
+	if (!ret)
+		fprintf(f, "QUEUE: the part of each launch latency spent behind earlier work on the kernel's stream; "
+			"REST: the launch call, driver and dispatch\n");
 	return ret;
 }
 
@@ -246,6 +301,8 @@ static int print_text(FILE *f, const struct an_ov_result *r, const struct out_st
 		ret = out_table_print(&t, f, OUT_TABLE, st);
 		out_table_release(&t);
 	}
+	if (!ret && nlat)
+		ret = print_split(f, r, st);
 	return ret;
 }
 

@@ -1,0 +1,1 @@
+xplane-stat overview --json $SYNTH/launch_queue.xplane.pb
