@@ -13,8 +13,9 @@
  * The journal is named after the file with its symbolic links resolved, so
  * every name of it finds the same journal; it notes the file (device,
  * inode), the length to come back to and the length the append would reach,
- * and a roll-back never cuts a file that grew past that (other lines came
- * after, through a hard link or a copy of the tool without this journal).
+ * then holds the bytes the append writes: a roll-back cuts only bytes that
+ * are a prefix of those (never lines another appender wrote, through a hard
+ * link or a copy of the tool without this journal).
  * The file is locked and then checked to be the one at its path still (not
  * replaced while we waited); only our own journal is ever removed; the
  * journal's folder is synced after it is made and removed. Where the file
@@ -99,28 +100,35 @@ static int sync_dir_of(const char *path)
 
 struct journal {
 	uintmax_t dev, ino, len, end;
-	int has_end;		/* journals of the first version noted no end */
+	int has_end;		/* journals of the first version noted no end, */
+	size_t head;		/* nor the bytes after their first line: where those start */
+	uintmax_t size;		/* the journal's length */
 };
 
 /* Reads path's journal: 1 read, 0 none, -1 unreadable (errno set), -2 not a journal. */
 static int journal_read(const char *path, struct journal *j)
 {
-	char buf[256];
+	char buf[256], *nl;
+	struct stat st;
 	int fd = open(path, O_RDONLY | O_CLOEXEC), k;
 	ssize_t n;
 
 	if (fd < 0)
 		return errno == ENOENT ? 0 : -1;
 	n = read_at(fd, buf, sizeof(buf) - 1, 0);
+	memset(j, 0, sizeof(*j));
+	if (n >= 0 && fstat(fd, &st) == 0)
+		j->size = (uintmax_t)st.st_size;
 	close(fd);
 	if (n < 0)
 		return -1;
 	buf[n] = '\0';
-	memset(j, 0, sizeof(*j));
 	k = sscanf(buf, JOURNAL_MAGIC " %ju %ju %ju %ju", &j->dev, &j->ino, &j->len, &j->end);
 	if (k < 3)
 		return -2;
 	j->has_end = k == 4;
+	nl = memchr(buf, '\n', (size_t)n);
+	j->head = nl ? (size_t)(nl - buf) + 1 : (size_t)n;
 	return 1;
 }
 
@@ -145,6 +153,38 @@ static int roll_back(struct cmd_append *a)
 	if (ftruncate(a->fd, a->len) || fsync(a->fd))
 		return -1;
 	return a->journal ? journal_remove(a) : 0;
+}
+
+/*
+ * Whether the file's bytes from j->len to size are the start of what the
+ * journal says the append wrote (the bytes after its first line; a journal
+ * of the first version holds none, and is trusted as it was). 1 yes, 0 no,
+ * -1 unreadable (errno set).
+ */
+static int cut_is_ours(struct cmd_append *a, const struct journal *j, uintmax_t size)
+{
+	char fb[1 << 14], jb[1 << 14];
+	uintmax_t off = 0, want = size - j->len;
+	int fd, ret = 1;
+
+	if (j->size <= j->head)
+		return 1;	/* the first version's journal: no bytes to compare */
+	if (j->size - j->head < want)
+		return 0;
+	if ((fd = open(a->journal, O_RDONLY | O_CLOEXEC)) < 0)
+		return -1;
+	while (ret == 1 && off < want) {
+		size_t k = want - off < sizeof(fb) ? (size_t)(want - off) : sizeof(fb);
+
+		if (read_at(a->fd, fb, k, (off_t)(j->len + off)) != (ssize_t)k ||
+		    read_at(fd, jb, k, (off_t)(j->head + off)) != (ssize_t)k)
+			ret = -1;
+		else if (memcmp(fb, jb, k))
+			ret = 0;
+		off += k;
+	}
+	close(fd);
+	return ret;
 }
 
 /*
@@ -180,6 +220,17 @@ static int recover(struct cmd_append *a, const struct stat *st)
 	if (j.len > (uintmax_t)st->st_size) {
 		cmd_error("'%s' is shorter (%jd bytes) than its journal '%s' noted (%ju): nothing appended; "
 			  "check the file, then remove the journal", a->path, (intmax_t)st->st_size, a->journal, j.len);
+		return EXIT_INPUT;
+	}
+	if (j.has_end && (uintmax_t)st->st_size <= j.end && (r = cut_is_ours(a, &j, (uintmax_t)st->st_size)) <= 0) {
+		if (r < 0) {
+			cmd_error("cannot read '%s' or '%s': %s: nothing appended", a->path, a->journal, strerror(errno));
+			return EXIT_ERROR;
+		}
+		cmd_error("'%s': the bytes after byte %ju are not those its journal '%s' says the interrupted append "
+			  "wrote (another append through another name of the file?): nothing appended, nothing "
+			  "rolled back: check the file from byte %ju, then remove the journal", a->path, j.len,
+			  a->journal, j.len);
 		return EXIT_INPUT;
 	}
 	if (j.has_end && (uintmax_t)st->st_size > j.end) {
@@ -304,10 +355,17 @@ static int open_locked(struct cmd_append *a, struct stat *st)
 	for (tries = 0; tries < 16; tries++) {
 		a->fd = open(a->path, O_RDWR | O_CLOEXEC);
 		if (a->fd < 0 && errno == ENOENT) {
-			a->fd = open(a->path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-			if (a->fd < 0 && errno == EEXIST)
-				continue;	/* made by another appender just now */
-			a->created = a->fd >= 0;
+			struct stat l;
+
+			if (lstat(a->path, &l) == 0 && S_ISLNK(l.st_mode)) {
+				/* a link to a file yet to be made: made through the link, the link kept */
+				a->fd = open(a->path, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+			} else {
+				a->fd = open(a->path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+				if (a->fd < 0 && errno == EEXIST)
+					continue;	/* made by another appender just now */
+				a->created = a->fd >= 0;
+			}
 		}
 		if (a->fd < 0) {
 			cmd_error("cannot open '%s': %s", a->path, strerror(errno));
@@ -407,11 +465,12 @@ int cmd_append_read(struct cmd_append *a, struct out_bytes *b)
 
 /*
  * The journal noting the length to come back to and the one the append
- * reaches (n more bytes), synced with its folder before the file is touched.
+ * reaches, then the n bytes it writes (after the newline a record lacked),
+ * synced with its folder before the file is touched.
  * Without locks it is made exclusively, and the file must still be as long
  * as when it was checked. 0, or -1 with a message.
  */
-static int journal_write(struct cmd_append *a, size_t n)
+static int journal_write(struct cmd_append *a, const void *bytes, size_t n)
 {
 	char buf[256];
 	struct stat st;
@@ -429,7 +488,8 @@ static int journal_write(struct cmd_append *a, size_t n)
 				  a->path);
 		return -1;
 	}
-	if (write_all(fd, buf, (size_t)k) || fsync(fd) || close(fd) || sync_dir_of(a->journal)) {
+	if (write_all(fd, buf, (size_t)k) || (a->newline && write_all(fd, "\n", 1)) || write_all(fd, bytes, n) ||
+	    fsync(fd) || close(fd) || sync_dir_of(a->journal)) {
 		e = errno;
 		unlink(a->journal);
 		cmd_error("cannot write '%s': %s: nothing appended to '%s'", a->journal, strerror(e), a->path);
@@ -446,6 +506,7 @@ static int journal_write(struct cmd_append *a, size_t n)
 
 int cmd_append_commit(struct cmd_append *a, const void *bytes, size_t n)
 {
+	struct sigaction ign, old_xfsz;
 	sigset_t all, old;
 	int ret = EXIT_OK, e;
 
@@ -456,9 +517,14 @@ int cmd_append_commit(struct cmd_append *a, const void *bytes, size_t n)
 	sigaddset(&all, SIGHUP);
 	sigaddset(&all, SIGQUIT);
 	sigaddset(&all, SIGPIPE);
-	sigaddset(&all, SIGXFSZ);	/* past the file size limit: a failed write (EFBIG) rolled back */
 	sigprocmask(SIG_BLOCK, &all, &old);
-	if (journal_write(a, n)) {
+	/* past the file size limit: a write that fails (EFBIG) and is rolled back, not a signal that kills
+	 * (blocked, it would be delivered when the mask comes back) */
+	memset(&ign, 0, sizeof(ign));
+	ign.sa_handler = SIG_IGN;
+	sigemptyset(&ign.sa_mask);
+	sigaction(SIGXFSZ, &ign, &old_xfsz);
+	if (journal_write(a, bytes, n)) {
 		ret = EXIT_ERROR;
 		goto out;
 	}
@@ -485,6 +551,7 @@ int cmd_append_commit(struct cmd_append *a, const void *bytes, size_t n)
 			cmd_error("cannot remove '%s': %s: nothing appended", a->journal, strerror(e));
 	}
 out:
+	sigaction(SIGXFSZ, &old_xfsz, NULL);
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	return ret;
 }
@@ -493,8 +560,12 @@ void cmd_append_close(struct cmd_append *a)
 {
 	struct stat st;
 
-	/* a file this append made and left empty (refused, or failed) goes again */
-	if (a->fd >= 0 && a->created && !fstat(a->fd, &st) && !st.st_size)
+	/*
+	 * A file this append made and left empty (refused, or failed) goes
+	 * again, under the lock (an appender waiting for it finds it gone and
+	 * makes its own); without locks another appender may be writing to it.
+	 */
+	if (a->fd >= 0 && a->created && !a->nolock && !fstat(a->fd, &st) && !st.st_size)
 		unlink(a->path);
 	if (a->fd >= 0)
 		close(a->fd);	/* the lock goes with it */

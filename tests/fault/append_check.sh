@@ -134,5 +134,40 @@ mkdir new.jsonl-journal
 [ $? -ne 0 ] || bad "an append whose journal cannot be written exited 0"
 [ ! -e new.jsonl ] || bad "a failed append left the file it made: $(ls -l new.jsonl)"
 
+# 10. A journal holds the bytes its append writes: a cut prefix of them is rolled back; other bytes
+# (an append through another name of the file, within the noted end) are never cut.
+cp h.jsonl own.jsonl
+len=$(wc -c <own.jsonl)
+line='{"xplane_stat_summary":1,"the line the interrupted append meant to write"}'
+{ echo "xplane-stat append journal $(stat -c '%d %i' own.jsonl) $len $((len + ${#line} + 1))"; echo "$line"; } >own.jsonl-journal
+printf '%s' "$line" | head -c 20 >>own.jsonl
+"$bin" summarize --append -o own.jsonl "$trace" 2>err || bad "a cut prefix of the journal's bytes: $(cat err)"
+grep -q "rolled back" err || bad "a cut prefix of the journal's bytes was not rolled back: $(cat err)"
+"$bin" merge --check own.jsonl >/dev/null 2>err || bad "after rolling back the journal's prefix: $(cat err)"
+cp h.jsonl other.jsonl
+len=$(wc -c <other.jsonl)
+{ echo "xplane-stat append journal $(stat -c '%d %i' other.jsonl) $len $((len + ${#line} + 1))"; echo "$line"; } >other.jsonl-journal
+printf '{"another appender wrote this"}\n' >>other.jsonl
+cp other.jsonl other.orig
+"$bin" summarize --append -o other.jsonl "$trace" >/dev/null 2>err
+[ $? -eq 3 ] || bad "bytes not the journal's: not refused with 3: $(cat err)"
+cmp -s other.jsonl other.orig || bad "bytes another appender wrote were cut"
+grep -q "not those its journal" err || bad "the refusal does not say why: $(cat err)"
+
+# 11. Past the file size limit (ulimit -f): exit 1, the file as it was, no journal; not killed by SIGXFSZ.
+cp h.jsonl fsz.jsonl
+cp fsz.jsonl fsz.orig
+blocks=$(( ($(wc -c <fsz.jsonl) + 1023) / 1024 ))
+(ulimit -f "$blocks"; exec "$bin" summarize --append -o fsz.jsonl "$trace") >/dev/null 2>err
+rc=$?
+[ $rc -eq 1 ] || bad "past the file size limit: exit $rc, not 1: $(cat err)"
+cmp -s fsz.jsonl fsz.orig || bad "past the file size limit the file changed"
+[ ! -e fsz.jsonl-journal ] || bad "past the file size limit a journal was left"
+
+# 12. A symbolic link to a file yet to be made: made through the link, the link kept.
+ln -s made.jsonl dangling.jsonl
+"$bin" summarize --append -o dangling.jsonl "$trace" 2>err || bad "append through a dangling link: $(cat err)"
+[ -L dangling.jsonl ] && [ "$(wc -l <made.jsonl)" -eq 1 ] || bad "the dangling link's target was not made with one line"
+
 [ $fail -eq 0 ] && echo "append protocol: all checks passed"
 exit $fail
