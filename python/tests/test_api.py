@@ -146,6 +146,12 @@ def test_errors(tmp_path):
         xplane_stat.functions(os.path.join(REAL, "mi300x_jax_gemm.xplane.pb"), min_duration="fast")
     with pytest.raises(xplane_stat.UsageError):
         xplane_stat.functions(os.path.join(REAL, "mi300x_jax_gemm.xplane.pb"), time="wall")
+    with pytest.raises(xplane_stat.UsageError):
+        xplane_stat.functions(os.path.join(REAL, "mi300x_jax_gemm.xplane.pb"), device=1)
+    # bytes are taken as they are
+    assert xplane_stat.functions(os.path.join(REAL, "mi300x_jax_gemm.xplane.pb"), device=b"gpu")[0]["name"] == "jit_dot"
+    # every failure is an xplane_stat.Error; out of memory is a MemoryError too
+    assert issubclass(xplane_stat.OutOfMemory, xplane_stat.Error) and issubclass(xplane_stat.OutOfMemory, MemoryError)
 
 
 def test_library_not_found(tmp_path):

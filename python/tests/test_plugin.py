@@ -49,7 +49,8 @@ def test_summary_lines_and_table(tmp_path):
     assert "jit_autotune_fn_0" in r.stdout
     # a line per file of each test's profile: the stand-in writes the 5 rounds as 5 hosts' files
     tags = [json.loads(line)["tags"] for line in out.read_text().splitlines()]
-    assert tags == [["test=test_bench.py::test_fn0"]] * 5 + [["test=test_bench.py::test_fn1"]] * 5
+    assert [t[0] for t in tags] == ["test=test_bench.py::test_fn0"] * 5 + ["test=test_bench.py::test_fn1"] * 5
+    assert len({t[1] for t in tags}) == 1 and tags[0][1].startswith("session=")
     d = subprocess.run([XPS, "diff", str(out), str(out)], capture_output=True, text=True)
     assert d.returncode == 0, d.stderr
 
@@ -79,3 +80,19 @@ def test_gate(tmp_path):
     other.write_text("")
     new = run_pytest(tmp_path, "slow", "--xplane-stat-gate", "5", str(other))
     assert new.returncode == 0 and "not in the baseline (new)" in new.stdout, new.stdout + new.stderr
+
+
+def test_gate_with_sessions_appended(tmp_path):
+    """A baseline --xplane-stat-out appended to twice: the last session is the baseline (not two runs,
+    which would leave one sample a side); a current file holding earlier sessions: this one alone."""
+    base = tmp_path / "base.jsonl"
+    for _ in range(2):
+        assert run_pytest(tmp_path, "base", "--xplane-stat-out", str(base)).returncode == 0
+    slow = run_pytest(tmp_path, "slow", "--xplane-stat-gate", "5", str(base))
+    assert slow.returncode == 1 and "too few samples" not in slow.stdout, slow.stdout + slow.stderr
+    runs = tmp_path / "runs.jsonl"
+    for _ in range(3):
+        assert run_pytest(tmp_path, "base", "--xplane-stat-out", str(runs)).returncode == 0
+    mixed = run_pytest(tmp_path, "slow", "--xplane-stat-out", str(runs), "--xplane-stat-gate", "5", str(base))
+    assert mixed.returncode == 1, mixed.stdout + mixed.stderr
+    assert len(runs.read_text().splitlines()) == 4 * 10  # every session kept in --xplane-stat-out

@@ -21,10 +21,10 @@ import os
 import re
 
 from . import _lib
-from .errors import Error, InputError, NothingFound, NoWinner, ReadError, UsageError
+from .errors import Error, InputError, NothingFound, NoWinner, OutOfMemory, ReadError, UsageError
 
 __all__ = ["functions", "autotune", "expand_paths", "version", "Error", "ReadError", "UsageError",
-           "InputError", "NothingFound", "NoWinner"]
+           "InputError", "NothingFound", "NoWinner", "OutOfMemory"]
 
 _TIMES = {"busy": 0, "span": 1}
 _UNITS = {"ps": 1, "ns": 1e3, "us": 1e6, "ms": 1e9, "s": 1e12}
@@ -88,8 +88,13 @@ def expand_paths(paths):
     return out
 
 
-def _enc(s):
-    return None if s is None else os.fsencode(s) if isinstance(s, os.PathLike) else str(s).encode()
+def _enc(s, what="an option"):
+    """An option's text as the library takes it: str (UTF-8), bytes as they are, None."""
+    if s is None or isinstance(s, bytes):
+        return s
+    if isinstance(s, str):
+        return s.encode("utf-8", "surrogateescape")
+    raise UsageError(f"{what}: {s!r} is not a string")
 
 
 def _dec(b):
@@ -121,7 +126,8 @@ def functions(paths, *, device=None, match=None, time="busy", children=None, min
     the command exits 4. The library's warnings are not reported here."""
     if isinstance(trim, bool) or not isinstance(trim, int) or trim < 0:
         raise UsageError(f"trim: {trim!r} is not a non-negative integer")
-    opts = _lib._FunctionsOpts(_enc(device), _enc(match), _time_code(time, children, "functions"), _enc(children),
+    opts = _lib._FunctionsOpts(_enc(device, "device"), _enc(match, "match"), _time_code(time, children, "functions"),
+                               _enc(children, "children"),
                                _duration_ps(min_duration, "min_duration"), trim, 1 if per_device else 0)
     files = expand_paths(paths)
     L = _lib.lib()
@@ -194,8 +200,9 @@ def autotune(paths, *, device=None, id_regex=None, time="busy", children=None, m
         raise UsageError(f"trim: {trim!r} is not a non-negative integer")
     if not (0 < alpha < 1):
         raise UsageError(f"alpha: {alpha!r} is not between 0 and 1")
-    opts = _lib._AutotuneOpts(_enc(device), _enc(id_regex), _time_code(time, children, "autotune"),
-                              _enc(children), _duration_ps(min_duration, "min_duration"), trim, 1, alpha,
+    opts = _lib._AutotuneOpts(_enc(device, "device"), _enc(id_regex, "id_regex"),
+                              _time_code(time, children, "autotune"), _enc(children, "children"),
+                              _duration_ps(min_duration, "min_duration"), trim, 1, alpha,
                               1 if all_devices else 0, 1 if pool_programs else 0, 1 if keep_duplicates else 0)
     files = expand_paths(paths)
     L = _lib.lib()

@@ -40,11 +40,15 @@ class NoWinner(Error):
     exit_code = 9
 
 
+class OutOfMemory(Error, MemoryError):
+    """The library ran out of memory (exit 1); also a MemoryError."""
+
+    exit_code = 1
+
+
 # XPS_E* codes of include/xplane_stat.h
-_BY_CODE = {-1: Error, -2: ReadError, -3: InputError, -4: InputError, -5: UsageError}
+_BY_CODE = {-1: OutOfMemory, -2: ReadError, -3: InputError, -4: InputError, -5: UsageError}
 
 
 def error_for(code, message):
-    if code == -1:
-        return MemoryError(message)
     return _BY_CODE.get(code, Error)(message)

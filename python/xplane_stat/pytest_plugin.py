@@ -55,16 +55,20 @@ class _State:
         self.gate = config.getoption("xplane_stat_gate")
         self.rounds = config.getoption("xplane_stat_rounds")
         self.tmp = tempfile.mkdtemp(prefix="xplane-stat-bench-")
-        self.lines = self.out or (os.path.join(self.tmp, "current.jsonl") if self.gate else None)
+        # this session's lines alone (the gate's current side), whatever --xplane-stat-out holds before
+        self.lines = os.path.join(self.tmp, "session.jsonl")
+        self.session = f"{time.strftime('%Y%m%dT%H%M%S')}-{os.getpid()}"
         self.results = []
-        self.exe = _binary() if self.lines else None
+        self.exe = _binary() if self.out or self.gate else None
 
-    def summarize(self, nodeid, profile_dir):
-        tag = "test=" + nodeid.replace(",", ";")
-        r = subprocess.run([self.exe, "summarize", "--append", "-o", self.lines, "--tag", tag, profile_dir],
-                           capture_output=True, text=True)
-        if r.returncode != 0:
-            raise Error(f"xplane-stat summarize failed (exit {r.returncode}): {r.stderr.strip()}")
+    def summarize(self, key, profile_dir):
+        tags = "test=" + key.replace(",", ";") + ",session=" + self.session
+        for dest in [self.lines] + ([self.out] if self.out else []):
+            r = subprocess.run([self.exe, "summarize", "--append", "-o", dest, "--tag", tags, profile_dir],
+                               capture_output=True, text=True)
+            if r.returncode != 0:
+                raise Error(f"xplane-stat summarize --append -o {dest} failed (exit {r.returncode}): "
+                            f"{r.stderr.strip()}")
 
 
 class XplaneBench:
@@ -91,7 +95,7 @@ class XplaneBench:
         row = xjax.profile(fn, *args, rounds=rounds, warmup=max(warmup - 1, 0), name=name, platform=platform,
                            profile_dir=d, **kwargs)
         row = dict(row, first_call_s=first, rounds=rounds)
-        if self._state.lines:
+        if self._state.exe:
             self._state.summarize(self._nodeid, d)
         self.results.append(row)
         self._state.results.append((self._nodeid, row))
@@ -115,17 +119,23 @@ def xplane_bench(request):
 
 
 def _test_key(node):
-    """The test's name in summary tags: its file's name and the rest of its node id
-    ("test_x.py::test_y[a]"), so that it does not change with pytest's rootdir,
-    which depends on the paths given (a baseline elsewhere moves it)."""
+    """The test's name in summary tags: its file's path from the folder pytest
+    was started in and the rest of its node id ("tests/test_x.py::test_y[a]"),
+    which does not move with pytest's rootdir (the paths given, a baseline in
+    another folder among them, decide that)."""
     rest = node.nodeid.split("::", 1)[1] if "::" in node.nodeid else node.name
     path = getattr(node, "path", None) or getattr(node, "fspath", None)
-    return f"{os.path.basename(str(path))}::{rest}" if path else node.nodeid
+    if not path:
+        return node.nodeid
+    start = node.config.invocation_params.dir
+    return f"{os.path.relpath(str(path), str(start))}::{rest}"
 
 
 def _lines_by_test(path):
-    """A summary file's lines by the test tag the plugin gave them ({nodeid: [line, ...]})."""
-    out = {}
+    """A summary file's lines by the test tag the plugin gave them, of each
+    test the last session's only (a file --xplane-stat-out appended to
+    over several sessions holds them all): {test: [line, ...]}."""
+    sessions = {}
     with open(path, encoding="utf-8", errors="surrogateescape") as f:
         for line in f:
             if not line.strip():
@@ -134,10 +144,14 @@ def _lines_by_test(path):
                 tags = json.loads(line).get("tags") or []
             except ValueError:
                 continue
-            for t in tags:
-                if t.startswith("test="):
-                    out.setdefault(t[5:], []).append(line)
-    return out
+            test = next((t[5:] for t in tags if t.startswith("test=")), None)
+            session = next((t[8:] for t in tags if t.startswith("session=")), "")
+            if test is None:
+                continue
+            by = sessions.setdefault(test, {})
+            by.setdefault(session, []).append(line)
+            by[session] = by.pop(session)  # the session seen last goes last
+    return {test: list(by.values())[-1] for test, by in sessions.items()}
 
 
 def _gate(st):
@@ -163,6 +177,8 @@ def _gate(st):
         r = subprocess.run([st.exe, "diff", "--gate", pct, *paths], capture_output=True, text=True)
         out.append(f"{test}:")
         out.extend("  " + line if line else "" for line in (r.stdout + r.stderr).rstrip().splitlines())
+        if "too few samples" in r.stdout:
+            out.append(f"  WARNING: {test}: a function has too few samples to compare: it is not gated")
         if r.returncode not in (0, 8):
             worst = r.returncode  # the gate could not run: that above all
         elif r.returncode == 8 and worst == 0:
