@@ -69,6 +69,10 @@ static int print_json(FILE *f, const struct an_diff_result *r, const struct xp_n
 		if (!(o = out_json_push_object(rows)))
 			break;
 		cJSON_AddStringToObject(o, "key", row->key);
+		/* the key's parts, so that a script need not parse "name(program)" */
+		cJSON_AddStringToObject(o, "name", row->name ? row->name : row->key);
+		out_json_add_id(o, "program_id", row->has_program_id, row->program_id);
+		cJSON_AddStringToObject(o, "level", level[r->opts.level]);
 		cJSON_AddStringToObject(o, "verdict", an_verdict_name(row->verdict));
 		if (row->approximate)
 			cJSON_AddBoolToObject(o, "approximate", 1);
