@@ -440,6 +440,11 @@ int cmd_append_open(struct cmd_append *a, const char *path, int repair);
 int cmd_append_read(struct cmd_append *a, struct out_bytes *b);
 int cmd_append_commit(struct cmd_append *a, const void *bytes, size_t n);
 void cmd_append_close(struct cmd_append *a);
+/* A number option's value in [lo, hi] into *out: -1 to go on (also when s is NULL), else EXIT_USAGE (said). */
+int cmd_number_opt(const char *s, const char *name, double lo, double hi, double *out);
+/* diff's and history's --gate: a line on stderr per gated row of r (an_diff_gate marked them). */
+struct an_diff_result;
+void cmd_gate_report(const struct an_diff_result *r, double gate, double gate95);
 /* Prints collected warnings to stderr ("xplane-stat: warning: ..."). */
 void cmd_print_notes(const struct xp_notes *n);
 

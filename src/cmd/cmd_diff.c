@@ -15,20 +15,6 @@ struct diff_args {
 };
 
 /* A number option: -1 to go on, else EXIT_USAGE (message printed). */
-static int number_opt(const char *s, const char *name, double lo, double hi, double *out)
-{
-	char *end;
-
-	if (!s)
-		return -1;
-	*out = strtod(s, &end);
-	if (end == s || *end || !(*out >= lo && *out <= hi)) {
-		cmd_error("%s: '%s' is not a number from %g to %g", name, s, lo, hi);
-		return EXIT_USAGE;
-	}
-	return -1;
-}
-
 struct diff_output {
 	const struct an_diff_result *r;
 	const struct xp_notes *notes;
@@ -102,9 +88,9 @@ int cmd_diff(int argc, char **argv)
 		cmd_error("--level: '%s' is not functions, kernels, ops or autotune", a.level);
 		goto out;
 	}
-	if ((ret = number_opt(a.alpha, "--alpha", 1e-12, 0.5, &dopt.alpha)) >= 0 ||
-	    (ret = number_opt(a.gate, "--gate", 0, 1e9, &gate)) >= 0 ||
-	    (ret = number_opt(a.gate95, "--gate-p95", 0, 1e9, &gate95)) >= 0)
+	if ((ret = cmd_number_opt(a.alpha, "--alpha", 1e-12, 0.5, &dopt.alpha)) >= 0 ||
+	    (ret = cmd_number_opt(a.gate, "--gate", 0, 1e9, &gate)) >= 0 ||
+	    (ret = cmd_number_opt(a.gate95, "--gate-p95", 0, 1e9, &gate95)) >= 0)
 		goto out;
 	ret = cmd_common_setup(&a.c, &mode, &dopt.time, &xo);
 	if (ret >= 0)
@@ -144,21 +130,7 @@ int cmd_diff(int argc, char **argv)
 	out.gate95 = gate95;
 	ret = cmd_write_noted(&a.c, mode, print_diff, &out, &notes);
 	if (!ret && gated) {
-		for (i = 0; i < res.nrows; i++) {
-			const struct an_diff_row *row = &res.rows[i];
-
-			if (!row->gated)
-				continue;
-			fputs("xplane-stat: gate: '", stderr);
-			out_put_text(stderr, row->key);	/* names are data */
-			if (row->gated & 1)
-				fprintf(stderr, "' is %.1f%% slower (mean; p = %.2g; limit %g%%)",
-					(row->change - 1) * 100, row->p_u, gate);
-			if (row->gated & 2)
-				fprintf(stderr, "%s p95 is %.1f%% higher (p = %.2g; limit %g%%)",
-					row->gated & 1 ? ";" : "'", (row->p95_change - 1) * 100, row->p_u, gate95);
-			fputc('\n', stderr);
-		}
+		cmd_gate_report(&res, gate, gate95);
 		ret = EXIT_GATE;
 	}
 	if (failed && (!ret || ret == EXIT_GATE)) {	/* the gate's 8 before a partial result's 6 */

@@ -71,7 +71,8 @@ static int drop_copies(struct an_run *runs, size_t *n, struct xp_notes *notes)
 int cmd_history(int argc, char **argv)
 {
 	struct cmd_common c;
-	const char *level = NULL, *id_regex = NULL, *baseline = NULL;
+	const char *level = NULL, *id_regex = NULL, *baseline = NULL, *gate_s = NULL, *gate95_s = NULL;
+	double gate = -1, gate95 = -1;
 	const struct opt opts[] = {
 		{"level", 'l', OPT_STR, &level, "functions|autotune",
 		 "rows: functions and programs (default), or autotune candidates"},
@@ -83,6 +84,11 @@ int cmd_history(int argc, char **argv)
 		CMD_OPT_DEVICE(&c, "gpu, TPU:1"),
 		CMD_OPT_KEEP_DUPLICATES(&c),
 		{"time", 0, OPT_STR, &c.time, "busy|span", "busy: union of device intervals (default); span: first start to last end"},
+		{"gate", 0, OPT_STR, &gate_s, "PCT",
+		 "exit 8 when a row of the latest run is slower than its baseline by more than PCT percent in the mean "
+		 "with p < 0.05 (as diff --gate)"},
+		{"gate-p95", 0, OPT_STR, &gate95_s, "PCT",
+		 "exit 8 when a row's 95th percentile grows by more than PCT percent with p < 0.05 (as diff --gate-p95)"},
 		CMD_OPTS_FORMAT(&c),
 		{0},
 	};
@@ -119,6 +125,9 @@ int cmd_history(int argc, char **argv)
 		cmd_error("--level: '%s' is not functions or autotune", level);
 		goto out;
 	}
+	if ((ret = cmd_number_opt(gate_s, "--gate", 0, 1e9, &gate)) >= 0 ||
+	    (ret = cmd_number_opt(gate95_s, "--gate-p95", 0, 1e9, &gate95)) >= 0)
+		goto out;
 	if ((ret = cmd_common_setup(&c, &mode, &dopt.time, &xo)) >= 0)
 		goto out;
 	if ((ret = cmd_match_setup(&c)) >= 0)
@@ -174,6 +183,10 @@ int cmd_history(int argc, char **argv)
 	out.r = &res;
 	out.notes = &notes;
 	ret = cmd_write_noted(&c, mode, print_history, &out, &notes);
+	if (!ret && (gate >= 0 || gate95 >= 0) && an_diff_gate(&res.diff, gate, gate95)) {
+		cmd_gate_report(&res.diff, gate, gate95);
+		ret = EXIT_GATE;
+	}
 out:
 	if (have_res)
 		an_hist_release(&res);

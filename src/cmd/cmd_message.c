@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "an_diff.h"
+
 /*
  * Every message goes out through here, escaped as the text table escapes
  * cells (control bytes and bytes that are not UTF-8 as \xNN): names from a
@@ -166,4 +168,39 @@ void cmd_print_notes(const struct xp_notes *n)
 
 	for (i = 0; i < n->n; i++)
 		cmd_error("warning: %s", n->msgs[i]);
+}
+
+int cmd_number_opt(const char *s, const char *name, double lo, double hi, double *out)
+{
+	char *end;
+
+	if (!s)
+		return -1;
+	*out = strtod(s, &end);
+	if (end == s || *end || !(*out >= lo && *out <= hi)) {
+		cmd_error("%s: '%s' is not a number from %g to %g", name, s, lo, hi);
+		return EXIT_USAGE;
+	}
+	return -1;
+}
+
+void cmd_gate_report(const struct an_diff_result *r, double gate, double gate95)
+{
+	size_t i;
+
+	for (i = 0; i < r->nrows; i++) {
+		const struct an_diff_row *row = &r->rows[i];
+
+		if (!row->gated)
+			continue;
+		fputs("xplane-stat: gate: '", stderr);
+		out_put_text(stderr, row->key);	/* names are data */
+		if (row->gated & 1)
+			fprintf(stderr, "' is %.1f%% slower (mean; p = %.2g; limit %g%%)", (row->change - 1) * 100,
+				row->p_u, gate);
+		if (row->gated & 2)
+			fprintf(stderr, "%s p95 is %.1f%% higher (p = %.2g; limit %g%%)", row->gated & 1 ? ";" : "'",
+				(row->p95_change - 1) * 100, row->p_u, gate95);
+		fputc('\n', stderr);
+	}
 }
