@@ -223,6 +223,11 @@ static int print_rows(FILE *f, enum out_mode mode, const struct an_diff_result *
 			side_cells(&t, machine, s[k], col);
 		if (machine)
 			out_table_add(&t, "%s", row->gated ? "fail" : "");
+		/* on a terminal, as history: slower rows red, faster green */
+		if (row->verdict == AN_V_SLOWER)
+			out_table_mark(&t, OUT_MARK_WORSE);
+		else if (row->verdict == AN_V_FASTER)
+			out_table_mark(&t, OUT_MARK_BETTER);
 	}
 	ret = out_table_print(&t, f, mode, st);
 	out_table_release(&t);
