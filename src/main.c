@@ -49,7 +49,8 @@ static void usage(FILE *f)
 	fprintf(f, "\n'xplane-stat COMMAND --help' shows a command's options; 'man xplane-stat' has the rest.\n"
 		   "exit status: 0 ok, 1 error, 2 usage, 3 unreadable or invalid input, 4 nothing matched,\n"
 		   "5 not supported by this build, 6 partial (some inputs unreadable), 7 no CUDA driver,\n"
-		   "8 diff --gate: slower beyond the limit, 9 autotune --winner: no single fastest\n");
+		   "8 diff --gate: slower beyond the limit, 9 autotune --winner: no single fastest,\n"
+		   "10 --gate: a row could not be decided (too few samples)\n");
 }
 
 static const struct command *find(const char *name)

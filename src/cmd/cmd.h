@@ -65,6 +65,7 @@ enum cmd_exit {
 	EXIT_NODRIVER = 7,	/* capture: no CUDA driver on this machine */
 	EXIT_GATE = 8,		/* diff --gate: a row is slower beyond the limit */
 	EXIT_NO_WINNER = 9,	/* autotune --winner: no single fastest candidate (tied, untested) */
+	EXIT_UNDECIDED = 10,	/* diff/history --gate: a row it would judge cannot be decided */
 };
 
 int cmd_functions(int argc, char **argv);
@@ -445,6 +446,12 @@ int cmd_number_opt(const char *s, const char *name, double lo, double hi, double
 /* diff's and history's --gate: a line on stderr per gated row of r (an_diff_gate marked them). */
 struct an_diff_result;
 void cmd_gate_report(const struct an_diff_result *r, double gate, double gate95);
+/*
+ * The gate's end: EXIT_GATE when a row is gated (said), else EXIT_UNDECIDED
+ * when a row it would judge cannot be decided (too few samples; nothing in
+ * common between the sides) unless allow_undecided (each named), else EXIT_OK.
+ */
+int cmd_gate_exit(const struct an_diff_result *r, double gate, double gate95, int allow_undecided);
 /* Prints collected warnings to stderr ("xplane-stat: warning: ..."). */
 void cmd_print_notes(const struct xp_notes *n);
 

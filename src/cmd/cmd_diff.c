@@ -12,9 +12,9 @@
 struct diff_args {
 	struct cmd_common c;
 	const char *level, *id_regex, *alpha, *gate, *gate95;
+	int allow_undecided;
 };
 
-/* A number option: -1 to go on, else EXIT_USAGE (message printed). */
 struct diff_output {
 	const struct an_diff_result *r;
 	const struct xp_notes *notes;
@@ -43,6 +43,8 @@ int cmd_diff(int argc, char **argv)
 		 "exit 8 when a row is slower by more than PCT percent in the mean with p < alpha"},
 		{"gate-p95", 0, OPT_STR, &a.gate95, "PCT",
 		 "exit 8 when a row's 95th percentile grows by more than PCT percent with p < alpha"},
+		{"allow-undecided", 0, OPT_FLAG, &a.allow_undecided, NULL,
+		 "with a gate: pass rows with too few samples (else exit 10 names them)"},
 		CMD_OPTS_SELECT(&a.c),
 		CMD_OPT_KEEP_DUPLICATES(&a.c),
 		CMD_OPTS_TAIL(&a.c),
@@ -70,7 +72,7 @@ int cmd_diff(int argc, char **argv)
 	enum out_mode mode = OUT_TABLE;
 	double gate = -1, gate95 = -1;
 	const char **pos = NULL;
-	size_t npos, failed = 0, gated, i, approximate = 0;
+	size_t npos, failed = 0, i, approximate = 0;
 
 	cmd_common_init(&a.c);
 	an_diff_init(&res, &dopt);
@@ -123,17 +125,15 @@ int cmd_diff(int argc, char **argv)
 		ret = EXIT_NOMATCH;
 		goto out;
 	}
-	gated = an_diff_gate(&res, gate, gate95);
+	an_diff_gate(&res, gate, gate95);
 	out.r = &res;
 	out.notes = &notes;
 	out.gate = gate;
 	out.gate95 = gate95;
 	ret = cmd_write_noted(&a.c, mode, print_diff, &out, &notes);
-	if (!ret && gated) {
-		cmd_gate_report(&res, gate, gate95);
-		ret = EXIT_GATE;
-	}
-	if (failed && (!ret || ret == EXIT_GATE)) {	/* the gate's 8 before a partial result's 6 */
+	if (!ret && (gate >= 0 || gate95 >= 0))
+		ret = cmd_gate_exit(&res, gate, gate95, a.allow_undecided);
+	if (failed && (!ret || ret == EXIT_GATE || ret == EXIT_UNDECIDED)) {	/* the gate's 8 or 10 before 6 */
 		cmd_error("%zu input%s could not be read; the comparison covers the rest", failed,
 			  failed == 1 ? "" : "s");
 		if (!ret)

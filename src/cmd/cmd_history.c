@@ -73,6 +73,7 @@ int cmd_history(int argc, char **argv)
 	struct cmd_common c;
 	const char *level = NULL, *id_regex = NULL, *baseline = NULL, *gate_s = NULL, *gate95_s = NULL;
 	double gate = -1, gate95 = -1;
+	int allow_undecided = 0;
 	const struct opt opts[] = {
 		{"level", 'l', OPT_STR, &level, "functions|autotune",
 		 "rows: functions and programs (default), or autotune candidates"},
@@ -89,6 +90,8 @@ int cmd_history(int argc, char **argv)
 		 "with p < 0.05 (as diff --gate)"},
 		{"gate-p95", 0, OPT_STR, &gate95_s, "PCT",
 		 "exit 8 when a row's 95th percentile grows by more than PCT percent with p < 0.05 (as diff --gate-p95)"},
+		{"allow-undecided", 0, OPT_FLAG, &allow_undecided, NULL,
+		 "with a gate: pass rows with too few samples (else exit 10 names them)"},
 		CMD_OPTS_FORMAT(&c),
 		{0},
 	};
@@ -183,9 +186,9 @@ int cmd_history(int argc, char **argv)
 	out.r = &res;
 	out.notes = &notes;
 	ret = cmd_write_noted(&c, mode, print_history, &out, &notes);
-	if (!ret && (gate >= 0 || gate95 >= 0) && an_diff_gate(&res.diff, gate, gate95)) {
-		cmd_gate_report(&res.diff, gate, gate95);
-		ret = EXIT_GATE;
+	if (!ret && (gate >= 0 || gate95 >= 0)) {
+		an_diff_gate(&res.diff, gate, gate95);
+		ret = cmd_gate_exit(&res.diff, gate, gate95, allow_undecided);
 	}
 out:
 	if (have_res)

@@ -204,3 +204,36 @@ void cmd_gate_report(const struct an_diff_result *r, double gate, double gate95)
 		fputc('\n', stderr);
 	}
 }
+
+int cmd_gate_exit(const struct an_diff_result *r, double gate, double gate95, int allow_undecided)
+{
+	size_t i, few = 0, common = 0, shown = 0;
+
+	for (i = 0; i < r->nrows; i++) {
+		few += r->rows[i].verdict == AN_V_FEW;
+		common += r->rows[i].verdict != AN_V_NEW && r->rows[i].verdict != AN_V_GONE;
+		if (r->rows[i].gated) {
+			cmd_gate_report(r, gate, gate95);
+			return EXIT_GATE;
+		}
+	}
+	if (allow_undecided || (!few && common))
+		return EXIT_OK;
+	if (!common) {
+		cmd_error("gate: the sides have no row in common (every row is new or gone): nothing was judged "
+			  "(--allow-undecided passes it)");
+		return EXIT_UNDECIDED;
+	}
+	for (i = 0; i < r->nrows && shown < 10; i++) {
+		if (r->rows[i].verdict != AN_V_FEW)
+			continue;
+		fputs("xplane-stat: gate: '", stderr);
+		out_put_text(stderr, r->rows[i].key);	/* names are data */
+		fprintf(stderr, "' has too few samples to be judged (%zu base, %zu current)\n", r->rows[i].base.n,
+			r->rows[i].cur.n);
+		shown++;
+	}
+	cmd_error("gate: %zu row%s could not be decided (more runs or executions on each side decide them; "
+		  "--allow-undecided passes them)", few, few == 1 ? "" : "s");
+	return EXIT_UNDECIDED;
+}
