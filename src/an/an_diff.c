@@ -338,7 +338,7 @@ static void row_finish(struct an_diff_result *r, struct an_diff_row *row)
 
 	side_finish(b, r->executions);
 	side_finish(c, r->executions);
-	row->change = row->ci_lo = row->ci_hi = row->p_u = row->p_welch = row->p95_change = NAN;
+	row->change = row->ci_lo = row->ci_hi = row->p_u = row->p_adj = row->p_welch = row->p95_change = NAN;
 	if (!b->n) {
 		row->verdict = AN_V_NEW;
 		row->delta = c->mean;
@@ -386,10 +386,60 @@ static void row_finish(struct an_diff_result *r, struct an_diff_row *row)
 	/* complete separation's exact p: 2 / C(n1 + n2, n1) */
 	if (log(2) - log_choose(b->n + c->n, b->n) >= log(alpha))
 		row->verdict = AN_V_FEW;
-	else if (!(row->p_u < alpha) || row->change == 1)
+	else
+		row->verdict = AN_V_SAME;	/* decided in an_diff_finish, once every p is known */
+}
+
+/* The verdict of a tested row from its corrected p and the size of the change. */
+static void decide(const struct an_diff_result *r, struct an_diff_row *row)
+{
+	if (row->verdict == AN_V_NEW || row->verdict == AN_V_GONE || row->verdict == AN_V_FEW)
+		return;
+	if (!(row->p_adj < r->opts.alpha) || row->change == 1 ||
+	    (isfinite(row->change) && fabs(row->change - 1) * 100 < r->opts.min_effect_pct))
 		row->verdict = AN_V_SAME;
 	else
 		row->verdict = row->delta > 0 ? AN_V_SLOWER : AN_V_FASTER;
+}
+
+static const struct an_diff_row *holm_rows;
+
+static int cmp_p(const void *x, const void *y)
+{
+	double a = holm_rows[*(const size_t *)x].p_u, b = holm_rows[*(const size_t *)y].p_u;
+
+	return a < b ? -1 : a > b;
+}
+
+/* Holm's step-down over the tested rows: the k-th smallest p times (m - k + 1), never below the one before. */
+static int holm(struct an_diff_result *r)
+{
+	size_t *ix = malloc((r->nrows + 1) * sizeof(*ix)), m = 0, k;
+	double run = 0;
+
+	if (!ix)
+		return -1;
+	for (k = 0; k < r->nrows; k++) {
+		struct an_diff_row *row = &r->rows[k];
+
+		row->p_adj = row->p_u;
+		if (row->verdict != AN_V_NEW && row->verdict != AN_V_GONE && row->verdict != AN_V_FEW &&
+		    isfinite(row->p_u))
+			ix[m++] = k;
+	}
+	r->tested = m;
+	if (r->opts.holm && m > 1) {
+		holm_rows = r->rows;
+		qsort(ix, m, sizeof(*ix), cmp_p);
+		for (k = 0; k < m; k++) {
+			double v = r->rows[ix[k]].p_u * (double)(m - k);
+
+			run = v > run ? v : run;
+			r->rows[ix[k]].p_adj = run > 1 ? 1 : run;
+		}
+	}
+	free(ix);
+	return 0;
 }
 
 static int cmp_row(const void *x, const void *y)
@@ -406,10 +456,13 @@ int an_diff_finish(struct an_diff_result *r, struct xp_err *err)
 {
 	size_t i;
 
-	(void)err;
 	r->executions = r->runs[0] == 1 && r->runs[1] == 1;
-	for (i = 0; i < r->nrows; i++) {
+	for (i = 0; i < r->nrows; i++)
 		row_finish(r, &r->rows[i]);
+	if (holm(r))
+		return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
+	for (i = 0; i < r->nrows; i++) {
+		decide(r, &r->rows[i]);
 		r->verdicts[r->rows[i].verdict]++;
 	}
 	if (r->nrows > 1)
@@ -424,7 +477,7 @@ size_t an_diff_gate(struct an_diff_result *r, double pct, double p95_pct)
 
 	for (i = 0; i < r->nrows; i++) {
 		struct an_diff_row *row = &r->rows[i];
-		int significant = row->p_u < r->opts.alpha && row->verdict != AN_V_FEW;
+		int significant = row->p_adj < r->opts.alpha && row->verdict != AN_V_FEW;
 
 		row->gated = 0;
 		if (pct >= 0 && row->verdict == AN_V_SLOWER && (row->change - 1) * 100 > pct)

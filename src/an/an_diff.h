@@ -47,12 +47,23 @@ enum an_verdict { AN_V_SAME, AN_V_FASTER, AN_V_SLOWER, AN_V_NEW, AN_V_GONE, AN_V
 /* "same", "faster", "slower", "new", "gone", "too few samples". */
 const char *an_verdict_name(enum an_verdict v);
 
+/* The default of an_diff_opts.min_effect_pct in the commands (--min-effect). */
+#define AN_DIFF_MIN_EFFECT_PCT 1.0
+
 struct an_diff_opts {
 	enum an_diff_level level;
 	enum an_time time;
 	const regex_t *match;	/* functions level: on names; NULL all */
 	const regex_t *id_re;	/* autotune level: group 1 is the candidate id */
 	double alpha;		/* 0.05 */
+	/*
+	 * A change of the mean under min_effect_pct percent is "same", however
+	 * significant (0: any); with holm, the rows' U p-values are corrected
+	 * for multiple comparisons (Holm's step-down) before the verdicts and
+	 * the gate read them.
+	 */
+	double min_effect_pct;
+	int holm;
 };
 
 struct an_diff_side {
@@ -74,6 +85,7 @@ struct an_diff_row {
 	double change;		/* current mean / base mean; NAN for new and gone */
 	double ci_lo, ci_hi;	/* its 95% interval; NAN when none */
 	double p_u, p_welch;	/* NAN when a side has no samples */
+	double p_adj;		/* p_u after the correction (opts.holm; else p_u); NAN when untested */
 	int exact;		/* p_u from the exact distribution */
 	double p95_change;	/* current p95 / base p95; NAN when not both */
 	enum an_verdict verdict;
@@ -88,6 +100,7 @@ struct an_diff_result {
 	size_t nrows, cap;
 	size_t runs[2];		/* runs added per side (0 base, 1 current) */
 	int executions;		/* after finish: the samples are executions (one run each side) */
+	size_t tested;		/* after finish: rows with a test (not new, gone or too few samples) */
 	size_t verdicts[AN_V_FEW + 1];
 	/* private */
 	struct xp_hmap by_key_;

@@ -11,7 +11,7 @@
 
 struct diff_args {
 	struct cmd_common c;
-	const char *level, *id_regex, *alpha, *gate, *gate95;
+	const char *level, *id_regex, *alpha, *gate, *gate95, *min_effect, *correction;
 	int allow_undecided;
 };
 
@@ -39,6 +39,10 @@ int cmd_diff(int argc, char **argv)
 		 "autotune level: group 1 of REGEX on function names is the candidate id (default "
 		 AN_AT_DEFAULT_ID_REGEX ")"},
 		{"alpha", 0, OPT_STR, &a.alpha, "P", "significance level of the tests (default 0.05)"},
+		{"min-effect", 0, OPT_STR, &a.min_effect, "PCT",
+		 "a change of the mean under PCT percent is same, however significant (default 1)"},
+		{"correction", 0, OPT_STR, &a.correction, "holm|none",
+		 "correct the rows' p-values for multiple comparisons: Holm's step-down (default) or none"},
 		{"gate", 0, OPT_STR, &a.gate, "PCT",
 		 "exit 8 when a row is slower by more than PCT percent in the mean with p < alpha"},
 		{"gate-p95", 0, OPT_STR, &a.gate95, "PCT",
@@ -62,7 +66,7 @@ int cmd_diff(int argc, char **argv)
 		.pos_msg = "diff compares two sets of runs: give BASE and CURRENT",
 	};
 	struct an_exec_opts xo = {0};
-	struct an_diff_opts dopt = {.alpha = 0.05};
+	struct an_diff_opts dopt = {.alpha = 0.05, .min_effect_pct = AN_DIFF_MIN_EFFECT_PCT, .holm = 1};
 	struct an_diff_result res;
 	struct diff_output out;
 	struct xp_notes notes = {0};
@@ -90,7 +94,14 @@ int cmd_diff(int argc, char **argv)
 		cmd_error("--level: '%s' is not functions, kernels, ops or autotune", a.level);
 		goto out;
 	}
+	if (a.correction && strcmp(a.correction, "holm") && strcmp(a.correction, "none")) {
+		cmd_error("--correction: '%s' is not holm or none", a.correction);
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	dopt.holm = !a.correction || !strcmp(a.correction, "holm");
 	if ((ret = cmd_number_opt(a.alpha, "--alpha", 1e-12, 0.5, &dopt.alpha)) >= 0 ||
+	    (ret = cmd_number_opt(a.min_effect, "--min-effect", 0, 1e6, &dopt.min_effect_pct)) >= 0 ||
 	    (ret = cmd_number_opt(a.gate, "--gate", 0, 1e9, &gate)) >= 0 ||
 	    (ret = cmd_number_opt(a.gate95, "--gate-p95", 0, 1e9, &gate95)) >= 0)
 		goto out;

@@ -104,7 +104,7 @@ int cmd_history(int argc, char **argv)
 		"Mann-Whitney U p-value and verdict; on a terminal slower rows are red, faster green.",
 		opts, .min_pos = 1, .max_pos = 1, .pos_msg = "give one history file",
 	};
-	struct an_diff_opts dopt = {.alpha = 0.05};
+	struct an_diff_opts dopt = {.alpha = 0.05, .min_effect_pct = AN_DIFF_MIN_EFFECT_PCT, .holm = 1};
 	struct an_exec_opts xo;
 	struct an_hist_result res = {0};
 	struct hist_output out;

@@ -162,7 +162,8 @@ int cmd_report(int argc, char **argv)
 	struct an_kern_result kr;
 	struct an_ops_result pr;
 	struct an_rep_timeline tl = {0};
-	struct an_diff_opts dopt = {.level = AN_DIFF_FUNCTIONS, .time = AN_TIME_BUSY, .alpha = 0.05};
+	struct an_diff_opts dopt = {.level = AN_DIFF_FUNCTIONS, .time = AN_TIME_BUSY, .alpha = 0.05,
+				    .min_effect_pct = AN_DIFF_MIN_EFFECT_PCT, .holm = 1};
 	struct an_diff_result dr;
 	struct an_hist_result hr;
 	struct an_run *runs = NULL;

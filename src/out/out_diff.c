@@ -54,6 +54,9 @@ static int print_json(FILE *f, const struct an_diff_result *r, const struct xp_n
 		return -1;
 	cJSON_AddStringToObject(doc, "level", level[r->opts.level]);
 	cJSON_AddNumberToObject(doc, "alpha", r->opts.alpha);
+	cJSON_AddStringToObject(doc, "correction", r->opts.holm ? "holm" : "none");
+	cJSON_AddNumberToObject(doc, "rows_tested", (double)r->tested);
+	cJSON_AddNumberToObject(doc, "min_effect_pct", r->opts.min_effect_pct);
 	for (i = 0; i < 2; i++) {
 		o = cJSON_AddObjectToObject(doc, i ? "current" : "base");
 		if (!o)
@@ -88,6 +91,7 @@ static int print_json(FILE *f, const struct an_diff_result *r, const struct xp_n
 			cJSON_AddBoolToObject(o, "p_exact", row->exact);
 		else
 			cJSON_AddNullToObject(o, "p_exact");
+		add_num_or_null(o, "p_adjusted", row->p_adj);
 		add_num_or_null(o, "p_welch", row->p_welch);
 		add_num_or_null(o, "p95_change", row->p95_change);
 		cJSON_AddItemToObject(o, "base", side_json(&row->base));
@@ -147,7 +151,7 @@ static int print_rows(FILE *f, enum out_mode mode, const struct an_diff_result *
 	static const char *const hm[] = {
 		"key", "verdict", "change", "change_ci95_low", "change_ci95_high", "p_value", "p_welch",
 		"base_n", "base_mean_ns", "base_median_ns", "base_min_ns",
-		"current_n", "current_mean_ns", "current_median_ns", "current_min_ns", "gate",
+		"current_n", "current_mean_ns", "current_median_ns", "current_min_ns", "gate", "p_adjusted",
 	};
 	static const char *const tname[3] = {"MEAN", "MEDIAN", "MIN"};
 	static const unsigned char right[] = {0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
@@ -221,8 +225,11 @@ static int print_rows(FILE *f, enum out_mode mode, const struct an_diff_result *
 		out_table_add(&t, "%s", b);
 		for (k = 0; k < 2; k++)
 			side_cells(&t, machine, s[k], col);
-		if (machine)
+		if (machine) {
 			out_table_add(&t, "%s", row->gated ? "fail" : "");
+			fmt_p(b, sizeof(b), row->p_adj, machine);
+			out_table_add(&t, "%s", b);
+		}
 		/* on a terminal, as history: slower rows red, faster green */
 		if (row->verdict == AN_V_SLOWER)
 			out_table_mark(&t, OUT_MARK_WORSE);
@@ -235,6 +242,11 @@ static int print_rows(FILE *f, enum out_mode mode, const struct an_diff_result *
 					   "p from Mann-Whitney U, alpha %g\n",
 					   samples_what(r), r->runs[0], r->runs[0] == 1 ? "" : "s",
 					   r->runs[1], r->runs[1] == 1 ? "" : "s", r->opts.alpha) < 0)
+		ret = -1;
+	if (!ret && mode == OUT_TABLE && fprintf(f, "verdicts: slower or faster when the U test's p%s is below "
+					   "alpha and the mean moved by %g%% or more\n",
+					   r->opts.holm && r->tested > 1 ? ", Holm-corrected over the rows tested," : "",
+					   r->opts.min_effect_pct) < 0)
 		ret = -1;
 	return ret;
 }

@@ -1,0 +1,1 @@
+for o in "--alpha 0.01 --correction none" "--alpha 0.01" "--min-effect 10" "--min-effect 0"; do echo "== $o"; xplane-stat diff --level autotune $o --csv $SYNTH/diff/base $SYNTH/diff/slow | cut -d, -f1-3,6; done; xplane-stat diff --correction bonferroni $SYNTH/diff/base $SYNTH/diff/slow; echo "exit $?"
