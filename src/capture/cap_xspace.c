@@ -1265,7 +1265,7 @@ int cap_xspace(const struct cap_file *const *files, size_t n, const struct cap_c
 		goto out;
 	/* The warnings and the hostname, as one more XSpace appended to the planes. */
 	sp.n_warnings = notes->n - nw0;
-	sp.warnings = notes->msgs + nw0;
+	sp.warnings = notes->msgs ? notes->msgs + nw0 : NULL;	/* NULL + 0 is undefined */
 	if (*host) {
 		sp.hostnames = &host;
 		sp.n_hostnames = 1;
