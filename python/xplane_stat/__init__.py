@@ -111,6 +111,22 @@ def _time_code(time, children, what):
     return _TIMES[time]
 
 
+def _compute(fn, result_type, paths, opts, threads):
+    """Opens the inputs, runs one of the library's *_compute on them, frees
+    the traces; the result (a pointer the caller frees) or the exception."""
+    files = expand_paths(paths)
+    res = ctypes.POINTER(result_type)()
+    err = ctypes.create_string_buffer(1024)
+    with _lib.Traces(files, threads) as handles:
+        _lib.check(fn(handles, len(files), ctypes.byref(opts), ctypes.byref(res), err, len(err)), err)
+    return res
+
+
+def _check_trim(trim):
+    if isinstance(trim, bool) or not isinstance(trim, int) or trim < 0:
+        raise UsageError(f"trim: {trim!r} is not a non-negative integer")
+
+
 def _int_or_none(has, v):
     return int(v) if has else None
 
@@ -124,18 +140,12 @@ def functions(paths, *, device=None, match=None, time="busy", children=None, min
     whole=True the whole document (the counts around the rows, the rows
     under "functions"). Raises NothingFound when no execution is found, as
     the command exits 4. The library's warnings are not reported here."""
-    if isinstance(trim, bool) or not isinstance(trim, int) or trim < 0:
-        raise UsageError(f"trim: {trim!r} is not a non-negative integer")
+    _check_trim(trim)
     opts = _lib._FunctionsOpts(_enc(device, "device"), _enc(match, "match"), _time_code(time, children, "functions"),
                                _enc(children, "children"),
                                _duration_ps(min_duration, "min_duration"), trim, 1 if per_device else 0)
-    files = expand_paths(paths)
     L = _lib.lib()
-    res = ctypes.POINTER(_lib._Functions)()
-    err = ctypes.create_string_buffer(1024)
-    with _lib.Traces(files, threads) as handles:
-        _lib.check(L.xps_functions_compute(handles, len(files), ctypes.byref(opts), ctypes.byref(res), err,
-                                           len(err)), err)
+    res = _compute(L.xps_functions_compute, _lib._Functions, paths, opts, threads)
     try:
         f = res.contents
         rows = []
@@ -196,21 +206,15 @@ def autotune(paths, *, device=None, id_regex=None, time="busy", children=None, m
     compiled into several programs has null statistics and a row per program
     under "programs" (pool_programs=True pools them). Copies of a run count
     once unless keep_duplicates. Raises NothingFound without candidates."""
-    if isinstance(trim, bool) or not isinstance(trim, int) or trim < 0:
-        raise UsageError(f"trim: {trim!r} is not a non-negative integer")
+    _check_trim(trim)
     if not (0 < alpha < 1):
         raise UsageError(f"alpha: {alpha!r} is not between 0 and 1")
     opts = _lib._AutotuneOpts(_enc(device, "device"), _enc(id_regex, "id_regex"),
                               _time_code(time, children, "autotune"), _enc(children, "children"),
                               _duration_ps(min_duration, "min_duration"), trim, 1, alpha,
                               1 if all_devices else 0, 1 if pool_programs else 0, 1 if keep_duplicates else 0)
-    files = expand_paths(paths)
     L = _lib.lib()
-    res = ctypes.POINTER(_lib._Autotune)()
-    err = ctypes.create_string_buffer(1024)
-    with _lib.Traces(files, threads) as handles:
-        _lib.check(L.xps_autotune_compute(handles, len(files), ctypes.byref(opts), ctypes.byref(res), err,
-                                          len(err)), err)
+    res = _compute(L.xps_autotune_compute, _lib._Autotune, paths, opts, threads)
     try:
         a = res.contents
         cands = {}

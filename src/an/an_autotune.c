@@ -242,6 +242,23 @@ const double *an_at_samples(const struct an_at_cand *c, size_t *n)
 	return c->samples_;
 }
 
+const char *an_at_nowinner_name(enum an_at_nowinner why)
+{
+	switch (why) {
+	case AN_AT_WINNER:
+		return NULL;
+	case AN_AT_NO_CANDIDATE:
+		return "no candidate";
+	case AN_AT_TIED:
+		return "tied";
+	case AN_AT_UNTESTED:
+		return "untested";
+	case AN_AT_PROGRAMS:
+		return "several programs";
+	}
+	return NULL;
+}
+
 const struct an_at_cand *an_at_winner(const struct an_at_result *r, enum an_at_nowinner *why,
 				      const struct an_at_cand **rival)
 {

@@ -91,6 +91,8 @@ enum an_at_nowinner {
  * slower, else NULL and *why (and *rival: a candidate tied with it, or
  * untested; NULL when none is in question).
  */
+/* Why in a few words ("tied", "untested", "no candidate", "several programs"); NULL for AN_AT_WINNER. */
+const char *an_at_nowinner_name(enum an_at_nowinner why);
 const struct an_at_cand *an_at_winner(const struct an_at_result *r, enum an_at_nowinner *why,
 				      const struct an_at_cand **rival);
 /* A candidate's samples in picoseconds, every one (untrimmed), in no particular order. */

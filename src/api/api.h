@@ -22,6 +22,14 @@ struct xps_trace {
 int api_fail(const struct xp_err *err, char *errbuf, size_t errlen);
 /* Compiles an extended regex into re; 0, or an XP_ERR_USAGE naming what (an option) and why not. */
 int api_regex(void *re, const char *pattern, const char *what, struct xp_err *err);
+/*
+ * One trace's executions, as the command finds them: 0, or an xp_errcode
+ * with err naming the input (a plane read now may be malformed, or zeros
+ * where the file shrank since it was opened: XP_ERR_IO); l is then empty.
+ */
+struct an_exec_opts;
+struct an_exec_list;
+int api_execs(xps_trace *t, const struct an_exec_opts *xo, struct an_exec_list *l, struct xp_err *err);
 /* traces (ntraces of them, none NULL) and out (have_out) as an analysis needs them; 0 or XP_ERR_USAGE. */
 int api_check_traces(const char *fn, xps_trace *const *traces, size_t ntraces, int have_out,
 		     struct xp_err *err);

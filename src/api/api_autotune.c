@@ -9,7 +9,6 @@
 
 #include "an_autotune.h"
 #include "an_exec.h"
-#include "an_input.h"
 
 /* The caller's struct xps_autotune is the first member: its pointer is the holder's. */
 struct at_holder {
@@ -18,22 +17,6 @@ struct at_holder {
 	uint64_t *ids;			/* every row's program ids, one block */
 	struct an_at_result res;	/* the rows' strings */
 };
-
-static const char *nowinner(enum an_at_nowinner why)
-{
-	switch (why) {
-	case AN_AT_NO_CANDIDATE:
-		return "no candidate";
-	case AN_AT_TIED:
-		return "tied";
-	case AN_AT_UNTESTED:
-		return "untested";
-	case AN_AT_PROGRAMS:
-		return "several programs";
-	default:
-		return NULL;
-	}
-}
 
 static int fill(struct at_holder *h)
 {
@@ -81,7 +64,7 @@ static int fill(struct at_holder *h)
 	h->pub.rows = h->rows;
 	h->pub.nrows = r->ncands;
 	h->pub.fastest = best ? best->id : NULL;
-	h->pub.no_fastest_because = nowinner(why);
+	h->pub.no_fastest_because = an_at_nowinner_name(why);
 	h->pub.rival = rival ? rival->id : NULL;
 	h->pub.inputs = r->inputs;
 	h->pub.inputs_without = r->inputs_without;
@@ -155,26 +138,18 @@ int xps_autotune_compute(xps_trace *const *traces, size_t ntraces, const struct 
 	ao.all_devices = o.all_devices != 0;
 	ao.time = have_child ? AN_TIME_CHILDREN : o.time == XPS_TIME_SPAN ? AN_TIME_SPAN : AN_TIME_BUSY;
 	ao.alpha = o.alpha > 0 ? o.alpha : 0.05;
-	if (!(h = calloc(1, sizeof(*h))) || !(digests = calloc(ntraces + 1, sizeof(*digests)))) {
+	if ((h = calloc(1, sizeof(*h))))
+		an_at_init(&h->res, &ao);
+	if (!h || !(digests = calloc(ntraces + 1, sizeof(*digests)))) {
 		ret = xp_err_set(&err, XP_ERR_NOMEM, "out of memory");
 		goto out;
 	}
-	an_at_init(&h->res, &ao);
 	for (i = 0; i < ntraces; i++) {
 		struct an_exec_list l;
 		uint64_t d;
 
-		ret = an_exec_find(traces[i]->t, &xo, &l, &err);
-		if (an_input_check(traces[i]->t, traces[i]->path, &err)) {
-			an_exec_list_release(&l);
-			ret = XP_ERR_IO;
+		if ((ret = api_execs(traces[i], &xo, &l, &err)))
 			goto out;
-		}
-		if (ret) {
-			if (ret != XP_ERR_NOMEM)
-				an_input_name_err(&err, traces[i]->path);
-			goto out;
-		}
 		/* as the command: a run given twice (the same executions) counts once */
 		if (l.n && !o.keep_duplicates) {
 			d = an_exec_list_digest(&l);
@@ -201,12 +176,7 @@ int xps_autotune_compute(xps_trace *const *traces, size_t ntraces, const struct 
 	*out = &h->pub;
 	h = NULL;
 out:
-	if (h) {
-		an_at_release(&h->res);
-		free(h->rows);
-		free(h->ids);
-		free(h);
-	}
+	xps_autotune_free(h ? &h->pub : NULL);
 	free(digests);
 	if (have_id)
 		regfree(&id_re);

@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "an_exec.h"
-#include "an_input.h"
 #include "an_functions.h"
 
 /* The caller's struct xps_functions is the first member: its pointer is the holder's. */
@@ -131,19 +130,8 @@ int xps_functions_compute(xps_trace *const *traces, size_t ntraces, const struct
 	for (i = 0; i < ntraces; i++) {
 		struct an_exec_list l;
 
-		ret = an_exec_find(traces[i]->t, &xo, &l, &err);
-		/* Its planes read now may have been zeros: the file shrank since it was opened. */
-		if (an_input_check(traces[i]->t, traces[i]->path, &err)) {
-			an_exec_list_release(&l);
-			ret = XP_ERR_IO;
+		if ((ret = api_execs(traces[i], &xo, &l, &err)))
 			goto out;
-		}
-		if (ret) {
-			/* A plane read now can be malformed: name the input. */
-			if (ret != XP_ERR_NOMEM)
-				an_input_name_err(&err, traces[i]->path);
-			goto out;
-		}
 		ret = an_fn_add(&h->res, &l, &err);
 		an_exec_list_release(&l);
 		if (ret)
@@ -160,11 +148,7 @@ int xps_functions_compute(xps_trace *const *traces, size_t ntraces, const struct
 	*out = &h->pub;
 	h = NULL;
 out:
-	if (h) {
-		an_fn_release(&h->res);
-		free(h->rows);
-		free(h);
-	}
+	xps_functions_free(h ? &h->pub : NULL);
 	if (have_match)
 		regfree(&match_re);
 	if (have_child)

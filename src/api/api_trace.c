@@ -88,6 +88,19 @@ int api_regex(void *re, const char *pattern, const char *what, struct xp_err *er
 	return xp_err_set(err, XP_ERR_USAGE, "%s: invalid regular expression '%.200s': %s", what, pattern, msg);
 }
 
+int api_execs(xps_trace *t, const struct an_exec_opts *xo, struct an_exec_list *l, struct xp_err *err)
+{
+	int ret = an_exec_find(t->t, xo, l, err);
+
+	if (an_input_check(t->t, t->path, err)) {
+		an_exec_list_release(l);
+		return XP_ERR_IO;
+	}
+	if (ret && ret != XP_ERR_NOMEM)
+		an_input_name_err(err, t->path);
+	return ret;
+}
+
 int api_check_traces(const char *fn, xps_trace *const *traces, size_t ntraces, int have_out,
 		     struct xp_err *err)
 {

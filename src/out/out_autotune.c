@@ -105,19 +105,7 @@ static void add_cands(cJSON *doc, const struct an_at_result *r, int samples, int
 
 const char *out_autotune_nowinner(enum an_at_nowinner why)
 {
-	switch (why) {
-	case AN_AT_WINNER:
-		return NULL;
-	case AN_AT_NO_CANDIDATE:
-		return "no candidate";
-	case AN_AT_TIED:
-		return "tied";
-	case AN_AT_UNTESTED:
-		return "untested";
-	case AN_AT_PROGRAMS:
-		return "several programs";
-	}
-	return NULL;
+	return an_at_nowinner_name(why);
 }
 
 /* Version 1: the candidates keyed by id at the top level, as the Python profiler's dict. */
