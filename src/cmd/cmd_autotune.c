@@ -258,7 +258,8 @@ static int at_after(struct cmd_drive *d)
 		return EXIT_ERROR;
 	}
 	if (r->inputs_without && !a->compat)
-		ret |= xp_notes_add(&d->notes, "%zu of %zu inputs hold no candidate", r->inputs_without, r->inputs);
+		ret |= xp_notes_add(&d->notes, "%zu of %zu inputs hold%s no candidate", r->inputs_without, r->inputs,
+				    r->inputs_without == 1 ? "s" : "");
 	if (r->dropped_short)
 		ret |= xp_notes_add(&d->notes, "%zu device event%s shorter than --min-duration dropped",
 				    r->dropped_short, r->dropped_short == 1 ? "" : "s");

@@ -106,8 +106,9 @@ int out_events(FILE *f, enum out_mode mode, const struct an_ev_result *r, const 
 		for (i = 0; i < r->n; i++)
 			sum = xp_sat_add(sum, r->rows[i].total_ps);
 		out_fmt_time(tot, sizeof(tot), (double)sum, st->unit);
-		fprintf(f, "%zu events of %zu names on %zu plane%s; total %s (nested events count in full)%s",
-			r->events, r->n, r->planes, r->planes == 1 ? "" : "s", tot,
+		fprintf(f, "%zu event%s of %zu name%s on %zu plane%s; total %s (nested events count in full)%s",
+			r->events, r->events == 1 ? "" : "s", r->n, r->n == 1 ? "" : "s", r->planes,
+			r->planes == 1 ? "" : "s", tot,
 			r->stray ? "; stray ends left out of the times" : "");
 		if (cut)
 			fprintf(f, "; %zu name%s longer than %d bytes cut to fit (--csv, --tsv and --json give "

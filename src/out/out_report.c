@@ -244,9 +244,9 @@ static void functions(FILE *f, const struct an_fn_result *fr, size_t top)
 			"fn-bar");
 	}
 	fputs("</table>\n", f);
-	fprintf(f, "<p class=\"note\">%zu executions of %zu functions on %zu device%s in %zu input%s",
-		fr->executions, fr->functions, fr->devices, fr->devices == 1 ? "" : "s", fr->inputs,
-		fr->inputs == 1 ? "" : "s");
+	fprintf(f, "<p class=\"note\">%zu execution%s of %zu function%s on %zu device%s in %zu input%s",
+		fr->executions, fr->executions == 1 ? "" : "s", fr->functions, fr->functions == 1 ? "" : "s",
+		fr->devices, fr->devices == 1 ? "" : "s", fr->inputs, fr->inputs == 1 ? "" : "s");
 	if (n < fr->nrows)
 		fprintf(f, "; the %zu rows with the most time shown of %zu", n, fr->nrows);
 	fputs(".</p>\n</section>\n", f);
@@ -289,7 +289,8 @@ static void timeline(FILE *f, const struct out_report *r)
 		out_fmt_time(span, sizeof(span), (double)s->span_ps, OUT_UNIT_AUTO);
 		fputs("<div class=\"strip\"><p>", f);
 		short_text(f, s->device);
-		fprintf(f, " <span class=\"note\">%zu executions over %s</span></p>\n", s->execs, span);
+		fprintf(f, " <span class=\"note\">%zu execution%s over %s</span></p>\n", s->execs,
+			s->execs == 1 ? "" : "s", span);
 		fprintf(f, "<svg class=\"timeline\" viewBox=\"0 0 %zu %d\" width=\"100%%\" height=\"%d\" "
 			   "preserveAspectRatio=\"none\" role=\"img\"><rect width=\"%zu\" height=\"%d\" fill=\"#f0f0f0\"/>",
 			tl->width, STRIP_H, STRIP_H, tl->width, STRIP_H);
