@@ -234,6 +234,13 @@ struct xps_autotune_opts {
 	int pool_programs;		/* one row per id, its programs pooled; else a row per program */
 	int keep_duplicates;		/* count every copy of a run (traces whose executions are
 					   identical to the picosecond); else copies count once */
+	/*
+	 * Nonzero: the numbers of ejkernel's Python profiler, limits included
+	 * (`autotune --compat=ejkernel`): the first plane whose name contains
+	 * device ("gpu" when NULL), its events one by one; time, children,
+	 * min_duration_ps, trim, id_regex and all_devices must be left zero.
+	 */
+	int compat;
 };
 
 /* One row: a candidate id, or with several programs one program of it. */

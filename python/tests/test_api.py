@@ -100,6 +100,10 @@ def autotune_cases():
     yield "programs_pooled", [os.path.join(SYNTH, "autotune_programs.xplane.pb")], {"pool_programs": True}, \
         ["--pool-programs"]
     yield "one_sample_each", [os.path.join(SYNTH, "autotune", "round_0.xplane.pb")], {}, []
+    yield "compat_h200", [os.path.join(REAL, "nvidia_h200_autotune")], {"compat": "ejkernel"}, ["--compat=ejkernel"]
+    yield "compat_synth", [os.path.join(SYNTH, "autotune")], {"compat": "ejkernel"}, ["--compat=ejkernel"]
+    yield "compat_gpu_device", [os.path.join(REAL, "nvidia_h200_autotune")], {"compat": "ejkernel", "device": "GPU:0"}, \
+        ["--compat=ejkernel", "--device", "GPU:0"]
 
 
 @pytest.mark.parametrize("name,paths,opts,args", list(autotune_cases()), ids=[c[0] for c in autotune_cases()])

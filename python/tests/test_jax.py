@@ -80,3 +80,16 @@ def test_without_jax(tmp_path):
     if "Error:" not in out.stdout:
         pytest.skip("this Python has jax: the error without it cannot be shown here")
     assert "needs jax" in out.stdout
+
+
+def test_profile_time_by_function_id_compat(standin, monkeypatch):
+    """compat='ejkernel': the original profiler's numbers, as autotune --compat=ejkernel gives them."""
+    from xplane_stat.jax import profile_time_by_function_id
+    monkeypatch.setenv("XPS_STANDIN_TRACES", os.pathsep.join(PROFILES))
+    got = profile_time_by_function_id(lambda: None, "gpu", 30, compat="ejkernel")
+    out = subprocess.run([XPS, "autotune", "--json", "--compat=ejkernel", *PROFILES], capture_output=True, text=True)
+    doc = json.loads(out.stdout)
+    assert set(got) == {int(k) for k in doc["candidates"]}
+    for cid, (mean_s, std_s) in got.items():
+        assert mean_s == pytest.approx(doc["candidates"][str(cid)]["mean_s"], rel=1e-15)
+        assert std_s == pytest.approx(doc["candidates"][str(cid)]["std_s"], rel=1e-15)

@@ -198,21 +198,29 @@ def _programs(c):
 
 
 def autotune(paths, *, device=None, id_regex=None, time="busy", children=None, min_duration=None, trim=1,
-             alpha=0.05, all_devices=False, pool_programs=False, keep_duplicates=False, threads=0):
+             alpha=0.05, all_devices=False, pool_programs=False, keep_duplicates=False, compat=None, threads=0):
     """Per autotune candidate, as `xplane-stat autotune --json` (schema 2): a
     dict with "candidates" ({id: {mean_s, std_s, n, n_used, ..., rank,
     tied_with_fastest, p_vs_fastest, program_ids}}), "fastest" (the single
     fastest id or None), "no_fastest_because" and "rival". A candidate
     compiled into several programs has null statistics and a row per program
     under "programs" (pool_programs=True pools them). Copies of a run count
-    once unless keep_duplicates. Raises NothingFound without candidates."""
+    once unless keep_duplicates. compat="ejkernel" gives the numbers of
+    ejkernel's Python profiler, limits included (`--compat=ejkernel`). Raises
+    NothingFound without candidates."""
+    if compat not in (None, "ejkernel"):
+        raise UsageError(f"compat: {compat!r} is not a known profiler (ejkernel is)")
+    if compat and (time != "busy" or children is not None or min_duration is not None or trim != 1 or
+                   id_regex is not None or all_devices):
+        raise UsageError("compat='ejkernel' fixes time, children, min_duration, trim, id_regex and all_devices")
     _check_trim(trim)
     if not (0 < alpha < 1):
         raise UsageError(f"alpha: {alpha!r} is not between 0 and 1")
     opts = _lib._AutotuneOpts(_enc(device, "device"), _enc(id_regex, "id_regex"),
                               _time_code(time, children, "autotune"), _enc(children, "children"),
-                              _duration_ps(min_duration, "min_duration"), trim, 1, alpha,
-                              1 if all_devices else 0, 1 if pool_programs else 0, 1 if keep_duplicates else 0)
+                              _duration_ps(min_duration, "min_duration"), trim, 0 if compat else 1, alpha,
+                              1 if all_devices else 0, 1 if pool_programs else 0, 1 if keep_duplicates else 0,
+                              1 if compat else 0)
     L = _lib.lib()
     res = _compute(L.xps_autotune_compute, _lib._Autotune, paths, opts, threads)
     try:
@@ -224,7 +232,8 @@ def autotune(paths, *, device=None, id_regex=None, time="busy", children=None, m
             rows = max(1, c.id_rows)
             if rows == 1:
                 entry = _stats(c)
-                entry["program_ids"] = _programs(c)
+                if not compat:  # the original's reading knows no programs
+                    entry["program_ids"] = _programs(c)
             else:
                 entry = dict.fromkeys(_stats(c), None)
                 entry["program_ids"] = [p for j in range(rows) for p in _programs(a.rows[i + j])]

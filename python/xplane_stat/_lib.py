@@ -78,6 +78,7 @@ class _AutotuneOpts(ctypes.Structure):
         ("all_devices", ctypes.c_int),
         ("pool_programs", ctypes.c_int),
         ("keep_duplicates", ctypes.c_int),
+        ("compat", ctypes.c_int),
     ]
 
 

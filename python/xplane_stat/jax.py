@@ -34,7 +34,7 @@ def _trace(run, profile_dir=None):
 
 
 def profile_time_by_function_id(timing_closure, platform, total_calls_number, *, trim=1, id_regex=None,
-                                profile_dir=None):
+                                profile_dir=None, compat=None):
     """The autotuning profiler's call: runs timing_closure() (which calls the
     candidates jit_autotune_fn_<i>, total_calls_number calls in all) under
     jax.profiler and returns {i: (mean_s, std_s)}, the trimmed mean (trim
@@ -43,10 +43,15 @@ def profile_time_by_function_id(timing_closure, platform, total_calls_number, *,
     candidate compiled into several programs is pooled, as the original
     pooled it; fewer executions than total_calls_number in the profile is
     warned about (some calls were not recorded). With profile_dir the
-    profile is written there and kept (`xplane-stat autotune DIR` reads it)."""
+    profile is written there and kept (`xplane-stat autotune DIR` reads it).
+    compat="ejkernel" reproduces the original's numbers, its trimming and
+    limits included (trim and id_regex are then fixed)."""
     with _trace(timing_closure, profile_dir) as d:
         try:
-            res = autotune(d, device=platform, trim=trim, id_regex=id_regex, pool_programs=True)
+            if compat:
+                res = autotune(d, device=platform, compat=compat)
+            else:
+                res = autotune(d, device=platform, trim=trim, id_regex=id_regex, pool_programs=True)
         except NothingFound as e:
             raise NothingFound(f"{e} (did timing_closure call the candidates?)") from None
     out, seen = {}, 0

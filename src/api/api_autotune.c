@@ -8,7 +8,9 @@
 #include <string.h>
 
 #include "an_autotune.h"
+#include "an_compat.h"
 #include "an_exec.h"
+#include "an_input.h"
 
 /* The caller's struct xps_autotune is the first member: its pointer is the holder's. */
 struct at_holder {
@@ -86,7 +88,30 @@ static int check_opts(const struct xps_autotune_opts *o, struct xp_err *err)
 		return xp_err_set(err, XP_ERR_USAGE, "xps_autotune_compute: trim is too large");
 	if (!(o->alpha >= 0 && o->alpha < 1))
 		return xp_err_set(err, XP_ERR_USAGE, "xps_autotune_compute: alpha %g is not in [0, 1)", o->alpha);
+	if (o->compat && (o->time || o->children || o->min_duration_ps || o->trim_given || o->id_regex ||
+			  o->all_devices))
+		return xp_err_set(err, XP_ERR_USAGE, "xps_autotune_compute: compat fixes time, children, "
+				  "min_duration_ps, trim, id_regex and all_devices: leave them zero");
 	return 0;
+}
+
+/* One trace the way ejkernel's profiler read it (an_compat_add), its matching plane loaded first. */
+static int compat_add(xps_trace *t, const struct an_compat_opts *co, struct an_at_result *r, size_t input,
+		      struct xp_err *err)
+{
+	struct an_compat_file info;
+	size_t i;
+	int ret;
+
+	for (i = 0; i < t->t->nplanes; i++)
+		if (an_device_matches(t->t->planes[i].name, co->device) &&
+		    (ret = xp_trace_load_plane(t->t, i, err)))
+			return ret;
+	r->inputs++;
+	ret = an_compat_add(t->t, co, r, input, &info, err);
+	if (ret && ret != XP_ERR_NOMEM)
+		an_input_name_err(err, t->path);
+	return ret;
 }
 
 /* Whether digest d was seen among the n before (the traces' runs told apart as the command does). */
@@ -133,7 +158,7 @@ int xps_autotune_compute(xps_trace *const *traces, size_t ntraces, const struct 
 	xo.children = have_child ? &child_re : NULL;
 	xo.min_dur_ps = o.min_duration_ps;
 	ao.id_re = &id_re;
-	ao.programs = o.pool_programs ? AN_AT_POOL_PROGRAMS : AN_AT_SPLIT_PROGRAMS;
+	ao.programs = o.pool_programs || o.compat ? AN_AT_POOL_PROGRAMS : AN_AT_SPLIT_PROGRAMS;
 	ao.trim = o.trim_given ? (size_t)o.trim : 1;
 	ao.all_devices = o.all_devices != 0;
 	ao.time = have_child ? AN_TIME_CHILDREN : o.time == XPS_TIME_SPAN ? AN_TIME_SPAN : AN_TIME_BUSY;
@@ -144,7 +169,13 @@ int xps_autotune_compute(xps_trace *const *traces, size_t ntraces, const struct 
 		ret = xp_err_set(&err, XP_ERR_NOMEM, "out of memory");
 		goto out;
 	}
-	for (i = 0; i < ntraces; i++) {
+	for (i = 0; i < ntraces && o.compat; i++) {
+		struct an_compat_opts co = {.device = o.device ? o.device : "gpu", .id_re = &id_re};
+
+		if ((ret = compat_add(traces[i], &co, &h->res, i, &err)))
+			goto out;
+	}
+	for (i = 0; i < ntraces && !o.compat; i++) {
 		struct an_exec_list l;
 		uint64_t d;
 
