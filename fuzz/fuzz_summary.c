@@ -42,7 +42,7 @@ static void analyse(const struct an_exec_list *l, const regex_t *id_re)
 {
 	struct an_fn_opts fo = {.time = AN_TIME_BUSY};
 	struct an_at_opts ao = {.id_re = id_re, .trim = 1, .alpha = 0.05, .time = AN_TIME_SPAN};
-	struct an_diff_opts dopt = {.alpha = 0.05, .id_re = id_re};
+	struct an_diff_opts dopt = {.alpha = 0.05, .id_re = id_re, .min_effect_pct = AN_DIFF_MIN_EFFECT_PCT, .holm = 1};
 	struct an_fn_result fr;
 	struct an_at_result ar;
 	struct an_diff_result dr;
