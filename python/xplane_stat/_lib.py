@@ -127,17 +127,19 @@ class _ReadOpts(ctypes.Structure):
 
 def _candidates():
     """Where the library is looked for, in order: XPLANE_STAT_LIBRARY, beside
-    the package, the folder make install put it in, the loader's own search."""
+    the package, the folder make install put it in (or in a source checkout
+    the build/ that make built), the loader's own search."""
     env = os.environ.get("XPLANE_STAT_LIBRARY")
     if env:
         return [env]
-    here = os.path.dirname(os.path.abspath(__file__))
+    here = os.path.dirname(os.path.realpath(__file__))
     out = [os.path.join(here, _LIB_NAME)]
     try:
         from ._paths import LIBDIR  # written by make install
         out.append(os.path.join(LIBDIR, _LIB_NAME))
     except ImportError:
-        pass
+        # a source checkout (python/xplane_stat): the library `make` built in build/
+        out.append(os.path.join(here, "..", "..", "build", _LIB_NAME))
     return out + [_LIB_NAME]
 
 

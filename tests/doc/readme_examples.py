@@ -12,6 +12,7 @@ import re
 import shlex
 import subprocess
 import sys
+import tempfile
 
 
 def examples(readme):
@@ -39,9 +40,12 @@ def examples(readme):
 def main():
     src, binary = sys.argv[1], sys.argv[2]
     fail = checked = 0
+    scratch = tempfile.TemporaryDirectory()  # what an example writes (-o) lands there, not in the checkout
     for n, cmd, shown in examples(os.path.join(src, "README.md")):
-        args = shlex.split(cmd)
-        r = subprocess.run([binary] + args[1:], cwd=src, capture_output=True, text=True)
+        args = [os.path.join(src, a) if a.startswith("testdata/") else a for a in shlex.split(cmd)]
+        r = subprocess.run([binary] + args[1:], cwd=scratch.name, capture_output=True, text=True)
+        r.stdout = r.stdout.replace(src.rstrip("/") + "/", "")
+        r.stderr = r.stderr.replace(src.rstrip("/") + "/", "")
         lines = set(l.rstrip() for l in (r.stdout + r.stderr).splitlines())
         for s in shown:
             if "..." in s or s.startswith("("):
