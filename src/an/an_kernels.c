@@ -156,6 +156,24 @@ int64_t an_quantile_nearest(const int64_t *sorted, size_t n, double p)
 	return sorted[k - 1];
 }
 
+int an_kern_tensor_core(const char *name)
+{
+	static const char *const words[] = {"xmma", "hmma", "imma", "wgmma", "mfma", "tensorop", "tensor_op",
+					    "h884", "s884", "h1688", "s1688", "i8816", "h16816", "s16816", "i16832"};
+	char low[256];
+	size_t i, n = strlen(name);
+
+	if (n >= sizeof(low))
+		n = sizeof(low) - 1;	/* the words sit near the start of library kernel names */
+	for (i = 0; i < n; i++)
+		low[i] = (char)tolower((unsigned char)name[i]);
+	low[n] = '\0';
+	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (strstr(low, words[i]))
+			return 1;
+	return 0;
+}
+
 void an_kern_init(struct an_kern_result *r, const struct an_kern_opts *o)
 {
 	memset(r, 0, sizeof(*r));
@@ -213,6 +231,7 @@ static struct an_kern_row *row_for(struct an_kern_result *r, const struct row_ke
 	row->name = strdup(k->name);
 	if (!row->name)
 		return NULL;
+	row->tensor_core = an_kern_tensor_core(k->name);
 	if (r->opts.by == AN_KERN_BY_CONFIG || r->opts.by == AN_KERN_BY_ALL) {
 		row->cfg_state = k->cfg_state;
 		if (k->cfg)
@@ -1004,9 +1023,12 @@ int an_kern_finish(struct an_kern_result *r, struct xp_err *err)
 		r->copies[i].bytes_time = (double)r->copies[i].bytes_ps;
 	}
 	r->approximate = 0;
+	r->tensor_core_ps = 0;
 	for (i = 0; i < r->nrows; i++) {
 		if (row_stats(&r->rows[i]))
 			return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
+		if (r->rows[i].tensor_core)
+			r->tensor_core_ps += r->rows[i].total;
 		r->rows[i].share = r->kernel_ps > 0 ? r->rows[i].total / r->kernel_ps : 0;
 		r->approximate += r->rows[i].approximate;
 	}

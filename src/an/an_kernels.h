@@ -116,6 +116,7 @@ struct an_kern_row {
 	double total, mean, std, median;	/* total, mean and std from exact integer moments */
 	int64_t min, max, p90, p99;
 	double share;		/* total over all kernel time */
+	int tensor_core;	/* its name says it runs on tensor (matrix) cores (an_kern_tensor_core) */
 	int approximate;	/* median, p90 and p99 read from a summary's sketch (an_sketch.h) */
 	size_t fn, opx;		/* AN_KERN_BY_FUNCTION: index into fns / ops */
 	/* private: instances one by one, and those a summary kept only as a sketch */
@@ -181,6 +182,7 @@ struct an_kern_result {
 	size_t no_config, bad_config, implausible_config;	/* kernels */
 	char *bad_config_example;	/* the first unparsable kernel_details */
 	size_t approximate;	/* rows whose quantiles came from a sketch (after finish) */
+	double tensor_core_ps;	/* after finish: the kernel time of rows on tensor cores */
 	/* opts.slowest: after finish the slowest first (ties: earlier input, then start) */
 	struct an_kern_inst *slowest;
 	size_t nslowest;	/* (summaries keep no instances: only traces give them) */
@@ -246,6 +248,16 @@ int an_kern_count_device(struct an_kern_result *r, const char *key);
  * count. Stops at fn's first non-zero return, which it returns.
  */
 int an_kern_row_each(const struct an_kern_row *row, int (*fn)(void *ctx, double ps, size_t weight), void *ctx);
+
+/*
+ * Whether a kernel's name says it runs on tensor (matrix) cores: it
+ * contains, in any case, one of the instruction or library words NVIDIA's
+ * and AMD's libraries put in such names: xmma, hmma, imma, wgmma, mfma,
+ * tensorop, tensor_op, or a CUDA MMA tile (h884, s884, h1688, s1688,
+ * i8816, h16816, s16816, i16832). A heuristic, as XProf's: a kernel that
+ * uses tensor cores under another name is not counted.
+ */
+int an_kern_tensor_core(const char *name);
 
 /* Nearest-rank quantile of n sorted values: the ceil(p * n)-th smallest (1-based), p in (0, 1]. */
 int64_t an_quantile_nearest(const int64_t *sorted, size_t n, double p);

@@ -61,6 +61,7 @@ static cJSON *row_json(const struct an_kern_result *r, const struct an_kern_row 
 	if (!o)
 		return NULL;
 	cJSON_AddStringToObject(o, "name", row->name);
+	cJSON_AddBoolToObject(o, "tensor_core", row->tensor_core);
 	if (r->opts.by == AN_KERN_BY_CONFIG) {
 		cJSON_AddStringToObject(o, "config_state", cfg_state_name(row->cfg_state));
 		if (row->cfg_state == AN_CFG_OK) {
@@ -205,6 +206,7 @@ static int print_json(FILE *f, const struct an_kern_result *r, const struct out_
 	cJSON_AddNumberToObject(doc, "kernel_instances", (double)r->kernel_events);
 	out_json_add_ns(doc, "kernel_total_ns", r->kernel_ps);
 	out_json_add_ns(doc, "kernel_busy_ns", (double)r->kernel_busy_ps);
+	out_json_add_ns(doc, "tensor_core_ns", r->tensor_core_ps);
 	cJSON_AddNumberToObject(doc, "rows", (double)r->nrows);
 	cJSON_AddNumberToObject(doc, "rows_omitted", (double)(r->nrows - shown));
 	cJSON_AddNumberToObject(doc, "copy_events", (double)r->copy_events);
@@ -520,6 +522,9 @@ static int print_table(FILE *f, const struct an_kern_result *r, const struct out
 	if (r->copy_events)
 		fprintf(f, "; %zu cop%s and memset%s", r->copy_events, r->copy_events == 1 ? "y" : "ies",
 			PLURAL(r->copy_events));
+	if (r->tensor_core_ps > 0)
+		fprintf(f, "; %.1f%% of kernel time on tensor cores (by kernel name)",
+			r->kernel_ps > 0 ? r->tensor_core_ps / r->kernel_ps * 100 : 0.0);
 	if (shown < r->nrows) {
 		double rest = 0;
 

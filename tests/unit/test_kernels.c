@@ -272,9 +272,33 @@ static void test_real(void)
 	}
 }
 
+/* Tensor cores by name: the library words and MMA tiles, in any case; plain kernels and near misses not. */
+static void test_tensor_core(void)
+{
+	static const char *const yes[] = {
+		"sm90_xmma_gemm_f32f32_tf32f32_f32_nt_n_tilesize128x128x32_warpgroupsize1x1x1_execute_segment_k_off_kernel__5x_cublas",
+		"volta_h884gemm_64x64_ldg8_nn", "turing_s1688gemm_128x128_ldg8_tn", "ampere_s16816gemm_bf16_128x64_nn",
+		"cutlass_tensorop_f16_s16816gemm_f16_256x128_32x3_tn_align8", "SM90_HMMA_kernel", "void wgmma_kernel<>()",
+		"mfma_f32_32x32x8f16_kernel", "ampere_i16832gemm_int8_128x128",
+	};
+	static const char *const no[] = {
+		"loop_add_fusion", "input_reduce_fusion_1", "sgemm_128x128x8_NN", "volta_sgemm_128x64_nn", "gemm",
+		"triton_softmax_2", "Cijk_Ailk_Bljk_HHS_BH_MT128x128x32", "xmm", "tensor", "",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(yes) / sizeof(yes[0]); i++)
+		if (!an_kern_tensor_core(yes[i]))
+			CHECK(!"a tensor-core kernel not recognised" && yes[i]);
+	for (i = 0; i < sizeof(no) / sizeof(no[0]); i++)
+		if (an_kern_tensor_core(no[i]))
+			CHECK(!"a plain kernel taken for tensor cores" && no[i]);
+}
+
 int main(void)
 {
 	test_parse();
+	test_tensor_core();
 	test_quantile();
 	test_by_name(NULL);
 	test_by_name(&xp_reader_protobuf_c);
