@@ -1023,6 +1023,31 @@ static void synth_launch_queue(const char *dir)
 }
 
 /*
+ * The split on a line written out of order (EXPECTED.md section 16b): K1
+ * [10,12] and K2 [10,50] start together, K3 [40,42], K4 [45,55] us,
+ * launched at 5, 6, 20 and 24, written K3, K1, K4, K2.
+ */
+static void synth_launch_queue_unsorted(const char *dir)
+{
+	XSpace *sp = gen_space_new(NULL);
+	struct gen_plane g = gen_plane_add(sp, 1, "/device:GPU:0", 0);
+	struct gen_plane h = gen_plane_add(sp, 2, "/host:CPU", 0);
+	XLine *s = gen_line_add(&g, 1, "Stream #1(Compute)", 0);
+	XLine *hl = gen_line_add(&h, 1, "launch", 0);
+	static const int64_t k[][4] = {{40, 2, 20, 3}, {10, 2, 5, 1}, {45, 10, 24, 4}, {10, 40, 6, 2}};	/* start, dur, launch, id */
+	XEvent *ev;
+	size_t i;
+
+	for (i = 0; i < 4; i++) {
+		ev = gen_ev_add(&g, s, "fusion", US(k[i][0]), US(k[i][1]));
+		gen_ev_u64(&g, ev, "correlation_id", (uint64_t)k[i][3]);
+		ev = gen_ev_add(&h, hl, "cuLaunchKernel", US(k[i][2]), US(1));
+		gen_ev_u64(&h, ev, "correlation_id", (uint64_t)k[i][3]);
+	}
+	gen_space_write(sp, dir, "launch_queue_unsorted.xplane.pb");
+}
+
+/*
  * kernels (EXPECTED.md section 16): two GPU planes; on GPU:0 two overlapping
  * streams with kernels of two launch configurations, an unparsable and an
  * AMD-style kernel_details, one copy of each kind and a memset, and a
@@ -1582,6 +1607,7 @@ static const struct gen_scenario scenarios[] = {
 	{"gpu_stray_end", synth_gpu_stray_end},
 	{"overview", synth_overview},
 	{"launch_queue", synth_launch_queue},
+	{"launch_queue_unsorted", synth_launch_queue_unsorted},
 	{"ops", synth_ops},
 	{"ops_values", synth_ops_values},
 	{"memory", synth_memory},

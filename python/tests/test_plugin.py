@@ -28,6 +28,11 @@ def test_fn0(xplane_bench):
 
 def test_fn1(xplane_bench):
     assert xplane_bench.measure(autotune_fn_1, 1, rounds=50)["executions"] == 50
+
+def test_twice(xplane_bench):
+    # two measures in one test: each gated against the same measure of the baseline
+    assert xplane_bench.measure(autotune_fn_1, 1, rounds=50)["executions"] == 50
+    assert xplane_bench.measure(autotune_fn_1, 1, rounds=50)["executions"] == 50
 '''
 
 
@@ -49,7 +54,8 @@ def test_summary_lines_and_table(tmp_path):
     assert "jit_autotune_fn_0" in r.stdout
     # a line per file of each test's profile: the stand-in writes the 5 rounds as 5 hosts' files
     tags = [json.loads(line)["tags"] for line in out.read_text().splitlines()]
-    assert [t[0] for t in tags] == ["test=test_bench.py::test_fn0"] * 5 + ["test=test_bench.py::test_fn1"] * 5
+    assert [t[0] for t in tags] == (["test=test_bench.py::test_fn0#0"] * 5 + ["test=test_bench.py::test_fn1#0"] * 5 +
+                                    ["test=test_bench.py::test_twice#0"] * 5 + ["test=test_bench.py::test_twice#1"] * 5)
     assert len({t[1] for t in tags}) == 1 and tags[0][1].startswith("session=")
     d = subprocess.run([XPS, "diff", str(out), str(out)], capture_output=True, text=True)
     assert d.returncode == 0, d.stderr
@@ -67,7 +73,8 @@ def test_gate(tmp_path):
     assert slow.returncode == 1, slow.stdout + slow.stderr
     gate = slow.stdout.split("xplane-stat: gate =")[-1]
     assert "FAILED: slower beyond the limit" in gate
-    assert "test_bench.py::test_fn0:" in gate and "slower" in gate
+    assert "test_bench.py::test_fn0#0:" in gate and "slower" in gate
+    assert "test_bench.py::test_twice#1:" in gate and "undecided" not in gate
     # a baseline in another folder (pytest's rootdir moves with the paths given): the same tests still match
     elsewhere = tmp_path.parent / (tmp_path.name + "-baseline")
     elsewhere.mkdir(parents=True)
@@ -95,4 +102,4 @@ def test_gate_with_sessions_appended(tmp_path):
         assert run_pytest(tmp_path, "base", "--xplane-stat-out", str(runs)).returncode == 0
     mixed = run_pytest(tmp_path, "slow", "--xplane-stat-out", str(runs), "--xplane-stat-gate", "5", str(base))
     assert mixed.returncode == 1, mixed.stdout + mixed.stderr
-    assert len(runs.read_text().splitlines()) == 4 * 10  # every session kept in --xplane-stat-out
+    assert len(runs.read_text().splitlines()) == 4 * 20  # every session kept in --xplane-stat-out

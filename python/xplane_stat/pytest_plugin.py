@@ -11,9 +11,10 @@ them) and can fail the session on a significant slowdown.
     pytest --xplane-stat-out baseline.jsonl -v
     pytest --xplane-stat-gate 5 baseline.jsonl
 
-The gate compares each test's profile with the same test's lines in the
-baseline (a file an earlier --xplane-stat-out wrote): a function's samples
-are its executions there.
+The gate compares each measure of each test (tagged test=FILE::TEST#K)
+with the same measure's lines in the baseline (a file an earlier
+--xplane-stat-out wrote, its last session): a function's samples are its
+executions there.
 
 Summary lines and the gate go through the xplane-stat command (XPLANE_STAT,
 else the one on PATH): its append protocol and its statistics.
@@ -59,10 +60,13 @@ class _State:
         self.lines = os.path.join(self.tmp, "session.jsonl")
         self.session = f"{time.strftime('%Y%m%dT%H%M%S')}-{os.getpid()}"
         self.results = []
+        self.measures = {}  # per test, the last measure's number
         self.exe = _binary() if self.out or self.gate else None
 
     def summarize(self, key, profile_dir):
-        tags = "test=" + key.replace(",", ";") + ",session=" + self.session
+        # a test's measures apart: each its own profile, compared with the same measure of the baseline
+        k = self.measures[key] = self.measures.get(key, -1) + 1
+        tags = "test=" + key.replace(",", ";") + f"#{k},session=" + self.session
         for dest in [self.lines] + ([self.out] if self.out else []):
             r = subprocess.run([self.exe, "summarize", "--append", "-o", dest, "--tag", tags, profile_dir],
                                capture_output=True, text=True)
@@ -177,10 +181,10 @@ def _gate(st):
         r = subprocess.run([st.exe, "diff", "--gate", pct, *paths], capture_output=True, text=True)
         out.append(f"{test}:")
         out.extend("  " + line if line else "" for line in (r.stdout + r.stderr).rstrip().splitlines())
-        if r.returncode not in (0, 8):
-            worst = r.returncode  # the gate could not run: that above all
-        elif r.returncode == 8 and worst == 0:
-            worst = 8
+        # an error above all, then slower (8), then undecided (10)
+        rank = {0: 0, 10: 1, 8: 2}
+        if rank.get(r.returncode, 3) > rank.get(worst, 3) or (worst in rank and r.returncode not in rank):
+            worst = r.returncode
     return "\n".join(out), worst
 
 

@@ -329,7 +329,6 @@ static void quantize(struct an_diff_side *s)
 static void row_finish(struct an_diff_result *r, struct an_diff_row *row)
 {
 	struct an_diff_side *b = &row->base, *c = &row->cur;
-	double alpha = r->opts.alpha;
 
 	if (row->approximate) {
 		quantize(b);
@@ -383,11 +382,29 @@ static void row_finish(struct an_diff_result *r, struct an_diff_row *row)
 			}
 		}
 	}
-	/* complete separation's exact p: 2 / C(n1 + n2, n1) */
-	if (log(2) - log_choose(b->n + c->n, b->n) >= log(alpha))
-		row->verdict = AN_V_FEW;
-	else
-		row->verdict = AN_V_SAME;	/* decided in an_diff_finish, once every p is known */
+	/* complete separation's exact p: 2 / C(n1 + n2, n1); too few samples is decided in an_diff_finish */
+	row->log_min_p = log(2) - log_choose(b->n + c->n, b->n);
+	row->verdict = AN_V_SAME;	/* decided in an_diff_finish, once every p is known */
+}
+
+/*
+ * Too few samples: even a complete separation could not give a p below
+ * alpha, once multiplied as Holm's first step multiplies the smallest p (by
+ * the number of rows with a test); such a row is left out of the correction.
+ */
+static void mark_few(struct an_diff_result *r)
+{
+	size_t i, m = 0;
+
+	for (i = 0; i < r->nrows; i++)
+		m += r->rows[i].verdict == AN_V_SAME && isfinite(r->rows[i].p_u);
+	for (i = 0; i < r->nrows; i++) {
+		struct an_diff_row *row = &r->rows[i];
+
+		if (row->verdict == AN_V_SAME &&
+		    row->log_min_p + log(r->opts.holm && m > 1 ? (double)m : 1.0) >= log(r->opts.alpha))
+			row->verdict = AN_V_FEW;
+	}
 }
 
 /* The verdict of a tested row from its corrected p and the size of the change. */
@@ -402,19 +419,25 @@ static void decide(const struct an_diff_result *r, struct an_diff_row *row)
 		row->verdict = row->delta > 0 ? AN_V_SLOWER : AN_V_FASTER;
 }
 
-static const struct an_diff_row *holm_rows;
+struct ranked {
+	double p;
+	size_t row;
+};
 
-static int cmp_p(const void *x, const void *y)
+static int cmp_ranked(const void *x, const void *y)
 {
-	double a = holm_rows[*(const size_t *)x].p_u, b = holm_rows[*(const size_t *)y].p_u;
+	const struct ranked *a = x, *b = y;
 
-	return a < b ? -1 : a > b;
+	if (a->p != b->p)
+		return a->p < b->p ? -1 : 1;
+	return (a->row > b->row) - (a->row < b->row);
 }
 
 /* Holm's step-down over the tested rows: the k-th smallest p times (m - k + 1), never below the one before. */
 static int holm(struct an_diff_result *r)
 {
-	size_t *ix = malloc((r->nrows + 1) * sizeof(*ix)), m = 0, k;
+	struct ranked *ix = malloc((r->nrows + 1) * sizeof(*ix));
+	size_t m = 0, k;
 	double run = 0;
 
 	if (!ix)
@@ -424,18 +447,19 @@ static int holm(struct an_diff_result *r)
 
 		row->p_adj = row->p_u;
 		if (row->verdict != AN_V_NEW && row->verdict != AN_V_GONE && row->verdict != AN_V_FEW &&
-		    isfinite(row->p_u))
-			ix[m++] = k;
+		    isfinite(row->p_u)) {
+			ix[m].p = row->p_u;
+			ix[m++].row = k;
+		}
 	}
 	r->tested = m;
 	if (r->opts.holm && m > 1) {
-		holm_rows = r->rows;
-		qsort(ix, m, sizeof(*ix), cmp_p);
+		qsort(ix, m, sizeof(*ix), cmp_ranked);
 		for (k = 0; k < m; k++) {
-			double v = r->rows[ix[k]].p_u * (double)(m - k);
+			double v = ix[k].p * (double)(m - k);
 
 			run = v > run ? v : run;
-			r->rows[ix[k]].p_adj = run > 1 ? 1 : run;
+			r->rows[ix[k].row].p_adj = run > 1 ? 1 : run;
 		}
 	}
 	free(ix);
@@ -459,6 +483,7 @@ int an_diff_finish(struct an_diff_result *r, struct xp_err *err)
 	r->executions = r->runs[0] == 1 && r->runs[1] == 1;
 	for (i = 0; i < r->nrows; i++)
 		row_finish(r, &r->rows[i]);
+	mark_few(r);
 	if (holm(r))
 		return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
 	for (i = 0; i < r->nrows; i++) {

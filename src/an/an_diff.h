@@ -86,6 +86,7 @@ struct an_diff_row {
 	double ci_lo, ci_hi;	/* its 95% interval; NAN when none */
 	double p_u, p_welch;	/* NAN when a side has no samples */
 	double p_adj;		/* p_u after the correction (opts.holm; else p_u); NAN when untested */
+	double log_min_p;	/* the smallest p its sample sizes allow (complete separation), log */
 	int exact;		/* p_u from the exact distribution */
 	double p95_change;	/* current p95 / base p95; NAN when not both */
 	enum an_verdict verdict;

@@ -186,7 +186,14 @@ int cmd_history(int argc, char **argv)
 	out.r = &res;
 	out.notes = &notes;
 	ret = cmd_write_noted(&c, mode, print_history, &out, &notes);
-	if (!ret && (gate >= 0 || gate95 >= 0)) {
+	if (!ret && (gate >= 0 || gate95 >= 0) && res.base_why == AN_HB_NONE) {
+		/* the first run of a file: nothing to gate against, said as such */
+		if (!allow_undecided) {
+			cmd_error("gate: '%s' holds no earlier run to compare the latest with (its first run, or one "
+				  "commit with one run): nothing was judged (--allow-undecided passes a first run)", pos[0]);
+			ret = EXIT_UNDECIDED;
+		}
+	} else if (!ret && (gate >= 0 || gate95 >= 0)) {
 		an_diff_gate(&res.diff, gate, gate95);
 		ret = cmd_gate_exit(&res.diff, gate, gate95, allow_undecided);
 	}

@@ -195,12 +195,13 @@ void cmd_gate_report(const struct an_diff_result *r, double gate, double gate95)
 			continue;
 		fputs("xplane-stat: gate: '", stderr);
 		out_put_text(stderr, row->key);	/* names are data */
+		/* the p that decided: after the correction (the U test's own p is in the table) */
 		if (row->gated & 1)
 			fprintf(stderr, "' is %.1f%% slower (mean; p = %.2g; limit %g%%)", (row->change - 1) * 100,
-				row->p_u, gate);
+				row->p_adj, gate);
 		if (row->gated & 2)
 			fprintf(stderr, "%s p95 is %.1f%% higher (p = %.2g; limit %g%%)", row->gated & 1 ? ";" : "'",
-				(row->p95_change - 1) * 100, row->p_u, gate95);
+				(row->p95_change - 1) * 100, row->p_adj, gate95);
 		fputc('\n', stderr);
 	}
 }

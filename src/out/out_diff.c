@@ -154,9 +154,10 @@ static int print_rows(FILE *f, enum out_mode mode, const struct an_diff_result *
 		"current_n", "current_mean_ns", "current_median_ns", "current_min_ns", "gate", "p_adjusted",
 	};
 	static const char *const tname[3] = {"MEAN", "MEDIAN", "MIN"};
-	static const unsigned char right[] = {0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
+	static const unsigned char right[] = {0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
 	int machine = mode == OUT_CSV || mode == OUT_TSV;
-	const char *ht[14] = {"KEY", "VERDICT", "CHANGE", "95% CI", "P (U)", "P (WELCH)", "BASE N"};
+	/* P (ADJ): the U test's p after the correction, the one the verdict reads */
+	const char *ht[15] = {"KEY", "VERDICT", "CHANGE", "95% CI", "P (U)", "P (ADJ)", "P (WELCH)", "BASE N"};
 	char th[6][40];
 	struct out_tcol col[3];
 	struct out_table t;
@@ -183,14 +184,14 @@ static int print_rows(FILE *f, enum out_mode mode, const struct an_diff_result *
 		out_tcol_header(&col[k], th[k], sizeof(th[k]), h);
 		snprintf(h, sizeof(h), "CUR %s", tname[k]);
 		out_tcol_header(&col[k], th[3 + k], sizeof(th[3 + k]), h);
-		ht[7 + k] = th[k];
-		ht[11 + k] = th[3 + k];
+		ht[8 + k] = th[k];
+		ht[12 + k] = th[3 + k];
 	}
-	ht[10] = "CUR N";
+	ht[11] = "CUR N";
 	if (machine)
 		out_table_init(&t, sizeof(hm) / sizeof(hm[0]), hm, NULL);
 	else
-		out_table_init(&t, 14, ht, right);
+		out_table_init(&t, 15, ht, right);
 	for (i = 0; i < r->nrows; i++) {
 		const struct an_diff_row *row = &r->rows[i];
 		const struct an_diff_side *s[2] = {&row->base, &row->cur};
@@ -221,6 +222,10 @@ static int print_rows(FILE *f, enum out_mode mode, const struct an_diff_result *
 		}
 		fmt_p(b, sizeof(b), row->p_u, machine);
 		out_table_add(&t, "%s", b);
+		if (!machine) {
+			fmt_p(b, sizeof(b), row->p_adj, machine);
+			out_table_add(&t, "%s", b);
+		}
 		fmt_p(b, sizeof(b), row->p_welch, machine);
 		out_table_add(&t, "%s", b);
 		for (k = 0; k < 2; k++)

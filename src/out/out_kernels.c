@@ -165,6 +165,18 @@ static void add_copies(cJSON *doc, const struct an_kern_result *r)
 	}
 }
 
+/* An instance's start in the file's clock, ns with its ps: start_ns + start_sub_ps / 1000 exactly. */
+static void fmt_clock(char *buf, size_t n, const struct an_kern_inst *x)
+{
+	/* floor division made start_sub_ps 0..999: below 0 the digits are those of the negated sum */
+	if (x->start_ns < 0 && x->start_sub_ps)
+		snprintf(buf, n, "-%" PRIu64 ".%03" PRId64, (uint64_t)(-(x->start_ns + 1)), 1000 - x->start_sub_ps);
+	else if (x->start_ns < 0)
+		snprintf(buf, n, "-%" PRIu64 ".000", (uint64_t)0 - (uint64_t)x->start_ns);
+	else
+		snprintf(buf, n, "%" PRId64 ".%03" PRId64, x->start_ns, x->start_sub_ps);
+}
+
 /* The slowest instances: where and when each ran (times in ns, start also in the file's clock). */
 static void add_slowest(cJSON *doc, const struct an_kern_result *r)
 {
@@ -178,7 +190,7 @@ static void add_slowest(cJSON *doc, const struct an_kern_result *r)
 		out_json_add_ns(o, "duration_ns", (double)x->dur_ps);
 		out_json_add_ns(o, "offset_ns", (double)x->offset_ps);
 		/* the file's clock as a string: ns since its epoch do not fit a double exactly */
-		snprintf(abs, sizeof(abs), "%" PRId64 ".%03" PRId64, x->start_ns, x->start_sub_ps);
+		fmt_clock(abs, sizeof(abs), x);
 		cJSON_AddStringToObject(o, "start_ns", abs);
 		cJSON_AddStringToObject(o, "kernel", x->name);
 		cJSON_AddStringToObject(o, "input", x->input);
@@ -457,14 +469,15 @@ static int print_slowest(FILE *f, enum out_mode mode, const struct an_kern_resul
 	}
 	for (i = 0; i < r->nslowest; i++) {
 		const struct an_kern_inst *x = &r->slowest[i];
-		char corr[24], prog[24];
+		char corr[24], prog[24], clock[48];
 
 		fmt_program(corr, sizeof(corr), x->has_correlation, x->correlation);
 		fmt_program(prog, sizeof(prog), x->function && x->has_program_id, x->program_id);
 		if (machine) {
 			out_table_add(&t, "%.3f", (double)x->dur_ps / 1000.0);
 			out_table_add(&t, "%.3f", (double)x->offset_ps / 1000.0);
-			out_table_add(&t, "%" PRId64 ".%03" PRId64, x->start_ns, x->start_sub_ps);
+			fmt_clock(clock, sizeof(clock), x);
+			out_table_add(&t, "%s", clock);
 			out_table_add(&t, "%s", x->input);
 		} else {
 			out_tcol_fmt(&col[0], b[0], sizeof(b[0]), (double)x->dur_ps);
@@ -481,6 +494,8 @@ static int print_slowest(FILE *f, enum out_mode mode, const struct an_kern_resul
 	}
 	ret = out_table_print(&t, f, mode, st);
 	out_table_release(&t);
+	if (!ret && !machine && !r->nslowest && r->kernel_events)
+		fprintf(f, "no kernel instance to list: summary files keep none (give the traces)\n");
 	if (!ret && !machine)
 		fprintf(f, "\n%zu slowest of %zu kernel instance%s on %zu device%s in %zu input%s; START from each "
 			"input's first event on the GPU stream lines (export --device selecting the same planes "

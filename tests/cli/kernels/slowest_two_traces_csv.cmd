@@ -1,0 +1,1 @@
+xplane-stat kernels --slowest 4 --csv -j 2 testdata/real/nvidia_h200_jax_model.xplane.pb testdata/real/nvidia_h200_jax_model_graphs_off.xplane.pb | cut -d, -f1-4; xplane-stat kernels --slowest 4 --csv -j 1 testdata/real/nvidia_h200_jax_model_graphs_off.xplane.pb testdata/real/nvidia_h200_jax_model.xplane.pb | cut -d, -f1-4

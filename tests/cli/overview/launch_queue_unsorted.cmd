@@ -1,0 +1,1 @@
+xplane-stat overview $SYNTH/launch_queue_unsorted.xplane.pb
