@@ -207,7 +207,9 @@ int an_kern_add_plane(struct an_kern_result *r, struct xp_trace *t, size_t i, st
 /* The key stats an_kern_add reads (xp_read_opts.keys). */
 #define AN_KERN_KEYS                                                                    \
 	(AN_KIND_KEYS | 1u << XP_K_KERNEL_DETAILS | 1u << XP_K_HLO_OP | 1u << XP_K_HLO_MODULE | \
-	 1u << XP_K_PROGRAM_ID | 1u << XP_K_CORRELATION_ID)
+	 1u << XP_K_PROGRAM_ID)
+/* With opts.slowest the instances' correlation ids too (a read that keeps more: only then). */
+#define AN_KERN_KEYS_SLOWEST (AN_KERN_KEYS | 1u << XP_K_CORRELATION_ID)
 /*
  * Moves src's rows, copies and counts into dst (same opts, or src by
  * AN_KERN_BY_ALL: its rows are pooled into dst's keys); src is left empty.

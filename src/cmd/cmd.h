@@ -98,6 +98,7 @@ struct cmd_common {
 	const char *time;
 	int64_t min_dur_ps;
 	uint64_t max_input;
+	uint32_t extra_keys;	/* key stats an option asks for beyond the analysis's read (kernels --slowest) */
 	size_t jobs;		/* 0: the online CPUs */
 	const char *reader;
 	/*

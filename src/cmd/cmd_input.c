@@ -265,6 +265,8 @@ static int read_as(const struct cmd_common *c, const struct an_analysis *an, con
 	memset(&k.read, 0, sizeof(k.read));
 	k.read.reader = c->read.reader;
 	an_read_opts(&k.read, &an->read);
+	if (k.read.keys)
+		k.read.keys |= c->extra_keys;
 	k.children = NULL;
 	if (an->read.how == AN_READ_OPS)
 		return cmd_read_lines(&k, path, jobs, an_ops_want_lines, t, err);

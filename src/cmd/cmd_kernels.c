@@ -19,6 +19,8 @@ static int kern_check(struct cmd_drive *d)
 		return cmd_usage_error("--copies selects a table: JSON always has both (memcpy[])");
 	if (a->ko.slowest && (a->oo.copies || a->oo.top || a->by))
 		return cmd_usage_error("--slowest lists instances: it excludes --copies, --top and --by");
+	if (a->ko.slowest)	/* the instances' correlation ids: read only when asked */
+		a->c.extra_keys = AN_KERN_KEYS_SLOWEST & ~AN_KERN_KEYS;
 	a->ko.by = (enum an_kern_by)a->by;
 	a->ko.device = a->c.device;
 	return CMD_GO_ON;
