@@ -161,6 +161,7 @@ int an_kern_tensor_core(const char *name)
 	static const char *const words[] = {"xmma", "hmma", "imma", "wgmma", "mfma", "tensorop", "tensor_op",
 					    "h884", "s884", "h1688", "s1688", "i8816", "h16816", "s16816", "i16832"};
 	char low[256];
+	const char *p;
 	size_t i, n = strlen(name);
 
 	if (n >= sizeof(low))
@@ -170,6 +171,10 @@ int an_kern_tensor_core(const char *name)
 	low[n] = '\0';
 	for (i = 0; i < sizeof(words) / sizeof(words[0]); i++)
 		if (strstr(low, words[i]))
+			return 1;
+	/* Tensile (rocBLAS, hipBLASLt): "_MI16x16x16x1", its matrix instruction, in the kernel's name */
+	for (p = strstr(low, "_mi"); p; p = strstr(p + 1, "_mi"))
+		if (isdigit((unsigned char)p[3]) && (p[4] == 'x' || (isdigit((unsigned char)p[4]) && p[5] == 'x')))
 			return 1;
 	return 0;
 }

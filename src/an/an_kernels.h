@@ -256,8 +256,10 @@ int an_kern_row_each(const struct an_kern_row *row, int (*fn)(void *ctx, double 
  * contains, in any case, one of the instruction or library words NVIDIA's
  * and AMD's libraries put in such names: xmma, hmma, imma, wgmma, mfma,
  * tensorop, tensor_op, or a CUDA MMA tile (h884, s884, h1688, s1688,
- * i8816, h16816, s16816, i16832). A heuristic, as XProf's: a kernel that
- * uses tensor cores under another name is not counted.
+ * i8816, h16816, s16816, i16832), or Tensile's matrix instruction tile
+ * ("_MI16x16x16x1" in rocBLAS and hipBLASLt kernels). A heuristic, as
+ * XProf's: a kernel that uses tensor cores under another name is not
+ * counted.
  */
 int an_kern_tensor_core(const char *name);
 

@@ -280,10 +280,12 @@ static void test_tensor_core(void)
 		"volta_h884gemm_64x64_ldg8_nn", "turing_s1688gemm_128x128_ldg8_tn", "ampere_s16816gemm_bf16_128x64_nn",
 		"cutlass_tensorop_f16_s16816gemm_f16_256x128_32x3_tn_align8", "SM90_HMMA_kernel", "void wgmma_kernel<>()",
 		"mfma_f32_32x32x8f16_kernel", "ampere_i16832gemm_int8_128x128",
+		"Cijk_Ailk_Bljk_BBS_BH_MT256x224x64_MI16x16x16x1_SN_1LDSB1", "Cijk_Alik_Bljk_SB_MT64x64x16_MI32x32x2x1_SE",
 	};
 	static const char *const no[] = {
 		"loop_add_fusion", "input_reduce_fusion_1", "sgemm_128x128x8_NN", "volta_sgemm_128x64_nn", "gemm",
-		"triton_softmax_2", "Cijk_Ailk_Bljk_HHS_BH_MT128x128x32", "xmm", "tensor", "",
+		"triton_softmax_2", "Cijk_Ailk_Bljk_HHS_BH_MT128x128x32", "xmm", "tensor", "", "fusion_mix_2",
+		"jit_mi_x", "a_mi1", "_mi", "loop_min_fusion",
 	};
 	size_t i;
 
