@@ -281,6 +281,55 @@ XPS_API int xps_autotune_compute(xps_trace *const *traces, size_t ntraces,
 				 char *errbuf, size_t errlen);
 XPS_API void xps_autotune_free(struct xps_autotune *a);
 
+/* ------------------------------------------------------------------------ */
+/*
+ * Kernels: the GPU kernels on the "Stream #" lines of GPU device planes,
+ * pooled over traces and devices, a row per kernel name; copies and
+ * memsets per kind. Times are nanoseconds, as `xplane-stat kernels --json`
+ * gives them.
+ */
+
+struct xps_kernels_opts {
+	const char *device;		/* as in xps_functions_opts; NULL: every GPU plane */
+};
+
+struct xps_kernel {
+	const char *name;
+	int tensor_core;		/* its name says tensor (matrix) cores (xplane-stat(1), kernels) */
+	uint64_t instances;
+	double total_ns, mean_ns, median_ns, min_ns, max_ns, std_ns;	/* std: the population one */
+	double p90_ns, p99_ns;		/* nearest rank */
+	double share;			/* of all kernel time */
+};
+
+struct xps_copy_kind {
+	const char *kind;		/* "H2D", "D2H", "D2D", "P2P", "copy", "memset" */
+	uint64_t count;
+	double total_ns, mean_ns;
+	uint64_t bytes;			/* of those that say, saturating */
+	int bytes_saturated;
+	uint64_t without_bytes;		/* count that gave no byte count */
+	double gb_per_s;		/* bytes over their time; NAN when none gave bytes */
+};
+
+struct xps_kernels {
+	const struct xps_kernel *rows;	/* by total, largest first */
+	size_t nrows;
+	const struct xps_copy_kind *copies;
+	size_t ncopies;
+	uint64_t inputs, devices, stream_lines, kernel_instances;
+	double kernel_total_ns;		/* the sum of kernel durations */
+	double kernel_busy_ns;		/* per device the union of its kernels, summed */
+	double tensor_core_ns;		/* of rows on tensor cores */
+	uint64_t copy_events, stray_end_events, zero_duration_kernels;
+	uint64_t kernel_details_missing, kernel_details_unparsable, kernel_details_implausible;
+};
+
+/* Kernels of ntraces traces. opts may be NULL. *out: the result, or NULL on error. */
+XPS_API int xps_kernels_compute(xps_trace *const *traces, size_t ntraces, const struct xps_kernels_opts *opts,
+				struct xps_kernels **out, char *errbuf, size_t errlen);
+XPS_API void xps_kernels_free(struct xps_kernels *k);
+
 #ifdef __cplusplus
 }
 #endif

@@ -184,3 +184,24 @@ def test_pip_install_offline(tmp_path):
                           str(tmp_path / "site")], capture_output=True, text=True)
     assert "xplane_stat.pytest_plugin" in eps.stdout, eps.stderr
     assert os.path.exists(tmp_path / "site" / "xplane_stat" / "py.typed")
+
+
+@pytest.mark.parametrize("path", REAL_TRACES, ids=lambda p: os.path.relpath(p, REAL))
+def test_kernels_like_json(path):
+    rc, doc, err = command("kernels", "--json", path)
+    if rc == 4:
+        with pytest.raises(xplane_stat.NothingFound):
+            xplane_stat.kernels(path)
+        return
+    assert rc == 0, err
+    doc.pop("warnings")
+    assert as_json(xplane_stat.kernels(path, whole=True)) == doc
+
+
+def test_kernels_pooled_and_device():
+    paths = [os.path.join(REAL, "mi300x_jax_conv.xplane.pb"), os.path.join(REAL, "mi300x_jax_gemm.xplane.pb")]
+    for opts, args in (({}, []), ({"device": "GPU:1"}, ["--device", "GPU:1"])):
+        rc, doc, err = command("kernels", "--json", *args, *paths)
+        assert rc == 0, err
+        doc.pop("warnings")
+        assert as_json(xplane_stat.kernels(paths, whole=True, **opts)) == doc

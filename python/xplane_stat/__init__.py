@@ -23,7 +23,7 @@ import re
 from . import _lib
 from .errors import Error, InputError, NothingFound, NoWinner, OutOfMemory, ReadError, UsageError
 
-__all__ = ["functions", "autotune", "expand_paths", "version", "Error", "ReadError", "UsageError",
+__all__ = ["functions", "autotune", "kernels", "expand_paths", "version", "Error", "ReadError", "UsageError",
            "InputError", "NothingFound", "NoWinner", "OutOfMemory"]
 
 _TIMES = {"busy": 0, "span": 1}
@@ -252,3 +252,46 @@ def autotune(paths, *, device=None, id_regex=None, time="busy", children=None, m
         raise NothingFound("no autotune candidate found: no function name matches the id regex "
                            f"'{id_regex or '^jit_autotune_fn_([0-9]+)'}'")
     return doc
+
+
+def kernels(paths, *, device=None, whole=False, threads=0):
+    """GPU kernels per name, as `xplane-stat kernels --json`: a list of rows
+    (name, tensor_core, instances, total_ns, mean_ns, median_ns, min_ns,
+    max_ns, std_ns, p90_ns, p99_ns, share), largest total first. With
+    whole=True the whole document: the counts, the rows under "kernels",
+    copies and memsets per kind under "memcpy". Raises NothingFound when no
+    GPU kernel, copy or memset is found, as the command exits 4."""
+    L = _lib.lib()
+    opts = _lib._KernelsOpts(_enc(device, "device"))
+    res = _compute(L.xps_kernels_compute, _lib._Kernels, paths, opts, threads)
+    try:
+        k = res.contents
+        rows = []
+        for i in range(k.nrows):
+            r = k.rows[i]
+            rows.append({"name": _dec(r.name), "tensor_core": bool(r.tensor_core), "instances": r.instances,
+                         "total_ns": r.total_ns, "mean_ns": r.mean_ns, "median_ns": r.median_ns,
+                         "min_ns": r.min_ns, "max_ns": r.max_ns, "std_ns": r.std_ns, "p90_ns": r.p90_ns,
+                         "p99_ns": r.p99_ns, "share": r.share})
+        copies = []
+        for i in range(k.ncopies):
+            c = k.copies[i]
+            copies.append({"kind": _dec(c.kind), "count": c.count, "total_ns": c.total_ns, "mean_ns": c.mean_ns,
+                           "bytes": c.bytes, "bytes_saturated": bool(c.bytes_saturated),
+                           "without_bytes": c.without_bytes,
+                           "gb_per_s": c.gb_per_s if math.isfinite(c.gb_per_s) else None})
+        doc = {"schema_version": 1, "command": "kernels", "by": "name", "inputs": k.inputs, "devices": k.devices,
+               "stream_lines": k.stream_lines, "kernel_instances": k.kernel_instances,
+               "kernel_total_ns": k.kernel_total_ns, "kernel_busy_ns": k.kernel_busy_ns,
+               "tensor_core_ns": k.tensor_core_ns, "rows": k.nrows, "rows_omitted": 0,
+               "copy_events": k.copy_events, "stray_end_events": k.stray_end_events,
+               "zero_duration_kernels": k.zero_duration_kernels,
+               "kernel_details_missing": k.kernel_details_missing,
+               "kernel_details_unparsable": k.kernel_details_unparsable,
+               "kernel_details_implausible": k.kernel_details_implausible, "kernels": rows, "memcpy": copies}
+    finally:
+        L.xps_kernels_free(res)
+    if not doc["devices"] or not (doc["kernel_instances"] + doc["copy_events"]):
+        raise NothingFound("no GPU kernels, copies or memsets" +
+                           (": no GPU device plane has 'Stream #' lines" if not doc["devices"] else ""))
+    return doc if whole else rows

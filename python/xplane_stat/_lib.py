@@ -121,6 +121,42 @@ class _Autotune(ctypes.Structure):
     ]
 
 
+class _KernelsOpts(ctypes.Structure):
+    _fields_ = [("device", ctypes.c_char_p)]
+
+
+class _Kernel(ctypes.Structure):
+    _fields_ = [("name", ctypes.c_char_p), ("tensor_core", ctypes.c_int), ("instances", ctypes.c_uint64)] + [
+        (f, ctypes.c_double) for f in ("total_ns", "mean_ns", "median_ns", "min_ns", "max_ns", "std_ns", "p90_ns",
+                                       "p99_ns", "share")]
+
+
+class _CopyKind(ctypes.Structure):
+    _fields_ = [
+        ("kind", ctypes.c_char_p),
+        ("count", ctypes.c_uint64),
+        ("total_ns", ctypes.c_double),
+        ("mean_ns", ctypes.c_double),
+        ("bytes", ctypes.c_uint64),
+        ("bytes_saturated", ctypes.c_int),
+        ("without_bytes", ctypes.c_uint64),
+        ("gb_per_s", ctypes.c_double),
+    ]
+
+
+class _Kernels(ctypes.Structure):
+    _fields_ = [
+        ("rows", ctypes.POINTER(_Kernel)),
+        ("nrows", ctypes.c_size_t),
+        ("copies", ctypes.POINTER(_CopyKind)),
+        ("ncopies", ctypes.c_size_t),
+    ] + [(f, ctypes.c_uint64) for f in ("inputs", "devices", "stream_lines", "kernel_instances")] + [
+        (f, ctypes.c_double) for f in ("kernel_total_ns", "kernel_busy_ns", "tensor_core_ns")] + [
+        (f, ctypes.c_uint64) for f in ("copy_events", "stray_end_events", "zero_duration_kernels",
+                                       "kernel_details_missing", "kernel_details_unparsable",
+                                       "kernel_details_implausible")]
+
+
 class _ReadOpts(ctypes.Structure):
     _fields_ = [("max_input_size", ctypes.c_uint64), ("threads", ctypes.c_uint)]
 
@@ -175,6 +211,10 @@ def _declare(lib):
                                          ctypes.c_size_t]
     lib.xps_autotune_compute.restype = ctypes.c_int
     lib.xps_autotune_free.argtypes = [ctypes.POINTER(_Autotune)]
+    lib.xps_kernels_compute.argtypes = [ctypes.POINTER(vp), ctypes.c_size_t, ctypes.POINTER(_KernelsOpts),
+                                        ctypes.POINTER(ctypes.POINTER(_Kernels)), ctypes.c_char_p, ctypes.c_size_t]
+    lib.xps_kernels_compute.restype = ctypes.c_int
+    lib.xps_kernels_free.argtypes = [ctypes.POINTER(_Kernels)]
 
 
 _lib = None
