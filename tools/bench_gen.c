@@ -22,13 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "xplane.pb-c.h"
-
-typedef Tensorflow__Profiler__XSpace XSpace;
-typedef Tensorflow__Profiler__XPlane XPlane;
-typedef Tensorflow__Profiler__XLine XLine;
-typedef Tensorflow__Profiler__XEvent XEvent;
-typedef Tensorflow__Profiler__XStat XStat;
+#include "xplane_pb.h"
 
 
 static void die(const char *fmt, ...)

@@ -997,6 +997,26 @@ static void synth_overview(const char *dir)
 	gen_space_write(sp, dir, "overview.xplane.pb");
 }
 
+/* One stream's kernels (start, duration, launch in us; correlation id) and their host launches. */
+static void launch_trace(const char *dir, const char *file, const int64_t (*k)[4], size_t n)
+{
+	XSpace *sp = gen_space_new(NULL);
+	struct gen_plane g = gen_plane_add(sp, 1, "/device:GPU:0", 0);
+	struct gen_plane h = gen_plane_add(sp, 2, "/host:CPU", 0);
+	XLine *s = gen_line_add(&g, 1, "Stream #1(Compute)", 0);
+	XLine *hl = gen_line_add(&h, 1, "launch", 0);
+	XEvent *ev;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		ev = gen_ev_add(&g, s, "fusion", US(k[i][0]), US(k[i][1]));
+		gen_ev_u64(&g, ev, "correlation_id", (uint64_t)k[i][3]);
+		ev = gen_ev_add(&h, hl, "cuLaunchKernel", US(k[i][2]), US(1));
+		gen_ev_u64(&h, ev, "correlation_id", (uint64_t)k[i][3]);
+	}
+	gen_space_write(sp, dir, file);
+}
+
 /*
  * Launch latency split (EXPECTED.md section 16a): one stream, four kernels
  * K1 [10,20], K2 [20,25], K3 [30,35], K4 [41,42] us, launched at 5, 8, 24
@@ -1004,22 +1024,9 @@ static void synth_overview(const char *dir)
  */
 static void synth_launch_queue(const char *dir)
 {
-	XSpace *sp = gen_space_new(NULL);
-	struct gen_plane g = gen_plane_add(sp, 1, "/device:GPU:0", 0);
-	struct gen_plane h = gen_plane_add(sp, 2, "/host:CPU", 0);
-	XLine *s = gen_line_add(&g, 1, "Stream #1(Compute)", 0);
-	XLine *hl = gen_line_add(&h, 1, "launch", 0);
-	static const int64_t k[][3] = {{10, 10, 5}, {20, 5, 8}, {30, 5, 24}, {41, 1, 40}};	/* start, dur, launch */
-	XEvent *ev;
-	size_t i;
+	static const int64_t k[][4] = {{10, 10, 5, 1}, {20, 5, 8, 2}, {30, 5, 24, 3}, {41, 1, 40, 4}};
 
-	for (i = 0; i < 4; i++) {
-		ev = gen_ev_add(&g, s, "fusion", US(k[i][0]), US(k[i][1]));
-		gen_ev_u64(&g, ev, "correlation_id", i + 1);
-		ev = gen_ev_add(&h, hl, "cuLaunchKernel", US(k[i][2]), US(1));
-		gen_ev_u64(&h, ev, "correlation_id", i + 1);
-	}
-	gen_space_write(sp, dir, "launch_queue.xplane.pb");
+	launch_trace(dir, "launch_queue.xplane.pb", k, 4);
 }
 
 /*
@@ -1029,22 +1036,9 @@ static void synth_launch_queue(const char *dir)
  */
 static void synth_launch_queue_unsorted(const char *dir)
 {
-	XSpace *sp = gen_space_new(NULL);
-	struct gen_plane g = gen_plane_add(sp, 1, "/device:GPU:0", 0);
-	struct gen_plane h = gen_plane_add(sp, 2, "/host:CPU", 0);
-	XLine *s = gen_line_add(&g, 1, "Stream #1(Compute)", 0);
-	XLine *hl = gen_line_add(&h, 1, "launch", 0);
-	static const int64_t k[][4] = {{40, 2, 20, 3}, {10, 2, 5, 1}, {45, 10, 24, 4}, {10, 40, 6, 2}};	/* start, dur, launch, id */
-	XEvent *ev;
-	size_t i;
+	static const int64_t k[][4] = {{40, 2, 20, 3}, {10, 2, 5, 1}, {45, 10, 24, 4}, {10, 40, 6, 2}};
 
-	for (i = 0; i < 4; i++) {
-		ev = gen_ev_add(&g, s, "fusion", US(k[i][0]), US(k[i][1]));
-		gen_ev_u64(&g, ev, "correlation_id", (uint64_t)k[i][3]);
-		ev = gen_ev_add(&h, hl, "cuLaunchKernel", US(k[i][2]), US(1));
-		gen_ev_u64(&h, ev, "correlation_id", (uint64_t)k[i][3]);
-	}
-	gen_space_write(sp, dir, "launch_queue_unsorted.xplane.pb");
+	launch_trace(dir, "launch_queue_unsorted.xplane.pb", k, 4);
 }
 
 /*

@@ -15,6 +15,7 @@ Failures raise xplane_stat.Error subclasses named after the command's exit
 codes. The library is found through XPLANE_STAT_LIBRARY, beside this
 package, or by the loader's search (libxplane-stat.so.0).
 """
+import contextlib
 import ctypes
 import math
 import os
@@ -111,15 +112,26 @@ def _time_code(time, children, what):
     return _TIMES[time]
 
 
-def _compute(fn, result_type, paths, opts, threads):
-    """Opens the inputs, runs one of the library's *_compute on them, frees
-    the traces; the result (a pointer the caller frees) or the exception."""
+@contextlib.contextmanager
+def _computed(what, result_type, paths, opts, threads):
+    """Opens the inputs, runs the library's xps_<what>_compute on them, frees
+    the traces; yields the result's contents and frees the result after."""
     files = expand_paths(paths)
+    L = _lib.lib()
     res = ctypes.POINTER(result_type)()
     err = ctypes.create_string_buffer(1024)
     with _lib.Traces(files, threads) as handles:
-        _lib.check(fn(handles, len(files), ctypes.byref(opts), ctypes.byref(res), err, len(err)), err)
-    return res
+        _lib.check(getattr(L, f"xps_{what}_compute")(handles, len(files), ctypes.byref(opts), ctypes.byref(res),
+                                                     err, len(err)), err)
+    try:
+        yield res.contents
+    finally:
+        getattr(L, f"xps_{what}_free")(res)
+
+
+def _fields(s, names):
+    """The named fields of a ctypes structure, as a dict under the same names."""
+    return {n: getattr(s, n) for n in names.split()}
 
 
 def _check_trim(trim):
@@ -144,10 +156,7 @@ def functions(paths, *, device=None, match=None, time="busy", children=None, min
     opts = _lib._FunctionsOpts(_enc(device, "device"), _enc(match, "match"), _time_code(time, children, "functions"),
                                _enc(children, "children"),
                                _duration_ps(min_duration, "min_duration"), trim, 1 if per_device else 0)
-    L = _lib.lib()
-    res = _compute(L.xps_functions_compute, _lib._Functions, paths, opts, threads)
-    try:
-        f = res.contents
+    with _computed("functions", _lib._Functions, paths, opts, threads) as f:
         rows = []
         for i in range(f.nrows):
             r = f.rows[i]
@@ -155,23 +164,16 @@ def functions(paths, *, device=None, match=None, time="busy", children=None, min
                    "fingerprint": _dec(r.fingerprint)}
             if per_device:
                 row["device"] = _dec(r.device)
-            row.update(devices=r.devices, executions=r.executions, executions_used=r.executions_used,
-                       events=r.events, total_ns=r.total_ns, mean_ns=r.mean_ns, std_ns=r.std_ns,
-                       min_ns=r.min_ns, median_ns=r.median_ns, max_ns=r.max_ns, share=r.share)
+            row.update(_fields(r, "devices executions executions_used events total_ns mean_ns std_ns min_ns "
+                                  "median_ns max_ns share"))
             rows.append(row)
-        doc = {"schema_version": 1, "command": "functions",
-               "time": {0: "busy", 1: "span", 2: "children"}[f.time], "trim": f.trim, "inputs": f.inputs,
-               "devices": f.devices, "executions": f.executions, "functions_count": f.functions_count,
-               "device_busy_ns": f.device_busy_ns, "device_events": f.device_events,
-               "dropped_short_events": f.dropped_short_events, "unattributed_events": f.unattributed_events,
-               "unattributed_busy_ns": f.unattributed_busy_ns, "runs_rule_executions": f.runs_rule_executions,
-               "runs_rule_split": f.runs_rule_split, "runs_rule_repeating": f.runs_rule_repeating,
-               "stray_end_events": f.stray_end_events}
+        doc = {"schema_version": 1, "command": "functions", "time": {0: "busy", 1: "span", 2: "children"}[f.time],
+               **_fields(f, "trim inputs devices executions functions_count device_busy_ns device_events "
+                            "dropped_short_events unattributed_events unattributed_busy_ns runs_rule_executions "
+                            "runs_rule_split runs_rule_repeating stray_end_events")}
         if children is not None:
             doc["stray_end_children"] = f.stray_end_children
         doc["functions"] = rows
-    finally:
-        L.xps_functions_free(res)
     if not rows:
         raise NothingFound("no jitted function executions found" +
                            (" (no device plane matched)" if not doc["devices"] else
@@ -221,10 +223,7 @@ def autotune(paths, *, device=None, id_regex=None, time="busy", children=None, m
                               _duration_ps(min_duration, "min_duration"), trim, 0 if compat else 1, alpha,
                               1 if all_devices else 0, 1 if pool_programs else 0, 1 if keep_duplicates else 0,
                               1 if compat else 0)
-    L = _lib.lib()
-    res = _compute(L.xps_autotune_compute, _lib._Autotune, paths, opts, threads)
-    try:
-        a = res.contents
+    with _computed("autotune", _lib._Autotune, paths, opts, threads) as a:
         cands = {}
         i = 0
         while i < a.nrows:
@@ -246,8 +245,6 @@ def autotune(paths, *, device=None, id_regex=None, time="busy", children=None, m
             i += rows
         doc = {"schema_version": 2, "command": "autotune", "candidates": cands, "fastest": _dec(a.fastest),
                "no_fastest_because": _dec(a.no_fastest_because), "rival": _dec(a.rival)}
-    finally:
-        L.xps_autotune_free(res)
     if not cands:
         raise NothingFound("no autotune candidate found: no function name matches the id regex "
                            f"'{id_regex or '^jit_autotune_fn_([0-9]+)'}'")
@@ -261,36 +258,27 @@ def kernels(paths, *, device=None, whole=False, threads=0):
     whole=True the whole document: the counts, the rows under "kernels",
     copies and memsets per kind under "memcpy". Raises NothingFound when no
     GPU kernel, copy or memset is found, as the command exits 4."""
-    L = _lib.lib()
     opts = _lib._KernelsOpts(_enc(device, "device"))
-    res = _compute(L.xps_kernels_compute, _lib._Kernels, paths, opts, threads)
-    try:
-        k = res.contents
+    with _computed("kernels", _lib._Kernels, paths, opts, threads) as k:
         rows = []
         for i in range(k.nrows):
             r = k.rows[i]
-            rows.append({"name": _dec(r.name), "tensor_core": bool(r.tensor_core), "instances": r.instances,
-                         "total_ns": r.total_ns, "mean_ns": r.mean_ns, "median_ns": r.median_ns,
-                         "min_ns": r.min_ns, "max_ns": r.max_ns, "std_ns": r.std_ns, "p90_ns": r.p90_ns,
-                         "p99_ns": r.p99_ns, "share": r.share})
+            rows.append({"name": _dec(r.name), "tensor_core": bool(r.tensor_core),
+                         **_fields(r, "instances total_ns mean_ns median_ns min_ns max_ns std_ns p90_ns p99_ns "
+                                      "share")})
         copies = []
         for i in range(k.ncopies):
             c = k.copies[i]
-            copies.append({"kind": _dec(c.kind), "count": c.count, "total_ns": c.total_ns, "mean_ns": c.mean_ns,
-                           "bytes": c.bytes, "bytes_saturated": bool(c.bytes_saturated),
-                           "without_bytes": c.without_bytes,
+            copies.append({"kind": _dec(c.kind), **_fields(c, "count total_ns mean_ns bytes"),
+                           "bytes_saturated": bool(c.bytes_saturated), "without_bytes": c.without_bytes,
                            "gb_per_s": c.gb_per_s if math.isfinite(c.gb_per_s) else None})
-        doc = {"schema_version": 1, "command": "kernels", "by": "name", "inputs": k.inputs, "devices": k.devices,
-               "stream_lines": k.stream_lines, "kernel_instances": k.kernel_instances,
-               "kernel_total_ns": k.kernel_total_ns, "kernel_busy_ns": k.kernel_busy_ns,
-               "tensor_core_ns": k.tensor_core_ns, "rows": k.nrows, "rows_omitted": 0,
-               "copy_events": k.copy_events, "stray_end_events": k.stray_end_events,
-               "zero_duration_kernels": k.zero_duration_kernels,
-               "kernel_details_missing": k.kernel_details_missing,
-               "kernel_details_unparsable": k.kernel_details_unparsable,
-               "kernel_details_implausible": k.kernel_details_implausible, "kernels": rows, "memcpy": copies}
-    finally:
-        L.xps_kernels_free(res)
+        doc = {"schema_version": 1, "command": "kernels", "by": "name",
+               **_fields(k, "inputs devices stream_lines kernel_instances kernel_total_ns kernel_busy_ns "
+                            "tensor_core_ns"),
+               "rows": k.nrows, "rows_omitted": 0,
+               **_fields(k, "copy_events stray_end_events zero_duration_kernels kernel_details_missing "
+                            "kernel_details_unparsable kernel_details_implausible"),
+               "kernels": rows, "memcpy": copies}
     if not doc["devices"] or not (doc["kernel_instances"] + doc["copy_events"]):
         raise NothingFound("no GPU kernels, copies or memsets" +
                            (": no GPU device plane has 'Stream #' lines" if not doc["devices"] else ""))

@@ -7,7 +7,9 @@
 #ifndef API_H
 #define API_H
 
+#include <regex.h>
 #include <stddef.h>
+#include <stdlib.h>
 
 #include "xp_err.h"
 #include "xp_model.h"
@@ -20,8 +22,31 @@ struct xps_trace {
 
 /* err's message into errbuf (when there is room), and its code as an XPS_E* code, which it returns. */
 int api_fail(const struct xp_err *err, char *errbuf, size_t errlen);
-/* Compiles an extended regex into re; 0, or an XP_ERR_USAGE naming what (an option) and why not. */
-int api_regex(void *re, const char *pattern, const char *what, struct xp_err *err);
+/* A pattern option, compiled when given: re is valid when set. */
+struct api_re {
+	regex_t re;
+	int set;
+};
+/*
+ * Compiles pattern (an extended regex) into r; NULL leaves r unset. 0, or
+ * an XP_ERR_USAGE naming what (the option) and why not.
+ */
+int api_re_compile(struct api_re *r, const char *pattern, const char *what, struct xp_err *err);
+/* The compiled pattern, or NULL when none was given. */
+static inline const regex_t *api_re_get(const struct api_re *r)
+{
+	return r->set ? &r->re : NULL;
+}
+void api_re_free(struct api_re *r);
+/* ps as the commands' JSON gives them in ns: rounded to the ps (out_json_add_ns). */
+/* p = calloc(n, sizeof(*p)): 0, or XP_ERR_NOMEM with err set. */
+#define API_CALLOC(p, n, err) \
+	(((p) = calloc((n), sizeof(*(p)))) ? 0 : xp_err_set((err), XP_ERR_NOMEM, "out of memory"))
+
+static inline double api_ns(double ps)
+{
+	return __builtin_round(ps) / 1000.0;
+}
 /*
  * One trace's executions, as the command finds them: 0, or an xp_errcode
  * with err naming the input (a plane read now may be malformed, or zeros

@@ -20,7 +20,7 @@ struct at_holder {
 	struct an_at_result res;	/* the rows' strings */
 };
 
-static int fill(struct at_holder *h)
+static int fill(struct at_holder *h, struct xp_err *err)
 {
 	const struct an_at_result *r = &h->res;
 	const struct an_at_cand *best, *rival;
@@ -29,8 +29,8 @@ static int fill(struct at_holder *h)
 
 	for (i = 0; i < r->ncands; i++)
 		nids += r->cands[i].nprogs;
-	if (!(h->rows = calloc(r->ncands + 1, sizeof(*h->rows))) || !(h->ids = calloc(nids + 1, sizeof(*h->ids))))
-		return -1;
+	if (API_CALLOC(h->rows, r->ncands + 1, err) || API_CALLOC(h->ids, nids + 1, err))
+		return XP_ERR_NOMEM;
 	for (i = 0; i < r->ncands; i++) {
 		const struct an_at_cand *c = &r->cands[i];
 		struct xps_autotune_candidate *o = &h->rows[i];
@@ -133,10 +133,10 @@ int xps_autotune_compute(xps_trace *const *traces, size_t ntraces, const struct 
 	struct an_at_opts ao = {0};
 	struct xp_err err = {0};
 	struct at_holder *h = NULL;
-	regex_t id_re, child_re;
+	struct api_re id = {0}, child = {0};
 	uint64_t *digests = NULL;
 	size_t ndigests = 0, copies = 0, i;
-	int have_id = 0, have_child = 0, ret;
+	int ret;
 
 	if (out)
 		*out = NULL;
@@ -146,31 +146,30 @@ int xps_autotune_compute(xps_trace *const *traces, size_t ntraces, const struct 
 		o = *opts;
 	if ((ret = check_opts(&o, &err)))
 		goto out;
-	if (!(ret = api_regex(&id_re, o.id_regex ? o.id_regex : AN_AT_DEFAULT_ID_REGEX, "id_regex", &err)))
-		have_id = 1;
-	if (!ret && id_re.re_nsub < 1)
+	if ((ret = api_re_compile(&id, o.id_regex ? o.id_regex : AN_AT_DEFAULT_ID_REGEX, "id_regex", &err)))
+		goto out;
+	if (id.re.re_nsub < 1) {
 		ret = xp_err_set(&err, XP_ERR_USAGE, "id_regex: '%.200s' has no group for the id", o.id_regex);
-	if (!ret && o.children && !(ret = api_regex(&child_re, o.children, "children", &err)))
-		have_child = 1;
-	if (ret)
+		goto out;
+	}
+	if ((ret = api_re_compile(&child, o.children, "children", &err)))
 		goto out;
 	xo.device = o.device;
-	xo.children = have_child ? &child_re : NULL;
+	xo.children = api_re_get(&child);
 	xo.min_dur_ps = o.min_duration_ps;
-	ao.id_re = &id_re;
+	ao.id_re = &id.re;
 	ao.programs = o.pool_programs || o.compat ? AN_AT_POOL_PROGRAMS : AN_AT_SPLIT_PROGRAMS;
 	ao.trim = o.trim_given ? (size_t)o.trim : 1;
 	ao.all_devices = o.all_devices != 0;
-	ao.time = have_child ? AN_TIME_CHILDREN : o.time == XPS_TIME_SPAN ? AN_TIME_SPAN : AN_TIME_BUSY;
+	ao.time = child.set ? AN_TIME_CHILDREN : o.time == XPS_TIME_SPAN ? AN_TIME_SPAN : AN_TIME_BUSY;
 	ao.alpha = o.alpha > 0 ? o.alpha : 0.05;
-	if ((h = calloc(1, sizeof(*h))))
-		an_at_init(&h->res, &ao);
-	if (!h || !(digests = calloc(ntraces + 1, sizeof(*digests)))) {
-		ret = xp_err_set(&err, XP_ERR_NOMEM, "out of memory");
+	if ((ret = API_CALLOC(h, 1, &err)))
 		goto out;
-	}
+	an_at_init(&h->res, &ao);
+	if ((ret = API_CALLOC(digests, ntraces + 1, &err)))
+		goto out;
 	for (i = 0; i < ntraces && o.compat; i++) {
-		struct an_compat_opts co = {.device = o.device ? o.device : "gpu", .id_re = &id_re};
+		struct an_compat_opts co = {.device = o.device ? o.device : "gpu", .id_re = &id.re};
 
 		if ((ret = compat_add(traces[i], &co, &h->res, i, &err)))
 			goto out;
@@ -198,10 +197,8 @@ int xps_autotune_compute(xps_trace *const *traces, size_t ntraces, const struct 
 	}
 	if ((ret = an_at_finish(&h->res, &err)))
 		goto out;
-	if (fill(h)) {
-		ret = xp_err_set(&err, XP_ERR_NOMEM, "out of memory");
+	if ((ret = fill(h, &err)))
 		goto out;
-	}
 	h->pub.copies = copies;
 	h->res.opts.id_re = NULL;	/* freed below; the rows are final */
 	*out = &h->pub;
@@ -209,10 +206,8 @@ int xps_autotune_compute(xps_trace *const *traces, size_t ntraces, const struct 
 out:
 	xps_autotune_free(h ? &h->pub : NULL);
 	free(digests);
-	if (have_id)
-		regfree(&id_re);
-	if (have_child)
-		regfree(&child_re);
+	api_re_free(&id);
+	api_re_free(&child);
 	return ret ? api_fail(&err, errbuf, errlen) : 0;
 }
 

@@ -18,12 +18,6 @@ struct fn_holder {
 	struct an_fn_result res;	/* the rows' strings */
 };
 
-/* ps as the command's JSON gives them in ns: rounded to the ps where it rounds (out_json_add_ns). */
-static double ns_rounded(double ps)
-{
-	return round(ps) / 1000.0;
-}
-
 static void fill(struct fn_holder *h)
 {
 	const struct an_fn_result *r = &h->res;
@@ -43,12 +37,12 @@ static void fill(struct fn_holder *h)
 		o->executions = row->s.n;
 		o->executions_used = row->s.n_used;
 		o->events = row->events;
-		o->total_ns = ns_rounded(row->s.total);
+		o->total_ns = api_ns(row->s.total);
 		o->mean_ns = row->s.mean / 1000.0;
 		o->std_ns = row->s.std / 1000.0;
-		o->min_ns = ns_rounded(row->s.min);
+		o->min_ns = api_ns(row->s.min);
 		o->median_ns = row->s.median / 1000.0;
-		o->max_ns = ns_rounded(row->s.max);
+		o->max_ns = api_ns(row->s.max);
 		o->share = row->share;
 	}
 	f->rows = h->rows;
@@ -60,11 +54,11 @@ static void fill(struct fn_holder *h)
 	f->devices = r->devices;
 	f->executions = r->executions;
 	f->functions_count = r->functions;
-	f->device_busy_ns = ns_rounded((double)r->device_busy_ps);
+	f->device_busy_ns = api_ns((double)r->device_busy_ps);
 	f->device_events = r->device_events;
 	f->dropped_short_events = r->dropped_short;
 	f->unattributed_events = r->unattributed_events;
-	f->unattributed_busy_ns = ns_rounded((double)r->unattributed_busy_ps);
+	f->unattributed_busy_ns = api_ns((double)r->unattributed_busy_ps);
 	f->runs_rule_executions = r->runs_execs;
 	f->runs_rule_split = r->runs_split;
 	f->runs_rule_repeating = r->runs_repeating;
@@ -96,8 +90,8 @@ int xps_functions_compute(xps_trace *const *traces, size_t ntraces, const struct
 	struct an_fn_opts fo = {0};
 	struct xp_err err = {0};
 	struct fn_holder *h = NULL;
-	regex_t match_re, child_re;
-	int have_match = 0, have_child = 0, ret;
+	struct api_re match = {0}, child = {0};
+	int ret;
 	size_t i;
 
 	if (out)
@@ -108,23 +102,18 @@ int xps_functions_compute(xps_trace *const *traces, size_t ntraces, const struct
 		o = *opts;
 	if ((ret = check_opts(&o, &err)))
 		goto out;
-	if (o.match && !(ret = api_regex(&match_re, o.match, "match", &err)))
-		have_match = 1;
-	if (!ret && o.children && !(ret = api_regex(&child_re, o.children, "children", &err)))
-		have_child = 1;
-	if (ret)
+	if ((ret = api_re_compile(&match, o.match, "match", &err)) ||
+	    (ret = api_re_compile(&child, o.children, "children", &err)))
 		goto out;
 	xo.device = o.device;
-	xo.children = have_child ? &child_re : NULL;
+	xo.children = api_re_get(&child);
 	xo.min_dur_ps = o.min_duration_ps;
-	fo.match = have_match ? &match_re : NULL;
+	fo.match = api_re_get(&match);
 	fo.trim = (size_t)o.trim;
 	fo.per_device = o.per_device != 0;
-	fo.time = have_child ? AN_TIME_CHILDREN : o.time == XPS_TIME_SPAN ? AN_TIME_SPAN : AN_TIME_BUSY;
-	if (!(h = calloc(1, sizeof(*h)))) {
-		ret = xp_err_set(&err, XP_ERR_NOMEM, "out of memory");
+	fo.time = child.set ? AN_TIME_CHILDREN : o.time == XPS_TIME_SPAN ? AN_TIME_SPAN : AN_TIME_BUSY;
+	if ((ret = API_CALLOC(h, 1, &err)))
 		goto out;
-	}
 	an_fn_init(&h->res, &fo);
 	/* As the command: each input's executions found and added in turn, in input order. */
 	for (i = 0; i < ntraces; i++) {
@@ -140,19 +129,15 @@ int xps_functions_compute(xps_trace *const *traces, size_t ntraces, const struct
 	if ((ret = an_fn_finish(&h->res, &err)))
 		goto out;
 	h->res.opts.match = NULL;	/* freed below; the rows are final */
-	if (!(h->rows = calloc(h->res.nrows + 1, sizeof(*h->rows)))) {
-		ret = xp_err_set(&err, XP_ERR_NOMEM, "out of memory");
+	if ((ret = API_CALLOC(h->rows, h->res.nrows + 1, &err)))
 		goto out;
-	}
 	fill(h);
 	*out = &h->pub;
 	h = NULL;
 out:
 	xps_functions_free(h ? &h->pub : NULL);
-	if (have_match)
-		regfree(&match_re);
-	if (have_child)
-		regfree(&child_re);
+	api_re_free(&match);
+	api_re_free(&child);
 	return ret ? api_fail(&err, errbuf, errlen) : 0;
 }
 

@@ -17,20 +17,14 @@ struct kern_holder {
 	struct an_kern_result res;	/* the rows' strings */
 };
 
-/* ps as the command's JSON gives them in ns: rounded to the ps (out_json_add_ns) */
-static double ns_rounded(double ps)
-{
-	return round(ps) / 1000.0;
-}
-
-static int fill(struct kern_holder *h)
+static int fill(struct kern_holder *h, struct xp_err *err)
 {
 	const struct an_kern_result *r = &h->res;
 	struct xps_kernels *k = &h->pub;
 	size_t i, n = 0;
 
-	if (!(h->rows = calloc(r->nrows + 1, sizeof(*h->rows))))
-		return -1;
+	if (API_CALLOC(h->rows, r->nrows + 1, err))
+		return XP_ERR_NOMEM;
 	for (i = 0; i < r->nrows; i++) {
 		const struct an_kern_row *row = &r->rows[i];
 		struct xps_kernel *o = &h->rows[i];
@@ -38,14 +32,14 @@ static int fill(struct kern_holder *h)
 		o->name = row->name;
 		o->tensor_core = row->tensor_core;
 		o->instances = row->instances;
-		o->total_ns = ns_rounded(row->total);
+		o->total_ns = api_ns(row->total);
 		o->mean_ns = row->mean / 1000.0;
 		o->median_ns = row->median / 1000.0;
-		o->min_ns = ns_rounded((double)row->min);
-		o->max_ns = ns_rounded((double)row->max);
+		o->min_ns = api_ns((double)row->min);
+		o->max_ns = api_ns((double)row->max);
 		o->std_ns = row->std / 1000.0;
-		o->p90_ns = ns_rounded((double)row->p90);
-		o->p99_ns = ns_rounded((double)row->p99);
+		o->p90_ns = api_ns((double)row->p90);
+		o->p99_ns = api_ns((double)row->p99);
 		o->share = row->share;
 	}
 	for (i = 0; i < AN_KIND_COUNT; i++) {
@@ -56,7 +50,7 @@ static int fill(struct kern_holder *h)
 			continue;
 		o->kind = an_kind_name((enum an_kind)i);
 		o->count = c->count;
-		o->total_ns = ns_rounded(c->total);
+		o->total_ns = api_ns(c->total);
 		o->mean_ns = c->total / (double)c->count / 1000.0;
 		o->bytes = c->bytes;
 		o->bytes_saturated = c->bytes_saturated;
@@ -72,9 +66,9 @@ static int fill(struct kern_holder *h)
 	k->devices = r->devices;
 	k->stream_lines = r->stream_lines;
 	k->kernel_instances = r->kernel_events;
-	k->kernel_total_ns = ns_rounded(r->kernel_ps);
-	k->kernel_busy_ns = ns_rounded((double)r->kernel_busy_ps);
-	k->tensor_core_ns = ns_rounded(r->tensor_core_ps);
+	k->kernel_total_ns = api_ns(r->kernel_ps);
+	k->kernel_busy_ns = api_ns((double)r->kernel_busy_ps);
+	k->tensor_core_ns = api_ns(r->tensor_core_ps);
 	k->copy_events = r->copy_events;
 	k->stray_end_events = r->stray_events;
 	k->zero_duration_kernels = r->zero_events;
@@ -98,10 +92,8 @@ int xps_kernels_compute(xps_trace *const *traces, size_t ntraces, const struct x
 	if ((ret = api_check_traces("xps_kernels_compute", traces, ntraces, out != NULL, &err)))
 		goto out;
 	ko.device = opts ? opts->device : NULL;
-	if (!(h = calloc(1, sizeof(*h)))) {
-		ret = xp_err_set(&err, XP_ERR_NOMEM, "out of memory");
+	if ((ret = API_CALLOC(h, 1, &err)))
 		goto out;
-	}
 	an_kern_init(&h->res, &ko);
 	for (i = 0; i < ntraces; i++) {
 		/* its GPU planes, read now if the open deferred them; zeros read where the file shrank */
@@ -115,10 +107,8 @@ int xps_kernels_compute(xps_trace *const *traces, size_t ntraces, const struct x
 	}
 	if ((ret = an_kern_finish(&h->res, &err)))
 		goto out;
-	if (fill(h)) {
-		ret = xp_err_set(&err, XP_ERR_NOMEM, "out of memory");
+	if ((ret = fill(h, &err)))
 		goto out;
-	}
 	*out = &h->pub;
 	h = NULL;
 out:

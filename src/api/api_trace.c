@@ -77,15 +77,27 @@ int api_fail(const struct xp_err *err, char *errbuf, size_t errlen)
 	return code;
 }
 
-int api_regex(void *re, const char *pattern, const char *what, struct xp_err *err)
+int api_re_compile(struct api_re *r, const char *pattern, const char *what, struct xp_err *err)
 {
-	int r = regcomp(re, pattern, REG_EXTENDED);
 	char msg[256];
+	int e;
 
-	if (!r)
+	r->set = 0;
+	if (!pattern)
 		return 0;
-	regerror(r, re, msg, sizeof(msg));
+	if (!(e = regcomp(&r->re, pattern, REG_EXTENDED))) {
+		r->set = 1;
+		return 0;
+	}
+	regerror(e, &r->re, msg, sizeof(msg));
 	return xp_err_set(err, XP_ERR_USAGE, "%s: invalid regular expression '%.200s': %s", what, pattern, msg);
+}
+
+void api_re_free(struct api_re *r)
+{
+	if (r->set)
+		regfree(&r->re);
+	r->set = 0;
 }
 
 int api_execs(xps_trace *t, const struct an_exec_opts *xo, struct an_exec_list *l, struct xp_err *err)

@@ -10,17 +10,7 @@
 #include "xp_arena.h"
 #include "xp_hmap.h"
 #include "xp_sort.h"
-#include "xplane.pb-c.h"
-
-typedef Tensorflow__Profiler__XSpace XSpace;
-typedef Tensorflow__Profiler__XPlane XPlane;
-typedef Tensorflow__Profiler__XLine XLine;
-typedef Tensorflow__Profiler__XEvent XEvent;
-typedef Tensorflow__Profiler__XStat XStat;
-typedef Tensorflow__Profiler__XEventMetadata XEventMetadata;
-typedef Tensorflow__Profiler__XStatMetadata XStatMetadata;
-typedef Tensorflow__Profiler__XPlane__EventMetadataEntry EventMetadataEntry;
-typedef Tensorflow__Profiler__XPlane__StatMetadataEntry StatMetadataEntry;
+#include "xplane_pb.h"
 
 #define MAX_ANNOTATIONS 16
 

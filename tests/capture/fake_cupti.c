@@ -386,6 +386,18 @@ void fake_cupti_kernel_running(uint32_t dev, uint32_t stream, uint32_t corr, con
 	pthread_mutex_unlock(&mu);
 }
 
+/* The fields a copy's and a set's records share, under the same names. */
+#define FILL_TRANSFER(m, dev, stream, corr, nbytes, t0, t1)                               \
+	do {                                                                              \
+		(m)->bytes = (nbytes);                                                    \
+		(m)->start = (t0);                                                        \
+		(m)->end = (t1);                                                          \
+		(m)->deviceId = (dev);                                                    \
+		(m)->contextId = 1;                                                       \
+		(m)->streamId = (stream);                                                 \
+		(m)->correlationId = (corr);                                              \
+	} while (0)
+
 void fake_cupti_memcpy(uint32_t dev, uint32_t stream, uint32_t corr, uint8_t kind, uint64_t bytes,
 		       uint64_t start, uint64_t end)
 {
@@ -397,13 +409,7 @@ void fake_cupti_memcpy(uint32_t dev, uint32_t stream, uint32_t corr, uint8_t kin
 		m->srcKind = CUPTI_ACTIVITY_MEMORY_KIND_PINNED;
 		m->dstKind = CUPTI_ACTIVITY_MEMORY_KIND_DEVICE;
 		m->flags = CUPTI_ACTIVITY_FLAG_MEMCPY_ASYNC;
-		m->bytes = bytes;
-		m->start = start;
-		m->end = end;
-		m->deviceId = dev;
-		m->contextId = 1;
-		m->streamId = stream;
-		m->correlationId = corr;
+		FILL_TRANSFER(m, dev, stream, corr, bytes, start, end);
 	}
 	pthread_mutex_unlock(&mu);
 }
@@ -415,13 +421,7 @@ void fake_cupti_memset(uint32_t dev, uint32_t stream, uint32_t corr, uint64_t by
 
 	pthread_mutex_lock(&mu);
 	if (kind_enabled[CUPTI_ACTIVITY_KIND_MEMSET] && (m = slot(CUPTI_ACTIVITY_KIND_MEMSET))) {
-		m->bytes = bytes;
-		m->start = start;
-		m->end = end;
-		m->deviceId = dev;
-		m->contextId = 1;
-		m->streamId = stream;
-		m->correlationId = corr;
+		FILL_TRANSFER(m, dev, stream, corr, bytes, start, end);
 		m->memoryKind = CUPTI_ACTIVITY_MEMORY_KIND_DEVICE;
 	}
 	pthread_mutex_unlock(&mu);
@@ -721,6 +721,16 @@ CUptiResult cuptiActivityEnableAndDump(CUpti_ActivityKind k)
 	return r;
 }
 
+/* One call's per-call records on or off, after settle (as every enable call). */
+static CUptiResult enable_call(unsigned char *enabled, CUpti_CallbackId cbid, uint8_t enable)
+{
+	settle();
+	pthread_mutex_lock(&mu);
+	enabled[cbid] = enable != 0;
+	pthread_mutex_unlock(&mu);
+	return CUPTI_SUCCESS;
+}
+
 CUptiResult cuptiActivityEnableDriverApi(CUpti_CallbackId cbid, uint8_t enable)
 {
 	const char *fail = getenv("FAKE_CUPTI_FAIL_CBID");
@@ -729,11 +739,7 @@ CUptiResult cuptiActivityEnableDriverApi(CUpti_CallbackId cbid, uint8_t enable)
 		return CUPTI_ERROR_NOT_SUPPORTED;
 	if (cbid >= CUPTI_DRIVER_TRACE_CBID_SIZE || (fail && *fail && strtoul(fail, NULL, 10) == cbid))
 		return CUPTI_ERROR_INVALID_PARAMETER;
-	settle();
-	pthread_mutex_lock(&mu);
-	api_enabled[cbid] = enable != 0;
-	pthread_mutex_unlock(&mu);
-	return CUPTI_SUCCESS;
+	return enable_call(api_enabled, cbid, enable);
 }
 
 CUptiResult cuptiActivityEnableRuntimeApi(CUpti_CallbackId cbid, uint8_t enable)
@@ -744,11 +750,7 @@ CUptiResult cuptiActivityEnableRuntimeApi(CUpti_CallbackId cbid, uint8_t enable)
 		return CUPTI_ERROR_INVALID_PARAMETER;
 	if (env_is("FAKE_CUPTI_RUNTIME_PER_CALL_SILENT", "1"))
 		return CUPTI_SUCCESS;
-	settle();
-	pthread_mutex_lock(&mu);
-	rt_enabled[cbid] = enable != 0;
-	pthread_mutex_unlock(&mu);
-	return CUPTI_SUCCESS;
+	return enable_call(rt_enabled, cbid, enable);
 }
 
 CUptiResult cuptiActivityGetNextRecord(uint8_t *buffer, size_t valid, CUpti_Activity **rec)

@@ -162,9 +162,23 @@ static void test_round_trip(void)
 }
 
 /* Every prefix of a complete file: the header must be whole, records are kept up to the cut. */
+/* The first n bytes of p read as an incomplete capture file, with its cut bytes and kernels as given. */
+static struct cap_file read_partial(const unsigned char *p, size_t n, long long truncated, long long nkernels)
+{
+	struct cap_file f;
+	struct xp_err err = {0};
+
+	CHECK_INT(cap_file_read(p, n, &f, &err), 0);
+	CHECK_INT(f.complete, 0);
+	CHECK_INT(f.truncated_bytes, truncated);
+	CHECK_INT(f.nkernels, nkernels);
+	return f;
+}
+
 static void test_truncated(void)
 {
 	struct blob b;
+	struct cap_file part;
 	size_t cut, prev_records = 0, first_kernel_end = 0;
 
 	write_all(&b, 1);
@@ -193,34 +207,18 @@ static void test_truncated(void)
 	CHECK_INT(prev_records, 10);
 	/* header 64, device name string 8+4+21, device 8+72, k1's two strings 8+4+16 and 8+4+35, k1 8+88 */
 	CHECK_INT(first_kernel_end, 64 + 33 + 80 + 28 + 47 + 96);
-	{
-		struct cap_file f;
-		struct xp_err err = {0};
-
-		/* cut 10 bytes into k1's record */
-		CHECK_INT(cap_file_read(b.p, first_kernel_end - 86, &f, &err), 0);
-		CHECK_INT(f.nkernels, 0);
-		CHECK_INT(f.ndevices, 1);
-		CHECK_INT(f.truncated_bytes, 10);
-		CHECK_INT(f.complete, 0);
-		cap_file_release(&f);
-	}
+	/* cut 10 bytes into k1's record */
+	part = read_partial(b.p, first_kernel_end - 86, 10, 0);
+	CHECK_INT(part.ndevices, 1);
+	cap_file_release(&part);
 	free(b.p);
 
 	/* a file without its trailer (the process was killed): readable, partial */
 	write_all(&b, 0);
-	{
-		struct cap_file f;
-		struct xp_err err = {0};
-
-		CHECK_INT(cap_file_read(b.p, b.n, &f, &err), 0);
-		CHECK_INT(f.complete, 0);
-		CHECK_INT(f.truncated_bytes, 0);
-		CHECK_INT(f.nkernels, 2);
-		CHECK_INT(f.dropped, 2);
-		CHECK_INT(f.last_ts, 1000900);
-		cap_file_release(&f);
-	}
+	part = read_partial(b.p, b.n, 0, 2);
+	CHECK_INT(part.dropped, 2);
+	CHECK_INT(part.last_ts, 1000900);
+	cap_file_release(&part);
 	free(b.p);
 }
 
@@ -297,6 +295,14 @@ static void test_corrupt(void)
 	free(b.p);
 }
 
+/* A file header of this version, the rest of its fields zero. */
+static void put_header(unsigned char *buf)
+{
+	memcpy(buf, CAP_MAGIC, CAP_MAGIC_LEN);
+	cap_put32(buf + 8, CAP_VERSION);
+	cap_put32(buf + 12, CAP_HEADER_SIZE);
+}
+
 /* A kernel record longer than version 1's, and one shorter (skipped). */
 static void test_payload_sizes(void)
 {
@@ -305,9 +311,7 @@ static void test_payload_sizes(void)
 	struct cap_file f;
 	struct xp_err err = {0};
 
-	memcpy(buf, CAP_MAGIC, CAP_MAGIC_LEN);
-	cap_put32(buf + 8, CAP_VERSION);
-	cap_put32(buf + 12, CAP_HEADER_SIZE);
+	put_header(buf);
 	cap_put16(p, CAP_REC_KERNEL);
 	cap_put32(p + 4, 100);
 	cap_put64(p + 8, 5);		/* start */
@@ -333,9 +337,7 @@ static void test_api_without_kind(void)
 	struct cap_file f;
 	struct xp_err err = {0};
 
-	memcpy(buf, CAP_MAGIC, CAP_MAGIC_LEN);
-	cap_put32(buf + 8, CAP_VERSION);
-	cap_put32(buf + 12, CAP_HEADER_SIZE);
+	put_header(buf);
 	cap_put32(buf + 44, 250);	/* flush interval */
 	cap_put16(p, CAP_REC_API);
 	cap_put32(p + 4, CAP_LEN_API_MIN);

@@ -12,13 +12,7 @@
 #include "cap_xspace.h"
 #include "test.h"
 #include "../capture/cap_h100.h"
-#include "xplane.pb-c.h"
-
-typedef Tensorflow__Profiler__XSpace XSpace;
-typedef Tensorflow__Profiler__XPlane XPlane;
-typedef Tensorflow__Profiler__XLine XLine;
-typedef Tensorflow__Profiler__XEvent XEvent;
-typedef Tensorflow__Profiler__XStat XStat;
+#include "xplane_pb.h"
 
 #define T0 1000000ull			/* CUPTI ns at capture start */
 #define WALL0 1700000000000000000ll	/* the wall clock then */
