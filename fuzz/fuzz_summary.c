@@ -10,7 +10,11 @@
  *     through kernels (every --by, with and without --device) and ops, and
  *     a kernel row's instances as diff takes them;
  *   - merge's order is a total order: the lines sorted, and sorted again
- *     from the reverse order, give the same sequence of bytes.
+ *     from the reverse order, give the same sequence of bytes;
+ *   - the runs grouped as the commands group profiles (an_group.h, by the
+ *     directory of each line's path and its hostname, every --run-by): runs
+ *     numbered in order of first appearance, file >= auto >= dir in number,
+ *     and a diff side grouped so has that many runs.
  * Bytes that are not a summary are first made one's beginning, so that the
  * trace seeds (not summaries) still reach the parser.
  */
@@ -23,6 +27,7 @@
 #include "an_autotune.h"
 #include "an_diff.h"
 #include "an_functions.h"
+#include "an_group.h"
 #include "an_kernels.h"
 #include "an_ops.h"
 #include "an_run.h"
@@ -116,6 +121,59 @@ static void analyse_sections(const char *line, size_t len)
 		}
 }
 
+/* The runs grouped by each --run-by, and a diff side grouped so. */
+static void check_groups(const struct an_run *runs, size_t n, const char *line, size_t len)
+{
+	struct an_group_in *in = calloc(n + 1, sizeof(*in));
+	char **dirs = calloc(n + 1, sizeof(*dirs));
+	size_t i, k, count[3] = {0};
+	int by;
+
+	for (i = 0; in && dirs && i < n; i++) {
+		const char *slash = strrchr(runs[i].path, '/');
+
+		dirs[i] = slash ? strndup(runs[i].path, (size_t)(slash - runs[i].path)) : NULL;
+		in[i] = (struct an_group_in){runs[i].path, dirs[i], runs[i].nhostnames ? runs[i].hostnames[0] : NULL};
+	}
+	for (by = AN_RUN_BY_AUTO; in && dirs && by <= AN_RUN_BY_FILE; by++) {
+		struct an_groups g;
+		struct an_diff_opts dopt = {.alpha = 0.05, .min_effect_pct = 1, .holm = 1};
+		struct an_diff_result dr;
+		struct xp_err err = {0};
+		size_t next = 0;
+
+		if (an_group_runs(in, n, (enum an_run_by)by, &g, NULL))
+			continue;	/* out of memory */
+		for (i = 0; i < n; i++) {
+			if (g.run[i] > next || g.run[i] >= g.nruns)
+				fail("runs not numbered in order of first appearance", line, len);
+			if (g.run[i] == next)
+				next++;
+		}
+		if (next != g.nruns || (by == AN_RUN_BY_FILE && g.nruns != n))
+			fail("a grouping whose run count is wrong", line, len);
+		count[by] = g.nruns;
+		an_diff_init(&dr, &dopt);
+		for (i = k = 0; i < n; i++)
+			k += !an_diff_add(&dr, 0, &runs[i].execs, &err);
+		if (k == n) {
+			an_diff_group(&dr, 0, 0, g.run, n, g.nruns);
+			if (dr.runs[0] != g.nruns)
+				fail("a diff side grouped into another number of runs", line, len);
+			an_diff_finish(&dr, &err);
+		}
+		an_diff_release(&dr);
+		an_groups_release(&g);
+	}
+	if (count[AN_RUN_BY_FILE] && (count[AN_RUN_BY_DIR] > count[AN_RUN_BY_AUTO] ||
+				      count[AN_RUN_BY_AUTO] > count[AN_RUN_BY_FILE]))
+		fail("grouping by directory gives more runs than auto, or auto more than by file", line, len);
+	for (i = 0; dirs && i < n; i++)
+		free(dirs[i]);
+	free(dirs);
+	free(in);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 {
 	static regex_t id_re;
@@ -123,7 +181,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 	struct an_summary_line *lines = NULL, *back = NULL;
 	struct out_bytes in = {0}, a = {0}, b = {0};
 	struct xp_err err = {0};
-	size_t n = 0, i;
+	struct an_run *runs = NULL;
+	size_t n = 0, i, nruns = 0;
 
 	if (!have_re) {
 		if (regcomp(&id_re, AN_AT_DEFAULT_ID_REGEX, REG_EXTENDED))
@@ -156,8 +215,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 		an_run_release(&r2);
 		analyse_sections((const char *)a.p, a.n);
 next:
-		an_run_release(&r1);
+		if (!runs)
+			runs = calloc(n, sizeof(*runs));
+		if (runs)
+			runs[nruns++] = r1;	/* kept for grouping */
+		else
+			an_run_release(&r1);
 	}
+	if (runs && nruns == n)
+		check_groups(runs, n, (const char *)in.p, in.n);
+	for (i = 0; i < nruns; i++)
+		an_run_release(&runs[i]);
+	free(runs);
 	/* merge's order: sorted from two starting orders, the same bytes */
 	if (n > 1 && (back = malloc(n * sizeof(*back)))) {
 		for (i = 0; i < n; i++)

@@ -580,6 +580,73 @@ static void synth_diff(const char *dir)
 	}
 }
 
+/* One session file: host's TPU:0 XLA Modules line with one execution of jit_step(5) per duration (us), 10 us apart. */
+static void session_file(const char *dir, const char *name, const char *host, const int64_t *dur_us, int n)
+{
+	XSpace *sp = gen_space_new(host);
+	struct gen_plane t = gen_plane_add(sp, 1, "/device:TPU:0", 1000);
+	XLine *mod = gen_line_add(&t, 1, "XLA Modules", 1000);
+	int64_t at = 0;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		gen_ev_i64(&t, gen_ev_add(&t, mod, "jit_step(5)", US(at), US(dur_us[i])), "program_id", 5);
+		at += dur_us[i] + 10;
+	}
+	gen_space_write(sp, dir, name);
+}
+
+/*
+ * Scenario 5c: runs of several hosts (XProf's session directories,
+ * sessions/SIDE/run_R/host_H.xplane.pb, the hostname in each trace) and
+ * directories that are not sessions. One execution of jit_step(5) per file,
+ * in us:
+ *   base/run_R:  host-a 100 + R, host-b 110 + R (R = 0..3): run means 105..108
+ *   cur/run_R:   host-a 120 + R, host-b 130 + R: run means 125..128
+ *   rounds/round_R: host-a alone, 100 + R (one host's rounds: four runs)
+ *   mixed/: host-a 100 and 104, host-b 102 (some hosts repeat: ambiguous)
+ *   partial/run_0: host-a 100, host-b 102; run_1: host-a 104 (a run missing a host)
+ */
+static void synth_sessions(const char *dir)
+{
+	static const char *const sub[] = {
+		"sessions", "sessions/base", "sessions/cur", "sessions/rounds", "sessions/mixed",
+		"sessions/partial", "sessions/partial/run_0", "sessions/partial/run_1",
+	};
+	char path[4096], name[96];
+	size_t i;
+	int r, s;
+
+	for (i = 0; i < sizeof(sub) / sizeof(sub[0]); i++) {
+		if (snprintf(path, sizeof(path), "%s/%s", dir, sub[i]) >= (int)sizeof(path))
+			die("output path too long");
+		gen_make_dir(path);
+	}
+	for (s = 0; s < 2; s++)
+		for (r = 0; r < 4; r++) {
+			int64_t a = (s ? 120 : 100) + r, b = a + 10;
+
+			snprintf(path, sizeof(path), "%s/sessions/%s/run_%d", dir, s ? "cur" : "base", r);
+			gen_make_dir(path);
+			snprintf(name, sizeof(name), "sessions/%s/run_%d/host_a.xplane.pb", s ? "cur" : "base", r);
+			session_file(dir, name, "host-a", &a, 1);
+			snprintf(name, sizeof(name), "sessions/%s/run_%d/host_b.xplane.pb", s ? "cur" : "base", r);
+			session_file(dir, name, "host-b", &b, 1);
+		}
+	for (r = 0; r < 4; r++) {
+		int64_t d = 100 + r;
+
+		snprintf(name, sizeof(name), "sessions/rounds/round_%d.xplane.pb", r);
+		session_file(dir, name, "host-a", &d, 1);
+	}
+	session_file(dir, "sessions/mixed/a1.xplane.pb", "host-a", (const int64_t[]){100}, 1);
+	session_file(dir, "sessions/mixed/a2.xplane.pb", "host-a", (const int64_t[]){104}, 1);
+	session_file(dir, "sessions/mixed/b.xplane.pb", "host-b", (const int64_t[]){102}, 1);
+	session_file(dir, "sessions/partial/run_0/host_a.xplane.pb", "host-a", (const int64_t[]){100}, 1);
+	session_file(dir, "sessions/partial/run_0/host_b.xplane.pb", "host-b", (const int64_t[]){102}, 1);
+	session_file(dir, "sessions/partial/run_1/host_a.xplane.pb", "host-a", (const int64_t[]){104}, 1);
+}
+
 /* Stream #1 of the compat plane: events deliberately out of start order. */
 static void compat_stream1(struct gen_plane *g, XLine *ln)
 {
@@ -1585,6 +1652,7 @@ static const struct gen_scenario scenarios[] = {
 	{"compat", synth_compat},
 	{"autotune_programs", synth_autotune_programs},
 	{"diff", synth_diff},
+	{"sessions", synth_sessions},
 	{"tpu_two_module_lines", synth_tpu_two_module_lines},
 	{"tpu_plane_twice", synth_tpu_plane_twice},
 	{"odd_stats", synth_odd_stats},

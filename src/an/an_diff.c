@@ -36,11 +36,11 @@ static struct an_diff_row *row_for(struct an_diff_result *r, const char *key)
 	return row->key ? row : NULL;
 }
 
-static int side_push(struct an_diff_side *s, size_t run, double v)
+static int side_push(struct an_diff_side *s, size_t run, double v, double w)
 {
 	if (s->nv_ == s->cap_) {
 		size_t cap = s->cap_ ? s->cap_ * 2 : 8;
-		double *nv = realloc(s->v_, cap * sizeof(*nv));
+		double *nv = realloc(s->v_, cap * sizeof(*nv)), *nw;
 		size_t *nr;
 
 		if (!nv)
@@ -49,9 +49,24 @@ static int side_push(struct an_diff_side *s, size_t run, double v)
 		if (!(nr = realloc(s->run_, cap * sizeof(*nr))))
 			return -1;
 		s->run_ = nr;
+		if (s->w_) {
+			if (!(nw = realloc(s->w_, cap * sizeof(*nw))))
+				return -1;
+			s->w_ = nw;
+		}
 		s->cap_ = cap;
 	}
+	if (w != 1 && !s->w_) {	/* weights only once a value has one */
+		size_t i;
+
+		if (!(s->w_ = malloc(s->cap_ * sizeof(*s->w_))))
+			return -1;
+		for (i = 0; i < s->nv_; i++)
+			s->w_[i] = 1;
+	}
 	s->v_[s->nv_] = v;
+	if (s->w_)
+		s->w_[s->nv_] = w;
 	s->run_[s->nv_++] = run;
 	return 0;
 }
@@ -84,7 +99,7 @@ static int add_functions(struct an_diff_result *r, int side, size_t run, const s
 			row->program_id = x->program_id;
 			row->has_program_id = x->has_program_id;
 		}
-		if (side_push(side ? &row->cur : &row->base, run, (double)an_exec_time(x, r->opts.time)))
+		if (side_push(side ? &row->cur : &row->base, run, (double)an_exec_time(x, r->opts.time), 1))
 			return -1;
 	}
 	return 0;
@@ -107,7 +122,7 @@ static int add_autotune(struct an_diff_result *r, int side, size_t run, const st
 		struct an_diff_row *row = row_for(r, at.cands[i].id);
 
 		for (j = 0; row && j < n; j++)
-			if (side_push(side ? &row->cur : &row->base, run, v[j]))
+			if (side_push(side ? &row->cur : &row->base, run, v[j], 1))
 				row = NULL;
 		if (!row)
 			ret = -1;
@@ -143,9 +158,34 @@ int an_diff_add_value(struct an_diff_result *r, int side, const char *key, doubl
 	if (!row)
 		return XP_ERR_NOMEM;
 	for (k = 0; k < weight; k++)
-		if (side_push(side ? &row->cur : &row->base, r->runs[side] - 1, ps))
+		if (side_push(side ? &row->cur : &row->base, r->runs[side] - 1, ps, 1))
 			return XP_ERR_NOMEM;
 	return 0;
+}
+
+int an_diff_add_mean(struct an_diff_result *r, int side, const char *key, double ps, double count)
+{
+	struct an_diff_row *row = row_for(r, key);
+
+	if (!row || side_push(side ? &row->cur : &row->base, r->runs[side] - 1, ps, count > 0 ? count : 1))
+		return XP_ERR_NOMEM;
+	r->means_ = 1;
+	return 0;
+}
+
+void an_diff_group(struct an_diff_result *r, int side, size_t first, const size_t *run, size_t n, size_t nruns)
+{
+	size_t i, j;
+
+	for (i = 0; i < r->nrows; i++) {
+		struct an_diff_side *s = side ? &r->rows[i].cur : &r->rows[i].base;
+
+		for (j = 0; j < s->nv_; j++)
+			if (s->run_[j] >= first && s->run_[j] - first < n)
+				s->run_[j] = first + run[s->run_[j] - first];
+	}
+	if (r->runs[side] >= first + n)
+		r->runs[side] -= n - nruns;
 }
 
 int an_diff_approximate(struct an_diff_result *r, const char *key)
@@ -165,21 +205,50 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* The side's samples: its values (executions) or per-run means; then the statistics. */
+/* A value's run and position: sorted by run, then by position (a run's values in the order they came). */
+struct run_pos {
+	size_t run, pos;
+};
+
+static int cmp_run(const void *a, const void *b)
+{
+	const struct run_pos *x = a, *y = b;
+
+	if (x->run != y->run)
+		return x->run < y->run ? -1 : 1;
+	return (x->pos > y->pos) - (x->pos < y->pos);
+}
+
+/* The side's samples: its values (executions) or per-run means (weighted where values are means); then the statistics. */
 static int side_finish(struct an_diff_side *s, int executions)
 {
 	size_t i, k, n = 0;
-	double sum = 0, ss = 0;
+	struct run_pos *at = NULL;
+	double sum = 0, ss = 0, *m = NULL;
 
 	if (!executions && s->nv_) {
-		/* values arrive run by run: average each run's consecutive values */
-		for (i = 0; i < s->nv_; i = k) {
-			double m = 0;
-
-			for (k = i; k < s->nv_ && s->run_[k] == s->run_[i]; k++)
-				m += s->v_[k];
-			s->v_[n++] = m / (double)(k - i);
+		/* values by run: runs grouped after they were added (an_diff_group) lie apart */
+		if (!(at = malloc(s->nv_ * sizeof(*at))) || !(m = malloc(s->nv_ * sizeof(*m)))) {
+			free(at);
+			return -1;
 		}
+		for (i = 0; i < s->nv_; i++)
+			at[i] = (struct run_pos){s->run_[i], i};
+		qsort(at, s->nv_, sizeof(*at), cmp_run);
+		for (i = 0; i < s->nv_; i = k) {
+			double t = 0, w = 0;
+
+			for (k = i; k < s->nv_ && at[k].run == at[i].run; k++) {
+				double wk = s->w_ ? s->w_[at[k].pos] : 1;
+
+				t += wk * s->v_[at[k].pos];
+				w += wk;
+			}
+			m[n++] = t / w;
+		}
+		memcpy(s->v_, m, n * sizeof(*m));
+		free(m);
+		free(at);
 		s->runs = n;
 	} else {
 		n = s->nv_;
@@ -326,7 +395,7 @@ static void quantize(struct an_diff_side *s)
 			s->v_[i] = an_sketch_value(an_sketch_index(llround(s->v_[i])));
 }
 
-static void row_finish(struct an_diff_result *r, struct an_diff_row *row)
+static int row_finish(struct an_diff_result *r, struct an_diff_row *row)
 {
 	struct an_diff_side *b = &row->base, *c = &row->cur;
 
@@ -335,18 +404,18 @@ static void row_finish(struct an_diff_result *r, struct an_diff_row *row)
 		quantize(c);
 	}
 
-	side_finish(b, r->executions);
-	side_finish(c, r->executions);
+	if (side_finish(b, r->executions) || side_finish(c, r->executions))
+		return -1;
 	row->change = row->ci_lo = row->ci_hi = row->p_u = row->p_adj = row->p_welch = row->p95_change = NAN;
 	if (!b->n) {
 		row->verdict = AN_V_NEW;
 		row->delta = c->mean;
-		return;
+		return 0;
 	}
 	if (!c->n) {
 		row->verdict = AN_V_GONE;
 		row->delta = -b->mean;
-		return;
+		return 0;
 	}
 	row->delta = c->mean - b->mean;
 	if (b->mean > 0)
@@ -385,6 +454,7 @@ static void row_finish(struct an_diff_result *r, struct an_diff_row *row)
 	/* complete separation's exact p: 2 / C(n1 + n2, n1); too few samples is decided in an_diff_finish */
 	row->log_min_p = log(2) - log_choose(b->n + c->n, b->n);
 	row->verdict = AN_V_SAME;	/* decided in an_diff_finish, once every p is known */
+	return 0;
 }
 
 /*
@@ -480,9 +550,10 @@ int an_diff_finish(struct an_diff_result *r, struct xp_err *err)
 {
 	size_t i;
 
-	r->executions = r->runs[0] == 1 && r->runs[1] == 1;
+	r->executions = r->runs[0] == 1 && r->runs[1] == 1 && !r->means_;
 	for (i = 0; i < r->nrows; i++)
-		row_finish(r, &r->rows[i]);
+		if (row_finish(r, &r->rows[i]))
+			return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
 	mark_few(r);
 	if (holm(r))
 		return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
@@ -531,8 +602,10 @@ void an_diff_release(struct an_diff_result *r)
 		free(r->rows[i].name);
 		free(r->rows[i].base.v_);
 		free(r->rows[i].base.run_);
+		free(r->rows[i].base.w_);
 		free(r->rows[i].cur.v_);
 		free(r->rows[i].cur.run_);
+		free(r->rows[i].cur.w_);
 	}
 	free(r->rows);
 	xp_hmap_release(&r->by_key_);

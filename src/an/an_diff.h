@@ -9,7 +9,8 @@
  * both sides, the row's mean execution time in each run that has it (runs
  * are the unit that repeats; executions inside one run are not independent
  * of each other, and executions against run means would take one side's
- * run-to-run variance for none).
+ * run-to-run variance for none). A run may be several inputs (the hosts of
+ * one session, an_group.h): its mean is over all their executions.
  *
  * The ratio's interval is the delta method on the log of the ratio of means
  * (standard errors from each side's sample std, ddof 1) with Student's t at
@@ -73,6 +74,7 @@ struct an_diff_side {
 	/* private: (run, value) pairs while adding; then the samples */
 	double *v_;
 	size_t *run_;
+	double *w_;		/* the values' weights (an_diff_add_mean's counts); NULL: all 1 */
 	size_t nv_, cap_;
 };
 
@@ -100,10 +102,12 @@ struct an_diff_result {
 	struct an_diff_row *rows;	/* after finish: by |delta|, largest first */
 	size_t nrows, cap;
 	size_t runs[2];		/* runs added per side (0 base, 1 current) */
+	size_t profiles[2];	/* profiles in them, when grouped (an_diff_group); else 0 */
 	int executions;		/* after finish: the samples are executions (one run each side) */
 	size_t tested;		/* after finish: rows with a test (not new, gone or too few samples) */
 	size_t verdicts[AN_V_FEW + 1];
 	/* private */
+	int means_;		/* some values are means (an_diff_add_mean): never executions */
 	struct xp_hmap by_key_;
 };
 
@@ -117,6 +121,18 @@ int an_diff_add(struct an_diff_result *r, int side, const struct an_exec_list *l
  */
 void an_diff_begin_run(struct an_diff_result *r, int side);
 int an_diff_add_value(struct an_diff_result *r, int side, const char *key, double ps, size_t weight);
+/*
+ * Adds to the side's current run the mean ps of count instances of key (a
+ * run's mean is then weighted by the counts of its values). A result with
+ * such values takes run means as samples even with one run a side.
+ */
+int an_diff_add_mean(struct an_diff_result *r, int side, const char *key, double ps, double count);
+/*
+ * Runs of several inputs: the side's runs first .. first + n - 1 (one per
+ * input, as added) become first + run[i], nruns of them; each run's sample
+ * is then the mean over all its inputs' values. Call before an_diff_finish.
+ */
+void an_diff_group(struct an_diff_result *r, int side, size_t first, const size_t *run, size_t n, size_t nruns);
 /*
  * Marks key's row: some of its samples are a sketch's bucket values, not
  * the instances; finishing puts all its samples on the sketch's buckets.

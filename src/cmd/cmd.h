@@ -119,6 +119,7 @@ struct cmd_common {
 	const char *history, *commit;	/* --history FILE, --commit REV (CMD_OPTS_HISTORY) */
 	int repair;		/* --repair: an appended file's cut last line is removed */
 	int keep_duplicates;	/* --keep-duplicates: copies of one run counted as runs (cmd_distinct) */
+	int run_by;		/* --run-by: an enum an_run_by (an_group.h) */
 	const char *match;	/* --match REGEX (CMD_OPT_MATCH), compiled by cmd_match_setup */
 	/* private: set by cmd_common_setup, freed by cmd_common_release */
 	struct cmd_runs *runs_;
@@ -260,6 +261,7 @@ int cmd_runs_read(const char *path, uint64_t max_input, struct an_run **runs, si
 struct cmd_input {
 	const struct an_run *run;	/* it came from a summary line (no trace: t stays NULL) */
 	const char *path;
+	char *hostname;		/* the trace's (XSpace hostnames[0]) or the summary's; NULL: none */
 	int code;		/* EXIT_OK, or why it failed (err says more) */
 	struct xp_err err;
 	struct xp_notes notes;	/* the reader's counts, as warnings */
@@ -478,6 +480,11 @@ int cmd_distinct_execs(struct cmd_distinct *s, const struct an_exec_list *l, con
 int cmd_distinct_notes(const struct cmd_distinct *s, struct xp_notes *notes);
 void cmd_distinct_release(struct cmd_distinct *s);
 
+#define CMD_OPT_RUN_BY(c)                                                                         \
+	{"run-by", 0, OPT_ENUM, &(c)->run_by, "auto|dir|file",                                     \
+	 "which profiles are one run: auto (default: a directory's profiles of different hosts, as "  \
+	 "XProf's session directory), dir (a directory's profiles) or file (each profile)"}
+
 #define CMD_OPT_KEEP_DUPLICATES(c)                                                                \
 	{"keep-duplicates", 0, OPT_FLAG, &(c)->keep_duplicates, NULL,                              \
 	 "count every copy of a run (inputs whose executions are identical to the picosecond) as a run of its own"}
@@ -509,5 +516,20 @@ int cmd_history_finish(struct cmd_common *c, int ret);
 struct an_diff_result;
 int cmd_side_read(struct cmd_common *c, const struct an_exec_opts *xo, int side, const char *arg,
 		  struct an_diff_result *res, struct xp_notes *notes, size_t *failed, size_t *approximate);
+/*
+ * A side's runs of several hosts: cmd_side_keep after each input added to
+ * the side as a run (args: the side's command-line inputs, to tell a
+ * profile given by name from one a walk found), cmd_side_group once all
+ * are (res's runs from first on grouped as c->run_by says, notes for
+ * ambiguous directories and runs missing a host). 0 or -1 when out of memory.
+ */
+struct cmd_side_runs {
+	struct cmd_side_input *ins;
+	size_t n, cap;
+};
+int cmd_side_keep(struct cmd_side_runs *s, const struct cmd_input *in, const char *const *args, size_t nargs);
+int cmd_side_group(struct cmd_side_runs *s, const struct cmd_common *c, struct an_diff_result *res, int side,
+		   size_t first, struct xp_notes *notes);
+void cmd_side_runs_release(struct cmd_side_runs *s);
 
 #endif

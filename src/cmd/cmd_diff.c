@@ -50,6 +50,7 @@ int cmd_diff(int argc, char **argv)
 		{"allow-undecided", 0, OPT_FLAG, &a.allow_undecided, NULL,
 		 "with a gate: pass rows with too few samples (else exit 10 names them)"},
 		CMD_OPTS_SELECT(&a.c),
+		CMD_OPT_RUN_BY(&a.c),
 		CMD_OPT_KEEP_DUPLICATES(&a.c),
 		CMD_OPTS_TAIL(&a.c),
 	};
@@ -59,9 +60,10 @@ int cmd_diff(int argc, char **argv)
 		"file. Per row: samples, mean, median and min on each side, the change of the mean\n"
 		"(current / base) with a 95% interval, a Mann-Whitney U p-value (Welch's t beside\n"
 		"it) and a verdict: faster, slower, same, new, gone or too few samples. A side of\n"
-		"one profile has its executions (kernels: instances) as samples; of several, each\n"
-		"run's mean (ops: always). Sorted by the change of the mean, largest first. --gate\n"
-		"makes it a CI check (exit 8).",
+		"one run has its executions (kernels: instances) as samples; of several, each\n"
+		"run's mean (ops: always). A run is a profile, or a session directory's profiles\n"
+		"of different hosts (--run-by). Sorted by the change of the mean, largest first.\n"
+		"--gate makes it a CI check (exit 8).",
 		opts, .min_pos = 2, .max_pos = 2,
 		.pos_msg = "diff compares two sets of runs: give BASE and CURRENT",
 	};

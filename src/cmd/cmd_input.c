@@ -180,7 +180,19 @@ static struct cmd_input *input_new(const struct cmd_common *c, const char *path,
 	in->path = path;
 	if ((*e = cmd_run_for(c, path)))
 		in->run = &(*e)->run;
+	if (*e && (*e)->run.nhostnames && !(in->hostname = strdup((*e)->run.hostnames[0]))) {
+		free(in);
+		return NULL;
+	}
 	return in;
+}
+
+/* The trace's hostname kept in in (its first); 0 or -1 when out of memory. */
+static int keep_hostname(struct cmd_input *in)
+{
+	if (!in->t->nhostnames)
+		return 0;
+	return (in->hostname = strdup(in->t->hostnames[0])) ? 0 : -1;
 }
 
 struct cmd_input *cmd_input_process(const struct cmd_common *c, const char *path, unsigned jobs,
@@ -204,6 +216,8 @@ struct cmd_input *cmd_input_process(const struct cmd_common *c, const char *path
 	in->code = cmd_read(c, path, jobs, xo != NULL, &in->t, &in->err);
 	if (in->code)
 		return in;
+	if (keep_hostname(in))
+		goto nomem;
 	if (xo) {
 		in->have_execs = 1;
 		in->code = cmd_exit_for(an_input_execs(in->t, xo, path, &in->execs, &in->notes, &in->reader_notes,
@@ -246,6 +260,7 @@ void cmd_input_free(struct cmd_input *in)
 	if (!in)
 		return;
 	xp_trace_free(in->t);
+	free(in->hostname);
 	cmd_planes_free(in->planes, in->plane_empty, in->nplanes);
 	if (in->have_execs)
 		an_exec_list_release(&in->execs);
@@ -342,6 +357,11 @@ static struct cmd_input *input_section(const struct cmd_common *c, const char *p
 	}
 	if ((in->code = read_as(c, f->an, path, jobs, &in->t, &in->err)))
 		return in;
+	if (keep_hostname(in)) {
+		in->code = EXIT_ERROR;
+		xp_err_set(&in->err, XP_ERR_NOMEM, "out of memory");
+		return in;
+	}
 	added(in, f->an->add(r, in->t, path, &in->err));
 	cmd_input_changed(in);
 	if (!keep) {

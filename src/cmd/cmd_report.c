@@ -36,6 +36,9 @@ struct rep_batch {
 	struct an_rep_timeline *tl;
 	const char *tl_input;
 	struct an_diff_result *dr;	/* --base: these inputs are its current side */
+	struct cmd_side_runs runs;	/* its runs, to group */
+	const char *const *args;	/* the command's inputs */
+	size_t nargs;
 	struct xp_notes *notes;
 	struct cmd_batch b;
 	int ret;		/* an exit code that stops the batch; -1: going on */
@@ -60,6 +63,15 @@ static void *rep_work(size_t i, void *ctx)
 	return ri;
 }
 
+/* An input added to the diff's current side, kept for grouping its runs. */
+static int keep_run(struct rep_batch *rb, struct cmd_input *in, struct xp_err *err)
+{
+	if ((in->t->nhostnames && !(in->hostname = strdup(in->t->hostnames[0]))) ||
+	    cmd_side_keep(&rb->runs, in, rb->args, rb->nargs))
+		return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
+	return 0;
+}
+
 /* Adds one input to every analysis, in input order. */
 static void rep_done(size_t i, void *result, void *ctx)
 {
@@ -78,6 +90,7 @@ static void rep_done(size_t i, void *result, void *ctx)
 		if (an_fn_add(rb->fr, &in->execs, &err) || an_at_add(rb->ar, &in->execs, &err) ||
 		    an_ov_add(rb->ov, in->t, rb->xo->device, &added, &err) || an_kern_add(rb->kr, in->t, &err) ||
 		    an_ops_add(rb->pr, in->t, &err) || (rb->dr && an_diff_add(rb->dr, 1, &in->execs, &err)) ||
+		    (rb->dr && keep_run(rb, in, &err)) ||
 		    (!rb->tl_input && an_rep_timeline(&in->execs, TIMELINE_COLUMNS, rb->tl, &err))) {
 			if (err.code == XP_ERR_NOMEM) {
 				rb->b.fatal = 1;
@@ -101,6 +114,7 @@ out:
 	if (ri) {
 		xp_trace_free(ri->in.t);
 		ri->in.t = NULL;
+		free(ri->in.hostname);
 		if (ri->in.have_execs)
 			an_exec_list_release(&ri->in.execs);
 		xp_notes_release(&ri->in.notes);
@@ -133,6 +147,7 @@ int cmd_report(int argc, char **argv)
 		{"top", 0, OPT_COUNT, &top, "N", "rows per table (default 15)"},
 		{"base", 0, OPT_STR, &base, "BASE",
 		 "a section comparing these inputs with BASE (profile, directory or summary file) as diff does"},
+		CMD_OPT_RUN_BY(&c),
 		{"history", 0, OPT_STR, &hist_file, "FILE",
 		 "a section of each function's trend over the runs recorded in FILE (see the history command)"},
 		CMD_OPTS_INPUT(&c),
@@ -169,7 +184,7 @@ int cmd_report(int argc, char **argv)
 	struct an_run *runs = NULL;
 	size_t nruns = 0, failed = 0, approximate = 0;
 	int have_hr = 0;
-	struct rep_batch rb;
+	struct rep_batch rb = {0};
 	struct out_rep_input *ins = NULL;
 	struct out_report rep;
 	struct xp_err err = {0};
@@ -226,6 +241,7 @@ int cmd_report(int argc, char **argv)
 		bc.reader = c.reader;
 		bc.max_input = c.max_input;
 		bc.device = c.device;
+		bc.run_by = c.run_by;
 		cmd_read_profile(&bc, &an_exec_read_profile);
 		if ((ret = cmd_input_setup(&bc)) >= 0 ||
 		    (ret = cmd_side_read(&bc, &xo, 0, base, &dr, &notes, &failed, &approximate)) >= 0)
@@ -263,12 +279,19 @@ int cmd_report(int argc, char **argv)
 	rb.tl = &tl;
 	rb.tl_input = NULL;
 	rb.dr = base ? &dr : NULL;
+	rb.args = pos;
+	rb.nargs = npos;
 	rb.notes = &notes;
 	rb.ret = -1;
 	jobs = cmd_jobs(&c, paths.n);
 	ret = cmd_batch_run(&rb.b, jobs, rep_work, rep_done, &rb, &notes, &rb.ret);
 	if (ret >= 0)
 		goto out;
+	if (base && cmd_side_group(&rb.runs, &c, &dr, 1, 0, &notes)) {
+		cmd_error("out of memory");
+		ret = EXIT_ERROR;
+		goto out;
+	}
 	if (an_fn_finish(&fr, &err) || an_at_finish(&ar, &err) || an_ov_finish(&ov, &err) ||
 	    an_kern_finish(&kr, &err) || an_ops_finish(&pr, &err) || (base && an_diff_finish(&dr, &err))) {
 		cmd_error("%s", err.msg);
@@ -335,6 +358,7 @@ out:
 	}
 	an_rep_timeline_release(&tl);
 	an_diff_release(&dr);
+	cmd_side_runs_release(&rb.runs);
 	if (have_hr)
 		an_hist_release(&hr);
 	for (i = 0; i < nruns; i++)

@@ -4,12 +4,20 @@
 #include <string.h>
 
 #include "an_diff.h"
+#include "an_group.h"
 #include "an_kernels.h"
 #include "an_ops.h"
 #include "cmd.h"
 
+/* A profile added to the side, for grouping the side's runs. */
+struct cmd_side_input {
+	char *dir;		/* the directory a walk found it in, else NULL */
+	char *hostname;
+};
+
 struct diff_batch {
 	struct cmd_common *c;
+	const char *arg;	/* the side as given */
 	const struct xp_pathlist *paths;
 	const struct an_exec_opts *xo;
 	const regex_t *match;
@@ -19,6 +27,7 @@ struct diff_batch {
 	struct xp_notes *notes;
 	size_t approximate;	/* kernels whose instances were partly a sketch's buckets */
 	struct cmd_distinct seen;	/* the side's runs, copies counted once */
+	struct cmd_side_runs runs;	/* per run added, in order */
 	struct cmd_batch b;
 	int ret;
 };
@@ -103,7 +112,7 @@ static int add_kernels(struct diff_batch *db, const struct an_kern_result *r)
 		if (db->match && regexec(db->match, row->name, 0, NULL, 0))
 			continue;
 		if (db->paths->n > 1) {
-			ret = an_diff_add_value(db->res, db->side, row->name, row->mean, 1);
+			ret = an_diff_add_mean(db->res, db->side, row->name, row->mean, (double)row->instances);
 			continue;
 		}
 		ret = an_kern_row_each(row, add_bucket, &b);
@@ -172,7 +181,7 @@ static int add_ops(struct diff_batch *db, const struct an_ops_result *r)
 	}
 	an_diff_begin_run(db->res, db->side);
 	for (i = 0, ret = 0; i < n && !ret; i++)
-		ret = an_diff_add_value(db->res, db->side, keys[i], total[i] / (double)occ[i], 1);
+		ret = an_diff_add_mean(db->res, db->side, keys[i], total[i] / (double)occ[i], (double)occ[i]);
 out:
 	for (i = 0; keys && i < n; i++)
 		free(keys[i]);
@@ -181,6 +190,74 @@ out:
 	free(occ);
 	xp_hmap_release(&ix);
 	return ret;
+}
+
+/*
+ * The directory a walk found path in: a summary's run is its profile's
+ * directory; a profile given by name is a run of its own (NULL, *by_name set).
+ */
+static char *walk_dir(const struct cmd_input *in, const char *const *args, size_t nargs, int *by_name)
+{
+	const char *slash = strrchr(in->path, '/');
+	size_t i;
+
+	*by_name = 0;
+	for (i = 0; !in->run && i < nargs; i++)
+		if (!strcmp(in->path, args[i])) {
+			*by_name = 1;
+			return NULL;
+		}
+	return slash ? strndup(in->path, (size_t)(slash - in->path)) : strdup(".");
+}
+
+int cmd_side_keep(struct cmd_side_runs *s, const struct cmd_input *in, const char *const *args, size_t nargs)
+{
+	struct cmd_side_input *k;
+	int by_name;
+
+	if (xp_grow(&s->ins, &s->cap, s->n, sizeof(*s->ins), 16))
+		return -1;
+	k = &s->ins[s->n++];
+	memset(k, 0, sizeof(*k));
+	if (!(k->dir = walk_dir(in, args, nargs, &by_name)) && !by_name)
+		return -1;
+	if (in->hostname && !(k->hostname = strdup(in->hostname)))
+		return -1;
+	return 0;
+}
+
+int cmd_side_group(struct cmd_side_runs *s, const struct cmd_common *c, struct an_diff_result *res, int side,
+		   size_t first, struct xp_notes *notes)
+{
+	struct an_group_in *g = calloc(s->n + 1, sizeof(*g));
+	struct an_groups groups;
+	size_t i;
+
+	if (!g)
+		return -1;
+	for (i = 0; i < s->n; i++)
+		g[i] = (struct an_group_in){NULL, s->ins[i].dir, s->ins[i].hostname};
+	if (an_group_runs(g, s->n, (enum an_run_by)c->run_by, &groups, notes)) {
+		free(g);
+		return -1;
+	}
+	an_diff_group(res, side, first, groups.run, s->n, groups.nruns);
+	res->profiles[side] += s->n;
+	an_groups_release(&groups);
+	free(g);
+	return 0;
+}
+
+void cmd_side_runs_release(struct cmd_side_runs *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++) {
+		free(s->ins[i].dir);
+		free(s->ins[i].hostname);
+	}
+	free(s->ins);
+	memset(s, 0, sizeof(*s));
 }
 
 static void diff_done(size_t i, void *result, void *ctx)
@@ -217,6 +294,8 @@ static void diff_done(size_t i, void *result, void *ctx)
 		r = add_ops(db, &di->or) ? xp_err_set(&err, XP_ERR_NOMEM, "out of memory") : 0;
 	else
 		r = an_diff_add(db->res, db->side, &in->execs, &err);
+	if (!r && cmd_side_keep(&db->runs, in, &db->arg, 1))
+		r = xp_err_set(&err, XP_ERR_NOMEM, "out of memory");
 	if (r) {
 		cmd_error("%s", err.msg);
 		db->ret = EXIT_ERROR;
@@ -230,9 +309,11 @@ int cmd_side_read(struct cmd_common *c, const struct an_exec_opts *xo, int side,
 {
 	struct diff_batch db = {0};
 	struct xp_pathlist paths = {0};
+	size_t first = res->runs[side];
 	int ret;
 
 	db.c = c;
+	db.arg = arg;
 	db.xo = xo;
 	db.match = res->opts.match;
 	db.side = side;
@@ -248,13 +329,14 @@ int cmd_side_read(struct cmd_common *c, const struct an_exec_opts *xo, int side,
 		cmd_error("'%s': no run could be read for the %s side", arg, side ? "current" : "base");
 		ret = db.b.first_code ? db.b.first_code : EXIT_INPUT;
 	}
-	if (cmd_distinct_notes(&db.seen, notes)) {
+	if (cmd_distinct_notes(&db.seen, notes) || cmd_side_group(&db.runs, c, res, side, first, notes)) {
 		cmd_error("out of memory");
 		ret = EXIT_ERROR;
 	}
 	*failed += db.b.failed;
 	*approximate += db.approximate;
 out:
+	cmd_side_runs_release(&db.runs);
 	cmd_distinct_release(&db.seen);
 	xp_pathlist_release(&paths);
 	return ret;

@@ -62,6 +62,7 @@ static int print_json(FILE *f, const struct an_diff_result *r, const struct xp_n
 		if (!o)
 			break;
 		cJSON_AddNumberToObject(o, "runs", (double)r->runs[i]);
+		cJSON_AddNumberToObject(o, "profiles", (double)(r->profiles[i] ? r->profiles[i] : r->runs[i]));
 		cJSON_AddStringToObject(o, "samples", samples_what(r));
 	}
 	rows = cJSON_AddArrayToObject(doc, "rows");
@@ -243,17 +244,31 @@ static int print_rows(FILE *f, enum out_mode mode, const struct an_diff_result *
 	}
 	ret = out_table_print(&t, f, mode, st);
 	out_table_release(&t);
-	if (!ret && mode == OUT_TABLE && fprintf(f, "\nsamples: %s; base %zu run%s, current %zu run%s; "
-					   "p from Mann-Whitney U, alpha %g\n",
-					   samples_what(r), r->runs[0], r->runs[0] == 1 ? "" : "s",
-					   r->runs[1], r->runs[1] == 1 ? "" : "s", r->opts.alpha) < 0)
-		ret = -1;
+	if (!ret && mode == OUT_TABLE) {
+		char sides[2][64];
+
+		for (k = 0; k < 2; k++)
+			out_diff_runs(sides[k], sizeof(sides[k]), r, (int)k);
+		if (fprintf(f, "\nsamples: %s; base %s, current %s; p from Mann-Whitney U, alpha %g\n",
+			    samples_what(r), sides[0], sides[1], r->opts.alpha) < 0)
+			ret = -1;
+	}
 	if (!ret && mode == OUT_TABLE && fprintf(f, "verdicts: slower or faster when the U test's p%s is below "
 					   "alpha and the mean moved by %g%% or more\n",
 					   r->opts.holm && r->tested > 1 ? ", Holm-corrected over the rows tested," : "",
 					   r->opts.min_effect_pct) < 0)
 		ret = -1;
 	return ret;
+}
+
+void out_diff_runs(char *buf, size_t len, const struct an_diff_result *r, int side)
+{
+	size_t n = r->runs[side], p = r->profiles[side];
+
+	if (p > n)
+		snprintf(buf, len, "%zu run%s of %zu profiles (hosts)", n, n == 1 ? "" : "s", p);
+	else
+		snprintf(buf, len, "%zu run%s", n, n == 1 ? "" : "s");
 }
 
 int out_diff(FILE *f, enum out_mode mode, const struct an_diff_result *r, const struct xp_notes *notes,

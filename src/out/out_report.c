@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "out_diff.h"
 #include "out_report.h"
 #include "out_table.h"
 
@@ -639,6 +640,7 @@ static void diff_section(FILE *f, const struct out_report *r)
 {
 	const struct an_diff_result *d = r->diff;
 	const double W = 520, L = 260, RH = 22;
+	char sides[2][64];
 	size_t n, i, *sel;
 	enum an_verdict *v;
 	double span = 0.05;	/* the axis: +-5% at least */
@@ -658,8 +660,9 @@ static void diff_section(FILE *f, const struct out_report *r)
 	free(v);
 	fputs("<section id=\"diff\">\n<h2>Against the base</h2>\n<p class=\"note\">Base: ", f);
 	short_text(f, r->base);
-	fprintf(f, " (%zu run%s); these inputs: %zu run%s; samples: %s. Mann-Whitney U, alpha %g.</p>\n",
-		d->runs[0], d->runs[0] == 1 ? "" : "s", d->runs[1], d->runs[1] == 1 ? "" : "s",
+	out_diff_runs(sides[0], sizeof(sides[0]), d, 0);
+	out_diff_runs(sides[1], sizeof(sides[1]), d, 1);
+	fprintf(f, " (%s); these inputs: %s; samples: %s. Mann-Whitney U, alpha %g.</p>\n", sides[0], sides[1],
 		d->executions ? "the executions of the one run on each side" : "each run's mean", d->opts.alpha);
 	if (!n) {
 		fputs("<p class=\"note\">Nothing to compare.</p>\n</section>\n", f);

@@ -1,0 +1,157 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Runs of several hosts: which inputs are one run (an_group.h). */
+#include "an_group.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xp_hmap.h"
+
+/* Per directory: its inputs, how many carry no hostname, how many repeat one already seen there. */
+struct dir_count {
+	const char *dir;
+	size_t inputs, without, repeats;
+	size_t run;		/* its run once numbered, when it is one */
+	int one_run;
+};
+
+static int one_run(struct dir_count *d, enum an_run_by by, struct xp_notes *notes)
+{
+	if (by == AN_RUN_BY_FILE || d->inputs < 2)
+		return 0;
+	if (by == AN_RUN_BY_DIR)
+		return 1;
+	if (d->without)
+		return 0;	/* a file name cannot tell a host from a round */
+	if (!d->repeats)
+		return 1;	/* a session: a file per host */
+	if (d->repeats == d->inputs - 1)
+		return 0;	/* rounds of one host */
+	if (notes && xp_notes_add(notes, "'%s': %zu profiles of %zu hosts, some hosts in several of them: each profile "
+				  "taken as a run; --run-by dir takes the directory as one run", d->dir, d->inputs,
+				  d->inputs - d->repeats) < 0)
+		return -1;
+	return 0;
+}
+
+/*
+ * Runs of a session directory with fewer hosts than the largest: a host
+ * missing (a failed process, a file not copied). Each is named (three at
+ * most, then a count); its sample is over the hosts it has.
+ */
+static int short_runs(const struct dir_count *d, size_t nd, size_t max_hosts, struct xp_notes *notes)
+{
+	size_t i, n = 0;
+
+	if (!notes || max_hosts < 2)
+		return 0;
+	for (i = 0; i < nd; i++) {
+		size_t hosts = d[i].one_run ? d[i].inputs : 1;
+
+		if (hosts >= max_hosts || (!d[i].one_run && d[i].inputs > 1))
+			continue;	/* a directory of separate runs is no session */
+		if (++n <= 3 && xp_notes_add(notes, "'%s': a run of %zu host%s where the largest has %zu: its sample is over "
+					     "the hosts it has", d[i].dir, hosts, hosts == 1 ? "" : "s", max_hosts) < 0)
+			return XP_ERR_NOMEM;
+	}
+	if (n > 3 && xp_notes_add(notes, "%zu more runs with fewer hosts than the largest run", n - 3) < 0)
+		return XP_ERR_NOMEM;
+	return 0;
+}
+
+int an_group_runs(const struct an_group_in *in, size_t n, enum an_run_by by, struct an_groups *g,
+		  struct xp_notes *notes)
+{
+	struct xp_hmap dirs = {0}, hosts = {0};
+	struct dir_count *d = calloc(n + 1, sizeof(*d));
+	size_t *ix = calloc(n + 1, sizeof(*ix)), i, nd = 0;
+	char **keys = calloc(n + 1, sizeof(*keys));
+	int ret = XP_ERR_NOMEM, r;
+
+	memset(g, 0, sizeof(*g));
+	if (!d || !ix || !keys || !(g->run = calloc(n + 1, sizeof(*g->run))))
+		goto out;
+	for (i = 0; i < n; i++) {
+		const char *h = in[i].hostname;
+		size_t at = nd, seen = 0;
+
+		if (!in[i].dir)
+			continue;
+		if ((r = xp_hmap_get_or_put(&dirs, in[i].dir, &at)) < 0)
+			goto out;
+		if (!r)
+			d[nd++].dir = in[i].dir;
+		ix[i] = at;
+		d[at].inputs++;
+		if (!h || !*h) {
+			d[at].without++;
+			continue;
+		}
+		if (asprintf(&keys[i], "%zu/%s", at, h) < 0) {
+			keys[i] = NULL;
+			goto out;
+		}
+		if ((r = xp_hmap_get_or_put(&hosts, keys[i], &seen)) < 0)
+			goto out;
+		d[at].repeats += r;
+	}
+	for (i = 0; i < nd; i++)
+		if ((d[i].one_run = one_run(&d[i], by, notes)) < 0)
+			goto out;
+	g->max_hosts = n ? 1 : 0;
+	for (i = 0; i < n; i++) {
+		struct dir_count *c = in[i].dir ? &d[ix[i]] : NULL;
+
+		if (!c || !c->one_run) {
+			g->run[i] = g->nruns++;
+			continue;
+		}
+		if (c->inputs > g->max_hosts)
+			g->max_hosts = c->inputs;
+		if (!c->run)
+			c->run = ++g->nruns;	/* numbered from 1 here: 0 is unset */
+		g->run[i] = c->run - 1;
+	}
+	ret = short_runs(d, nd, g->max_hosts, notes);
+out:
+	xp_hmap_release(&dirs);
+	xp_hmap_release(&hosts);
+	for (i = 0; keys && i < n; i++)
+		free(keys[i]);
+	free(keys);
+	free(ix);
+	free(d);
+	if (ret)
+		an_groups_release(g);
+	return ret;
+}
+
+void an_groups_release(struct an_groups *g)
+{
+	free(g->run);
+	memset(g, 0, sizeof(*g));
+}
+
+const char *an_host_name(const char *hostname, const char *path, char *buf, size_t len)
+{
+	static const char *const ext[] = {".xplane.pb.gz", ".xplane.pb"};
+	const char *base;
+	size_t n, i;
+
+	if (hostname && *hostname)
+		return hostname;
+	base = strrchr(path, '/');
+	base = base ? base + 1 : path;
+	n = strlen(base);
+	for (i = 0; i < 2; i++) {
+		size_t k = strlen(ext[i]);
+
+		if (n > k && !strcmp(base + n - k, ext[i])) {
+			n -= k;
+			break;
+		}
+	}
+	snprintf(buf, len, "%.*s", (int)n, base);
+	return buf;
+}

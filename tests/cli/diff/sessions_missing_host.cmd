@@ -1,0 +1,1 @@
+xplane-stat diff $SYNTH/sessions/partial $SYNTH/sessions/cur

@@ -1,0 +1,1 @@
+xplane-stat diff $SYNTH/sessions/rounds $SYNTH/sessions/cur

@@ -1,0 +1,1 @@
+xplane-stat diff $SYNTH/sessions/base $SYNTH/sessions/cur --gate 5

@@ -1,0 +1,1 @@
+xplane-stat report --base $SYNTH/sessions/base $SYNTH/sessions/cur -o $TMP/r.html && grep -o "these inputs: [^.]*" $TMP/r.html; xplane-stat report --run-by file --base $SYNTH/sessions/base $SYNTH/sessions/cur -o $TMP/r.html && grep -o "these inputs: [^.]*" $TMP/r.html
