@@ -2,6 +2,7 @@
 #include "an_overview.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -257,19 +258,26 @@ static enum work classify(const struct xp_plane *p, const struct xp_event *e, in
 	return W_COMPUTE;
 }
 
-static struct an_ov_device *device_of(struct an_ov_result *r, const char *name)
+static int same_host(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+/* The device of host (NULL: none) and plane name, made on first sight. */
+static struct an_ov_device *device_of(struct an_ov_result *r, const char *host, const char *name)
 {
 	size_t i;
 	struct an_ov_device *d;
 
 	for (i = 0; i < r->n; i++)
-		if (!strcmp(r->devices[i].name, name))
+		if (!strcmp(r->devices[i].plane, name) && same_host(r->devices[i].host, host))
 			return &r->devices[i];
 	if (xp_grow(&r->devices, &r->cap, r->n, sizeof(*r->devices), 8))
 		return NULL;
 	d = &r->devices[r->n];
 	memset(d, 0, sizeof(*d));
-	if (!(d->name = xp_arena_strndup(&r->arena, name, strlen(name))))
+	if (!(d->plane = d->name = xp_arena_strndup(&r->arena, name, strlen(name))) ||
+	    (host && !(d->host = xp_arena_strndup(&r->arena, host, strlen(host)))))
 		return NULL;
 	r->n++;
 	return d;
@@ -465,7 +473,7 @@ static int split_latencies(struct an_ov_device *d, struct lev *v, size_t n)
 	return 0;
 }
 
-static int add_plane(struct an_ov_result *r, const struct xp_plane *p, const struct launches *L,
+static int add_plane(struct an_ov_result *r, const char *host, const struct xp_plane *p, const struct launches *L,
 		     size_t *added)
 {
 	unsigned char *use = malloc(p->nlines + 1), *stray = xp_malloc_big(p->nevents + 1, 1);
@@ -496,7 +504,7 @@ static int add_plane(struct an_ov_result *r, const struct xp_plane *p, const str
 		goto out;
 	if (xp_plane_stray_ends(p, use, stray, &nstray, &err))
 		goto out;
-	if (!(d = device_of(r, p->name)))
+	if (!(d = device_of(r, host, p->name)))
 		goto out;
 	d->tpu |= tpu;
 	d->planes++;
@@ -640,6 +648,7 @@ int an_ov_add(struct an_ov_result *r, const struct xp_trace *t, const char *devi
 {
 	struct launches L = {0};
 	unsigned char *took = calloc(t->nplanes + 1, 1);	/* the planes added */
+	const char *host = t->nhostnames && *t->hostnames[0] ? t->hostnames[0] : NULL;
 	size_t i, j, was;
 	int ret = -1;
 
@@ -659,11 +668,11 @@ int an_ov_add(struct an_ov_result *r, const struct xp_trace *t, const char *devi
 		for (j = 0; j < i && !(took[j] && !strcmp(t->planes[j].name, p->name)); j++)
 			;
 		if (j < i) {
-			device_of(r, p->name)->repeats++;	/* the first made it */
+			device_of(r, host, p->name)->repeats++;	/* the first made it */
 			continue;
 		}
 		was = *added;
-		if (add_plane(r, p, &L, added))
+		if (add_plane(r, host, p, &L, added))
 			goto out;
 		took[i] = *added > was;
 	}
@@ -684,11 +693,57 @@ static int cmp_dev(const void *a, const void *b)
 	return an_name_cmp(((const struct an_ov_device *)a)->name, ((const struct an_ov_device *)b)->name);
 }
 
+/* A sum over n planes as one plane's: the mean, rounded to the picosecond. */
+static int64_t per_plane(int64_t sum, size_t n)
+{
+	return n > 1 ? (int64_t)llround((double)sum / (double)n) : sum;
+}
+
+/* Pooled devices' times as one input's (an_ov_device.planes). */
+static void per_input(struct an_ov_device *d)
+{
+	int64_t rest;
+
+	if (d->planes < 2)
+		return;
+	d->span_ps = per_plane(d->span_ps, d->planes);
+	d->busy_ps = per_plane(d->busy_ps, d->planes);
+	d->compute_ps = per_plane(d->compute_ps, d->planes);
+	d->coll_ps = per_plane(d->coll_ps, d->planes);
+	d->coll_exposed_ps = per_plane(d->coll_exposed_ps, d->planes);
+	d->memcpy_ps = per_plane(d->memcpy_ps, d->planes);
+	/* busy = compute + collective exposed + memcpy exposed, still */
+	rest = xp_sat_sub(xp_sat_sub(d->busy_ps, d->compute_ps), d->coll_exposed_ps);
+	d->memcpy_exposed_ps = rest > 0 ? rest : 0;
+}
+
 int an_ov_finish(struct an_ov_result *r, struct xp_err *err)
 {
-	size_t i;
+	size_t i, j;
 
-	(void)err;
+	if (r->finished_)
+		return 0;
+	r->finished_ = 1;
+	r->hosts = 0;
+	for (i = 0; i < r->n; i++) {
+		for (j = 0; j < i && !same_host(r->devices[j].host, r->devices[i].host); j++)
+			;
+		r->hosts += j == i;
+		per_input(&r->devices[i]);
+	}
+	for (i = 0; r->hosts > 1 && i < r->n; i++) {
+		struct an_ov_device *d = &r->devices[i];
+		char *label;
+
+		if (!d->host)
+			continue;
+		if (asprintf(&label, "%s:%s", d->host, d->plane) < 0)
+			return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
+		d->name = xp_arena_strndup(&r->arena, label, strlen(label));
+		free(label);
+		if (!d->name)
+			return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
+	}
 	if (r->n)
 		qsort(r->devices, r->n, sizeof(*r->devices), cmp_dev);
 	for (i = 0; i < r->n; i++) {

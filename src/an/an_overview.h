@@ -49,9 +49,21 @@ struct an_ov_dist {
 };
 
 struct an_ov_device {
-	const char *name;	/* plane name, owned by the result */
+	/*
+	 * A device is a host's plane: its name is the plane's, or "host:plane"
+	 * when the result holds devices of several hosts. Strings owned by the
+	 * result.
+	 */
+	const char *name;
+	const char *plane;	/* the plane's name */
+	const char *host;	/* the trace's hostname (XSpace hostnames[0]); NULL: none */
 	int tpu;		/* work is an XLA Ops line */
-	size_t planes;		/* pooled: how many inputs' planes */
+	/*
+	 * Pooled: how many inputs' planes. The times below (span, busy and its
+	 * parts) are then those of one input: the mean over the planes, to the
+	 * picosecond (busy's parts rounded so that they still add up to busy).
+	 */
+	size_t planes;
 	size_t events;		/* work events used (stray ends not) */
 	size_t stray;		/* stray ends left out */
 	size_t repeats;		/* planes of its name again in one input (merged dumps): left out */
@@ -96,12 +108,14 @@ struct an_ov_result {
 	/* host step annotations: per step_num, first start to last end of the host events carrying it */
 	struct an_ov_dist host_steps;
 	size_t host_step_events;
+	size_t hosts;		/* after finish: distinct hosts of the devices (none counts as one) */
+	int finished_;
 };
 
 void an_ov_init(struct an_ov_result *r);
 /*
  * Adds the device planes of t whose name contains device (an_device_matches;
- * NULL: all) and that hold work events, pooling by plane name; host planes
+ * NULL: all) and that hold work events, pooling by host and plane name; host planes
  * are read for launches and steps (t must have every plane loaded).
  * *added gets the planes added. Returns 0 or a negative xp_errcode.
  */

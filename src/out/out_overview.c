@@ -43,6 +43,8 @@ static int print_json(FILE *f, const struct an_ov_result *r, const struct xp_not
 		cJSON *lat;
 
 		cJSON_AddStringToObject(o, "name", d->name);
+		out_json_add_str_or_null(o, "host", d->host);
+		cJSON_AddStringToObject(o, "plane", d->plane);
 		cJSON_AddStringToObject(o, "work", d->tpu ? "XLA Ops" : "streams");
 		cJSON_AddNumberToObject(o, "planes", (double)d->planes);
 		cJSON_AddNumberToObject(o, "events", (double)d->events);

@@ -316,7 +316,7 @@ static void timeline(FILE *f, const struct out_report *r)
 		for (i = 0; i < r->overview->n; i++) {
 			size_t j;
 
-			for (j = 0; j < tl->n && strcmp(tl->strips[j].device, r->overview->devices[i].name); j++)
+			for (j = 0; j < tl->n && strcmp(tl->strips[j].device, r->overview->devices[i].plane); j++)
 				;
 			if (j < tl->n)
 				continue;

@@ -158,12 +158,79 @@ static void synth_plane_twice(void)
 		CHECK_INT(d->planes, 2);
 		CHECK_INT(d->repeats, 2);
 		CHECK_INT(d->events, 4);
-		CHECK_INT(d->span_ps, US(50));
-		CHECK_INT(d->busy_ps, US(24));
+		/* one input's: the planes' mean, not their sum */
+		CHECK_INT(d->span_ps, US(25));
+		CHECK_INT(d->busy_ps, US(12));
 	}
 	xp_notes_release(&n);
 	an_ov_release(&r);
 	xp_trace_free(t);
+}
+
+/* Adds each of the synthetic files rel[0..n) to r, counting a failure. */
+static void add_files(struct an_ov_result *r, const char *const *rel, size_t n)
+{
+	struct xp_err err = {0};
+	size_t i, added;
+
+	for (i = 0; i < n; i++) {
+		struct xp_trace *t = load(SYNTH_DIR, rel[i]);
+
+		if (!t)
+			continue;
+		CHECK_INT(an_ov_add(r, t, NULL, &added, &err), 0);
+		CHECK_INT(added, 1);
+		xp_trace_free(t);
+	}
+	CHECK_INT(an_ov_finish(r, &err), 0);
+}
+
+/*
+ * Devices of several hosts (the synthetic sessions, EXPECTED.md 5c: one
+ * execution per file filling its TPU:0): a device per host and plane, named
+ * host:plane, its times one input's; one host's planes keep the bare name,
+ * and a mean that is no whole picosecond rounds with busy's parts adding up.
+ */
+static void hosts_and_means(void)
+{
+	static const char *const two_hosts[] = {
+		"sessions/base/run_0/host_a.xplane.pb", "sessions/base/run_0/host_b.xplane.pb",
+		"sessions/base/run_1/host_a.xplane.pb",
+	};
+	static const char *const one_host[] = {
+		"sessions/rounds/round_0.xplane.pb", "sessions/rounds/round_1.xplane.pb",
+		"sessions/rounds/round_1.xplane.pb",
+	};
+	struct an_ov_result r;
+
+	an_ov_init(&r);
+	add_files(&r, two_hosts, 3);
+	CHECK_INT(r.hosts, 2);
+	CHECK_INT(r.n, 2);
+	if (r.n == 2) {
+		CHECK_STR(r.devices[0].name, "host-a:/device:TPU:0");
+		CHECK_STR(r.devices[0].plane, "/device:TPU:0");
+		CHECK_STR(r.devices[0].host, "host-a");
+		CHECK_INT(r.devices[0].planes, 2);
+		CHECK_INT(r.devices[0].span_ps, US(100) + US(1) / 2);	/* (100 + 101) / 2 us */
+		CHECK_STR(r.devices[1].name, "host-b:/device:TPU:0");
+		CHECK_INT(r.devices[1].planes, 1);
+		CHECK_INT(r.devices[1].busy_ps, US(110));
+	}
+	an_ov_release(&r);
+	an_ov_init(&r);
+	add_files(&r, one_host, 3);
+	CHECK_INT(r.hosts, 1);
+	CHECK_INT(r.n, 1);
+	if (r.n == 1) {
+		const struct an_ov_device *d = &r.devices[0];
+
+		CHECK_STR(d->name, "/device:TPU:0");
+		CHECK_INT(d->busy_ps, 100666667);	/* 302 us / 3, rounded */
+		CHECK_INT(d->span_ps, 100666667);
+		CHECK_INT(d->busy_ps, d->compute_ps + d->coll_exposed_ps + d->memcpy_exposed_ps);
+	}
+	an_ov_release(&r);
 }
 
 /* The interval helpers on a case worked by hand: [0,4) u [2,6) u [8,9) = 7; minus [3,8) = 7 - 3 = 4. */
@@ -439,6 +506,7 @@ int main(void)
 	synth_overview();
 	synth_events();
 	synth_plane_twice();
+	hosts_and_means();
 	on_real("mi300x_jax_gemm.xplane.pb", real_busy);
 	on_real("mi300x_jax_conv.xplane.pb", real_busy);
 	on_real("mi300x_jax_elementwise.xplane.pb", real_busy);
