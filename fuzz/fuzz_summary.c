@@ -132,7 +132,8 @@ static void check_groups(const struct an_run *runs, size_t n, const char *line, 
 	for (i = 0; in && dirs && i < n; i++) {
 		const char *slash = strrchr(runs[i].path, '/');
 
-		dirs[i] = slash ? strndup(runs[i].path, (size_t)(slash - runs[i].path)) : NULL;
+		/* as the commands: a summary's run has its profile's directory */
+		dirs[i] = slash ? strndup(runs[i].path, (size_t)(slash - runs[i].path)) : strdup(".");
 		in[i] = (struct an_group_in){runs[i].path, dirs[i], runs[i].nhostnames ? runs[i].hostnames[0] : NULL};
 	}
 	for (by = AN_RUN_BY_AUTO; in && dirs && by <= AN_RUN_BY_FILE; by++) {

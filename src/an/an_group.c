@@ -132,26 +132,3 @@ void an_groups_release(struct an_groups *g)
 	free(g->run);
 	memset(g, 0, sizeof(*g));
 }
-
-const char *an_host_name(const char *hostname, const char *path, char *buf, size_t len)
-{
-	static const char *const ext[] = {".xplane.pb.gz", ".xplane.pb"};
-	const char *base;
-	size_t n, i;
-
-	if (hostname && *hostname)
-		return hostname;
-	base = strrchr(path, '/');
-	base = base ? base + 1 : path;
-	n = strlen(base);
-	for (i = 0; i < 2; i++) {
-		size_t k = strlen(ext[i]);
-
-		if (n > k && !strcmp(base + n - k, ext[i])) {
-			n -= k;
-			break;
-		}
-	}
-	snprintf(buf, len, "%.*s", (int)n, base);
-	return buf;
-}

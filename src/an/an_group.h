@@ -7,7 +7,7 @@
  * rounds (round1.xplane.pb, round2, ...) is a set of runs.
  *
  * An input's host: the hostname its trace carries (XSpace hostnames, which
- * the profilers write), else its file name without .xplane.pb[.gz].
+ * the profilers write); a file name cannot tell a host from a round.
  *
  * AN_RUN_BY_AUTO: the inputs a directory walk found in one directory are one
  * run when each carries a different hostname in its trace; when every one
@@ -15,9 +15,9 @@
  * a host from a round), each is a run of its own. Some hostnames repeated
  * and others not is ambiguous: each input is then a run of its own, and a
  * note says so. AN_RUN_BY_DIR: the inputs of one directory are one run,
- * whatever their hosts. AN_RUN_BY_FILE: every input is a run. An input not
- * found by a walk (given by name, or a summary's run whose profile was not)
- * is always a run of its own.
+ * whatever their hosts. AN_RUN_BY_FILE: every input is a run. An input with
+ * no directory (a profile given by name) is always a run of its own; the
+ * commands give a summary's run its profile's directory.
  *
  * Ownership: an_groups owns its array; an_groups_release frees it.
  */
@@ -52,8 +52,5 @@ struct an_groups {
 int an_group_runs(const struct an_group_in *in, size_t n, enum an_run_by by, struct an_groups *g,
 		  struct xp_notes *notes);
 void an_groups_release(struct an_groups *g);
-
-/* An input's host as the outputs name it: hostname when set, else the file name of path without .xplane.pb[.gz]. */
-const char *an_host_name(const char *hostname, const char *path, char *buf, size_t len);
 
 #endif

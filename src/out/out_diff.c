@@ -266,7 +266,7 @@ void out_diff_runs(char *buf, size_t len, const struct an_diff_result *r, int si
 	size_t n = r->runs[side], p = r->profiles[side];
 
 	if (p > n)
-		snprintf(buf, len, "%zu run%s of %zu profiles (hosts)", n, n == 1 ? "" : "s", p);
+		snprintf(buf, len, "%zu run%s of %zu profiles", n, n == 1 ? "" : "s", p);
 	else
 		snprintf(buf, len, "%zu run%s", n, n == 1 ? "" : "s");
 }

@@ -9,7 +9,7 @@
 #include "out_table.h"
 #include "xp_err.h"
 
-/* A side's runs for the outputs: "5 runs", or "4 runs of 8 profiles (hosts)" where runs were grouped. */
+/* A side's runs for the outputs: "5 runs", or "4 runs of 8 profiles" where runs were grouped. */
 void out_diff_runs(char *buf, size_t len, const struct an_diff_result *r, int side);
 
 /* gate_pct and gate_p95_pct as asked (negative: not asked), for JSON. */

@@ -70,17 +70,6 @@ static void test_sessions(void)
 	check_groups(apart, 0, AN_RUN_BY_AUTO, NULL, 0, 0, 0);
 }
 
-static void test_host_names(void)
-{
-	char buf[64];
-
-	CHECK_STR(an_host_name("tpu-vm-3", "d/x.xplane.pb", buf, sizeof(buf)), "tpu-vm-3");
-	CHECK_STR(an_host_name(NULL, "d/e/worker-1.xplane.pb", buf, sizeof(buf)), "worker-1");
-	CHECK_STR(an_host_name("", "worker-2.xplane.pb.gz", buf, sizeof(buf)), "worker-2");
-	CHECK_STR(an_host_name(NULL, "d/.xplane.pb", buf, sizeof(buf)), ".xplane.pb");
-	CHECK_STR(an_host_name(NULL, "d/plain", buf, sizeof(buf)), "plain");
-}
-
 /* One execution of f of dur ps. */
 static void one_exec(struct an_exec_list *l, struct an_exec *x, int64_t dur)
 {
@@ -136,7 +125,6 @@ static void test_diff_group(void)
 int main(void)
 {
 	test_sessions();
-	test_host_names();
 	test_diff_group();
 	return test_done("group");
 }
