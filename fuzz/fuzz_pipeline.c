@@ -413,6 +413,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 	struct an_fn_result fr;
 	struct an_at_result ar, cr;
 	struct an_exec_list l;
+	struct an_strag_result sr;
 	struct an_planes pl = {0};
 	struct xp_notes notes = {0};
 	struct xp_trace *t = NULL;
@@ -452,9 +453,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 	/* functions: the same input pooled twice, as two inputs would be */
 	an_fn_init(&fr, &fo);
 	an_at_init(&ar, &ao);
+	an_strag_init(&sr);
 	if (!an_exec_find(t, &xo, &l, &err)) {
 		if (an_fn_add(&fr, &l, &err) || an_fn_add(&fr, &l, &err) || an_at_add(&ar, &l, &err))
 			abort();
+		/* stragglers: the input twice, as two inputs of one host would be */
+		if (!an_strag_add(&sr, t, &l, &err) && !an_strag_add(&sr, t, &l, &err) && !an_strag_finish(&sr, &err))
+			val_strag(&sr);
 	} else if (err.code != XP_ERR_NOMEM && err.code != XP_ERR_LIMIT) {
 		/* a limit (host planes based too far apart to compare) is an input the command refuses (exit 3) */
 		fprintf(stderr, "an_exec_find: %s\n", err.msg);
@@ -628,7 +633,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 		}
 	}
 
-	/* overview: the input pooled twice (devices by name) */
+	/* overview: the input pooled twice (devices by name), with the stragglers or not */
 	{
 		struct an_ov_result orr;
 		size_t added;
@@ -641,10 +646,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 		} else {
 			for (m = 0; m < 4; m++)
 				VAL_FORMAT(modes[m], colour && !m,
-					   out_overview(f, modes[m], &orr, &notes, &style[colour && !m]));
+					   out_overview(f, modes[m], &orr, h & 4 ? &sr : NULL, &notes,
+							&style[colour && !m]));
 		}
 		an_ov_release(&orr);
 	}
+	an_strag_release(&sr);
 
 	/*
 	 * report: functions, the overview and the timeline strips of the input through the HTML

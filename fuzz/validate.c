@@ -728,6 +728,24 @@ void val_pftrace(const struct out_bytes *b, uint64_t exported)
 }
 
 /* The report's page from these results, held to out_report.h's promises. */
+void val_strag(const struct an_strag_result *r)
+{
+	size_t i, last = 0;
+
+	for (i = 0; i < r->n; i++) {
+		const struct an_strag_device *d = &r->devices[i];
+
+		if (d->groups > r->groups || d->last > d->groups || !(d->late_ps >= 0) || !(d->waited_ps >= 0) ||
+		    !(d->slow_ps >= 0))
+			val_fail("stragglers: a device's groups, last or sums out of range", d->name, strlen(d->name));
+		if (i && d->late_ps > r->devices[i - 1].late_ps)
+			val_fail("stragglers: devices not ranked by late", d->name, strlen(d->name));
+		last += d->last;
+	}
+	if (last > r->groups)
+		val_fail("stragglers: more devices last than groups", "", 0);
+}
+
 void val_report(const struct an_fn_result *fr, const struct an_ov_result *ov,
 		const struct an_rep_timeline *tl, const struct xp_notes *notes)
 {

@@ -21,6 +21,7 @@
 #include "an_memory.h"
 #include "an_overview.h"
 #include "an_report.h"
+#include "an_straggle.h"
 #include "out_bytes.h"
 #include "out_table.h"
 #include "xp_model.h"
@@ -78,6 +79,8 @@ void val_export(const struct an_exp_plan *p);
 void val_pftrace(const struct out_bytes *b, uint64_t exported);
 
 /* The report's page from these results, held to out_report.h's promises. */
+/* The stragglers keep an_straggle.h's promises: counts within the groups, sums not negative. */
+void val_strag(const struct an_strag_result *r);
 void val_report(const struct an_fn_result *fr, const struct an_ov_result *ov,
 		const struct an_rep_timeline *tl, const struct xp_notes *notes);
 

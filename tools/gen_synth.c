@@ -647,6 +647,37 @@ static void synth_sessions(const char *dir)
 	session_file(dir, "sessions/partial/run_1/host_a.xplane.pb", "host-a", (const int64_t[]){104}, 1);
 }
 
+/*
+ * Scenario 5d: stragglers (overview --stragglers). One host ("host-s"),
+ * three TPU planes, an "XLA Modules" line each; jit_step(6) three times per
+ * device, the k-th at 100 k us from its plane's clock:
+ *   TPU:0 10 us long; TPU:1 10 us, its plane's clock 1 us later (line at
+ *   2000 ns, the others at 1000 ns); TPU:2 14 us.
+ * Each group ends at 10, 11 and 14 us past its start: TPU:2 last every time,
+ * 4 us after the first (TPU:0), 4 us slower than the shortest; TPU:1 1 us
+ * late, waits 3 us. jit_other(7) runs twice on TPU:0 and once on TPU:1
+ * (at 300 and 320 us): unequal, left out.
+ */
+static void synth_stragglers(const char *dir)
+{
+	static const int64_t line_ns[3] = { 1000, 2000, 1000 };
+	static const int64_t dur_us[3] = { 10, 10, 14 };
+	static const char *const plane[3] = { "/device:TPU:0", "/device:TPU:1", "/device:TPU:2" };
+	XSpace *sp = gen_space_new("host-s");
+	int d, k;
+
+	for (d = 0; d < 3; d++) {
+		struct gen_plane t = gen_plane_add(sp, d + 1, plane[d], line_ns[d]);
+		XLine *mod = gen_line_add(&t, 1, "XLA Modules", line_ns[d]);
+
+		for (k = 0; k < 3; k++)
+			gen_ev_i64(&t, gen_ev_add(&t, mod, "jit_step(6)", US(100 * k), US(dur_us[d])), "program_id", 6);
+		for (k = 0; k < (d == 0 ? 2 : d == 1 ? 1 : 0); k++)
+			gen_ev_i64(&t, gen_ev_add(&t, mod, "jit_other(7)", US(300 + 20 * k), US(5)), "program_id", 7);
+	}
+	gen_space_write(sp, dir, "stragglers.xplane.pb");
+}
+
 /* Stream #1 of the compat plane: events deliberately out of start order. */
 static void compat_stream1(struct gen_plane *g, XLine *ln)
 {
@@ -1653,6 +1684,7 @@ static const struct gen_scenario scenarios[] = {
 	{"autotune_programs", synth_autotune_programs},
 	{"diff", synth_diff},
 	{"sessions", synth_sessions},
+	{"stragglers", synth_stragglers},
 	{"tpu_two_module_lines", synth_tpu_two_module_lines},
 	{"tpu_plane_twice", synth_tpu_plane_twice},
 	{"odd_stats", synth_odd_stats},

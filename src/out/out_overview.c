@@ -30,7 +30,10 @@ static void json_dist(cJSON *o, const char *name, const struct an_ov_dist *d, in
 	out_json_add_ns(x, "max_ns", d->max);
 }
 
-static int print_json(FILE *f, const struct an_ov_result *r, const struct xp_notes *notes)
+static void json_strag(cJSON *doc, const struct an_strag_result *s);
+
+static int print_json(FILE *f, const struct an_ov_result *r, const struct an_strag_result *s,
+		      const struct xp_notes *notes)
 {
 	cJSON *doc = out_json_command_doc("overview"), *devs, *o;
 	size_t i;
@@ -78,6 +81,8 @@ static int print_json(FILE *f, const struct an_ov_result *r, const struct xp_not
 		json_dist(lat, "overhead", &d->overhead, 1);
 	}
 	json_dist(doc, "host_steps", &r->host_steps, 0);
+	if (s)
+		json_strag(doc, s);
 	out_json_add_notes(doc, notes);
 	return out_json_print(doc, f);
 }
@@ -308,12 +313,92 @@ static int print_text(FILE *f, const struct an_ov_result *r, const struct out_st
 	return ret;
 }
 
-int out_overview(FILE *f, enum out_mode mode, const struct an_ov_result *r, const struct xp_notes *notes,
-		 const struct out_style *st)
+/* A device's mean of a sum over its groups. */
+static double per_group(double sum, size_t groups)
 {
+	return groups ? sum / (double)groups : NAN;
+}
+
+/* The stragglers, as a table (people or programs). */
+static int print_strag(FILE *f, enum out_mode mode, const struct an_strag_result *s, const struct out_style *st)
+{
+	static const unsigned char right[] = {0, 1, 1, 1, 1, 1};
+	static const char *const tname[] = {"LATE", "WAITED", "SLOW"};
+	static const char *const mh[] = {"device", "groups", "last", "late_mean_ns", "waited_mean_ns", "slow_mean_ns"};
+	char hd[3][40];
+	const char *h[] = {"STRAGGLERS", "GROUPS", "LAST", hd[0], hd[1], hd[2]};
+	int machine = mode == OUT_CSV || mode == OUT_TSV;
+	struct out_tcol col;
+	struct out_table t;
+	size_t i, k;
+	int ret;
+
+	out_tcol_init(&col, st ? st->unit : OUT_UNIT_AUTO);
+	for (i = 0; i < s->n; i++) {
+		out_tcol_add(&col, per_group(s->devices[i].late_ps, s->devices[i].groups));
+		out_tcol_add(&col, per_group(s->devices[i].waited_ps, s->devices[i].groups));
+	}
+	out_tcol_headers(&col, hd[0], sizeof(hd[0]), tname, 3);
+	out_table_init(&t, 6, machine ? mh : h, right);
+	for (i = 0; i < s->n; i++) {
+		const struct an_strag_device *d = &s->devices[i];
+		const double v[] = {d->late_ps, d->waited_ps, d->slow_ps};
+
+		out_table_add(&t, "%s", d->name);
+		out_table_add(&t, "%zu", d->groups);
+		out_table_add(&t, "%zu", d->last);
+		for (k = 0; k < 3; k++)
+			out_table_add_time_cell(&t, machine, &col, per_group(v[k], d->groups), d->groups > 0);
+	}
+	if (!machine)
+		fputc('\n', f);
+	ret = out_table_print(&t, f, mode, st);
+	out_table_release(&t);
+	if (!ret && !machine)
+		fprintf(f, "stragglers: %zu group%s (a function's k-th execution on every device of a host that ran it)%s%s%s; "
+			"LAST: how often the device ended last; LATE: its end after the group's first, WAITED: the group's "
+			"last end after its own, SLOW: its duration over the group's shortest, each a mean per group\n",
+			s->groups, s->groups == 1 ? "" : "s", s->unmatched ? "; " : "",
+			s->unmatched ? (s->unmatched == 1 ? "1 function" : "functions") : "",
+			s->unmatched ? " left out, run more often on some devices than on others" : "");
+	return ret;
+}
+
+static void json_strag(cJSON *doc, const struct an_strag_result *s)
+{
+	cJSON *o = cJSON_AddObjectToObject(doc, "stragglers"), *devs, *d;
+	size_t i;
+
+	if (!o)
+		return;
+	cJSON_AddNumberToObject(o, "groups", (double)s->groups);
+	cJSON_AddNumberToObject(o, "unmatched_functions", (double)s->unmatched);
+	devs = cJSON_AddArrayToObject(o, "devices");
+	for (i = 0; devs && i < s->n && (d = out_json_push_object(devs)); i++) {
+		const struct an_strag_device *x = &s->devices[i];
+
+		cJSON_AddStringToObject(d, "name", x->name);
+		out_json_add_str_or_null(d, "host", x->host);
+		cJSON_AddStringToObject(d, "plane", x->plane);
+		cJSON_AddNumberToObject(d, "groups", (double)x->groups);
+		cJSON_AddNumberToObject(d, "last", (double)x->last);
+		out_json_add_ns(d, "late_mean_ns", per_group(x->late_ps, x->groups));
+		out_json_add_ns(d, "waited_mean_ns", per_group(x->waited_ps, x->groups));
+		out_json_add_ns(d, "slow_mean_ns", per_group(x->slow_ps, x->groups));
+	}
+}
+
+int out_overview(FILE *f, enum out_mode mode, const struct an_ov_result *r, const struct an_strag_result *s,
+		 const struct xp_notes *notes, const struct out_style *st)
+{
+	int ret;
+
 	if (mode == OUT_JSON)
-		return print_json(f, r, notes);
+		return print_json(f, r, s, notes);
 	if (mode == OUT_CSV || mode == OUT_TSV)
-		return print_machine(f, mode, r);
-	return print_text(f, r, st);
+		return s ? print_strag(f, mode, s, st) : print_machine(f, mode, r);
+	ret = print_text(f, r, st);
+	if (!ret && s)
+		ret = print_strag(f, mode, s, st);
+	return ret;
 }

@@ -6,11 +6,16 @@
 #include <stdio.h>
 
 #include "an_overview.h"
+#include "an_straggle.h"
 #include "out_table.h"
 #include "xp_err.h"
 
-/* -1: out of memory. */
-int out_overview(FILE *f, enum out_mode mode, const struct an_ov_result *r, const struct xp_notes *notes,
-		 const struct out_style *st);
+/*
+ * s: the stragglers (overview --stragglers), or NULL: a table after the
+ * devices', JSON "stragglers"; CSV and TSV then hold the stragglers alone.
+ * -1: out of memory.
+ */
+int out_overview(FILE *f, enum out_mode mode, const struct an_ov_result *r, const struct an_strag_result *s,
+		 const struct xp_notes *notes, const struct out_style *st);
 
 #endif

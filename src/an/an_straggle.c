@@ -1,0 +1,248 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Stragglers: which device of a host the others wait for (an_straggle.h). */
+#include "an_straggle.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xp_hmap.h"
+
+/* One execution: its group's key, its device (an index into the result) and its end and duration. */
+struct rec {
+	char *key;
+	size_t dev;
+	double end, dur;
+};
+
+void an_strag_init(struct an_strag_result *r)
+{
+	memset(r, 0, sizeof(*r));
+	xp_arena_init(&r->arena);
+}
+
+static int same_host(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+/* The result's device of host and plane, made on first sight; SIZE_MAX when out of memory. */
+static size_t device_of(struct an_strag_result *r, const char *host, const char *plane)
+{
+	struct an_strag_device *d;
+	size_t i;
+
+	for (i = 0; i < r->n; i++)
+		if (!strcmp(r->devices[i].plane, plane) && same_host(r->devices[i].host, host))
+			return i;
+	if (xp_grow(&r->devices, &r->cap, r->n, sizeof(*r->devices), 8))
+		return SIZE_MAX;
+	d = &r->devices[r->n];
+	memset(d, 0, sizeof(*d));
+	if (!(d->plane = d->name = xp_arena_strndup(&r->arena, plane, strlen(plane))) ||
+	    (host && !(d->host = xp_arena_strndup(&r->arena, host, strlen(host)))))
+		return SIZE_MAX;
+	return r->n++;
+}
+
+static int cmp_rec(const void *a, const void *b)
+{
+	const struct rec *x = a, *y = b;
+	int c = strcmp(x->key, y->key);
+
+	if (c)
+		return c;
+	return (x->dev > y->dev) - (x->dev < y->dev);
+}
+
+/* One group: recs[0..n) of one key, by device. */
+static void add_group(struct an_strag_result *r, const struct rec *g, size_t n)
+{
+	double first = g[0].end, lastend = g[0].end, shortest = g[0].dur;
+	size_t i, last = 0, tied = 0;
+
+	for (i = 1; i < n; i++)
+		if (g[i].dev == g[i - 1].dev)
+			return;	/* a device twice (a run id repeated): no group */
+	if (n < 2)
+		return;
+	for (i = 1; i < n; i++) {
+		if (g[i].end < first)
+			first = g[i].end;
+		if (g[i].dur < shortest)
+			shortest = g[i].dur;
+		if (g[i].end > lastend) {
+			lastend = g[i].end;
+			last = i;
+			tied = 0;
+		} else if (g[i].end == lastend) {
+			tied = 1;
+		}
+	}
+	r->groups++;
+	for (i = 0; i < n; i++) {
+		struct an_strag_device *d = &r->devices[g[i].dev];
+
+		d->groups++;
+		d->late_ps += g[i].end - first;
+		d->waited_ps += lastend - g[i].end;
+		d->slow_ps += g[i].dur - shortest;
+	}
+	if (!tied)
+		r->devices[g[last].dev].last++;
+}
+
+/* The length of a key's function part (name and program), before the execution's number. */
+static size_t fn_len(const char *key)
+{
+	return (size_t)(strrchr(key, '\x1f') - key);
+}
+
+/*
+ * One function's groups, from recs (sorted; *used set to how many are the
+ * function's): added when every group has as many devices (each device
+ * that ran it ran it as often), else the function is left out.
+ */
+static void add_function(struct an_strag_result *r, const struct rec *v, size_t n, size_t *used)
+{
+	size_t len = fn_len(v[0].key), i, k, size = 0, ok = 1, end;
+
+	for (end = 1; end < n && fn_len(v[end].key) == len && !strncmp(v[end].key, v[0].key, len); end++)
+		;
+	*used = end;
+	for (i = 0; i < end; i = k) {
+		for (k = i + 1; k < end && !strcmp(v[k].key, v[i].key); k++)
+			;
+		if (!size)
+			size = k - i;
+		ok &= k - i == size;
+	}
+	if (size < 2)
+		return;	/* one device ran it */
+	if (!ok) {
+		r->unmatched++;
+		return;
+	}
+	for (i = 0; i < end; i = k) {
+		for (k = i + 1; k < end && !strcmp(v[k].key, v[i].key); k++)
+			;
+		add_group(r, v + i, k - i);
+	}
+}
+
+int an_strag_add(struct an_strag_result *r, const struct xp_trace *t, const struct an_exec_list *l,
+		 struct xp_err *err)
+{
+	const char *host = l->hostname && *l->hostname ? l->hostname : NULL;
+	struct rec *v = calloc(l->n + 1, sizeof(*v));
+	size_t *dev = calloc(l->ndevices + 1, sizeof(*dev)), *count = calloc(l->n + 1, sizeof(*count));
+	struct xp_hmap seen = {0};
+	char **keys = calloc(l->n + 1, sizeof(*keys));
+	int64_t base = INT64_MAX;
+	size_t i, k, n = 0, nkeys = 0;
+	int ret = XP_ERR_NOMEM;
+
+	if (!v || !dev || !count || !keys)
+		goto out;
+	for (i = 0; i < l->ndevices; i++) {
+		const struct xp_plane *p = &t->planes[l->devices[i].plane];
+
+		if ((dev[i] = device_of(r, host, l->devices[i].name)) == SIZE_MAX)
+			goto out;
+		if (p->base_ns < base)
+			base = p->base_ns;
+	}
+	for (i = 0; i < l->n; i++) {
+		const struct an_exec *x = &l->execs[i];
+		const struct xp_plane *p = &t->planes[l->devices[x->device].plane];
+		char prog[24] = "", *ck;
+		size_t at = nkeys;
+		int found;
+
+		if (x->has_program_id)
+			snprintf(prog, sizeof(prog), "%" PRIu64, x->program_id);
+		/* the k-th execution of the function on its device (run ids count per device in some traces) */
+		if (asprintf(&ck, "%" PRIu32 "\x1f%s\x1f%s", x->device, x->name, prog) < 0)
+			goto nokey;
+		if ((found = xp_hmap_get_or_put(&seen, ck, &at)) < 0) {
+			free(ck);
+			goto nokey;
+		}
+		if (found)
+			free(ck);
+		else
+			keys[nkeys++] = ck;
+		k = count[at]++;
+		if (asprintf(&v[n].key, "%s\x1f%s\x1f%020zu", x->name, prog, k) < 0)
+			goto nokey;
+		v[n].dev = dev[x->device];
+		/* on the host's clock: the planes' bases apart, then the execution's own times */
+		v[n].end = (double)((__int128)p->base_ns - base) * 1000.0 + (double)x->start_ps + (double)x->span_ps;
+		v[n].dur = (double)x->span_ps;
+		n++;
+	}
+	if (n > 1)
+		qsort(v, n, sizeof(*v), cmp_rec);
+	for (i = 0; i < n; i = k)
+		add_function(r, v + i, n - i, &k), k += i;
+	ret = 0;
+	goto out;
+nokey:
+	v[n].key = NULL;
+out:
+	xp_hmap_release(&seen);
+	for (i = 0; keys && i < nkeys; i++)
+		free(keys[i]);
+	for (i = 0; v && i < n; i++)
+		free(v[i].key);
+	free(keys);
+	free(v);
+	free(dev);
+	free(count);
+	return ret ? xp_err_set(err, XP_ERR_NOMEM, "out of memory") : 0;
+}
+
+static int cmp_late(const void *a, const void *b)
+{
+	const struct an_strag_device *x = a, *y = b;
+
+	if (x->late_ps != y->late_ps)
+		return x->late_ps > y->late_ps ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+int an_strag_finish(struct an_strag_result *r, struct xp_err *err)
+{
+	size_t i, j;
+
+	r->hosts = 0;
+	for (i = 0; i < r->n; i++) {
+		for (j = 0; j < i && !same_host(r->devices[j].host, r->devices[i].host); j++)
+			;
+		r->hosts += j == i;
+	}
+	for (i = 0; r->hosts > 1 && i < r->n; i++) {
+		struct an_strag_device *d = &r->devices[i];
+		char *label;
+
+		if (!d->host)
+			continue;
+		if (asprintf(&label, "%s:%s", d->host, d->plane) < 0)
+			return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
+		d->name = xp_arena_strndup(&r->arena, label, strlen(label));
+		free(label);
+		if (!d->name)
+			return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
+	}
+	if (r->n > 1)
+		qsort(r->devices, r->n, sizeof(*r->devices), cmp_late);
+	return 0;
+}
+
+void an_strag_release(struct an_strag_result *r)
+{
+	free(r->devices);
+	xp_arena_release(&r->arena);
+	memset(r, 0, sizeof(*r));
+}

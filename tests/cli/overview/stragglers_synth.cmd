@@ -1,0 +1,1 @@
+xplane-stat overview --stragglers $SYNTH/stragglers.xplane.pb && xplane-stat overview --stragglers --json $SYNTH/stragglers.xplane.pb && xplane-stat overview --stragglers --csv $SYNTH/stragglers.xplane.pb
