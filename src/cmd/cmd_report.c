@@ -31,6 +31,7 @@ struct rep_batch {
 	struct an_fn_result *fr;
 	struct an_at_result *ar;
 	struct an_ov_result *ov;
+	struct an_strag_result *sr;
 	struct an_kern_result *kr;
 	struct an_ops_result *pr;
 	struct an_rep_timeline *tl;
@@ -88,7 +89,8 @@ static void rep_done(size_t i, void *result, void *ctx)
 	}
 	if (!in->code) {
 		if (an_fn_add(rb->fr, &in->execs, &err) || an_at_add(rb->ar, &in->execs, &err) ||
-		    an_ov_add(rb->ov, in->t, rb->xo->device, &added, &err) || an_kern_add(rb->kr, in->t, &err) ||
+		    an_ov_add(rb->ov, in->t, rb->xo->device, &added, &err) || an_strag_add(rb->sr, in->t, &in->execs, &err) ||
+		    an_kern_add(rb->kr, in->t, &err) ||
 		    an_ops_add(rb->pr, in->t, &err) || (rb->dr && an_diff_add(rb->dr, 1, &in->execs, &err)) ||
 		    (rb->dr && keep_run(rb, in, &err)) ||
 		    (!rb->tl_input && an_rep_timeline(&in->execs, TIMELINE_COLUMNS, rb->tl, &err))) {
@@ -174,6 +176,7 @@ int cmd_report(int argc, char **argv)
 	struct an_fn_result fr;
 	struct an_at_result ar;
 	struct an_ov_result ov;
+	struct an_strag_result sr;
 	struct an_kern_result kr;
 	struct an_ops_result pr;
 	struct an_rep_timeline tl = {0};
@@ -265,6 +268,7 @@ int cmd_report(int argc, char **argv)
 	an_fn_init(&fr, &fo);
 	an_at_init(&ar, &ao);
 	an_ov_init(&ov);
+	an_strag_init(&sr);
 	an_kern_init(&kr, &ko);
 	an_ops_init(&pr, &po);
 	inited = 1;
@@ -275,6 +279,7 @@ int cmd_report(int argc, char **argv)
 	rb.ar = &ar;
 	rb.ov = &ov;
 	rb.kr = &kr;
+	rb.sr = &sr;
 	rb.pr = &pr;
 	rb.tl = &tl;
 	rb.tl_input = NULL;
@@ -292,7 +297,7 @@ int cmd_report(int argc, char **argv)
 		ret = EXIT_ERROR;
 		goto out;
 	}
-	if (an_fn_finish(&fr, &err) || an_at_finish(&ar, &err) || an_ov_finish(&ov, &err) ||
+	if (an_fn_finish(&fr, &err) || an_at_finish(&ar, &err) || an_ov_finish(&ov, &err) || an_strag_finish(&sr, &err) ||
 	    an_kern_finish(&kr, &err) || an_ops_finish(&pr, &err) || (base && an_diff_finish(&dr, &err))) {
 		cmd_error("%s", err.msg);
 		ret = EXIT_ERROR;
@@ -317,6 +322,7 @@ int cmd_report(int argc, char **argv)
 	rep.ninputs = paths.n;
 	rep.functions = &fr;
 	rep.overview = &ov;
+	rep.stragglers = &sr;
 	rep.timeline = &tl;
 	rep.timeline_input = rb.tl_input;
 	rep.kernels = &kr;
@@ -353,6 +359,7 @@ out:
 		an_fn_release(&fr);
 		an_at_release(&ar);
 		an_ov_release(&ov);
+		an_strag_release(&sr);
 		an_kern_release(&kr);
 		an_ops_release(&pr);
 	}

@@ -213,6 +213,39 @@ static void overview(FILE *f, const struct an_ov_result *ov)
 	      f);
 }
 
+/* Which device of a host the others wait for (overview --stragglers); nothing without a group. */
+static void stragglers(FILE *f, const struct an_strag_result *s, size_t top)
+{
+	size_t i, n = 0, shown = 0;
+
+	if (!s || !s->groups)
+		return;
+	for (i = 0; i < s->n; i++)
+		n += s->devices[i].groups > 0;
+	fprintf(f, "<section id=\"stragglers\">\n<h2>Stragglers</h2>\n<p class=\"note\">Which device of a host "
+		"ends a function's execution last, over %zu group%s (a function's k-th execution on every device of "
+		"a host that ran it); late: its end after the group's first; waited: the group's last end after its "
+		"own; slow: its duration over the group's shortest; means per group. %zu of %zu device%s.</p>\n",
+		s->groups, s->groups == 1 ? "" : "s", n < top ? n : top, n, n == 1 ? "" : "s");
+	fputs("<table>\n<tr><th>device</th><th>groups</th><th>last</th><th>late</th><th>waited</th><th>slow</th></tr>\n",
+	      f);
+	for (i = 0; i < s->n && shown < top; i++) {
+		const struct an_strag_device *d = &s->devices[i];
+
+		if (!d->groups)
+			continue;
+		shown++;
+		fputs("<tr><td class=\"name\">", f);
+		out_html_text(f, d->name);
+		fprintf(f, "</td><td class=\"num\">%zu</td><td class=\"num\">%zu</td>", d->groups, d->last);
+		time_cell(f, d->late_ps / (double)d->groups);
+		time_cell(f, d->waited_ps / (double)d->groups);
+		time_cell(f, d->slow_ps / (double)d->groups);
+		fputs("</tr>\n", f);
+	}
+	fputs("</table>\n</section>\n", f);
+}
+
 static void functions(FILE *f, const struct an_fn_result *fr, size_t top)
 {
 	size_t i, n;
@@ -852,6 +885,7 @@ int out_report(FILE *f, const struct out_report *r)
 
 	head(f, r);
 	overview(f, r->overview);
+	stragglers(f, r->stragglers, r->top);
 	functions(f, r->functions, r->top);
 	timeline(f, r);
 	kernels(f, r->kernels, r->top);
