@@ -727,7 +727,6 @@ void val_pftrace(const struct out_bytes *b, uint64_t exported)
 	perfetto__protos__trace__free_unpacked(tr, NULL);
 }
 
-/* The report's page from these results, held to out_report.h's promises. */
 void val_strag(const struct an_strag_result *r)
 {
 	size_t i, last = 0;
@@ -746,6 +745,7 @@ void val_strag(const struct an_strag_result *r)
 		val_fail("stragglers: more devices last than groups", "", 0);
 }
 
+/* The report's page from these results, held to out_report.h's promises. */
 void val_report(const struct an_fn_result *fr, const struct an_ov_result *ov,
 		const struct an_rep_timeline *tl, const struct xp_notes *notes)
 {

@@ -78,9 +78,9 @@ void val_export(const struct an_exp_plan *p);
 /* A .pftrace (b, without its tail) of exported events held to out_export.h's promises. */
 void val_pftrace(const struct out_bytes *b, uint64_t exported);
 
-/* The report's page from these results, held to out_report.h's promises. */
 /* The stragglers keep an_straggle.h's promises: counts within the groups, sums not negative. */
 void val_strag(const struct an_strag_result *r);
+/* The report's page from these results, held to out_report.h's promises. */
 void val_report(const struct an_fn_result *fr, const struct an_ov_result *ov,
 		const struct an_rep_timeline *tl, const struct xp_notes *notes);
 

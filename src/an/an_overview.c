@@ -712,9 +712,14 @@ static void per_input(struct an_ov_device *d)
 	d->coll_ps = per_plane(d->coll_ps, d->planes);
 	d->coll_exposed_ps = per_plane(d->coll_exposed_ps, d->planes);
 	d->memcpy_ps = per_plane(d->memcpy_ps, d->planes);
-	/* busy = compute + collective exposed + memcpy exposed, still */
-	rest = xp_sat_sub(xp_sat_sub(d->busy_ps, d->compute_ps), d->coll_exposed_ps);
-	d->memcpy_exposed_ps = rest > 0 ? rest : 0;
+	d->memcpy_exposed_ps = per_plane(d->memcpy_exposed_ps, d->planes);
+	/* busy = compute + collective exposed + memcpy exposed, still: each part no more than its whole */
+	if (d->coll_exposed_ps > d->busy_ps)
+		d->coll_exposed_ps = d->busy_ps;
+	if (d->memcpy_exposed_ps > d->busy_ps - d->coll_exposed_ps)
+		d->memcpy_exposed_ps = d->busy_ps - d->coll_exposed_ps;
+	rest = d->busy_ps - d->coll_exposed_ps - d->memcpy_exposed_ps;
+	d->compute_ps = rest;
 }
 
 int an_ov_finish(struct an_ov_result *r, struct xp_err *err)
@@ -723,7 +728,6 @@ int an_ov_finish(struct an_ov_result *r, struct xp_err *err)
 
 	if (r->finished_)
 		return 0;
-	r->finished_ = 1;
 	r->hosts = 0;
 	for (i = 0; i < r->n; i++) {
 		for (j = 0; j < i && !same_host(r->devices[j].host, r->devices[i].host); j++)
@@ -753,6 +757,7 @@ int an_ov_finish(struct an_ov_result *r, struct xp_err *err)
 		dist_finish(&r->devices[i].overhead);
 	}
 	dist_finish(&r->host_steps);
+	r->finished_ = 1;
 	return 0;
 }
 

@@ -9,11 +9,10 @@
 
 #include "xp_hmap.h"
 
-/* One execution: its group's key, its device (an index into the result) and its end and duration. */
+/* One execution: its function (an index), its number k among the function's on its device, its device (an index into the result), its end and duration. */
 struct rec {
-	char *key;
-	size_t dev;
-	double end, dur;
+	size_t fn, k, dev;
+	int64_t end, dur;
 };
 
 void an_strag_init(struct an_strag_result *r)
@@ -49,24 +48,20 @@ static size_t device_of(struct an_strag_result *r, const char *host, const char 
 static int cmp_rec(const void *a, const void *b)
 {
 	const struct rec *x = a, *y = b;
-	int c = strcmp(x->key, y->key);
 
-	if (c)
-		return c;
+	if (x->fn != y->fn)
+		return x->fn < y->fn ? -1 : 1;
+	if (x->k != y->k)
+		return x->k < y->k ? -1 : 1;
 	return (x->dev > y->dev) - (x->dev < y->dev);
 }
 
-/* One group: recs[0..n) of one key, by device. */
+/* One group: g[0..n) of one function and number, by device. */
 static void add_group(struct an_strag_result *r, const struct rec *g, size_t n)
 {
-	double first = g[0].end, lastend = g[0].end, shortest = g[0].dur;
+	int64_t first = g[0].end, lastend = g[0].end, shortest = g[0].dur;
 	size_t i, last = 0, tied = 0;
 
-	for (i = 1; i < n; i++)
-		if (g[i].dev == g[i - 1].dev)
-			return;	/* a device twice (a run id repeated): no group */
-	if (n < 2)
-		return;
 	for (i = 1; i < n; i++) {
 		if (g[i].end < first)
 			first = g[i].end;
@@ -85,34 +80,28 @@ static void add_group(struct an_strag_result *r, const struct rec *g, size_t n)
 		struct an_strag_device *d = &r->devices[g[i].dev];
 
 		d->groups++;
-		d->late_ps += g[i].end - first;
-		d->waited_ps += lastend - g[i].end;
-		d->slow_ps += g[i].dur - shortest;
+		d->late_ps += (double)(g[i].end - first);
+		d->waited_ps += (double)(lastend - g[i].end);
+		d->slow_ps += (double)(g[i].dur - shortest);
 	}
 	if (!tied)
 		r->devices[g[last].dev].last++;
 }
 
-/* The length of a key's function part (name and program), before the execution's number. */
-static size_t fn_len(const char *key)
-{
-	return (size_t)(strrchr(key, '\x1f') - key);
-}
-
 /*
- * One function's groups, from recs (sorted; *used set to how many are the
+ * One function's groups, from v (sorted; *used set to how many are the
  * function's): added when every group has as many devices (each device
  * that ran it ran it as often), else the function is left out.
  */
 static void add_function(struct an_strag_result *r, const struct rec *v, size_t n, size_t *used)
 {
-	size_t len = fn_len(v[0].key), i, k, size = 0, ok = 1, end;
+	size_t i, k, size = 0, ok = 1, end;
 
-	for (end = 1; end < n && fn_len(v[end].key) == len && !strncmp(v[end].key, v[0].key, len); end++)
+	for (end = 1; end < n && v[end].fn == v[0].fn; end++)
 		;
 	*used = end;
 	for (i = 0; i < end; i = k) {
-		for (k = i + 1; k < end && !strcmp(v[k].key, v[i].key); k++)
+		for (k = i + 1; k < end && v[k].k == v[i].k; k++)
 			;
 		if (!size)
 			size = k - i;
@@ -125,10 +114,23 @@ static void add_function(struct an_strag_result *r, const struct rec *v, size_t 
 		return;
 	}
 	for (i = 0; i < end; i = k) {
-		for (k = i + 1; k < end && !strcmp(v[k].key, v[i].key); k++)
+		for (k = i + 1; k < end && v[k].k == v[i].k; k++)
 			;
 		add_group(r, v + i, k - i);
 	}
+}
+
+/* The index of key in m, a new one (*n) when first seen; SIZE_MAX when out of memory. */
+static size_t index_of(struct xp_hmap *m, const char *key, size_t *n)
+{
+	size_t at = *n;
+	int found = xp_hmap_get_or_put(m, key, &at);
+
+	if (found < 0)
+		return SIZE_MAX;
+	if (!found)
+		(*n)++;
+	return at;
 }
 
 int an_strag_add(struct an_strag_result *r, const struct xp_trace *t, const struct an_exec_list *l,
@@ -137,13 +139,12 @@ int an_strag_add(struct an_strag_result *r, const struct xp_trace *t, const stru
 	const char *host = l->hostname && *l->hostname ? l->hostname : NULL;
 	struct rec *v = calloc(l->n + 1, sizeof(*v));
 	size_t *dev = calloc(l->ndevices + 1, sizeof(*dev)), *count = calloc(l->n + 1, sizeof(*count));
-	struct xp_hmap seen = {0};
-	char **keys = calloc(l->n + 1, sizeof(*keys));
+	struct xp_hmap fns = {0}, seen = {0};
 	int64_t base = INT64_MAX;
-	size_t i, k, n = 0, nkeys = 0;
+	size_t i, k, nfns = 0, nseen = 0;
 	int ret = XP_ERR_NOMEM;
 
-	if (!v || !dev || !count || !keys)
+	if (!v || !dev || !count)
 		goto out;
 	for (i = 0; i < l->ndevices; i++) {
 		const struct xp_plane *p = &t->planes[l->devices[i].plane];
@@ -156,51 +157,48 @@ int an_strag_add(struct an_strag_result *r, const struct xp_trace *t, const stru
 	for (i = 0; i < l->n; i++) {
 		const struct an_exec *x = &l->execs[i];
 		const struct xp_plane *p = &t->planes[l->devices[x->device].plane];
-		char prog[24] = "", *ck;
-		size_t at = nkeys;
-		int found;
+		__int128 end = ((__int128)p->base_ns - base) * 1000 + x->start_ps + x->span_ps;
+		char *key;
+		size_t at;
 
-		if (x->has_program_id)
-			snprintf(prog, sizeof(prog), "%" PRIu64, x->program_id);
+		/* a function: its name and program (the name's length first, so no name can pass for another) */
+		if (asprintf(&key, "%zu:%s\x1f%s%" PRIu64, strlen(x->name), x->name, x->has_program_id ? "p" : "",
+			     x->has_program_id ? x->program_id : 0) < 0)
+			goto out;
+		v[i].fn = index_of(&fns, key, &nfns);
+		free(key);
 		/* the k-th execution of the function on its device (run ids count per device in some traces) */
-		if (asprintf(&ck, "%" PRIu32 "\x1f%s\x1f%s", x->device, x->name, prog) < 0)
-			goto nokey;
-		if ((found = xp_hmap_get_or_put(&seen, ck, &at)) < 0) {
-			free(ck);
-			goto nokey;
-		}
-		if (found)
-			free(ck);
-		else
-			keys[nkeys++] = ck;
-		k = count[at]++;
-		if (asprintf(&v[n].key, "%s\x1f%s\x1f%020zu", x->name, prog, k) < 0)
-			goto nokey;
-		v[n].dev = dev[x->device];
+		if (v[i].fn == SIZE_MAX || asprintf(&key, "%" PRIu32 ":%zu", x->device, v[i].fn) < 0)
+			goto out;
+		at = index_of(&seen, key, &nseen);
+		free(key);
+		if (at == SIZE_MAX)
+			goto out;
+		v[i].k = count[at]++;
+		v[i].dev = dev[x->device];
 		/* on the host's clock: the planes' bases apart, then the execution's own times */
-		v[n].end = (double)((__int128)p->base_ns - base) * 1000.0 + (double)x->start_ps + (double)x->span_ps;
-		v[n].dur = (double)x->span_ps;
-		n++;
+		if (end > INT64_MAX || end < INT64_MIN) {
+			ret = xp_err_set(err, XP_ERR_LIMIT, "device planes '%s' and others are based too far apart "
+					 "to compare their ends", p->name);
+			goto out;
+		}
+		v[i].end = (int64_t)end;
+		v[i].dur = x->span_ps;
 	}
-	if (n > 1)
-		qsort(v, n, sizeof(*v), cmp_rec);
-	for (i = 0; i < n; i = k)
-		add_function(r, v + i, n - i, &k), k += i;
+	if (l->n > 1)
+		qsort(v, l->n, sizeof(*v), cmp_rec);
+	for (i = 0; i < l->n; i += k)
+		add_function(r, v + i, l->n - i, &k);
 	ret = 0;
-	goto out;
-nokey:
-	v[n].key = NULL;
 out:
+	xp_hmap_release(&fns);
 	xp_hmap_release(&seen);
-	for (i = 0; keys && i < nkeys; i++)
-		free(keys[i]);
-	for (i = 0; v && i < n; i++)
-		free(v[i].key);
-	free(keys);
 	free(v);
 	free(dev);
 	free(count);
-	return ret ? xp_err_set(err, XP_ERR_NOMEM, "out of memory") : 0;
+	if (ret == XP_ERR_NOMEM)
+		return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
+	return ret;
 }
 
 static int cmp_late(const void *a, const void *b)

@@ -5,13 +5,15 @@
  * when its last device ends; the devices that end first wait.
  *
  * A group is one execution of a function (name and program) on each device
- * of one input (a host: its devices share the host's clock) that ran it:
+ * of one input (one process of a host: its devices share the host's clock)
+ * that ran it; the devices of two inputs (two processes, two hosts) are
+ * not compared:
  * the k-th execution of the function on each device (run_id is no key: in
  * some traces it counts each device's launches, the bundled v6e trace's
  * among them). A function counts when at least two devices ran it, each as
  * often as the others; else (a device missed an execution: pairing by
- * number would pair the wrong ones) it is left out, and counted. Per device
- * over its groups:
+ * number would pair the wrong ones) it is left out, and counted (once per
+ * input). Per device over its groups:
  *   groups  the groups it ran in;
  *   last    how often it ended last (ties: none of them);
  *   late    its end minus the group's earliest end, summed (a straggler's is
@@ -55,7 +57,9 @@ struct an_strag_result {
 void an_strag_init(struct an_strag_result *r);
 /*
  * Adds one input's executions (l, found in t, whose planes give each
- * device's clock). 0 or XP_ERR_NOMEM.
+ * device's clock). 0, XP_ERR_NOMEM, or XP_ERR_LIMIT (err says why) when
+ * its device planes are based too far apart for int64 picoseconds: then
+ * nothing of the input is added but its devices.
  */
 int an_strag_add(struct an_strag_result *r, const struct xp_trace *t, const struct an_exec_list *l,
 		 struct xp_err *err);

@@ -34,19 +34,28 @@ static int ov_check(struct cmd_drive *d)
 	return CMD_GO_ON;
 }
 
-/* The input's executions, for the stragglers. */
+/*
+ * The input's executions, for the stragglers. An input whose executions
+ * cannot be compared (planes too far apart) is left out of them with a
+ * warning: its overview stands.
+ */
 static int strag_input(struct cmd_drive *d, struct cmd_input *in, struct xp_err *err)
 {
 	struct ov_args *a = d->args;
 	struct an_exec_opts xo = {.device = d->c->device};
 	struct an_exec_list l;
+	struct xp_err e = {0};
 	int ret;
 
-	if ((ret = an_exec_find(in->t, &xo, &l, err)))
-		return ret;
-	ret = an_strag_add(&a->strag, in->t, &l, err);
-	an_exec_list_release(&l);
-	return ret;
+	if (!(ret = an_exec_find(in->t, &xo, &l, &e))) {
+		ret = an_strag_add(&a->strag, in->t, &l, &e);
+		an_exec_list_release(&l);
+	}
+	if (ret == XP_ERR_NOMEM)
+		return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
+	if (ret && xp_notes_add(&d->notes, "'%s': left out of the stragglers: %s", in->path, e.msg) < 0)
+		return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
+	return 0;
 }
 
 /* Devices pool by name as each input is added: its own odd events are told by the counts before. */

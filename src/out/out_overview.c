@@ -328,6 +328,7 @@ static int print_strag(FILE *f, enum out_mode mode, const struct an_strag_result
 	char hd[3][40];
 	const char *h[] = {"STRAGGLERS", "GROUPS", "LAST", hd[0], hd[1], hd[2]};
 	int machine = mode == OUT_CSV || mode == OUT_TSV;
+	char unmatched[48] = "";
 	struct out_tcol col;
 	struct out_table t;
 	size_t i, k;
@@ -354,12 +355,13 @@ static int print_strag(FILE *f, enum out_mode mode, const struct an_strag_result
 		fputc('\n', f);
 	ret = out_table_print(&t, f, mode, st);
 	out_table_release(&t);
+	if (s->unmatched)
+		snprintf(unmatched, sizeof(unmatched), "%zu function%s", s->unmatched, s->unmatched == 1 ? "" : "s");
 	if (!ret && !machine)
 		fprintf(f, "stragglers: %zu group%s (a function's k-th execution on every device of a host that ran it)%s%s%s; "
 			"LAST: how often the device ended last; LATE: its end after the group's first, WAITED: the group's "
 			"last end after its own, SLOW: its duration over the group's shortest, each a mean per group\n",
-			s->groups, s->groups == 1 ? "" : "s", s->unmatched ? "; " : "",
-			s->unmatched ? (s->unmatched == 1 ? "1 function" : "functions") : "",
+			s->groups, s->groups == 1 ? "" : "s", s->unmatched ? "; " : "", unmatched,
 			s->unmatched ? " left out, run more often on some devices than on others" : "");
 	return ret;
 }

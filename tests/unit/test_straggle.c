@@ -7,6 +7,7 @@
  * groups and keeps the means.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "an_exec.h"
 #include "an_straggle.h"
@@ -26,8 +27,63 @@ static void check_device(const struct an_strag_device *d, const char *name, size
 	CHECK(d->slow_ps == slow * (double)groups);
 }
 
+/* An execution of name (program 1) on device dev, from start_us for dur_us. */
+static struct an_exec ex(uint32_t dev, const char *name, int64_t start_us, int64_t dur_us)
+{
+	struct an_exec x = {.device = dev, .name = name, .program_id = 1, .has_program_id = 1};
+
+	x.start_ps = (int64_t)US(start_us);
+	x.span_ps = x.busy_ps = (int64_t)US(dur_us);
+	return x;
+}
+
+/*
+ * By hand, without a trace: a name made to sort among another function's
+ * executions ("a" then a separator and a number) cannot join them; device
+ * planes too far apart for int64 picoseconds are refused, not rounded.
+ */
+static void hostile(void)
+{
+	static const char *const sly = "a\x1f\x1f" "00000000000000000000";
+	struct xp_plane planes[2] = {{.name = "/device:TPU:0"}, {.name = "/device:TPU:1"}};
+	struct xp_trace t = {.planes = planes, .nplanes = 2};
+	struct an_device devs[2] = {{.plane = 0, .name = "/device:TPU:0"}, {.plane = 1, .name = "/device:TPU:1"}};
+	/* "a" twice on TPU:0, once on TPU:1 (left out); sly twice on each (two groups, TPU:1 last) */
+	struct an_exec x[7];
+	struct an_exec_list l = {.execs = x, .n = 7, .devices = devs, .ndevices = 2, .hostname = ""};
+	struct an_strag_result r;
+	struct xp_err err = {0};
+
+	x[0] = ex(0, "a", 0, 10);
+	x[1] = ex(0, "a", 100, 10);
+	x[2] = ex(1, "a", 0, 10);
+	x[3] = ex(0, sly, 200, 10);
+	x[4] = ex(0, sly, 300, 10);
+	x[5] = ex(1, sly, 200, 12);
+	x[6] = ex(1, sly, 300, 12);
+	an_strag_init(&r);
+	CHECK_INT(an_strag_add(&r, &t, &l, &err), 0);
+	CHECK_INT(an_strag_finish(&r, &err), 0);
+	CHECK_INT(r.groups, 2);
+	CHECK_INT(r.unmatched, 1);
+	if (r.n == 2) {
+		CHECK_STR(r.devices[0].name, "/device:TPU:1");
+		CHECK_INT(r.devices[0].last, 2);
+		CHECK(r.devices[0].late_ps == 2 * US(2));
+	}
+	an_strag_release(&r);
+	/* TPU:1's clock 9e18 ns on: its ends past int64 picoseconds */
+	planes[1].base_ns = 9000000000000000000;
+	an_strag_init(&r);
+	CHECK_INT(an_strag_add(&r, &t, &l, &err), XP_ERR_LIMIT);
+	CHECK(strstr(err.msg, "too far apart") != NULL);
+	CHECK_INT(r.groups, 0);
+	an_strag_release(&r);
+}
+
 int main(void)
 {
+	hostile();
 	struct xp_trace *t = test_load(SYNTH_DIR "/stragglers.xplane.pb", NULL);
 	struct an_exec_opts xo = {0};
 	struct an_exec_list l;
