@@ -439,6 +439,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 	ao.id_re = &rx_id;
 	ao.trim = (h >> 14) % 3;
 	ao.all_devices = (h >> 16) & 1;
+	ao.run_means = (h >> 17) & 1;	/* then the input twice: two runs, or (h >> 18) one run of two */
 	ao.time = fo.time;
 	ao.alpha = 0.05;
 	if (getenv("FUZZ_VERBOSE"))
@@ -455,8 +456,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 	an_at_init(&ar, &ao);
 	an_strag_init(&sr);
 	if (!an_exec_find(t, &xo, &l, &err)) {
-		if (an_fn_add(&fr, &l, &err) || an_fn_add(&fr, &l, &err) || an_at_add(&ar, &l, &err))
+		if (an_fn_add(&fr, &l, &err) || an_fn_add(&fr, &l, &err) || an_at_add(&ar, &l, &err) ||
+		    (ao.run_means && an_at_add(&ar, &l, &err)))
 			abort();
+		if (ao.run_means && (h >> 18) & 1)
+			an_at_group(&ar, (const size_t[]){0, 0}, 2, 1);
 		/* stragglers: the input twice, as two inputs of one host would be */
 		if (!an_strag_add(&sr, t, &l, &err) && !an_strag_add(&sr, t, &l, &err) && !an_strag_finish(&sr, &err))
 			val_strag(&sr);

@@ -241,6 +241,13 @@ struct xps_autotune_opts {
 	 * min_duration_ps, trim, id_regex and all_devices must be left zero.
 	 */
 	int compat;
+	/*
+	 * 0: where there are several traces, each candidate's mean in each
+	 * trace is a sample (a trace is a run; the command also groups a
+	 * session directory's hosts into one run, which this does not);
+	 * nonzero: every execution is (`--samples executions`).
+	 */
+	int samples_executions;
 };
 
 /* One row: a candidate id, or with several programs one program of it. */
@@ -270,6 +277,8 @@ struct xps_autotune {
 	uint64_t inputs_without;	/* traces with no candidate */
 	uint64_t copies;		/* traces left out as copies of a run (keep_duplicates 0) */
 	uint64_t dropped_short_events;	/* by min_duration_ps */
+	int samples_are_runs;		/* the samples are run means (else executions) */
+	uint64_t runs;			/* the runs the traces make (one a trace) */
 };
 
 /*

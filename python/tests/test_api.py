@@ -121,8 +121,11 @@ def test_autotune_copies_count_once(tmp_path):
         shutil.copy(src, tmp_path / f"{n}.xplane.pb")
     once = xplane_stat.autotune(tmp_path)
     every = xplane_stat.autotune(tmp_path, keep_duplicates=True)
-    assert once["candidates"]["0"]["n"] == 5
-    assert every["candidates"]["0"]["n"] == 10
+    executions = xplane_stat.autotune(tmp_path, keep_duplicates=True, samples="executions")
+    # one run: its 5 executions; two (the copy kept): a mean each; every execution of both: 10
+    assert once["candidates"]["0"]["n"] == 5 and once["samples"] == "executions" and once["runs"] == 1
+    assert every["candidates"]["0"]["n"] == 2 and every["samples"] == "run means" and every["runs"] == 2
+    assert executions["candidates"]["0"]["n"] == 10 and executions["samples"] == "executions"
     rc, doc, err = command("autotune", "--json", str(tmp_path))
     doc.pop("warnings")
     assert as_json(once) == ids_as_ints(doc)

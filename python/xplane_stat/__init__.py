@@ -200,16 +200,23 @@ def _programs(c):
 
 
 def autotune(paths, *, device=None, id_regex=None, time="busy", children=None, min_duration=None, trim=1,
-             alpha=0.05, all_devices=False, pool_programs=False, keep_duplicates=False, compat=None, threads=0):
+             alpha=0.05, all_devices=False, pool_programs=False, keep_duplicates=False, compat=None,
+             samples="runs", threads=0):
     """Per autotune candidate, as `xplane-stat autotune --json` (schema 2): a
     dict with "candidates" ({id: {mean_s, std_s, n, n_used, ..., rank,
     tied_with_fastest, p_vs_fastest, program_ids}}), "fastest" (the single
     fastest id or None), "no_fastest_because" and "rival". A candidate
     compiled into several programs has null statistics and a row per program
     under "programs" (pool_programs=True pools them). Copies of a run count
-    once unless keep_duplicates. compat="ejkernel" gives the numbers of
+    once unless keep_duplicates. With several profiles each candidate's mean
+    in each profile is a sample (samples="runs"; "samples" and "runs" in the
+    dict say so); samples="executions" takes every execution (`--samples`;
+    the command also takes a session directory's hosts as one run, this
+    takes each profile as one). compat="ejkernel" gives the numbers of
     ejkernel's Python profiler, limits included (`--compat=ejkernel`). Raises
     NothingFound without candidates."""
+    if samples not in ("runs", "executions"):
+        raise UsageError(f"samples: {samples!r} is not runs or executions")
     if compat not in (None, "ejkernel"):
         raise UsageError(f"compat: {compat!r} is not a known profiler (ejkernel is)")
     if compat and (time != "busy" or children is not None or min_duration is not None or trim != 1 or
@@ -222,7 +229,7 @@ def autotune(paths, *, device=None, id_regex=None, time="busy", children=None, m
                               _time_code(time, children, "autotune"), _enc(children, "children"),
                               _duration_ps(min_duration, "min_duration"), trim, 0 if compat else 1, alpha,
                               1 if all_devices else 0, 1 if pool_programs else 0, 1 if keep_duplicates else 0,
-                              1 if compat else 0)
+                              1 if compat else 0, 1 if samples == "executions" else 0)
     with _computed("autotune", _lib._Autotune, paths, opts, threads) as a:
         cands = {}
         i = 0
@@ -244,7 +251,8 @@ def autotune(paths, *, device=None, id_regex=None, time="busy", children=None, m
             cands[_dec(c.id)] = entry
             i += rows
         doc = {"schema_version": 2, "command": "autotune", "candidates": cands, "fastest": _dec(a.fastest),
-               "no_fastest_because": _dec(a.no_fastest_because), "rival": _dec(a.rival)}
+               "no_fastest_because": _dec(a.no_fastest_because), "rival": _dec(a.rival),
+               "samples": "run means" if a.samples_are_runs else "executions", "runs": a.runs}
     if not cands:
         raise NothingFound("no autotune candidate found: no function name matches the id regex "
                            f"'{id_regex or '^jit_autotune_fn_([0-9]+)'}'")

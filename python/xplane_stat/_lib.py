@@ -79,6 +79,7 @@ class _AutotuneOpts(ctypes.Structure):
         ("pool_programs", ctypes.c_int),
         ("keep_duplicates", ctypes.c_int),
         ("compat", ctypes.c_int),
+        ("samples_executions", ctypes.c_int),
     ]
 
 
@@ -118,6 +119,8 @@ class _Autotune(ctypes.Structure):
         ("inputs_without", ctypes.c_uint64),
         ("copies", ctypes.c_uint64),
         ("dropped_short_events", ctypes.c_uint64),
+        ("samples_are_runs", ctypes.c_int),
+        ("runs", ctypes.c_uint64),
     ]
 
 

@@ -107,9 +107,76 @@ int an_at_add_sample_prog(struct an_at_result *r, const char *raw, const struct 
 		c->inputs++;
 		c->last_input_ = input;
 	}
-	if (xp_grow(&c->samples_, &c->cap_, c->nsamples_, sizeof(*c->samples_), 8))
-		return XP_ERR_NOMEM;
+	if (c->nsamples_ == c->cap_) {
+		size_t cap = c->cap_ ? c->cap_ * 2 : 8;
+		double *s = realloc(c->samples_, cap * sizeof(*s));
+		size_t *rn;
+
+		if (!s)
+			return XP_ERR_NOMEM;
+		c->samples_ = s;
+		if (!(rn = realloc(c->run_, cap * sizeof(*rn))))
+			return XP_ERR_NOMEM;
+		c->run_ = rn;
+		c->cap_ = cap;
+	}
+	c->run_[c->nsamples_] = input;
 	c->samples_[c->nsamples_++] = ps;
+	return 0;
+}
+
+void an_at_group(struct an_at_result *r, const size_t *run, size_t n, size_t nruns)
+{
+	size_t i, j;
+
+	for (i = 0; i < r->ncands; i++)
+		for (j = 0; j < r->cands[i].nsamples_; j++)
+			if (r->cands[i].run_[j] < n)
+				r->cands[i].run_[j] = run[r->cands[i].run_[j]];
+	r->grouped_ = nruns;
+}
+
+/* A value's run and position, to sort by run and then by position. */
+struct run_pos {
+	size_t run, pos;
+};
+
+static int cmp_run_pos(const void *a, const void *b)
+{
+	const struct run_pos *x = a, *y = b;
+
+	if (x->run != y->run)
+		return x->run < y->run ? -1 : 1;
+	return (x->pos > y->pos) - (x->pos < y->pos);
+}
+
+/* A candidate's samples made its runs' means (in the order of the runs). -1 when out of memory. */
+static int to_run_means(struct an_at_cand *c)
+{
+	struct run_pos *at = malloc((c->nsamples_ + 1) * sizeof(*at));
+	double *m = malloc((c->nsamples_ + 1) * sizeof(*m));
+	size_t i, k, n = 0;
+
+	if (!at || !m) {
+		free(at);
+		free(m);
+		return -1;
+	}
+	for (i = 0; i < c->nsamples_; i++)
+		at[i] = (struct run_pos){c->run_[i], i};
+	qsort(at, c->nsamples_, sizeof(*at), cmp_run_pos);
+	for (i = 0; i < c->nsamples_; i = k) {
+		double t = 0;
+
+		for (k = i; k < c->nsamples_ && at[k].run == at[i].run; k++)
+			t += c->samples_[at[k].pos];
+		c->run_[n] = at[i].run;
+		m[n++] = t / (double)(k - i);
+	}
+	memcpy(c->samples_, m, n * sizeof(*m));
+	c->nsamples_ = n;
+	free(at);
+	free(m);
 	return 0;
 }
 
@@ -182,6 +249,11 @@ int an_at_finish(struct an_at_result *r, struct xp_err *err)
 {
 	size_t i, j, k, fastest = 0;
 
+	r->runs = r->grouped_ ? r->grouped_ : r->inputs;
+	r->samples_are_runs = r->opts.run_means && r->runs > 1;
+	for (i = 0; r->samples_are_runs && i < r->ncands; i++)
+		if (to_run_means(&r->cands[i]))
+			return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
 	if (r->ncands > 1)	/* qsort(NULL, 0) is undefined */
 		qsort(r->cands, r->ncands, sizeof(*r->cands), cmp_cand_id);
 	for (i = 0; i < r->ncands; i = j) {
@@ -230,6 +302,7 @@ void an_at_release(struct an_at_result *r)
 		free(r->cands[i].id);
 		free(r->cands[i].progs);
 		free(r->cands[i].samples_);
+		free(r->cands[i].run_);
 	}
 	free(r->cands);
 	xp_hmap_release(&r->by_id_);

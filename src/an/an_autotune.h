@@ -31,6 +31,13 @@ struct an_at_opts {
 	int all_devices;	/* pool every selected device, not the first that ran one */
 	enum an_time time;
 	double alpha;		/* significance for "tied with the fastest" (0.05) */
+	/*
+	 * Samples: with run_means, where the inputs are several runs, each
+	 * candidate's mean over its executions in each run (on all its devices
+	 * that count): runs are what repeats, executions inside one run are not
+	 * independent. One run, or without run_means: every execution.
+	 */
+	int run_means;
 };
 
 /* A program: its id when known (the program_id stat, else the fingerprint). */
@@ -54,6 +61,7 @@ struct an_at_cand {
 	double log10_p_vs_fastest;	/* exact where p is not; -inf for p exactly 0 */
 	/* private */
 	double *samples_;
+	size_t *run_;		/* per sample its input (then, after an_at_group, its run) */
 	size_t nsamples_, cap_, last_input_;
 };
 
@@ -62,11 +70,14 @@ struct an_at_result {
 	struct an_at_cand *cands;	/* after finish: by id (numeric order when numeric) */
 	size_t ncands, cap;
 	size_t inputs;		/* inputs added */
+	size_t runs;		/* after finish: the runs they make (inputs, or an_at_group's) */
+	int samples_are_runs;	/* after finish: samples are run means (opts.run_means, several runs) */
 	size_t inputs_without;	/* inputs with no candidate */
 	size_t dropped_short;	/* device events under an_exec_opts.min_dur_ps, every device */
 	int programs;		/* samples came with their programs (not --compat) */
 	/* private */
 	struct xp_hmap by_id_;
+	size_t grouped_;	/* runs after an_at_group; 0: each input a run */
 };
 
 void an_at_init(struct an_at_result *r, const struct an_at_opts *o);
@@ -77,6 +88,11 @@ int an_at_add_sample(struct an_at_result *r, const char *id, size_t input, doubl
 /* The same with the sample's program (prog NULL: not tracked, as an_at_add_sample). */
 int an_at_add_sample_prog(struct an_at_result *r, const char *id, const struct an_at_prog *prog,
 			  size_t input, double ps);
+/*
+ * Runs of several inputs (the hosts of one session, an_group.h): input i
+ * (as added, 0 ..) belongs to run run[i] (nruns of them). Before finish.
+ */
+void an_at_group(struct an_at_result *r, const size_t *run, size_t n, size_t nruns);
 int an_at_finish(struct an_at_result *r, struct xp_err *err);
 /* Why a result has no single fastest candidate (an_at_winner). */
 enum an_at_nowinner {

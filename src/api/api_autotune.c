@@ -71,6 +71,8 @@ static int fill(struct at_holder *h, struct xp_err *err)
 	h->pub.inputs = r->inputs;
 	h->pub.inputs_without = r->inputs_without;
 	h->pub.dropped_short_events = r->dropped_short;
+	h->pub.samples_are_runs = r->samples_are_runs;
+	h->pub.runs = r->runs;
 	return 0;
 }
 
@@ -163,6 +165,7 @@ int xps_autotune_compute(xps_trace *const *traces, size_t ntraces, const struct 
 	ao.all_devices = o.all_devices != 0;
 	ao.time = child.set ? AN_TIME_CHILDREN : o.time == XPS_TIME_SPAN ? AN_TIME_SPAN : AN_TIME_BUSY;
 	ao.alpha = o.alpha > 0 ? o.alpha : 0.05;
+	ao.run_means = !o.samples_executions && !o.compat;
 	if ((ret = API_CALLOC(h, 1, &err)))
 		goto out;
 	an_at_init(&h->res, &ao);

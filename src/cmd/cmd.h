@@ -530,6 +530,10 @@ struct cmd_side_runs {
 int cmd_side_keep(struct cmd_side_runs *s, const struct cmd_input *in, const char *const *args, size_t nargs);
 int cmd_side_group(struct cmd_side_runs *s, const struct cmd_common *c, struct an_diff_result *res, int side,
 		   size_t first, struct xp_notes *notes);
+/* The same grouping for another analysis: the inputs kept, as runs (an_groups_release them). 0 or -1. */
+struct an_groups;
+int cmd_side_groups(const struct cmd_side_runs *s, const struct cmd_common *c, struct an_groups *groups,
+		    struct xp_notes *notes);
 void cmd_side_runs_release(struct cmd_side_runs *s);
 
 #endif

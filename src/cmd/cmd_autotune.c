@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "an_autotune.h"
+#include "an_group.h"
 #include "an_compat.h"
 #include "cmd_driver.h"
 #include "out_autotune.h"
@@ -17,7 +18,9 @@ struct at_args {
 	const char *id_regex, *compat;
 	regex_t id_re;
 	int have_id, all_devices, per_file, pool_programs, winner;
+	int samples;		/* --samples: 0 runs, 1 executions */
 	size_t trim, json_version;
+	struct cmd_side_runs runs;	/* the inputs added, to group into runs */
 };
 
 /* --compat reads the trace its own way: every plane and stat, no executions found, no summaries. */
@@ -60,6 +63,7 @@ static int at_setup(struct cmd_drive *d)
 	a->ao.all_devices = a->all_devices;
 	a->ao.programs = a->pool_programs ? AN_AT_POOL_PROGRAMS : AN_AT_SPLIT_PROGRAMS;
 	a->ao.alpha = 0.05;
+	a->ao.run_means = !a->compat && !a->samples;
 	a->co.device = a->c.device ? a->c.device : "gpu";
 	a->co.children = d->xo.children;
 	a->co.id_re = &a->id_re;
@@ -193,13 +197,35 @@ static int at_line(struct cmd_drive *d, const struct cmd_input *in)
 
 static int at_input(struct cmd_drive *d, struct cmd_input *in, void *r, struct xp_err *err)
 {
-	int ret = add_input(d->args, in, d->res, &d->notes, err);
+	struct at_args *a = d->args;
+	int ret = add_input(a, in, d->res, &d->notes, err);
 
 	(void)r;
-	if (ret < 0)
+	if (ret < 0) {
+		/* each input added is one of the runs to group */
+		if (!a->compat && cmd_side_keep(&a->runs, in, d->pos, d->npos))
+			return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
 		return 0;
+	}
 	cmd_error("%s", err->msg);
 	return ret;
+}
+
+/* Once every input is added, before the statistics: the inputs grouped into runs (--run-by). */
+static int at_group(struct cmd_drive *d)
+{
+	struct at_args *a = d->args;
+	struct an_groups g;
+
+	if (a->compat)
+		return CMD_GO_ON;
+	if (cmd_side_groups(&a->runs, &a->c, &g, &d->notes)) {
+		cmd_error("out of memory");
+		return EXIT_ERROR;
+	}
+	an_at_group(d->res, g.run, a->runs.n, g.nruns);
+	an_groups_release(&g);
+	return CMD_GO_ON;
 }
 
 /* --winner: the fastest candidate, or why there is none (exit 9). */
@@ -243,6 +269,19 @@ static int at_winner(const struct an_at_result *r)
 	return EXIT_NO_WINNER;
 }
 
+/* Candidates that trimming left with one run mean: no test (more runs, or --trim 0, give one). */
+static int few_runs_note(struct xp_notes *notes, const struct an_at_result *r, size_t trim)
+{
+	size_t i, n = 0;
+
+	for (i = 0; r->samples_are_runs && i < r->ncands; i++)
+		n += r->cands[i].s.n >= 2 && r->cands[i].s.n_used < 2;
+	if (!n)
+		return 0;
+	return xp_notes_add(notes, "%zu candidate%s of %zu runs left with fewer than 2 run means after --trim %zu: "
+			    "untested; more runs, or --trim 0, give a test", n, n == 1 ? "" : "s", r->runs, trim);
+}
+
 /*
  * The result's warnings, printed before it in every mode but JSON version 2
  * (which carries them), then what nothing found says.
@@ -263,6 +302,7 @@ static int at_after(struct cmd_drive *d)
 	if (r->dropped_short)
 		ret |= xp_notes_add(&d->notes, "%zu device event%s shorter than --min-duration dropped",
 				    r->dropped_short, r->dropped_short == 1 ? "" : "s");
+	ret |= few_runs_note(&d->notes, r, a->trim);
 	if (d->mode != OUT_JSON || a->json_version == 1) {
 		cmd_print_notes(&d->notes);
 		xp_notes_release(&d->notes);
@@ -295,7 +335,9 @@ static int at_print(FILE *f, enum out_mode mode, const struct out_style *st, con
 static const struct cmd_analysis autotune = {
 	.name = "autotune",
 	.about = "Per autotuning candidate (functions named jit_autotune_fn_<i>): samples = its\n"
-		 "executions' device times over all inputs; trimmed mean and population std, min,\n"
+		 "mean device time in each run (a profile, or a session directory's profiles of\n"
+		 "several hosts), or its executions' where there is one run (--samples executions:\n"
+		 "always); trimmed mean and population std, min,\n"
 		 "median, max, a 95% Student-t interval of the mean, rank, and whether a Welch test\n"
 		 "(p >= 0.05) finds it tied with the fastest. --json prints {\"candidates\": {\"<i>\":\n"
 		 "{\"mean_s\": ..., \"std_s\": ..., ...}}, \"fastest\": \"<i>\" or null, \"warnings\": [...]};\n"
@@ -305,7 +347,7 @@ static const struct cmd_analysis autotune = {
 		 "(xplane-stat summarize) stands for the profiles it summarises.",
 	.distinct_runs = 1,
 	.an = &an_autotune_analysis, .check = at_check, .setup = at_setup, .input = at_input,
-	.after = at_after, .print = at_print, .line = at_line,
+	.nothing = at_group, .after = at_after, .print = at_print, .line = at_line,
 };
 
 int cmd_autotune(int argc, char **argv)
@@ -328,6 +370,10 @@ int cmd_autotune(int argc, char **argv)
 		 "print only the fastest candidate's id; exit 9 when none is fastest for sure (tied, too few samples)"},
 		{"json-version", 0, OPT_SIZE, &a.json_version, "N",
 		 "2 (default): {candidates, fastest, warnings}; 1: candidates keyed by id at the top (for one release)"},
+		{"samples", 0, OPT_ENUM, &a.samples, "runs|executions",
+		 "runs (default): with several runs, each candidate's mean in each run is a sample; executions: every "
+		 "execution is"},
+		CMD_OPT_RUN_BY(&a.c),
 		CMD_OPT_KEEP_DUPLICATES(&a.c),
 		CMD_OPTS_HISTORY(&a.c),
 		CMD_OPTS_TAIL(&a.c),
@@ -338,5 +384,6 @@ int cmd_autotune(int argc, char **argv)
 	ret = cmd_drive(&d, opts, argc, argv);
 	if (a.have_id)
 		regfree(&a.id_re);
+	cmd_side_runs_release(&a.runs);
 	return ret;
 }

@@ -226,25 +226,32 @@ int cmd_side_keep(struct cmd_side_runs *s, const struct cmd_input *in, const cha
 	return 0;
 }
 
-int cmd_side_group(struct cmd_side_runs *s, const struct cmd_common *c, struct an_diff_result *res, int side,
-		   size_t first, struct xp_notes *notes)
+int cmd_side_groups(const struct cmd_side_runs *s, const struct cmd_common *c, struct an_groups *groups,
+		    struct xp_notes *notes)
 {
 	struct an_group_in *g = calloc(s->n + 1, sizeof(*g));
-	struct an_groups groups;
 	size_t i;
+	int ret;
 
 	if (!g)
 		return -1;
 	for (i = 0; i < s->n; i++)
 		g[i] = (struct an_group_in){NULL, s->ins[i].dir, s->ins[i].hostname};
-	if (an_group_runs(g, s->n, (enum an_run_by)c->run_by, &groups, notes)) {
-		free(g);
+	ret = an_group_runs(g, s->n, (enum an_run_by)c->run_by, groups, notes) ? -1 : 0;
+	free(g);
+	return ret;
+}
+
+int cmd_side_group(struct cmd_side_runs *s, const struct cmd_common *c, struct an_diff_result *res, int side,
+		   size_t first, struct xp_notes *notes)
+{
+	struct an_groups groups;
+
+	if (cmd_side_groups(s, c, &groups, notes))
 		return -1;
-	}
 	an_diff_group(res, side, first, groups.run, s->n, groups.nruns);
 	res->profiles[side] += s->n;
 	an_groups_release(&groups);
-	free(g);
 	return 0;
 }
 

@@ -134,6 +134,8 @@ static int print_json(FILE *f, const struct an_at_result *r, const struct xp_not
 	out_json_add_str_or_null(doc, "fastest", best ? best->id : NULL);
 	out_json_add_str_or_null(doc, "no_fastest_because", out_autotune_nowinner(why));
 	out_json_add_str_or_null(doc, "rival", rival ? rival->id : NULL);
+	cJSON_AddStringToObject(doc, "samples", r->samples_are_runs ? "run means" : "executions");
+	cJSON_AddNumberToObject(doc, "runs", (double)r->runs);
 	out_json_add_notes(doc, notes);
 	return out_json_print(doc, f);
 }
@@ -282,6 +284,11 @@ static int print_rows(FILE *f, enum out_mode mode, const struct an_at_result *r,
 	}
 	ret = out_table_print(&t, f, mode, st);
 	out_table_release(&t);
+	if (!ret && !machine && fprintf(f, "\nsamples: %s%zu run%s%s\n",
+					r->samples_are_runs ? "each run's mean, " : "every execution, ", r->runs,
+					r->runs == 1 ? "" : "s",
+					r->samples_are_runs ? " (--samples executions: every execution)" : "") < 0)
+		ret = -1;
 	return ret;
 }
 

@@ -1,0 +1,1 @@
+xplane-stat autotune --id-regex '^jit_(step)' $SYNTH/sessions/base && xplane-stat autotune --id-regex '^jit_(step)' --run-by file --csv $SYNTH/sessions/base && xplane-stat autotune --id-regex '^jit_(step)' --samples executions --json $SYNTH/sessions/base/run_0
