@@ -7,6 +7,7 @@
 #include "an_autotune.h"
 #include "an_diff.h"
 #include "an_functions.h"
+#include "an_group.h"
 #include "an_history.h"
 #include "an_kernels.h"
 #include "an_ops.h"
@@ -64,11 +65,23 @@ static void *rep_work(size_t i, void *ctx)
 	return ri;
 }
 
-/* An input added to the diff's current side, kept for grouping its runs. */
+/* An input added to the analyses, kept for grouping the inputs into runs. */
 static int keep_run(struct rep_batch *rb, struct cmd_input *in, struct xp_err *err)
 {
 	if ((in->t->nhostnames && !(in->hostname = strdup(in->t->hostnames[0]))) ||
 	    cmd_side_keep(&rb->runs, in, rb->args, rb->nargs))
+		return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
+	return 0;
+}
+
+/* The stragglers of an input; one whose planes cannot be compared is a warning (as overview --stragglers). */
+static int add_strag(struct rep_batch *rb, struct cmd_input *in, struct xp_err *err)
+{
+	struct xp_err e = {0};
+	int r = an_strag_add(rb->sr, in->t, &in->execs, &e);
+
+	if (r == XP_ERR_NOMEM || (r && xp_notes_add(rb->notes, "'%s': left out of the stragglers: %s", in->path,
+						      e.msg) < 0))
 		return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
 	return 0;
 }
@@ -88,11 +101,11 @@ static void rep_done(size_t i, void *result, void *ctx)
 		goto out;
 	}
 	if (!in->code) {
+		/* the analyses that count runs first, and the run kept with them, so that they stay in step */
 		if (an_fn_add(rb->fr, &in->execs, &err) || an_at_add(rb->ar, &in->execs, &err) ||
-		    an_ov_add(rb->ov, in->t, rb->xo->device, &added, &err) || an_strag_add(rb->sr, in->t, &in->execs, &err) ||
-		    an_kern_add(rb->kr, in->t, &err) ||
-		    an_ops_add(rb->pr, in->t, &err) || (rb->dr && an_diff_add(rb->dr, 1, &in->execs, &err)) ||
-		    (rb->dr && keep_run(rb, in, &err)) ||
+		    keep_run(rb, in, &err) || (rb->dr && an_diff_add(rb->dr, 1, &in->execs, &err)) ||
+		    an_ov_add(rb->ov, in->t, rb->xo->device, &added, &err) || add_strag(rb, in, &err) ||
+		    an_kern_add(rb->kr, in->t, &err) || an_ops_add(rb->pr, in->t, &err) ||
 		    (!rb->tl_input && an_rep_timeline(&in->execs, TIMELINE_COLUMNS, rb->tl, &err))) {
 			if (err.code == XP_ERR_NOMEM) {
 				rb->b.fatal = 1;
@@ -177,6 +190,7 @@ int cmd_report(int argc, char **argv)
 	struct an_at_result ar;
 	struct an_ov_result ov;
 	struct an_strag_result sr;
+	struct an_groups groups;
 	struct an_kern_result kr;
 	struct an_ops_result pr;
 	struct an_rep_timeline tl = {0};
@@ -261,6 +275,7 @@ int cmd_report(int argc, char **argv)
 	ao.trim = 1;
 	ao.time = AN_TIME_BUSY;
 	ao.alpha = 0.05;
+	ao.run_means = 1;	/* as the autotune command: a sample per run */
 	ko.by = AN_KERN_BY_NAME;
 	ko.device = c.device;
 	po.device = c.device;
@@ -292,11 +307,18 @@ int cmd_report(int argc, char **argv)
 	ret = cmd_batch_run(&rb.b, jobs, rep_work, rep_done, &rb, &notes, &rb.ret);
 	if (ret >= 0)
 		goto out;
-	if (base && cmd_side_group(&rb.runs, &c, &dr, 1, 0, &notes)) {
+	/* the inputs' runs (--run-by), for the autotune section and the comparison's current side */
+	if (cmd_side_groups(&rb.runs, &c, &groups, &notes)) {
 		cmd_error("out of memory");
 		ret = EXIT_ERROR;
 		goto out;
 	}
+	an_at_group(&ar, groups.run, rb.runs.n, groups.nruns);
+	if (base) {
+		an_diff_group(&dr, 1, 0, groups.run, rb.runs.n, groups.nruns);
+		dr.profiles[1] += rb.runs.n;
+	}
+	an_groups_release(&groups);
 	if (an_fn_finish(&fr, &err) || an_at_finish(&ar, &err) || an_ov_finish(&ov, &err) || an_strag_finish(&sr, &err) ||
 	    an_kern_finish(&kr, &err) || an_ops_finish(&pr, &err) || (base && an_diff_finish(&dr, &err))) {
 		cmd_error("%s", err.msg);
