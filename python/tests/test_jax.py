@@ -35,7 +35,8 @@ def test_profile_time_by_function_id(standin, monkeypatch):
     ran = []
     got = profile_time_by_function_id(lambda: ran.append(1), "gpu", 30)
     assert ran == [1]
-    out = subprocess.run([XPS, "autotune", "--json", "--device", "gpu", "--pool-programs", *PROFILES],
+    out = subprocess.run([XPS, "autotune", "--json", "--device", "gpu", "--pool-programs", "--samples", "executions",
+                          *PROFILES],
                          capture_output=True, text=True)
     doc = json.loads(out.stdout)
     assert set(got) == {0, 1}

@@ -199,7 +199,7 @@ def _programs(c):
     return ([None] if c.has_unknown_program else []) + [int(c.program_ids[j]) for j in range(c.nprogram_ids)]
 
 
-def autotune(paths, *, device=None, id_regex=None, time="busy", children=None, min_duration=None, trim=1,
+def autotune(paths, *, device=None, id_regex=None, time="busy", children=None, min_duration=None, trim=None,
              alpha=0.05, all_devices=False, pool_programs=False, keep_duplicates=False, compat=None,
              samples="runs", threads=0):
     """Per autotune candidate, as `xplane-stat autotune --json` (schema 2): a
@@ -211,6 +211,7 @@ def autotune(paths, *, device=None, id_regex=None, time="busy", children=None, m
     once unless keep_duplicates. With several profiles each candidate's mean
     in each profile is a sample (samples="runs"; "samples" and "runs" in the
     dict say so); samples="executions" takes every execution (`--samples`;
+    trim=None: 1, but run means are trimmed only from 5 runs on;
     the command also takes a session directory's hosts as one run, this
     takes each profile as one). compat="ejkernel" gives the numbers of
     ejkernel's Python profiler, limits included (`--compat=ejkernel`). Raises
@@ -219,15 +220,16 @@ def autotune(paths, *, device=None, id_regex=None, time="busy", children=None, m
         raise UsageError(f"samples: {samples!r} is not runs or executions")
     if compat not in (None, "ejkernel"):
         raise UsageError(f"compat: {compat!r} is not a known profiler (ejkernel is)")
-    if compat and (time != "busy" or children is not None or min_duration is not None or trim != 1 or
+    if compat and (time != "busy" or children is not None or min_duration is not None or trim not in (None, 1) or
                    id_regex is not None or all_devices):
         raise UsageError("compat='ejkernel' fixes time, children, min_duration, trim, id_regex and all_devices")
-    _check_trim(trim)
+    if trim is not None:
+        _check_trim(trim)
     if not (0 < alpha < 1):
         raise UsageError(f"alpha: {alpha!r} is not between 0 and 1")
     opts = _lib._AutotuneOpts(_enc(device, "device"), _enc(id_regex, "id_regex"),
                               _time_code(time, children, "autotune"), _enc(children, "children"),
-                              _duration_ps(min_duration, "min_duration"), trim, 0 if compat else 1, alpha,
+                              _duration_ps(min_duration, "min_duration"), trim or 0, 0 if trim is None or compat else 1, alpha,
                               1 if all_devices else 0, 1 if pool_programs else 0, 1 if keep_duplicates else 0,
                               1 if compat else 0, 1 if samples == "executions" else 0)
     with _computed("autotune", _lib._Autotune, paths, opts, threads) as a:

@@ -51,7 +51,9 @@ def profile_time_by_function_id(timing_closure, platform, total_calls_number, *,
             if compat:
                 res = autotune(d, device=platform, compat=compat)
             else:
-                res = autotune(d, device=platform, trim=trim, id_regex=id_regex, pool_programs=True)
+                # one profiling session: its executions are the samples, as the original took them
+                res = autotune(d, device=platform, trim=trim, id_regex=id_regex, pool_programs=True,
+                               samples="executions")
         except NothingFound as e:
             raise NothingFound(f"{e} (did timing_closure call the candidates?)") from None
     out, seen = {}, 0

@@ -107,19 +107,9 @@ int an_at_add_sample_prog(struct an_at_result *r, const char *raw, const struct 
 		c->inputs++;
 		c->last_input_ = input;
 	}
-	if (c->nsamples_ == c->cap_) {
-		size_t cap = c->cap_ ? c->cap_ * 2 : 8;
-		double *s = realloc(c->samples_, cap * sizeof(*s));
-		size_t *rn;
-
-		if (!s)
-			return XP_ERR_NOMEM;
-		c->samples_ = s;
-		if (!(rn = realloc(c->run_, cap * sizeof(*rn))))
-			return XP_ERR_NOMEM;
-		c->run_ = rn;
-		c->cap_ = cap;
-	}
+	if (xp_grow(&c->samples_, &c->cap_, c->nsamples_, sizeof(*c->samples_), 8) ||
+	    xp_grow(&c->run_, &c->run_cap_, c->nsamples_, sizeof(*c->run_), 8))
+		return XP_ERR_NOMEM;
 	c->run_[c->nsamples_] = input;
 	c->samples_[c->nsamples_++] = ps;
 	return 0;
@@ -129,11 +119,44 @@ void an_at_group(struct an_at_result *r, const size_t *run, size_t n, size_t nru
 {
 	size_t i, j;
 
+	/* an input past the n grouped is a run of its own, after the others */
 	for (i = 0; i < r->ncands; i++)
-		for (j = 0; j < r->cands[i].nsamples_; j++)
-			if (r->cands[i].run_[j] < n)
-				r->cands[i].run_[j] = run[r->cands[i].run_[j]];
-	r->grouped_ = nruns;
+		for (j = 0; j < r->cands[i].nsamples_; j++) {
+			size_t in = r->cands[i].run_[j];
+
+			r->cands[i].run_[j] = in < n ? run[in] : nruns + (in - n);
+		}
+}
+
+static int cmp_size(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The runs that hold a candidate: the distinct runs of all samples. 0 or -1 when out of memory. */
+static int count_runs(const struct an_at_result *r, size_t *runs)
+{
+	size_t i, n = 0, k;
+	size_t *all;
+
+	for (i = 0; i < r->ncands; i++)
+		n += r->cands[i].nsamples_;
+	if (!(all = malloc((n + 1) * sizeof(*all))))
+		return -1;
+	for (i = n = 0; i < r->ncands; i++) {
+		if (r->cands[i].nsamples_)
+			memcpy(all + n, r->cands[i].run_, r->cands[i].nsamples_ * sizeof(*all));
+		n += r->cands[i].nsamples_;
+	}
+	if (n > 1)
+		qsort(all, n, sizeof(*all), cmp_size);
+	for (i = k = 0; i < n; i++)
+		k += !i || all[i] != all[i - 1];
+	free(all);
+	*runs = k;
+	return 0;
 }
 
 /* A value's run and position, to sort by run and then by position. */
@@ -249,7 +272,8 @@ int an_at_finish(struct an_at_result *r, struct xp_err *err)
 {
 	size_t i, j, k, fastest = 0;
 
-	r->runs = r->grouped_ ? r->grouped_ : r->inputs;
+	if (count_runs(r, &r->runs))
+		return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
 	r->samples_are_runs = r->opts.run_means && r->runs > 1;
 	for (i = 0; r->samples_are_runs && i < r->ncands; i++)
 		if (to_run_means(&r->cands[i]))
@@ -263,7 +287,9 @@ int an_at_finish(struct an_at_result *r, struct xp_err *err)
 			r->cands[k].id_rows = j - i;
 	}
 	for (i = 0; i < r->ncands; i++) {
-		an_summarize(r->cands[i].samples_, r->cands[i].nsamples_, r->opts.trim, &r->cands[i].s);
+		an_summarize(r->cands[i].samples_, r->cands[i].nsamples_,
+			     r->samples_are_runs && r->opts.trim_runs_auto && r->runs < AN_AT_TRIM_RUNS_MIN
+			     ? 0 : r->opts.trim, &r->cands[i].s);
 		if (r->cands[i].s.mean < r->cands[fastest].s.mean)
 			fastest = i;
 	}

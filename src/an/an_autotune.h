@@ -17,6 +17,8 @@
 #include "xp_hmap.h"
 
 #define AN_AT_DEFAULT_ID_REGEX "^jit_autotune_fn_([0-9]+)"
+/* With an_at_opts.trim_runs_auto: the fewest run means that are trimmed. */
+#define AN_AT_TRIM_RUNS_MIN 5
 
 /* A candidate's executions compiled into several programs (program ids): */
 enum an_at_programs {
@@ -36,8 +38,12 @@ struct an_at_opts {
 	 * candidate's mean over its executions in each run (on all its devices
 	 * that count): runs are what repeats, executions inside one run are not
 	 * independent. One run, or without run_means: every execution.
+	 * trim_runs_auto: run means of fewer than AN_AT_TRIM_RUNS_MIN runs are
+	 * not trimmed (trim as asked from there on): a trim of three runs
+	 * leaves one, too few for a test.
 	 */
 	int run_means;
+	int trim_runs_auto;
 };
 
 /* A program: its id when known (the program_id stat, else the fingerprint). */
@@ -62,7 +68,7 @@ struct an_at_cand {
 	/* private */
 	double *samples_;
 	size_t *run_;		/* per sample its input (then, after an_at_group, its run) */
-	size_t nsamples_, cap_, last_input_;
+	size_t nsamples_, cap_, run_cap_, last_input_;
 };
 
 struct an_at_result {
@@ -70,14 +76,13 @@ struct an_at_result {
 	struct an_at_cand *cands;	/* after finish: by id (numeric order when numeric) */
 	size_t ncands, cap;
 	size_t inputs;		/* inputs added */
-	size_t runs;		/* after finish: the runs they make (inputs, or an_at_group's) */
+	size_t runs;		/* after finish: the runs that hold a candidate */
 	int samples_are_runs;	/* after finish: samples are run means (opts.run_means, several runs) */
 	size_t inputs_without;	/* inputs with no candidate */
 	size_t dropped_short;	/* device events under an_exec_opts.min_dur_ps, every device */
 	int programs;		/* samples came with their programs (not --compat) */
 	/* private */
 	struct xp_hmap by_id_;
-	size_t grouped_;	/* runs after an_at_group; 0: each input a run */
 };
 
 void an_at_init(struct an_at_result *r, const struct an_at_opts *o);

@@ -38,32 +38,20 @@ static struct an_diff_row *row_for(struct an_diff_result *r, const char *key)
 
 static int side_push(struct an_diff_side *s, size_t run, double v, double w)
 {
-	if (s->nv_ == s->cap_) {
-		size_t cap = s->cap_ ? s->cap_ * 2 : 8;
-		double *nv = realloc(s->v_, cap * sizeof(*nv)), *nw;
-		size_t *nr;
+	size_t i;
 
-		if (!nv)
-			return -1;
-		s->v_ = nv;
-		if (!(nr = realloc(s->run_, cap * sizeof(*nr))))
-			return -1;
-		s->run_ = nr;
-		if (s->w_) {
-			if (!(nw = realloc(s->w_, cap * sizeof(*nw))))
-				return -1;
-			s->w_ = nw;
-		}
-		s->cap_ = cap;
-	}
+	if (xp_grow(&s->v_, &s->cap_, s->nv_, sizeof(*s->v_), 8) ||
+	    xp_grow(&s->run_, &s->run_cap_, s->nv_, sizeof(*s->run_), 8))
+		return -1;
 	if (w != 1 && !s->w_) {	/* weights only once a value has one */
-		size_t i;
-
 		if (!(s->w_ = malloc(s->cap_ * sizeof(*s->w_))))
 			return -1;
+		s->w_cap_ = s->cap_;
 		for (i = 0; i < s->nv_; i++)
 			s->w_[i] = 1;
 	}
+	if (s->w_ && xp_grow(&s->w_, &s->w_cap_, s->nv_, sizeof(*s->w_), 8))
+		return -1;
 	s->v_[s->nv_] = v;
 	if (s->w_)
 		s->w_[s->nv_] = w;

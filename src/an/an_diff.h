@@ -75,7 +75,7 @@ struct an_diff_side {
 	double *v_;
 	size_t *run_;
 	double *w_;		/* the values' weights (an_diff_add_mean's counts); NULL: all 1 */
-	size_t nv_, cap_;
+	size_t nv_, cap_, run_cap_, w_cap_;
 };
 
 struct an_diff_row {

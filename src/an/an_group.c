@@ -132,3 +132,41 @@ void an_groups_release(struct an_groups *g)
 	free(g->run);
 	memset(g, 0, sizeof(*g));
 }
+
+int an_same_host(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+/* The const char * at offset off of element i. */
+static const char **field(void *base, size_t i, size_t size, size_t off)
+{
+	return (const char **)((char *)base + i * size + off);
+}
+
+size_t an_name_by_host(void *base, size_t n, const struct an_host_fields *f, struct xp_arena *a)
+{
+	size_t i, j, hosts = 0;
+
+	for (i = 0; i < n; i++) {
+		const char *h = *field(base, i, f->size, f->host);
+
+		for (j = 0; j < i && !an_same_host(*field(base, j, f->size, f->host), h); j++)
+			;
+		hosts += j == i;
+	}
+	for (i = 0; hosts > 1 && i < n; i++) {
+		const char *h = *field(base, i, f->size, f->host), *p = *field(base, i, f->size, f->plane);
+		char *label;
+
+		if (!h)
+			continue;
+		if (asprintf(&label, "%s:%s", h, p) < 0)
+			return 0;
+		*field(base, i, f->size, f->name) = xp_arena_strndup(a, label, strlen(label));
+		free(label);
+		if (!*field(base, i, f->size, f->name))
+			return 0;
+	}
+	return hosts;
+}

@@ -26,6 +26,7 @@
 
 #include <stddef.h>
 
+#include "xp_arena.h"
 #include "xp_err.h"
 
 enum an_run_by { AN_RUN_BY_AUTO, AN_RUN_BY_DIR, AN_RUN_BY_FILE };
@@ -52,5 +53,20 @@ struct an_groups {
 int an_group_runs(const struct an_group_in *in, size_t n, enum an_run_by by, struct an_groups *g,
 		  struct xp_notes *notes);
 void an_groups_release(struct an_groups *g);
+
+/* Whether a and b name one host (NULL: none; two NULLs are one). */
+int an_same_host(const char *a, const char *b);
+
+/*
+ * Devices of hosts: n elements of size bytes from base, each holding at
+ * these offsets a const char * name, host (NULL: none) and plane. Where
+ * they are of several hosts, each device with a host is named
+ * "host:plane" (in a); else names stay. Returns the distinct hosts (none
+ * counts as one); 0 with n > 0: out of memory.
+ */
+struct an_host_fields {
+	size_t size, name, host, plane;
+};
+size_t an_name_by_host(void *base, size_t n, const struct an_host_fields *f, struct xp_arena *a);
 
 #endif

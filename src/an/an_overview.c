@@ -2,12 +2,14 @@
 #include "an_overview.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "an_corr.h"
 #include "an_exec.h"
+#include "an_group.h"
 #include "an_kind.h"
 #include "an_stats.h"
 #include "xp_sat.h"
@@ -258,11 +260,6 @@ static enum work classify(const struct xp_plane *p, const struct xp_event *e, in
 	return W_COMPUTE;
 }
 
-static int same_host(const char *a, const char *b)
-{
-	return a == b || (a && b && !strcmp(a, b));
-}
-
 /* The device of host (NULL: none) and plane name, made on first sight. */
 static struct an_ov_device *device_of(struct an_ov_result *r, const char *host, const char *name)
 {
@@ -270,7 +267,7 @@ static struct an_ov_device *device_of(struct an_ov_result *r, const char *host, 
 	struct an_ov_device *d;
 
 	for (i = 0; i < r->n; i++)
-		if (!strcmp(r->devices[i].plane, name) && same_host(r->devices[i].host, host))
+		if (!strcmp(r->devices[i].plane, name) && an_same_host(r->devices[i].host, host))
 			return &r->devices[i];
 	if (xp_grow(&r->devices, &r->cap, r->n, sizeof(*r->devices), 8))
 		return NULL;
@@ -722,32 +719,21 @@ static void per_input(struct an_ov_device *d)
 	d->compute_ps = rest;
 }
 
+static const struct an_host_fields ov_hosts = {
+	sizeof(struct an_ov_device), offsetof(struct an_ov_device, name), offsetof(struct an_ov_device, host),
+	offsetof(struct an_ov_device, plane),
+};
+
 int an_ov_finish(struct an_ov_result *r, struct xp_err *err)
 {
-	size_t i, j;
+	size_t i;
 
 	if (r->finished_)
 		return 0;
-	r->hosts = 0;
-	for (i = 0; i < r->n; i++) {
-		for (j = 0; j < i && !same_host(r->devices[j].host, r->devices[i].host); j++)
-			;
-		r->hosts += j == i;
+	for (i = 0; i < r->n; i++)
 		per_input(&r->devices[i]);
-	}
-	for (i = 0; r->hosts > 1 && i < r->n; i++) {
-		struct an_ov_device *d = &r->devices[i];
-		char *label;
-
-		if (!d->host)
-			continue;
-		if (asprintf(&label, "%s:%s", d->host, d->plane) < 0)
-			return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
-		d->name = xp_arena_strndup(&r->arena, label, strlen(label));
-		free(label);
-		if (!d->name)
-			return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
-	}
+	if (r->n && !(r->hosts = an_name_by_host(r->devices, r->n, &ov_hosts, &r->arena)))
+		return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
 	if (r->n)
 		qsort(r->devices, r->n, sizeof(*r->devices), cmp_dev);
 	for (i = 0; i < r->n; i++) {

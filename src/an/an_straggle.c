@@ -3,10 +3,12 @@
 #include "an_straggle.h"
 
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "an_group.h"
 #include "xp_hmap.h"
 
 /* One execution: its function (an index), its number k among the function's on its device, its device (an index into the result), its end and duration. */
@@ -21,11 +23,6 @@ void an_strag_init(struct an_strag_result *r)
 	xp_arena_init(&r->arena);
 }
 
-static int same_host(const char *a, const char *b)
-{
-	return a == b || (a && b && !strcmp(a, b));
-}
-
 /* The result's device of host and plane, made on first sight; SIZE_MAX when out of memory. */
 static size_t device_of(struct an_strag_result *r, const char *host, const char *plane)
 {
@@ -33,7 +30,7 @@ static size_t device_of(struct an_strag_result *r, const char *host, const char 
 	size_t i;
 
 	for (i = 0; i < r->n; i++)
-		if (!strcmp(r->devices[i].plane, plane) && same_host(r->devices[i].host, host))
+		if (!strcmp(r->devices[i].plane, plane) && an_same_host(r->devices[i].host, host))
 			return i;
 	if (xp_grow(&r->devices, &r->cap, r->n, sizeof(*r->devices), 8))
 		return SIZE_MAX;
@@ -210,29 +207,15 @@ static int cmp_late(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
+static const struct an_host_fields strag_hosts = {
+	sizeof(struct an_strag_device), offsetof(struct an_strag_device, name),
+	offsetof(struct an_strag_device, host), offsetof(struct an_strag_device, plane),
+};
+
 int an_strag_finish(struct an_strag_result *r, struct xp_err *err)
 {
-	size_t i, j;
-
-	r->hosts = 0;
-	for (i = 0; i < r->n; i++) {
-		for (j = 0; j < i && !same_host(r->devices[j].host, r->devices[i].host); j++)
-			;
-		r->hosts += j == i;
-	}
-	for (i = 0; r->hosts > 1 && i < r->n; i++) {
-		struct an_strag_device *d = &r->devices[i];
-		char *label;
-
-		if (!d->host)
-			continue;
-		if (asprintf(&label, "%s:%s", d->host, d->plane) < 0)
-			return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
-		d->name = xp_arena_strndup(&r->arena, label, strlen(label));
-		free(label);
-		if (!d->name)
-			return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
-	}
+	if (r->n && !(r->hosts = an_name_by_host(r->devices, r->n, &strag_hosts, &r->arena)))
+		return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
 	if (r->n > 1)
 		qsort(r->devices, r->n, sizeof(*r->devices), cmp_late);
 	return 0;

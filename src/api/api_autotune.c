@@ -166,6 +166,7 @@ int xps_autotune_compute(xps_trace *const *traces, size_t ntraces, const struct 
 	ao.time = child.set ? AN_TIME_CHILDREN : o.time == XPS_TIME_SPAN ? AN_TIME_SPAN : AN_TIME_BUSY;
 	ao.alpha = o.alpha > 0 ? o.alpha : 0.05;
 	ao.run_means = !o.samples_executions && !o.compat;
+	ao.trim_runs_auto = !o.trim_given;
 	if ((ret = API_CALLOC(h, 1, &err)))
 		goto out;
 	an_at_init(&h->res, &ao);

@@ -32,7 +32,8 @@ static int at_check(struct cmd_drive *d)
 
 	if (a->compat && strcmp(a->compat, "ejkernel"))
 		return cmd_usage_error("--compat: '%s' is not a known profiler (ejkernel is)", a->compat);
-	if (a->compat && (a->c.time || a->c.min_dur_ps || a->all_devices || a->trim != 1 || a->id_regex))
+	if (a->compat && (a->c.time || a->c.min_dur_ps || a->all_devices || (a->trim != SIZE_MAX && a->trim != 1) ||
+			  a->id_regex))
 		return cmd_usage_error("--compat=ejkernel fixes --time, --min-duration, --all-devices, --trim and "
 				       "--id-regex");
 	if (a->compat && a->c.history)
@@ -59,7 +60,8 @@ static int at_setup(struct cmd_drive *d)
 		return cmd_usage_error("--id-regex: '%s' has no capture group for the id", a->id_regex);
 	a->ao.time = d->time;
 	a->ao.id_re = &a->id_re;
-	a->ao.trim = a->trim;
+	a->ao.trim = a->trim == SIZE_MAX ? 1 : a->trim;	/* SIZE_MAX: not given */
+	a->ao.trim_runs_auto = a->trim == SIZE_MAX;
 	a->ao.all_devices = a->all_devices;
 	a->ao.programs = a->pool_programs ? AN_AT_POOL_PROGRAMS : AN_AT_SPLIT_PROGRAMS;
 	a->ao.alpha = 0.05;
@@ -269,17 +271,18 @@ static int at_winner(const struct an_at_result *r)
 	return EXIT_NO_WINNER;
 }
 
-/* Candidates that trimming left with one run mean: no test (more runs, or --trim 0, give one). */
+/* Candidates with fewer than 2 run means left (in too few runs, or trimmed): no test. */
 static int few_runs_note(struct xp_notes *notes, const struct an_at_result *r, size_t trim)
 {
 	size_t i, n = 0;
 
 	for (i = 0; r->samples_are_runs && i < r->ncands; i++)
-		n += r->cands[i].s.n >= 2 && r->cands[i].s.n_used < 2;
+		n += r->cands[i].s.n_used < 2;
 	if (!n)
 		return 0;
-	return xp_notes_add(notes, "%zu candidate%s of %zu runs left with fewer than 2 run means after --trim %zu: "
-			    "untested; more runs, or --trim 0, give a test", n, n == 1 ? "" : "s", r->runs, trim);
+	return xp_notes_add(notes, "%zu candidate%s left with fewer than 2 run means (of %zu runs, --trim %zu): "
+			    "untested; more runs (or a smaller --trim) give a test", n, n == 1 ? "" : "s", r->runs,
+			    trim);
 }
 
 /*
@@ -302,7 +305,7 @@ static int at_after(struct cmd_drive *d)
 	if (r->dropped_short)
 		ret |= xp_notes_add(&d->notes, "%zu device event%s shorter than --min-duration dropped",
 				    r->dropped_short, r->dropped_short == 1 ? "" : "s");
-	ret |= few_runs_note(&d->notes, r, a->trim);
+	ret |= few_runs_note(&d->notes, r, a->ao.trim);
 	if (d->mode != OUT_JSON || a->json_version == 1) {
 		cmd_print_notes(&d->notes);
 		xp_notes_release(&d->notes);
@@ -352,12 +355,14 @@ static const struct cmd_analysis autotune = {
 
 int cmd_autotune(int argc, char **argv)
 {
-	struct at_args a = {.trim = 1, .json_version = 2};
+	struct at_args a = {.trim = SIZE_MAX, .json_version = 2};
 	const struct opt opts[] = {
 		CMD_OPTS_SELECT(&a.c),
 		{"id-regex", 0, OPT_STR, &a.id_regex, "REGEX",
 		 "candidate id = group 1 of REGEX in function names (default " AN_AT_DEFAULT_ID_REGEX ")"},
-		{"trim", 0, OPT_SIZE, &a.trim, "K", "drop the K fastest and K slowest samples when over 2K remain (default 1)"},
+		{"trim", 0, OPT_SIZE, &a.trim, "K",
+		 "drop the K fastest and K slowest samples when over 2K remain (default 1; run means only from "
+		 "5 runs on)"},
 		{"all-devices", 0, OPT_FLAG, &a.all_devices, NULL,
 		 "pool samples from every selected device (default: per input, the first device that ran a candidate)"},
 		{"compat", 0, OPT_STR, &a.compat, "ejkernel",

@@ -43,10 +43,11 @@ struct cmd_analysis {
 	 */
 	int (*input)(struct cmd_drive *d, struct cmd_input *in, void *r, struct xp_err *err);
 	/*
-	 * After every input: CMD_GO_ON when there is something to show, else
-	 * what "nothing found" says (printed) and the exit code; the result's
-	 * notes (an->notes) and the others are printed after it. NULL: never
-	 * nothing.
+	 * After every input, before the result is finished (an->finish): CMD_GO_ON
+	 * when there is something to show, else what "nothing found" says
+	 * (printed) and the exit code; the result's notes (an->notes) and the
+	 * others are printed after it. It may also ready the result for finish
+	 * (autotune groups its inputs into runs). NULL: never nothing.
 	 */
 	int (*nothing)(struct cmd_drive *d);
 	/* After finish and notes, before printing: CMD_GO_ON, or the exit code (message printed). NULL: none. */

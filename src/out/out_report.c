@@ -611,10 +611,10 @@ static void autotune(FILE *f, const struct an_at_result *ar)
 		fprintf(f, "<td class=\"num\">%s%s%s</td><td>%s</td></tr>\n", a, b[0] ? " – " : "", b,
 			c->tied == 1 ? (c->rank == 1 ? "fastest" : "yes") : c->tied == 0 ? "no" : "untested");
 	}
-	fputs("</table>\n<p class=\"note\">Bars: the 95% interval of the trimmed mean (none under 2 samples used); "
-	      "thin line: min to max; dot: the mean. Green: the fastest, blue: tied with it (Welch p &ge; alpha).</p>\n"
-	      "</section>\n",
-	      f);
+	fprintf(f, "</table>\n<p class=\"note\">Samples: %s, %zu run%s. Bars: the 95%% interval of the trimmed "
+		"mean (none under 2 samples used); thin line: min to max; dot: the mean. Green: the fastest, blue: tied "
+		"with it (Welch p &ge; alpha).</p>\n</section>\n",
+		ar->samples_are_runs ? "each run's mean" : "every execution", ar->runs, ar->runs == 1 ? "" : "s");
 }
 
 /* Verdict colours: slower red, faster green, the rest grey. */
