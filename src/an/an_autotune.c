@@ -159,50 +159,6 @@ static int count_runs(const struct an_at_result *r, size_t *runs)
 	return 0;
 }
 
-/* A value's run and position, to sort by run and then by position. */
-struct run_pos {
-	size_t run, pos;
-};
-
-static int cmp_run_pos(const void *a, const void *b)
-{
-	const struct run_pos *x = a, *y = b;
-
-	if (x->run != y->run)
-		return x->run < y->run ? -1 : 1;
-	return (x->pos > y->pos) - (x->pos < y->pos);
-}
-
-/* A candidate's samples made its runs' means (in the order of the runs). -1 when out of memory. */
-static int to_run_means(struct an_at_cand *c)
-{
-	struct run_pos *at = malloc((c->nsamples_ + 1) * sizeof(*at));
-	double *m = malloc((c->nsamples_ + 1) * sizeof(*m));
-	size_t i, k, n = 0;
-
-	if (!at || !m) {
-		free(at);
-		free(m);
-		return -1;
-	}
-	for (i = 0; i < c->nsamples_; i++)
-		at[i] = (struct run_pos){c->run_[i], i};
-	qsort(at, c->nsamples_, sizeof(*at), cmp_run_pos);
-	for (i = 0; i < c->nsamples_; i = k) {
-		double t = 0;
-
-		for (k = i; k < c->nsamples_ && at[k].run == at[i].run; k++)
-			t += c->samples_[at[k].pos];
-		c->run_[n] = at[i].run;
-		m[n++] = t / (double)(k - i);
-	}
-	memcpy(c->samples_, m, n * sizeof(*m));
-	c->nsamples_ = n;
-	free(at);
-	free(m);
-	return 0;
-}
-
 int an_at_add_sample(struct an_at_result *r, const char *raw, size_t input, double ps)
 {
 	return an_at_add_sample_prog(r, raw, NULL, input, ps);
@@ -276,7 +232,8 @@ int an_at_finish(struct an_at_result *r, struct xp_err *err)
 		return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
 	r->samples_are_runs = r->opts.run_means && r->runs > 1;
 	for (i = 0; r->samples_are_runs && i < r->ncands; i++)
-		if (to_run_means(&r->cands[i]))
+		if (an_run_means(r->cands[i].samples_, NULL, r->cands[i].run_, r->cands[i].nsamples_,
+				 &r->cands[i].nsamples_))
 			return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
 	if (r->ncands > 1)	/* qsort(NULL, 0) is undefined */
 		qsort(r->cands, r->ncands, sizeof(*r->cands), cmp_cand_id);

@@ -193,50 +193,16 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* A value's run and position: sorted by run, then by position (a run's values in the order they came). */
-struct run_pos {
-	size_t run, pos;
-};
-
-static int cmp_run(const void *a, const void *b)
-{
-	const struct run_pos *x = a, *y = b;
-
-	if (x->run != y->run)
-		return x->run < y->run ? -1 : 1;
-	return (x->pos > y->pos) - (x->pos < y->pos);
-}
-
 /* The side's samples: its values (executions) or per-run means (weighted where values are means); then the statistics. */
 static int side_finish(struct an_diff_side *s, int executions)
 {
 	size_t i, k, n = 0;
-	struct run_pos *at = NULL;
-	double sum = 0, ss = 0, *m = NULL;
+	double sum = 0, ss = 0;
 
 	if (!executions && s->nv_) {
 		/* values by run: runs grouped after they were added (an_diff_group) lie apart */
-		if (!(at = malloc(s->nv_ * sizeof(*at))) || !(m = malloc(s->nv_ * sizeof(*m)))) {
-			free(at);
+		if (an_run_means(s->v_, s->w_, s->run_, s->nv_, &n))
 			return -1;
-		}
-		for (i = 0; i < s->nv_; i++)
-			at[i] = (struct run_pos){s->run_[i], i};
-		qsort(at, s->nv_, sizeof(*at), cmp_run);
-		for (i = 0; i < s->nv_; i = k) {
-			double t = 0, w = 0;
-
-			for (k = i; k < s->nv_ && at[k].run == at[i].run; k++) {
-				double wk = s->w_ ? s->w_[at[k].pos] : 1;
-
-				t += wk * s->v_[at[k].pos];
-				w += wk;
-			}
-			m[n++] = t / w;
-		}
-		memcpy(s->v_, m, n * sizeof(*m));
-		free(m);
-		free(at);
 		s->runs = n;
 	} else {
 		n = s->nv_;

@@ -246,3 +246,52 @@ double an_welch_p(const struct an_summary *a, const struct an_summary *b)
 	an_welch(a, b, &w);
 	return w.p;
 }
+
+/* A value's run and position, to sort by run and then by position. */
+struct run_pos {
+	size_t run, pos;
+};
+
+static int cmp_run_pos(const void *a, const void *b)
+{
+	const struct run_pos *x = a, *y = b;
+
+	if (x->run != y->run)
+		return x->run < y->run ? -1 : 1;
+	return (x->pos > y->pos) - (x->pos < y->pos);
+}
+
+int an_run_means(double *v, const double *w, size_t *run, size_t n, size_t *nruns)
+{
+	struct run_pos *at = malloc((n + 1) * sizeof(*at));
+	double *m = malloc((n + 1) * sizeof(*m));
+	size_t i, k, out = 0;
+
+	if (!at || !m) {
+		free(at);
+		free(m);
+		return -1;
+	}
+	for (i = 0; i < n; i++)
+		at[i] = (struct run_pos){run[i], i};
+	if (n > 1)
+		qsort(at, n, sizeof(*at), cmp_run_pos);
+	for (i = 0; i < n; i = k) {
+		double t = 0, tw = 0;
+
+		for (k = i; k < n && at[k].run == at[i].run; k++) {
+			double wk = w ? w[at[k].pos] : 1;
+
+			t += wk * v[at[k].pos];
+			tw += wk;
+		}
+		run[out] = at[i].run;
+		m[out++] = t / tw;
+	}
+	if (out)
+		memcpy(v, m, out * sizeof(*m));
+	free(at);
+	free(m);
+	*nruns = out;
+	return 0;
+}

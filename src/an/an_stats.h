@@ -23,6 +23,14 @@ struct an_summary {
  */
 int an_summarize(double *samples, size_t n, size_t trim, struct an_summary *out);
 
+/*
+ * Means per run, in place: n values v of runs run[i] (weights w, NULL: all
+ * 1), in any order, become the runs' weighted means in v[0..*nruns) and
+ * their runs in run[0..*nruns), by run (a run's values summed in the order
+ * they came). 0, or -1 when out of memory (v and run as they were).
+ */
+int an_run_means(double *v, const double *w, size_t *run, size_t n, size_t *nruns);
+
 /* Welch's t test for equal means, two-sided. */
 struct an_welch {
 	int tested;		/* 0: fewer than 2 used samples on a side; p = 1, the rest 0 */

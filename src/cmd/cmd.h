@@ -526,6 +526,7 @@ int cmd_side_read(struct cmd_common *c, const struct an_exec_opts *xo, int side,
 struct cmd_side_runs {
 	struct cmd_side_input *ins;
 	size_t n, cap;
+	struct xp_arena names;	/* their directories and hostnames */
 };
 int cmd_side_keep(struct cmd_side_runs *s, const struct cmd_input *in, const char *const *args, size_t nargs);
 int cmd_side_group(struct cmd_side_runs *s, const struct cmd_common *c, struct an_diff_result *res, int side,

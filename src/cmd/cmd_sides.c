@@ -193,10 +193,12 @@ out:
 }
 
 /*
- * The directory a walk found path in: a summary's run is its profile's
- * directory; a profile given by name is a run of its own (NULL, *by_name set).
+ * The directory a walk found path in (in a): a summary's run is its
+ * profile's directory; a profile given by name is a run of its own (NULL,
+ * *by_name set).
  */
-static char *walk_dir(const struct cmd_input *in, const char *const *args, size_t nargs, int *by_name)
+static char *walk_dir(struct xp_arena *a, const struct cmd_input *in, const char *const *args, size_t nargs,
+		      int *by_name)
 {
 	const char *slash = strrchr(in->path, '/');
 	size_t i;
@@ -207,7 +209,7 @@ static char *walk_dir(const struct cmd_input *in, const char *const *args, size_
 			*by_name = 1;
 			return NULL;
 		}
-	return slash ? strndup(in->path, (size_t)(slash - in->path)) : strdup(".");
+	return slash ? xp_arena_strndup(a, in->path, (size_t)(slash - in->path)) : xp_arena_strndup(a, ".", 1);
 }
 
 int cmd_side_keep(struct cmd_side_runs *s, const struct cmd_input *in, const char *const *args, size_t nargs)
@@ -218,10 +220,10 @@ int cmd_side_keep(struct cmd_side_runs *s, const struct cmd_input *in, const cha
 	if (xp_grow(&s->ins, &s->cap, s->n, sizeof(*s->ins), 16))
 		return -1;
 	k = &s->ins[s->n++];
-	memset(k, 0, sizeof(*k));
-	if (!(k->dir = walk_dir(in, args, nargs, &by_name)) && !by_name)
+	k->hostname = NULL;
+	if (!(k->dir = walk_dir(&s->names, in, args, nargs, &by_name)) && !by_name)
 		return -1;
-	if (in->hostname && !(k->hostname = strdup(in->hostname)))
+	if (in->hostname && !(k->hostname = xp_arena_strndup(&s->names, in->hostname, strlen(in->hostname))))
 		return -1;
 	return 0;
 }
@@ -257,13 +259,8 @@ int cmd_side_group(struct cmd_side_runs *s, const struct cmd_common *c, struct a
 
 void cmd_side_runs_release(struct cmd_side_runs *s)
 {
-	size_t i;
-
-	for (i = 0; i < s->n; i++) {
-		free(s->ins[i].dir);
-		free(s->ins[i].hostname);
-	}
 	free(s->ins);
+	xp_arena_release(&s->names);
 	memset(s, 0, sizeof(*s));
 }
 
