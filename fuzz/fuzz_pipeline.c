@@ -637,21 +637,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 		}
 	}
 
-	/* overview: the input pooled twice (devices by name), with the stragglers or not */
+	/* overview: the input pooled twice (devices by host and name), with its stragglers or not */
 	{
+		struct an_ov_opts oo = {.stragglers = (h & 4) != 0};
 		struct an_ov_result orr;
 		size_t added;
 
-		an_ov_init(&orr);
+		an_ov_init_opts(&orr, &oo);
 		if (an_ov_add(&orr, t, xo.device, &added, &err) || an_ov_add(&orr, t, xo.device, &added, &err) ||
 		    an_ov_finish(&orr, &err)) {
 			if (err.code != XP_ERR_NOMEM)
 				abort();
 		} else {
+			if (oo.stragglers)
+				val_strag(&orr.strag);
 			for (m = 0; m < 4; m++)
 				VAL_FORMAT(modes[m], colour && !m,
-					   out_overview(f, modes[m], &orr, h & 4 ? &sr : NULL, &notes,
-							&style[colour && !m]));
+					   out_overview(f, modes[m], &orr, &notes, &style[colour && !m]));
 		}
 		an_ov_release(&orr);
 	}

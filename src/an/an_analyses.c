@@ -211,9 +211,19 @@ const struct an_analysis an_compile_analysis = {
 /* Host planes: launches and step annotations only, both marked by key stats. Devices pool by name as added. */
 static void ov_init(void *r, const void *o)
 {
-	(void)o;
-	an_ov_init(r);
+	an_ov_init_opts(r, o);
 }
+/* With --stragglers: besides the overview's, what finding executions reads. */
+static int ov_strag_host_event(const char *name)
+{
+	return an_ov_wants_host_event(name) || an_exec_wants_host_event(name);
+}
+
+const struct an_read_profile an_ov_strag_read = {
+	.how = AN_READ_TRACE, .keys = AN_OV_KEYS | AN_EXEC_KEYS,
+	.host_keys = 1u << XP_K_CORRELATION_ID | 1u << XP_K_STEP_NUM | AN_EXEC_HOST_KEYS,
+	.want_host_event = ov_strag_host_event, .event_stats = XP_EVSTATS_KEYS,
+};
 static int ov_finish(void *r, struct xp_err *e)
 {
 	return an_ov_finish(r, e);

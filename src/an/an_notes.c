@@ -194,6 +194,7 @@ int an_ov_counts(const struct an_ov_result *r, size_t **before)
 
 	if (!(*before = malloc((r->n + 1) * OV_COUNTS * sizeof(**before))))
 		return XP_ERR_NOMEM;
+	(*before)[r->n * OV_COUNTS] = r->strag_left_out;	/* after the devices' */
 	for (k = 0; k < r->n; k++) {
 		(*before)[k * OV_COUNTS] = r->devices[k].stray;
 		(*before)[k * OV_COUNTS + 1] = r->devices[k].no_launch;
@@ -237,5 +238,7 @@ int an_ov_input_notes(struct xp_notes *n, const char *path, const struct an_ov_r
 					    "apart to compare: left out of launch latency", path, d->name, os,
 					    os == 1 ? "" : "s", os == 1 ? "its" : "their", os == 1 ? "" : "es");
 	}
+	if (r->strag_left_out > before[nbefore * OV_COUNTS])
+		ret |= xp_notes_add(n, "'%s': left out of the stragglers: %s", path, r->strag_why);
 	return ret;
 }

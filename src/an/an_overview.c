@@ -20,6 +20,55 @@ void an_ov_init(struct an_ov_result *r)
 {
 	memset(r, 0, sizeof(*r));
 	xp_arena_init(&r->arena);
+	an_strag_init(&r->strag);
+}
+
+void an_ov_init_opts(struct an_ov_result *r, const struct an_ov_opts *o)
+{
+	an_ov_init(r);
+	r->stragglers = o && o->stragglers;
+}
+
+int an_ov_notes(const struct an_ov_result *r, struct xp_notes *notes)
+{
+	if (!r->strag_left_out)
+		return 0;
+	return xp_notes_add(notes, "%zu input%s left out of the stragglers (the last: %s)", r->strag_left_out,
+			    r->strag_left_out == 1 ? "" : "s", r->strag_why) < 0 ? XP_ERR_NOMEM : 0;
+}
+
+/* An input left out of the stragglers (ret, e): counted, the first reason kept; -1 when out of memory. */
+static int strag_done(struct an_ov_result *r, int ret, const struct xp_err *e)
+{
+	if (ret == XP_ERR_NOMEM)
+		return -1;
+	if (ret) {
+		r->strag_left_out++;
+		snprintf(r->strag_why, sizeof(r->strag_why), "%.150s", e->msg);
+	}
+	return 0;
+}
+
+int an_ov_strag_add(struct an_ov_result *r, const struct xp_trace *t, const struct an_exec_list *l)
+{
+	struct xp_err e = {0};
+
+	return strag_done(r, an_strag_add(&r->strag, t, l, &e), &e);
+}
+
+/* The input's executions found, into the stragglers. */
+static int add_strag(struct an_ov_result *r, struct xp_trace *t, const char *device)
+{
+	struct an_exec_opts xo = {.device = device};
+	struct an_exec_list l;
+	struct xp_err e = {0};
+	int ret;
+
+	if ((ret = an_exec_find(t, &xo, &l, &e)))
+		return strag_done(r, ret, &e);
+	ret = an_ov_strag_add(r, t, &l);
+	an_exec_list_release(&l);
+	return ret;
 }
 
 void an_ov_release(struct an_ov_result *r)
@@ -34,6 +83,7 @@ void an_ov_release(struct an_ov_result *r)
 	}
 	free(r->devices);
 	free(r->host_steps.v);
+	an_strag_release(&r->strag);
 	xp_arena_release(&r->arena);
 	memset(r, 0, sizeof(*r));
 }
@@ -640,7 +690,7 @@ out:
 	return ret;
 }
 
-int an_ov_add(struct an_ov_result *r, const struct xp_trace *t, const char *device, size_t *added,
+int an_ov_add(struct an_ov_result *r, struct xp_trace *t, const char *device, size_t *added,
 	      struct xp_err *err)
 {
 	struct launches L = {0};
@@ -673,7 +723,7 @@ int an_ov_add(struct an_ov_result *r, const struct xp_trace *t, const char *devi
 			goto out;
 		took[i] = *added > was;
 	}
-	if (add_host_steps(r, t))
+	if (add_host_steps(r, t) || (r->stragglers && add_strag(r, t, device)))
 		goto out;
 	ret = 0;
 out:
@@ -743,6 +793,8 @@ int an_ov_finish(struct an_ov_result *r, struct xp_err *err)
 		dist_finish(&r->devices[i].overhead);
 	}
 	dist_finish(&r->host_steps);
+	if (an_strag_finish(&r->strag, err))
+		return err->code;
 	r->finished_ = 1;
 	return 0;
 }

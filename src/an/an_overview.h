@@ -25,7 +25,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "an_analysis.h"
 #include "an_kind.h"
+#include "an_straggle.h"
 #include "xp_arena.h"
 #include "xp_model.h"
 #include "xp_sat.h"
@@ -109,17 +111,45 @@ struct an_ov_result {
 	struct an_ov_dist host_steps;
 	size_t host_step_events;
 	size_t hosts;		/* after finish: distinct hosts of the devices (none counts as one) */
+	/*
+	 * With stragglers (an_ov_opts): which device of a host the others wait
+	 * for (an_straggle.h), each input's executions found as an_exec_find
+	 * finds them (the trace read as an_ov_strag_read says); inputs whose
+	 * executions cannot be compared are counted, the last one's reason kept
+	 * (an_ov_input_notes names the input).
+	 */
+	int stragglers;
+	struct an_strag_result strag;
+	size_t strag_left_out;
+	char strag_why[160];
 	int finished_;
 };
 
+struct an_ov_opts {
+	int stragglers;
+};
+
+/* For an_ov_opts.stragglers: what the overview reads, and what finding executions reads. */
+extern const struct an_read_profile an_ov_strag_read;
+
 void an_ov_init(struct an_ov_result *r);
+/* The same with options (NULL: none). */
+void an_ov_init_opts(struct an_ov_result *r, const struct an_ov_opts *o);
+/*
+ * Adds an input's executions (l, found in t) to the stragglers, as an_ov_add
+ * does with stragglers set; for a caller that has found them. 0, or -1 when
+ * out of memory.
+ */
+int an_ov_strag_add(struct an_ov_result *r, const struct xp_trace *t, const struct an_exec_list *l);
+/* A warning for the inputs left out of the stragglers. 0 or XP_ERR_NOMEM. */
+int an_ov_notes(const struct an_ov_result *r, struct xp_notes *notes);
 /*
  * Adds the device planes of t whose name contains device (an_device_matches;
  * NULL: all) and that hold work events, pooling by host and plane name; host planes
  * are read for launches and steps (t must have every plane loaded).
  * *added gets the planes added. Returns 0 or a negative xp_errcode.
  */
-int an_ov_add(struct an_ov_result *r, const struct xp_trace *t, const char *device, size_t *added,
+int an_ov_add(struct an_ov_result *r, struct xp_trace *t, const char *device, size_t *added,
 	      struct xp_err *err);
 /* Summaries of the samples; devices in name order, numbers as numbers (an_name_cmp: GPU:2 before GPU:10). */
 int an_ov_finish(struct an_ov_result *r, struct xp_err *err);

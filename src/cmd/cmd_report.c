@@ -32,7 +32,6 @@ struct rep_batch {
 	struct an_fn_result *fr;
 	struct an_at_result *ar;
 	struct an_ov_result *ov;
-	struct an_strag_result *sr;
 	struct an_kern_result *kr;
 	struct an_ops_result *pr;
 	struct an_rep_timeline *tl;
@@ -74,18 +73,6 @@ static int keep_run(struct rep_batch *rb, struct cmd_input *in, struct xp_err *e
 	return 0;
 }
 
-/* The stragglers of an input; one whose planes cannot be compared is a warning (as overview --stragglers). */
-static int add_strag(struct rep_batch *rb, struct cmd_input *in, struct xp_err *err)
-{
-	struct xp_err e = {0};
-	int r = an_strag_add(rb->sr, in->t, &in->execs, &e);
-
-	if (r == XP_ERR_NOMEM || (r && xp_notes_add(rb->notes, "'%s': left out of the stragglers: %s", in->path,
-						      e.msg) < 0))
-		return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
-	return 0;
-}
-
 /* Adds one input to every analysis, in input order. */
 static void rep_done(size_t i, void *result, void *ctx)
 {
@@ -104,7 +91,8 @@ static void rep_done(size_t i, void *result, void *ctx)
 		/* the analyses that count runs first, and the run kept with them, so that they stay in step */
 		if (an_fn_add(rb->fr, &in->execs, &err) || an_at_add(rb->ar, &in->execs, &err) ||
 		    keep_run(rb, in, &err) || (rb->dr && an_diff_add(rb->dr, 1, &in->execs, &err)) ||
-		    an_ov_add(rb->ov, in->t, rb->xo->device, &added, &err) || add_strag(rb, in, &err) ||
+		    an_ov_add(rb->ov, in->t, rb->xo->device, &added, &err) ||
+		    (an_ov_strag_add(rb->ov, in->t, &in->execs) && xp_err_set(&err, XP_ERR_NOMEM, "out of memory")) ||
 		    an_kern_add(rb->kr, in->t, &err) || an_ops_add(rb->pr, in->t, &err) ||
 		    (!rb->tl_input && an_rep_timeline(&in->execs, TIMELINE_COLUMNS, rb->tl, &err))) {
 			if (err.code == XP_ERR_NOMEM) {
@@ -189,7 +177,6 @@ int cmd_report(int argc, char **argv)
 	struct an_fn_result fr;
 	struct an_at_result ar;
 	struct an_ov_result ov;
-	struct an_strag_result sr;
 	struct an_groups groups;
 	struct an_kern_result kr;
 	struct an_ops_result pr;
@@ -283,7 +270,6 @@ int cmd_report(int argc, char **argv)
 	an_fn_init(&fr, &fo);
 	an_at_init(&ar, &ao);
 	an_ov_init(&ov);
-	an_strag_init(&sr);
 	an_kern_init(&kr, &ko);
 	an_ops_init(&pr, &po);
 	inited = 1;
@@ -294,7 +280,6 @@ int cmd_report(int argc, char **argv)
 	rb.ar = &ar;
 	rb.ov = &ov;
 	rb.kr = &kr;
-	rb.sr = &sr;
 	rb.pr = &pr;
 	rb.tl = &tl;
 	rb.tl_input = NULL;
@@ -319,7 +304,7 @@ int cmd_report(int argc, char **argv)
 		dr.profiles[1] += rb.runs.n;
 	}
 	an_groups_release(&groups);
-	if (an_fn_finish(&fr, &err) || an_at_finish(&ar, &err) || an_ov_finish(&ov, &err) || an_strag_finish(&sr, &err) ||
+	if (an_fn_finish(&fr, &err) || an_at_finish(&ar, &err) || an_ov_finish(&ov, &err) || an_ov_notes(&ov, &notes) ||
 	    an_kern_finish(&kr, &err) || an_ops_finish(&pr, &err) || (base && an_diff_finish(&dr, &err))) {
 		cmd_error("%s", err.msg);
 		ret = EXIT_ERROR;
@@ -344,7 +329,7 @@ int cmd_report(int argc, char **argv)
 	rep.ninputs = paths.n;
 	rep.functions = &fr;
 	rep.overview = &ov;
-	rep.stragglers = &sr;
+	rep.stragglers = &ov.strag;
 	rep.timeline = &tl;
 	rep.timeline_input = rb.tl_input;
 	rep.kernels = &kr;
@@ -381,7 +366,6 @@ out:
 		an_fn_release(&fr);
 		an_at_release(&ar);
 		an_ov_release(&ov);
-		an_strag_release(&sr);
 		an_kern_release(&kr);
 		an_ops_release(&pr);
 	}

@@ -390,9 +390,10 @@ static void json_strag(cJSON *doc, const struct an_strag_result *s)
 	}
 }
 
-int out_overview(FILE *f, enum out_mode mode, const struct an_ov_result *r, const struct an_strag_result *s,
-		 const struct xp_notes *notes, const struct out_style *st)
+int out_overview(FILE *f, enum out_mode mode, const struct an_ov_result *r, const struct xp_notes *notes,
+		 const struct out_style *st)
 {
+	const struct an_strag_result *s = r->stragglers ? &r->strag : NULL;
 	int ret;
 
 	if (mode == OUT_JSON)

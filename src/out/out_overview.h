@@ -11,11 +11,10 @@
 #include "xp_err.h"
 
 /*
- * s: the stragglers (overview --stragglers), or NULL: a table after the
- * devices', JSON "stragglers"; CSV and TSV then hold the stragglers alone.
- * -1: out of memory.
+ * With r->stragglers, the stragglers too: a table after the devices', JSON
+ * "stragglers"; CSV and TSV then hold the stragglers alone. -1: out of memory.
  */
-int out_overview(FILE *f, enum out_mode mode, const struct an_ov_result *r, const struct an_strag_result *s,
-		 const struct xp_notes *notes, const struct out_style *st);
+int out_overview(FILE *f, enum out_mode mode, const struct an_ov_result *r, const struct xp_notes *notes,
+		 const struct out_style *st);
 
 #endif
