@@ -4,7 +4,8 @@
 # through the --sshlogin form (-S 2/:) over a directory of profiles: its
 # merged summary must be byte for byte the single-machine `summarize DIR`
 # put through merge, and autotune and functions on it must answer exactly as
-# on the directory. Skipped (77) without GNU parallel.
+# on the directory; the same over a session of several hosts (runs grouped
+# from the summaries as from the profiles). Skipped (77) without GNU parallel.
 #   tests/summary/cluster_check.sh BIN SYNTH_DIR
 command -v parallel >/dev/null 2>&1 || { echo "skipped: GNU parallel not installed"; exit 77; }
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -26,5 +27,25 @@ for c in "autotune --json" "functions --json" "autotune --json --all-devices"; d
 	"$bin" $c "$tmp/merged.jsonl" >"$tmp/b" 2>&1
 	cmp -s "$tmp/a" "$tmp/b" || { echo "$c: the merged summary answers otherwise than the directory"; diff "$tmp/a" "$tmp/b" | head; fail=1; }
 done
-[ $fail -eq 0 ] && echo "ok: $(wc -l <"$tmp/merged.jsonl") runs through GNU parallel -S 2/:, merged, equal to one machine's"
+# A session of several hosts (the synthetic sessions: runs of two hosts, each host's profile summarised
+# on its own worker): the merged summaries group into the same runs and give diff's and autotune's answers.
+for s in base cur; do
+	cp -r "$synth/sessions/$s" "$tmp/$s"
+	XPLANE_STAT=$bin HOME=$tmp tools/cluster/parallel.sh -S 2/: "$tmp/$s.jsonl" "$tmp/$s" ||
+		{ echo "parallel.sh failed on the session"; exit 1; }
+done
+for c in "diff --json" "diff --gate 5"; do
+	# shellcheck disable=SC2086
+	"$bin" $c "$tmp/base" "$tmp/cur" >"$tmp/a" 2>&1
+	# shellcheck disable=SC2086
+	"$bin" $c "$tmp/base.jsonl" "$tmp/cur.jsonl" >"$tmp/b" 2>&1
+	cmp -s "$tmp/a" "$tmp/b" || { echo "$c: the session's summaries answer otherwise"; diff "$tmp/a" "$tmp/b" | head; fail=1; }
+done
+grep -q 'base 4 runs of 8 profiles, current 4 runs of 8 profiles' "$tmp/b" ||
+	{ echo "the session's summaries are not 4 runs of 8 profiles a side"; fail=1; }
+"$bin" autotune --id-regex '^jit_(step)' --json "$tmp/base" >"$tmp/a" 2>&1
+"$bin" autotune --id-regex '^jit_(step)' --json "$tmp/base.jsonl" >"$tmp/b" 2>&1
+cmp -s "$tmp/a" "$tmp/b" || { echo "autotune: the session's summaries answer otherwise"; diff "$tmp/a" "$tmp/b" | head; fail=1; }
+grep -q '"runs":	4' "$tmp/b" || { echo "autotune on the session's summaries: not 4 runs"; fail=1; }
+[ $fail -eq 0 ] && echo "ok: $(wc -l <"$tmp/merged.jsonl") runs through GNU parallel -S 2/:, merged, equal to one machine's; a session of 2 hosts too"
 exit $fail
