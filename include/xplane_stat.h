@@ -213,9 +213,11 @@ XPS_API void xps_functions_free(struct xps_functions *f);
 /* ------------------------------------------------------------------------ */
 /*
  * Autotune: per candidate id (group 1 of id_regex in the function names,
- * jit_autotune_fn_<i> by default) the trimmed statistics of its
- * executions over many traces, ranked, each tested against the fastest
- * (Welch). Times are seconds, as `xplane-stat autotune --json` gives them.
+ * jit_autotune_fn_<i> by default) the trimmed statistics of its samples
+ * over many traces (its mean in each trace; with one trace, or
+ * samples_executions, its executions), ranked, each tested against the
+ * fastest (Welch). Times are seconds, as `xplane-stat autotune --json`
+ * gives them.
  */
 
 /* What to count; all zero (or a NULL pointer) is the command's default. */
@@ -226,7 +228,8 @@ struct xps_autotune_opts {
 	const char *children;		/* as in xps_functions_opts */
 	int64_t min_duration_ps;	/* device events shorter than this are dropped */
 	/* The fastest and slowest trim samples dropped from each end when over 2 * trim remain;
-	 * used when trim_given is nonzero, else 1 (the command's default). */
+	 * used when trim_given is nonzero, else 1 (the command's default; run means of fewer
+	 * than 5 traces are then not trimmed). */
 	uint64_t trim;
 	int trim_given;
 	double alpha;			/* significance of "tied with the fastest"; 0: 0.05 */
@@ -245,7 +248,10 @@ struct xps_autotune_opts {
 	 * 0: where there are several traces, each candidate's mean in each
 	 * trace is a sample (a trace is a run; the command also groups a
 	 * session directory's hosts into one run, which this does not);
-	 * nonzero: every execution is (`--samples executions`).
+	 * nonzero: every execution is (`--samples executions`). Without
+	 * trim_given, a candidate with fewer than 5 run means is not trimmed.
+	 * (This field and the result's samples_are_runs and runs came in
+	 * 0.1.0's last changes: build against this header.)
 	 */
 	int samples_executions;
 };

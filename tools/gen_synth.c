@@ -598,13 +598,14 @@ static void session_file(const char *dir, const char *name, const char *host, co
 
 /*
  * Scenario 5c: runs of several hosts (XProf's session directories,
- * sessions/SIDE/run_R/host_H.xplane.pb, the hostname in each trace) and
- * directories that are not sessions. One execution of jit_step(5) per file,
- * in us:
+ * sessions/SIDE/run_R/<host>.xplane.pb, each file named after the hostname
+ * its trace carries) and directories that are not sessions. One execution
+ * of jit_step(5) per file, in us:
  *   base/run_R:  host-a 100 + R, host-b 110 + R (R = 0..3): run means 105..108
  *   cur/run_R:   host-a 120 + R, host-b 130 + R: run means 125..128
  *   rounds/round_R: host-a alone, 100 + R (one host's rounds: four runs)
- *   mixed/: host-a 100 and 104, host-b 102 (some hosts repeat: ambiguous)
+ *   mixed/: host-a.xplane.pb 100, host-b.xplane.pb 102, round.xplane.pb
+ *           (host-a) 104 (some named after their hosts, one not: ambiguous)
  *   partial/run_0: host-a 100, host-b 102; run_1: host-a 104 (a run missing a host)
  */
 static void synth_sessions(const char *dir)
@@ -628,9 +629,9 @@ static void synth_sessions(const char *dir)
 
 			snprintf(path, sizeof(path), "%s/sessions/%s/run_%d", dir, s ? "cur" : "base", r);
 			gen_make_dir(path);
-			snprintf(name, sizeof(name), "sessions/%s/run_%d/host_a.xplane.pb", s ? "cur" : "base", r);
+			snprintf(name, sizeof(name), "sessions/%s/run_%d/host-a.xplane.pb", s ? "cur" : "base", r);
 			session_file(dir, name, "host-a", &a, 1);
-			snprintf(name, sizeof(name), "sessions/%s/run_%d/host_b.xplane.pb", s ? "cur" : "base", r);
+			snprintf(name, sizeof(name), "sessions/%s/run_%d/host-b.xplane.pb", s ? "cur" : "base", r);
 			session_file(dir, name, "host-b", &b, 1);
 		}
 	for (r = 0; r < 4; r++) {
@@ -639,12 +640,12 @@ static void synth_sessions(const char *dir)
 		snprintf(name, sizeof(name), "sessions/rounds/round_%d.xplane.pb", r);
 		session_file(dir, name, "host-a", &d, 1);
 	}
-	session_file(dir, "sessions/mixed/a1.xplane.pb", "host-a", (const int64_t[]){100}, 1);
-	session_file(dir, "sessions/mixed/a2.xplane.pb", "host-a", (const int64_t[]){104}, 1);
-	session_file(dir, "sessions/mixed/b.xplane.pb", "host-b", (const int64_t[]){102}, 1);
-	session_file(dir, "sessions/partial/run_0/host_a.xplane.pb", "host-a", (const int64_t[]){100}, 1);
-	session_file(dir, "sessions/partial/run_0/host_b.xplane.pb", "host-b", (const int64_t[]){102}, 1);
-	session_file(dir, "sessions/partial/run_1/host_a.xplane.pb", "host-a", (const int64_t[]){104}, 1);
+	session_file(dir, "sessions/mixed/host-a.xplane.pb", "host-a", (const int64_t[]){100}, 1);
+	session_file(dir, "sessions/mixed/round.xplane.pb", "host-a", (const int64_t[]){104}, 1);
+	session_file(dir, "sessions/mixed/host-b.xplane.pb", "host-b", (const int64_t[]){102}, 1);
+	session_file(dir, "sessions/partial/run_0/host-a.xplane.pb", "host-a", (const int64_t[]){100}, 1);
+	session_file(dir, "sessions/partial/run_0/host-b.xplane.pb", "host-b", (const int64_t[]){102}, 1);
+	session_file(dir, "sessions/partial/run_1/host-a.xplane.pb", "host-a", (const int64_t[]){104}, 1);
 }
 
 /*

@@ -245,8 +245,8 @@ int an_at_finish(struct an_at_result *r, struct xp_err *err)
 	}
 	for (i = 0; i < r->ncands; i++) {
 		an_summarize(r->cands[i].samples_, r->cands[i].nsamples_,
-			     r->samples_are_runs && r->opts.trim_runs_auto && r->runs < AN_AT_TRIM_RUNS_MIN
-			     ? 0 : r->opts.trim, &r->cands[i].s);
+			     r->samples_are_runs && r->opts.trim_runs_auto &&
+			     r->cands[i].nsamples_ < AN_AT_TRIM_RUNS_MIN ? 0 : r->opts.trim, &r->cands[i].s);
 		if (r->cands[i].s.mean < r->cands[fastest].s.mean)
 			fastest = i;
 	}

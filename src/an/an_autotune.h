@@ -38,9 +38,9 @@ struct an_at_opts {
 	 * candidate's mean over its executions in each run (on all its devices
 	 * that count): runs are what repeats, executions inside one run are not
 	 * independent. One run, or without run_means: every execution.
-	 * trim_runs_auto: run means of fewer than AN_AT_TRIM_RUNS_MIN runs are
-	 * not trimmed (trim as asked from there on): a trim of three runs
-	 * leaves one, too few for a test.
+	 * trim_runs_auto: a candidate with fewer than AN_AT_TRIM_RUNS_MIN run
+	 * means is not trimmed (trim as asked from there on): a trim of three
+	 * runs leaves one, too few for a test.
 	 */
 	int run_means;
 	int trim_runs_auto;

@@ -8,10 +8,10 @@
 
 #include "xp_hmap.h"
 
-/* Per directory: its inputs, how many carry no hostname, how many repeat one already seen there. */
+/* Per directory: its inputs, and how many are named after the host their trace names. */
 struct dir_count {
 	const char *dir;
-	size_t inputs, without, repeats;
+	size_t inputs, named;
 	size_t run;		/* its run once numbered, when it is one */
 	int one_run;
 };
@@ -22,17 +22,25 @@ static int one_run(struct dir_count *d, enum an_run_by by, struct xp_notes *note
 		return 0;
 	if (by == AN_RUN_BY_DIR)
 		return 1;
-	if (d->without)
-		return 0;	/* a file name cannot tell a host from a round */
-	if (!d->repeats)
-		return 1;	/* a session: a file per host */
-	if (d->repeats == d->inputs - 1)
-		return 0;	/* rounds of one host */
-	if (notes && xp_notes_add(notes, "'%s': %zu profiles of %zu hosts, some hosts in several of them: each profile "
-				  "taken as a run; --run-by dir takes the directory as one run", d->dir, d->inputs,
-				  d->inputs - d->repeats) < 0)
+	if (d->named == d->inputs)
+		return 1;	/* a session: a file per host, named after it */
+	if (!d->named)
+		return 0;	/* rounds */
+	if (notes && xp_notes_add(notes, "'%s': %zu of %zu profiles named after their hosts, the others not: each "
+				  "profile taken as a run; --run-by dir takes the directory as one run", d->dir,
+				  d->named, d->inputs) < 0)
 		return -1;
 	return 0;
+}
+
+/* Whether path's file name, without .xplane.pb[.gz], is host (XProf's <host>.xplane.pb). */
+static int named_after(const char *path, const char *host)
+{
+	const char *base = strrchr(path, '/');
+	size_t n = strlen(host);
+
+	base = base ? base + 1 : path;
+	return n && !strncmp(base, host, n) && (!strcmp(base + n, ".xplane.pb") || !strcmp(base + n, ".xplane.pb.gz"));
 }
 
 /*
@@ -63,18 +71,16 @@ static int short_runs(const struct dir_count *d, size_t nd, size_t max_hosts, st
 int an_group_runs(const struct an_group_in *in, size_t n, enum an_run_by by, struct an_groups *g,
 		  struct xp_notes *notes)
 {
-	struct xp_hmap dirs = {0}, hosts = {0};
+	struct xp_hmap dirs = {0};
 	struct dir_count *d = calloc(n + 1, sizeof(*d));
 	size_t *ix = calloc(n + 1, sizeof(*ix)), i, nd = 0;
-	char **keys = calloc(n + 1, sizeof(*keys));
 	int ret = XP_ERR_NOMEM, r;
 
 	memset(g, 0, sizeof(*g));
-	if (!d || !ix || !keys || !(g->run = calloc(n + 1, sizeof(*g->run))))
+	if (!d || !ix || !(g->run = calloc(n + 1, sizeof(*g->run))))
 		goto out;
 	for (i = 0; i < n; i++) {
-		const char *h = in[i].hostname;
-		size_t at = nd, seen = 0;
+		size_t at = nd;
 
 		if (!in[i].dir)
 			continue;
@@ -84,17 +90,7 @@ int an_group_runs(const struct an_group_in *in, size_t n, enum an_run_by by, str
 			d[nd++].dir = in[i].dir;
 		ix[i] = at;
 		d[at].inputs++;
-		if (!h || !*h) {
-			d[at].without++;
-			continue;
-		}
-		if (asprintf(&keys[i], "%zu/%s", at, h) < 0) {
-			keys[i] = NULL;
-			goto out;
-		}
-		if ((r = xp_hmap_get_or_put(&hosts, keys[i], &seen)) < 0)
-			goto out;
-		d[at].repeats += r;
+		d[at].named += in[i].hostname && in[i].path && named_after(in[i].path, in[i].hostname);
 	}
 	for (i = 0; i < nd; i++)
 		if ((d[i].one_run = one_run(&d[i], by, notes)) < 0)
@@ -116,10 +112,6 @@ int an_group_runs(const struct an_group_in *in, size_t n, enum an_run_by by, str
 	ret = short_runs(d, nd, g->max_hosts, notes);
 out:
 	xp_hmap_release(&dirs);
-	xp_hmap_release(&hosts);
-	for (i = 0; keys && i < n; i++)
-		free(keys[i]);
-	free(keys);
 	free(ix);
 	free(d);
 	if (ret)

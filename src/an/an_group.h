@@ -6,18 +6,16 @@
  * those files are one run of several hosts. A directory of one host's
  * rounds (round1.xplane.pb, round2, ...) is a set of runs.
  *
- * An input's host: the hostname its trace carries (XSpace hostnames, which
- * the profilers write); a file name cannot tell a host from a round.
- *
- * AN_RUN_BY_AUTO: the inputs a directory walk found in one directory are one
- * run when each carries a different hostname in its trace; when every one
- * carries the same hostname, or some carry none (a name alone cannot tell
- * a host from a round), each is a run of its own. Some hostnames repeated
- * and others not is ambiguous: each input is then a run of its own, and a
- * note says so. AN_RUN_BY_DIR: the inputs of one directory are one run,
- * whatever their hosts. AN_RUN_BY_FILE: every input is a run. An input with
- * no directory (a profile given by name) is always a run of its own; the
- * commands give a summary's run its profile's directory.
+ * AN_RUN_BY_AUTO: the profiles of one directory are one run when each is
+ * named after the host its trace names (XSpace hostnames, which the
+ * profilers write): XProf's <host>.xplane.pb[.gz]. Otherwise each is a run
+ * of its own: rounds (runs/round1.xplane.pb ...), whether one machine or
+ * fresh ones each wrote them. Some named so and others not is ambiguous:
+ * each profile is then a run, and a note says so. AN_RUN_BY_DIR: a
+ * directory's profiles are one run, whatever their names and hosts (two
+ * processes of one host, say, which one name cannot tell apart).
+ * AN_RUN_BY_FILE: every profile is a run. A profile with no directory is a
+ * run of its own; the commands give a summary's run its profile's directory.
  *
  * Ownership: an_groups owns its array; an_groups_release frees it.
  */
@@ -35,8 +33,8 @@ enum an_run_by { AN_RUN_BY_AUTO, AN_RUN_BY_DIR, AN_RUN_BY_FILE };
 #define AN_RUN_BY_NAMES "auto|dir|file"
 
 struct an_group_in {
-	const char *path;	/* as listed, for messages */
-	const char *dir;	/* the directory a walk found it in; NULL: not found by a walk */
+	const char *path;	/* the profile's path (its file name is compared with hostname) */
+	const char *dir;	/* its directory; NULL: a run of its own */
 	const char *hostname;	/* the trace's (XSpace hostnames[0]); NULL or "": none */
 };
 

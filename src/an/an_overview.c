@@ -37,7 +37,7 @@ int an_ov_notes(const struct an_ov_result *r, struct xp_notes *notes)
 			    r->strag_left_out == 1 ? "" : "s", r->strag_why) < 0 ? XP_ERR_NOMEM : 0;
 }
 
-/* An input left out of the stragglers (ret, e): counted, the first reason kept; -1 when out of memory. */
+/* An input left out of the stragglers (ret, e): counted, its reason kept (the last); -1 when out of memory. */
 static int strag_done(struct an_ov_result *r, int ret, const struct xp_err *e)
 {
 	if (ret == XP_ERR_NOMEM)

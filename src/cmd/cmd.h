@@ -518,17 +518,16 @@ int cmd_side_read(struct cmd_common *c, const struct an_exec_opts *xo, int side,
 		  struct an_diff_result *res, struct xp_notes *notes, size_t *failed, size_t *approximate);
 /*
  * A side's runs of several hosts: cmd_side_keep after each input added to
- * the side as a run (args: the side's command-line inputs, to tell a
- * profile given by name from one a walk found), cmd_side_group once all
- * are (res's runs from first on grouped as c->run_by says, notes for
- * ambiguous directories and runs missing a host). 0 or -1 when out of memory.
+ * the side as a run, cmd_side_group once all are (res's runs from first on
+ * grouped as c->run_by says, notes for ambiguous directories and runs
+ * missing a host). 0 or -1 when out of memory.
  */
 struct cmd_side_runs {
 	struct cmd_side_input *ins;
 	size_t n, cap;
 	struct xp_arena names;	/* their directories and hostnames */
 };
-int cmd_side_keep(struct cmd_side_runs *s, const struct cmd_input *in, const char *const *args, size_t nargs);
+int cmd_side_keep(struct cmd_side_runs *s, const struct cmd_input *in);
 int cmd_side_group(struct cmd_side_runs *s, const struct cmd_common *c, struct an_diff_result *res, int side,
 		   size_t first, struct xp_notes *notes);
 /* The same grouping for another analysis: the inputs kept, as runs (an_groups_release them). 0 or -1. */

@@ -205,7 +205,7 @@ static int at_input(struct cmd_drive *d, struct cmd_input *in, void *r, struct x
 	(void)r;
 	if (ret < 0) {
 		/* each input added is one of the runs to group */
-		if (!a->compat && cmd_side_keep(&a->runs, in, d->pos, d->npos))
+		if (!a->compat && cmd_side_keep(&a->runs, in))
 			return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
 		return 0;
 	}
@@ -280,9 +280,9 @@ static int few_runs_note(struct xp_notes *notes, const struct an_at_result *r, s
 		n += r->cands[i].s.n_used < 2;
 	if (!n)
 		return 0;
-	return xp_notes_add(notes, "%zu candidate%s left with fewer than 2 run means (of %zu runs, --trim %zu): "
-			    "untested; more runs (or a smaller --trim) give a test", n, n == 1 ? "" : "s", r->runs,
-			    trim);
+	return xp_notes_add(notes, "%zu candidate%s left with fewer than 2 run means to test (of %zu runs; trim %zu "
+			    "from %d run means on): untested; more runs give a test", n, n == 1 ? "" : "s", r->runs,
+			    trim, AN_AT_TRIM_RUNS_MIN);
 }
 
 /*

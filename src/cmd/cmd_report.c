@@ -38,8 +38,6 @@ struct rep_batch {
 	const char *tl_input;
 	struct an_diff_result *dr;	/* --base: these inputs are its current side */
 	struct cmd_side_runs runs;	/* its runs, to group */
-	const char *const *args;	/* the command's inputs */
-	size_t nargs;
 	struct xp_notes *notes;
 	struct cmd_batch b;
 	int ret;		/* an exit code that stops the batch; -1: going on */
@@ -68,7 +66,7 @@ static void *rep_work(size_t i, void *ctx)
 static int keep_run(struct rep_batch *rb, struct cmd_input *in, struct xp_err *err)
 {
 	if ((in->t->nhostnames && !(in->hostname = strdup(in->t->hostnames[0]))) ||
-	    cmd_side_keep(&rb->runs, in, rb->args, rb->nargs))
+	    cmd_side_keep(&rb->runs, in))
 		return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
 	return 0;
 }
@@ -262,7 +260,8 @@ int cmd_report(int argc, char **argv)
 	ao.trim = 1;
 	ao.time = AN_TIME_BUSY;
 	ao.alpha = 0.05;
-	ao.run_means = 1;	/* as the autotune command: a sample per run */
+	ao.run_means = 1;	/* as the autotune command: a sample per run, few runs untrimmed */
+	ao.trim_runs_auto = 1;
 	ko.by = AN_KERN_BY_NAME;
 	ko.device = c.device;
 	po.device = c.device;
@@ -284,8 +283,6 @@ int cmd_report(int argc, char **argv)
 	rb.tl = &tl;
 	rb.tl_input = NULL;
 	rb.dr = base ? &dr : NULL;
-	rb.args = pos;
-	rb.nargs = npos;
 	rb.notes = &notes;
 	rb.ret = -1;
 	jobs = cmd_jobs(&c, paths.n);

@@ -11,13 +11,12 @@
 
 /* A profile added to the side, for grouping the side's runs. */
 struct cmd_side_input {
-	char *dir;		/* the directory a walk found it in, else NULL */
+	char *path, *dir;	/* the profile and its directory */
 	char *hostname;
 };
 
 struct diff_batch {
 	struct cmd_common *c;
-	const char *arg;	/* the side as given */
 	const struct xp_pathlist *paths;
 	const struct an_exec_opts *xo;
 	const regex_t *match;
@@ -192,36 +191,19 @@ out:
 	return ret;
 }
 
-/*
- * The directory a walk found path in (in a): a summary's run is its
- * profile's directory; a profile given by name is a run of its own (NULL,
- * *by_name set).
- */
-static char *walk_dir(struct xp_arena *a, const struct cmd_input *in, const char *const *args, size_t nargs,
-		      int *by_name)
-{
-	const char *slash = strrchr(in->path, '/');
-	size_t i;
-
-	*by_name = 0;
-	for (i = 0; !in->run && i < nargs; i++)
-		if (!strcmp(in->path, args[i])) {
-			*by_name = 1;
-			return NULL;
-		}
-	return slash ? xp_arena_strndup(a, in->path, (size_t)(slash - in->path)) : xp_arena_strndup(a, ".", 1);
-}
-
-int cmd_side_keep(struct cmd_side_runs *s, const struct cmd_input *in, const char *const *args, size_t nargs)
+int cmd_side_keep(struct cmd_side_runs *s, const struct cmd_input *in)
 {
 	struct cmd_side_input *k;
-	int by_name;
+	const char *slash = strrchr(in->path, '/');
 
 	if (xp_grow(&s->ins, &s->cap, s->n, sizeof(*s->ins), 16))
 		return -1;
 	k = &s->ins[s->n++];
 	k->hostname = NULL;
-	if (!(k->dir = walk_dir(&s->names, in, args, nargs, &by_name)) && !by_name)
+	/* the profile's directory (a summary's run: its profile's, as recorded) and name */
+	if (!(k->path = xp_arena_strndup(&s->names, in->path, strlen(in->path))) ||
+	    !(k->dir = slash ? xp_arena_strndup(&s->names, in->path, (size_t)(slash - in->path))
+			     : xp_arena_strndup(&s->names, ".", 1)))
 		return -1;
 	if (in->hostname && !(k->hostname = xp_arena_strndup(&s->names, in->hostname, strlen(in->hostname))))
 		return -1;
@@ -238,7 +220,7 @@ int cmd_side_groups(const struct cmd_side_runs *s, const struct cmd_common *c, s
 	if (!g)
 		return -1;
 	for (i = 0; i < s->n; i++)
-		g[i] = (struct an_group_in){NULL, s->ins[i].dir, s->ins[i].hostname};
+		g[i] = (struct an_group_in){s->ins[i].path, s->ins[i].dir, s->ins[i].hostname};
 	ret = an_group_runs(g, s->n, (enum an_run_by)c->run_by, groups, notes) ? -1 : 0;
 	free(g);
 	return ret;
@@ -298,7 +280,7 @@ static void diff_done(size_t i, void *result, void *ctx)
 		r = add_ops(db, &di->or) ? xp_err_set(&err, XP_ERR_NOMEM, "out of memory") : 0;
 	else
 		r = an_diff_add(db->res, db->side, &in->execs, &err);
-	if (!r && cmd_side_keep(&db->runs, in, &db->arg, 1))
+	if (!r && cmd_side_keep(&db->runs, in))
 		r = xp_err_set(&err, XP_ERR_NOMEM, "out of memory");
 	if (r) {
 		cmd_error("%s", err.msg);
@@ -317,7 +299,6 @@ int cmd_side_read(struct cmd_common *c, const struct an_exec_opts *xo, int side,
 	int ret;
 
 	db.c = c;
-	db.arg = arg;
 	db.xo = xo;
 	db.match = res->opts.match;
 	db.side = side;

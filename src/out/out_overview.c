@@ -208,6 +208,17 @@ static int print_split(FILE *f, const struct an_ov_result *r, const struct out_s
 	return ret;
 }
 
+/* The most planes pooled on one device; 0 when none pooled more than one. */
+static size_t pooled(const struct an_ov_result *r)
+{
+	size_t i, most = 0;
+
+	for (i = 0; i < r->n; i++)
+		if (r->devices[i].planes > most)
+			most = r->devices[i].planes;
+	return most > 1 ? most : 0;
+}
+
 static int print_text(FILE *f, const struct an_ov_result *r, const struct out_style *st)
 {
 	static const unsigned char right[] = {0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
@@ -251,6 +262,9 @@ static int print_text(FILE *f, const struct an_ov_result *r, const struct out_st
 	out_table_release(&t);
 	if (ret)
 		return ret;
+	if (pooled(r) && fprintf(f, "times: one input's, the mean over the inputs pooled on each device (up to %zu); "
+				  "EVENTS: all of theirs\n", pooled(r)) < 0)
+		return -1;
 	if (nst || r->host_steps.n) {
 		const char *hs[] = {"STEPS", "COUNT", hd[0], hd[1], hd[2], hd[3]};
 

@@ -33,27 +33,29 @@ static void check_groups(const struct an_group_in *in, size_t n, enum an_run_by 
 
 static void test_sessions(void)
 {
-	/* two session directories of two hosts, in walk order, and a profile given by name */
+	/* two session directories of two hosts (files named after them), and a profile with no directory */
 	static const struct an_group_in s[] = {
-		{"s1/a.pb", "s1", "host-a"}, {"s1/b.pb", "s1", "host-b"},
-		{"s2/a.pb", "s2", "host-a"}, {"s2/b.pb", "s2", "host-b"},
-		{"x.pb", NULL, "host-a"},
+		{"s1/host-a.xplane.pb", "s1", "host-a"}, {"s1/host-b.xplane.pb.gz", "s1", "host-b"},
+		{"s2/host-a.xplane.pb", "s2", "host-a"}, {"s2/host-b.xplane.pb", "s2", "host-b"},
+		{"host-a.xplane.pb", NULL, "host-a"},
 	};
-	/* one host's rounds; rounds without hostnames (a name cannot tell a host from a round) */
+	/* one host's rounds; rounds of fresh machines (each its own host, the files not named after them) */
 	static const struct an_group_in rounds[] = {
-		{"r/0.pb", "r", "h"}, {"r/1.pb", "r", "h"}, {"r/2.pb", "r", "h"},
+		{"r/0.xplane.pb", "r", "h"}, {"r/1.xplane.pb", "r", "h"}, {"r/2.xplane.pb", "r", "h"},
 	};
 	static const struct an_group_in nameless[] = {
-		{"r/host0.pb", "r", NULL}, {"r/host1.pb", "r", ""},
+		{"r/round0.xplane.pb", "r", "pod-1"}, {"r/round1.xplane.pb", "r", ""},
 	};
-	/* host-a twice, host-b once: ambiguous */
+	/* two named after their hosts, one not: ambiguous; a name that only begins with the host's is not it */
 	static const struct an_group_in mixed[] = {
-		{"m/a1.pb", "m", "host-a"}, {"m/b.pb", "m", "host-b"}, {"m/a2.pb", "m", "host-a"},
+		{"m/host-a.xplane.pb", "m", "host-a"}, {"m/host-b.xplane.pb", "m", "host-b"},
+		{"m/host-a2.xplane.pb", "m", "host-a"},
 	};
 	/* a session's files apart in the walk (a subdirectory between them), and a run missing a host */
 	static const struct an_group_in apart[] = {
-		{"s/a.pb", "s", "host-a"}, {"s/t/a.pb", "s/t", "host-a"}, {"s/b.pb", "s", "host-b"},
-		{"s/t/b.pb", "s/t", "host-b"}, {"u/a.pb", "u", "host-a"},
+		{"s/host-a.xplane.pb", "s", "host-a"}, {"s/t/host-a.xplane.pb", "s/t", "host-a"},
+		{"s/host-b.xplane.pb", "s", "host-b"}, {"s/t/host-b.xplane.pb", "s/t", "host-b"},
+		{"u/host-a.xplane.pb", "u", "host-a"},
 	};
 
 	check_groups(s, 5, AN_RUN_BY_AUTO, (const size_t[]){0, 0, 1, 1, 2}, 3, 2, 0);

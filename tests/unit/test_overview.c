@@ -194,8 +194,8 @@ static void add_files(struct an_ov_result *r, const char *const *rel, size_t n)
 static void hosts_and_means(void)
 {
 	static const char *const two_hosts[] = {
-		"sessions/base/run_0/host_a.xplane.pb", "sessions/base/run_0/host_b.xplane.pb",
-		"sessions/base/run_1/host_a.xplane.pb",
+		"sessions/base/run_0/host-a.xplane.pb", "sessions/base/run_0/host-b.xplane.pb",
+		"sessions/base/run_1/host-a.xplane.pb",
 	};
 	static const char *const one_host[] = {
 		"sessions/rounds/round_0.xplane.pb", "sessions/rounds/round_1.xplane.pb",
