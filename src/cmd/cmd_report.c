@@ -326,7 +326,6 @@ int cmd_report(int argc, char **argv)
 	rep.ninputs = paths.n;
 	rep.functions = &fr;
 	rep.overview = &ov;
-	rep.stragglers = &ov.strag;
 	rep.timeline = &tl;
 	rep.timeline_input = rb.tl_input;
 	rep.kernels = &kr;

@@ -885,7 +885,7 @@ int out_report(FILE *f, const struct out_report *r)
 
 	head(f, r);
 	overview(f, r->overview);
-	stragglers(f, r->stragglers, r->top);
+	stragglers(f, r->overview ? &r->overview->strag : NULL, r->top);
 	functions(f, r->functions, r->top);
 	timeline(f, r);
 	kernels(f, r->kernels, r->top);

@@ -18,7 +18,6 @@
 #include "an_ops.h"
 #include "an_overview.h"
 #include "an_report.h"
-#include "an_straggle.h"
 #include "xp_err.h"
 
 struct out_rep_input {
@@ -33,8 +32,7 @@ struct out_report {
 	const struct out_rep_input *inputs;
 	size_t ninputs;
 	const struct an_fn_result *functions;
-	const struct an_ov_result *overview;
-	const struct an_strag_result *stragglers;	/* NULL: none */
+	const struct an_ov_result *overview;	/* its stragglers too (an empty result: no section) */
 	const struct an_rep_timeline *timeline;	/* of the first input */
 	const char *timeline_input;
 	const struct an_kern_result *kernels;
