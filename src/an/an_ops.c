@@ -330,6 +330,9 @@ struct plane_ctx {
 	size_t nmods;
 	struct probe_memo *memo;	/* MEMO_SLOTS, or NULL: none */
 	struct names_memo *names;	/* per event metadata, or NULL: none */
+	/* The module of the last op probed (ops come in order: most share it): what tpu_probe took of it. */
+	const struct span *last_mod;
+	struct op_probe mod_probe;
 };
 
 static int probe_same(const struct op_probe *a, const struct op_probe *b)
@@ -503,7 +506,12 @@ static void tpu_probe(struct plane_ctx *c, const struct xp_event *e, enum an_op_
 	q->line = line;
 	tpu_names(c, e, line, q);
 	str_stat(p, e, XP_K_HLO_CATEGORY, &q->category, &q->category_len);
-	if (m) {
+	if (m && m == c->last_mod) {
+		q->module = c->mod_probe.module;
+		q->module_len = c->mod_probe.module_len;
+		q->has_program_id = c->mod_probe.has_program_id;
+		q->program_id = c->mod_probe.program_id;
+	} else if (m) {
 		const struct xp_event *me = &p->events[m->idx];
 		const char *raw;
 		size_t rlen;
@@ -523,6 +531,8 @@ static void tpu_probe(struct plane_ctx *c, const struct xp_event *e, enum an_op_
 				q->has_program_id = 1;
 			}
 		}
+		c->last_mod = m;
+		c->mod_probe = *q;
 	}
 	if (!q->has_program_id)
 		q->has_program_id = !program_value(p, xp_event_stat(p, e, XP_K_PROGRAM_ID), &q->program_id);
@@ -762,6 +772,34 @@ static struct an_ops_device *device_get(struct an_ops_result *r, const char *key
 	return d->name ? d : NULL;
 }
 
+/*
+ * Whether p has events on the lines ops reads (an_ops_want_lines): a trace
+ * read for more (summarize's one read) may hold others, which ops leaves
+ * as its own read would. -1 when out of memory.
+ */
+static int has_op_events(const struct xp_plane *p)
+{
+	const char **names = xp_malloc_big(p->nlines + 1, sizeof(*names));
+	unsigned char *want = malloc(p->nlines + 1);
+	size_t i;
+	int has = 0;
+
+	if (!names || !want) {
+		free(names);
+		free(want);
+		return -1;
+	}
+	for (i = 0; i < p->nlines; i++)
+		names[i] = p->lines[i].name;
+	memset(want, 1, p->nlines);
+	an_ops_want_lines(p->name, names, p->nlines, want, NULL);
+	for (i = 0; i < p->nlines && !has; i++)
+		has = want[i] && p->lines[i].nevents;
+	free(names);
+	free(want);
+	return has;
+}
+
 int an_ops_add_plane(struct an_ops_result *r, struct xp_trace *t, size_t i, struct xp_err *err)
 {
 	struct plane_ctx c = {.r = r};
@@ -773,6 +811,8 @@ int an_ops_add_plane(struct an_ops_result *r, struct xp_trace *t, size_t i, stru
 	c.p = &t->planes[i];
 	if (!c.p->nevents)
 		return 0;
+	if ((ret = has_op_events(c.p)) <= 0)
+		return ret ? xp_err_set(err, XP_ERR_NOMEM, "out of memory") : 0;
 	key = an_device_key(t->nhostnames ? t->hostnames[0] : "", c.p->name);
 	c.dev = key ? device_get(r, key, &c.dev_ix, &is_new) : NULL;
 	free(key);

@@ -116,6 +116,12 @@ struct cmd_common {
 	int summaries;
 	/* Also the size and crc32 of each input file (cmd_input), for summaries. */
 	int provenance;
+	/*
+	 * summarize: each trace read once for its executions, kernels and ops
+	 * (the lines and key stats of the three), cmd_input_parts then working
+	 * on the kept trace.
+	 */
+	int sections;
 	const char *history, *commit;	/* --history FILE, --commit REV (CMD_OPTS_HISTORY) */
 	int repair;		/* --repair: an appended file's cut last line is removed */
 	int keep_duplicates;	/* --keep-duplicates: copies of one run counted as runs (cmd_distinct) */
@@ -306,9 +312,12 @@ struct cmd_input *cmd_input_kernels(const struct cmd_common *c, const char *path
 struct cmd_input *cmd_input_ops(const struct cmd_common *c, const char *path, unsigned jobs,
 				struct an_ops_result *r, int keep);
 /*
- * For summarize: reads in->path again as kernels and as ops read it, each
+ * For summarize: in->path's kernels and ops as those commands read it, each
  * device plane kept apart, into in->kernels and in->ops with those reads'
- * warnings. Fills in->code and err on failure.
+ * warnings; then frees in->t. From the kept trace in->t (read with
+ * c->sections) where its read counted nothing odd, so that the warnings are
+ * those of the commands' own reads; else read again as each reads it.
+ * Fills in->code and err on failure.
  */
 void cmd_input_parts(const struct cmd_common *c, unsigned jobs, struct cmd_input *in);
 /*

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <zlib.h>
+#include <libdeflate.h>
 
 #include "an_input.h"
 
@@ -89,10 +89,38 @@ int cmd_read_deferred(const struct cmd_common *c, const char *path, unsigned job
 	return read_input(c, path, jobs, 1, wants_no_plane, NULL, t, err);
 }
 
+/* The lines executions are found on and those ops reads (summarize's one read for its sections). */
+static void sections_want_lines(const char *plane, const char *const *names, size_t n, unsigned char *want,
+				void *device_pattern)
+{
+	unsigned char small[64], *ops = n <= sizeof(small) ? small : malloc(n);
+	size_t i;
+
+	if (!ops) {	/* every line then: more read, nothing missed */
+		memset(want, 1, n);
+		return;
+	}
+	memcpy(ops, want, n);
+	an_exec_want_lines(plane, names, n, want, device_pattern);
+	an_ops_want_lines(plane, names, n, ops, device_pattern);
+	for (i = 0; i < n; i++)
+		want[i] |= ops[i];
+	if (ops != small)
+		free(ops);
+}
+
 int cmd_read(const struct cmd_common *c, const char *path, unsigned jobs, int lazy,
 	     struct xp_trace **t, struct xp_err *err)
 {
 	/* Without --children only the lines of device work are read. */
+	if (c->sections) {
+		struct cmd_common s = *c;
+
+		if (s.read.keys)
+			s.read.keys |= AN_KERN_KEYS | AN_OPS_KEYS;
+		return read_input(&s, path, jobs, lazy, an_exec_wants_plane, c->children ? NULL : sections_want_lines,
+				  t, err);
+	}
 	return read_input(c, path, jobs, lazy, an_exec_wants_plane, c->children ? NULL : an_exec_want_lines, t,
 			  err);
 }
@@ -101,7 +129,7 @@ int cmd_read(const struct cmd_common *c, const char *path, unsigned jobs, int la
 static int file_crc(const char *path, uint64_t *size, uint32_t *crc, struct xp_err *err)
 {
 	unsigned char buf[1 << 16];
-	uLong c = crc32(0, Z_NULL, 0);
+	uint32_t c = 0;
 	uint64_t n = 0;
 	FILE *f;
 	size_t k;
@@ -113,7 +141,7 @@ static int file_crc(const char *path, uint64_t *size, uint32_t *crc, struct xp_e
 	if (!(f = fopen(path, "rb")))
 		return xp_err_set(err, XP_ERR_IO, "cannot open '%s': %s", path, strerror(errno));
 	while ((k = fread(buf, 1, sizeof(buf), f)) > 0) {
-		c = crc32(c, buf, (uInt)k);
+		c = libdeflate_crc32(c, buf, k);	/* zlib's crc32, several times faster */
 		n += k;
 	}
 	k = (size_t)ferror(f);
@@ -121,7 +149,7 @@ static int file_crc(const char *path, uint64_t *size, uint32_t *crc, struct xp_e
 	if (k)
 		return xp_err_set(err, XP_ERR_IO, "cannot read '%s'", path);
 	*size = n;
-	*crc = (uint32_t)c;
+	*crc = c;
 	return 0;
 }
 
@@ -283,6 +311,7 @@ static int read_as(const struct cmd_common *c, const struct an_analysis *an, con
 	if (k.read.keys)
 		k.read.keys |= c->extra_keys;
 	k.children = NULL;
+	k.sections = 0;
 	if (an->read.how == AN_READ_OPS)
 		return cmd_read_lines(&k, path, jobs, an_ops_want_lines, t, err);
 	return cmd_read(&k, path, jobs, 1, t, err);
@@ -397,8 +426,22 @@ struct cmd_input *cmd_input_ops(const struct cmd_common *c, const char *path, un
 	return input_section(c, path, jobs, &f, r, keep);
 }
 
+/*
+ * Whether reading t counted nothing odd: then the reads of kernels and ops
+ * (other lines and key stats of the same planes) would have counted nothing
+ * either, and their warnings are the profiler's errors and warnings alone.
+ */
+static int read_clean(const struct xp_trace *t)
+{
+	const struct xp_read_counts *k = &t->counts;
+
+	return !k->aggregated_events && !k->events_missing_metadata && !k->stats_missing_metadata &&
+	       !k->duplicate_metadata;
+}
+
 void cmd_input_parts(const struct cmd_common *c, unsigned jobs, struct cmd_input *in)
 {
+	struct xp_trace *kept = in->t && c->sections && read_clean(in->t) ? in->t : NULL;
 	int ops;
 
 	for (ops = 0; ops < 2 && !in->code; ops++) {
@@ -409,14 +452,16 @@ void cmd_input_parts(const struct cmd_common *c, unsigned jobs, struct cmd_input
 
 		memset(&part, 0, sizeof(part));
 		part.path = in->path;
-		if (!(part.code = read_as(c, ops ? &an_ops_analysis : &an_kernels_analysis, in->path, jobs, &part.t,
-					  &part.err))) {
+		part.t = kept;
+		if (kept || !(part.code = read_as(c, ops ? &an_ops_analysis : &an_kernels_analysis, in->path, jobs,
+						   &part.t, &part.err))) {
 			r = ops ? an_run_ops_of(&in->ops, part.t, c->device, &part.err)
 				: an_run_kernels_of(&in->kernels, part.t, c->device, &part.err);
 			added(&part, r);
 			cmd_input_changed(&part);
 		}
-		xp_trace_free(part.t);
+		if (part.t != kept)
+			xp_trace_free(part.t);
 		if ((in->code = part.code)) {
 			in->err = part.err;
 			xp_notes_release(&part.notes);
@@ -427,4 +472,6 @@ void cmd_input_parts(const struct cmd_common *c, unsigned jobs, struct cmd_input
 		*w = part.notes.msgs;	/* the warnings move to the section */
 		*nw = part.notes.n;
 	}
+	xp_trace_free(in->t);
+	in->t = NULL;
 }

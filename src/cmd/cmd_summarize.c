@@ -32,9 +32,9 @@ struct sum_batch {
 static void *sum_work(size_t i, void *ctx)
 {
 	struct sum_batch *sb = ctx;
-	struct cmd_input *in = cmd_input_process(&sb->a->c, sb->paths->paths[i], sb->plane_jobs, sb->xo, 0);
+	struct cmd_input *in = cmd_input_process(&sb->a->c, sb->paths->paths[i], sb->plane_jobs, sb->xo, 1);
 
-	/* a trace is read again as kernels and ops read it: their warnings are those reads' own */
+	/* the trace, read once for its sections, gives its kernels and ops as those commands read it */
 	if (in && !in->code && !in->run)
 		cmd_input_parts(&sb->a->c, sb->plane_jobs, in);
 	return in;
@@ -166,6 +166,7 @@ int cmd_summarize(int argc, char **argv)
 		goto out;
 	cmd_read_profile(&a.c, &an_exec_read_profile);	/* a summary summarised again: its runs, as they were */
 	a.c.provenance = 1;
+	a.c.sections = 1;
 	if ((ret = cmd_batch_inputs(&sb.b, &a.c, pos, npos, &paths, &notes, &sb.plane_jobs)) >= 0)
 		goto out;
 	sb.a = &a;
