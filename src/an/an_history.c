@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "an_group.h"
 #include "xp_arena.h"
 #include "xp_hmap.h"
 
@@ -81,8 +82,9 @@ static int make_groups(const struct an_run *runs, size_t n, struct an_hist_resul
 			if (xp_grow(&r->groups, &cap, r->ngroups, sizeof(*r->groups), 16))
 				return XP_ERR_NOMEM;
 			k = r->ngroups++;
-			r->groups[k] = (struct an_hist_group){x->hist.commit, x->hist.dirty, x->hist.run, x->hist.time, 0,
-							      0, x, k};
+			r->groups[k] = (struct an_hist_group){.commit = x->hist.commit, .dirty = x->hist.dirty,
+							      .run = x->hist.run, .time = x->hist.time, .first_ = x,
+							      .order_ = k};
 		}
 		r->groups[k].nprofiles++;
 		gof[i] = k;
@@ -101,17 +103,62 @@ static int make_groups(const struct an_run *runs, size_t n, struct an_hist_resul
 	return 0;
 }
 
-/* One group's rows as an_diff sees them, on one side. */
-static int group_diff(const struct an_run *runs, size_t n, const size_t *gof, size_t g, int side,
-		      struct an_diff_result *d, struct xp_err *err)
+/*
+ * The runs the profiles of one group form (an_group_runs as by says: a
+ * session's hosts are one run), from the paths and hostnames recorded:
+ * each profile's run into run (count of them), their number returned;
+ * 0 when out of memory.
+ */
+static size_t group_runs(const struct an_run *runs, size_t n, const size_t *gof, size_t g, enum an_run_by by,
+			 size_t *run)
 {
-	size_t i;
+	struct an_group_in *in = calloc(n + 1, sizeof(*in));
+	struct xp_arena a = {0};
+	struct an_groups gr;
+	size_t i, k = 0, nruns = 0;
+
+	for (i = 0; in && i < n; i++) {
+		const char *p = runs[i].path ? runs[i].path : "", *slash = strrchr(p, '/');
+
+		if (gof[i] != g)
+			continue;
+		in[k].path = p;
+		in[k].hostname = runs[i].nhostnames ? runs[i].hostnames[0] : NULL;
+		if (!(in[k].dir = slash ? xp_arena_strndup(&a, p, (size_t)(slash - p)) : "."))
+			goto out;
+		k++;
+	}
+	if (in && !an_group_runs(in, k, by, &gr, NULL)) {
+		memcpy(run, gr.run, k * sizeof(*run));
+		nruns = gr.nruns;
+		an_groups_release(&gr);
+	}
+out:
+	xp_arena_release(&a);
+	free(in);
+	return nruns;
+}
+
+/* One group's rows as an_diff sees them, on one side: a sample per run of its profiles. */
+static int group_diff(const struct an_run *runs, size_t n, const size_t *gof, size_t g, int side,
+		      enum an_run_by by, struct an_diff_result *d, struct xp_err *err)
+{
+	size_t i, k = 0, first = d->runs[side], nruns, *run;
 	int ret = 0;
 
 	for (i = 0; i < n && !ret; i++)
-		if (gof[i] == g)
-			ret = an_diff_add(d, side, &runs[i].execs, err);
-	return ret;
+		if (gof[i] == g && !(ret = an_diff_add(d, side, &runs[i].execs, err)))
+			k++;
+	if (ret || k < 2)
+		return ret;
+	if (!(run = malloc(k * sizeof(*run))) || !(nruns = group_runs(runs, n, gof, g, by, run))) {
+		free(run);
+		return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
+	}
+	an_diff_group(d, side, first, run, k, nruns);
+	d->profiles[side] += k;
+	free(run);
+	return 0;
 }
 
 /* The first group (in time) of g's commit among those comparable with the latest. */
@@ -169,8 +216,8 @@ static int pick_baseline(struct an_hist_result *r, const char *want, struct xp_e
 	return 0;
 }
 
-int an_hist_compute(const struct an_run *runs, size_t n, const struct an_diff_opts *o, const char *baseline,
-		    struct an_hist_result *r, struct xp_err *err)
+int an_hist_compute(const struct an_run *runs, size_t n, const struct an_diff_opts *o, enum an_run_by by,
+		    const char *baseline, struct an_hist_result *r, struct xp_err *err)
 {
 	size_t *gof = malloc((n ? n : 1) * sizeof(*gof)), g, i, k;
 	struct xp_hmap keys = {0};
@@ -199,7 +246,8 @@ int an_hist_compute(const struct an_run *runs, size_t n, const struct an_diff_op
 		struct an_diff_result d;
 
 		an_diff_init(&d, o);
-		ret = group_diff(runs, n, gof, g, 0, &d, err);
+		ret = group_diff(runs, n, gof, g, 0, by, &d, err);
+		r->groups[g].nruns = d.runs[0];
 		if (!ret)
 			ret = an_diff_finish(&d, err);
 		for (k = 0; !ret && k < d.nrows; k++) {
@@ -229,9 +277,9 @@ int an_hist_compute(const struct an_run *runs, size_t n, const struct an_diff_op
 			goto nomem;
 	}
 	if (r->base_why != AN_HB_NONE) {
-		ret = group_diff(runs, n, gof, r->baseline, 0, &r->diff, err);
+		ret = group_diff(runs, n, gof, r->baseline, 0, by, &r->diff, err);
 		if (!ret)
-			ret = group_diff(runs, n, gof, r->latest, 1, &r->diff, err);
+			ret = group_diff(runs, n, gof, r->latest, 1, by, &r->diff, err);
 		if (!ret)
 			ret = an_diff_finish(&r->diff, err);
 	}

@@ -5,7 +5,9 @@
  * options), the groups in the order they were recorded (by time, then
  * commit and run number: a merged file has its lines in another order); per row (an_diff's rows: functions or
  * autotune candidates) its mean in each group (an_diff's samples: a
- * group's executions when it holds one profile, else its profiles' means);
+ * group's executions when its profiles are one run, else its runs' means:
+ * the profiles of a session's hosts are one run, as an_group_runs groups
+ * them from their recorded paths and hostnames);
  * and the latest group compared with a baseline group by an_diff.
  *
  * Baseline, among the groups recorded with the latest's options (others
@@ -24,6 +26,7 @@
 #include <stdint.h>
 
 #include "an_diff.h"
+#include "an_group.h"
 #include "an_run.h"
 
 /* The runs one command with --history recorded: same commit, run number, time, host and options. */
@@ -33,6 +36,7 @@ struct an_hist_group {
 	uint64_t run;
 	int64_t time;
 	size_t nprofiles;
+	size_t nruns;		/* the runs its profiles form (a session's hosts are one) */
 	int comparable;		/* recorded with the latest group's options (--device, --children, --min-duration) */
 	/* private */
 	const struct an_run *first_;
@@ -64,13 +68,14 @@ struct an_hist_result {
 };
 
 /*
- * Computes the trend of n runs (their executions are read, not taken).
+ * Computes the trend of n runs (their executions are read, not taken); by:
+ * which of a group's profiles are one run (an_group.h).
  * baseline: a commit (a prefix of the recorded short hash, '+' for a dirty
  * tree), NULL for the default. 0; XP_ERR_USAGE when the baseline commit is
  * not in the file or no run has history; XP_ERR_NOMEM.
  */
-int an_hist_compute(const struct an_run *runs, size_t n, const struct an_diff_opts *o, const char *baseline,
-		    struct an_hist_result *r, struct xp_err *err);
+int an_hist_compute(const struct an_run *runs, size_t n, const struct an_diff_opts *o, enum an_run_by by,
+		    const char *baseline, struct an_hist_result *r, struct xp_err *err);
 void an_hist_release(struct an_hist_result *r);
 
 #endif

@@ -491,8 +491,8 @@ void cmd_distinct_release(struct cmd_distinct *s);
 
 #define CMD_OPT_RUN_BY(c)                                                                         \
 	{"run-by", 0, OPT_ENUM, &(c)->run_by, "auto|dir|file",                                     \
-	 "which profiles are one run: auto (default: a directory's profiles of different hosts, as "  \
-	 "XProf's session directory), dir (a directory's profiles) or file (each profile)"}
+	 "which profiles are one run: auto (default: a directory's profiles each named after its host, " \
+	 "as XProf's session directory), dir (a directory's profiles) or file (each profile)"}
 
 #define CMD_OPT_KEEP_DUPLICATES(c)                                                                \
 	{"keep-duplicates", 0, OPT_FLAG, &(c)->keep_duplicates, NULL,                              \

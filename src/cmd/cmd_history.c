@@ -84,6 +84,7 @@ int cmd_history(int argc, char **argv)
 		 "autotune level: group 1 of REGEX is the candidate id (default " AN_AT_DEFAULT_ID_REGEX ")"},
 		CMD_OPT_DEVICE(&c, "gpu, TPU:1"),
 		CMD_OPT_KEEP_DUPLICATES(&c),
+		CMD_OPT_RUN_BY(&c),
 		{"time", 0, OPT_STR, &c.time, "busy|span", "busy: union of device intervals (default); span: first start to last end"},
 		{"gate", 0, OPT_STR, &gate_s, "PCT",
 		 "exit 8 when a row of the latest run is slower than its baseline by more than PCT percent in the mean "
@@ -163,7 +164,7 @@ int cmd_history(int argc, char **argv)
 			goto out;
 		}
 	}
-	if ((ret = an_hist_compute(runs, nruns, &dopt, baseline, &res, &err))) {
+	if ((ret = an_hist_compute(runs, nruns, &dopt, (enum an_run_by)c.run_by, baseline, &res, &err))) {
 		cmd_error("'%s': %s", pos[0], err.msg);
 		ret = cmd_exit_for(ret);
 		goto out;

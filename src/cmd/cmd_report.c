@@ -231,7 +231,7 @@ int cmd_report(int argc, char **argv)
 				ret = EXIT_ERROR;
 				goto out;
 			}
-		if ((ret = an_hist_compute(runs, nruns, &dopt, NULL, &hr, &err))) {
+		if ((ret = an_hist_compute(runs, nruns, &dopt, (enum an_run_by)c.run_by, NULL, &hr, &err))) {
 			cmd_error("'%s': %s", hist_file, err.msg);
 			ret = cmd_exit_for(ret);
 			goto out;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "out_diff.h"
 #include "out_json.h"
 
 /* "abc1234+#2": commit, '+' for a dirty tree, run number. */
@@ -53,6 +54,7 @@ static int print_json(FILE *f, const struct an_hist_result *r, const struct xp_n
 		cJSON_AddNumberToObject(o, "run", (double)gr->run);
 		cJSON_AddNumberToObject(o, "time", (double)gr->time);
 		cJSON_AddNumberToObject(o, "profiles", (double)gr->nprofiles);
+		cJSON_AddNumberToObject(o, "runs", (double)gr->nruns);
 	}
 	cJSON_AddNumberToObject(doc, "latest", (double)r->latest);
 	if (r->base_why == AN_HB_NONE)
@@ -168,14 +170,17 @@ static int print_rows(FILE *f, enum out_mode mode, const struct an_hist_result *
 		ret = fprintf(f, "\n%zu earlier run%s not shown (--json has every one)\n", first,
 			      first == 1 ? "" : "s") < 0 ? -1 : 0;
 	if (!ret && mode == OUT_TABLE) {
-		char a[128], b[128];
+		char a[128], b[128], ra[96], rb[96];
 
 		group_name(a, sizeof(a), &r->groups[r->latest]);
 		if (r->base_why == AN_HB_NONE) {
 			ret = fprintf(f, "\nlatest %s: no earlier run to compare with\n", a) < 0 ? -1 : 0;
 		} else {
 			group_name(b, sizeof(b), &r->groups[r->baseline]);
-			ret = fprintf(f, "\nlatest %s against %s (%s)\n", a, b, base_why(r->base_why)) < 0 ? -1 : 0;
+			out_diff_runs(rb, sizeof(rb), &r->diff, 0);
+			out_diff_runs(ra, sizeof(ra), &r->diff, 1);
+			ret = fprintf(f, "\nlatest %s (%s) against %s (%s; %s)\n", a, ra, b, rb, base_why(r->base_why)) < 0
+				      ? -1 : 0;
 		}
 	}
 out:

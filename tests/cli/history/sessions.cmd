@@ -1,0 +1,1 @@
+xplane-stat functions --history $TMP/h.jsonl --commit aaa $SYNTH/sessions/base >/dev/null 2>&1 && xplane-stat functions --history $TMP/h.jsonl --commit bbb $SYNTH/sessions/cur >/dev/null 2>&1 && xplane-stat history $TMP/h.jsonl && xplane-stat history --run-by file $TMP/h.jsonl && xplane-stat history --json $TMP/h.jsonl | grep -E '"(profiles|runs|p_value)"'
