@@ -43,6 +43,7 @@ struct an_summary_line {
 	char *path;		/* the run's input path (owned) */
 	uint64_t size;
 	uint32_t crc32;
+	char *hostname;		/* the trace's first hostname (owned); NULL: none */
 };
 /*
  * Splits data into its non-empty lines and checks each; the first bad line

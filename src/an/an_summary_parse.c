@@ -1288,8 +1288,11 @@ int an_summary_split(const char *data, size_t len, const char *file, struct an_s
 			ret = xp_err_set(err, XP_ERR_NOMEM, "out of memory");
 			break;
 		}
-		(*lines)[(*n)++] = (struct an_summary_line){data + k, j - k, run.path, run.size, run.crc32};
+		(*lines)[(*n)++] = (struct an_summary_line){data + k, j - k, run.path, run.size, run.crc32,
+							   run.nhostnames ? run.hostnames[0] : NULL};
 		run.path = NULL;
+		if (run.nhostnames)
+			run.hostnames[0] = NULL;	/* moved to the line */
 		an_run_release(&run);
 	}
 	if (ret) {
@@ -1304,8 +1307,10 @@ void an_summary_lines_free(struct an_summary_line *lines, size_t n)
 {
 	size_t i;
 
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		free(lines[i].path);
+		free(lines[i].hostname);
+	}
 	free(lines);
 }
 

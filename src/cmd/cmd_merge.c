@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "an_group.h"
 #include "an_summary.h"
 #include "cmd.h"
 
@@ -75,6 +76,45 @@ static void merge_done(size_t i, void *result, void *ctx)
 	}
 }
 
+/*
+ * What merging tells of the runs (lines in canonical order): a profile
+ * summarised twice with other bytes (its host would count twice), and the
+ * grouping's notes (a run short of hosts, an ambiguous directory) as the
+ * commands reading the result will group it. 0 or -1 when out of memory.
+ */
+static int merge_notes(const struct an_summary_line *all, size_t n, int run_by, struct xp_notes *notes)
+{
+	struct an_group_in *in = calloc(n + 1, sizeof(*in));
+	struct xp_arena a = {0};
+	struct an_groups g;
+	size_t i, twice = 0;
+	int ret = -1;
+
+	for (i = 0; in && i < n; i++) {
+		const char *slash = strrchr(all[i].path, '/');
+
+		if (i && !strcmp(all[i].path, all[i - 1].path) &&
+		    (all[i].size != all[i - 1].size || all[i].crc32 != all[i - 1].crc32) && ++twice <= 3 &&
+		    xp_notes_add(notes, "'%s' was summarised more than once, from other bytes each time: each is a "
+				 "profile of its run", all[i].path))
+			goto out;
+		in[i].path = all[i].path;
+		in[i].hostname = all[i].hostname;
+		if (!(in[i].dir = slash ? xp_arena_strndup(&a, all[i].path, (size_t)(slash - all[i].path)) : "."))
+			goto out;
+	}
+	if (in && twice > 3 && xp_notes_add(notes, "%zu more profiles summarised more than once", twice - 3))
+		goto out;
+	if (in && !an_group_runs(in, n, (enum an_run_by)run_by, &g, notes)) {
+		an_groups_release(&g);
+		ret = 0;
+	}
+out:
+	xp_arena_release(&a);
+	free(in);
+	return ret;
+}
+
 int cmd_merge(int argc, char **argv)
 {
 	struct merge_args a = {0};
@@ -83,6 +123,7 @@ int cmd_merge(int argc, char **argv)
 		{"output", 'o', OPT_STR, &a.c.output, "FILE",
 		 "write to FILE (via a temporary name, renamed when complete); - or none: stdout"},
 		{"jobs", 'j', OPT_COUNT, &a.c.jobs, "N", "threads checking files (default: online CPUs)"},
+		CMD_OPT_RUN_BY(&a.c),
 		{"max-input-size", 0, OPT_BYTES, &a.c.max_input, "SIZE",
 		 "refuse input from stdin or a pipe, or gzip input, over SIZE bytes (default 16G)"},
 		{0},
@@ -93,10 +134,13 @@ int cmd_merge(int argc, char **argv)
 		"checked. The result holds every run of every input once per time it appears, in a\n"
 		"canonical order, so any grouping of merges gives the same file: merge the\n"
 		"summaries of a cluster's profiles in a tree, in any order. Runs seen more than\n"
-		"once (identical lines) are kept and counted in a warning.",
+		"once (identical lines) are kept and counted in a warning. The lines are grouped\n"
+		"into runs as the commands reading them group them (--run-by): a run with fewer\n"
+		"hosts than the largest, or a profile summarised twice from other bytes, is warned of.",
 		opts, .min_pos = 1, .pos_msg = "no summary file given",
 	};
 	struct merge_ctx m = {0};
+	struct xp_notes notes = {0};
 	struct an_summary_line *all = NULL;
 	struct cmd_out out = {0};
 	const char **pos = NULL;
@@ -139,6 +183,12 @@ int cmd_merge(int argc, char **argv)
 	if (dups)
 		cmd_error("warning: %zu run%s appear%s more than once (identical lines): kept; check that "
 			  "the inputs do not overlap", dups, dups == 1 ? "" : "s", dups == 1 ? "s" : "");
+	if (merge_notes(all, n, a.c.run_by, &notes)) {
+		cmd_error("out of memory");
+		ret = EXIT_ERROR;
+		goto out;
+	}
+	cmd_print_notes(&notes);
 	if ((ret = cmd_out_open(&out, a.c.output)))
 		goto out;
 	for (i = 0; i < n && !cmd_out_put(&out, all[i].p, all[i].len) && !cmd_out_put(&out, "\n", 1); i++)
@@ -158,6 +208,7 @@ out:
 		mfile_free(m.done[i]);
 	free(m.done);
 	free(all);
+	xp_notes_release(&notes);
 	cmd_common_release(&a.c);
 	free(pos);
 	return ret;

@@ -1,0 +1,1 @@
+xplane-stat summarize $SYNTH/sessions/partial -o $TMP/p.jsonl 2>/dev/null && xplane-stat summarize $SYNTH/sessions/base -o $TMP/b.jsonl && xplane-stat merge $TMP/p.jsonl $TMP/b.jsonl -o $TMP/m.jsonl && xplane-stat merge --run-by file $TMP/p.jsonl -o $TMP/f.jsonl && wc -l < $TMP/m.jsonl

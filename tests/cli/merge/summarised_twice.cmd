@@ -1,0 +1,1 @@
+cp $SYNTH/sessions/rounds/round_0.xplane.pb $TMP/r.xplane.pb; xplane-stat summarize $TMP/r.xplane.pb -o $TMP/a.jsonl && cp $SYNTH/sessions/rounds/round_1.xplane.pb $TMP/r.xplane.pb && xplane-stat summarize $TMP/r.xplane.pb -o $TMP/b.jsonl && xplane-stat merge $TMP/a.jsonl $TMP/b.jsonl -o $TMP/m.jsonl && xplane-stat merge $TMP/a.jsonl $TMP/a.jsonl -o $TMP/m2.jsonl
