@@ -245,15 +245,29 @@ struct xps_autotune_opts {
 	 */
 	int compat;
 	/*
-	 * 0: where there are several traces, each candidate's mean in each
-	 * trace is a sample (a trace is a run; the command also groups a
-	 * session directory's hosts into one run, which this does not);
-	 * nonzero: every execution is (`--samples executions`). Without
-	 * trim_given, a candidate with fewer than 5 run means is not trimmed.
-	 * (This field and the result's samples_are_runs and runs came in
-	 * 0.1.0's last changes: build against this header.)
+	 * 0: where the traces make several runs (run_by), each candidate's
+	 * mean in each run is a sample; nonzero: every execution is
+	 * (`--samples executions`). Without trim_given, a candidate with
+	 * fewer than 5 run means is not trimmed.
+	 * (This field, run_by and the result's samples_are_runs and runs came
+	 * in 0.1.0's last changes: build against this header.)
 	 */
 	int samples_executions;
+	/*
+	 * Which traces are one run, from the paths they were opened with and
+	 * the hostnames they name (`--run-by`): XPS_RUN_BY_AUTO (0), the traces
+	 * of one directory each named after its host (XProf's session
+	 * directory, <host>.xplane.pb: a job's hosts) are one run, any other
+	 * trace a run of its own; XPS_RUN_BY_DIR, a directory's traces are one
+	 * run; XPS_RUN_BY_FILE, each trace is a run.
+	 */
+	int run_by;
+};
+
+enum {
+	XPS_RUN_BY_AUTO = 0,
+	XPS_RUN_BY_DIR = 1,
+	XPS_RUN_BY_FILE = 2,
 };
 
 /* One row: a candidate id, or with several programs one program of it. */
@@ -284,7 +298,7 @@ struct xps_autotune {
 	uint64_t copies;		/* traces left out as copies of a run (keep_duplicates 0) */
 	uint64_t dropped_short_events;	/* by min_duration_ps */
 	int samples_are_runs;		/* the samples are run means (else executions) */
-	uint64_t runs;			/* the runs the traces make (one a trace) */
+	uint64_t runs;			/* the runs holding a candidate (run_by groups the traces) */
 };
 
 /*

@@ -104,6 +104,15 @@ def autotune_cases():
     yield "compat_synth", [os.path.join(SYNTH, "autotune")], {"compat": "ejkernel"}, ["--compat=ejkernel"]
     yield "compat_gpu_device", [os.path.join(REAL, "nvidia_h200_autotune")], {"compat": "ejkernel", "device": "GPU:0"}, \
         ["--compat=ejkernel", "--device", "GPU:0"]
+    # sessions of 2 hosts (tests/synth/EXPECTED.md 5c): 4 runs of 2 profiles, grouped as the command groups them
+    step = {"id_regex": "^jit_(step)"}
+    sessions = os.path.join(SYNTH, "sessions")
+    yield "session", [os.path.join(sessions, "base")], step, ["--id-regex", "^jit_(step)"]
+    yield "session_by_file", [os.path.join(sessions, "base")], dict(step, run_by="file"), \
+        ["--id-regex", "^jit_(step)", "--run-by", "file"]
+    yield "mixed_by_dir", [os.path.join(sessions, "mixed")], dict(step, run_by="dir"), \
+        ["--id-regex", "^jit_(step)", "--run-by", "dir"]
+    yield "partial", [os.path.join(sessions, "partial")], step, ["--id-regex", "^jit_(step)"]
 
 
 @pytest.mark.parametrize("name,paths,opts,args", list(autotune_cases()), ids=[c[0] for c in autotune_cases()])
@@ -129,6 +138,18 @@ def test_autotune_copies_count_once(tmp_path):
     rc, doc, err = command("autotune", "--json", str(tmp_path))
     doc.pop("warnings")
     assert as_json(once) == ids_as_ints(doc)
+
+
+def test_autotune_session_runs():
+    """4 runs of 2 hosts: a mean per run (4 samples, EXPECTED.md 5c), not one per profile (8)."""
+    base = os.path.join(SYNTH, "sessions", "base")
+    runs = xplane_stat.autotune(base, id_regex="^jit_(step)")
+    files = xplane_stat.autotune(base, id_regex="^jit_(step)", run_by="file")
+    assert runs["runs"] == 4 and runs["candidates"]["step"]["n"] == 4
+    assert files["runs"] == 8 and files["candidates"]["step"]["n"] == 8
+    assert runs["candidates"]["step"]["mean_s"] == pytest.approx(106.5e-6, rel=1e-12)
+    with pytest.raises(xplane_stat.UsageError):
+        xplane_stat.autotune(base, run_by="host")
 
 
 def test_errors(tmp_path):

@@ -28,6 +28,7 @@ __all__ = ["functions", "autotune", "kernels", "expand_paths", "version", "Error
            "InputError", "NothingFound", "NoWinner", "OutOfMemory"]
 
 _TIMES = {"busy": 0, "span": 1}
+_RUN_BY = ("auto", "dir", "file")  # XPS_RUN_BY_* in their order
 _UNITS = {"ps": 1, "ns": 1e3, "us": 1e6, "ms": 1e9, "s": 1e12}
 
 
@@ -201,23 +202,27 @@ def _programs(c):
 
 def autotune(paths, *, device=None, id_regex=None, time="busy", children=None, min_duration=None, trim=None,
              alpha=0.05, all_devices=False, pool_programs=False, keep_duplicates=False, compat=None,
-             samples="runs", threads=0):
+             samples="runs", run_by="auto", threads=0):
     """Per autotune candidate, as `xplane-stat autotune --json` (schema 2): a
     dict with "candidates" ({id: {mean_s, std_s, n, n_used, ..., rank,
     tied_with_fastest, p_vs_fastest, program_ids}}), "fastest" (the single
     fastest id or None), "no_fastest_because" and "rival". A candidate
     compiled into several programs has null statistics and a row per program
     under "programs" (pool_programs=True pools them). Copies of a run count
-    once unless keep_duplicates. With several profiles each candidate's mean
-    in each profile is a sample (samples="runs"; "samples" and "runs" in the
+    once unless keep_duplicates. With several runs each candidate's mean
+    in each run is a sample (samples="runs"; "samples" and "runs" in the
     dict say so); samples="executions" takes every execution (`--samples`;
-    trim=None: 1, but run means are trimmed only from 5 runs on;
-    the command also takes a session directory's hosts as one run, this
-    takes each profile as one). compat="ejkernel" gives the numbers of
+    trim=None: 1, but run means are trimmed only from 5 runs on). A run is a
+    profile, or the profiles of a session directory, each named after its
+    host (<host>.xplane.pb: one job's hosts), as the command groups them
+    (run_by="auto"; "dir": a directory's profiles; "file": each profile; as
+    `--run-by`). compat="ejkernel" gives the numbers of
     ejkernel's Python profiler, limits included (`--compat=ejkernel`). Raises
     NothingFound without candidates."""
     if samples not in ("runs", "executions"):
         raise UsageError(f"samples: {samples!r} is not runs or executions")
+    if run_by not in _RUN_BY:
+        raise UsageError(f"run_by: {run_by!r} is not auto, dir or file")
     if compat not in (None, "ejkernel"):
         raise UsageError(f"compat: {compat!r} is not a known profiler (ejkernel is)")
     if compat and (time != "busy" or children is not None or min_duration is not None or trim not in (None, 1) or
@@ -231,7 +236,8 @@ def autotune(paths, *, device=None, id_regex=None, time="busy", children=None, m
                               _time_code(time, children, "autotune"), _enc(children, "children"),
                               _duration_ps(min_duration, "min_duration"), trim or 0, 0 if trim is None or compat else 1, alpha,
                               1 if all_devices else 0, 1 if pool_programs else 0, 1 if keep_duplicates else 0,
-                              1 if compat else 0, 1 if samples == "executions" else 0)
+                              1 if compat else 0, 1 if samples == "executions" else 0,
+                              _RUN_BY.index(run_by))
     with _computed("autotune", _lib._Autotune, paths, opts, threads) as a:
         cands = {}
         i = 0

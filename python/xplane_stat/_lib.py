@@ -80,6 +80,7 @@ class _AutotuneOpts(ctypes.Structure):
         ("keep_duplicates", ctypes.c_int),
         ("compat", ctypes.c_int),
         ("samples_executions", ctypes.c_int),
+        ("run_by", ctypes.c_int),
     ]
 
 

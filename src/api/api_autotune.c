@@ -10,6 +10,7 @@
 #include "an_autotune.h"
 #include "an_compat.h"
 #include "an_exec.h"
+#include "an_group.h"
 #include "an_input.h"
 
 /* The caller's struct xps_autotune is the first member: its pointer is the holder's. */
@@ -90,6 +91,8 @@ static int check_opts(const struct xps_autotune_opts *o, struct xp_err *err)
 		return xp_err_set(err, XP_ERR_USAGE, "xps_autotune_compute: trim is too large");
 	if (!(o->alpha >= 0 && o->alpha < 1))
 		return xp_err_set(err, XP_ERR_USAGE, "xps_autotune_compute: alpha %g is not in [0, 1)", o->alpha);
+	if (o->run_by != XPS_RUN_BY_AUTO && o->run_by != XPS_RUN_BY_DIR && o->run_by != XPS_RUN_BY_FILE)
+		return xp_err_set(err, XP_ERR_USAGE, "xps_autotune_compute: run_by %d is not an XPS_RUN_BY_*", o->run_by);
 	if (o->compat && (o->time || o->children || o->min_duration_ps || o->trim_given || o->id_regex ||
 			  o->all_devices))
 		return xp_err_set(err, XP_ERR_USAGE, "xps_autotune_compute: compat fixes time, children, "
@@ -127,6 +130,39 @@ static int seen(const uint64_t *digests, size_t n, uint64_t d)
 	return 0;
 }
 
+/* The n traces added grouped into runs (an_group.h) as run_by says, from their paths and hostnames. */
+static int group(xps_trace *const *t, size_t n, int run_by, struct an_at_result *r, struct xp_err *err)
+{
+	struct an_group_in *in = NULL;
+	struct xp_arena a = {0};
+	struct an_groups g;
+	size_t i;
+	int ret;
+
+	if ((ret = API_CALLOC(in, n + 1, err)))
+		return ret;
+	for (i = 0; i < n; i++) {
+		const char *slash = strrchr(t[i]->path, '/');
+
+		in[i].path = t[i]->path;
+		in[i].hostname = t[i]->t->nhostnames ? t[i]->t->hostnames[0] : NULL;
+		if (!(in[i].dir = slash ? xp_arena_strndup(&a, t[i]->path, (size_t)(slash - t[i]->path)) : ".")) {
+			ret = xp_err_set(err, XP_ERR_NOMEM, "out of memory");
+			goto out;
+		}
+	}
+	if (an_group_runs(in, n, (enum an_run_by)run_by, &g, NULL)) {
+		ret = xp_err_set(err, XP_ERR_NOMEM, "out of memory");
+		goto out;
+	}
+	an_at_group(r, g.run, n, g.nruns);
+	an_groups_release(&g);
+out:
+	xp_arena_release(&a);
+	free(in);
+	return ret;
+}
+
 int xps_autotune_compute(xps_trace *const *traces, size_t ntraces, const struct xps_autotune_opts *opts,
 			 struct xps_autotune **out, char *errbuf, size_t errlen)
 {
@@ -137,7 +173,8 @@ int xps_autotune_compute(xps_trace *const *traces, size_t ntraces, const struct 
 	struct at_holder *h = NULL;
 	struct api_re id = {0}, child = {0};
 	uint64_t *digests = NULL;
-	size_t ndigests = 0, copies = 0, i;
+	xps_trace **added = NULL;	/* the traces added, copies left out */
+	size_t ndigests = 0, copies = 0, nadded = 0, i;
 	int ret;
 
 	if (out)
@@ -178,6 +215,8 @@ int xps_autotune_compute(xps_trace *const *traces, size_t ntraces, const struct 
 		if ((ret = compat_add(traces[i], &co, &h->res, i, &err)))
 			goto out;
 	}
+	if ((ret = API_CALLOC(added, ntraces + 1, &err)))
+		goto out;
 	for (i = 0; i < ntraces && !o.compat; i++) {
 		struct an_exec_list l;
 		uint64_t d;
@@ -198,7 +237,10 @@ int xps_autotune_compute(xps_trace *const *traces, size_t ntraces, const struct 
 		an_exec_list_release(&l);
 		if (ret)
 			goto out;
+		added[nadded++] = traces[i];
 	}
+	if (!o.compat && (ret = group(added, nadded, o.run_by, &h->res, &err)))
+		goto out;
 	if ((ret = an_at_finish(&h->res, &err)))
 		goto out;
 	if ((ret = fill(h, &err)))
@@ -210,6 +252,7 @@ int xps_autotune_compute(xps_trace *const *traces, size_t ntraces, const struct 
 out:
 	xps_autotune_free(h ? &h->pub : NULL);
 	free(digests);
+	free(added);
 	api_re_free(&id);
 	api_re_free(&child);
 	return ret ? api_fail(&err, errbuf, errlen) : 0;
