@@ -81,6 +81,8 @@ static void add_cands(cJSON *doc, const struct an_at_result *r, int samples, int
 		if (!o)
 			break;
 		cJSON_AddItemToObject(doc, c->id, o);
+		if (versioned)	/* version 1 has no top level of its own: what n counts, in each */
+			cJSON_AddStringToObject(o, "samples", r->samples_are_runs ? "run means" : "executions");
 		if (rows == 1) {
 			add_stats(o, c, samples);
 		} else {
@@ -191,9 +193,13 @@ static int several_programs(const struct an_at_result *r)
 static int print_rows(FILE *f, enum out_mode mode, const struct an_at_result *r,
 		      const struct out_style *st)
 {
+	/* program_id (not with --compat) and samples last, so that the others keep their places */
 	static const char *const hm[] = {"id", "n", "n_used", "mean_s", "std_s", "ci95_low_s",
 					 "ci95_high_s", "min_s", "median_s", "max_s", "rank",
-					 "tied_with_fastest", "p_vs_fastest", "program_id"};
+					 "tied_with_fastest", "p_vs_fastest", "program_id", "samples"};
+	static const char *const hm_compat[] = {"id", "n", "n_used", "mean_s", "std_s", "ci95_low_s",
+						"ci95_high_s", "min_s", "median_s", "max_s", "rank",
+						"tied_with_fastest", "p_vs_fastest", "samples"};
 	static const char *const tname[] = {"MEAN", "STD", "95% CI", "MIN", "MEDIAN", "MAX"};
 	static const unsigned char right[] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 0};
 	int machine = mode == OUT_CSV || mode == OUT_TSV;
@@ -227,8 +233,8 @@ static int print_rows(FILE *f, enum out_mode mode, const struct an_at_result *r,
 		hs[1] = "PROGRAM";
 		rs[1] = 1;
 	}
-	if (machine)	/* program_id last, so existing columns keep their places (none with --compat) */
-		out_table_init(&t, sizeof(hm) / sizeof(hm[0]) - !r->programs, hm, NULL);
+	if (machine)
+		out_table_init(&t, sizeof(hm) / sizeof(hm[0]) - !r->programs, r->programs ? hm : hm_compat, NULL);
 	else
 		out_table_init(&t, 10 + (size_t)progcol, hs, rs);
 	for (i = 0; i < r->ncands; i++) {
@@ -256,6 +262,7 @@ static int print_rows(FILE *f, enum out_mode mode, const struct an_at_result *r,
 				fmt_progs(pg, sizeof(pg), c, "");
 				out_table_add(&t, "%s", pg);
 			}
+			out_table_add(&t, "%s", r->samples_are_runs ? "run means" : "executions");
 			continue;
 		}
 		if (progcol) {
