@@ -221,7 +221,8 @@ static int at_group(struct cmd_drive *d)
 
 	if (a->compat)
 		return CMD_GO_ON;
-	if (cmd_side_groups(&a->runs, &a->c, &g, &d->notes)) {
+	/* every execution a sample: how profiles group into runs changes nothing to warn of */
+	if (cmd_side_groups(&a->runs, &a->c, &g, a->samples ? NULL : &d->notes)) {
 		cmd_error("out of memory");
 		return EXIT_ERROR;
 	}
