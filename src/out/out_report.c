@@ -213,34 +213,40 @@ static void overview(FILE *f, const struct an_ov_result *ov)
 	      f);
 }
 
-/* Which device of a host the others wait for (overview --stragglers); nothing without a group. */
+/*
+ * Which device of a host the others wait for (overview --stragglers), every
+ * device (those in no group with dashes, as the overview's table); nothing
+ * without a group.
+ */
 static void stragglers(FILE *f, const struct an_strag_result *s, size_t top)
 {
-	size_t i, n = 0, shown = 0;
+	size_t i, k;
 
 	if (!s || !s->groups)
 		return;
-	for (i = 0; i < s->n; i++)
-		n += s->devices[i].groups > 0;
 	fprintf(f, "<section id=\"stragglers\">\n<h2>Stragglers</h2>\n<p class=\"note\">Which device of a host "
 		"ends a function's execution last, over %zu group%s (a function's k-th execution on every device of "
 		"a host that ran it); late: its end after the group's first; waited: the group's last end after its "
-		"own; slow: its duration over the group's shortest; means per group. %zu of %zu device%s.</p>\n",
-		s->groups, s->groups == 1 ? "" : "s", n < top ? n : top, n, n == 1 ? "" : "s");
-	fputs("<table>\n<tr><th>device</th><th>groups</th><th>last</th><th>late</th><th>waited</th><th>slow</th></tr>\n",
-	      f);
-	for (i = 0; i < s->n && shown < top; i++) {
+		"own; slow: its duration over the group's shortest; means per group. %zu of %zu device%s",
+		s->groups, s->groups == 1 ? "" : "s", s->n < top ? s->n : top, s->n, s->n == 1 ? "" : "s");
+	if (s->unmatched)
+		fprintf(f, "; %zu function%s left out, run more often on some devices than on others", s->unmatched,
+			s->unmatched == 1 ? "" : "s");
+	fputs(".</p>\n<table>\n<tr><th>device</th><th>groups</th><th>last</th><th>late</th><th>waited</th>"
+	      "<th>slow</th></tr>\n", f);
+	for (i = 0; i < s->n && i < top; i++) {
 		const struct an_strag_device *d = &s->devices[i];
+		const double v[] = {d->late_ps, d->waited_ps, d->slow_ps};
 
-		if (!d->groups)
-			continue;
-		shown++;
 		fputs("<tr><td class=\"name\">", f);
 		out_html_text(f, d->name);
 		fprintf(f, "</td><td class=\"num\">%zu</td><td class=\"num\">%zu</td>", d->groups, d->last);
-		time_cell(f, d->late_ps / (double)d->groups);
-		time_cell(f, d->waited_ps / (double)d->groups);
-		time_cell(f, d->slow_ps / (double)d->groups);
+		for (k = 0; k < 3; k++) {
+			if (d->groups)
+				time_cell(f, v[k] / (double)d->groups);
+			else
+				fputs("<td class=\"num\">-</td>", f);
+		}
 		fputs("</tr>\n", f);
 	}
 	fputs("</table>\n</section>\n", f);
