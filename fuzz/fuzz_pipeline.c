@@ -569,6 +569,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 				export_by_planes(data, len, t, NULL, an_exp_clock_zero(t));
 		} else {
 			val_export(&ep);
+			if (!eo.max_events && !eo.have_from)	/* a window would count from the earlier origin */
+				val_export_hosts(t, &eo, &ep);
 			if (reader == &xp_reader_wire)
 				export_as_read(data, len, &eo, &ep);
 			if (reader == &xp_reader_wire && !eo.device && !eo.have_from && !eo.max_events)

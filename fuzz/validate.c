@@ -685,6 +685,116 @@ void val_export(const struct an_exp_plan *p)
 	out_bytes_release(&b);
 }
 
+/*
+ * t (planned as p with eo) as two hosts on one timeline, as export writes
+ * a run's: a common origin 1 ns before p's, names "h1:" and "h2:", the
+ * second's pids past the first's, its planes after the first's in the track
+ * uuids. The JSON document parses, with twice p's events and each host's
+ * processes; the .pftrace holds to val_pftrace with twice the events and
+ * describes no track twice.
+ */
+void val_export_hosts(const struct xp_trace *t, const struct an_exp_opts *eo, const struct an_exp_plan *p)
+{
+	struct an_exp_plan q[2];
+	const struct an_exp_plan *pp[2] = {&q[0], &q[1]};
+	struct out_bytes b = {0};
+	int64_t *pids[2] = {NULL, NULL}, stride = 0;
+	uint64_t *uuids = NULL;
+	size_t i, k, x = 0, nq = 0, procs[2] = {0, 0}, nu = 0;
+	struct xp_err err = {0};
+	Perfetto__Protos__Trace *tr;
+	cJSON *doc, *ev;
+
+	if (!p->exported || p->origin_ns == INT64_MIN)
+		return;
+	for (k = 0; k < 2; k++)
+		if (an_exp_pids(t, &pids[k]))
+			abort();
+	for (i = 0; i < t->nplanes; i++)
+		if (pids[0][i] >= stride)
+			stride = pids[0][i] + 1;
+	for (k = 0; k < 2; k++) {
+		struct an_exp_opts o = *eo;
+
+		for (i = 0; i < t->nplanes; i++)
+			pids[k][i] += (int64_t)k * stride;
+		o.pids = pids[k];
+		o.have_origin = 1;
+		o.origin_ns = p->origin_ns - 1;
+		o.origin_sub_ps = p->origin_sub_ps;
+		o.name_prefix = k ? "h2" : "h1";
+		o.plane_base = k * t->nplanes;
+		o.first_track = k ? q[0].npiece_tracks : 0;
+		o.have_clock_zero = 1;
+		o.clock_zero_ns = p->clock_zero_ns;
+		if (an_exp_plan(t, &o, &q[k], &err)) {
+			if (err.code != XP_ERR_NOMEM && err.code != XP_ERR_LIMIT)
+				val_fail("export as two hosts: a plan failed where one did not", err.msg, strlen(err.msg));
+			goto out;
+		}
+		nq++;
+		if (q[k].exported != p->exported)
+			val_fail("export as two hosts: a host exports other events than the trace", "", 0);
+	}
+	if (out_exp_head_json(pp, 2, "fuzz", &b))
+		abort();
+	for (k = 0; k < 2; k++)
+		for (i = 0; i < q[k].npieces; i++)
+			if (out_exp_piece(&q[k], i, OUT_EXP_JSON, &b))
+				abort();
+	if (out_exp_tail(&q[0], OUT_EXP_JSON, &b))
+		abort();
+	out_bytes_put(&b, "", 1);
+	if (!(doc = cJSON_Parse((const char *)b.p)))
+		val_fail("export as two hosts: JSON does not parse", (const char *)b.p, b.n);
+	cJSON_ArrayForEach(ev, cJSON_GetObjectItem(doc, "traceEvents")) {
+		const char *ph = cJSON_GetStringValue(cJSON_GetObjectItem(ev, "ph"));
+		const char *what = cJSON_GetStringValue(cJSON_GetObjectItem(ev, "name"));
+		const char *name = cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetObjectItem(ev, "args"), "name"));
+
+		x += ph && !strcmp(ph, "X");
+		if (ph && !strcmp(ph, "M") && what && !strcmp(what, "process_name") && name) {
+			procs[0] += !strncmp(name, "h1:", 3);
+			procs[1] += !strncmp(name, "h2:", 3);
+		}
+	}
+	cJSON_Delete(doc);
+	if (x != 2 * p->exported || !procs[0] || procs[0] != procs[1])
+		val_fail("export as two hosts: JSON events or processes are not twice the trace's", (const char *)b.p,
+			 b.n);
+	b.n = 0;
+	for (k = 0; k < 2; k++) {
+		if (out_exp_pf_fits(&q[k]) != OUT_EXP_PF_FITS)
+			goto out;
+		if (out_exp_head(&q[k], OUT_EXP_PFTRACE, "fuzz", &b))
+			abort();
+		for (i = 0; i < q[k].npieces; i++)
+			if (out_exp_piece(&q[k], i, OUT_EXP_PFTRACE, &b))
+				abort();
+	}
+	val_pftrace(&b, 2 * p->exported);
+	if (!(tr = perfetto__protos__trace__unpack(NULL, b.n, b.p)) || !(uuids = calloc(tr->n_packet + 1, sizeof(*uuids))))
+		abort();
+	for (i = 0; i < tr->n_packet; i++) {
+		const Perfetto__Protos__TrackDescriptor *td = tr->packet[i]->track_descriptor;
+
+		if (!td)
+			continue;
+		for (k = 0; k < nu; k++)
+			if (uuids[k] == td->uuid)
+				val_fail("export as two hosts: a track described twice", "", 0);
+		uuids[nu++] = td->uuid;
+	}
+	free(uuids);
+	perfetto__protos__trace__free_unpacked(tr, NULL);
+out:
+	for (k = 0; k < nq; k++)
+		an_exp_plan_release(&q[k]);
+	free(pids[0]);
+	free(pids[1]);
+	out_bytes_release(&b);
+}
+
 /* A .pftrace held to out_export.h's promises: it unpacks, a begin and an end per exported event, valid strings. */
 void val_pftrace(const struct out_bytes *b, uint64_t exported)
 {

@@ -74,6 +74,8 @@ void val_compile(const struct an_comp_result *r);
 
 /* Both export writers on plan p, their outputs held to out_export.h's promises. */
 void val_export(const struct an_exp_plan *p);
+/* The trace t, planned as p with eo, exported as two hosts on one timeline (export of a run). */
+void val_export_hosts(const struct xp_trace *t, const struct an_exp_opts *eo, const struct an_exp_plan *p);
 
 /* A .pftrace (b, without its tail) of exported events held to out_export.h's promises. */
 void val_pftrace(const struct out_bytes *b, uint64_t exported);

@@ -63,6 +63,34 @@ static __int128 floor_ns(__int128 ps)
 	return ps >= 0 ? ps / 1000 : -((-ps + 999) / 1000);
 }
 
+int an_exp_origin(const struct xp_trace *t, const char *device, int64_t *ns, int64_t *sub_ps)
+{
+	__int128 first = 0, f;
+	int have = 0;
+	size_t pi, k;
+
+	for (pi = 0; pi < t->nplanes; pi++) {
+		const struct xp_plane *pl = &t->planes[pi];
+		int64_t min = INT64_MAX;
+
+		if (!pl->loaded || !pl->nevents || !pl->events || (device && !an_device_matches(pl->name, device)))
+			continue;
+		for (k = 0; k < pl->nevents; k++)
+			if (pl->events[k].start_ps < min)
+				min = pl->events[k].start_ps;
+		f = (__int128)pl->base_ns * 1000 + min;
+		if (!have || f < first)
+			first = f;
+		have = 1;
+	}
+	if (!have)
+		return -1;
+	f = floor_ns(first);
+	*ns = (int64_t)f;	/* an int64 ns times 1000 plus an int64 ps: its floor fits */
+	*sub_ps = (int64_t)(first - f * 1000);
+	return 0;
+}
+
 int64_t an_exp_clock_zero(const struct xp_trace *t)
 {
 	__int128 first = 0, last = 0;
@@ -479,7 +507,10 @@ int an_exp_plan(const struct xp_trace *t, const struct an_exp_opts *o, struct an
 			goto fail;
 		p->nplanes++;
 	}
-	{
+	if (o->have_origin) {
+		p->origin_ns = o->origin_ns;
+		p->origin_sub_ps = o->origin_sub_ps;
+	} else {
 		__int128 ns = floor_ns(first);
 
 		p->origin_ns = (int64_t)ns;

@@ -61,6 +61,18 @@ struct an_exp_opts {
 	 */
 	int have_clock_zero;
 	int64_t clock_zero_ns;
+	/*
+	 * Several traces on one timeline (the hosts of a run): with have_origin
+	 * time 0 is origin_ns + origin_sub_ps ps on the files' clock (the
+	 * earliest of an_exp_origin over them), not this trace's first start;
+	 * --from/--to count from it. name_prefix (NULL: none): process names
+	 * are "name_prefix:plane" (the host's).
+	 */
+	int have_origin;
+	int64_t origin_ns, origin_sub_ps;
+	const char *name_prefix;
+	/* .pftrace track uuids number planes from here (the planes of the traces before on the timeline). */
+	size_t plane_base;
 };
 
 struct an_exp_plane {
@@ -152,6 +164,12 @@ struct an_exp_plan {
 int an_exp_plan(const struct xp_trace *t, const struct an_exp_opts *o, struct an_exp_plan *p,
 		struct xp_err *err);
 void an_exp_plan_release(struct an_exp_plan *p);
+/*
+ * The first start of t's events on the planes device selects (NULL: all;
+ * only loaded planes are looked at), as ns on the file's clock (floor) and
+ * ps after it. Returns 0, or -1 when none has an event.
+ */
+int an_exp_origin(const struct xp_trace *t, const char *device, int64_t *ns, int64_t *sub_ps);
 /*
  * Each trace plane's process id (XLA's trace viewer layout, an_export.c),
  * from the planes' names and ids alone, in a new array of t->nplanes.

@@ -6,6 +6,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "an_export.h"
@@ -214,18 +215,24 @@ static void run_open(struct exp_run *r, enum out_exp_format fmt, FILE *f, int ow
 		r->of = out_file_new(fileno(f), 1);	/* NULL: f, as any output */
 }
 
-/* A plan's head and pieces, encoded on `jobs` threads, written in order. */
+/* A plan's pieces, encoded on `jobs` threads, written in order. */
+static void run_pieces(struct exp_run *r, const struct an_exp_plan *plan, unsigned jobs)
+{
+	r->plan = plan;
+	if (!r->failed)
+		xp_pool_run(plan->npieces, jobs, exp_work, exp_done, r);
+}
+
+/* A plan's head and pieces. */
 static void run_plan(struct exp_run *r, const struct an_exp_plan *plan, unsigned jobs)
 {
 	struct out_bytes b = {0};
 
-	r->plan = plan;
 	if (out_exp_head(plan, r->fmt, "xplane-stat " XPS_VERSION, &b))
 		r->failed = 1;
 	emit(r, &b, NULL);
 	out_bytes_release(&b);
-	if (!r->failed)
-		xp_pool_run(plan->npieces, jobs, exp_work, exp_done, r);
+	run_pieces(r, plan, jobs);
 }
 
 /* Writes what is left and frees r's buffers. Returns 0, or -1: a write error (*werr its errno, or on f) or out of memory. */
@@ -250,12 +257,18 @@ static int run_close(struct exp_run *r, int *werr)
 	return r->failed ? -1 : 0;
 }
 
-/* Writes the whole export of one plan to f, as run_close returns. */
-static int write_export(const struct an_exp_plan *plan, enum out_exp_format fmt, FILE *f, int own_file,
-			unsigned jobs, int *werr)
+/*
+ * Writes the whole export of n plans on one timeline (one trace, or the
+ * hosts of a run) to f, as run_close returns: for JSON one document, its
+ * head naming every plan's processes; for .pftrace each plan's head and
+ * pieces in turn.
+ */
+static int write_export(const struct an_exp_plan *const *plans, size_t n, enum out_exp_format fmt, FILE *f,
+			int own_file, unsigned jobs, int *werr)
 {
 	struct exp_run r;
 	struct out_bytes b = {0};
+	size_t k;
 
 	run_open(&r, fmt, f, own_file);
 	if (fmt == OUT_EXP_JSON_GZ) {
@@ -265,8 +278,18 @@ static int write_export(const struct an_exp_plan *plan, enum out_exp_format fmt,
 		b.n = 0;
 		r.gz.crc = 0;
 	}
-	run_plan(&r, plan, jobs);
-	if (out_exp_tail(plan, fmt, &b))
+	if (fmt == OUT_EXP_PFTRACE) {
+		for (k = 0; k < n; k++)
+			run_plan(&r, plans[k], jobs);
+	} else {
+		if (out_exp_head_json(plans, n, "xplane-stat " XPS_VERSION, &b))
+			r.failed = 1;
+		emit(&r, &b, NULL);
+		b.n = 0;
+		for (k = 0; k < n; k++)
+			run_pieces(&r, plans[k], jobs);
+	}
+	if (out_exp_tail(plans[0], fmt, &b))
 		r.failed = 1;
 	emit(&r, &b, NULL);
 	if (fmt == OUT_EXP_JSON_GZ && !r.failed) {
@@ -646,6 +669,221 @@ out:
 	return ret;
 }
 
+static int is_dir(const char *path)
+{
+	struct stat st;
+
+	return strcmp(path, "-") && !stat(path, &st) && S_ISDIR(st.st_mode);
+}
+
+/* path's file name less .xplane.pb[.gz] (the whole path with whole): in a, NULL when out of memory. */
+static const char *stem(struct xp_arena *a, const char *path, int whole)
+{
+	const char *base = whole ? path : strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+	size_t n = strlen(base);
+
+	if (n > 13 && !strcmp(base + n - 13, ".xplane.pb.gz"))
+		n -= 13;
+	else if (n > 10 && !strcmp(base + n - 10, ".xplane.pb"))
+		n -= 10;
+	return xp_arena_strndup(a, base, n);
+}
+
+/*
+ * Each input's name on the timeline, before its planes' (host:/device:GPU:0):
+ * its host (XSpace hostname, else the file's name less .xplane.pb), or where
+ * those repeat (two processes of a host) the file's name less the suffix,
+ * or where those repeat too (several runs) its path less the suffix, and
+ * its place among the inputs after it (a file given twice). 0 or -1 when
+ * out of memory.
+ */
+static int host_labels(struct xp_trace *const *t, char *const *paths, size_t n, struct xp_arena *a,
+		       const char **label)
+{
+	size_t i, k;
+	int level;
+
+	for (level = 0; level < 4; level++) {
+		int distinct = 1;
+
+		for (i = 0; i < n; i++) {
+			label[i] = !level && t[i]->nhostnames && *t[i]->hostnames[0]
+					   ? xp_arena_strndup(a, t[i]->hostnames[0], strlen(t[i]->hostnames[0]))
+					   : stem(a, paths[i], level >= 2);
+			if (label[i] && level == 3) {	/* one file given twice: its place among the inputs */
+				char *own;
+
+				if (asprintf(&own, "%s#%zu", label[i], i + 1) < 0)
+					return -1;
+				label[i] = xp_arena_strndup(a, own, strlen(own));
+				free(own);
+			}
+			if (!label[i])
+				return -1;
+			for (k = 0; k < i && distinct; k++)
+				distinct = strcmp(label[k], label[i]) != 0;
+		}
+		if (distinct)
+			break;
+	}
+	return 0;
+}
+
+/*
+ * export of several traces (the hosts of a run, a session directory) to one
+ * timeline: each read whole, its processes named host:plane, its pids past
+ * the hosts' before it, times from the first start of all. Returns an exit
+ * code.
+ */
+static int export_hosts(const struct cmd_common *c, char *const *paths, size_t n, int fmt,
+			const struct an_exp_opts *sel, unsigned jobs)
+{
+	struct an_exp_opts base = *sel;	/* its origin: the first start of all */
+	struct xp_trace **t = calloc(n, sizeof(*t));
+	struct an_exp_plan *plans = calloc(n, sizeof(*plans));
+	const struct an_exp_plan **pp = calloc(n, sizeof(*pp));
+	int64_t **pids = calloc(n, sizeof(*pids)), stride = 0, zero = 0, ns, sub;
+	const char **label = calloc(n, sizeof(*label));
+	struct xp_arena names = {0};
+	struct xp_notes notes = {0};
+	struct xp_err err = {0};
+	struct cmd_out out = {0};
+	uint64_t exported = 0, tracks = 0;
+	size_t k, i, planes = 0;
+	int ret = EXIT_ERROR, have = 0, fit, werr = 0;
+
+	if (!t || !plans || !pp || !pids || !label) {
+		cmd_error("out of memory");
+		goto out;
+	}
+	for (k = 0; k < n; k++) {
+		if ((ret = cmd_read(c, paths[k], jobs, 0, &t[k], &err))) {
+			cmd_error("%s", err.msg);
+			goto out;
+		}
+		if (!an_exp_origin(t[k], c->device, &ns, &sub) &&
+		    (!have || ns < base.origin_ns || (ns == base.origin_ns && sub < base.origin_sub_ps))) {
+			base.origin_ns = ns;
+			base.origin_sub_ps = sub;
+			have = 1;
+		}
+		if (an_exp_clock_zero(t[k]) && (!zero || an_exp_clock_zero(t[k]) < zero))
+			zero = an_exp_clock_zero(t[k]);
+		ret = EXIT_ERROR;
+		if (an_exp_pids(t[k], &pids[k])) {
+			cmd_error("out of memory");
+			goto out;
+		}
+		for (i = 0; i < t[k]->nplanes; i++)
+			if (pids[k][i] >= stride)
+				stride = pids[k][i] + 1;
+	}
+	/* a host's pids past the hosts' before it, readable: host k's device 0 is k * stride + 1 */
+	stride = (stride + 999) / 1000 * 1000;
+	if (stride > INT32_MAX / (int64_t)n) {
+		cmd_error("%zu inputs of up to %" PRId64 " process ids each: more than a timeline's 2^31 process ids; "
+			  "export fewer at once", n, stride);
+		ret = EXIT_INPUT;
+		goto out;
+	}
+	if (host_labels(t, paths, n, &names, label)) {
+		cmd_error("out of memory");
+		goto out;
+	}
+	for (k = 0; k < n; k++) {
+		struct an_exp_opts eo = base;
+
+		for (i = 0; i < t[k]->nplanes; i++)
+			pids[k][i] += (int64_t)k * stride;
+		eo.pids = pids[k];
+		eo.have_origin = have;
+		eo.name_prefix = label[k];
+		eo.plane_base = planes;
+		eo.first_track = tracks;
+		eo.have_clock_zero = 1;
+		eo.clock_zero_ns = zero;
+		if (an_exp_plan(t[k], &eo, &plans[k], &err)) {
+			if (input_changed(t[k], paths[k])) {
+				ret = EXIT_INPUT;
+				goto out;
+			}
+			cmd_error("'%s': %s", paths[k], err.msg);
+			ret = err.code == XP_ERR_NOMEM ? EXIT_ERROR : EXIT_INPUT;
+			goto out;
+		}
+		pp[k] = &plans[k];
+		planes += t[k]->nplanes;
+		tracks += plans[k].npiece_tracks;
+		exported += plans[k].exported;
+		if (an_input_notes(&notes, paths[k], t[k]) || note_selection(&notes, paths[k], &plans[k])) {
+			cmd_error("out of memory");
+			goto out;
+		}
+	}
+	if (!exported) {
+		cmd_print_notes(&notes);
+		for (k = 0; k < n; k++)
+			print_selection(paths[k], &plans[k]);
+		cmd_error("no event to export in the %zu inputs%s", n, c->device || sel->have_from || sel->have_to
+			  ? " with this selection" : ": they hold none");
+		ret = EXIT_NOMATCH;
+		goto out;
+	}
+	for (k = 0; fmt == OUT_EXP_PFTRACE && k < n; k++) {
+		if (plans[k].exported && (fit = out_exp_pf_fits(&plans[k])) != OUT_EXP_PF_FITS) {
+			pf_unfit(paths[k], fit, tracks);
+			ret = EXIT_INPUT;
+			goto out;
+		}
+	}
+	if ((ret = cmd_out_open(&out, c->output)))
+		goto out;
+	if (write_export(pp, n, (enum out_exp_format)fmt, out.f, out.tmp != NULL, jobs, &werr)) {
+		for (k = 0; k < n; k++)
+			if (input_changed(t[k], paths[k])) {
+				cmd_out_close(&out, 0);
+				ret = EXIT_INPUT;
+				goto out;
+			}
+		if (out.f == stdout && ferror(stdout)) {
+			ret = cmd_out_close(&out, 1);
+			goto out;
+		}
+		write_error(&out, c->output, werr);
+		cmd_out_close(&out, 0);
+		ret = EXIT_ERROR;
+		goto out;
+	}
+	for (k = 0; k < n; k++)
+		if (input_changed(t[k], paths[k])) {
+			cmd_out_close(&out, 0);
+			ret = EXIT_INPUT;
+			goto out;
+		}
+	if ((ret = cmd_out_close(&out, 1)))
+		goto out;
+	cmd_print_notes(&notes);
+	for (k = 0; k < n; k++)
+		print_selection(paths[k], &plans[k]);
+out:
+	for (k = 0; k < n; k++) {
+		if (plans)
+			an_exp_plan_release(&plans[k]);
+		if (t)
+			xp_trace_free(t[k]);
+		if (pids)
+			free(pids[k]);
+	}
+	free(t);
+	free(plans);
+	free(pp);
+	free(pids);
+	free(label);
+	xp_arena_release(&names);
+	xp_notes_release(&notes);
+	return ret;
+}
+
 int cmd_export(int argc, char **argv)
 {
 	struct cmd_common c;
@@ -668,7 +906,7 @@ int cmd_export(int argc, char **argv)
 		{0},
 	};
 	const struct opt_cmd cmd = {
-		"export", "[OPTIONS] FILE|- -o OUT",
+		"export", "[OPTIONS] FILE|DIR|-... -o OUT",
 		"Writes every event of a trace for a timeline viewer: Chrome trace JSON\n"
 		"(chrome://tracing, Perfetto, .json or .json.gz) or Perfetto's own protobuf\n"
 		"format (.pftrace: open it at ui.perfetto.dev, which loads it locally; far\n"
@@ -679,15 +917,20 @@ int cmd_export(int argc, char **argv)
 		".pftrace times are the file's own clock in ns (the format's unit; Perfetto\n"
 		"shows them from the trace's start), or from the first event where int64 ns\n"
 		"cannot hold that clock (before 0, or 292 years on). Nothing is capped: what\n"
-		"--device, --from/--to and --max-events leave out is reported on stderr.",
-		opts, .min_pos = 1, .max_pos = 1, .pos_msg = "export takes one input",
+		"--device, --from/--to and --max-events leave out is reported on stderr.\n"
+		"Several inputs, or a directory of them (a run's hosts: XProf's session\n"
+		"directory), go on one timeline: processes named host:plane, times from the\n"
+		"first start of all (each host's clock as it recorded it).",
+		opts, .min_pos = 1, .pos_msg = "export takes an input",
 	};
 	struct xp_trace *t = NULL;
 	struct an_exp_plan plan = {0};
+	const struct an_exp_plan *one;
 	struct an_exp_opts eo = {0};
 	struct xp_err err = {0};
 	struct xp_notes notes = {0};
 	struct cmd_out out = {0};
+	struct xp_pathlist paths = {0};
 	const char **pos = NULL;
 	size_t npos;
 	int ret, fmt, fit, werr = 0;
@@ -722,6 +965,37 @@ int cmd_export(int argc, char **argv)
 	if (ret >= 0)
 		goto out;
 	c.read.event_stats = XP_EVSTATS_INPUT;	/* every stat becomes an argument, read again as written */
+	if (npos > 1 || is_dir(pos[0])) {
+		if (xp_pathlist_expand(&paths, pos, npos, &err)) {
+			cmd_error("%s", err.msg);
+			ret = cmd_exit_for(err.code);
+			goto out;
+		}
+		if (paths.duplicates)
+			cmd_error("warning: %zu file%s reached more than once (given twice, or through a symbolic link): "
+				  "exported once", paths.duplicates, paths.duplicates == 1 ? "" : "s");
+		if (!paths.n) {
+			cmd_error("no *.xplane.pb or *.xplane.pb.gz file in %s", npos == 1 ? pos[0] : "the inputs");
+			ret = EXIT_INPUT;
+			goto out;
+		}
+		if (paths.n > 1 && max_events) {
+			cmd_error("--max-events takes one input: the earliest events of several hosts' clocks are not "
+				  "one timeline's (use --from/--to)");
+			ret = EXIT_USAGE;
+			goto out;
+		}
+		if (paths.n > 1) {
+			eo.device = c.device;
+			eo.have_from = from >= 0;
+			eo.from_ps = from;
+			eo.have_to = to >= 0;
+			eo.to_ps = to;
+			ret = export_hosts(&c, paths.paths, paths.n, fmt, &eo, cmd_jobs(&c, SIZE_MAX));
+			goto out;
+		}
+		pos[0] = paths.paths[0];	/* a directory of one profile: that profile */
+	}
 	if (fmt == OUT_EXP_PFTRACE && !c.device && from < 0 && to < 0 && !max_events) {
 		ret = export_streamed(&c, pos[0], cmd_jobs(&c, SIZE_MAX));
 		goto out;
@@ -767,7 +1041,8 @@ int cmd_export(int argc, char **argv)
 	ret = cmd_out_open(&out, c.output);
 	if (ret)
 		goto out;
-	if (write_export(&plan, (enum out_exp_format)fmt, out.f, out.tmp != NULL, cmd_jobs(&c, SIZE_MAX), &werr)) {
+	one = &plan;
+	if (write_export(&one, 1, (enum out_exp_format)fmt, out.f, out.tmp != NULL, cmd_jobs(&c, SIZE_MAX), &werr)) {
 		if (input_changed(t, pos[0])) {
 			cmd_out_close(&out, 0);
 			ret = EXIT_INPUT;
@@ -797,6 +1072,7 @@ out:
 	xp_notes_release(&notes);
 	an_exp_plan_release(&plan);
 	xp_trace_free(t);
+	xp_pathlist_release(&paths);
 	free(pos);
 	return ret;
 }

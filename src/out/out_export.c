@@ -210,11 +210,20 @@ static int plane_kept(const struct an_exp_plan *p, const struct an_exp_plane *ep
 	return 0;
 }
 
-static void json_head(const struct an_exp_plan *p, const char *version, struct out_bytes *b)
+/* A plane's process name: its name, after the plan's name prefix (a host's) when it has one; NULL when out of memory. */
+static char *process_name(const struct an_exp_plan *p, const struct xp_plane *pl)
 {
-	int first = 1;
-	size_t i, li;
-	unsigned k;
+	char *s;
+
+	if (!p->opts.name_prefix)
+		return strdup(pl->name);
+	return asprintf(&s, "%s:%s", p->opts.name_prefix, pl->name) < 0 ? NULL : s;
+}
+
+/* The document's head: its origin and counts. */
+static void json_doc_head(const struct an_exp_plan *p, const char *version, uint64_t exported, uint64_t total,
+			  struct out_bytes *b)
+{
 	char origin[64];
 
 	{
@@ -230,18 +239,32 @@ static void json_head(const struct an_exp_plan *p, const char *version, struct o
 	out_bytes_str(b, ",\"origin_ns\":\"");
 	out_bytes_str(b, origin);
 	out_bytes_str(b, "\",\"exported_events\":");
-	out_bytes_u64(b, p->exported);
+	out_bytes_u64(b, exported);
 	out_bytes_str(b, ",\"file_events\":");
-	out_bytes_u64(b, p->total);
+	out_bytes_u64(b, total);
 	out_bytes_str(b, "},\"traceEvents\":[");
+}
+
+/* A plan's processes and threads named (*first: nothing written before in the array). */
+static void json_metas(const struct an_exp_plan *p, struct out_bytes *b, int *first)
+{
+	size_t i, li;
+	unsigned k;
+
 	for (i = 0; i < p->nplanes; i++) {
 		const struct an_exp_plane *ep = &p->planes[i];
 		const struct xp_plane *pl = &p->t->planes[ep->plane];
+		char *pname;
 
 		if (!plane_kept(p, ep))
 			continue;	/* a selection left nothing of it: no empty process */
-		json_meta(b, ep->pid, NULL, "process_name", pl->name, 0, &first);
-		json_meta(b, ep->pid, NULL, "process_sort_index", NULL, ep->pid, &first);
+		if (!(pname = process_name(p, pl))) {
+			b->failed = 1;
+			return;
+		}
+		json_meta(b, ep->pid, NULL, "process_name", pname, 0, first);
+		free(pname);
+		json_meta(b, ep->pid, NULL, "process_sort_index", NULL, ep->pid, first);
 		for (li = ep->first_line; li < ep->first_line + ep->nlines; li++) {
 			const struct an_exp_line *l = &p->lines[li];
 			const char *name = line_display(&pl->lines[l->line]);
@@ -253,12 +276,20 @@ static void json_head(const struct an_exp_plan *p, const char *version, struct o
 				if (!(l->kept_tracks >> k & 1))
 					continue;
 				json_meta(b, ep->pid, &tid, "thread_name", track_name(name, k, buf, sizeof(buf)), 0,
-					  &first);
+					  first);
 				json_meta(b, ep->pid, &tid, "thread_sort_index", NULL,
-					  (int64_t)(l->sort_index * AN_EXP_MAX_TRACKS + k), &first);
+					  (int64_t)(l->sort_index * AN_EXP_MAX_TRACKS + k), first);
 			}
 		}
 	}
+}
+
+static void json_head(const struct an_exp_plan *p, const char *version, struct out_bytes *b)
+{
+	int first = 1;
+
+	json_doc_head(p, version, p->exported, p->total, b);
+	json_metas(p, b, &first);
 }
 
 /* ps to ns, rounded to the nearest (half up): monotone, so what nests still nests. */
@@ -482,16 +513,22 @@ static void copies_free(struct copies *c)
 #define PF_UUID_MAX_PLANES ((size_t)1 << 25)
 #define PF_UUID_MAX_LINES ((size_t)1 << 32)
 
+/* The plane's number among every trace's of the timeline (an_exp_opts.plane_base: the hosts before). */
+static uint64_t uuid_plane(const struct an_exp_plan *p, size_t plane_ix)
+{
+	return (uint64_t)p->opts.plane_base + p->planes[plane_ix].plane;
+}
+
 static uint64_t process_uuid(const struct an_exp_plan *p, size_t plane_ix)
 {
-	return 1 + (uint64_t)p->planes[plane_ix].plane;
+	return 1 + uuid_plane(p, plane_ix);
 }
 
 static uint64_t track_uuid(const struct an_exp_plan *p, size_t line_ix, unsigned k)
 {
 	const struct an_exp_line *l = &p->lines[line_ix];
 
-	return (uint64_t)1 << 63 | (uint64_t)p->planes[l->plane_ix].plane << 38 | (uint64_t)l->line << 6 | k;
+	return (uint64_t)1 << 63 | uuid_plane(p, l->plane_ix) << 38 | (uint64_t)l->line << 6 | k;
 }
 
 int out_exp_pf_fits(const struct an_exp_plan *p)
@@ -502,7 +539,7 @@ int out_exp_pf_fits(const struct an_exp_plan *p)
 	if (p->opts.first_track + p->npiece_tracks > OUT_EXP_PF_MAX_SEQS)
 		return OUT_EXP_PF_TOO_MANY;
 	for (i = 0; i < p->nplanes; i++)
-		if (p->planes[i].plane >= PF_UUID_MAX_PLANES)
+		if (uuid_plane(p, i) >= PF_UUID_MAX_PLANES)
 			return OUT_EXP_PF_TOO_MANY;
 	for (i = 0; i < p->nlines; i++)
 		if (p->lines[i].line >= PF_UUID_MAX_LINES)
@@ -510,6 +547,21 @@ int out_exp_pf_fits(const struct an_exp_plan *p)
 	if (__builtin_sub_overflow(p->origin_ns, p->clock_zero_ns, &d) || d < 0 || d > AN_EXP_CLOCK_MAX_NS)
 		return OUT_EXP_PF_TOO_LATE;
 	return OUT_EXP_PF_FITS;
+}
+
+/* A plane's process name (process_name), held by cp; "" when out of memory (cp says so). */
+static const char *pf_process_name(struct copies *cp, const struct an_exp_plan *p, const struct xp_plane *pl)
+{
+	size_t n;
+	char *s;
+
+	if (!p->opts.name_prefix)
+		return pl->name;
+	n = strlen(p->opts.name_prefix) + strlen(pl->name) + 2;
+	if (!(s = copies_new(cp, n)))
+		return "";
+	snprintf(s, n, "%s:%s", p->opts.name_prefix, pl->name);
+	return s;
 }
 
 static int pf_head(const struct an_exp_plan *p, struct out_bytes *b)
@@ -533,7 +585,7 @@ static int pf_head(const struct an_exp_plan *p, struct out_bytes *b)
 		td.has_uuid = 1;
 		td.uuid = process_uuid(p, i);
 		td.has_name = 1;
-		td.name = text_c(&cp, pl->name);
+		td.name = text_c(&cp, pf_process_name(&cp, p, pl));
 		pd.has_pid = 1;
 		pd.pid = (int32_t)ep->pid;
 		pd.has_process_name = 1;
@@ -1574,6 +1626,22 @@ int out_exp_head(const struct an_exp_plan *p, enum out_exp_format f, const char 
 	if (f == OUT_EXP_PFTRACE)
 		return pf_head(p, b);
 	json_head(p, version, b);
+	return b->failed ? -1 : 0;
+}
+
+int out_exp_head_json(const struct an_exp_plan *const *p, size_t n, const char *version, struct out_bytes *b)
+{
+	uint64_t exported = 0, total = 0;
+	size_t i;
+	int first = 1;
+
+	for (i = 0; i < n; i++) {
+		exported += p[i]->exported;
+		total += p[i]->total;
+	}
+	json_doc_head(p[0], version, exported, total, b);
+	for (i = 0; i < n; i++)
+		json_metas(p[i], b, &first);
 	return b->failed ? -1 : 0;
 }
 

@@ -66,6 +66,13 @@ int out_exp_pf_fits(const struct an_exp_plan *p);
 int out_exp_head(const struct an_exp_plan *p, enum out_exp_format f, const char *version, struct out_bytes *b);
 /* Appends piece i's events. Returns 0, or -1 when out of memory. */
 int out_exp_piece(const struct an_exp_plan *p, size_t i, enum out_exp_format f, struct out_bytes *b);
+/*
+ * The head of one JSON document over n plans on one timeline (the hosts of
+ * a run, planned with a common origin, an_exp_opts.have_origin): the first
+ * plan's origin, the counts summed, every plan's processes and threads; then
+ * each plan's pieces and one tail. -1 when out of memory.
+ */
+int out_exp_head_json(const struct an_exp_plan *const *p, size_t n, const char *version, struct out_bytes *b);
 /* Appends the bytes after the pieces. */
 int out_exp_tail(const struct an_exp_plan *p, enum out_exp_format f, struct out_bytes *b);
 

@@ -1202,9 +1202,139 @@ static void real(const char *file)
 	xp_trace_free(t);
 }
 
+/* The X events of a JSON export: pid, ts and dur (us), in document order. */
+static size_t json_slices(const struct out_bytes *b, double (*v)[3], size_t max, size_t *procs_a, size_t *procs_b)
+{
+	cJSON *doc = cJSON_ParseWithLength((const char *)b->p, b->n), *e;
+	size_t n = 0;
+
+	*procs_a = *procs_b = 0;
+	CHECK(doc != NULL);
+	cJSON_ArrayForEach(e, cJSON_GetObjectItem(doc, "traceEvents")) {
+		const char *ph = cJSON_GetStringValue(cJSON_GetObjectItem(e, "ph"));
+		const char *what = cJSON_GetStringValue(cJSON_GetObjectItem(e, "name"));
+		cJSON *args = cJSON_GetObjectItem(e, "args");
+		const char *pname = args ? cJSON_GetStringValue(cJSON_GetObjectItem(args, "name")) : NULL;
+
+		if (ph && !strcmp(ph, "M") && what && !strcmp(what, "process_name") && pname) {
+			*procs_a += !strncmp(pname, "a:/", 3);
+			*procs_b += !strncmp(pname, "b:/", 3);
+		}
+		if (ph && !strcmp(ph, "X") && n < max) {
+			v[n][0] = cJSON_GetNumberValue(cJSON_GetObjectItem(e, "pid"));
+			v[n][1] = cJSON_GetNumberValue(cJSON_GetObjectItem(e, "ts"));
+			v[n][2] = cJSON_GetNumberValue(cJSON_GetObjectItem(e, "dur"));
+			n++;
+		}
+	}
+	cJSON_Delete(doc);
+	return n;
+}
+
+/*
+ * Two hosts on one timeline, as export writes a run's: the synthetic trace
+ * twice (hosts a and b), a common origin 1 us before its first start, the
+ * second's pids 1000 past the first's and its planes after the first's in
+ * the .pftrace track uuids. The .pftrace imports with every track described
+ * once (pf_recs checks), twice the tracks and events of one, each event
+ * under its host's process at its own time; the JSON names each host's 3
+ * processes and gives every event of one export twice, 1 us later, the
+ * second time with the pid 1000 past.
+ */
+static void two_hosts(void)
+{
+	char path[4096];
+	struct xp_trace *t;
+	struct an_exp_plan one, p[2];
+	const struct an_exp_plan *pp[2] = {&p[0], &p[1]};
+	struct an_exp_opts o = {0};
+	struct xp_err err = {0};
+	struct out_bytes pf1 = {0}, pf2 = {0}, js1 = {0}, js2 = {0};
+	struct recs got1 = {0}, got2 = {0}, a1 = {0}, a2 = {0};
+	int64_t *pids[2] = {NULL, NULL};
+	double v1[16][3], v2[32][3];
+	size_t n1, n2, tr1, tr2, depth, i, k, pa, pb;
+
+	snprintf(path, sizeof(path), "%s/export.xplane.pb", SYNTH_DIR);
+	if (!(t = test_load(path, &xp_reader_protobuf_c)))
+		return;
+	CHECK_INT(an_exp_plan(t, &o, &one, &err), 0);
+	CHECK_INT(export_bytes(&one, OUT_EXP_PFTRACE, &pf1), 0);
+	CHECK_INT(export_bytes(&one, OUT_EXP_JSON, &js1), 0);
+	for (k = 0; k < 2; k++) {
+		CHECK_INT(an_exp_pids(t, &pids[k]), 0);
+		for (i = 0; i < t->nplanes; i++)
+			pids[k][i] += (int64_t)k * 1000;
+		o.pids = pids[k];
+		o.have_origin = 1;
+		o.origin_ns = one.origin_ns - 1000;
+		o.origin_sub_ps = one.origin_sub_ps;
+		o.name_prefix = k ? "b" : "a";
+		o.plane_base = k * t->nplanes;
+		o.first_track = k ? p[0].npiece_tracks : 0;
+		o.have_clock_zero = 1;
+		o.clock_zero_ns = one.clock_zero_ns;
+		CHECK_INT(an_exp_plan(t, &o, &p[k], &err), 0);
+		CHECK_INT(out_exp_pf_fits(&p[k]), OUT_EXP_PF_FITS);
+		CHECK_INT(out_exp_head(&p[k], OUT_EXP_PFTRACE, "test", &pf2), 0);
+		for (i = 0; i < p[k].npieces; i++)
+			CHECK_INT(out_exp_piece(&p[k], i, OUT_EXP_PFTRACE, &pf2), 0);
+	}
+	pf_recs(&pf1, &got1, &tr1, &depth, &a1);
+	pf_recs(&pf2, &got2, &tr2, &depth, &a2);
+	CHECK_INT(tr2, 2 * tr1);
+	CHECK_INT(got2.n, 2 * got1.n);
+	for (i = 0; i < got2.n; i++) {
+		int host_b = !strncmp(got2.v[i].plane, "b:", 2);
+
+		CHECK(host_b || !strncmp(got2.v[i].plane, "a:", 2));
+		/* the same event of one export: its plane without the host, its name and times */
+		for (k = 0; k < got1.n; k++)
+			if (!strcmp(got1.v[k].plane, got2.v[i].plane + 2) && !strcmp(got1.v[k].name, got2.v[i].name) &&
+			    got1.v[k].start == got2.v[i].start && got1.v[k].dur == got2.v[i].dur)
+				break;
+		CHECK(k < got1.n);
+	}
+	/* JSON: one document over both */
+	CHECK_INT(out_exp_head_json(pp, 2, "test", &js2), 0);
+	for (k = 0; k < 2; k++)
+		for (i = 0; i < p[k].npieces; i++)
+			CHECK_INT(out_exp_piece(&p[k], i, OUT_EXP_JSON, &js2), 0);
+	CHECK_INT(out_exp_tail(&p[0], OUT_EXP_JSON, &js2), 0);
+	n1 = json_slices(&js1, v1, 16, &pa, &pb);
+	CHECK_INT(pa + pb, 0);
+	n2 = json_slices(&js2, v2, 32, &pa, &pb);
+	CHECK_INT(pa, 3);
+	CHECK_INT(pb, 3);
+	CHECK_INT(n1, one.exported);
+	CHECK_INT(n2, 2 * n1);
+	for (i = 0; i < n2 && n2 == 2 * n1; i++) {
+		const double *w = v1[i % n1];
+
+		CHECK(v2[i][0] == w[0] + (i < n1 ? 0 : 1000));
+		CHECK(v2[i][1] == w[1] + 1);
+		CHECK(v2[i][2] == w[2]);
+	}
+	for (k = 0; k < 2; k++) {
+		an_exp_plan_release(&p[k]);
+		free(pids[k]);
+	}
+	an_exp_plan_release(&one);
+	recs_free(&got1);
+	recs_free(&got2);
+	recs_free(&a1);
+	recs_free(&a2);
+	out_bytes_release(&pf1);
+	out_bytes_release(&pf2);
+	out_bytes_release(&js1);
+	out_bytes_release(&js2);
+	xp_trace_free(t);
+}
+
 int main(void)
 {
 	synth();
+	two_hosts();
 	edges();
 	heavy();
 	real("mi300x_jax_conv.xplane.pb");

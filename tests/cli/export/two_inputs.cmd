@@ -1,1 +1,1 @@
-xplane-stat export $SYNTH/export.xplane.pb $SYNTH/export.xplane.pb -o -
+xplane-stat export $SYNTH/export.xplane.pb $SYNTH/export.xplane.pb -o $TMP/x.json && grep -c "\"ph\":\"X\"" $TMP/x.json && grep -o "\"process_name\",\"args\":{\"name\":\"[^\"]*\"" $TMP/x.json | cut -d"\"" -f8

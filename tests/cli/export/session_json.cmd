@@ -1,0 +1,1 @@
+xplane-stat export $SYNTH/sessions/base/run_0 -o - --format json
