@@ -34,6 +34,7 @@
 #include "an_events.h"
 #include "an_exec.h"
 #include "an_functions.h"
+#include "an_group.h"
 #include "an_kernels.h"
 #include "an_memory.h"
 #include "an_ops.h"
@@ -461,9 +462,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 			abort();
 		if (ao.run_means && (h >> 18) & 1)
 			an_at_group(&ar, (const size_t[]){0, 0}, 2, 1);
-		/* stragglers: the input twice, as two inputs of one host would be */
-		if (!an_strag_add(&sr, t, &l, &err) && !an_strag_add(&sr, t, &l, &err) && !an_strag_finish(&sr, &err))
+		/*
+		 * stragglers: the input twice, as two inputs of one host would be; or
+		 * (by the hash) as two hosts of one run, whose host times are then equal
+		 */
+		if ((h >> 19) & 1) {
+			sr.run_by = AN_RUN_BY_DIR;
+			if (!an_strag_add_input(&sr, t, &l, "run/a.xplane.pb", &err) &&
+			    !an_strag_add_input(&sr, t, &l, "run/b.xplane.pb", &err) && !an_strag_finish(&sr, &err))
+				val_strag_hosts(&sr, 1);
+		} else if (!an_strag_add(&sr, t, &l, &err) && !an_strag_add(&sr, t, &l, &err) &&
+			   !an_strag_finish(&sr, &err)) {
 			val_strag(&sr);
+			val_strag_hosts(&sr, 0);
+		}
 	} else if (err.code != XP_ERR_NOMEM && err.code != XP_ERR_LIMIT) {
 		/* a limit (host planes based too far apart to compare) is an input the command refuses (exit 3) */
 		fprintf(stderr, "an_exec_find: %s\n", err.msg);

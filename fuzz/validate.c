@@ -855,6 +855,28 @@ void val_strag(const struct an_strag_result *r)
 		val_fail("stragglers: more devices last than groups", "", 0);
 }
 
+void val_strag_hosts(const struct an_strag_result *r, int equal)
+{
+	size_t i, groups = 0;
+
+	val_strag(r);
+	for (i = 0; i < r->nhost_rows; i++) {
+		const struct an_strag_host *h = &r->host_rows[i];
+
+		if (h->slowest > h->groups || !(h->slow_ps >= 0) || h->groups > r->host_groups)
+			val_fail("stragglers: a host's groups, slowest or slow out of range", h->name, strlen(h->name));
+		if (equal && (h->slowest || h->slow_ps != 0 || h->groups != r->host_groups))
+			val_fail("stragglers: one input as two hosts is not equal to itself", h->name, strlen(h->name));
+		groups += h->groups;
+	}
+	if (!equal && (r->host_groups || r->nhost_rows))
+		val_fail("stragglers: inputs without paths compared as hosts", "", 0);
+	if (equal && r->host_groups && (r->nhost_rows != 2 || groups != 2 * r->host_groups))
+		val_fail("stragglers: two hosts' rows do not hold their groups", "", 0);
+	if (an_strag_slowest_host(r) && equal)
+		val_fail("stragglers: a slowest host among equal ones", "", 0);
+}
+
 /* The report's page from these results, held to out_report.h's promises. */
 void val_report(const struct an_fn_result *fr, const struct an_ov_result *ov,
 		const struct an_rep_timeline *tl, const struct xp_notes *notes)

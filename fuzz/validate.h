@@ -82,6 +82,11 @@ void val_pftrace(const struct out_bytes *b, uint64_t exported);
 
 /* The stragglers keep an_straggle.h's promises: counts within the groups, sums not negative. */
 void val_strag(const struct an_strag_result *r);
+/*
+ * The same, and its hosts (an_straggle.h) in range; equal: the result of
+ * one input added as two hosts of one run, whose host times are equal.
+ */
+void val_strag_hosts(const struct an_strag_result *r, int equal);
 /* The report's page from these results, held to out_report.h's promises. */
 void val_report(const struct an_fn_result *fr, const struct an_ov_result *ov,
 		const struct an_rep_timeline *tl, const struct xp_notes *notes);

@@ -649,6 +649,45 @@ static void synth_sessions(const char *dir)
 }
 
 /*
+ * Scenario 5e: a pod (sessions/pod/run_R/<host>.xplane.pb, R = 0, 1): runs
+ * of three hosts of two TPUs each, a slowed host among them. On every
+ * device jit_step(5) three times, 1000 us apart, both planes of a host on
+ * one clock (line at 1000 ns); durations (us), the same in every execution
+ * and run:
+ *   host-a: TPU:0 100, TPU:1 100
+ *   host-b: TPU:0 100, TPU:1 101
+ *   host-c: TPU:0 110, TPU:1 112 (the slowed host)
+ */
+static void synth_pod(const char *dir)
+{
+	static const char *const host[3] = { "host-a", "host-b", "host-c" };
+	static const int64_t dur_us[3][2] = { { 100, 100 }, { 100, 101 }, { 110, 112 } };
+	char path[4096], name[96];
+	int r, h, d, k;
+
+	snprintf(path, sizeof(path), "%s/sessions/pod", dir);
+	gen_make_dir(path);
+	for (r = 0; r < 2; r++) {
+		snprintf(path, sizeof(path), "%s/sessions/pod/run_%d", dir, r);
+		gen_make_dir(path);
+		for (h = 0; h < 3; h++) {
+			XSpace *sp = gen_space_new(host[h]);
+
+			for (d = 0; d < 2; d++) {
+				struct gen_plane t = gen_plane_add(sp, d + 1, d ? "/device:TPU:1" : "/device:TPU:0", 1000);
+				XLine *mod = gen_line_add(&t, 1, "XLA Modules", 1000);
+
+				for (k = 0; k < 3; k++)
+					gen_ev_i64(&t, gen_ev_add(&t, mod, "jit_step(5)", US(1000 * k), US(dur_us[h][d])),
+						   "program_id", 5);
+			}
+			snprintf(name, sizeof(name), "sessions/pod/run_%d/%s.xplane.pb", r, host[h]);
+			gen_space_write(sp, dir, name);
+		}
+	}
+}
+
+/*
  * Scenario 5d: stragglers (overview --stragglers). One host ("host-s"),
  * three TPU planes, an "XLA Modules" line each; jit_step(6) three times per
  * device, the k-th at 100 k us from its plane's clock:
@@ -1686,6 +1725,7 @@ static const struct gen_scenario scenarios[] = {
 	{"diff", synth_diff},
 	{"sessions", synth_sessions},
 	{"stragglers", synth_stragglers},
+	{"pod", synth_pod},
 	{"tpu_two_module_lines", synth_tpu_two_module_lines},
 	{"tpu_plane_twice", synth_tpu_plane_twice},
 	{"odd_stats", synth_odd_stats},

@@ -27,6 +27,7 @@ void an_ov_init_opts(struct an_ov_result *r, const struct an_ov_opts *o)
 {
 	an_ov_init(r);
 	r->stragglers = o && o->stragglers;
+	r->strag.run_by = o ? o->run_by : 0;
 }
 
 int an_ov_notes(const struct an_ov_result *r, struct xp_notes *notes)
@@ -51,13 +52,19 @@ static int strag_done(struct an_ov_result *r, int ret, const struct xp_err *e)
 
 int an_ov_strag_add(struct an_ov_result *r, const struct xp_trace *t, const struct an_exec_list *l)
 {
+	return an_ov_strag_add_input(r, t, l, NULL);
+}
+
+int an_ov_strag_add_input(struct an_ov_result *r, const struct xp_trace *t, const struct an_exec_list *l,
+			  const char *input)
+{
 	struct xp_err e = {0};
 
-	return strag_done(r, an_strag_add(&r->strag, t, l, &e), &e);
+	return strag_done(r, an_strag_add_input(&r->strag, t, l, input, &e), &e);
 }
 
 /* The input's executions found, into the stragglers. */
-static int add_strag(struct an_ov_result *r, struct xp_trace *t, const char *device)
+static int add_strag(struct an_ov_result *r, struct xp_trace *t, const char *input, const char *device)
 {
 	struct an_exec_opts xo = {.device = device};
 	struct an_exec_list l;
@@ -66,7 +73,7 @@ static int add_strag(struct an_ov_result *r, struct xp_trace *t, const char *dev
 
 	if ((ret = an_exec_find(t, &xo, &l, &e)))
 		return strag_done(r, ret, &e);
-	ret = an_ov_strag_add(r, t, &l);
+	ret = an_ov_strag_add_input(r, t, &l, input);
 	an_exec_list_release(&l);
 	return ret;
 }
@@ -693,6 +700,12 @@ out:
 int an_ov_add(struct an_ov_result *r, struct xp_trace *t, const char *device, size_t *added,
 	      struct xp_err *err)
 {
+	return an_ov_add_input(r, t, NULL, device, added, err);
+}
+
+int an_ov_add_input(struct an_ov_result *r, struct xp_trace *t, const char *input, const char *device,
+		    size_t *added, struct xp_err *err)
+{
 	struct launches L = {0};
 	unsigned char *took = calloc(t->nplanes + 1, 1);	/* the planes added */
 	const char *host = t->nhostnames && *t->hostnames[0] ? t->hostnames[0] : NULL;
@@ -723,7 +736,7 @@ int an_ov_add(struct an_ov_result *r, struct xp_trace *t, const char *device, si
 			goto out;
 		took[i] = *added > was;
 	}
-	if (add_host_steps(r, t) || (r->stragglers && add_strag(r, t, device)))
+	if (add_host_steps(r, t) || (r->stragglers && add_strag(r, t, input, device)))
 		goto out;
 	ret = 0;
 out:

@@ -127,6 +127,7 @@ struct an_ov_result {
 
 struct an_ov_opts {
 	int stragglers;
+	int run_by;		/* stragglers: how inputs added with paths form runs (an enum an_run_by) */
 };
 
 /* For an_ov_opts.stragglers: what the overview reads, and what finding executions reads. */
@@ -141,6 +142,9 @@ void an_ov_init_opts(struct an_ov_result *r, const struct an_ov_opts *o);
  * out of memory.
  */
 int an_ov_strag_add(struct an_ov_result *r, const struct xp_trace *t, const struct an_exec_list *l);
+/* The same, the input named by its path: its host is compared with the other hosts of its run (an_straggle.h). */
+int an_ov_strag_add_input(struct an_ov_result *r, const struct xp_trace *t, const struct an_exec_list *l,
+			  const char *input);
 /* A warning for the inputs left out of the stragglers. 0 or XP_ERR_NOMEM. */
 int an_ov_notes(const struct an_ov_result *r, struct xp_notes *notes);
 /*
@@ -151,6 +155,9 @@ int an_ov_notes(const struct an_ov_result *r, struct xp_notes *notes);
  */
 int an_ov_add(struct an_ov_result *r, struct xp_trace *t, const char *device, size_t *added,
 	      struct xp_err *err);
+/* The same, the input named by its path (NULL: none) for the stragglers' hosts. */
+int an_ov_add_input(struct an_ov_result *r, struct xp_trace *t, const char *input, const char *device,
+		    size_t *added, struct xp_err *err);
 /* Summaries of the samples; devices in name order, numbers as numbers (an_name_cmp: GPU:2 before GPU:10). */
 int an_ov_finish(struct an_ov_result *r, struct xp_err *err);
 void an_ov_release(struct an_ov_result *r);

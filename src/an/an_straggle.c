@@ -17,6 +17,19 @@ struct rec {
 	int64_t end, dur;
 };
 
+/* A host's time for the k-th execution of function fn: its devices' longest. */
+struct hrec {
+	size_t fn, k;
+	int64_t dur;
+};
+
+/* An input added with its path: where it lies, its host, its host times by (fn, k). */
+struct an_strag_in_ {
+	const char *path, *dir, *host;
+	struct hrec *v;
+	size_t n;
+};
+
 void an_strag_init(struct an_strag_result *r)
 {
 	memset(r, 0, sizeof(*r));
@@ -130,15 +143,66 @@ static size_t index_of(struct xp_hmap *m, const char *key, size_t *n)
 	return at;
 }
 
+/*
+ * The input's host times (v: its executions sorted by function, k and
+ * device) kept for finish: per function whose devices ran it equally often,
+ * per k the longest of its devices' durations. 0 or XP_ERR_NOMEM.
+ */
+static int keep_host_times(struct an_strag_result *r, const char *input, const char *host, const struct rec *v,
+			   size_t n)
+{
+	struct an_strag_in_ *in;
+	const char *slash = strrchr(input, '/');
+	size_t i, k, j, end, size;
+	int ok;
+
+	if (xp_grow(&r->ins_, &r->cap_ins_, r->nins_, sizeof(*r->ins_), 8))
+		return XP_ERR_NOMEM;
+	in = &r->ins_[r->nins_];
+	memset(in, 0, sizeof(*in));
+	if (!(in->path = xp_arena_strndup(&r->arena, input, strlen(input))) ||
+	    !(in->dir = slash ? xp_arena_strndup(&r->arena, input, (size_t)(slash - input)) : ".") ||
+	    (host && !(in->host = xp_arena_strndup(&r->arena, host, strlen(host)))) ||
+	    !(in->v = calloc(n + 1, sizeof(*in->v))))
+		return XP_ERR_NOMEM;
+	r->nins_++;
+	for (i = 0; i < n; i = end) {
+		for (end = i + 1; end < n && v[end].fn == v[i].fn; end++)
+			;
+		for (j = i, size = 0, ok = 1; j < end; j = k) {
+			for (k = j + 1; k < end && v[k].k == v[j].k; k++)
+				;
+			if (!size)
+				size = k - j;
+			ok &= k - j == size;
+		}
+		for (j = i; ok && j < end; j = k) {
+			int64_t longest = v[j].dur;
+
+			for (k = j + 1; k < end && v[k].k == v[j].k; k++)
+				if (v[k].dur > longest)
+					longest = v[k].dur;
+			in->v[in->n++] = (struct hrec){v[j].fn, v[j].k, longest};
+		}
+	}
+	return 0;
+}
+
 int an_strag_add(struct an_strag_result *r, const struct xp_trace *t, const struct an_exec_list *l,
 		 struct xp_err *err)
+{
+	return an_strag_add_input(r, t, l, NULL, err);
+}
+
+int an_strag_add_input(struct an_strag_result *r, const struct xp_trace *t, const struct an_exec_list *l,
+		       const char *input, struct xp_err *err)
 {
 	const char *host = l->hostname && *l->hostname ? l->hostname : NULL;
 	struct rec *v = calloc(l->n + 1, sizeof(*v));
 	size_t *dev = calloc(l->ndevices + 1, sizeof(*dev)), *count = calloc(l->n + 1, sizeof(*count));
-	struct xp_hmap fns = {0}, seen = {0};
+	struct xp_hmap seen = {0};
 	int64_t base = INT64_MAX;
-	size_t i, k, nfns = 0, nseen = 0;
+	size_t i, k, nseen = 0;
 	int ret = XP_ERR_NOMEM;
 
 	if (!v || !dev || !count)
@@ -162,7 +226,7 @@ int an_strag_add(struct an_strag_result *r, const struct xp_trace *t, const stru
 		if (asprintf(&key, "%zu:%s\x1f%s%" PRIu64, strlen(x->name), x->name, x->has_program_id ? "p" : "",
 			     x->has_program_id ? x->program_id : 0) < 0)
 			goto out;
-		v[i].fn = index_of(&fns, key, &nfns);
+		v[i].fn = index_of(&r->fn_keys_, key, &r->nfn_keys_);	/* one index per function over the inputs */
 		free(key);
 		/* the k-th execution of the function on its device (run ids count per device in some traces) */
 		if (v[i].fn == SIZE_MAX || asprintf(&key, "%" PRIu32 ":%zu", x->device, v[i].fn) < 0)
@@ -186,9 +250,8 @@ int an_strag_add(struct an_strag_result *r, const struct xp_trace *t, const stru
 		qsort(v, l->n, sizeof(*v), cmp_rec);
 	for (i = 0; i < l->n; i += k)
 		add_function(r, v + i, l->n - i, &k);
-	ret = 0;
+	ret = input ? keep_host_times(r, input, host, v, l->n) : 0;
 out:
-	xp_hmap_release(&fns);
 	xp_hmap_release(&seen);
 	free(v);
 	free(dev);
@@ -212,17 +275,211 @@ static const struct an_host_fields strag_hosts = {
 	offsetof(struct an_strag_device, host), offsetof(struct an_strag_device, plane),
 };
 
+/* The host row named name (made on first sight); NULL when out of memory. */
+static struct an_strag_host *host_row(struct an_strag_result *r, const char *name, size_t *cap)
+{
+	size_t i;
+
+	for (i = 0; i < r->nhost_rows; i++)
+		if (!strcmp(r->host_rows[i].name, name))
+			return &r->host_rows[i];
+	if (xp_grow(&r->host_rows, cap, r->nhost_rows, sizeof(*r->host_rows), 8))
+		return NULL;
+	memset(&r->host_rows[r->nhost_rows], 0, sizeof(*r->host_rows));
+	r->host_rows[r->nhost_rows].name = name;
+	return &r->host_rows[r->nhost_rows++];
+}
+
+/* In input x's host times, the first of function fn and how many (its k's): *at, returned. */
+static size_t fn_times(const struct an_strag_in_ *x, size_t fn, size_t *at)
+{
+	size_t lo = 0, hi = x->n, n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (x->v[mid].fn < fn)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*at = lo;
+	for (n = 0; lo + n < x->n && x->v[lo + n].fn == fn; n++)
+		;
+	return n;
+}
+
+/* The host groups of one run: its inputs m[0..nm), their rows row[0..nm). 0 or XP_ERR_NOMEM. */
+static int run_host_groups(struct an_strag_result *r, const size_t *m, size_t nm, struct an_strag_host **row,
+			   unsigned char *done)
+{
+	size_t a, i, j, k, K, at, at2;
+	int64_t *t = malloc(nm * sizeof(*t));
+
+	if (!t)
+		return XP_ERR_NOMEM;
+	memset(done, 0, r->nfn_keys_ + 1);
+	r->host_runs++;
+	for (a = 0; a < nm; a++) {
+		const struct an_strag_in_ *x = &r->ins_[m[a]];
+
+		for (i = 0; i < x->n; i++) {
+			size_t fn = x->v[i].fn, ok = 1;
+
+			if (done[fn])
+				continue;
+			done[fn] = 1;
+			K = fn_times(x, fn, &at);
+			for (j = 0; j < nm && ok; j++)
+				ok = fn_times(&r->ins_[m[j]], fn, &at2) == K;
+			if (!ok) {
+				r->host_unmatched++;	/* a host missed it, or ran it other times */
+				continue;
+			}
+			for (k = 0; k < K; k++) {
+				int64_t shortest = INT64_MAX, longest = INT64_MIN;
+				size_t last = 0, tied = 0;
+
+				for (j = 0; j < nm; j++) {
+					fn_times(&r->ins_[m[j]], fn, &at2);
+					t[j] = r->ins_[m[j]].v[at2 + k].dur;
+					if (t[j] < shortest)
+						shortest = t[j];
+					if (t[j] > longest) {
+						longest = t[j];
+						last = j;
+						tied = 0;
+					} else if (t[j] == longest) {
+						tied = 1;
+					}
+				}
+				r->host_groups++;
+				for (j = 0; j < nm; j++) {
+					row[j]->groups++;
+					row[j]->slow_ps += (double)(t[j] - shortest);
+				}
+				if (!tied)
+					row[last]->slowest++;
+			}
+		}
+	}
+	free(t);
+	return 0;
+}
+
+static int cmp_slow(const void *a, const void *b)
+{
+	const struct an_strag_host *x = a, *y = b;
+	double sx = x->groups ? x->slow_ps / (double)x->groups : 0, sy = y->groups ? y->slow_ps / (double)y->groups : 0;
+
+	if (sx != sy)
+		return sx > sy ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+/*
+ * An input's host: its hostname, else (or where another input of its run
+ * names the same host: two processes of one) its file's name less
+ * .xplane.pb[.gz] (in the arena); NULL when out of memory.
+ */
+static const char *host_label(struct an_strag_result *r, const struct an_strag_in_ *x, int host_repeats)
+{
+	const char *b = strrchr(x->path, '/') ? strrchr(x->path, '/') + 1 : x->path;
+	size_t n = strlen(b);
+
+	if (x->host && !host_repeats)
+		return x->host;
+	if (n > 13 && !strcmp(b + n - 13, ".xplane.pb.gz"))
+		n -= 13;
+	else if (n > 10 && !strcmp(b + n - 10, ".xplane.pb"))
+		n -= 10;
+	return xp_arena_strndup(&r->arena, b, n);
+}
+
+/* Each run of several hosts among the inputs added with paths compared host by host. 0 or XP_ERR_NOMEM. */
+static int compare_hosts(struct an_strag_result *r)
+{
+	struct an_group_in *in = calloc(r->nins_ + 1, sizeof(*in));
+	size_t *m = calloc(r->nins_ + 1, sizeof(*m)), cap = 0, i, run, nm;
+	struct an_strag_host **row = calloc(r->nins_ + 1, sizeof(*row));
+	const char **label = calloc(r->nins_ + 1, sizeof(*label));
+	unsigned char *done = malloc(r->nfn_keys_ + 1);
+	struct an_groups g = {0};
+	int ret = XP_ERR_NOMEM;
+
+	if (!in || !m || !row || !label || !done)
+		goto out;
+	for (i = 0; i < r->nins_; i++)
+		in[i] = (struct an_group_in){r->ins_[i].path, r->ins_[i].dir, r->ins_[i].host};
+	if (an_group_runs(in, r->nins_, (enum an_run_by)r->run_by, &g, NULL))
+		goto out;
+	for (run = 0; run < g.nruns; run++) {
+		for (i = 0, nm = 0; i < r->nins_; i++)
+			if (g.run[i] == run)
+				m[nm++] = i;
+		if (nm < 2)
+			continue;
+		for (i = 0; i < nm; i++) {
+			const struct an_strag_in_ *x = &r->ins_[m[i]];
+			size_t j;
+			int repeats = 0;
+
+			for (j = 0; j < nm && !repeats; j++)
+				repeats = j != i && an_same_host(r->ins_[m[j]].host, x->host);
+			if (!(label[i] = host_label(r, x, repeats && x->host)) || !host_row(r, label[i], &cap))
+				goto out;
+		}
+		/* rows move as they grow: each found once all are made */
+		for (i = 0; i < nm; i++)
+			row[i] = host_row(r, label[i], &cap);
+		if (run_host_groups(r, m, nm, row, done))
+			goto out;
+	}
+	if (r->nhost_rows > 1)
+		qsort(r->host_rows, r->nhost_rows, sizeof(*r->host_rows), cmp_slow);
+	ret = 0;
+out:
+	an_groups_release(&g);
+	free(in);
+	free(m);
+	free(row);
+	free(label);
+	free(done);
+	return ret;
+}
+
 int an_strag_finish(struct an_strag_result *r, struct xp_err *err)
 {
 	if (r->n && !(r->hosts = an_name_by_host(r->devices, r->n, &strag_hosts, &r->arena)))
 		return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
 	if (r->n > 1)
 		qsort(r->devices, r->n, sizeof(*r->devices), cmp_late);
+	if (r->nins_ > 1 && compare_hosts(r))
+		return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
 	return 0;
+}
+
+const struct an_strag_host *an_strag_slowest_host(const struct an_strag_result *r)
+{
+	const struct an_strag_host *best = NULL;
+	size_t i;
+
+	for (i = 0; i < r->nhost_rows; i++)
+		if (2 * r->host_rows[i].slowest > r->host_rows[i].groups &&
+		    (!best || r->host_rows[i].slowest > best->slowest))
+			best = &r->host_rows[i];
+	return best;
 }
 
 void an_strag_release(struct an_strag_result *r)
 {
+	size_t i;
+
+	for (i = 0; i < r->nins_; i++)
+		free(r->ins_[i].v);
+	free(r->ins_);
+	free(r->host_rows);
+	xp_hmap_release(&r->fn_keys_);
 	free(r->devices);
 	xp_arena_release(&r->arena);
 	memset(r, 0, sizeof(*r));

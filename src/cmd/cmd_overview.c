@@ -13,7 +13,7 @@ static int ov_input(struct cmd_drive *d, struct cmd_input *in, void *r, struct x
 	int ret;
 
 	(void)r;
-	if ((ret = an_ov_counts(d->res, &before)) || (ret = an_ov_add(d->res, in->t, d->c->device, &added, err)))
+	if ((ret = an_ov_counts(d->res, &before)) || (ret = an_ov_add_input(d->res, in->t, in->path, d->c->device, &added, err)))
 		goto out;
 	if ((ret = an_ov_input_notes(&d->notes, in->path, d->res, before, nbefore)) || added)
 		goto out;
@@ -27,6 +27,7 @@ static int ov_check(struct cmd_drive *d)
 {
 	if (((const struct an_ov_opts *)d->opts)->stragglers)
 		d->read = &an_ov_strag_read;
+	((struct an_ov_opts *)d->opts)->run_by = d->c->run_by;
 	return CMD_GO_ON;
 }
 
@@ -61,7 +62,9 @@ int cmd_overview(int argc, char **argv)
 	const struct opt opts[] = {
 		CMD_OPT_DEVICE(&c, "gpu, TPU:1"),
 		{"stragglers", 0, OPT_FLAG, &o.stragglers, NULL,
-		 "per device of a host: how often it ended a function's execution last, how late (CSV: this alone)"},
+		 "per device of a host: how often it ended a function's execution last, how late; per host of a run: "
+		 "how often its executions were the slowest (CSV: the devices alone)"},
+		CMD_OPT_RUN_BY(&c),
 		CMD_OPTS_TAIL(&c),
 	};
 	struct cmd_drive d = {.a = &overview, .c = &c, .opts = &o};

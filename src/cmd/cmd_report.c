@@ -89,8 +89,9 @@ static void rep_done(size_t i, void *result, void *ctx)
 		/* the analyses that count runs first, and the run kept with them, so that they stay in step */
 		if (an_fn_add(rb->fr, &in->execs, &err) || an_at_add(rb->ar, &in->execs, &err) ||
 		    keep_run(rb, in, &err) || (rb->dr && an_diff_add(rb->dr, 1, &in->execs, &err)) ||
-		    an_ov_add(rb->ov, in->t, rb->xo->device, &added, &err) ||
-		    (an_ov_strag_add(rb->ov, in->t, &in->execs) && xp_err_set(&err, XP_ERR_NOMEM, "out of memory")) ||
+		    an_ov_add_input(rb->ov, in->t, in->path, rb->xo->device, &added, &err) ||
+		    (an_ov_strag_add_input(rb->ov, in->t, &in->execs, in->path) &&
+		     xp_err_set(&err, XP_ERR_NOMEM, "out of memory")) ||
 		    an_kern_add(rb->kr, in->t, &err) || an_ops_add(rb->pr, in->t, &err) ||
 		    (!rb->tl_input && an_rep_timeline(&in->execs, TIMELINE_COLUMNS, rb->tl, &err))) {
 			if (err.code == XP_ERR_NOMEM) {
@@ -269,6 +270,7 @@ int cmd_report(int argc, char **argv)
 	an_fn_init(&fr, &fo);
 	an_at_init(&ar, &ao);
 	an_ov_init(&ov);
+	ov.strag.run_by = c.run_by;	/* the stragglers' hosts grouped into runs as the rest of the report groups them */
 	an_kern_init(&kr, &ko);
 	an_ops_init(&pr, &po);
 	inited = 1;

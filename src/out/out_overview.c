@@ -402,6 +402,76 @@ static void json_strag(cJSON *doc, const struct an_strag_result *s)
 		out_json_add_ns(d, "waited_mean_ns", per_group(x->waited_ps, x->groups));
 		out_json_add_ns(d, "slow_mean_ns", per_group(x->slow_ps, x->groups));
 	}
+	{
+		const struct an_strag_host *slowest = an_strag_slowest_host(s);
+
+		cJSON_AddNumberToObject(o, "host_groups", (double)s->host_groups);
+		cJSON_AddNumberToObject(o, "host_runs", (double)s->host_runs);
+		cJSON_AddNumberToObject(o, "host_unmatched_functions", (double)s->host_unmatched);
+		devs = cJSON_AddArrayToObject(o, "hosts");
+		for (i = 0; devs && i < s->nhost_rows && (d = out_json_push_object(devs)); i++) {
+			const struct an_strag_host *h = &s->host_rows[i];
+
+			cJSON_AddStringToObject(d, "name", h->name);
+			cJSON_AddNumberToObject(d, "groups", (double)h->groups);
+			cJSON_AddNumberToObject(d, "slowest", (double)h->slowest);
+			out_json_add_ns(d, "slow_mean_ns", per_group(h->slow_ps, h->groups));
+		}
+		out_json_add_str_or_null(o, "slowest_host", slowest ? slowest->name : NULL);
+	}
+}
+
+/* The hosts of runs of several hosts, compared by their executions' durations (an_straggle.h). */
+static int print_strag_hosts(FILE *f, const struct an_strag_result *s, const struct out_style *st)
+{
+	static const unsigned char right[] = {0, 1, 1, 1};
+	static const char *const tname[] = {"SLOW"};
+	const struct an_strag_host *slowest = an_strag_slowest_host(s);
+	char hd[40], cell[48];
+	const char *h[] = {"HOSTS", "GROUPS", "SLOWEST", hd};
+	struct out_tcol col;
+	struct out_table t;
+	size_t i;
+	int ret;
+
+	if (!s->host_groups)
+		return 0;
+	out_tcol_init(&col, st ? st->unit : OUT_UNIT_AUTO);
+	for (i = 0; i < s->nhost_rows; i++)
+		out_tcol_add(&col, per_group(s->host_rows[i].slow_ps, s->host_rows[i].groups));
+	out_tcol_headers(&col, hd, sizeof(hd), tname, 1);
+	out_table_init(&t, 4, h, right);
+	for (i = 0; i < s->nhost_rows; i++) {
+		const struct an_strag_host *x = &s->host_rows[i];
+
+		out_table_add(&t, "%s", x->name);
+		out_table_add(&t, "%zu", x->groups);
+		out_table_add(&t, "%zu", x->slowest);
+		out_table_add_time_cell(&t, 0, &col, per_group(x->slow_ps, x->groups), x->groups > 0);
+	}
+	fputc('\n', f);
+	ret = out_table_print(&t, f, OUT_TABLE, st);
+	out_table_release(&t);
+	if (!ret && fprintf(f, "hosts: %zu group%s over %zu run%s of several hosts (a function's k-th execution on every "
+			    "host of a run, a host's time its devices' longest: durations, as hosts' clocks are not "
+			    "one)%s; SLOWEST: how often the host's time was the longest; SLOW: its time over the "
+			    "group's shortest, a mean per group",
+			    s->host_groups, s->host_groups == 1 ? "" : "s", s->host_runs, s->host_runs == 1 ? "" : "s",
+			    "") < 0)
+		ret = -1;
+	if (!ret && s->host_unmatched &&
+	    fprintf(f, "; %zu function%s left out, not run alike on every host of a run", s->host_unmatched,
+		    s->host_unmatched == 1 ? "" : "s") < 0)
+		ret = -1;
+	if (!ret && fputc('\n', f) == EOF)
+		ret = -1;
+	if (!ret && slowest) {
+		out_tcol_fmt(&col, cell, sizeof(cell), per_group(slowest->slow_ps, slowest->groups));
+		if (fprintf(f, "slowest host: %s, the slowest in %zu of %zu groups, %s %s over the fastest on "
+			    "average\n", slowest->name, slowest->slowest, slowest->groups, cell, out_unit_name(col.unit)) < 0)
+			ret = -1;
+	}
+	return ret;
 }
 
 int out_overview(FILE *f, enum out_mode mode, const struct an_ov_result *r, const struct xp_notes *notes,
@@ -417,5 +487,7 @@ int out_overview(FILE *f, enum out_mode mode, const struct an_ov_result *r, cons
 	ret = print_text(f, r, st);
 	if (!ret && s)
 		ret = print_strag(f, mode, s, st);
+	if (!ret && s)
+		ret = print_strag_hosts(f, s, st);
 	return ret;
 }

@@ -213,6 +213,44 @@ static void overview(FILE *f, const struct an_ov_result *ov)
 	      f);
 }
 
+/* The hosts of runs of several hosts, by their executions' durations (an_straggle.h); nothing without a host group. */
+static void strag_hosts(FILE *f, const struct an_strag_result *s, size_t top)
+{
+	const struct an_strag_host *slowest = an_strag_slowest_host(s);
+	size_t i;
+
+	if (!s->host_groups)
+		return;
+	fprintf(f, "<p class=\"note\">Which host of a run is slow, over %zu group%s in %zu run%s of several hosts (a "
+		"function's k-th execution on every host of a run; a host's time: its devices' longest; durations "
+		"only, as hosts' clocks are not one); slowest: how often its time was the longest; slow: its time "
+		"over the group's shortest, a mean per group", s->host_groups, s->host_groups == 1 ? "" : "s",
+		s->host_runs, s->host_runs == 1 ? "" : "s");
+	if (s->host_unmatched)
+		fprintf(f, "; %zu function%s left out, not run alike on every host of a run", s->host_unmatched,
+			s->host_unmatched == 1 ? "" : "s");
+	fputs(".</p>\n", f);
+	if (slowest) {
+		fputs("<p class=\"note\"><b>Slowest host: ", f);
+		out_html_text(f, slowest->name);
+		fprintf(f, "</b>, the slowest in %zu of %zu groups.</p>\n", slowest->slowest, slowest->groups);
+	}
+	fputs("<table>\n<tr><th>host</th><th>groups</th><th>slowest</th><th>slow</th></tr>\n", f);
+	for (i = 0; i < s->nhost_rows && i < top; i++) {
+		const struct an_strag_host *h = &s->host_rows[i];
+
+		fputs("<tr><td class=\"name\">", f);
+		out_html_text(f, h->name);
+		fprintf(f, "</td><td class=\"num\">%zu</td><td class=\"num\">%zu</td>", h->groups, h->slowest);
+		if (h->groups)
+			time_cell(f, h->slow_ps / (double)h->groups);
+		else
+			fputs("<td class=\"num\">-</td>", f);
+		fputs("</tr>\n", f);
+	}
+	fputs("</table>\n", f);
+}
+
 /*
  * Which device of a host the others wait for (overview --stragglers), every
  * device (those in no group with dashes, as the overview's table); nothing
@@ -222,7 +260,7 @@ static void stragglers(FILE *f, const struct an_strag_result *s, size_t top)
 {
 	size_t i, k;
 
-	if (!s || !s->groups)
+	if (!s || (!s->groups && !s->host_groups))
 		return;
 	fprintf(f, "<section id=\"stragglers\">\n<h2>Stragglers</h2>\n<p class=\"note\">Which device of a host "
 		"ends a function's execution last, over %zu group%s (a function's k-th execution on every device of "
@@ -249,7 +287,9 @@ static void stragglers(FILE *f, const struct an_strag_result *s, size_t top)
 		}
 		fputs("</tr>\n", f);
 	}
-	fputs("</table>\n</section>\n", f);
+	fputs("</table>\n", f);
+	strag_hosts(f, s, top);
+	fputs("</section>\n", f);
 }
 
 static void functions(FILE *f, const struct an_fn_result *fr, size_t top)

@@ -81,9 +81,82 @@ static void hostile(void)
 	an_strag_release(&r);
 }
 
+/*
+ * Hosts by hand: h1 and h2 (a session directory s/, each file named after
+ * its host: one run) ran f twice on one device, 10 then 20 us on h1, 12
+ * then 18 on h2: a group each, each host once the slowest by 2 us (so
+ * neither is named); g ran on h1 alone: left out. h3 in another directory
+ * (a run of its own) is not compared. Two devices of h2 running f 12 and
+ * 15 us: the host's time is the longer. Given with run_by file: no run of
+ * several hosts.
+ */
+static void hosts(void)
+{
+	struct xp_plane planes[2] = {{.name = "/device:TPU:0"}, {.name = "/device:TPU:1"}};
+	struct xp_trace t = {.planes = planes, .nplanes = 2};
+	struct an_device devs[2] = {{.plane = 0, .name = "/device:TPU:0"}, {.plane = 1, .name = "/device:TPU:1"}};
+	struct an_exec a[3], b[4], c[1];
+	struct an_exec_list la = {.execs = a, .n = 3, .devices = devs, .ndevices = 1, .hostname = "h1"};
+	struct an_exec_list lb = {.execs = b, .n = 4, .devices = devs, .ndevices = 2, .hostname = "h2"};
+	struct an_exec_list lc = {.execs = c, .n = 1, .devices = devs, .ndevices = 1, .hostname = "h3"};
+	struct an_strag_result r;
+	struct xp_err err = {0};
+	int by;
+
+	a[0] = ex(0, "f", 0, 10);
+	a[1] = ex(0, "f", 100, 20);
+	a[2] = ex(0, "g", 200, 5);
+	b[0] = ex(0, "f", 0, 12);
+	b[1] = ex(0, "f", 100, 18);
+	b[2] = ex(1, "f", 0, 11);
+	b[3] = ex(1, "f", 100, 15);
+	c[0] = ex(0, "f", 0, 99);
+	for (by = 0; by < 3; by += 2) {	/* AN_RUN_BY_AUTO, AN_RUN_BY_FILE */
+		an_strag_init(&r);
+		r.run_by = by;
+		CHECK_INT(an_strag_add_input(&r, &t, &la, "s/h1.xplane.pb", &err), 0);
+		CHECK_INT(an_strag_add_input(&r, &t, &lb, "s/h2.xplane.pb", &err), 0);
+		CHECK_INT(an_strag_add_input(&r, &t, &lc, "other/h3.xplane.pb", &err), 0);
+		CHECK_INT(an_strag_finish(&r, &err), 0);
+		if (by) {
+			CHECK_INT(r.host_groups, 0);
+			CHECK_INT(r.nhost_rows, 0);
+			an_strag_release(&r);
+			continue;
+		}
+		CHECK_INT(r.host_runs, 1);
+		CHECK_INT(r.host_groups, 2);
+		CHECK_INT(r.host_unmatched, 1);
+		CHECK_INT(r.nhost_rows, 2);
+		CHECK(an_strag_slowest_host(&r) == NULL);
+		if (r.nhost_rows == 2) {
+			/* equal slow per group: by name */
+			CHECK_STR(r.host_rows[0].name, "h1");
+			CHECK_STR(r.host_rows[1].name, "h2");
+			CHECK_INT(r.host_rows[0].groups, 2);
+			CHECK_INT(r.host_rows[0].slowest, 1);
+			CHECK_INT(r.host_rows[1].slowest, 1);
+			CHECK(r.host_rows[0].slow_ps == US(2));
+			CHECK(r.host_rows[1].slow_ps == US(2));
+		}
+		an_strag_release(&r);
+	}
+	/* h2 slower the second time too: named */
+	b[1] = ex(0, "f", 100, 21);
+	an_strag_init(&r);
+	CHECK_INT(an_strag_add_input(&r, &t, &la, "s/h1.xplane.pb", &err), 0);
+	CHECK_INT(an_strag_add_input(&r, &t, &lb, "s/h2.xplane.pb", &err), 0);
+	CHECK_INT(an_strag_finish(&r, &err), 0);
+	CHECK(an_strag_slowest_host(&r) != NULL && !strcmp(an_strag_slowest_host(&r)->name, "h2"));
+	if (r.nhost_rows == 2)
+		CHECK(r.host_rows[0].slow_ps == US(2) + US(1));
+	an_strag_release(&r);
+}
+
 int main(void)
 {
 	hostile();
+	hosts();
 	struct xp_trace *t = test_load(SYNTH_DIR "/stragglers.xplane.pb", NULL);
 	struct an_exec_opts xo = {0};
 	struct an_exec_list l;

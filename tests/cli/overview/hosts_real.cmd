@@ -1,0 +1,1 @@
+mkdir $TMP/run && for i in 0 1 2; do cp testdata/real/nvidia_h200_autotune/profile_$i.xplane.pb $TMP/run/node-$i.xplane.pb; done && xplane-stat overview --stragglers --run-by dir $TMP/run | sed -n '/^HOSTS/,$p'

@@ -1,0 +1,1 @@
+xplane-stat overview --stragglers $SYNTH/sessions/pod | sed -n '/^STRAGGLERS/,$p'

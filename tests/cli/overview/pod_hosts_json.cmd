@@ -1,0 +1,1 @@
+xplane-stat overview --stragglers --json $SYNTH/sessions/pod | sed -n '/"host_groups"/,/"slowest_host"/p'; xplane-stat overview --stragglers --run-by file $SYNTH/sessions/pod | sed -n '/^HOSTS/,$p' | wc -l
