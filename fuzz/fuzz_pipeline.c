@@ -688,9 +688,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 		an_ov_init(&orr);
 		an_fn_init(&rfr, &fo);
 		if (!an_exec_find(t, &xo, &rl, &rerr)) {
-			if (an_fn_add(&rfr, &rl, &rerr) || an_rep_timeline(&rl, (h >> 50) % 2 ? 50 : 7, &tl, &rerr))
+			/* the devices on one axis (their planes' bases), as the report draws them, or each on its own */
+			int64_t *base = (h >> 51) % 2 ? calloc(rl.ndevices + 1, sizeof(*base)) : NULL;
+			size_t dv;
+
+			for (dv = 0; base && dv < rl.ndevices; dv++)
+				base[dv] = t->planes[rl.devices[dv].plane].base_ns;
+			if (an_fn_add(&rfr, &rl, &rerr) ||
+			    an_rep_timeline(&rl, base, (h >> 50) % 2 ? 50 : 7, &tl, &rerr))
 				if (rerr.code != XP_ERR_NOMEM)
 					abort();
+			free(base);
 			an_exec_list_release(&rl);
 		}
 		if (!an_ov_add(&orr, t, xo.device, &added, &rerr))

@@ -7,7 +7,12 @@
 #include "xp_hmap.h"
 #include "xp_sat.h"
 
-static int strip_fill(const struct an_exec_list *l, uint32_t dev, size_t width, struct an_rep_strip *s)
+/*
+ * Device dev's strip: its executions placed on the window [wlo, wlo + wspan)
+ * of its own times (wspan 0: the strip's own span, from its first start).
+ */
+static int strip_fill(const struct an_exec_list *l, uint32_t dev, size_t width, double wlo, double wspan,
+		      struct an_rep_strip *s)
 {
 	struct xp_hmap names = {0};
 	float *best = NULL;
@@ -34,14 +39,20 @@ static int strip_fill(const struct an_exec_list *l, uint32_t dev, size_t width, 
 	s->span_ps = xp_sat_sub(hi, lo);
 	for (b = 0; b < width; b++)
 		s->cols[b].fn = -1;
-	for (i = 0; i < l->n && s->span_ps > 0; i++) {
+	if (!(wspan > 0)) {
+		wlo = (double)lo;
+		wspan = (double)s->span_ps;
+	}
+	for (i = 0; i < l->n && wspan > 0; i++) {
 		const struct an_exec *x = &l->execs[i];
-		double x0, x1, scale = (double)width / (double)s->span_ps;
+		double x0, x1, scale = (double)width / wspan;
 		size_t b0, b1, fn;
 
 		if (x->device != dev)
 			continue;
-		x0 = ((double)x->start_ps - (double)lo) * scale;
+		x0 = ((double)x->start_ps - wlo) * scale;
+		if (x0 < 0)
+			x0 = 0;
 		x1 = x0 + (double)x->span_ps * scale;
 		if (x1 > (double)width)
 			x1 = (double)width;
@@ -95,30 +106,83 @@ static int strip_cmp(const void *a, const void *b)
 	return an_name_cmp(((const struct an_rep_strip *)a)->device, ((const struct an_rep_strip *)b)->device);
 }
 
-int an_rep_timeline(const struct an_exec_list *l, size_t width, struct an_rep_timeline *out,
+/*
+ * The window of every device's executions on one clock (base_ns: each
+ * device's plane base): out->lo_ps and span_ps from the earliest base's, and
+ * off[d] each device's base after it, in ps. 0, or -1 when the bases lie
+ * too far apart for int64 picoseconds (then each strip keeps its own span).
+ */
+static int shared_window(const struct an_exec_list *l, const int64_t *base_ns, int64_t *off,
+			 struct an_rep_timeline *out)
+{
+	int64_t minb = INT64_MAX;
+	__int128 lo = 0, hi = 0;
+	size_t i;
+	int have = 0;
+
+	for (i = 0; i < l->ndevices; i++)
+		if (base_ns[i] < minb)
+			minb = base_ns[i];
+	for (i = 0; i < l->ndevices; i++) {
+		__int128 o = ((__int128)base_ns[i] - minb) * 1000;
+
+		if (o > INT64_MAX / 2)
+			return -1;
+		off[i] = (int64_t)o;
+	}
+	for (i = 0; i < l->n; i++) {
+		const struct an_exec *x = &l->execs[i];
+		__int128 s = (__int128)off[x->device] + x->start_ps, e = s + x->span_ps;
+
+		if (!have || s < lo)
+			lo = s;
+		if (!have || e > hi)
+			hi = e;
+		have = 1;
+	}
+	if (!have || hi - lo > INT64_MAX || lo < INT64_MIN || lo > INT64_MAX)
+		return -1;
+	out->lo_ps = (int64_t)lo;
+	out->span_ps = (int64_t)(hi - lo);
+	out->shared = 1;
+	return 0;
+}
+
+int an_rep_timeline(const struct an_exec_list *l, const int64_t *base_ns, size_t width, struct an_rep_timeline *out,
 		    struct xp_err *err)
 {
+	int64_t *off = calloc(l->ndevices + 1, sizeof(*off));
 	uint32_t d;
 	size_t i;
 
 	memset(out, 0, sizeof(*out));
 	out->width = width;
-	if (!width)
+	if (!off)
+		goto nomem;
+	if (!width) {
+		free(off);
 		return 0;
+	}
 	if (!(out->strips = calloc(l->ndevices + 1, sizeof(*out->strips))))
 		goto nomem;
+	if (base_ns && shared_window(l, base_ns, off, out))
+		memset(off, 0, (l->ndevices + 1) * sizeof(*off));	/* each strip on its own span */
 	for (d = 0; d < l->ndevices; d++) {
 		for (i = 0; i < l->n && l->execs[i].device != d; i++)
 			;
 		if (i == l->n)
 			continue;
-		if (strip_fill(l, d, width, &out->strips[out->n++]))
+		if (strip_fill(l, d, width, out->shared ? (double)out->lo_ps - (double)off[d] : 0,
+			       out->shared ? (double)out->span_ps : 0, &out->strips[out->n++]))
 			goto nomem;
 	}
+	free(off);
+	off = NULL;
 	/* in the devices table's order (GPU:2 before GPU:10) */
 	qsort(out->strips, out->n, sizeof(*out->strips), strip_cmp);
 	return 0;
 nomem:
+	free(off);
 	an_rep_timeline_release(out);
 	return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
 }

@@ -4,8 +4,12 @@
  * executions, in columns (the other sections come from the functions,
  * overview, kernels, ops and autotune analyses as they are).
  *
- * The device's span (its first execution's start to its last one's end) is
- * cut into `width` columns. Each execution covers part of some columns: a
+ * One window for every device, where their planes' bases are given: the
+ * first execution's start on any device to the last one's end on any, on
+ * one clock (the planes' bases apart), so that strips line up and skew
+ * shows; else (or where the bases lie too far apart for int64 ps) each
+ * device's own span (its first execution's start to its last one's end).
+ * The window is cut into `width` columns. Each execution covers part of some columns: a
  * column's cover is the share of it that executions cover (at most 1: on
  * several streams they can overlap), and its function that of the execution
  * that covers most of it (-1: none; an instant counts, covering nothing).
@@ -39,12 +43,18 @@ struct an_rep_strip {
 
 struct an_rep_timeline {
 	size_t width;
+	int shared;		/* one window for all strips: lo_ps (on the earliest base's clock) and span_ps */
+	int64_t lo_ps, span_ps;
 	struct an_rep_strip *strips;	/* devices in the exec list's order, those with executions */
 	size_t n;
 };
 
-/* The strips of l's devices, width columns each. Returns 0 or XP_ERR_NOMEM. */
-int an_rep_timeline(const struct an_exec_list *l, size_t width, struct an_rep_timeline *out,
+/*
+ * The strips of l's devices, width columns each; base_ns: per device of l
+ * its plane's base (NULL: each strip on its own span). Returns 0 or
+ * XP_ERR_NOMEM.
+ */
+int an_rep_timeline(const struct an_exec_list *l, const int64_t *base_ns, size_t width, struct an_rep_timeline *out,
 		    struct xp_err *err);
 void an_rep_timeline_release(struct an_rep_timeline *tl);
 

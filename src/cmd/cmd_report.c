@@ -34,6 +34,8 @@ struct rep_batch {
 	struct an_ov_result *ov;
 	struct an_kern_result *kr;
 	struct an_ops_result *pr;
+	struct an_mem_result *mr;
+	struct an_comp_result *cr;
 	struct an_rep_timeline *tl;
 	const char *tl_input;
 	struct an_diff_result *dr;	/* --base: these inputs are its current side */
@@ -71,6 +73,22 @@ static int keep_run(struct rep_batch *rb, struct cmd_input *in, struct xp_err *e
 	return 0;
 }
 
+/* The timeline of in's executions, its devices on one axis (their planes' bases). 0 or an xp_errcode. */
+static int timeline_of(const struct cmd_input *in, struct an_rep_timeline *tl, struct xp_err *err)
+{
+	int64_t *base = calloc(in->execs.ndevices + 1, sizeof(*base));
+	size_t d;
+	int ret;
+
+	if (!base)
+		return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
+	for (d = 0; in->t && d < in->execs.ndevices; d++)
+		base[d] = in->t->planes[in->execs.devices[d].plane].base_ns;
+	ret = an_rep_timeline(&in->execs, in->t ? base : NULL, TIMELINE_COLUMNS, tl, err);
+	free(base);
+	return ret;
+}
+
 /* Adds one input to every analysis, in input order. */
 static void rep_done(size_t i, void *result, void *ctx)
 {
@@ -93,7 +111,8 @@ static void rep_done(size_t i, void *result, void *ctx)
 		    (an_ov_strag_add_input(rb->ov, in->t, &in->execs, in->path) &&
 		     xp_err_set(&err, XP_ERR_NOMEM, "out of memory")) ||
 		    an_kern_add(rb->kr, in->t, &err) || an_ops_add(rb->pr, in->t, &err) ||
-		    (!rb->tl_input && an_rep_timeline(&in->execs, TIMELINE_COLUMNS, rb->tl, &err))) {
+		    an_mem_add(rb->mr, in->t, in->path, &err) || an_comp_add(rb->cr, in->t, in->path, &err) ||
+		    (!rb->tl_input && timeline_of(in, rb->tl, &err))) {
 			if (err.code == XP_ERR_NOMEM) {
 				rb->b.fatal = 1;
 				goto out;
@@ -125,9 +144,17 @@ out:
 }
 
 /* Host events: those host linkage (executions) and the overview (launches, steps) look at. */
+/*
+ * The host events the report's analyses use: linkage, launches and steps,
+ * memory events, and the calls and compiler events compile counts (not the
+ * passes inside them, which the report does not show).
+ */
 static int rep_wants_host_event(const char *name)
 {
-	return an_exec_wants_host_event(name) || an_ov_wants_host_event(name);
+	size_t len;
+
+	return an_exec_wants_host_event(name) || an_ov_wants_host_event(name) || an_mem_wants_host_event(name) ||
+	       an_comp_phase_of(name) >= 0 || an_comp_call_fn(name, &len);
 }
 
 static int print_report(FILE *f, enum out_mode mode, const struct out_style *st, const void *arg)
@@ -158,11 +185,12 @@ int cmd_report(int argc, char **argv)
 	const struct opt_cmd cmd = {
 		"report", "[OPTIONS] FILE|DIR|-... -o report.html",
 		"Writes one self-contained HTML page: per device busy and idle time (what\n"
-		"overview says), the functions table with a bar each, a timeline strip per\n"
-		"device of the first input's executions, the top kernels and HLO ops with a\n"
-		"roofline where flops and bytes are known, and the autotune candidates with\n"
-		"their confidence intervals; with --base a chart of what changed against a base,\n"
-		"with --history each function's trend. Inline CSS and SVG, no script, nothing fetched:\n"
+		"overview says) and its stragglers, the functions table with a bar each, a\n"
+		"timeline strip per device of the first input's executions on one time axis,\n"
+		"the top kernels and HLO ops with a roofline where flops and bytes are known,\n"
+		"memory peaks, compile time, and the autotune candidates with their confidence\n"
+		"intervals; with --base a chart of what changed against a base, with --history\n"
+		"each function's trend. Inline CSS and SVG, no script, nothing fetched:\n"
 		"it opens from disk or a mail attachment, at 1280 px wide or printed.",
 		opts, .min_pos = 1,
 	};
@@ -179,6 +207,10 @@ int cmd_report(int argc, char **argv)
 	struct an_groups groups;
 	struct an_kern_result kr;
 	struct an_ops_result pr;
+	struct an_mem_opts mo = {0};
+	struct an_comp_opts co = {0};
+	struct an_mem_result mr;
+	struct an_comp_result cr;
 	struct an_rep_timeline tl = {0};
 	struct an_diff_opts dopt = {.level = AN_DIFF_FUNCTIONS, .time = AN_TIME_BUSY, .alpha = 0.05,
 				    .min_effect_pct = AN_DIFF_MIN_EFFECT_PCT, .holm = 1};
@@ -216,7 +248,7 @@ int cmd_report(int argc, char **argv)
 	c.read.event_stats = XP_EVSTATS_KEYS;	/* every key stat: each analysis finds its own */
 	c.read.keys = 0;
 	c.read.want_host_event = rep_wants_host_event;
-	c.read.host_keys = AN_EXEC_HOST_KEYS | 1u << XP_K_CORRELATION_ID | 1u << XP_K_STEP_NUM;
+	c.read.host_keys = AN_EXEC_HOST_KEYS | 1u << XP_K_CORRELATION_ID | 1u << XP_K_STEP_NUM | AN_MEM_KEYS;
 	xo.device = c.device;
 	dopt.id_re = &id_re;
 	an_diff_init(&dr, &dopt);
@@ -273,6 +305,8 @@ int cmd_report(int argc, char **argv)
 	ov.strag.run_by = c.run_by;	/* the stragglers' hosts grouped into runs as the rest of the report groups them */
 	an_kern_init(&kr, &ko);
 	an_ops_init(&pr, &po);
+	an_mem_init(&mr, &mo);
+	an_comp_init(&cr, &co);
 	inited = 1;
 	rb.c = &c;
 	rb.paths = &paths;
@@ -282,6 +316,8 @@ int cmd_report(int argc, char **argv)
 	rb.ov = &ov;
 	rb.kr = &kr;
 	rb.pr = &pr;
+	rb.mr = &mr;
+	rb.cr = &cr;
 	rb.tl = &tl;
 	rb.tl_input = NULL;
 	rb.dr = base ? &dr : NULL;
@@ -332,6 +368,8 @@ int cmd_report(int argc, char **argv)
 	rep.timeline_input = rb.tl_input;
 	rep.kernels = &kr;
 	rep.ops = &pr;
+	rep.memory = &mr;
+	rep.compile = &cr;
 	rep.autotune = &ar;
 	rep.diff = base ? &dr : NULL;
 	rep.base = base;
@@ -366,6 +404,8 @@ out:
 		an_ov_release(&ov);
 		an_kern_release(&kr);
 		an_ops_release(&pr);
+		an_mem_release(&mr);
+		an_comp_release(&cr);
 	}
 	an_rep_timeline_release(&tl);
 	an_diff_release(&dr);

@@ -164,7 +164,7 @@ int out_autotune_line(FILE *f, const char *input, const struct an_at_result *r,
 }
 
 /* A row's programs, comma-separated, unknown ones as `unknown`; "..." when buf is full. */
-static void fmt_progs(char *buf, size_t n, const struct an_at_cand *c, const char *unknown)
+void out_autotune_programs(char *buf, size_t n, const struct an_at_cand *c, const char *unknown)
 {
 	size_t i, len = 0;
 
@@ -180,7 +180,7 @@ static void fmt_progs(char *buf, size_t n, const struct an_at_cand *c, const cha
 }
 
 /* Whether some id ran as several programs (its rows split or pooled). */
-static int several_programs(const struct an_at_result *r)
+int out_autotune_several_programs(const struct an_at_result *r)
 {
 	size_t i;
 
@@ -224,7 +224,7 @@ static int print_rows(FILE *f, enum out_mode mode, const struct an_at_result *r,
 	}
 	out_tcols_headers(col, th[0], sizeof(th[0]), tname, 6);
 	/* the text table gains a PROGRAM column after ID when some id ran as several programs */
-	progcol = several_programs(r);
+	progcol = out_autotune_several_programs(r);
 	for (k = 0; k < 10; k++) {
 		hs[k + (k > 0 && progcol)] = ht[k];
 		rs[k + (k > 0 && progcol)] = right[k];
@@ -259,14 +259,14 @@ static int print_rows(FILE *f, enum out_mode mode, const struct an_at_result *r,
 			out_table_add(&t, "%s", c->tied < 0 ? "" : c->tied ? "true" : "false");
 			out_table_add(&t, "%s", pv);
 			if (r->programs) {
-				fmt_progs(pg, sizeof(pg), c, "");
+				out_autotune_programs(pg, sizeof(pg), c, "");
 				out_table_add(&t, "%s", pg);
 			}
 			out_table_add(&t, "%s", r->samples_are_runs ? "run means" : "executions");
 			continue;
 		}
 		if (progcol) {
-			fmt_progs(pg, sizeof(pg), c, "-");
+			out_autotune_programs(pg, sizeof(pg), c, "-");
 			out_table_add(&t, "%s", pg);
 		}
 		for (k = 0; k < 7; k++)

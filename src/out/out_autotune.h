@@ -30,4 +30,12 @@ const char *out_autotune_nowinner(enum an_at_nowinner why);
 int out_autotune_line(FILE *f, const char *input, const struct an_at_result *r,
 		      const struct xp_notes *notes, const char *error, int exit_code);
 
+/*
+ * A row's programs into buf (n bytes), comma-separated, unknown for one
+ * without an id; "..." at the end where they do not fit.
+ */
+void out_autotune_programs(char *buf, size_t n, const struct an_at_cand *c, const char *unknown);
+/* Whether some id ran as several programs (its rows split or pooled). */
+int out_autotune_several_programs(const struct an_at_result *r);
+
 #endif

@@ -4,16 +4,28 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "out_autotune.h"
 #include "out_diff.h"
 #include "out_report.h"
 #include "out_table.h"
 
+/*
+ * The devices' busy split: compute, exposed collectives, exposed memcpy,
+ * idle. Functions never take these colours (the Chromium test checks), so
+ * that a strip's colour is never read as a category's.
+ */
+static const char *const cat_colours[] = {"#4e79a7", "#e15759", "#f28e2b", "#e8e8e8"};
+static const char *const cat_names[] = {"compute", "exposed collectives", "exposed memcpy", "idle"};
 /* Functions get these colours by rank in the functions table; the rest grey. */
-static const char *const palette[] = {"#4e79a7", "#f28e2b", "#59a14f", "#e15759", "#76b7b2",
-				      "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#86bcb6"};
+static const char *const palette[] = {"#59a14f", "#76b7b2", "#edc948", "#b07aa1", "#ff9da7",
+				      "#9c755f", "#86bcb6", "#d37295", "#8cd17d", "#499894"};
 #define NPALETTE (sizeof(palette) / sizeof(palette[0]))
 #define OTHER_COLOUR "#bab0ac"
+/* Marks on charts that are no function's: points, bars of ops and candidates, trend lines. */
+#define MARK_COLOUR "#4e79a7"
+#define GOOD_COLOUR "#59a14f"
 #define BAR_W 160
+#define ROOF_LABELS 5	/* roofline points named: the ops with the most self time */
 #define STRIP_H 28
 
 void out_html_text(FILE *f, const char *str)
@@ -107,16 +119,17 @@ static const char *fn_colour(const struct an_fn_result *fr, const char *name)
 }
 
 /* Text cut at NAME_MAX_CHARS characters with an ellipsis (headers, legends). */
-static void short_text(FILE *f, const char *name)
+/* Text cut at max characters with an ellipsis. */
+static void cut_text(FILE *f, const char *name, size_t max)
 {
 	size_t n = strlen(name ? name : ""), cut = 0, chars = 0;
 	char *head;
 
-	if (n <= NAME_MAX_CHARS) {
+	if (n <= max) {
 		out_html_text(f, name);
 		return;
 	}
-	while (cut < n && chars < NAME_MAX_CHARS) {
+	while (cut < n && chars < max) {
 		cut++;
 		while (cut < n && ((unsigned char)name[cut] & 0xc0) == 0x80)
 			cut++;
@@ -126,6 +139,11 @@ static void short_text(FILE *f, const char *name)
 	out_html_text(f, head ? head : "");
 	fputs("\xe2\x80\xa6", f);
 	free(head);
+}
+
+static void short_text(FILE *f, const char *name)
+{
+	cut_text(f, name, NAME_MAX_CHARS);
 }
 
 static void head(FILE *f, const struct out_report *r)
@@ -183,7 +201,6 @@ static void overview(FILE *f, const struct an_ov_result *ov)
 		double span = (double)d->span_ps, idle = (double)an_ov_idle(d);
 		double parts[4] = {(double)(d->busy_ps - d->coll_exposed_ps - d->memcpy_exposed_ps),
 				   (double)d->coll_exposed_ps, (double)d->memcpy_exposed_ps, idle};
-		static const char *const colours[] = {"#4e79a7", "#e15759", "#f28e2b", "#e8e8e8"};
 		double x = 0;
 		int k;
 
@@ -201,16 +218,16 @@ static void overview(FILE *f, const struct an_ov_result *ov)
 		for (k = 0; k < 4 && span > 0; k++) {
 			double w = parts[k] > 0 ? parts[k] / span * BAR_W : 0;
 
-			fprintf(f, "<rect x=\"%.1f\" width=\"%.1f\" height=\"10\" fill=\"%s\"/>", x, w, colours[k]);
+			fprintf(f, "<rect x=\"%.1f\" width=\"%.1f\" height=\"10\" fill=\"%s\"/>", x, w, cat_colours[k]);
 			x += w;
 		}
 		fputs("</svg></td></tr>\n", f);
 	}
-	fputs("</table>\n<p class=\"legend note\"><span><svg width=\"10\" height=\"10\"><rect width=\"10\" height=\"10\" fill=\"#4e79a7\"/></svg> compute"
-	      "</span><span><svg width=\"10\" height=\"10\"><rect width=\"10\" height=\"10\" fill=\"#e15759\"/></svg> exposed collectives</span>"
-	      "<span><svg width=\"10\" height=\"10\"><rect width=\"10\" height=\"10\" fill=\"#f28e2b\"/></svg> exposed memcpy</span>"
-	      "<span><svg width=\"10\" height=\"10\"><rect width=\"10\" height=\"10\" fill=\"#e8e8e8\"/></svg> idle</span></p>\n</section>\n",
-	      f);
+	fputs("</table>\n<p class=\"legend note\">", f);
+	for (i = 0; i < 4; i++)
+		fprintf(f, "<span><svg width=\"10\" height=\"10\"><rect class=\"cat\" width=\"10\" height=\"10\" "
+			   "fill=\"%s\"/></svg> %s</span>", cat_colours[i], cat_names[i]);
+	fputs("</p>\n</section>\n", f);
 }
 
 /* The hosts of runs of several hosts, by their executions' durations (an_straggle.h); nothing without a host group. */
@@ -342,6 +359,35 @@ static int strength(const struct an_rep_col *c)
 	return q < 1 ? 1 : q > 10 ? 10 : q;
 }
 
+/*
+ * A time axis under the strips, 0 to span: ticks at a round step (1, 2 or
+ * 5 times a power of ten) giving 4 to 10 of them, placed in percent of the
+ * width as the strips' columns are.
+ */
+static void time_axis(FILE *f, int64_t span_ps)
+{
+	double span = (double)span_ps, step, t;
+	int k;
+
+	if (!(span > 0))
+		return;
+	step = pow(10, floor(log10(span / 4)));
+	for (k = 0; span / step > 10 && k < 3; k++)
+		step *= k == 1 ? 2.5 : 2;	/* 1, 2, 5, 10 */
+	fputs("<svg class=\"axis\" width=\"100%\" height=\"26\" role=\"img\"><line x1=\"0\" x2=\"100%\" y1=\"2\" "
+	      "y2=\"2\" stroke=\"#999\"/>", f);
+	for (t = 0; t <= span * (1 + 1e-9); t += step) {
+		char lab[64];
+		double pc = 100 * t / span;
+
+		out_fmt_time(lab, sizeof(lab), t, OUT_UNIT_AUTO);
+		fprintf(f, "<line class=\"tick\" x1=\"%.3f%%\" x2=\"%.3f%%\" y1=\"2\" y2=\"8\" stroke=\"#999\"/>"
+			   "<text x=\"%.3f%%\" y=\"20\" text-anchor=\"%s\">%s</text>",
+			pc, pc, pc, pc < 1 ? "start" : pc > 95 ? "end" : "middle", lab);
+	}
+	fputs("</svg>\n", f);
+}
+
 static void timeline(FILE *f, const struct out_report *r)
 {
 	const struct an_rep_timeline *tl = r->timeline;
@@ -352,7 +398,16 @@ static void timeline(FILE *f, const struct out_report *r)
 		fputs("<p class=\"note\">No executions to draw.</p>\n</section>\n", f);
 		return;
 	}
-	fputs("<p class=\"note\">Each device's executions from its first start to its last end", f);
+	if (tl->shared) {
+		char span[64];
+
+		out_fmt_time(span, sizeof(span), (double)tl->span_ps, OUT_UNIT_AUTO);
+		fprintf(f, "<p class=\"note\">Every device's executions on one time axis, %s from the first start on "
+			"any device to the last end on any (the planes' clocks lined up by their bases): skew between "
+			"devices shows", span);
+	} else {
+		fputs("<p class=\"note\">Each device's executions from its first start to its last end", f);
+	}
 	if (r->ninputs > 1) {
 		fputs(" (first input: ", f);
 		out_html_text(f, r->timeline_input);
@@ -388,6 +443,8 @@ static void timeline(FILE *f, const struct out_report *r)
 		}
 		fputs("</svg></div>\n", f);
 	}
+	if (tl->shared)
+		time_axis(f, tl->span_ps);
 	if (r->overview) {
 		/* devices with work but no execution have no strip: say which */
 		size_t none = 0;
@@ -414,8 +471,8 @@ static void timeline(FILE *f, const struct out_report *r)
 			;
 		if (j < i)
 			continue;	/* a name of several programs: one swatch */
-		fprintf(f, "<span><svg width=\"10\" height=\"10\"><rect width=\"10\" height=\"10\" fill=\"%s\"/></svg> ",
-			fn_colour(r->functions, name));
+		fprintf(f, "<span><svg width=\"10\" height=\"10\"><rect class=\"fn\" width=\"10\" height=\"10\" "
+			   "fill=\"%s\"/></svg> ", fn_colour(r->functions, name));
 		short_text(f, name);
 		fputs("</span>", f);
 		shown++;
@@ -443,7 +500,7 @@ static void kernels(FILE *f, const struct an_kern_result *kr, size_t top)
 		fputs("<tr>", f);
 		name_cell(f, w->name);
 		fprintf(f, "<td class=\"num\">%zu</td>", w->instances);
-		row_end(f, w->total, w->mean, w->median, w->share, max, palette[0], "kern-bar");
+		row_end(f, w->total, w->mean, w->median, w->share, max, MARK_COLOUR, "kern-bar");
 	}
 	fprintf(f, "</table>\n<p class=\"note\">%zu kernel events of %zu kernels", kr->kernel_events, kr->nrows);
 	if (n < kr->nrows)
@@ -474,7 +531,7 @@ static void roofline(FILE *f, const struct an_ops_result *pr)
 {
 	const double W = 560, H = 300, L = 56, B = 34;
 	double xlo = 1e300, xhi = -1e300, ylo = 1e300, yhi = -1e300, pf = 0, pb = 0;
-	size_t i, pts = 0, xstep, ystep;
+	size_t i, pts = 0, xstep, ystep, labelled;
 
 	for (i = 0; i < pr->ndevices; i++) {
 		double a = pr->devices[i].peak_flops, b = pr->devices[i].peak_bw;
@@ -529,16 +586,26 @@ static void roofline(FILE *f, const struct an_ops_result *pr)
 			L + logpos(pow(10, ridge), xlo, xhi, W),
 			5 + H - logpos(pf, ylo, yhi, H), L + W, 5 + H - logpos(pf, ylo, yhi, H));
 	}
-	for (i = 0; i < pr->nrows; i++) {
+	for (i = 0, labelled = 0; i < pr->nrows; i++) {
 		const struct an_op_row *w = &pr->rows[i];
-		double x, y;
+		double x, y, cx, cy;
 
 		if (!roof_point(w, &x, &y))
 			continue;
+		cx = L + logpos(x, xlo, xhi, W);
+		cy = 5 + H - logpos(y, ylo, yhi, H);
 		fprintf(f, "<circle class=\"op-point\" cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\" fill-opacity=\"0.7\"><title>",
-			L + logpos(x, xlo, xhi, W), 5 + H - logpos(y, ylo, yhi, H), palette[0]);
+			cx, cy, MARK_COLOUR);
 		out_html_text(f, w->name);
 		fputs("</title></circle>", f);
+		/* the ops with the most self time named beside their points (rows come by self time) */
+		if (labelled < ROOF_LABELS) {
+			labelled++;
+			fprintf(f, "<text class=\"op-label\" x=\"%.1f\" y=\"%.1f\" font-size=\"10\"%s>", cx + (cx > L + W * 0.7 ? -6 : 6),
+				cy - 6, cx > L + W * 0.7 ? " text-anchor=\"end\"" : "");
+			cut_text(f, w->name, 28);
+			fputs("</text>", f);
+		}
 	}
 	fputs("</svg>\n", f);
 	if (pf > 0)
@@ -561,8 +628,9 @@ static void ops(FILE *f, const struct an_ops_result *pr, size_t top)
 			max = (double)pr->rows[i].self_ps > max ? (double)pr->rows[i].self_ps : max;
 			n++;
 		}
-	fputs("<section id=\"ops\">\n<h2>HLO ops</h2>\n<table>\n<tr><th>op</th><th>category</th><th>occurrences</th>"
-	      "<th>total</th><th>self</th><th>share</th><th>bound</th><th>self time</th></tr>\n",
+	fputs("<section id=\"ops\">\n<h2>HLO ops</h2>\n<table>\n<tr><th>op</th><th>module</th><th>program</th>"
+	      "<th>category</th><th>occurrences</th><th>total</th><th>self</th><th>share</th><th>bound</th>"
+	      "<th>self time</th></tr>\n",
 	      f);
 	for (i = 0, n = 0; i < pr->nrows && n < top; i++) {
 		const struct an_op_row *w = &pr->rows[i];
@@ -573,13 +641,18 @@ static void ops(FILE *f, const struct an_ops_result *pr, size_t top)
 		n++;
 		fputs("<tr>", f);
 		name_cell(f, w->name);
+		name_cell(f, w->module ? w->module : "-");
+		if (w->has_program_id)
+			fprintf(f, "<td class=\"num\">%llu</td>", (unsigned long long)w->program_id);
+		else
+			fputs("<td class=\"num\">-</td>", f);
 		fputs("<td>", f);
 		out_html_text(f, w->category ? w->category : "-");
 		fprintf(f, "</td><td class=\"num\">%zu</td>", w->occurrences);
 		time_cell(f, (double)w->total_ps);
 		time_cell(f, (double)w->self_ps);
 		fprintf(f, "<td class=\"num\">%.1f%%</td><td>%s</td>", 100 * w->share, bound ? bound : "-");
-		bar(f, max > 0 ? (double)w->self_ps / max : 0, palette[2], "op-bar");
+		bar(f, max > 0 ? (double)w->self_ps / max : 0, MARK_COLOUR, "op-bar");
 		fputs("</tr>\n", f);
 	}
 	fputs("</table>\n<p class=\"note\">", f);
@@ -592,11 +665,110 @@ static void ops(FILE *f, const struct an_ops_result *pr, size_t top)
 	fputs("</section>\n", f);
 }
 
+/* "15 of 40 rows shown, the largest first" */
+static void rows_note(FILE *f, size_t shown, size_t n, const char *order)
+{
+	if (shown < n)
+		fprintf(f, "%zu of %zu rows shown, %s", shown, n, order);
+	else
+		fprintf(f, "%zu row%s, %s", n, n == 1 ? "" : "s", order);
+}
+
+/* Each memory's peak (the memory command's rows: per input and allocator), the largest first. */
+static void memory(FILE *f, const struct out_report *r)
+{
+	const struct an_mem_result *mr = r->memory;
+	size_t i, n;
+	double max = 0;
+
+	if (!mr || !mr->nrows)
+		return;
+	for (i = 0; i < mr->nrows; i++)
+		if (mr->rows[i].has_peak)
+			max = fmax(max, (double)mr->rows[i].peak_in_use);
+	fputs("<section id=\"memory\">\n<h2>Memory</h2>\n<table>\n<tr>", f);
+	if (r->ninputs > 1)
+		fputs("<th>input</th>", f);
+	fputs("<th>memory</th><th>peak in use</th><th>capacity</th><th>at</th><th>allocations</th>"
+	      "<th>largest allocation</th><th>peak</th></tr>\n", f);
+	n = mr->nrows < r->top ? mr->nrows : r->top;
+	for (i = 0; i < n; i++) {
+		const struct an_mem_row *w = &mr->rows[i];
+		char a[48], b[48], c[48];
+
+		fputs("<tr>", f);
+		if (r->ninputs > 1)
+			name_cell(f, w->input);
+		name_cell(f, w->memory_id);
+		out_fmt_bytes(a, sizeof(a), w->peak_in_use);
+		out_fmt_bytes(b, sizeof(b), w->capacity);
+		out_fmt_bytes(c, sizeof(c), w->largest_alloc);
+		fprintf(f, "<td class=\"num\">%s</td><td class=\"num\">%s</td>", w->has_peak ? a : "-",
+			w->capacity ? b : "-");
+		if (w->has_peak)
+			time_cell(f, (double)w->peak_time_ps);
+		else
+			fputs("<td class=\"num\">-</td>", f);
+		fprintf(f, "<td class=\"num\">%zu</td><td class=\"num\">%s</td>", w->allocs,
+			w->largest_alloc ? c : "-");
+		bar(f, max > 0 && w->has_peak ? (double)w->peak_in_use / max : 0, MARK_COLOUR, "mem-bar");
+		fputs("</tr>\n", f);
+	}
+	fputs("</table>\n<p class=\"note\">", f);
+	rows_note(f, n, mr->nrows, "the largest peak first");
+	fputs("; peak in use: the most bytes allocated plus reserved after a memory event, at: when, from the "
+	      "input's host plane's start; capacity: in use plus available, the largest seen (xplane-stat memory "
+	      "has the allocations live at the peak).</p>\n</section>\n", f);
+}
+
+/* Compile time per function (the compile command's rows), the most compile time first. */
+static void compile_section(FILE *f, const struct out_report *r)
+{
+	const struct an_comp_result *cr = r->compile;
+	size_t i, n;
+
+	if (!cr || !cr->nfns)
+		return;
+	fputs("<section id=\"compile\">\n<h2>Compile time</h2>\n<table>\n<tr>", f);
+	if (r->ninputs > 1)
+		fputs("<th>input</th>", f);
+	fputs("<th>function</th><th>calls</th><th>first call</th><th>later median</th><th>overhead</th>"
+	      "<th>trace</th><th>lower</th><th>compile</th></tr>\n", f);
+	n = cr->nfns < r->top ? cr->nfns : r->top;
+	for (i = 0; i < n; i++) {
+		const struct an_comp_fn *w = &cr->fns[i];
+		int k;
+
+		fputs("<tr>", f);
+		if (r->ninputs > 1)
+			name_cell(f, w->input);
+		name_cell(f, w->name);
+		fprintf(f, "<td class=\"num\">%zu</td>", w->calls);
+		time_cell(f, (double)w->first_ps);
+		if (w->has_later) {
+			time_cell(f, w->later_median_ps);
+			time_cell(f, (double)w->first_ps - w->later_median_ps);
+		} else {
+			fputs("<td class=\"num\">-</td><td class=\"num\">-</td>", f);
+		}
+		for (k = 0; k < AN_COMP_NPHASES; k++)
+			time_cell(f, (double)w->phase_ps[k]);
+		fputs("</tr>\n", f);
+	}
+	fputs("</table>\n<p class=\"note\">", f);
+	rows_note(f, n, cr->nfns, "per input, the most compile time first");
+	fputs("; a call is a PjitFunction span on the host; overhead: the first call less the later calls' median "
+	      "(an estimate of tracing and compiling; a function name whose later calls compile other programs "
+	      "blurs it); trace, lower and compile: the time of JAX's and XLA's events of those phases in its "
+	      "calls.</p>\n</section>\n", f);
+}
+
 static void autotune(FILE *f, const struct an_at_result *ar)
 {
-	const double W = 600, L = 80, RH = 22;
+	const double W = 600, L = 120, RH = 22;
 	double lo = 1e300, hi = -1e300;
 	size_t i;
+	int progcol;
 
 	if (!ar || !ar->ncands)
 		return;
@@ -612,10 +784,16 @@ static void autotune(FILE *f, const struct an_at_result *ar)
 	for (i = 0; i < ar->ncands; i++) {
 		const struct an_at_cand *c = &ar->cands[i];
 		double y = RH * (double)i + 12, sx = W / (hi - lo);
-		const char *col = c->rank == 1 ? palette[2] : c->tied == 1 ? palette[0] : OTHER_COLOUR;
+		const char *col = c->rank == 1 ? GOOD_COLOUR : c->tied == 1 ? MARK_COLOUR : OTHER_COLOUR;
 
 		fprintf(f, "<text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">", L - 6, y + 4);
 		out_html_text(f, c->id);
+		if (c->id_rows > 1) {	/* one program of an id that ran as several: which */
+			char pg[64];
+
+			out_autotune_programs(pg, sizeof(pg), c, "?");
+			fprintf(f, " (%s)", pg);
+		}
 		fputs("</text>", f);
 		fprintf(f, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#ccc\"/>",
 			L + (c->s.min - lo) * sx, L + (c->s.max - lo) * sx, y, y);
@@ -636,15 +814,19 @@ static void autotune(FILE *f, const struct an_at_result *ar)
 		fprintf(f, "<text x=\"%.0f\" y=\"%.1f\">%s</text><text x=\"%.0f\" y=\"%.1f\" text-anchor=\"end\">%s</text>",
 			L, y + 2, a, L + W, y + 2, b);
 	}
-	fputs("</svg>\n<table>\n<tr><th>candidate</th><th>rank</th><th>samples</th><th>trimmed mean</th>"
-	      "<th>95% CI</th><th>tied with the fastest</th></tr>\n",
-	      f);
+	progcol = ar->programs && out_autotune_several_programs(ar);
+	fprintf(f, "</svg>\n<table>\n<tr><th>candidate</th>%s<th>rank</th><th>samples</th><th>trimmed mean</th>"
+		"<th>95%% CI</th><th>tied with the fastest</th></tr>\n", progcol ? "<th>program</th>" : "");
 	for (i = 0; i < ar->ncands; i++) {
 		const struct an_at_cand *c = &ar->cands[i];
-		char a[64], b[64];
+		char a[64], b[64], pg[256];
 
 		fputs("<tr><td class=\"name\">", f);
 		out_html_text(f, c->id);
+		if (progcol) {
+			out_autotune_programs(pg, sizeof(pg), c, "-");
+			fprintf(f, "</td><td class=\"num\">%s", pg);
+		}
 		fprintf(f, "</td><td class=\"num\">%zu</td><td class=\"num\">%zu", c->rank, c->s.n);
 		if (c->s.n_used != c->s.n)
 			fprintf(f, " (%zu used)", c->s.n_used);
@@ -846,6 +1028,7 @@ static void history_section(FILE *f, const struct out_report *r)
 	const double W = 360, H = 28;
 	size_t *order, *sel, n, i, g, k;
 	enum an_verdict *v;
+	double lo = 0, hi = 0;	/* the lines' scale: changes from each row's first mean */
 
 	if (!h)
 		return;
@@ -877,32 +1060,54 @@ static void history_section(FILE *f, const struct out_report *r)
 				v[i] = h->diff.rows[k].verdict;
 	n = pick_rows(h->nrows, v, r->top, sel);
 	fputs("<table>\n<tr><th>row</th><th>trend</th><th>latest mean</th><th>change</th><th>verdict</th></tr>\n", f);
+	/* one scale for every line: each row's means as changes from its first recorded one */
+	for (i = 0; i < n; i++) {
+		const struct an_hist_row *w = &h->rows[order[sel[i]]];
+		double ref = NAN;
+
+		for (g = 0; g < h->ngroups; g++) {
+			if (!isfinite(w->means[g]))
+				continue;
+			if (isnan(ref))
+				ref = w->means[g];
+			if (ref > 0) {
+				lo = fmin(lo, w->means[g] / ref - 1);
+				hi = fmax(hi, w->means[g] / ref - 1);
+			}
+		}
+	}
+	if (!(lo <= 0))
+		lo = 0;
+	if (!(hi >= 0))
+		hi = 0;
 	for (i = 0; i < n; i++) {
 		const struct an_hist_row *w = &h->rows[order[sel[i]]];
 		const struct an_diff_row *d = NULL;
-		double lo = 1e300, hi = -1e300;
+		double ref = NAN;
 		char a[32];
 		int first = 1;
 
 		for (k = 0; k < h->diff.nrows; k++)
 			if (!strcmp(h->diff.rows[k].key, w->key))
 				d = &h->diff.rows[k];
-		for (g = 0; g < h->ngroups; g++)
-			if (isfinite(w->means[g])) {
-				lo = fmin(lo, w->means[g]);
-				hi = fmax(hi, w->means[g]);
-			}
+		for (g = 0; g < h->ngroups && isnan(ref); g++)
+			if (isfinite(w->means[g]))
+				ref = w->means[g];
 		fputs("<tr>", f);
 		name_cell(f, w->key);
-		fprintf(f, "<td><svg class=\"trend\" width=\"%.0f\" height=\"%.0f\" role=\"img\"><polyline fill=\"none\" "
-			   "stroke=\"%s\" stroke-width=\"1.5\" points=\"", W, H, palette[0]);
+		fprintf(f, "<td><svg class=\"trend\" width=\"%.0f\" height=\"%.0f\" role=\"img\">", W, H);
+		if (hi > lo)	/* no change: 0 at the middle */
+			fprintf(f, "<line x1=\"0\" x2=\"%.0f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#ddd\"/>", W,
+				H - 4 - (H - 8) * (0 - lo) / (hi - lo), H - 4 - (H - 8) * (0 - lo) / (hi - lo));
+		fprintf(f, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.5\" points=\"", MARK_COLOUR);
 		for (g = 0; g < h->ngroups; g++) {
-			double x, y;
+			double x, y, c;
 
 			if (!isfinite(w->means[g]))
 				continue;
+			c = ref > 0 ? w->means[g] / ref - 1 : 0;
 			x = h->ngroups > 1 ? 4 + (W - 8) * (double)g / (double)(h->ngroups - 1) : W / 2;
-			y = hi > lo ? H - 4 - (H - 8) * (w->means[g] - lo) / (hi - lo) : H / 2;
+			y = hi > lo ? H - 4 - (H - 8) * (c - lo) / (hi - lo) : H / 2;
 			fprintf(f, "%s%.1f,%.1f", first ? "" : " ", x, y);
 			first = 0;
 		}
@@ -917,8 +1122,15 @@ static void history_section(FILE *f, const struct out_report *r)
 	}
 	fputs("</table>\n<p class=\"note\">", f);
 	shown_note(f, n, h->nrows, "the most time in the latest run first");
-	fputs("; each line is the row's mean per recorded run, oldest left, scaled to its own range.</p>\n"
-	      "</section>\n", f);
+	{
+		char a[32], b[32];
+
+		pct(a, sizeof(a), 1 + lo);
+		pct(b, sizeof(b), 1 + hi);
+		fprintf(f, "; each line is the row's mean per recorded run, oldest left, as its change from its first "
+			   "recorded mean, every line on one scale: %s at the bottom to %s at the top (grey: no "
+			   "change).</p>\n</section>\n", a, b);
+	}
 out:
 	free(order);
 	free(sel);
@@ -936,6 +1148,8 @@ int out_report(FILE *f, const struct out_report *r)
 	timeline(f, r);
 	kernels(f, r->kernels, r->top);
 	ops(f, r->ops, r->top);
+	memory(f, r);
+	compile_section(f, r);
 	autotune(f, r->autotune);
 	diff_section(f, r);
 	history_section(f, r);

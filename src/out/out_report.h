@@ -11,10 +11,12 @@
 #include <stdio.h>
 
 #include "an_autotune.h"
+#include "an_compile.h"
 #include "an_diff.h"
 #include "an_functions.h"
 #include "an_history.h"
 #include "an_kernels.h"
+#include "an_memory.h"
 #include "an_ops.h"
 #include "an_overview.h"
 #include "an_report.h"
@@ -37,6 +39,8 @@ struct out_report {
 	const char *timeline_input;
 	const struct an_kern_result *kernels;
 	const struct an_ops_result *ops;
+	const struct an_mem_result *memory;	/* NULL or no rows: no section */
+	const struct an_comp_result *compile;	/* NULL or no calls: no section */
 	const struct an_at_result *autotune;
 	const struct an_diff_result *diff;	/* --base: base against these inputs */
 	const char *base;			/* its name */

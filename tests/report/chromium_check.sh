@@ -101,6 +101,33 @@ for s in overview functions timeline ops; do
 	grep -q "<section id=\"$s\">" "$out/report.html" || { echo "report: no $s section"; fail=1; }
 done
 grep -q '<section id="kernels">' "$tmp/gemm.html" || { echo "gemm: no kernels section"; fail=1; }
+# memory and compile sections where the trace has memory events and calls (the GEMM trace: 2 memories, 3 functions)
+for s in memory compile; do
+	grep -q "<section id=\"$s\">" "$tmp/gemm.html" || { echo "gemm: no $s section"; fail=1; }
+done
+mems=$(sed -n '/<section id="memory">/,/<\/section>/p' "$tmp/gemm.html" | grep -c 'class="bar mem-bar"')
+want=$("$bin" memory --json testdata/real/mi300x_jax_gemm.xplane.pb | "$py" -c 'import json,sys; print(min(15, len(json.load(sys.stdin)["memories"])))')
+[ "$mems" = "$want" ] || { echo "gemm: $mems memory rows, want $want"; fail=1; }
+# colours: no function takes a category's (compute, collectives, memcpy, idle)
+cats=$(grep -o '<rect class="cat"[^>]*fill="#[0-9a-f]*"' "$out/report.html" | grep -o '#[0-9a-f]*' | sort -u)
+fns=$(grep -o '<rect class="fn"[^>]*fill="#[0-9a-f]*"' "$out/report.html" | grep -o '#[0-9a-f]*' | sort -u)
+[ "$(echo "$cats" | wc -l)" -eq 4 ] && [ -n "$fns" ] || { echo "report: no category or function swatches"; fail=1; }
+for c in $cats; do
+	echo "$fns" | grep -qx "$c" && { echo "report: a function shares the colour $c with a category"; fail=1; }
+	sed -n '/<svg class="timeline"/p' "$out/report.html" | grep -q "fill=\"$c\"" &&
+		{ echo "report: a timeline strip has the category colour $c"; fail=1; }
+done
+# the timeline's strips on one axis, with ticks; the roofline's busiest points named; module and program columns
+grep -q '<svg class="axis"' "$out/report.html" && [ "$(grep -o '<line class="tick"' "$out/report.html" | wc -l)" -ge 3 ] ||
+	{ echo "report: no shared time axis with ticks under the timeline"; fail=1; }
+labels=$(grep -o 'class="op-label"' "$out/report.html" | wc -l)
+points=$(grep -o 'class="op-point"' "$out/report.html" | wc -l)
+[ "$points" -gt 0 ] && [ "$labels" = "$([ "$points" -lt 5 ] && echo "$points" || echo 5)" ] ||
+	{ echo "report: $labels roofline labels for $points points"; fail=1; }
+grep -q '<th>module</th><th>program</th>' "$out/report.html" || { echo "report: the ops table has no module and program"; fail=1; }
+"$bin" report "$synth/autotune_programs.xplane.pb" -o "$tmp/programs.html" || fail=1
+grep -q '<th>candidate</th><th>program</th>' "$tmp/programs.html" ||
+	{ echo "programs: the autotune table has no program column"; fail=1; }
 grep -q '<section id="autotune">' "$tmp/autotune.html" || { echo "autotune: no autotune section"; fail=1; }
 # the comparison: a dot per diff row, a trend line per history row, as many as diff and history give
 want=$("$bin" diff --json "$synth/diff/base" "$synth/diff/slow" | "$py" -c 'import json,sys; print(min(15, len(json.load(sys.stdin)["rows"])))')
@@ -109,6 +136,9 @@ lines=$(grep -o '<svg class="trend"' "$tmp/compare.html" | wc -l)
 [ "$dots" = "$want" ] && [ "$lines" = "$want" ] || { echo "compare: $dots dots and $lines trend lines, want $want"; fail=1; }
 grep -q '<section id="diff">' "$tmp/compare.html" && grep -q '<section id="history">' "$tmp/compare.html" ||
 	{ echo "compare: no diff or history section"; fail=1; }
+# the trend lines on one scale, its range printed
+grep -q 'every line on one scale: [-+0-9.]*% at the bottom to [-+0-9.]*% at the top' "$tmp/compare.html" ||
+	{ echo "compare: the trend lines' common scale is not given"; fail=1; }
 for f in "$out/report.html" "$tmp/gemm.html" "$tmp/autotune.html" "$tmp/compare.html"; do
 	rows=$(grep -o '<tr class="fn">' "$f" | wc -l)
 	bars=$(grep -o 'class="bar fn-bar"' "$f" | wc -l)

@@ -43,7 +43,7 @@ static void timeline(void)
 	l.n = 6;
 	l.devices = &dev;
 	l.ndevices = 1;
-	CHECK_INT(an_rep_timeline(&l, 10, &tl, &err), 0);
+	CHECK_INT(an_rep_timeline(&l, NULL, 10, &tl, &err), 0);
 	CHECK_INT(tl.n, 1);
 	if (tl.n == 1) {
 		const struct an_rep_strip *s = &tl.strips[0];
@@ -81,7 +81,7 @@ static void edges(void)
 	l.n = 2;
 	l.devices = dev;
 	l.ndevices = 2;
-	CHECK_INT(an_rep_timeline(&l, 4, &tl, &err), 0);
+	CHECK_INT(an_rep_timeline(&l, NULL, 4, &tl, &err), 0);
 	CHECK_INT(tl.n, 2);
 	if (tl.n == 2) {
 		CHECK_STR(tl.strips[0].device, "/device:GPU:2");	/* by number, as the devices table */
@@ -92,8 +92,58 @@ static void edges(void)
 		CHECK(tl.strips[1].cols[3].fn == 0 && tl.strips[1].cols[3].cover == 1);
 	}
 	an_rep_timeline_release(&tl);
-	CHECK_INT(an_rep_timeline(&l, 0, &tl, &err), 0);
+	CHECK_INT(an_rep_timeline(&l, NULL, 0, &tl, &err), 0);
 	CHECK_INT(tl.n, 0);
+	an_rep_timeline_release(&tl);
+}
+
+/*
+ * One axis: GPU:0 (base 0) runs f over 0..100 ps, GPU:1 (its plane's base
+ * 1 ns later) g over its own 0..100, 1000..1100 ps on GPU:0's clock. The
+ * window is 0..1100 ps; in 11 columns of 100 ps f fills GPU:0's first and
+ * g GPU:1's last, every other column empty. Bases 2^62 ns apart: each strip
+ * on its own span again.
+ */
+static void shared(void)
+{
+	struct an_exec x[2];
+	struct an_device dev[2];
+	struct an_exec_list l;
+	struct an_rep_timeline tl;
+	struct xp_err err = {0};
+	int64_t base[2] = {0, 1};
+	size_t i;
+
+	memset(x, 0, sizeof(x));
+	memset(dev, 0, sizeof(dev));
+	memset(&l, 0, sizeof(l));
+	x[0].name = "f", x[0].device = 0, x[0].start_ps = 0, x[0].span_ps = 100;
+	x[1].name = "g", x[1].device = 1, x[1].start_ps = 0, x[1].span_ps = 100;
+	dev[0].name = "/device:GPU:0";
+	dev[1].name = "/device:GPU:1";
+	l.execs = x;
+	l.n = 2;
+	l.devices = dev;
+	l.ndevices = 2;
+	CHECK_INT(an_rep_timeline(&l, base, 11, &tl, &err), 0);
+	CHECK_INT(tl.shared, 1);
+	CHECK_INT(tl.lo_ps, 0);
+	CHECK_INT(tl.span_ps, 1100);
+	CHECK_INT(tl.n, 2);
+	for (i = 0; tl.n == 2 && i < 11; i++) {
+		CHECK_INT(tl.strips[0].cols[i].fn, i == 0 ? 0 : -1);
+		CHECK_INT(tl.strips[1].cols[i].fn, i == 10 ? 0 : -1);
+		CHECK_NEAR(tl.strips[0].cols[i].cover, i == 0 ? 1 : 0, 1e-6);
+		CHECK_NEAR(tl.strips[1].cols[i].cover, i == 10 ? 1 : 0, 1e-6);
+	}
+	if (tl.n == 2)
+		CHECK_INT(tl.strips[1].span_ps, 100);	/* its own span, as its label says */
+	an_rep_timeline_release(&tl);
+	base[1] = (int64_t)1 << 62;
+	CHECK_INT(an_rep_timeline(&l, base, 11, &tl, &err), 0);
+	CHECK_INT(tl.shared, 0);
+	if (tl.n == 2)
+		CHECK_NEAR(tl.strips[1].cols[10].cover, 1, 1e-6);	/* its own span fills it */
 	an_rep_timeline_release(&tl);
 }
 
@@ -114,6 +164,7 @@ int main(void)
 {
 	timeline();
 	edges();
+	shared();
 	escaping();
 	return test_done("report");
 }
