@@ -448,8 +448,13 @@ int an_exp_plan(const struct xp_trace *t, const struct an_exp_opts *o, struct an
 		for (li = 0; li < pl->nlines; li++)
 			nl += pl->lines[li].nevents > 0;
 	}
-	if (!np)
+	if (!np) {
+		if (o->have_origin) {	/* nothing of this trace: the timeline's origin all the same */
+			p->origin_ns = o->origin_ns;
+			p->origin_sub_ps = o->origin_sub_ps;
+		}
 		return 0;
+	}
 	if (!(p->planes = calloc(np, sizeof(*p->planes))) || !(p->lines = calloc(nl, sizeof(*p->lines))))
 		goto fail;
 	/* Each line in start order and laid on tracks; the origin: the first start of all. */

@@ -176,6 +176,8 @@ static int keep_host_times(struct an_strag_result *r, const char *input, const c
 				size = k - j;
 			ok &= k - j == size;
 		}
+		if (!ok)	/* its devices ran it unequally often: marked, so that its run counts it left out */
+			in->v[in->n++] = (struct hrec){v[i].fn, SIZE_MAX, 0};
 		for (j = i; ok && j < end; j = k) {
 			int64_t longest = v[j].dur;
 
@@ -331,7 +333,7 @@ static int run_host_groups(struct an_strag_result *r, const size_t *m, size_t nm
 			done[fn] = 1;
 			K = fn_times(x, fn, &at);
 			for (j = 0; j < nm && ok; j++)
-				ok = fn_times(&r->ins_[m[j]], fn, &at2) == K;
+				ok = fn_times(&r->ins_[m[j]], fn, &at2) == K && r->ins_[m[j]].v[at2].k != SIZE_MAX;
 			if (!ok) {
 				r->host_unmatched++;	/* a host missed it, or ran it other times */
 				continue;
@@ -378,22 +380,45 @@ static int cmp_slow(const void *a, const void *b)
 }
 
 /*
- * An input's host: its hostname, else (or where another input of its run
- * names the same host: two processes of one) its file's name less
- * .xplane.pb[.gz] (in the arena); NULL when out of memory.
+ * An input's name at a level: 0 its hostname (else as 1), 1 its file's
+ * name less .xplane.pb[.gz], 2 its file's name, 3 its path (in the arena);
+ * NULL when out of memory.
  */
-static const char *host_label(struct an_strag_result *r, const struct an_strag_in_ *x, int host_repeats)
+static const char *host_label(struct an_strag_result *r, const struct an_strag_in_ *x, int level)
 {
-	const char *b = strrchr(x->path, '/') ? strrchr(x->path, '/') + 1 : x->path;
+	const char *b = level < 3 && strrchr(x->path, '/') ? strrchr(x->path, '/') + 1 : x->path;
 	size_t n = strlen(b);
 
-	if (x->host && !host_repeats)
+	if (x->host && !level)
 		return x->host;
-	if (n > 13 && !strcmp(b + n - 13, ".xplane.pb.gz"))
+	if (level < 2 && n > 13 && !strcmp(b + n - 13, ".xplane.pb.gz"))
 		n -= 13;
-	else if (n > 10 && !strcmp(b + n - 10, ".xplane.pb"))
+	else if (level < 2 && n > 10 && !strcmp(b + n - 10, ".xplane.pb"))
 		n -= 10;
 	return xp_arena_strndup(&r->arena, b, n);
+}
+
+/*
+ * The names of a run's inputs m[0..nm), distinct within it: their hosts,
+ * or where two would share one (two processes of a host, a file named as
+ * another's host) their file names less the suffix, their file names, their
+ * paths (the first level at which they all differ). 0 or -1 when out of
+ * memory.
+ */
+static int run_labels(struct an_strag_result *r, const size_t *m, size_t nm, const char **label)
+{
+	size_t i, j;
+	int level, distinct = 0;
+
+	for (level = 0; level < 4 && !distinct; level++) {
+		for (i = 0; i < nm; i++)
+			if (!(label[i] = host_label(r, &r->ins_[m[i]], level)))
+				return -1;
+		for (distinct = 1, i = 0; i < nm && distinct; i++)
+			for (j = 0; j < i && distinct; j++)
+				distinct = strcmp(label[i], label[j]) != 0;
+	}
+	return 0;
 }
 
 /* Each run of several hosts among the inputs added with paths compared host by host. 0 or XP_ERR_NOMEM. */
@@ -419,16 +444,11 @@ static int compare_hosts(struct an_strag_result *r)
 				m[nm++] = i;
 		if (nm < 2)
 			continue;
-		for (i = 0; i < nm; i++) {
-			const struct an_strag_in_ *x = &r->ins_[m[i]];
-			size_t j;
-			int repeats = 0;
-
-			for (j = 0; j < nm && !repeats; j++)
-				repeats = j != i && an_same_host(r->ins_[m[j]].host, x->host);
-			if (!(label[i] = host_label(r, x, repeats && x->host)) || !host_row(r, label[i], &cap))
+		if (run_labels(r, m, nm, label))
+			goto out;
+		for (i = 0; i < nm; i++)
+			if (!host_row(r, label[i], &cap))
 				goto out;
-		}
 		/* rows move as they grow: each found once all are made */
 		for (i = 0; i < nm; i++)
 			row[i] = host_row(r, label[i], &cap);

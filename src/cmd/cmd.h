@@ -280,6 +280,8 @@ struct cmd_input {
 	struct xp_trace *t;	/* kept when asked for, else freed */
 	struct an_exec_list execs;	/* with exec options */
 	int have_execs;
+	/* t is summarize's one read for every section (c->sections; not where its counts were odd) */
+	int sections_read;
 	/* summarize: the trace's kernels and ops as those commands read it (cmd_input_parts) */
 	struct an_run_kernels *kernels;
 	struct an_run_ops *ops;

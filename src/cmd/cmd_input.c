@@ -223,6 +223,19 @@ static int keep_hostname(struct cmd_input *in)
 	return (in->hostname = strdup(in->t->hostnames[0])) ? 0 : -1;
 }
 
+/*
+ * Whether reading t counted nothing odd: then the reads of kernels and ops
+ * (other lines and key stats of the same planes) would have counted nothing
+ * either, and their warnings are the profiler's errors and warnings alone.
+ */
+static int read_clean(const struct xp_trace *t)
+{
+	const struct xp_read_counts *k = &t->counts;
+
+	return !k->aggregated_events && !k->events_missing_metadata && !k->stats_missing_metadata &&
+	       !k->duplicate_metadata;
+}
+
 struct cmd_input *cmd_input_process(const struct cmd_common *c, const char *path, unsigned jobs,
 				    const struct an_exec_opts *xo, int keep)
 {
@@ -244,6 +257,18 @@ struct cmd_input *cmd_input_process(const struct cmd_common *c, const char *path
 	in->code = cmd_read(c, path, jobs, xo != NULL, &in->t, &in->err);
 	if (in->code)
 		return in;
+	if (c->sections && !read_clean(in->t)) {
+		/* its counts would tell of lines executions are not found on: read as they are found */
+		struct cmd_common alone = *c;
+
+		alone.sections = 0;
+		xp_trace_free(in->t);
+		in->t = NULL;
+		if ((in->code = cmd_read(&alone, path, jobs, xo != NULL, &in->t, &in->err)))
+			return in;
+	} else if (c->sections) {
+		in->sections_read = 1;
+	}
 	if (keep_hostname(in))
 		goto nomem;
 	if (xo) {
@@ -426,22 +451,9 @@ struct cmd_input *cmd_input_ops(const struct cmd_common *c, const char *path, un
 	return input_section(c, path, jobs, &f, r, keep);
 }
 
-/*
- * Whether reading t counted nothing odd: then the reads of kernels and ops
- * (other lines and key stats of the same planes) would have counted nothing
- * either, and their warnings are the profiler's errors and warnings alone.
- */
-static int read_clean(const struct xp_trace *t)
-{
-	const struct xp_read_counts *k = &t->counts;
-
-	return !k->aggregated_events && !k->events_missing_metadata && !k->stats_missing_metadata &&
-	       !k->duplicate_metadata;
-}
-
 void cmd_input_parts(const struct cmd_common *c, unsigned jobs, struct cmd_input *in)
 {
-	struct xp_trace *kept = in->t && c->sections && read_clean(in->t) ? in->t : NULL;
+	struct xp_trace *kept = in->t && in->sections_read && read_clean(in->t) ? in->t : NULL;
 	int ops;
 
 	for (ops = 0; ops < 2 && !in->code; ops++) {

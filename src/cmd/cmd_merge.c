@@ -87,25 +87,31 @@ static int merge_notes(const struct an_summary_line *all, size_t n, int run_by, 
 	struct an_group_in *in = calloc(n + 1, sizeof(*in));
 	struct xp_arena a = {0};
 	struct an_groups g;
-	size_t i, twice = 0;
+	const char *warned = NULL;	/* the last path warned of */
+	size_t i, k = 0, twice = 0;
 	int ret = -1;
 
 	for (i = 0; in && i < n; i++) {
 		const char *slash = strrchr(all[i].path, '/');
 
+		if (i && !an_summary_line_cmp(&all[i - 1], &all[i]))
+			continue;	/* a copy (warned of above): the readers count it once */
 		if (i && !strcmp(all[i].path, all[i - 1].path) &&
-		    (all[i].size != all[i - 1].size || all[i].crc32 != all[i - 1].crc32) && ++twice <= 3 &&
-		    xp_notes_add(notes, "'%s' was summarised more than once, from other bytes each time: each is a "
-				 "profile of its run", all[i].path))
-			goto out;
-		in[i].path = all[i].path;
-		in[i].hostname = all[i].hostname;
-		if (!(in[i].dir = slash ? xp_arena_strndup(&a, all[i].path, (size_t)(slash - all[i].path)) : "."))
+		    (all[i].size != all[i - 1].size || all[i].crc32 != all[i - 1].crc32) &&
+		    (!warned || strcmp(warned, all[i].path))) {
+			warned = all[i].path;
+			if (++twice <= 3 && xp_notes_add(notes, "'%s' was summarised more than once, from other bytes "
+							 "each time: each is a profile of its run", all[i].path))
+				goto out;
+		}
+		in[k].path = all[i].path;
+		in[k].hostname = all[i].hostname;
+		if (!(in[k++].dir = slash ? xp_arena_strndup(&a, all[i].path, (size_t)(slash - all[i].path)) : "."))
 			goto out;
 	}
 	if (in && twice > 3 && xp_notes_add(notes, "%zu more profiles summarised more than once", twice - 3))
 		goto out;
-	if (in && !an_group_runs(in, n, (enum an_run_by)run_by, &g, notes)) {
+	if (in && !an_group_runs(in, k, (enum an_run_by)run_by, &g, notes)) {
 		an_groups_release(&g);
 		ret = 0;
 	}

@@ -279,7 +279,13 @@ static void stragglers(FILE *f, const struct an_strag_result *s, size_t top)
 
 	if (!s || (!s->groups && !s->host_groups))
 		return;
-	fprintf(f, "<section id=\"stragglers\">\n<h2>Stragglers</h2>\n<p class=\"note\">Which device of a host "
+	fputs("<section id=\"stragglers\">\n<h2>Stragglers</h2>\n", f);
+	if (!s->groups) {	/* hosts only: no device ran a function beside another of its host */
+		strag_hosts(f, s, top);
+		fputs("</section>\n", f);
+		return;
+	}
+	fprintf(f, "<p class=\"note\">Which device of a host "
 		"ends a function's execution last, over %zu group%s (a function's k-th execution on every device of "
 		"a host that ran it); late: its end after the group's first; waited: the group's last end after its "
 		"own; slow: its duration over the group's shortest; means per group. %zu of %zu device%s",

@@ -141,6 +141,41 @@ static void hosts(void)
 		}
 		an_strag_release(&r);
 	}
+	/* u run unequally often by the devices of each host: left out of the hosts, and counted */
+	{
+		struct an_exec ua[3], ub[3];
+		struct an_exec_list lua = {.execs = ua, .n = 3, .devices = devs, .ndevices = 2, .hostname = "h1"};
+		struct an_exec_list lub = {.execs = ub, .n = 3, .devices = devs, .ndevices = 2, .hostname = "h2"};
+
+		ua[0] = ub[0] = ex(0, "u", 0, 10);
+		ua[1] = ub[1] = ex(0, "u", 100, 10);
+		ua[2] = ub[2] = ex(1, "u", 0, 10);
+		an_strag_init(&r);
+		CHECK_INT(an_strag_add_input(&r, &t, &lua, "s/h1.xplane.pb", &err), 0);
+		CHECK_INT(an_strag_add_input(&r, &t, &lub, "s/h2.xplane.pb", &err), 0);
+		CHECK_INT(an_strag_finish(&r, &err), 0);
+		CHECK_INT(r.host_groups, 0);
+		CHECK_INT(r.host_unmatched, 1);
+		an_strag_release(&r);
+	}
+	/* a file named as another input's host (x.xplane.pb and host-a.xplane.pb.gz both of host-b): rows apart */
+	{
+		struct an_exec_list l1 = la, l2 = la, l3 = la;
+
+		l1.hostname = "host-a";
+		l2.hostname = l3.hostname = "host-b";
+		an_strag_init(&r);
+		r.run_by = 1;	/* AN_RUN_BY_DIR */
+		CHECK_INT(an_strag_add_input(&r, &t, &l1, "d/host-a.xplane.pb", &err), 0);
+		CHECK_INT(an_strag_add_input(&r, &t, &l2, "d/x.xplane.pb", &err), 0);
+		CHECK_INT(an_strag_add_input(&r, &t, &l3, "d/host-a.xplane.pb.gz", &err), 0);
+		CHECK_INT(an_strag_finish(&r, &err), 0);
+		CHECK_INT(r.nhost_rows, 3);	/* host-a, x, host-a.xplane.pb: one row each */
+		CHECK_INT(r.host_groups, 3);	/* f twice and g once, on all three */
+		for (by = 0; (size_t)by < r.nhost_rows; by++)
+			CHECK_INT(r.host_rows[by].groups, 3);
+		an_strag_release(&r);
+	}
 	/* h2 slower the second time too: named */
 	b[1] = ex(0, "f", 100, 21);
 	an_strag_init(&r);

@@ -1,0 +1,1 @@
+xplane-stat export $SYNTH/gpu_kernels.xplane.pb $SYNTH/tpu_basic.xplane.pb --device TPU -o $TMP/a.json 2>/dev/null; xplane-stat export $SYNTH/tpu_basic.xplane.pb $SYNTH/gpu_kernels.xplane.pb --device TPU -o $TMP/b.json 2>/dev/null; grep -o '"origin_ns":"[^"]*"' $TMP/a.json $TMP/b.json | sed "s|$TMP/||"

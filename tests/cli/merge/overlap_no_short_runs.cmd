@@ -1,0 +1,1 @@
+xplane-stat summarize $SYNTH/sessions/base -o $TMP/all.jsonl && xplane-stat summarize $SYNTH/sessions/base/run_0 -o $TMP/r0.jsonl && xplane-stat merge $TMP/all.jsonl $TMP/r0.jsonl -o $TMP/m.jsonl && wc -l < $TMP/m.jsonl

@@ -1,0 +1,1 @@
+for r in 0 1 2; do cp $SYNTH/sessions/rounds/round_$r.xplane.pb $TMP/r.xplane.pb && xplane-stat summarize $TMP/r.xplane.pb -o $TMP/s$r.jsonl || exit 1; done; xplane-stat merge $TMP/s0.jsonl $TMP/s1.jsonl $TMP/s2.jsonl -o $TMP/m.jsonl

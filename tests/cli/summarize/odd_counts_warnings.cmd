@@ -1,0 +1,1 @@
+F=fuzz/findings/diff-split-empty-group-memcpy-null.xplane.pb; xplane-stat functions $F >$TMP/a 2>&1; xplane-stat summarize $F -o $TMP/s.jsonl 2>/dev/null; xplane-stat functions $TMP/s.jsonl >$TMP/b 2>&1; cmp $TMP/a $TMP/b && echo same warnings as the trace; grep -c 'event metadata the file lacks' $TMP/b
