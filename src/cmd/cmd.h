@@ -89,7 +89,7 @@ int cmd_history(int argc, char **argv);
 /* Options several commands share; the rows come from the macros below. */
 struct cmd_common {
 	int json, csv, tsv;
-	const char *time_unit;	/* --time-unit: ns, us, ms or s; NULL: per column */
+	const char *time_unit;	/* --time-unit: ns, us, ms or s; NULL: each table its own */
 	enum out_unit unit;	/* --time-unit as cmd_output_setup parsed it; OUT_UNIT_AUTO without it */
 	int wide;		/* --wide: table cells whole */
 	const char *output;
@@ -140,7 +140,7 @@ struct cmd_common {
 	{"csv", 0, OPT_FLAG, &(c)->csv, NULL, "print CSV with a header row"},                          \
 	{"tsv", 0, OPT_FLAG, &(c)->tsv, NULL, "print tab-separated values with a header row"},         \
 	{"time-unit", 0, OPT_STR, &(c)->time_unit, "ns|us|ms|s",                                   \
-	 "table times in this unit (default: each column the unit that suits its values)"},        \
+	 "table times in this unit (default: for each table the unit its typical value reads best in)"},        \
 	{"wide", 0, OPT_FLAG, &(c)->wide, NULL,                                                     \
 	 "table cells whole: names over 64 columns are otherwise cut to their start and end"},      \
 	{"output", 'o', OPT_STR, &(c)->output, "FILE", "write to FILE (via a temporary name, renamed when complete); - is stdout"}

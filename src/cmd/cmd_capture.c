@@ -533,7 +533,7 @@ int cmd_capture(int argc, char **argv)
 		{"csv", 0, OPT_FLAG, &a.fmt.csv, NULL, "print the table as CSV with a header row"},
 		{"tsv", 0, OPT_FLAG, &a.fmt.tsv, NULL, "print the table as tab-separated values with a header row"},
 		{"time-unit", 0, OPT_STR, &a.fmt.time_unit, "ns|us|ms|s",
-		 "table times in this unit (default: each column the unit that suits its values)"},
+		 "table times in this unit (default: for each table the unit its typical value reads best in)"},
 		{0},
 	};
 	const struct opt_cmd cmd = {

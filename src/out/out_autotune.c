@@ -207,7 +207,7 @@ static int print_rows(FILE *f, enum out_mode mode, const struct an_at_result *r,
 	static const size_t tcol[7] = {0, 1, 2, 2, 3, 4, 5};
 	char th[6][32];
 	const char *ht[10] = {"ID", "N", th[0], th[1], th[2], th[3], th[4], th[5], "RANK", "VS FASTEST"};
-	struct out_tcol col[6];	/* one unit per time column, named in its header */
+	struct out_tcol col[6];	/* the time columns, one unit (out_tcols_share), named in each header */
 	const char *hs[11];
 	unsigned char rs[11];
 	struct out_table t;
@@ -222,6 +222,7 @@ static int print_rows(FILE *f, enum out_mode mode, const struct an_at_result *r,
 		for (k = 0; k < 7; k++)
 			out_tcol_add(&col[tcol[k]], v[k]);
 	}
+	out_tcols_share(col, 6);
 	out_tcols_headers(col, th[0], sizeof(th[0]), tname, 6);
 	/* the text table gains a PROGRAM column after ID when some id ran as several programs */
 	progcol = out_autotune_several_programs(r);

@@ -113,6 +113,7 @@ static int print_fns(FILE *f, enum out_mode mode, const struct an_comp_result *r
 		for (k = 0; k < AN_COMP_NPHASES; k++)
 			out_tcol_add(&c[3 + k], (double)fn->phase_ps[k]);
 	}
+	out_tcols_share(c, 6);
 	out_tcol_header(&c[0], h[0], sizeof(h[0]), "FIRST CALL");
 	out_tcol_header(&c[1], h[1], sizeof(h[1]), "LATER MEDIAN");
 	out_tcol_header(&c[2], h[2], sizeof(h[2]), "OVERHEAD");
@@ -174,6 +175,7 @@ static int print_events(FILE *f, enum out_mode mode, const struct an_comp_result
 		out_tcol_add(&c[1], (double)ev[i]->dur_ps);
 		out_tcol_add(&c[2], (double)ev[i]->inner_ps);
 	}
+	out_tcols_share(c + 1, 2);	/* durations one unit; START, a time on the clock, its own */
 	out_tcol_header(&c[0], h[0], sizeof(h[0]), "START");
 	out_tcol_header(&c[1], h[1], sizeof(h[1]), "DURATION");
 	out_tcol_header(&c[2], h[2], sizeof(h[2]), "INNER TIME");

@@ -178,6 +178,7 @@ static int print_rows(FILE *f, enum out_mode mode, const struct an_diff_result *
 				out_tcol_add(&col[j], v[j]);
 		}
 	}
+	out_tcols_share(col, 3);
 	for (k = 0; k < 3; k++) {
 		char h[16];
 

@@ -211,17 +211,19 @@ static int print_table(FILE *f, const struct an_fn_result *r, const struct out_s
 	struct out_table t;
 	char b[2][48];
 	double v[6];
-	size_t i, k, keep;
+	size_t i, k, keep, over;
 	int ret;
 
+	over = 0;
 	keep = program_prefix(r);
-	/* One unit per time column, from all its values, named in its header. */
+	/* One unit for the table's time columns, from all their values, named in each header. */
 	out_tcols_init(col, 6, st->unit);
 	for (i = 0; i < r->nrows; i++) {
 		summary_times(&r->rows[i].s, v);
 		for (k = 0; k < 6; k++)
 			out_tcol_add(&col[k], v[k]);
 	}
+	out_tcols_share(col, 6);
 	out_tcols_headers(col, th[0], sizeof(th[0]), tname, 6);
 	out_table_init(&t, 11, h, per_device ? rd : rp);
 	for (i = 0; i < r->nrows; i++) {
@@ -238,7 +240,13 @@ static int print_table(FILE *f, const struct an_fn_result *r, const struct out_s
 		summary_times(&row->s, v);
 		for (k = 0; k < 6; k++)
 			out_table_add_time(&t, &col[k], v[k]);
-		out_table_add(&t, "%.1f%%", row->share * 100);
+		/* --time span or --children: executions' times may hold idle gaps or overlap: capped, marked */
+		if (row->share > 1) {
+			out_table_add(&t, ">100%%");
+			over++;
+		} else {
+			out_table_add(&t, "%.1f%%", row->share * 100);
+		}
 	}
 	ret = out_table_print(&t, f, OUT_TABLE, st);
 	out_table_release(&t);
@@ -271,6 +279,10 @@ static int print_table(FILE *f, const struct an_fn_result *r, const struct out_s
 	if (r->opts.trim)
 		fprintf(f, "; mean and std drop the %zu fastest and slowest", r->opts.trim);
 	fprintf(f, "\n");
+	if (over)
+		fprintf(f, "SHARE: a row's total over the devices' busy time; >100%%: %zu row%s whose executions' "
+			"times pass it (a span holds idle gaps between its events; executions that overlap, on several "
+			"streams, each count their own time; --json has the share itself)\n", over, PLURAL(over));
 	return 0;
 }
 

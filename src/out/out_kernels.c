@@ -345,6 +345,7 @@ static int print_copies(FILE *f, const struct an_kern_result *r, const struct ou
 		out_tcol_add(&col[0], r->copies[i].total);
 		out_tcol_add(&col[1], r->copies[i].total / (double)r->copies[i].count);
 	}
+	out_tcols_share(col, 2);
 	out_tcol_header(&col[0], th[0], sizeof(th[0]), "TOTAL");
 	out_tcol_header(&col[1], th[1], sizeof(th[1]), "MEAN");
 	h[0] = "COPY KIND";
@@ -388,6 +389,7 @@ static int print_kernel_table(FILE *f, const struct an_kern_result *r, size_t sh
 		for (k = 0; k < NTIME; k++)
 			out_tcol_add(&col[k], v[k]);
 	}
+	out_tcols_share(col, NTIME);
 	/* Numbers first, names last (as nsys stats does): long kernel names do not push them apart. */
 	memset(right, 1, sizeof(right));
 	h[nh++] = "SHARE";

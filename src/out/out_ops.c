@@ -294,6 +294,7 @@ static int print_one_table(FILE *f, const struct an_ops_result *r, enum an_op_li
 		for (k = 0; k < 3; k++)
 			out_tcol_add(&col[k], v[k]);
 	}
+	out_tcols_share(col, 3);
 	out_tcol_header(&col[0], th[0], sizeof(th[0]), "TOTAL");
 	out_tcol_header(&col[1], th[1], sizeof(th[1]), "SELF");
 	out_tcol_header(&col[2], th[2], sizeof(th[2]), "MEAN");

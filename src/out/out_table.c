@@ -402,6 +402,8 @@ static enum out_unit unit_of(double ps)
 void out_tcol_init(struct out_tcol *c, enum out_unit unit)
 {
 	c->lo = c->hi = 0;
+	c->logsum = 0;
+	c->nlog = 0;
 	c->want = unit;
 	c->unit = unit != OUT_UNIT_AUTO ? unit : OUT_UNIT_US;
 }
@@ -415,6 +417,10 @@ void out_tcol_add(struct out_tcol *c, double ps)
 		return;
 	if (a > 0 && (c->lo == 0 || a < c->lo))
 		c->lo = a;
+	if (a > 0) {
+		c->logsum += log10(a);
+		c->nlog++;
+	}
 	if (a > c->hi)
 		c->hi = a;
 	if (c->want != OUT_UNIT_AUTO || c->hi == 0)
@@ -445,6 +451,28 @@ void out_tcols_init(struct out_tcol *c, size_t n, enum out_unit unit)
 
 	for (k = 0; k < n; k++)
 		out_tcol_init(&c[k], unit);
+}
+
+void out_tcols_share(struct out_tcol *c, size_t n)
+{
+	double logsum = 0, hi = 0;
+	size_t k, nlog = 0, u;
+
+	if (!n || c[0].want != OUT_UNIT_AUTO)
+		return;
+	for (k = 0; k < n; k++) {
+		logsum += c[k].logsum;
+		nlog += c[k].nlog;
+		if (c[k].hi > hi)
+			hi = c[k].hi;
+	}
+	if (!nlog)
+		return;
+	u = (size_t)unit_of(pow(10, logsum / (double)nlog));
+	while (u + 1 < NUNITS && hi / units[u].scale >= 999999.9995)
+		u++;
+	for (k = 0; k < n; k++)
+		c[k].unit = (enum out_unit)u;
 }
 
 void out_tcols_headers(const struct out_tcol *c, char *bufs, size_t size, const char *const *names, size_t n)

@@ -74,6 +74,8 @@ struct out_tcol {
 	double lo, hi;		/* smallest non-zero and largest magnitude seen */
 	enum out_unit want;	/* the unit asked for, or OUT_UNIT_AUTO */
 	enum out_unit unit;	/* after out_tcol_add: the unit */
+	double logsum;		/* of the non-zero magnitudes' log10 (out_tcols_share) */
+	size_t nlog;
 };
 
 void out_tcol_init(struct out_tcol *c, enum out_unit unit);
@@ -87,6 +89,14 @@ void out_tcol_header(const struct out_tcol *c, char *buf, size_t n, const char *
 void out_tcol_headers(const struct out_tcol *c, char *bufs, size_t size, const char *const *names, size_t n);
 /* n columns at once, each choosing its own unit (out_tcol_init on each). */
 void out_tcols_init(struct out_tcol *c, size_t n, enum out_unit unit);
+/*
+ * One unit for a table's n time columns (after their values are added;
+ * nothing where a unit was asked for): the one in which a typical value of
+ * the table (the geometric mean of its non-zero times) reads at least 1,
+ * larger while the largest would need seven digits before the point. Small
+ * values may then read 0.000: JSON and CSV have them exact.
+ */
+void out_tcols_share(struct out_tcol *c, size_t n);
 /* The headers of n such columns: "names[k] (unit)" in c[k]'s unit, into bufs as out_tcol_headers. */
 void out_tcols_headers(const struct out_tcol *c, char *bufs, size_t size, const char *const *names, size_t n);
 /* ps in the column's unit with three decimals, no suffix; "-" if not finite. */
