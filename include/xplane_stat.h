@@ -352,6 +352,7 @@ struct xps_kernels {
 	double tensor_core_ns;		/* of rows on tensor cores */
 	uint64_t copy_events, stray_end_events, zero_duration_kernels;
 	uint64_t kernel_details_missing, kernel_details_unparsable, kernel_details_implausible;
+	uint64_t kernel_details_partial;	/* read in part: a key not known, a bad value, grid or block missing */
 };
 
 /* Kernels of ntraces traces. opts may be NULL. *out: the result, or NULL on error. */

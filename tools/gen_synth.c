@@ -1219,6 +1219,34 @@ static void synth_gpu_stray_end(const char *dir)
 	gen_space_write(sp, dir, "gpu_stray_end.xplane.pb");
 }
 
+/*
+ * Scenario 16c: launch configurations as profilers write them (kernels
+ * --by config). GPU:0, "Stream #1(Compute)", kernel k five times (us):
+ *   1 us  "regs:16\nstatic_shared:0\ndynamic_shared:0\ngrid:2,1,1\nblock:32,1,1" (newlines)
+ *   2 us  "regs=16 static_shared=0 dynamic_shared=0 grid=2,1,1 block=32,1,1" (key=value)
+ *   4 us  "grid:4 block:64,2 foo:3" (dimensions missing, a key not known)
+ *   8 us  "regs:x grid:1,1,1 block:1,1,1" (a value that does not parse)
+ *   16 us "bogus" (nothing to read)
+ */
+static void synth_gpu_launch_configs(const char *dir)
+{
+	static const char *const cfg[5] = {
+		"regs:16\nstatic_shared:0\ndynamic_shared:0\ngrid:2,1,1\nblock:32,1,1",
+		"regs=16 static_shared=0 dynamic_shared=0 grid=2,1,1 block=32,1,1",
+		"grid:4 block:64,2 foo:3",
+		"regs:x grid:1,1,1 block:1,1,1",
+		"bogus",
+	};
+	XSpace *sp = gen_space_new(NULL);
+	struct gen_plane g = gen_plane_add(sp, 1, "/device:GPU:0", 0);
+	XLine *s1 = gen_line_add(&g, 1, "Stream #1(Compute)", 0);
+	int i;
+
+	for (i = 0; i < 5; i++)
+		kern_ev(&g, s1, "k", "jit_step(7)", "dot.1", cfg[i], 100 * i, (int64_t)1 << i);
+	gen_space_write(sp, dir, "gpu_launch_configs.xplane.pb");
+}
+
 static void synth_gpu_kernels(const char *dir)
 {
 	static const char *const cfg_a =
@@ -1726,6 +1754,7 @@ static const struct gen_scenario scenarios[] = {
 	{"sessions", synth_sessions},
 	{"stragglers", synth_stragglers},
 	{"pod", synth_pod},
+	{"gpu_launch_configs", synth_gpu_launch_configs},
 	{"tpu_two_module_lines", synth_tpu_two_module_lines},
 	{"tpu_plane_twice", synth_tpu_plane_twice},
 	{"odd_stats", synth_odd_stats},

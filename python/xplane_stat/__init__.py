@@ -293,7 +293,7 @@ def kernels(paths, *, device=None, whole=False, threads=0):
                             "tensor_core_ns"),
                "rows": k.nrows, "rows_omitted": 0,
                **_fields(k, "copy_events stray_end_events zero_duration_kernels kernel_details_missing "
-                            "kernel_details_unparsable kernel_details_implausible"),
+                            "kernel_details_unparsable kernel_details_implausible kernel_details_partial"),
                "kernels": rows, "memcpy": copies}
     if not doc["devices"] or not (doc["kernel_instances"] + doc["copy_events"]):
         raise NothingFound("no GPU kernels, copies or memsets" +

@@ -158,7 +158,7 @@ class _Kernels(ctypes.Structure):
         (f, ctypes.c_double) for f in ("kernel_total_ns", "kernel_busy_ns", "tensor_core_ns")] + [
         (f, ctypes.c_uint64) for f in ("copy_events", "stray_end_events", "zero_duration_kernels",
                                        "kernel_details_missing", "kernel_details_unparsable",
-                                       "kernel_details_implausible")]
+                                       "kernel_details_implausible", "kernel_details_partial")]
 
 
 class _ReadOpts(ctypes.Structure):

@@ -43,78 +43,117 @@ static int parse_u64(const char *p, const char *end, uint64_t *out)
 	return 0;
 }
 
-/* "X,Y,Z" */
+/* "X,Y,Z", "X,Y" or "X": up to three integers, a missing one 1. */
 static int parse_dim3(const char *p, const char *end, uint64_t v[3])
 {
 	int k;
 
+	v[0] = v[1] = v[2] = 1;
 	for (k = 0; k < 3; k++) {
-		const char *c = k < 2 ? memchr(p, ',', (size_t)(end - p)) : end;
+		const char *c = memchr(p, ',', (size_t)(end - p));
 
-		if (!c || parse_u64(p, c, &v[k]))
+		if (k == 2 && c)
+			return -1;	/* a fourth */
+		if (parse_u64(p, c ? c : end, &v[k]))
 			return -1;
+		if (!c)
+			return 0;
 		p = c + 1;
 	}
 	return 0;
 }
 
+static int is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
 int an_launch_parse(const char *s, size_t len, struct an_launch *out)
 {
 	const char *p = s, *end = s + len;
-	int have_grid = 0, have_block = 0;
+	size_t read = 0;
 
 	memset(out, 0, sizeof(*out));
 	while (p < end) {
-		const char *w, *colon;
-		size_t klen;
+		const char *w, *sep, *val;
+		size_t klen, k;
 		int f;
 
-		while (p < end && *p == ' ')
+		while (p < end && is_space(*p))
 			p++;
 		if (p == end)
 			break;
 		w = p;
-		while (p < end && *p != ' ')
+		while (p < end && !is_space(*p))
 			p++;
-		colon = memchr(w, ':', (size_t)(p - w));
-		if (!colon)
-			return -1;
-		klen = (size_t)(colon - w);
-		if (klen == 4 && !memcmp(w, "grid", 4)) {
-			if (have_grid++ || parse_dim3(colon + 1, p, out->grid))
-				return -1;
+		for (sep = w; sep < p && *sep != ':' && *sep != '='; sep++)
+			;
+		if (sep == p) {
+			out->bad_values++;	/* no key and value */
 			continue;
 		}
-		if (klen == 5 && !memcmp(w, "block", 5)) {
-			if (have_block++ || parse_dim3(colon + 1, p, out->block))
-				return -1;
+		klen = (size_t)(sep - w);
+		val = sep + 1;
+		if ((klen == 4 && !memcmp(w, "grid", 4)) || (klen == 5 && !memcmp(w, "block", 5))) {
+			int *have = klen == 4 ? &out->has_grid : &out->has_block;
+			uint64_t *dim = klen == 4 ? out->grid : out->block, v[3];
+
+			if (*have || parse_dim3(val, p, v)) {
+				out->bad_values++;
+				continue;
+			}
+			for (k = 0; k < 3; k++)
+				dim[k] = v[k];
+			*have = 1;
+			read++;
 			continue;
 		}
 		if (klen == 7 && !memcmp(w, "occ_pct", 7)) {
 			char num[64], *e;
-			size_t n = (size_t)(p - colon - 1);
+			size_t n = (size_t)(p - val);
+			double d;
 
-			if (out->has_occ || !n || n >= sizeof(num))
-				return -1;
-			memcpy(num, colon + 1, n);
+			if (out->has_occ || !n || n >= sizeof(num)) {
+				out->bad_values++;
+				continue;
+			}
+			memcpy(num, val, n);
 			num[n] = '\0';
 			errno = 0;
-			out->occ_pct = strtod(num, &e);
-			if (*e || errno || !isfinite(out->occ_pct))
-				return -1;
+			d = strtod(num, &e);
+			if (*e || errno || !isfinite(d)) {
+				out->bad_values++;
+				continue;
+			}
+			out->occ_pct = d;
 			out->has_occ = 1;
+			read++;
 			continue;
 		}
 		for (f = 0; f < AN_CFG_NFIELDS; f++)
 			if (strlen(field_names[f]) == klen && !memcmp(w, field_names[f], klen))
 				break;
-		if (f == AN_CFG_NFIELDS)
-			continue;	/* a key we do not know: not part of the configuration */
-		if (out->has[f] || parse_u64(colon + 1, p, &out->field[f]))
-			return -1;
+		if (f == AN_CFG_NFIELDS) {
+			out->unknown_keys++;	/* a key we do not know: not part of the configuration */
+			continue;
+		}
+		if (out->has[f] || parse_u64(val, p, &out->field[f])) {
+			out->bad_values++;
+			continue;
+		}
 		out->has[f] = 1;
+		read++;
 	}
-	return have_grid && have_block ? 0 : -1;
+	if (!out->has_grid)
+		out->grid[0] = out->grid[1] = out->grid[2] = 1;
+	if (!out->has_block)
+		out->block[0] = out->block[1] = out->block[2] = 1;
+	return read ? 0 : -1;
+}
+
+int an_launch_partial(const struct an_launch *l)
+{
+	return !l->has_grid || !l->has_block || l->unknown_keys || l->bad_values;
 }
 
 void an_launch_format(const struct an_launch *l, char *buf, size_t n)
@@ -398,6 +437,12 @@ static int add_kernel(struct an_kern_result *r, const struct xp_plane *p, const 
 	} else {
 		k.cfg_state = AN_CFG_OK;
 		k.cfg = &cfg;
+		if (an_launch_partial(&cfg) && !r->partial_config++) {
+			char tmp[201];
+
+			if (!(r->partial_config_example = strdup(stat_text(p, s, tmp, sizeof(tmp)))))
+				return XP_ERR_NOMEM;
+		}
 		if (r->opts.by == AN_KERN_BY_CONFIG || r->opts.by == AN_KERN_BY_ALL)
 			an_launch_format(&cfg, cbuf, sizeof(cbuf));
 		r->implausible_config += an_launch_implausible(&cfg);
@@ -780,6 +825,11 @@ int an_kern_merge(struct an_kern_result *dst, struct an_kern_result *src, struct
 	dst->zero_events += src->zero_events;
 	dst->no_config += src->no_config;
 	dst->bad_config += src->bad_config;
+	dst->partial_config += src->partial_config;
+	if (!dst->partial_config_example && src->partial_config_example) {
+		dst->partial_config_example = src->partial_config_example;
+		src->partial_config_example = NULL;
+	}
 	dst->implausible_config += src->implausible_config;
 	if (!dst->bad_config_example && src->bad_config_example) {
 		dst->bad_config_example = src->bad_config_example;
@@ -1073,6 +1123,7 @@ void an_kern_release(struct an_kern_result *r)
 	free(r->fns);
 	free(r->ops);
 	free(r->bad_config_example);
+	free(r->partial_config_example);
 	for (i = 0; i < r->nslowest; i++)
 		inst_free(&r->slowest[i]);
 	free(r->slowest);

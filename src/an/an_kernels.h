@@ -83,19 +83,29 @@ struct an_launch {
 	unsigned char has[AN_CFG_NFIELDS];
 	double occ_pct;
 	int has_occ;
+	/* what reading it left aside (an_launch_parse): the configuration holds the rest */
+	int has_grid, has_block;	/* 0: missing, taken as 1,1,1 */
+	size_t unknown_keys;		/* keys not known: ignored */
+	size_t bad_values;		/* words without a ':' or '=', values that do not parse, keys repeated */
 };
 
 /* The field's name as kernel_details writes it ("regs", "group_mem"). */
 const char *an_cfg_field_name(enum an_cfg_field f);
 /*
- * Parses "key:value" words separated by spaces. grid and block (three
- * comma-separated integers each) are required; regs, static_shared,
- * dynamic_shared, shm, group_mem and private_mem take an integer, occ_pct a
- * finite number; other keys are ignored. 0, or -1 when a word has no ':',
- * a known key repeats or its value does not parse (or exceeds uint64), or
- * grid or block is missing.
+ * Parses "key:value" words (also "key=value", as some of XProf's own
+ * inputs have it) separated by spaces, tabs or newlines, field by field as
+ * XProf does: grid and block take up to three comma-separated integers (a
+ * dimension missing is 1; grid or block missing: 1,1,1, has_grid or
+ * has_block 0); regs, static_shared, dynamic_shared, shm, group_mem and
+ * private_mem an integer; occ_pct a finite number. A key not known is
+ * ignored and counted (unknown_keys); a word without ':' or '=', a value
+ * that does not parse (or exceeds uint64) and a key given again are
+ * counted (bad_values), that field left unknown. 0, or -1 when nothing of
+ * it could be read (no grid, block or known field).
  */
 int an_launch_parse(const char *s, size_t len, struct an_launch *out);
+/* Whether reading it left something aside (a missing grid or block, an unknown key, a bad value). */
+int an_launch_partial(const struct an_launch *l);
 /* Canonical text: "grid:X,Y,Z block:X,Y,Z" then the present fields and occ_pct in a fixed order. */
 void an_launch_format(const struct an_launch *l, char *buf, size_t n);
 /* A grid or block with a zero dimension: the profiler did not fill it in. */
@@ -181,6 +191,8 @@ struct an_kern_result {
 	size_t zero_events;	/* zero duration (kept: an instance of no time) */
 	size_t no_config, bad_config, implausible_config;	/* kernels */
 	char *bad_config_example;	/* the first unparsable kernel_details */
+	size_t partial_config;		/* kernels whose kernel_details was read in part (an_launch_partial) */
+	char *partial_config_example;	/* the first such kernel_details */
 	size_t approximate;	/* rows whose quantiles came from a sketch (after finish) */
 	double tensor_core_ps;	/* after finish: the kernel time of rows on tensor cores */
 	/* opts.slowest: after finish the slowest first (ties: earlier input, then start) */

@@ -34,6 +34,13 @@ int an_kern_notes(const struct an_kern_result *r, struct xp_notes *n)
 				    r->bad_config, r->bad_config == 1 ? "" : "s", r->bad_config == 1 ? "ies" : "y", ex,
 				    r->bad_config == 1 ? "its" : "their");
 	}
+	if (r->partial_config) {
+		xp_escape(ex, sizeof(ex), r->partial_config_example ? r->partial_config_example : "");
+		ret |= xp_notes_add(n, "%zu kernel%s kernel_details read in part (e.g. \"%s\"): keys not known ignored, "
+				    "values that do not parse left out, a missing grid or block taken as 1,1,1 (as XProf "
+				    "does); the configuration holds what was read", r->partial_config,
+				    r->partial_config == 1 ? "'s" : "s'", ex);
+	}
 	if (r->implausible_config)
 		ret |= xp_notes_add(n, "%zu kernel%s record a grid or block with a zero dimension (values the profiler "
 				    "did not fill in): their configurations are shown as recorded",

@@ -899,6 +899,7 @@ static int parse_kern_plane(struct pctx *c, const cJSON *o, struct an_run_kern_p
 	const cJSON *rows, *v;
 	char where[64];
 	size_t i = 0;
+	int64_t partial;
 	int ret;
 
 	an_kern_init(&p->r, &(struct an_kern_opts){.by = AN_KERN_BY_ALL});
@@ -921,8 +922,14 @@ static int parse_kern_plane(struct pctx *c, const cJSON *o, struct an_run_kern_p
 		return ret;
 	if ((ret = field_int(c, o, "busy_ps", 0, INT64_MAX, &p->r.kernel_busy_ps)) ||
 	    (ret = field_str_or_null(c, o, "bad_config_example", &p->r.bad_config_example)) ||
+	    (ret = count_int(c, o, "partial_config", 0, INT64_MAX, &partial)) ||
+	    (ret = field_str(c, o, "partial_config_example", 1, &p->r.partial_config_example)) ||
 	    (ret = parse_copies(c, o, &p->r)))
 		return ret;
+	p->r.partial_config = (size_t)partial;
+	c->field = "partial_config_example";
+	if ((p->r.partial_config_example != NULL) != (partial > 0))
+		return bad(c, "present without kernels read in part, or missing");
 	rows = member(c, o, "rows");
 	if (!cJSON_IsArray(rows))
 		return bad(c, rows ? "not an array" : "missing field");

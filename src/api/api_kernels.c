@@ -75,6 +75,7 @@ static int fill(struct kern_holder *h, struct xp_err *err)
 	k->kernel_details_missing = r->no_config;
 	k->kernel_details_unparsable = r->bad_config;
 	k->kernel_details_implausible = r->implausible_config;
+	k->kernel_details_partial = r->partial_config;
 	return 0;
 }
 

@@ -227,6 +227,7 @@ static int print_json(FILE *f, const struct an_kern_result *r, const struct out_
 	cJSON_AddNumberToObject(doc, "kernel_details_missing", (double)r->no_config);
 	cJSON_AddNumberToObject(doc, "kernel_details_unparsable", (double)r->bad_config);
 	cJSON_AddNumberToObject(doc, "kernel_details_implausible", (double)r->implausible_config);
+	cJSON_AddNumberToObject(doc, "kernel_details_partial", (double)r->partial_config);
 	if (r->opts.by == AN_KERN_BY_FUNCTION) {
 		cJSON_AddNumberToObject(doc, "functions_count", (double)r->nfns);
 		add_functions(doc, r, nfns);

@@ -422,6 +422,10 @@ static int put_kern_plane(struct out_bytes *b, struct an_run_kern_plane *p)
 	put_counts(b, an_summary_kern_counts, 3, r);
 	put_int_field(b, "busy_ps", r->kernel_busy_ps);
 	put_str_field(b, "bad_config_example", r->bad_config_example);
+	if (r->partial_config) {	/* left out when none: older readers know the line without it */
+		put_int_field(b, "partial_config", (int64_t)r->partial_config);
+		put_str_field(b, "partial_config_example", r->partial_config_example);
+	}
 	out_bytes_str(b, ",\"copies\":{");
 	for (i = 1; i < AN_KIND_COUNT; i++) {
 		const struct an_copy *c = &r->copies[i];

@@ -1,0 +1,1 @@
+xplane-stat kernels --by config $SYNTH/gpu_launch_configs.xplane.pb; xplane-stat summarize $SYNTH/gpu_launch_configs.xplane.pb -o $TMP/s.jsonl && xplane-stat kernels --by config $TMP/s.jsonl >/dev/null 2>$TMP/e && grep -c "read in part" $TMP/e
