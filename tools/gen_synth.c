@@ -1247,6 +1247,27 @@ static void synth_gpu_launch_configs(const char *dir)
 	gen_space_write(sp, dir, "gpu_launch_configs.xplane.pb");
 }
 
+/*
+ * Scenario 16d: a GPU plane whose lines are not named "Stream #" (kernels
+ * reads every line XProf does not derive). GPU:0: line "Compute" with k at
+ * 0 (3 us) and 10 (5 us), line "Copies" with a MemcpyH2D at 20 (2 us, 100
+ * bytes), and a derived "TensorFlow Ops" line repeating k at 0 (3 us).
+ */
+static void synth_gpu_other_lines(const char *dir)
+{
+	XSpace *sp = gen_space_new(NULL);
+	struct gen_plane g = gen_plane_add(sp, 1, "/device:GPU:0", 0);
+	XLine *c = gen_line_add(&g, 1, "Compute", 0);
+	XLine *m = gen_line_add(&g, 2, "Copies", 0);
+	XLine *tf = gen_line_add(&g, 3, "TensorFlow Ops", 0);
+
+	kern_ev(&g, c, "k", "jit_step(7)", "dot.1", "grid:1,1,1 block:32,1,1", 0, 3);
+	kern_ev(&g, c, "k", "jit_step(7)", "dot.1", "grid:1,1,1 block:32,1,1", 10, 5);
+	kern_ev(&g, m, "MemcpyH2D", NULL, NULL, "size:100 dest:0 async:1", 20, 2);
+	gen_ev_add(&g, tf, "k", US(0), US(3));
+	gen_space_write(sp, dir, "gpu_other_lines.xplane.pb");
+}
+
 static void synth_gpu_kernels(const char *dir)
 {
 	static const char *const cfg_a =
@@ -1755,6 +1776,7 @@ static const struct gen_scenario scenarios[] = {
 	{"stragglers", synth_stragglers},
 	{"pod", synth_pod},
 	{"gpu_launch_configs", synth_gpu_launch_configs},
+	{"gpu_other_lines", synth_gpu_other_lines},
 	{"tpu_two_module_lines", synth_tpu_two_module_lines},
 	{"tpu_plane_twice", synth_tpu_plane_twice},
 	{"odd_stats", synth_odd_stats},

@@ -71,6 +71,21 @@ int an_name_cmp(const char *a, const char *b)
 	return strcmp(a, b);
 }
 
+int an_is_derived_line(const char *name)
+{
+	static const char *const derived[] = {
+		"XLA Modules", "XLA Ops", "Async XLA Ops", "TensorFlow Ops", "TensorFlow Name Scope", "Steps",
+		"Source code", "XLA TraceMe", "Sparse Core Ops", "Sparse Core Modules", "Sparse Core Steps",
+		"Host Offload Op",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(derived) / sizeof(derived[0]); i++)
+		if (!strcmp(name, derived[i]))
+			return 1;
+	return 0;
+}
+
 size_t an_device_lines(const char *const *names, size_t nlines, unsigned char *use, int *module_line)
 {
 	size_t i, n = 0;

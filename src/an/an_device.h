@@ -16,6 +16,12 @@ int an_is_device_plane(const char *name);
  */
 size_t an_device_lines(const char *const *names, size_t n, unsigned char *use, int *module_line);
 /*
+ * Whether a device plane's line is one XProf derives from the others (XLA
+ * Modules, XLA Ops, Async XLA Ops, TensorFlow Ops, TensorFlow Name Scope,
+ * Steps, Source code, XLA TraceMe, the SparseCore ones): not a GPU stream.
+ */
+int an_is_derived_line(const char *name);
+/*
  * Events on the plane's lines of device work (an_device_lines): a device
  * plane without any is not analysed. Lines a lazy read skipped are not such lines.
  */

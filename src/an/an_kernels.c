@@ -627,8 +627,19 @@ static int slow_event(struct an_kern_result *r, const struct xp_plane *p, const 
 	return offer(r, &x, 0);
 }
 
-/* One GPU plane's stream lines. */
-static int add_plane(struct an_kern_result *r, const struct xp_plane *p, const char *hostname)
+/*
+ * Whether line i of p holds kernels: a "Stream #" line; on a GPU plane with
+ * none (streams 0), any line XProf does not derive from the others.
+ */
+static int is_kernel_line(const struct xp_plane *p, size_t i, int streams)
+{
+	if (streams)
+		return !strncmp(p->lines[i].name, "Stream #", 8);
+	return !an_is_derived_line(p->lines[i].name);
+}
+
+/* One GPU plane's stream lines (streams: it has "Stream #" lines; else its lines of other names). */
+static int add_plane(struct an_kern_result *r, const struct xp_plane *p, const char *hostname, int streams)
 {
 	unsigned char *use = calloc(p->nlines + 1, 1), *stray = xp_malloc_big(p->nevents + 1, 1);
 	struct ival *iv = xp_malloc_big(p->nevents + 1, sizeof(*iv));
@@ -644,7 +655,7 @@ static int add_plane(struct an_kern_result *r, const struct xp_plane *p, const c
 		goto out;
 	memset(row_of_meta, 0xff, (p->nevmetas + 1) * sizeof(*row_of_meta));	/* SIZE_MAX: not yet */
 	for (i = 0; i < p->nlines; i++) {
-		use[i] = !strncmp(p->lines[i].name, "Stream #", 8) && !p->lines[i].skipped;
+		use[i] = is_kernel_line(p, i, streams) && !p->lines[i].skipped;
 		nuse += use[i];
 		r->other_lines += !use[i];
 	}
@@ -705,17 +716,31 @@ static int has_streams(const struct xp_plane *p)
 	return 0;
 }
 
+/* Whether a GPU plane without "Stream #" lines has lines of other names that are not derived (kernels there). */
+static int other_gpu_lines(const struct xp_plane *p)
+{
+	size_t i;
+
+	if (strncmp(p->name, "/device:GPU:", 12))
+		return 0;
+	for (i = 0; i < p->nlines; i++)
+		if (p->lines[i].nevents && !an_is_derived_line(p->lines[i].name))
+			return 1;
+	return 0;
+}
+
 int an_kern_add_plane(struct an_kern_result *r, struct xp_trace *t, size_t i, struct xp_err *err)
 {
-	int ret = xp_trace_load_plane(t, i, err);
+	int ret = xp_trace_load_plane(t, i, err), streams;
 
 	if (ret)
 		return ret;
-	if (!has_streams(&t->planes[i])) {
+	streams = has_streams(&t->planes[i]);
+	if (!streams && !other_gpu_lines(&t->planes[i])) {
 		r->device_planes_no_streams += t->planes[i].nevents > 0;
 		return 0;
 	}
-	ret = add_plane(r, &t->planes[i], t->nhostnames ? t->hostnames[0] : "");
+	ret = add_plane(r, &t->planes[i], t->nhostnames ? t->hostnames[0] : "", streams);
 	return ret ? xp_err_set(err, ret, "out of memory") : 0;
 }
 
