@@ -669,6 +669,35 @@ out:
 	return ret;
 }
 
+/*
+ * Writes the export of the n plans of traces t (read from paths) to c's
+ * output and closes it: an exit code, EXIT_OK when it is written whole.
+ * An input that shrank while read makes it EXIT_INPUT, whatever else.
+ */
+static int write_out(const struct cmd_common *c, const struct an_exp_plan *const *pp, struct xp_trace *const *t,
+		     const char *const *paths, size_t n, int fmt, unsigned jobs)
+{
+	struct cmd_out out = {0};
+	size_t k;
+	int ret, werr = 0, failed;
+
+	if ((ret = cmd_out_open(&out, c->output)))
+		return ret;
+	failed = write_export(pp, n, (enum out_exp_format)fmt, out.f, out.tmp != NULL, jobs, &werr);
+	for (k = 0; k < n; k++)
+		if (input_changed(t[k], paths[k])) {
+			cmd_out_close(&out, 0);
+			return EXIT_INPUT;
+		}
+	if (!failed)
+		return cmd_out_close(&out, 1);
+	if (out.f == stdout && ferror(stdout))	/* main checks standard output once: a closed pipe ends quietly */
+		return cmd_out_close(&out, 1);
+	write_error(&out, c->output, werr);
+	cmd_out_close(&out, 0);
+	return EXIT_ERROR;
+}
+
 static int is_dir(const char *path)
 {
 	struct stat st;
@@ -747,10 +776,9 @@ static int export_hosts(const struct cmd_common *c, char *const *paths, size_t n
 	struct xp_arena names = {0};
 	struct xp_notes notes = {0};
 	struct xp_err err = {0};
-	struct cmd_out out = {0};
 	uint64_t exported = 0, tracks = 0;
 	size_t k, i, planes = 0;
-	int ret = EXIT_ERROR, have = 0, fit, werr = 0;
+	int ret = EXIT_ERROR, have = 0, fit;
 
 	if (!t || !plans || !pp || !pids || !label) {
 		cmd_error("out of memory");
@@ -836,31 +864,7 @@ static int export_hosts(const struct cmd_common *c, char *const *paths, size_t n
 			goto out;
 		}
 	}
-	if ((ret = cmd_out_open(&out, c->output)))
-		goto out;
-	if (write_export(pp, n, (enum out_exp_format)fmt, out.f, out.tmp != NULL, jobs, &werr)) {
-		for (k = 0; k < n; k++)
-			if (input_changed(t[k], paths[k])) {
-				cmd_out_close(&out, 0);
-				ret = EXIT_INPUT;
-				goto out;
-			}
-		if (out.f == stdout && ferror(stdout)) {
-			ret = cmd_out_close(&out, 1);
-			goto out;
-		}
-		write_error(&out, c->output, werr);
-		cmd_out_close(&out, 0);
-		ret = EXIT_ERROR;
-		goto out;
-	}
-	for (k = 0; k < n; k++)
-		if (input_changed(t[k], paths[k])) {
-			cmd_out_close(&out, 0);
-			ret = EXIT_INPUT;
-			goto out;
-		}
-	if ((ret = cmd_out_close(&out, 1)))
+	if ((ret = write_out(c, pp, t, (const char *const *)paths, n, fmt, jobs)))
 		goto out;
 	cmd_print_notes(&notes);
 	for (k = 0; k < n; k++)
@@ -929,11 +933,10 @@ int cmd_export(int argc, char **argv)
 	struct an_exp_opts eo = {0};
 	struct xp_err err = {0};
 	struct xp_notes notes = {0};
-	struct cmd_out out = {0};
 	struct xp_pathlist paths = {0};
 	const char **pos = NULL;
 	size_t npos;
-	int ret, fmt, fit, werr = 0;
+	int ret, fmt, fit;
 
 	cmd_common_init(&c);
 	ret = cmd_parse(&cmd, argc, argv, &pos, &npos);
@@ -1038,33 +1041,8 @@ int cmd_export(int argc, char **argv)
 		ret = EXIT_INPUT;
 		goto out;
 	}
-	ret = cmd_out_open(&out, c.output);
-	if (ret)
-		goto out;
 	one = &plan;
-	if (write_export(&one, 1, (enum out_exp_format)fmt, out.f, out.tmp != NULL, cmd_jobs(&c, SIZE_MAX), &werr)) {
-		if (input_changed(t, pos[0])) {
-			cmd_out_close(&out, 0);
-			ret = EXIT_INPUT;
-			goto out;
-		}
-		if (out.f == stdout && ferror(stdout)) {
-			/* main checks standard output once: a closed pipe ends quietly, other errors exit 1 */
-			ret = cmd_out_close(&out, 1);
-			goto out;
-		}
-		write_error(&out, c.output, werr);
-		cmd_out_close(&out, 0);
-		ret = EXIT_ERROR;
-		goto out;
-	}
-	if (input_changed(t, pos[0])) {
-		cmd_out_close(&out, 0);
-		ret = EXIT_INPUT;
-		goto out;
-	}
-	ret = cmd_out_close(&out, 1);
-	if (ret)
+	if ((ret = write_out(&c, &one, &t, pos, 1, fmt, cmd_jobs(&c, SIZE_MAX))))
 		goto out;
 	cmd_print_notes(&notes);
 	print_selection(pos[0], &plan);
