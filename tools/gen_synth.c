@@ -1268,34 +1268,6 @@ static void synth_gpu_other_lines(const char *dir)
 	gen_space_write(sp, dir, "gpu_other_lines.xplane.pb");
 }
 
-/*
- * Scenario 24: executions told apart by scope_range_id alone. GPU:0,
- * "Stream #1(Compute)", no correlation ids (the runs rule): jit_f(5)'s
- * kernels a [0,5] and b [5,10] us in scope 7, then c [10,15] in scope 8
- * (no kernel repeats: the runs rule alone would make one execution), then
- * d [20,24] with no scope id (it joins scope 8's run, the last).
- */
-static void synth_scope_split(const char *dir)
-{
-	static const struct {
-		const char *k;
-		int64_t at, dur, scope;
-	} ev[] = {{"a", 0, 5, 7}, {"b", 5, 5, 7}, {"c", 10, 5, 8}, {"d", 15, 4, -1}};
-	XSpace *sp = gen_space_new(NULL);
-	struct gen_plane g = gen_plane_add(sp, 1, "/device:GPU:0", 0);
-	XLine *s1 = gen_line_add(&g, 1, "Stream #1(Compute)", 0);
-	size_t i;
-
-	for (i = 0; i < sizeof(ev) / sizeof(ev[0]); i++) {
-		XEvent *e = gen_ev_add(&g, s1, ev[i].k, US(ev[i].at), US(ev[i].dur));
-
-		gen_ev_str(&g, e, "hlo_module", "jit_f(5)");
-		if (ev[i].scope >= 0)
-			gen_ev_i64(&g, e, "scope_range_id", ev[i].scope);
-	}
-	gen_space_write(sp, dir, "scope_split.xplane.pb");
-}
-
 static void synth_gpu_kernels(const char *dir)
 {
 	static const char *const cfg_a =
@@ -1805,7 +1777,6 @@ static const struct gen_scenario scenarios[] = {
 	{"pod", synth_pod},
 	{"gpu_launch_configs", synth_gpu_launch_configs},
 	{"gpu_other_lines", synth_gpu_other_lines},
-	{"scope_split", synth_scope_split},
 	{"tpu_two_module_lines", synth_tpu_two_module_lines},
 	{"tpu_plane_twice", synth_tpu_plane_twice},
 	{"odd_stats", synth_odd_stats},

@@ -141,31 +141,6 @@ static int describe(struct plane_ctx *c, const struct xp_event *e, const char *r
 	return 0;
 }
 
-/*
- * A device event's scope_range_id (XLA's id of the scope it ran in, as the
- * autotuning profiler keys executions): two executions of one program back
- * to back, told apart by it alone.
- */
-struct scope {
-	uint64_t id;
-	int have;
-};
-
-/* e's scope into *s; whether it has one. */
-static int scope_of(const struct xp_plane *p, const struct xp_event *e, struct scope *s)
-{
-	const struct xp_stat *st = xp_event_stat(p, e, XP_K_SCOPE_RANGE_ID);
-
-	s->have = st && !xp_stat_u64(st, &s->id);
-	return s->have;
-}
-
-/* Whether two scopes are known and not one. */
-static int scope_differs(const struct scope *a, const struct scope *b)
-{
-	return a->have && b->have && a->id != b->id;
-}
-
 static int same_function(const struct an_exec *a, const struct an_exec *b)
 {
 	return !strcmp(a->name, b->name) && a->has_program_id == b->has_program_id &&
@@ -540,7 +515,6 @@ static int scan_plane(struct plane_ctx *c)
 	int32_t *by_host = NULL;	/* host exec index -> exec index */
 	size_t first = c->out->n, i, n = 0, run_exec = SIZE_MAX;
 	struct merger busy = {0}, unattributed = {0};
-	struct scope run_scope = {0}, scope;	/* the scope range of the run's last event, and of this one */
 	struct xp_err serr = {0};
 	int module_line, linkable, ret = 0;
 
@@ -659,8 +633,7 @@ static int scan_plane(struct plane_ctx *c)
 			if (hk && by_host[hk - 1] >= 0)
 				xi = (size_t)by_host[hk - 1];
 			else if (!hk && run_exec != SIZE_MAX &&
-				 same_function(&c->out->execs[run_exec], &probe) &&
-				 !(scope_of(p, e, &scope), scope_differs(&run_scope, &scope)))
+				 same_function(&c->out->execs[run_exec], &probe))
 				xi = run_exec;
 		}
 		if (xi == SIZE_MAX) {
@@ -676,13 +649,8 @@ static int scan_plane(struct plane_ctx *c)
 			if (hk)
 				by_host[hk - 1] = (int32_t)xi;
 		}
-		if (!hk && module_line < 0) {
-			/* the run's scope: its first event's that has one */
-			scope_of(p, e, &scope);
-			if (run_exec != xi || !run_scope.have)
-				run_scope = scope;
+		if (!hk && module_line < 0)
 			run_exec = xi;
-		}
 		ex_of[i] = (int32_t)xi;
 	}
 	dev->busy_ps = merger_total(&busy);

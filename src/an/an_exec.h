@@ -146,7 +146,7 @@ void an_exec_want_lines(const char *plane, const char *const *names, size_t n,
 /* The key stats an_exec_find reads on device and host planes (xp_read_opts.keys). */
 #define AN_EXEC_KEYS                                                                     \
 	(1u << XP_K_HLO_MODULE | 1u << XP_K_PROGRAM_ID | 1u << XP_K_RUN_ID |            \
-	 1u << XP_K_CORRELATION_ID | 1u << XP_K_MODULE_NAME | 1u << XP_K_SCOPE_RANGE_ID)
+	 1u << XP_K_CORRELATION_ID | 1u << XP_K_MODULE_NAME)
 /* The key stats host linkage reads on host events (xp_read_opts.host_keys). */
 #define AN_EXEC_HOST_KEYS (1u << XP_K_CORRELATION_ID | 1u << XP_K_MODULE_NAME)
 /*

@@ -1,1 +1,0 @@
-xplane-stat functions $SYNTH/scope_split.xplane.pb
