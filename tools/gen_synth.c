@@ -1266,6 +1266,15 @@ static void synth_gpu_other_lines(const char *dir)
 	kern_ev(&g, m, "MemcpyH2D", NULL, NULL, "size:100 dest:0 async:1", 20, 2);
 	gen_ev_add(&g, tf, "k", US(0), US(3));
 	gen_space_write(sp, dir, "gpu_other_lines.xplane.pb");
+	/* the same Compute line under an "XLA Modules" line (jit_step(7) over [0,20]): kernels still reads it */
+	sp = gen_space_new(NULL);
+	g = gen_plane_add(sp, 1, "/device:GPU:0", 0);
+	tf = gen_line_add(&g, 1, "XLA Modules", 0);
+	c = gen_line_add(&g, 2, "Compute", 0);
+	gen_ev_i64(&g, gen_ev_add(&g, tf, "jit_step(7)", US(0), US(20)), "program_id", 7);
+	kern_ev(&g, c, "k", "jit_step(7)", "dot.1", "grid:1,1,1 block:32,1,1", 0, 3);
+	kern_ev(&g, c, "k", "jit_step(7)", "dot.1", "grid:1,1,1 block:32,1,1", 10, 5);
+	gen_space_write(sp, dir, "gpu_modules_other_lines.xplane.pb");
 }
 
 static void synth_gpu_kernels(const char *dir)

@@ -716,6 +716,25 @@ static int has_streams(const struct xp_plane *p)
 	return 0;
 }
 
+void an_kern_want_lines(const char *plane, const char *const *names, size_t n, unsigned char *want,
+			void *device_pattern)
+{
+	size_t i;
+	int streams = 0;
+
+	if (!an_exec_wants_plane(plane, device_pattern))
+		return;
+	for (i = 0; i < n; i++)
+		streams |= !strncmp(names[i], "Stream #", 8);
+	if (!streams && strncmp(plane, "/device:GPU:", 12)) {
+		/* no kernels (a TPU's): its device work read all the same, so the plane is told of as one with events */
+		an_exec_want_lines(plane, names, n, want, device_pattern);
+		return;
+	}
+	for (i = 0; i < n; i++)
+		want[i] = streams ? !strncmp(names[i], "Stream #", 8) : !an_is_derived_line(names[i]);
+}
+
 /* Whether a GPU plane without "Stream #" lines has lines of other names that are not derived (kernels there). */
 static int other_gpu_lines(const struct xp_plane *p)
 {

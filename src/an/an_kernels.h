@@ -278,4 +278,13 @@ int an_kern_tensor_core(const char *name);
 /* Nearest-rank quantile of n sorted values: the ceil(p * n)-th smallest (1-based), p in (0, 1]. */
 int64_t an_quantile_nearest(const int64_t *sorted, size_t n, double p);
 
+/*
+ * For xp_read_opts.want_lines: the lines an_kern_add reads: a device plane's
+ * "Stream #" lines; on a GPU plane without any, its lines not derived
+ * (an_is_derived_line); on another plane without any, its device work
+ * (an_exec_want_lines), which only says it holds events.
+ */
+void an_kern_want_lines(const char *plane, const char *const *names, size_t n, unsigned char *want,
+			void *device_pattern);
+
 #endif

@@ -950,6 +950,9 @@ static int parse_kern_plane(struct pctx *c, const cJSON *o, struct an_run_kern_p
 	c->field = "bad_config_example";
 	if ((p->r.bad_config_example != NULL) != (p->r.bad_config > 0))
 		return bad(c, "present without kernels of an unparsable configuration, or missing");
+	c->field = "partial_config";
+	if (p->r.partial_config > p->r.kernel_events)
+		return bad(c, "more kernels read in part than the plane's kernels");
 	return 0;
 }
 

@@ -89,24 +89,27 @@ int cmd_read_deferred(const struct cmd_common *c, const char *path, unsigned job
 	return read_input(c, path, jobs, 1, wants_no_plane, NULL, t, err);
 }
 
-/* The lines executions are found on and those ops reads (summarize's one read for its sections). */
+/* The lines executions are found on and those kernels and ops read (summarize's one read for its sections). */
 static void sections_want_lines(const char *plane, const char *const *names, size_t n, unsigned char *want,
 				void *device_pattern)
 {
-	unsigned char small[64], *ops = n <= sizeof(small) ? small : malloc(n);
+	unsigned char small[2][64], *more = n <= sizeof(small[0]) ? small[0] : malloc(2 * n);
+	unsigned char *ops = n <= sizeof(small[0]) ? small[1] : more + n;
 	size_t i;
 
-	if (!ops) {	/* every line then: more read, nothing missed */
+	if (!more) {	/* every line then: more read, nothing missed */
 		memset(want, 1, n);
 		return;
 	}
+	memcpy(more, want, n);
 	memcpy(ops, want, n);
 	an_exec_want_lines(plane, names, n, want, device_pattern);
+	an_kern_want_lines(plane, names, n, more, device_pattern);
 	an_ops_want_lines(plane, names, n, ops, device_pattern);
 	for (i = 0; i < n; i++)
-		want[i] |= ops[i];
-	if (ops != small)
-		free(ops);
+		want[i] |= more[i] | ops[i];
+	if (more != small[0])
+		free(more);
 }
 
 int cmd_read(const struct cmd_common *c, const char *path, unsigned jobs, int lazy,
@@ -337,9 +340,8 @@ static int read_as(const struct cmd_common *c, const struct an_analysis *an, con
 		k.read.keys |= c->extra_keys;
 	k.children = NULL;
 	k.sections = 0;
-	if (an->read.how == AN_READ_OPS)
-		return cmd_read_lines(&k, path, jobs, an_ops_want_lines, t, err);
-	return cmd_read(&k, path, jobs, 1, t, err);
+	return cmd_read_lines(&k, path, jobs, an->read.how == AN_READ_OPS ? an_ops_want_lines : an_kern_want_lines, t,
+			      err);
 }
 
 /*

@@ -680,15 +680,28 @@ static void rows_note(FILE *f, size_t shown, size_t n, const char *order)
 		fprintf(f, "%zu row%s, %s", n, n == 1 ? "" : "s", order);
 }
 
-/* Each memory's peak (the memory command's rows: per input and allocator), the largest first. */
+static int cmp_peak(const void *a, const void *b, void *ctx)
+{
+	const struct an_mem_row *rows = ctx, *x = &rows[*(const size_t *)a], *y = &rows[*(const size_t *)b];
+	uint64_t p = x->has_peak ? x->peak_in_use : 0, q = y->has_peak ? y->peak_in_use : 0;
+
+	if (p != q)
+		return p > q ? -1 : 1;
+	return (*(const size_t *)a > *(const size_t *)b) - (*(const size_t *)a < *(const size_t *)b);
+}
+
+/* Each memory's peak (the memory command's rows: per input and allocator), the largest of all inputs first. */
 static void memory(FILE *f, const struct out_report *r)
 {
 	const struct an_mem_result *mr = r->memory;
-	size_t i, n;
+	size_t i, n, *order;
 	double max = 0;
 
-	if (!mr || !mr->nrows)
+	if (!mr || !mr->nrows || !(order = malloc(mr->nrows * sizeof(*order))))
 		return;
+	for (i = 0; i < mr->nrows; i++)
+		order[i] = i;
+	qsort_r(order, mr->nrows, sizeof(*order), cmp_peak, (void *)mr->rows);
 	for (i = 0; i < mr->nrows; i++)
 		if (mr->rows[i].has_peak)
 			max = fmax(max, (double)mr->rows[i].peak_in_use);
@@ -699,7 +712,7 @@ static void memory(FILE *f, const struct out_report *r)
 	      "<th>largest allocation</th><th>peak</th></tr>\n", f);
 	n = mr->nrows < r->top ? mr->nrows : r->top;
 	for (i = 0; i < n; i++) {
-		const struct an_mem_row *w = &mr->rows[i];
+		const struct an_mem_row *w = &mr->rows[order[i]];
 		char a[48], b[48], c[48];
 
 		fputs("<tr>", f);
@@ -724,7 +737,9 @@ static void memory(FILE *f, const struct out_report *r)
 	rows_note(f, n, mr->nrows, "the largest peak first");
 	fputs("; peak in use: the most bytes allocated plus reserved after a memory event, at: when, from the "
 	      "input's host plane's start; capacity: in use plus available, the largest seen (xplane-stat memory "
-	      "has the allocations live at the peak).</p>\n</section>\n", f);
+	      "has the allocations live at the peak); every memory of the inputs, whatever --device selects.</p>\n"
+	      "</section>\n", f);
+	free(order);
 }
 
 /* Compile time per function (the compile command's rows), the most compile time first. */
@@ -766,7 +781,7 @@ static void compile_section(FILE *f, const struct out_report *r)
 	fputs("; a call is a PjitFunction span on the host; overhead: the first call less the later calls' median "
 	      "(an estimate of tracing and compiling; a function name whose later calls compile other programs "
 	      "blurs it); trace, lower and compile: the time of JAX's and XLA's events of those phases in its "
-	      "calls.</p>\n</section>\n", f);
+	      "calls; every function of the inputs, whatever --device selects.</p>\n</section>\n", f);
 }
 
 static void autotune(FILE *f, const struct an_at_result *ar)

@@ -1,0 +1,1 @@
+xplane-stat report --top 3 testdata/real/mi300x_jax_gemm.xplane.pb testdata/real/nvidia_h200_jax_memory.xplane.pb -o - 2>/dev/null | sed -n '/<section id="memory">/,/<\/section>/p' | grep -o '<td class="num">[0-9.]* [KMGT]*i*B</td><td class="num">[^<]*</td>' | head -3
