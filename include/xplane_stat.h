@@ -360,6 +360,76 @@ XPS_API int xps_kernels_compute(xps_trace *const *traces, size_t ntraces, const 
 				struct xps_kernels **out, char *errbuf, size_t errlen);
 XPS_API void xps_kernels_free(struct xps_kernels *k);
 
+/* ------------------------------------------------------------------------ */
+/*
+ * HLO ops: TPU "XLA Ops" (and "Async XLA Ops") events and GPU kernels by
+ * their hlo_op, a row per op (name, module and program), with self time,
+ * flops, bytes and what bounds it against the device's peaks, as
+ * `xplane-stat ops --json` gives them (its field names; times in
+ * nanoseconds, rates per second; a value not known is NAN, or a has_ flag 0).
+ */
+
+enum {
+	XPS_OPS_SORT_TIME = 0,	/* total time, largest first (the command's default) */
+	XPS_OPS_SORT_SELF = 1,
+	XPS_OPS_SORT_FLOPS = 2,
+	XPS_OPS_SORT_BYTES = 3,
+};
+
+struct xps_ops_opts {
+	const char *device;		/* as in xps_functions_opts; NULL: every device plane */
+	int by_category;		/* also a row per category (categories below) */
+	int sort;			/* XPS_OPS_SORT_* */
+};
+
+struct xps_op {
+	const char *name;
+	const char *line;		/* "XLA Ops", "Async XLA Ops" or "GPU kernels" */
+	int async;
+	const char *category;		/* NULL: none */
+	const char *hlo, *module;	/* NULL: none (and in category rows) */
+	uint64_t program_id;
+	int has_program_id;
+	uint64_t occurrences;
+	double total_ns, self_ns, mean_ns, share;
+	uint64_t flops, model_flops, bytes_accessed;	/* each valid when its has_ is 1 */
+	int has_flops, has_model_flops, has_bytes_accessed;
+	double flops_per_s, bytes_per_s, intensity;	/* NAN: not known */
+	const char *bound_by;		/* "compute", "memory", or NULL */
+};
+
+struct xps_ops_line {
+	const char *line;
+	uint64_t events, ops_count;
+	double total_ns, self_ns;
+};
+
+struct xps_ops_device {
+	const char *name;		/* "host:plane", or the plane's name when the file names no host */
+	const char *chip;		/* NULL: not stated */
+	const char *peak_source;	/* where its peaks come from: "plane", "table" (the chip table) or "none" */
+	double peak_flops_per_s, peak_bytes_per_s;	/* NAN: not known */
+	uint64_t op_events, stray_end_events, partial_overlaps, odd_values, kernels_without_hlo_op;
+};
+
+struct xps_ops {
+	const struct xps_op *rows;	/* grouped by line (XLA Ops, Async XLA Ops, GPU kernels), sorted in each */
+	size_t nrows;
+	const struct xps_op *categories;	/* with by_category; else none */
+	size_t ncategories;
+	const struct xps_ops_line *lines;	/* the line kinds with events */
+	size_t nlines;
+	const struct xps_ops_device *devices;
+	size_t ndevices;
+	uint64_t inputs, stray_end_events, partial_overlaps, odd_values, overflowed_sums, partial_sums;
+	uint64_t kernels_without_hlo_op;
+};
+
+/* Ops of ntraces traces. opts may be NULL. *out: the result, or NULL on error. */
+XPS_API int xps_ops_compute(xps_trace *const *traces, size_t ntraces, const struct xps_ops_opts *opts,
+			    struct xps_ops **out, char *errbuf, size_t errlen);
+XPS_API void xps_ops_free(struct xps_ops *o);
+
 #ifdef __cplusplus
 }
 #endif

@@ -229,3 +229,42 @@ def test_kernels_pooled_and_device():
         assert rc == 0, err
         doc.pop("warnings")
         assert as_json(xplane_stat.kernels(paths, whole=True, **opts)) == doc
+
+
+def ops_doc(doc):
+    """ops --json with its warnings left out and its rows' program ids (strings past 2^53) as integers."""
+    doc.pop("warnings")
+    for r in doc["ops"]:
+        if "program_id" in r:
+            r["program_id"] = norm_id(r["program_id"])
+    return doc
+
+
+OPS_TRACES = [p for p in REAL_TRACES if "v100" not in p] + [os.path.join(SYNTH, "ops_tpu.xplane.pb"),
+                                                           os.path.join(SYNTH, "ops_gpu.xplane.pb")]
+
+
+@pytest.mark.parametrize("path", OPS_TRACES, ids=[os.path.basename(p) for p in OPS_TRACES])
+def test_ops_like_json(path):
+    rc, doc, err = command("ops", "--json", path)
+    if rc == 4:
+        with pytest.raises(xplane_stat.NothingFound):
+            xplane_stat.ops(path)
+        return
+    assert rc == 0, err
+    assert as_json(xplane_stat.ops(path)) == ops_doc(doc)
+
+
+@pytest.mark.parametrize("args,opts", [
+    (["--by", "category"], {"by": "category"}),
+    (["--sort", "self", "--top", "2"], {"sort": "self", "top": 2}),
+    (["--sort", "bytes", "--by", "category", "--top", "1"], {"sort": "bytes", "by": "category", "top": 1}),
+    (["--device", "TPU:1"], {"device": "TPU:1"}),
+])
+def test_ops_options(args, opts):
+    path = os.path.join(REAL, "tpu_v6e_inference.xplane.pb")
+    rc, doc, err = command("ops", "--json", *args, path)
+    assert rc == 0, err
+    assert as_json(xplane_stat.ops(path, **opts)) == ops_doc(doc)
+    with pytest.raises(xplane_stat.UsageError):
+        xplane_stat.ops(path, sort="flop")

@@ -267,6 +267,76 @@ def autotune(paths, *, device=None, id_regex=None, time="busy", children=None, m
     return doc
 
 
+_OPS_SORTS = ("time", "self", "flops", "bytes")  # XPS_OPS_SORT_* in their order
+
+
+def _num_or_none(v):
+    return v if math.isfinite(v) else None
+
+
+def _op_row(r, cat):
+    row = {"name": _dec(r.name), "line": _dec(r.line), "async": bool(r.async_), "category": _dec(r.category)}
+    if not cat:
+        row.update({"hlo": _dec(r.hlo), "module": _dec(r.module),
+                    "program_id": _int_or_none(r.has_program_id, r.program_id)})
+    row.update({**_fields(r, "occurrences total_ns self_ns mean_ns share"),
+                "flops": _int_or_none(r.has_flops, r.flops),
+                "model_flops": _int_or_none(r.has_model_flops, r.model_flops),
+                "bytes_accessed": _int_or_none(r.has_bytes_accessed, r.bytes_accessed),
+                "flops_per_s": _num_or_none(r.flops_per_s), "bytes_per_s": _num_or_none(r.bytes_per_s),
+                "intensity": _num_or_none(r.intensity), "bound_by": _dec(r.bound_by)})
+    return row
+
+
+def _within_top(rows, top):
+    """The rows within top of their line kind (rows come grouped by line), as --top keeps them."""
+    if not top:
+        return rows
+    kept, seen = [], {}
+    for r in rows:
+        seen[r["line"]] = seen.get(r["line"], 0) + 1
+        if seen[r["line"]] <= top:
+            kept.append(r)
+    return kept
+
+
+def ops(paths, *, device=None, by="op", sort="time", top=None, threads=0):
+    """HLO ops as `xplane-stat ops --json` gives them (its document, less its
+    warnings): "lines", "devices", the counts, and "ops" (a row per op, module
+    and program: occurrences, total_ns, self_ns, mean_ns, share, flops,
+    bytes_accessed, flops_per_s, bytes_per_s, intensity, bound_by; grouped by
+    line kind, each sorted by sort: time, self, flops or bytes); by="category"
+    adds "categories". top keeps that many rows of each line kind. Raises
+    NothingFound without HLO ops, as the command exits 4."""
+    if by not in ("op", "category"):
+        raise UsageError(f"by: {by!r} is not op or category")
+    if sort not in _OPS_SORTS:
+        raise UsageError(f"sort: {sort!r} is not time, self, flops or bytes")
+    if top is not None and (isinstance(top, bool) or not isinstance(top, int) or top < 1):
+        raise UsageError(f"top: {top!r} is not a positive integer")
+    opts = _lib._OpsOpts(_enc(device, "device"), 1 if by == "category" else 0, _OPS_SORTS.index(sort))
+    with _computed("ops", _lib._Ops, paths, opts, threads) as o:
+        lines = [{"line": _dec(x.line), **_fields(x, "events ops_count total_ns self_ns")}
+                 for x in (o.lines[i] for i in range(o.nlines))]
+        devices = [{"name": _dec(d.name), "chip": _dec(d.chip), "peak_source": _dec(d.peak_source),
+                    "peak_flops_per_s": _num_or_none(d.peak_flops_per_s),
+                    "peak_bytes_per_s": _num_or_none(d.peak_bytes_per_s),
+                    **_fields(d, "op_events stray_end_events partial_overlaps odd_values kernels_without_hlo_op")}
+                   for d in (o.devices[i] for i in range(o.ndevices))]
+        rows = [_op_row(o.rows[i], False) for i in range(o.nrows)]
+        cats = [_op_row(o.categories[i], True) for i in range(o.ncategories)]
+        doc = {"schema_version": 1, "command": "ops", "sort": sort, "by": by, "top": top,
+               **_fields(o, "inputs"), "lines": lines, "devices": devices,
+               **_fields(o, "stray_end_events partial_overlaps odd_values overflowed_sums partial_sums "
+                            "kernels_without_hlo_op"),
+               "ops": rows if by == "category" else _within_top(rows, top)}
+        if by == "category":
+            doc["categories"] = _within_top(cats, top)
+    if not rows:
+        raise NothingFound("no HLO ops found: the device planes have no 'XLA Ops' line and no GPU kernel")
+    return doc
+
+
 def kernels(paths, *, device=None, whole=False, threads=0):
     """GPU kernels per name, as `xplane-stat kernels --json`: a list of rows
     (name, tensor_core, instances, total_ns, mean_ns, median_ns, min_ns,

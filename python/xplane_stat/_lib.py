@@ -161,6 +161,44 @@ class _Kernels(ctypes.Structure):
                                        "kernel_details_implausible", "kernel_details_partial")]
 
 
+class _OpsOpts(ctypes.Structure):
+    _fields_ = [("device", ctypes.c_char_p), ("by_category", ctypes.c_int), ("sort", ctypes.c_int)]
+
+
+class _Op(ctypes.Structure):
+    _fields_ = [
+        ("name", ctypes.c_char_p), ("line", ctypes.c_char_p), ("async_", ctypes.c_int),
+        ("category", ctypes.c_char_p), ("hlo", ctypes.c_char_p), ("module", ctypes.c_char_p),
+        ("program_id", ctypes.c_uint64), ("has_program_id", ctypes.c_int), ("occurrences", ctypes.c_uint64),
+    ] + [(f, ctypes.c_double) for f in ("total_ns", "self_ns", "mean_ns", "share")] + [
+        (f, ctypes.c_uint64) for f in ("flops", "model_flops", "bytes_accessed")] + [
+        (f, ctypes.c_int) for f in ("has_flops", "has_model_flops", "has_bytes_accessed")] + [
+        (f, ctypes.c_double) for f in ("flops_per_s", "bytes_per_s", "intensity")] + [
+        ("bound_by", ctypes.c_char_p)]
+
+
+class _OpsLine(ctypes.Structure):
+    _fields_ = [("line", ctypes.c_char_p), ("events", ctypes.c_uint64), ("ops_count", ctypes.c_uint64),
+                ("total_ns", ctypes.c_double), ("self_ns", ctypes.c_double)]
+
+
+class _OpsDevice(ctypes.Structure):
+    _fields_ = [("name", ctypes.c_char_p), ("chip", ctypes.c_char_p), ("peak_source", ctypes.c_char_p),
+                ("peak_flops_per_s", ctypes.c_double), ("peak_bytes_per_s", ctypes.c_double)] + [
+        (f, ctypes.c_uint64) for f in ("op_events", "stray_end_events", "partial_overlaps", "odd_values",
+                                       "kernels_without_hlo_op")]
+
+
+class _Ops(ctypes.Structure):
+    _fields_ = [
+        ("rows", ctypes.POINTER(_Op)), ("nrows", ctypes.c_size_t),
+        ("categories", ctypes.POINTER(_Op)), ("ncategories", ctypes.c_size_t),
+        ("lines", ctypes.POINTER(_OpsLine)), ("nlines", ctypes.c_size_t),
+        ("devices", ctypes.POINTER(_OpsDevice)), ("ndevices", ctypes.c_size_t),
+    ] + [(f, ctypes.c_uint64) for f in ("inputs", "stray_end_events", "partial_overlaps", "odd_values",
+                                        "overflowed_sums", "partial_sums", "kernels_without_hlo_op")]
+
+
 class _ReadOpts(ctypes.Structure):
     _fields_ = [("max_input_size", ctypes.c_uint64), ("threads", ctypes.c_uint)]
 
@@ -219,6 +257,10 @@ def _declare(lib):
                                         ctypes.POINTER(ctypes.POINTER(_Kernels)), ctypes.c_char_p, ctypes.c_size_t]
     lib.xps_kernels_compute.restype = ctypes.c_int
     lib.xps_kernels_free.argtypes = [ctypes.POINTER(_Kernels)]
+    lib.xps_ops_compute.argtypes = [ctypes.POINTER(vp), ctypes.c_size_t, ctypes.POINTER(_OpsOpts),
+                                    ctypes.POINTER(ctypes.POINTER(_Ops)), ctypes.c_char_p, ctypes.c_size_t]
+    lib.xps_ops_compute.restype = ctypes.c_int
+    lib.xps_ops_free.argtypes = [ctypes.POINTER(_Ops)]
 
 
 _lib = None

@@ -1,0 +1,162 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The public API's ops analysis (include/xplane_stat.h) over an_ops. */
+#include "api.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "an_input.h"
+#include "an_ops.h"
+
+/* The caller's struct xps_ops is the first member: its pointer is the holder's. */
+struct ops_holder {
+	struct xps_ops pub;
+	struct xps_op *rows, *cats;
+	struct xps_ops_line lines[AN_OP_LINES];
+	struct xps_ops_device *devices;
+	struct an_ops_result res;	/* the rows' strings */
+};
+
+/* A rate or peak as the command's JSON gives it: NAN where it has none. */
+static double known(double v)
+{
+	return v >= 0 && isfinite(v) ? v : NAN;
+}
+
+static void fill_row(struct xps_op *o, const struct an_op_row *row, int cat)
+{
+	o->name = row->name;
+	o->line = an_op_line_name(row->line);
+	o->async = row->line == AN_OP_ASYNC;
+	o->category = row->category;
+	if (!cat) {
+		o->hlo = row->hlo;
+		o->module = row->module;
+		o->has_program_id = row->has_program_id;
+		o->program_id = row->program_id;
+	}
+	o->occurrences = row->occurrences;
+	o->total_ns = api_ns((double)row->total_ps);
+	o->self_ns = api_ns((double)row->self_ps);
+	o->mean_ns = row->occurrences ? (double)row->total_ps / (double)row->occurrences / 1000.0 : 0;
+	o->share = row->share;
+	o->has_flops = an_sum_known(&row->flops, row->occurrences);
+	o->flops = row->flops.v;
+	o->has_model_flops = an_sum_known(&row->model_flops, row->occurrences);
+	o->model_flops = row->model_flops.v;
+	o->has_bytes_accessed = an_sum_known(&row->bytes, row->occurrences);
+	o->bytes_accessed = row->bytes.v;
+	o->flops_per_s = known(an_op_flops_per_s(row));
+	o->bytes_per_s = known(an_op_bytes_per_s(row));
+	o->intensity = known(an_op_intensity(row));
+	o->bound_by = an_bound_name(row->bound);
+}
+
+static int fill(struct ops_holder *h, struct xp_err *err)
+{
+	const struct an_ops_result *r = &h->res;
+	struct xps_ops *o = &h->pub;
+	size_t i, n = 0;
+
+	if (API_CALLOC(h->rows, r->nrows + 1, err) || API_CALLOC(h->cats, r->ncats + 1, err) ||
+	    API_CALLOC(h->devices, r->ndevices + 1, err))
+		return XP_ERR_NOMEM;
+	for (i = 0; i < r->nrows; i++)
+		fill_row(&h->rows[i], &r->rows[i], 0);
+	for (i = 0; i < r->ncats; i++)
+		fill_row(&h->cats[i], &r->cats[i], 1);
+	for (i = 0; i < AN_OP_LINES; i++) {
+		if (!r->events[i])
+			continue;
+		h->lines[n] = (struct xps_ops_line){an_op_line_name((enum an_op_line)i), r->events[i], r->rows_in[i],
+						    api_ns((double)r->total_ps[i]), api_ns((double)r->self_ps[i])};
+		n++;
+	}
+	for (i = 0; i < r->ndevices; i++) {
+		const struct an_ops_device *d = &r->devices[i];
+		struct xps_ops_device *x = &h->devices[i];
+
+		x->name = d->name;
+		x->chip = d->chip;
+		x->peak_source = an_peak_src_name(d->peak_src);
+		x->peak_flops_per_s = d->peak_src ? known(d->peak_flops) : NAN;
+		x->peak_bytes_per_s = d->peak_src ? known(d->peak_bw) : NAN;
+		x->op_events = d->events[AN_OP_SYNC] + d->events[AN_OP_ASYNC] + d->events[AN_OP_GPU];
+		x->stray_end_events = d->stray_events;
+		x->partial_overlaps = d->partial_overlaps;
+		x->odd_values = d->odd_values;
+		x->kernels_without_hlo_op = d->kernels_no_op;
+	}
+	o->rows = h->rows;
+	o->nrows = r->nrows;
+	o->categories = h->cats;
+	o->ncategories = r->opts.by_category ? r->ncats : 0;
+	o->lines = h->lines;
+	o->nlines = n;
+	o->devices = h->devices;
+	o->ndevices = r->ndevices;
+	o->inputs = r->inputs;
+	o->stray_end_events = r->stray_events;
+	o->partial_overlaps = r->partial_overlaps;
+	o->odd_values = r->odd_values;
+	o->overflowed_sums = r->overflows;
+	o->partial_sums = r->partial_sums;
+	o->kernels_without_hlo_op = r->kernels_no_op;
+	return 0;
+}
+
+int xps_ops_compute(xps_trace *const *traces, size_t ntraces, const struct xps_ops_opts *opts,
+		    struct xps_ops **out, char *errbuf, size_t errlen)
+{
+	struct an_ops_opts po = {0};
+	struct xp_err err = {0};
+	struct ops_holder *h = NULL;
+	size_t i;
+	int ret;
+
+	if (out)
+		*out = NULL;
+	if ((ret = api_check_traces("xps_ops_compute", traces, ntraces, out != NULL, &err)))
+		goto out;
+	if (opts && (opts->sort < XPS_OPS_SORT_TIME || opts->sort > XPS_OPS_SORT_BYTES)) {
+		ret = xp_err_set(&err, XP_ERR_USAGE, "xps_ops_compute: sort %d is not an XPS_OPS_SORT_*", opts->sort);
+		goto out;
+	}
+	po.device = opts ? opts->device : NULL;
+	po.by_category = opts && opts->by_category;
+	po.sort = opts ? (enum an_ops_sort)opts->sort : AN_OPS_SORT_TIME;
+	if ((ret = API_CALLOC(h, 1, &err)))
+		goto out;
+	an_ops_init(&h->res, &po);
+	for (i = 0; i < ntraces; i++) {
+		/* its device planes, read now if the open deferred them; zeros read where the file shrank */
+		ret = an_ops_add(&h->res, traces[i]->t, &err);
+		if (an_input_check(traces[i]->t, traces[i]->path, &err))
+			ret = XP_ERR_IO;
+		else if (ret && ret != XP_ERR_NOMEM)
+			an_input_name_err(&err, traces[i]->path);
+		if (ret)
+			goto out;
+	}
+	if ((ret = an_ops_finish(&h->res, &err)) || (ret = fill(h, &err)))
+		goto out;
+	*out = &h->pub;
+	h = NULL;
+out:
+	xps_ops_free(h ? &h->pub : NULL);
+	return ret ? api_fail(&err, errbuf, errlen) : 0;
+}
+
+void xps_ops_free(struct xps_ops *o)
+{
+	struct ops_holder *h = (struct ops_holder *)o;
+
+	if (!h)
+		return;
+	an_ops_release(&h->res);
+	free(h->rows);
+	free(h->cats);
+	free(h->devices);
+	free(h);
+}
