@@ -430,6 +430,48 @@ XPS_API int xps_ops_compute(xps_trace *const *traces, size_t ntraces, const stru
 			    struct xps_ops **out, char *errbuf, size_t errlen);
 XPS_API void xps_ops_free(struct xps_ops *o);
 
+/* ------------------------------------------------------------------------ */
+/*
+ * Memory: per memory (allocator by name, or a TPU's by index_on_host) of
+ * each trace, from the host planes' allocation events, as `xplane-stat
+ * memory --json` gives it (its field names; bytes, times in ns from the
+ * host plane's start; a value not known has its has_ flag 0, or is NAN).
+ */
+
+struct xps_memory_opts {
+	const char *memory;		/* only memories whose id contains it, any case; NULL: all */
+};
+
+struct xps_memory_row {
+	const char *input;		/* the trace's path, as opened */
+	const char *memory_id;
+	const char *id_from;		/* "allocator_name" or "index_on_host" */
+	uint64_t capacity_bytes;	/* the largest in use + available seen */
+	int has_capacity, capacity_varies;
+	int has_peak;			/* the five below are known */
+	uint64_t peak_bytes_in_use;	/* allocated + reserved, the most after an event */
+	double peak_time_ns;
+	uint64_t peak_bytes_allocated, peak_bytes_reserved, last_bytes_in_use;
+	double fragmentation_at_peak;	/* NAN: not known */
+	uint64_t lifetime_peak_bytes;
+	int has_lifetime_peak;
+	uint64_t allocations, deallocations, events_without_state, largest_allocation_bytes;
+	double first_event_ns, last_event_ns;
+	uint64_t live_at_peak, live_at_peak_bytes, allocated_before_profile_bytes;
+	uint64_t frees_of_unseen_allocations, addresses_reused_while_live;
+};
+
+struct xps_memory {
+	const struct xps_memory_row *rows;	/* per trace in the order given, then by peak, largest first */
+	size_t nrows;
+	uint64_t events;		/* memory events seen (of the memories selected) */
+};
+
+/* Memories of ntraces traces. opts may be NULL. *out: the result, or NULL on error. */
+XPS_API int xps_memory_compute(xps_trace *const *traces, size_t ntraces, const struct xps_memory_opts *opts,
+			       struct xps_memory **out, char *errbuf, size_t errlen);
+XPS_API void xps_memory_free(struct xps_memory *m);
+
 #ifdef __cplusplus
 }
 #endif

@@ -268,3 +268,27 @@ def test_ops_options(args, opts):
     assert as_json(xplane_stat.ops(path, **opts)) == ops_doc(doc)
     with pytest.raises(xplane_stat.UsageError):
         xplane_stat.ops(path, sort="flop")
+
+
+@pytest.mark.parametrize("path", REAL_TRACES + [os.path.join(SYNTH, "memory.xplane.pb")],
+                         ids=[os.path.basename(p) for p in REAL_TRACES] + ["synth_memory"])
+def test_memory_like_json(path):
+    rc, doc, err = command("memory", "--json", path)
+    if rc == 4:
+        with pytest.raises(xplane_stat.NothingFound):
+            xplane_stat.memory(path)
+        return
+    assert rc == 0, err
+    doc.pop("warnings")
+    assert as_json(xplane_stat.memory(path)) == doc
+
+
+def test_memory_selects():
+    path = os.path.join(REAL, "nvidia_h200_jax_memory.xplane.pb")
+    rc, doc, err = command("memory", "--json", "--memory", "host", path)
+    assert rc == 0, err
+    doc.pop("warnings")
+    got = xplane_stat.memory(path, memory="host")
+    assert as_json(got) == doc and got["memories"] and all("host" in m["memory_id"] for m in got["memories"])
+    with pytest.raises(xplane_stat.NothingFound):
+        xplane_stat.memory(path, memory="no-such-memory")

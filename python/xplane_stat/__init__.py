@@ -337,6 +337,38 @@ def ops(paths, *, device=None, by="op", sort="time", top=None, threads=0):
     return doc
 
 
+def memory(paths, *, memory=None, threads=0):
+    """Per memory (allocator) of each input, as `xplane-stat memory --json`
+    gives it (its document, less its warnings): "events" and "memories", each
+    with input, memory_id, capacity_bytes, peak_bytes_in_use, peak_time_ns,
+    fragmentation_at_peak, lifetime_peak_bytes, allocations, ... (None where
+    not known). memory selects by id as --memory does. Raises NothingFound
+    without memory events, as the command exits 4."""
+    opts = _lib._MemoryOpts(_enc(memory, "memory"))
+    with _computed("memory", _lib._Memory, paths, opts, threads) as m:
+        rows = []
+        for i in range(m.nrows):
+            r = m.rows[i]
+            peak = bool(r.has_peak)
+            rows.append({"input": _dec(r.input), "memory_id": _dec(r.memory_id), "id_from": _dec(r.id_from),
+                         "capacity_bytes": _int_or_none(r.has_capacity, r.capacity_bytes),
+                         "capacity_varies": bool(r.capacity_varies),
+                         **{f: (getattr(r, f) if peak else None)
+                            for f in ("peak_bytes_in_use", "peak_time_ns", "peak_bytes_allocated",
+                                      "peak_bytes_reserved", "last_bytes_in_use")},
+                         "fragmentation_at_peak": _num_or_none(r.fragmentation_at_peak),
+                         "lifetime_peak_bytes": _int_or_none(r.has_lifetime_peak, r.lifetime_peak_bytes),
+                         **_fields(r, "allocations deallocations events_without_state largest_allocation_bytes "
+                                      "first_event_ns last_event_ns live_at_peak live_at_peak_bytes "
+                                      "allocated_before_profile_bytes frees_of_unseen_allocations "
+                                      "addresses_reused_while_live")})
+        doc = {"schema_version": 1, "command": "memory", "events": m.events, "memories": rows}
+    if not rows:
+        raise NothingFound("no memory events: no MemoryAllocation or MemoryDeallocation event on a host plane" +
+                           (f" of a memory matching '{memory}'" if memory else ""))
+    return doc
+
+
 def kernels(paths, *, device=None, whole=False, threads=0):
     """GPU kernels per name, as `xplane-stat kernels --json`: a list of rows
     (name, tensor_core, instances, total_ns, mean_ns, median_ns, min_ns,

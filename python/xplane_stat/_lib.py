@@ -199,6 +199,29 @@ class _Ops(ctypes.Structure):
                                         "overflowed_sums", "partial_sums", "kernels_without_hlo_op")]
 
 
+class _MemoryOpts(ctypes.Structure):
+    _fields_ = [("memory", ctypes.c_char_p)]
+
+
+class _MemoryRow(ctypes.Structure):
+    _fields_ = [
+        ("input", ctypes.c_char_p), ("memory_id", ctypes.c_char_p), ("id_from", ctypes.c_char_p),
+        ("capacity_bytes", ctypes.c_uint64), ("has_capacity", ctypes.c_int), ("capacity_varies", ctypes.c_int),
+        ("has_peak", ctypes.c_int), ("peak_bytes_in_use", ctypes.c_uint64), ("peak_time_ns", ctypes.c_double),
+    ] + [(f, ctypes.c_uint64) for f in ("peak_bytes_allocated", "peak_bytes_reserved", "last_bytes_in_use")] + [
+        ("fragmentation_at_peak", ctypes.c_double), ("lifetime_peak_bytes", ctypes.c_uint64),
+        ("has_lifetime_peak", ctypes.c_int),
+    ] + [(f, ctypes.c_uint64) for f in ("allocations", "deallocations", "events_without_state",
+                                        "largest_allocation_bytes")] + [
+        (f, ctypes.c_double) for f in ("first_event_ns", "last_event_ns")] + [
+        (f, ctypes.c_uint64) for f in ("live_at_peak", "live_at_peak_bytes", "allocated_before_profile_bytes",
+                                       "frees_of_unseen_allocations", "addresses_reused_while_live")]
+
+
+class _Memory(ctypes.Structure):
+    _fields_ = [("rows", ctypes.POINTER(_MemoryRow)), ("nrows", ctypes.c_size_t), ("events", ctypes.c_uint64)]
+
+
 class _ReadOpts(ctypes.Structure):
     _fields_ = [("max_input_size", ctypes.c_uint64), ("threads", ctypes.c_uint)]
 
@@ -261,6 +284,10 @@ def _declare(lib):
                                     ctypes.POINTER(ctypes.POINTER(_Ops)), ctypes.c_char_p, ctypes.c_size_t]
     lib.xps_ops_compute.restype = ctypes.c_int
     lib.xps_ops_free.argtypes = [ctypes.POINTER(_Ops)]
+    lib.xps_memory_compute.argtypes = [ctypes.POINTER(vp), ctypes.c_size_t, ctypes.POINTER(_MemoryOpts),
+                                       ctypes.POINTER(ctypes.POINTER(_Memory)), ctypes.c_char_p, ctypes.c_size_t]
+    lib.xps_memory_compute.restype = ctypes.c_int
+    lib.xps_memory_free.argtypes = [ctypes.POINTER(_Memory)]
 
 
 _lib = None
