@@ -472,6 +472,56 @@ XPS_API int xps_memory_compute(xps_trace *const *traces, size_t ntraces, const s
 			       struct xps_memory **out, char *errbuf, size_t errlen);
 XPS_API void xps_memory_free(struct xps_memory *m);
 
+/* ------------------------------------------------------------------------ */
+/*
+ * Compile time: per jitted function of each trace, from the host planes'
+ * PjitFunction calls and the compiler's events (trace, lower, compile), as
+ * `xplane-stat compile --json` gives them (its field names; times in ns,
+ * starts from the trace's host plane's start).
+ */
+
+struct xps_compile_opts {
+	const char *function;		/* only functions whose name contains it, any case; NULL: all */
+};
+
+struct xps_compile_event {
+	const char *name;
+	const char *phase;		/* "trace", "lower" or "compile" */
+	uint64_t call;			/* 1-based call of its function; 0: unattributed */
+	const char *where;		/* "inside" its call's line, "beside" it on another, "unattributed" */
+	double start_ns, duration_ns;
+	int nested_in_same_phase;	/* inside another event of its phase and call: not counted again */
+	uint64_t inner_events;		/* compile events: the unnamed events (passes) nested in it */
+	double inner_ns;		/* the time of those that are its direct children */
+};
+
+struct xps_compile_function {
+	const char *input, *name;
+	uint64_t calls;
+	double first_call_ns, first_call_start_ns;
+	int has_later;			/* two calls or more: the next two are known */
+	double later_median_ns, overhead_ns;	/* first call less the later ones' median */
+	double trace_ns, lower_ns, compile_ns;
+	uint64_t compiling_calls;
+	const struct xps_compile_event *events;	/* its compiler events, by start */
+	size_t nevents;
+};
+
+struct xps_compile {
+	const struct xps_compile_function *functions;	/* per trace in the order given, most compile time first */
+	size_t nfunctions;
+	const struct xps_compile_event *unattributed;	/* compiler events in no call */
+	size_t nunattributed;
+	uint64_t call_events, calls, compiler_events, unattributed_events;
+	double trace_ns, lower_ns, compile_ns, compiler_ns, host_span_ns, unattributed_ns;
+	uint64_t unselected;		/* functions opts.function left out */
+};
+
+/* Compile time of ntraces traces. opts may be NULL. *out: the result, or NULL on error. */
+XPS_API int xps_compile_compute(xps_trace *const *traces, size_t ntraces, const struct xps_compile_opts *opts,
+				struct xps_compile **out, char *errbuf, size_t errlen);
+XPS_API void xps_compile_free(struct xps_compile *c);
+
 #ifdef __cplusplus
 }
 #endif

@@ -292,3 +292,29 @@ def test_memory_selects():
     assert as_json(got) == doc and got["memories"] and all("host" in m["memory_id"] for m in got["memories"])
     with pytest.raises(xplane_stat.NothingFound):
         xplane_stat.memory(path, memory="no-such-memory")
+
+
+COMPILE_TRACES = REAL_TRACES + [os.path.join(SYNTH, f) for f in ("compile.xplane.pb", "compile_nested.xplane.pb")]
+
+
+@pytest.mark.parametrize("path", COMPILE_TRACES, ids=[os.path.basename(p) for p in COMPILE_TRACES])
+def test_compile_like_json(path):
+    rc, doc, err = command("compile", "--json", path)
+    if rc == 4:
+        with pytest.raises(xplane_stat.NothingFound):
+            xplane_stat.compile(path)
+        return
+    assert rc == 0, err
+    doc.pop("warnings")
+    assert as_json(xplane_stat.compile(path)) == doc
+
+
+def test_compile_selects():
+    path = os.path.join(REAL, "tpu_v6e_inference.xplane.pb")
+    rc, doc, err = command("compile", "--json", "--function", "psum", path)
+    assert rc == 0, err
+    doc.pop("warnings")
+    got = xplane_stat.compile(path, function="psum")
+    assert as_json(got) == doc and [f["name"] for f in got["functions"]] == ["_psum"]
+    with pytest.raises(xplane_stat.NothingFound):
+        xplane_stat.compile(path, function="no-such-function")

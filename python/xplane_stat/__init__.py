@@ -369,6 +369,45 @@ def memory(paths, *, memory=None, threads=0):
     return doc
 
 
+def _compile_event(e):
+    return {"name": _dec(e.name), "phase": _dec(e.phase), "call": int(e.call) if e.call else None,
+            "where": _dec(e.where), **_fields(e, "start_ns duration_ns"),
+            "nested_in_same_phase": bool(e.nested_in_same_phase), **_fields(e, "inner_events inner_ns")}
+
+
+def compile(paths, *, function=None, threads=0):  # noqa: A001 (the command's name)
+    """Compile time per jitted function of each input, as `xplane-stat compile
+    --json` gives it (its document, less its warnings): "totals" and
+    "functions" (calls, first_call_ns, later_median_ns, overhead_ns, trace_ns,
+    lower_ns, compile_ns, compiling_calls and each compiler event), and the
+    "unattributed_events". function selects by name as --function does.
+    Raises NothingFound without calls or compiler events, as the command
+    exits 4."""
+    opts = _lib._CompileOpts(_enc(function, "function"))
+    with _computed("compile", _lib._Compile, paths, opts, threads) as c:
+        fns = []
+        for i in range(c.nfunctions):
+            f = c.functions[i]
+            later = bool(f.has_later)
+            fns.append({"input": _dec(f.input), "name": _dec(f.name),
+                        **_fields(f, "calls first_call_ns first_call_start_ns"),
+                        "later_median_ns": f.later_median_ns if later else None,
+                        "overhead_ns": f.overhead_ns if later else None,
+                        **_fields(f, "trace_ns lower_ns compile_ns compiling_calls"),
+                        "compiler_events": [_compile_event(f.events[k]) for k in range(f.nevents)]})
+        doc = {"schema_version": 1, "command": "compile",
+               "totals": {**_fields(c, "call_events calls compiler_events trace_ns lower_ns compile_ns "
+                                       "compiler_ns host_span_ns"),
+                          "unattributed_events": c.unattributed_events, "unattributed_ns": c.unattributed_ns},
+               "functions": fns,
+               "unattributed_events": [_compile_event(c.unattributed[k]) for k in range(c.nunattributed)]}
+        found = fns or (not function and c.compiler_events)
+    if not found:
+        raise NothingFound(f"no function matches '{function}'" if function else
+                           "no PjitFunction call or compiler event: the host plane holds no JAX function calls")
+    return doc
+
+
 def kernels(paths, *, device=None, whole=False, threads=0):
     """GPU kernels per name, as `xplane-stat kernels --json`: a list of rows
     (name, tensor_core, instances, total_ns, mean_ns, median_ns, min_ns,

@@ -222,6 +222,34 @@ class _Memory(ctypes.Structure):
     _fields_ = [("rows", ctypes.POINTER(_MemoryRow)), ("nrows", ctypes.c_size_t), ("events", ctypes.c_uint64)]
 
 
+class _CompileOpts(ctypes.Structure):
+    _fields_ = [("function", ctypes.c_char_p)]
+
+
+class _CompileEvent(ctypes.Structure):
+    _fields_ = [("name", ctypes.c_char_p), ("phase", ctypes.c_char_p), ("call", ctypes.c_uint64),
+                ("where", ctypes.c_char_p), ("start_ns", ctypes.c_double), ("duration_ns", ctypes.c_double),
+                ("nested_in_same_phase", ctypes.c_int), ("inner_events", ctypes.c_uint64),
+                ("inner_ns", ctypes.c_double)]
+
+
+class _CompileFunction(ctypes.Structure):
+    _fields_ = [("input", ctypes.c_char_p), ("name", ctypes.c_char_p), ("calls", ctypes.c_uint64),
+                ("first_call_ns", ctypes.c_double), ("first_call_start_ns", ctypes.c_double),
+                ("has_later", ctypes.c_int)] + [
+        (f, ctypes.c_double) for f in ("later_median_ns", "overhead_ns", "trace_ns", "lower_ns", "compile_ns")] + [
+        ("compiling_calls", ctypes.c_uint64), ("events", ctypes.POINTER(_CompileEvent)),
+        ("nevents", ctypes.c_size_t)]
+
+
+class _Compile(ctypes.Structure):
+    _fields_ = [("functions", ctypes.POINTER(_CompileFunction)), ("nfunctions", ctypes.c_size_t),
+                ("unattributed", ctypes.POINTER(_CompileEvent)), ("nunattributed", ctypes.c_size_t)] + [
+        (f, ctypes.c_uint64) for f in ("call_events", "calls", "compiler_events", "unattributed_events")] + [
+        (f, ctypes.c_double) for f in ("trace_ns", "lower_ns", "compile_ns", "compiler_ns", "host_span_ns",
+                                       "unattributed_ns")] + [("unselected", ctypes.c_uint64)]
+
+
 class _ReadOpts(ctypes.Structure):
     _fields_ = [("max_input_size", ctypes.c_uint64), ("threads", ctypes.c_uint)]
 
@@ -288,6 +316,10 @@ def _declare(lib):
                                        ctypes.POINTER(ctypes.POINTER(_Memory)), ctypes.c_char_p, ctypes.c_size_t]
     lib.xps_memory_compute.restype = ctypes.c_int
     lib.xps_memory_free.argtypes = [ctypes.POINTER(_Memory)]
+    lib.xps_compile_compute.argtypes = [ctypes.POINTER(vp), ctypes.c_size_t, ctypes.POINTER(_CompileOpts),
+                                        ctypes.POINTER(ctypes.POINTER(_Compile)), ctypes.c_char_p, ctypes.c_size_t]
+    lib.xps_compile_compute.restype = ctypes.c_int
+    lib.xps_compile_free.argtypes = [ctypes.POINTER(_Compile)]
 
 
 _lib = None

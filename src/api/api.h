@@ -55,6 +55,14 @@ static inline double api_ns(double ps)
 struct an_exec_opts;
 struct an_exec_list;
 int api_execs(xps_trace *t, const struct an_exec_opts *xo, struct an_exec_list *l, struct xp_err *err);
+/*
+ * Adds each of the n traces to r, the result of analysis an (an_analysis.h:
+ * its add, its host planes loaded first where it reads them): 0, or the
+ * first trace's xp_errcode with err naming it (XP_ERR_IO where its file
+ * shrank since it was opened).
+ */
+struct an_analysis;
+int api_add_traces(xps_trace *const *traces, size_t n, const struct an_analysis *an, void *r, struct xp_err *err);
 /* traces (ntraces of them, none NULL) and out (have_out) as an analysis needs them; 0 or XP_ERR_USAGE. */
 int api_check_traces(const char *fn, xps_trace *const *traces, size_t ntraces, int have_out,
 		     struct xp_err *err);

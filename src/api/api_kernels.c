@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "an_input.h"
+#include "an_analysis.h"
 #include "an_kernels.h"
 
 /* The caller's struct xps_kernels is the first member: its pointer is the holder's. */
@@ -85,7 +85,6 @@ int xps_kernels_compute(xps_trace *const *traces, size_t ntraces, const struct x
 	struct an_kern_opts ko = {.by = AN_KERN_BY_NAME};
 	struct xp_err err = {0};
 	struct kern_holder *h = NULL;
-	size_t i;
 	int ret;
 
 	if (out)
@@ -96,17 +95,8 @@ int xps_kernels_compute(xps_trace *const *traces, size_t ntraces, const struct x
 	if ((ret = API_CALLOC(h, 1, &err)))
 		goto out;
 	an_kern_init(&h->res, &ko);
-	for (i = 0; i < ntraces; i++) {
-		/* its GPU planes, read now if the open deferred them; zeros read where the file shrank */
-		ret = an_kern_add(&h->res, traces[i]->t, &err);
-		if (an_input_check(traces[i]->t, traces[i]->path, &err))
-			ret = XP_ERR_IO;
-		else if (ret && ret != XP_ERR_NOMEM)
-			an_input_name_err(&err, traces[i]->path);
-		if (ret)
-			goto out;
-	}
-	if ((ret = an_kern_finish(&h->res, &err)))
+	if ((ret = api_add_traces(traces, ntraces, &an_kernels_analysis, &h->res, &err)) ||
+	    (ret = an_kern_finish(&h->res, &err)))
 		goto out;
 	if ((ret = fill(h, &err)))
 		goto out;

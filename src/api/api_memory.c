@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "an_input.h"
+#include "an_analysis.h"
 #include "an_memory.h"
 
 /* The caller's struct xps_memory is the first member: its pointer is the holder's. */
@@ -46,18 +46,6 @@ static void fill_row(struct xps_memory_row *o, const struct an_mem_row *w)
 	o->addresses_reused_while_live = w->addr_reused;
 }
 
-/* t's host planes loaded (an open defers them): the allocation events are there. */
-static int load_host_planes(struct xp_trace *t, struct xp_err *err)
-{
-	size_t i;
-	int ret = 0;
-
-	for (i = 0; i < t->nplanes && !ret; i++)
-		if (an_wants_host_plane(t->planes[i].name, NULL))
-			ret = xp_trace_load_plane(t, i, err);
-	return ret;
-}
-
 int xps_memory_compute(xps_trace *const *traces, size_t ntraces, const struct xps_memory_opts *opts,
 		       struct xps_memory **out, char *errbuf, size_t errlen)
 {
@@ -75,18 +63,8 @@ int xps_memory_compute(xps_trace *const *traces, size_t ntraces, const struct xp
 	if ((ret = API_CALLOC(h, 1, &err)))
 		goto out;
 	an_mem_init(&h->res, &mo);
-	for (i = 0; i < ntraces; i++) {
-		ret = load_host_planes(traces[i]->t, &err);
-		if (!ret)
-			ret = an_mem_add(&h->res, traces[i]->t, traces[i]->path, &err);
-		if (an_input_check(traces[i]->t, traces[i]->path, &err))
-			ret = XP_ERR_IO;
-		else if (ret && ret != XP_ERR_NOMEM)
-			an_input_name_err(&err, traces[i]->path);
-		if (ret)
-			goto out;
-	}
-	if ((ret = API_CALLOC(h->rows, h->res.nrows + 1, &err)))
+	if ((ret = api_add_traces(traces, ntraces, &an_memory_analysis, &h->res, &err)) ||
+	    (ret = API_CALLOC(h->rows, h->res.nrows + 1, &err)))
 		goto out;
 	for (i = 0; i < h->res.nrows; i++)
 		fill_row(&h->rows[i], &h->res.rows[i]);

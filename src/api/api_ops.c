@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "an_input.h"
+#include "an_analysis.h"
 #include "an_ops.h"
 
 /* The caller's struct xps_ops is the first member: its pointer is the holder's. */
@@ -112,7 +112,6 @@ int xps_ops_compute(xps_trace *const *traces, size_t ntraces, const struct xps_o
 	struct an_ops_opts po = {0};
 	struct xp_err err = {0};
 	struct ops_holder *h = NULL;
-	size_t i;
 	int ret;
 
 	if (out)
@@ -129,17 +128,8 @@ int xps_ops_compute(xps_trace *const *traces, size_t ntraces, const struct xps_o
 	if ((ret = API_CALLOC(h, 1, &err)))
 		goto out;
 	an_ops_init(&h->res, &po);
-	for (i = 0; i < ntraces; i++) {
-		/* its device planes, read now if the open deferred them; zeros read where the file shrank */
-		ret = an_ops_add(&h->res, traces[i]->t, &err);
-		if (an_input_check(traces[i]->t, traces[i]->path, &err))
-			ret = XP_ERR_IO;
-		else if (ret && ret != XP_ERR_NOMEM)
-			an_input_name_err(&err, traces[i]->path);
-		if (ret)
-			goto out;
-	}
-	if ((ret = an_ops_finish(&h->res, &err)) || (ret = fill(h, &err)))
+	if ((ret = api_add_traces(traces, ntraces, &an_ops_analysis, &h->res, &err)) ||
+	    (ret = an_ops_finish(&h->res, &err)) || (ret = fill(h, &err)))
 		goto out;
 	*out = &h->pub;
 	h = NULL;

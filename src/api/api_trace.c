@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "an_analysis.h"
 #include "an_exec.h"
 #include "an_input.h"
 #include "xp_guard.h"
@@ -110,6 +111,29 @@ int api_execs(xps_trace *t, const struct an_exec_opts *xo, struct an_exec_list *
 	}
 	if (ret && ret != XP_ERR_NOMEM)
 		an_input_name_err(err, t->path);
+	return ret;
+}
+
+int api_add_traces(xps_trace *const *traces, size_t n, const struct an_analysis *an, void *r, struct xp_err *err)
+{
+	size_t i, k;
+	int ret = 0;
+
+	for (i = 0; i < n && !ret; i++) {
+		struct xp_trace *t = traces[i]->t;
+
+		/* planes an open deferred are read now: the host's, where the analysis reads them */
+		for (k = 0; an->read.how == AN_READ_HOST && k < t->nplanes && !ret; k++)
+			if (an_wants_host_plane(t->planes[k].name, NULL))
+				ret = xp_trace_load_plane(t, k, err);
+		if (!ret)
+			ret = an->add(r, t, traces[i]->path, err);
+		/* zeros read where the file shrank: that is the error */
+		if (an_input_check(t, traces[i]->path, err))
+			ret = XP_ERR_IO;
+		else if (ret && ret != XP_ERR_NOMEM)
+			an_input_name_err(err, traces[i]->path);
+	}
 	return ret;
 }
 
