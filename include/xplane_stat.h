@@ -522,6 +522,51 @@ XPS_API int xps_compile_compute(xps_trace *const *traces, size_t ntraces, const 
 				struct xps_compile **out, char *errbuf, size_t errlen);
 XPS_API void xps_compile_free(struct xps_compile *c);
 
+/* ------------------------------------------------------------------------ */
+/*
+ * Overview: per device (a host's plane, pooled over the traces by host and
+ * plane: one trace's times) its span, busy and idle time, duty cycle, busy
+ * split into compute, collectives and memory copies, step times and on GPU
+ * the launch latency, as `xplane-stat overview --json` gives them (its field
+ * names; times in ns).
+ */
+
+struct xps_overview_opts {
+	const char *device;		/* as in xps_functions_opts; NULL: every device plane */
+};
+
+/* A distribution of times; count 0: none (the others 0). */
+struct xps_dist {
+	uint64_t count;
+	double mean_ns, median_ns, p99_ns, min_ns, max_ns;	/* p99: nearest rank */
+};
+
+struct xps_overview_device {
+	const char *name;		/* "host:plane" where the traces name several hosts, else the plane's */
+	const char *host;		/* NULL: the trace names none */
+	const char *plane;
+	const char *work;		/* "XLA Ops" (TPU) or "streams" */
+	uint64_t planes, events;	/* traces' planes pooled into it; its device events */
+	double span_ns, busy_ns, idle_ns, duty_cycle;
+	double compute_ns, collective_ns, collective_exposed_ns, memcpy_ns, memcpy_exposed_ns;
+	uint64_t collective_events, memcpy_events, stray_end_events;
+	struct xps_dist steps;
+	int has_launch_latency;		/* a GPU whose kernels carry correlation ids: the fields below */
+	uint64_t events_with_correlation_id, no_launch, ambiguous, off_scale, queued;
+	struct xps_dist latency, queue_wait, overhead;
+};
+
+struct xps_overview {
+	const struct xps_overview_device *devices;	/* by name, numbers as numbers (GPU:2 before GPU:10) */
+	size_t ndevices;
+	struct xps_dist host_steps;	/* the host's step markers */
+};
+
+/* The overview of ntraces traces. opts may be NULL. *out: the result, or NULL on error. */
+XPS_API int xps_overview_compute(xps_trace *const *traces, size_t ntraces, const struct xps_overview_opts *opts,
+				 struct xps_overview **out, char *errbuf, size_t errlen);
+XPS_API void xps_overview_free(struct xps_overview *o);
+
 #ifdef __cplusplus
 }
 #endif

@@ -318,3 +318,22 @@ def test_compile_selects():
     assert as_json(got) == doc and [f["name"] for f in got["functions"]] == ["_psum"]
     with pytest.raises(xplane_stat.NothingFound):
         xplane_stat.compile(path, function="no-such-function")
+
+
+OVERVIEW_CASES = [(p, []) for p in REAL_TRACES] + [
+    (os.path.join(SYNTH, "sessions", "base", "run_0"), []),
+    (os.path.join(REAL, "tpu_v6e_inference.xplane.pb"), ["--device", "TPU:1"]),
+]
+
+
+@pytest.mark.parametrize("path,args", OVERVIEW_CASES, ids=[os.path.basename(p) + "".join(a) for p, a in OVERVIEW_CASES])
+def test_overview_like_json(path, args):
+    rc, doc, err = command("overview", "--json", *args, path)
+    opts = {"device": args[1]} if args else {}
+    if rc == 4:
+        with pytest.raises(xplane_stat.NothingFound):
+            xplane_stat.overview(path, **opts)
+        return
+    assert rc == 0, err
+    doc.pop("warnings")
+    assert as_json(xplane_stat.overview(path, **opts)) == doc

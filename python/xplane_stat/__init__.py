@@ -408,6 +408,43 @@ def compile(paths, *, function=None, threads=0):  # noqa: A001 (the command's na
     return doc
 
 
+def _dist(d, p99):
+    if not d.count:
+        return None
+    names = "mean_ns median_ns p99_ns min_ns max_ns" if p99 else "mean_ns median_ns min_ns max_ns"
+    return {"count": d.count, **_fields(d, names)}
+
+
+def overview(paths, *, device=None, threads=0):
+    """The device timeline per device, as `xplane-stat overview --json` gives
+    it (its document, less its warnings): "devices" (name, host, plane, work,
+    span_ns, busy_ns, idle_ns, duty_cycle, compute_ns, collective_ns,
+    collective_exposed_ns, memcpy_ns, memcpy_exposed_ns, steps and, on GPU,
+    launch_latency) and "host_steps". Raises NothingFound without a device
+    plane with events, as the command exits 4."""
+    opts = _lib._OverviewOpts(_enc(device, "device"))
+    with _computed("overview", _lib._Overview, paths, opts, threads) as o:
+        devices = []
+        for i in range(o.ndevices):
+            d = o.devices[i]
+            lat = None
+            if d.has_launch_latency:
+                lat = {**_fields(d, "events_with_correlation_id no_launch ambiguous off_scale"),
+                       "latency": _dist(d.latency, True), "queued": d.queued,
+                       "queue_wait": _dist(d.queue_wait, True), "overhead": _dist(d.overhead, True)}
+            devices.append({"name": _dec(d.name), "host": _dec(d.host), "plane": _dec(d.plane),
+                            "work": _dec(d.work),
+                            **_fields(d, "planes events span_ns busy_ns idle_ns duty_cycle compute_ns "
+                                         "collective_ns collective_exposed_ns memcpy_ns memcpy_exposed_ns "
+                                         "collective_events memcpy_events stray_end_events"),
+                            "steps": _dist(d.steps, False), "launch_latency": lat})
+        doc = {"schema_version": 1, "command": "overview", "devices": devices,
+               "host_steps": _dist(o.host_steps, False)}
+    if not devices:
+        raise NothingFound("no device plane with events" + (" matching the device pattern" if device else ""))
+    return doc
+
+
 def kernels(paths, *, device=None, whole=False, threads=0):
     """GPU kernels per name, as `xplane-stat kernels --json`: a list of rows
     (name, tensor_core, instances, total_ns, mean_ns, median_ns, min_ns,

@@ -250,6 +250,33 @@ class _Compile(ctypes.Structure):
                                        "unattributed_ns")] + [("unselected", ctypes.c_uint64)]
 
 
+class _OverviewOpts(ctypes.Structure):
+    _fields_ = [("device", ctypes.c_char_p)]
+
+
+class _Dist(ctypes.Structure):
+    _fields_ = [("count", ctypes.c_uint64)] + [
+        (f, ctypes.c_double) for f in ("mean_ns", "median_ns", "p99_ns", "min_ns", "max_ns")]
+
+
+class _OverviewDevice(ctypes.Structure):
+    _fields_ = [(f, ctypes.c_char_p) for f in ("name", "host", "plane", "work")] + [
+        (f, ctypes.c_uint64) for f in ("planes", "events")] + [
+        (f, ctypes.c_double) for f in ("span_ns", "busy_ns", "idle_ns", "duty_cycle", "compute_ns",
+                                       "collective_ns", "collective_exposed_ns", "memcpy_ns",
+                                       "memcpy_exposed_ns")] + [
+        (f, ctypes.c_uint64) for f in ("collective_events", "memcpy_events", "stray_end_events")] + [
+        ("steps", _Dist), ("has_launch_latency", ctypes.c_int)] + [
+        (f, ctypes.c_uint64) for f in ("events_with_correlation_id", "no_launch", "ambiguous", "off_scale",
+                                       "queued")] + [
+        (f, _Dist) for f in ("latency", "queue_wait", "overhead")]
+
+
+class _Overview(ctypes.Structure):
+    _fields_ = [("devices", ctypes.POINTER(_OverviewDevice)), ("ndevices", ctypes.c_size_t),
+                ("host_steps", _Dist)]
+
+
 class _ReadOpts(ctypes.Structure):
     _fields_ = [("max_input_size", ctypes.c_uint64), ("threads", ctypes.c_uint)]
 
@@ -320,6 +347,11 @@ def _declare(lib):
                                         ctypes.POINTER(ctypes.POINTER(_Compile)), ctypes.c_char_p, ctypes.c_size_t]
     lib.xps_compile_compute.restype = ctypes.c_int
     lib.xps_compile_free.argtypes = [ctypes.POINTER(_Compile)]
+    lib.xps_overview_compute.argtypes = [ctypes.POINTER(vp), ctypes.c_size_t, ctypes.POINTER(_OverviewOpts),
+                                         ctypes.POINTER(ctypes.POINTER(_Overview)), ctypes.c_char_p,
+                                         ctypes.c_size_t]
+    lib.xps_overview_compute.restype = ctypes.c_int
+    lib.xps_overview_free.argtypes = [ctypes.POINTER(_Overview)]
 
 
 _lib = None

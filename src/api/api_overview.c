@@ -1,0 +1,118 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The public API's overview analysis (include/xplane_stat.h) over an_overview. */
+#include "api.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "an_input.h"
+#include "an_overview.h"
+
+/* The caller's struct xps_overview is the first member: its pointer is the holder's. */
+struct ov_holder {
+	struct xps_overview pub;
+	struct xps_overview_device *devices;
+	struct an_ov_result res;	/* the names */
+};
+
+static struct xps_dist dist(const struct an_ov_dist *d)
+{
+	struct xps_dist x = {0};
+
+	if (!d->n)
+		return x;
+	x.count = d->n;
+	x.mean_ns = api_ns(d->mean);
+	x.median_ns = api_ns(d->median);
+	x.p99_ns = api_ns(d->p99);
+	x.min_ns = api_ns(d->min);
+	x.max_ns = api_ns(d->max);
+	return x;
+}
+
+static void fill_device(struct xps_overview_device *o, const struct an_ov_device *d)
+{
+	o->name = d->name;
+	o->host = d->host;
+	o->plane = d->plane;
+	o->work = d->tpu ? "XLA Ops" : "streams";
+	o->planes = d->planes;
+	o->events = d->events;
+	o->span_ns = api_ns((double)d->span_ps);
+	o->busy_ns = api_ns((double)d->busy_ps);
+	o->idle_ns = api_ns((double)an_ov_idle(d));
+	o->duty_cycle = d->span_ps > 0 ? (double)d->busy_ps / (double)d->span_ps : 0;
+	o->compute_ns = api_ns((double)d->compute_ps);
+	o->collective_ns = api_ns((double)d->coll_ps);
+	o->collective_exposed_ns = api_ns((double)d->coll_exposed_ps);
+	o->memcpy_ns = api_ns((double)d->memcpy_ps);
+	o->memcpy_exposed_ns = api_ns((double)d->memcpy_exposed_ps);
+	o->collective_events = d->coll_events;
+	o->memcpy_events = d->memcpy_events;
+	o->stray_end_events = d->stray;
+	o->steps = dist(&d->steps);
+	o->has_launch_latency = !d->tpu && d->corr_events;
+	if (!o->has_launch_latency)
+		return;
+	o->events_with_correlation_id = d->corr_events;
+	o->no_launch = d->no_launch;
+	o->ambiguous = d->ambiguous;
+	o->off_scale = d->off_scale;
+	o->queued = d->queued;
+	o->latency = dist(&d->latency);
+	o->queue_wait = dist(&d->queue);
+	o->overhead = dist(&d->overhead);
+}
+
+int xps_overview_compute(xps_trace *const *traces, size_t ntraces, const struct xps_overview_opts *opts,
+			 struct xps_overview **out, char *errbuf, size_t errlen)
+{
+	struct xp_err err = {0};
+	struct ov_holder *h = NULL;
+	size_t i, k, added;
+	int ret;
+
+	if (out)
+		*out = NULL;
+	if ((ret = api_check_traces("xps_overview_compute", traces, ntraces, out != NULL, &err)))
+		goto out;
+	if ((ret = API_CALLOC(h, 1, &err)))
+		goto out;
+	an_ov_init(&h->res);
+	for (i = 0; i < ntraces && !ret; i++) {
+		struct xp_trace *t = traces[i]->t;
+
+		/* every plane: the host's give launches and steps */
+		for (k = 0; k < t->nplanes && !ret; k++)
+			ret = xp_trace_load_plane(t, k, &err);
+		if (!ret)
+			ret = an_ov_add_input(&h->res, t, traces[i]->path, opts ? opts->device : NULL, &added, &err);
+		if (an_input_check(t, traces[i]->path, &err))
+			ret = XP_ERR_IO;
+		else if (ret && ret != XP_ERR_NOMEM)
+			an_input_name_err(&err, traces[i]->path);
+	}
+	if (ret || (ret = an_ov_finish(&h->res, &err)) || (ret = API_CALLOC(h->devices, h->res.n + 1, &err)))
+		goto out;
+	for (i = 0; i < h->res.n; i++)
+		fill_device(&h->devices[i], &h->res.devices[i]);
+	h->pub.devices = h->devices;
+	h->pub.ndevices = h->res.n;
+	h->pub.host_steps = dist(&h->res.host_steps);
+	*out = &h->pub;
+	h = NULL;
+out:
+	xps_overview_free(h ? &h->pub : NULL);
+	return ret ? api_fail(&err, errbuf, errlen) : 0;
+}
+
+void xps_overview_free(struct xps_overview *o)
+{
+	struct ov_holder *h = (struct ov_holder *)o;
+
+	if (!h)
+		return;
+	an_ov_release(&h->res);
+	free(h->devices);
+	free(h);
+}
