@@ -10,7 +10,8 @@ libxplane-stat in this process.
 
 Each function returns plain lists and dicts with the field names and units
 of the command's JSON (`xplane-stat functions --json`, `autotune --json`,
-xplane-stat(1)); options are the command's long options with '-' as '_'.
+`kernels`, `ops`, `overview`, `memory` and `compile --json`: xplane-stat(1));
+options are the command's long options with '-' as '_'.
 Failures raise xplane_stat.Error subclasses named after the command's exit
 codes. The library is found through XPLANE_STAT_LIBRARY, beside this
 package, or by the loader's search (libxplane-stat.so.0).
@@ -24,8 +25,9 @@ import re
 from . import _lib
 from .errors import Error, InputError, NothingFound, NoWinner, OutOfMemory, ReadError, UsageError
 
-__all__ = ["functions", "autotune", "kernels", "expand_paths", "version", "Error", "ReadError", "UsageError",
-           "InputError", "NothingFound", "NoWinner", "OutOfMemory"]
+# compile is left out: `from xplane_stat import *` would hide Python's own (xplane_stat.compile it is)
+__all__ = ["functions", "autotune", "kernels", "ops", "overview", "memory", "expand_paths", "version", "Error",
+           "ReadError", "UsageError", "InputError", "NothingFound", "NoWinner", "OutOfMemory"]
 
 _TIMES = {"busy": 0, "span": 1}
 _RUN_BY = ("auto", "dir", "file")  # XPS_RUN_BY_* in their order
