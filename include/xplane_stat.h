@@ -66,7 +66,7 @@ enum {
 	XPS_EIO = -2,		/* cannot open or read the input */
 	XPS_EFORMAT = -3,	/* the input is not a valid XSpace (or gzip of one) */
 	XPS_ELIMIT = -4,	/* the input exceeds a limit (max_input_size, a time range) */
-	XPS_EINVAL = -5,	/* a bad argument: NULL where an object is needed, a bad pattern */
+	XPS_EINVAL = -5,	/* a bad argument: NULL where an object is needed, a bad pattern, an enum out of range */
 };
 
 /* What code means, in a few words ("out of memory"); never NULL. */
@@ -391,8 +391,10 @@ struct xps_op {
 	uint64_t program_id;
 	int has_program_id;
 	uint64_t occurrences;
-	double total_ns, self_ns, mean_ns, share;
-	uint64_t flops, model_flops, bytes_accessed;	/* each valid when its has_ is 1 */
+	double total_ns, self_ns, mean_ns;	/* self: less the ops nested inside it on its line */
+	double share;			/* its self time over its line kind's self time */
+	/* summed over its occurrences; known (has_ 1) only where every occurrence carried one */
+	uint64_t flops, model_flops, bytes_accessed;
 	int has_flops, has_model_flops, has_bytes_accessed;
 	double flops_per_s, bytes_per_s, intensity;	/* NAN: not known */
 	const char *bound_by;		/* "compute", "memory", or NULL */
@@ -400,7 +402,7 @@ struct xps_op {
 
 struct xps_ops_line {
 	const char *line;
-	uint64_t events, ops_count;
+	uint64_t events, ops_count;	/* its op events, and the rows they make */
 	double total_ns, self_ns;
 };
 
@@ -409,7 +411,11 @@ struct xps_ops_device {
 	const char *chip;		/* NULL: not stated */
 	const char *peak_source;	/* where its peaks come from: "plane", "table" (the chip table) or "none" */
 	double peak_flops_per_s, peak_bytes_per_s;	/* NAN: not known */
-	uint64_t op_events, stray_end_events, partial_overlaps, odd_values, kernels_without_hlo_op;
+	uint64_t op_events;
+	uint64_t stray_end_events;	/* events ending past a later one's end on their line: left out */
+	uint64_t partial_overlaps;	/* ops partly overlapping another of their line (not nested) */
+	uint64_t odd_values;		/* flops, model_flops or bytes_accessed negative or not integers: left out */
+	uint64_t kernels_without_hlo_op;	/* GPU kernels with no hlo_op stat: left out */
 };
 
 struct xps_ops {
@@ -421,7 +427,9 @@ struct xps_ops {
 	size_t nlines;
 	const struct xps_ops_device *devices;
 	size_t ndevices;
-	uint64_t inputs, stray_end_events, partial_overlaps, odd_values, overflowed_sums, partial_sums;
+	uint64_t inputs, stray_end_events, partial_overlaps, odd_values;	/* the last three summed over devices */
+	uint64_t overflowed_sums;	/* row sums (flops, bytes, time) that passed their limit: not known */
+	uint64_t partial_sums;		/* row sums some occurrences lacked a value for: not known */
 	uint64_t kernels_without_hlo_op;
 };
 
@@ -447,15 +455,17 @@ struct xps_memory_row {
 	const char *memory_id;
 	const char *id_from;		/* "allocator_name" or "index_on_host" */
 	uint64_t capacity_bytes;	/* the largest in use + available seen */
-	int has_capacity, capacity_varies;
+	int has_capacity, capacity_varies;	/* varies: events gave other capacities */
 	int has_peak;			/* the five below are known */
 	uint64_t peak_bytes_in_use;	/* allocated + reserved, the most after an event */
 	double peak_time_ns;
 	uint64_t peak_bytes_allocated, peak_bytes_reserved, last_bytes_in_use;
 	double fragmentation_at_peak;	/* NAN: not known */
-	uint64_t lifetime_peak_bytes;
+	uint64_t lifetime_peak_bytes;	/* the allocator's own peak_bytes_in_use stat, the largest seen */
 	int has_lifetime_peak;
-	uint64_t allocations, deallocations, events_without_state, largest_allocation_bytes;
+	uint64_t allocations, deallocations;
+	uint64_t events_without_state;	/* events without bytes_allocated: in neither peak nor counts of bytes */
+	uint64_t largest_allocation_bytes;
 	double first_event_ns, last_event_ns;
 	uint64_t live_at_peak, live_at_peak_bytes, allocated_before_profile_bytes;
 	uint64_t frees_of_unseen_allocations, addresses_reused_while_live;
@@ -485,6 +495,7 @@ struct xps_compile_opts {
 };
 
 struct xps_compile_event {
+	const char *input;		/* the trace's path, as opened */
 	const char *name;
 	const char *phase;		/* "trace", "lower" or "compile" */
 	uint64_t call;			/* 1-based call of its function; 0: unattributed */
@@ -512,8 +523,12 @@ struct xps_compile {
 	size_t nfunctions;
 	const struct xps_compile_event *unattributed;	/* compiler events in no call */
 	size_t nunattributed;
-	uint64_t call_events, calls, compiler_events, unattributed_events;
-	double trace_ns, lower_ns, compile_ns, compiler_ns, host_span_ns, unattributed_ns;
+	uint64_t call_events;		/* PjitFunction events (JAX writes two nested ones per call) */
+	uint64_t calls, compiler_events, unattributed_events;
+	double trace_ns, lower_ns, compile_ns;	/* per phase, the union of its events per host line */
+	double compiler_ns;		/* the union of every compiler event per host line */
+	double host_span_ns;		/* per trace its host plane's first event start to last end, summed */
+	double unattributed_ns;
 	uint64_t unselected;		/* functions opts.function left out */
 };
 
@@ -525,7 +540,8 @@ XPS_API void xps_compile_free(struct xps_compile *c);
 /* ------------------------------------------------------------------------ */
 /*
  * Overview: per device (a host's plane, pooled over the traces by host and
- * plane: one trace's times) its span, busy and idle time, duty cycle, busy
+ * plane: span, busy and its parts are the mean over the pooled planes, one
+ * trace's times; events and the counts are sums) its span, busy and idle time, duty cycle, busy
  * split into compute, collectives and memory copies, step times and on GPU
  * the launch latency, as `xplane-stat overview --json` gives them (its field
  * names; times in ns).
@@ -548,10 +564,20 @@ struct xps_overview_device {
 	const char *work;		/* "XLA Ops" (TPU) or "streams" */
 	uint64_t planes, events;	/* traces' planes pooled into it; its device events */
 	double span_ns, busy_ns, idle_ns, duty_cycle;
+	/* busy = compute + collective exposed + memcpy exposed; exposed: overlapped by no other work */
 	double compute_ns, collective_ns, collective_exposed_ns, memcpy_ns, memcpy_exposed_ns;
 	uint64_t collective_events, memcpy_events, stray_end_events;
 	struct xps_dist steps;
-	int has_launch_latency;		/* a GPU whose kernels carry correlation ids: the fields below */
+	/*
+	 * Launch latency, on a GPU whose kernels carry correlation ids
+	 * (has_launch_latency): a kernel's start less its host launch's. Of
+	 * the events with an id: no_launch (no host launch has it), ambiguous
+	 * (several, none nearest by far: left out), off_scale (planes based too
+	 * far apart). Each latency split in two: queue_wait, waiting behind
+	 * earlier work on its stream (queued: those that did), and overhead,
+	 * the rest (the launch call, the driver, the dispatch).
+	 */
+	int has_launch_latency;
 	uint64_t events_with_correlation_id, no_launch, ambiguous, off_scale, queued;
 	struct xps_dist latency, queue_wait, overhead;
 };

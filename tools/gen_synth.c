@@ -1275,6 +1275,14 @@ static void synth_gpu_other_lines(const char *dir)
 	kern_ev(&g, c, "k", "jit_step(7)", "dot.1", "grid:1,1,1 block:32,1,1", 0, 3);
 	kern_ev(&g, c, "k", "jit_step(7)", "dot.1", "grid:1,1,1 block:32,1,1", 10, 5);
 	gen_space_write(sp, dir, "gpu_modules_other_lines.xplane.pb");
+	/* only derived lines ("XLA Modules", "XLA Ops"): no kernels, a plane with events all the same */
+	sp = gen_space_new(NULL);
+	g = gen_plane_add(sp, 1, "/device:GPU:0", 0);
+	tf = gen_line_add(&g, 1, "XLA Modules", 0);
+	c = gen_line_add(&g, 2, "XLA Ops", 0);
+	gen_ev_i64(&g, gen_ev_add(&g, tf, "jit_step(7)", US(0), US(20)), "program_id", 7);
+	gen_ev_add(&g, c, "dot.1", US(0), US(8));
+	gen_space_write(sp, dir, "gpu_derived_only.xplane.pb");
 }
 
 static void synth_gpu_kernels(const char *dir)

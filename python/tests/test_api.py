@@ -240,8 +240,7 @@ def ops_doc(doc):
     return doc
 
 
-OPS_TRACES = [p for p in REAL_TRACES if "v100" not in p] + [os.path.join(SYNTH, "ops_tpu.xplane.pb"),
-                                                           os.path.join(SYNTH, "ops_gpu.xplane.pb")]
+OPS_TRACES = REAL_TRACES + [os.path.join(SYNTH, "ops_tpu.xplane.pb"), os.path.join(SYNTH, "ops_gpu.xplane.pb")]
 
 
 @pytest.mark.parametrize("path", OPS_TRACES, ids=[os.path.basename(p) for p in OPS_TRACES])
@@ -266,8 +265,22 @@ def test_ops_options(args, opts):
     rc, doc, err = command("ops", "--json", *args, path)
     assert rc == 0, err
     assert as_json(xplane_stat.ops(path, **opts)) == ops_doc(doc)
-    with pytest.raises(xplane_stat.UsageError):
-        xplane_stat.ops(path, sort="flop")
+
+
+def test_ops_usage():
+    path = os.path.join(REAL, "tpu_v6e_inference.xplane.pb")
+    for bad in ({"sort": "flop"}, {"by": "module"}, {"top": 0}):
+        with pytest.raises(xplane_stat.UsageError):
+            xplane_stat.ops(path, **bad)
+
+
+def test_several_inputs_like_json():
+    """ops, memory, compile and overview over several inputs at once (every real trace) as the commands."""
+    for what, norm in (("ops", ops_doc), ("memory", None), ("compile", None), ("overview", None)):
+        rc, doc, err = command(what, "--json", *REAL_TRACES)
+        assert rc == 0, err
+        doc = norm(doc) if norm else (doc.pop("warnings"), doc)[1]
+        assert as_json(getattr(xplane_stat, what)(REAL_TRACES)) == doc, what
 
 
 @pytest.mark.parametrize("path", REAL_TRACES + [os.path.join(SYNTH, "memory.xplane.pb")],

@@ -121,6 +121,9 @@ def _computed(what, result_type, paths, opts, threads):
     the traces; yields the result's contents and frees the result after."""
     files = expand_paths(paths)
     L = _lib.lib()
+    if not hasattr(L, f"xps_{what}_compute"):
+        raise Error(f"the library loaded ({_lib.loaded_path()}) has no xps_{what}_compute: it is older than this "
+                    "package; install the library built with it (make install), or set XPLANE_STAT_LIBRARY")
     res = ctypes.POINTER(result_type)()
     err = ctypes.create_string_buffer(1024)
     with _lib.Traces(files, threads) as handles:

@@ -227,7 +227,7 @@ class _CompileOpts(ctypes.Structure):
 
 
 class _CompileEvent(ctypes.Structure):
-    _fields_ = [("name", ctypes.c_char_p), ("phase", ctypes.c_char_p), ("call", ctypes.c_uint64),
+    _fields_ = [("input", ctypes.c_char_p), ("name", ctypes.c_char_p), ("phase", ctypes.c_char_p), ("call", ctypes.c_uint64),
                 ("where", ctypes.c_char_p), ("start_ns", ctypes.c_double), ("duration_ns", ctypes.c_double),
                 ("nested_in_same_phase", ctypes.c_int), ("inner_events", ctypes.c_uint64),
                 ("inner_ns", ctypes.c_double)]
@@ -308,6 +308,8 @@ def _load():
             tried.append(f"{path} ({e})")
             continue
         _declare(lib)
+        global _path
+        _path = path
         return lib
     raise ImportError("xplane_stat: cannot load the library libxplane-stat: tried " + "; ".join(tried) +
                       " (set XPLANE_STAT_LIBRARY to its path, or install it: make install)")
@@ -335,26 +337,27 @@ def _declare(lib):
                                         ctypes.POINTER(ctypes.POINTER(_Kernels)), ctypes.c_char_p, ctypes.c_size_t]
     lib.xps_kernels_compute.restype = ctypes.c_int
     lib.xps_kernels_free.argtypes = [ctypes.POINTER(_Kernels)]
-    lib.xps_ops_compute.argtypes = [ctypes.POINTER(vp), ctypes.c_size_t, ctypes.POINTER(_OpsOpts),
-                                    ctypes.POINTER(ctypes.POINTER(_Ops)), ctypes.c_char_p, ctypes.c_size_t]
-    lib.xps_ops_compute.restype = ctypes.c_int
-    lib.xps_ops_free.argtypes = [ctypes.POINTER(_Ops)]
-    lib.xps_memory_compute.argtypes = [ctypes.POINTER(vp), ctypes.c_size_t, ctypes.POINTER(_MemoryOpts),
-                                       ctypes.POINTER(ctypes.POINTER(_Memory)), ctypes.c_char_p, ctypes.c_size_t]
-    lib.xps_memory_compute.restype = ctypes.c_int
-    lib.xps_memory_free.argtypes = [ctypes.POINTER(_Memory)]
-    lib.xps_compile_compute.argtypes = [ctypes.POINTER(vp), ctypes.c_size_t, ctypes.POINTER(_CompileOpts),
-                                        ctypes.POINTER(ctypes.POINTER(_Compile)), ctypes.c_char_p, ctypes.c_size_t]
-    lib.xps_compile_compute.restype = ctypes.c_int
-    lib.xps_compile_free.argtypes = [ctypes.POINTER(_Compile)]
-    lib.xps_overview_compute.argtypes = [ctypes.POINTER(vp), ctypes.c_size_t, ctypes.POINTER(_OverviewOpts),
-                                         ctypes.POINTER(ctypes.POINTER(_Overview)), ctypes.c_char_p,
-                                         ctypes.c_size_t]
-    lib.xps_overview_compute.restype = ctypes.c_int
-    lib.xps_overview_free.argtypes = [ctypes.POINTER(_Overview)]
+    # added later: bound where the library has them (an older one still serves the others)
+    for what, opts_t, res_t in (("ops", _OpsOpts, _Ops), ("memory", _MemoryOpts, _Memory),
+                                ("compile", _CompileOpts, _Compile), ("overview", _OverviewOpts, _Overview)):
+        if not hasattr(lib, f"xps_{what}_compute"):
+            continue
+        compute, free = getattr(lib, f"xps_{what}_compute"), getattr(lib, f"xps_{what}_free")
+        compute.argtypes = [ctypes.POINTER(vp), ctypes.c_size_t, ctypes.POINTER(opts_t),
+                            ctypes.POINTER(ctypes.POINTER(res_t)), ctypes.c_char_p, ctypes.c_size_t]
+        compute.restype = ctypes.c_int
+        free.argtypes = [ctypes.POINTER(res_t)]
 
 
 _lib = None
+
+
+_path = None
+
+
+def loaded_path():
+    """Where the loaded library was found (None before it is loaded)."""
+    return _path
 
 
 def lib():

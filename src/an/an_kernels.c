@@ -720,13 +720,15 @@ void an_kern_want_lines(const char *plane, const char *const *names, size_t n, u
 			void *device_pattern)
 {
 	size_t i;
-	int streams = 0;
+	int streams = 0, others = 0;
 
 	if (!an_exec_wants_plane(plane, device_pattern))
 		return;
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		streams |= !strncmp(names[i], "Stream #", 8);
-	if (!streams && strncmp(plane, "/device:GPU:", 12)) {
+		others |= !an_is_derived_line(names[i]);
+	}
+	if (!streams && (strncmp(plane, "/device:GPU:", 12) || !others)) {
 		/* no kernels (a TPU's): its device work read all the same, so the plane is told of as one with events */
 		an_exec_want_lines(plane, names, n, want, device_pattern);
 		return;

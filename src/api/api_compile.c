@@ -19,6 +19,7 @@ struct comp_holder {
 
 static void fill_event(struct xps_compile_event *o, const struct an_comp_event *e)
 {
+	o->input = e->input;
 	o->name = e->name;
 	o->phase = an_comp_phase_name(e->phase);
 	o->call = e->fn ? e->call + 1 : 0;

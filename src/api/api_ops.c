@@ -9,6 +9,10 @@
 #include "an_analysis.h"
 #include "an_ops.h"
 
+_Static_assert(XPS_OPS_SORT_TIME == (int)AN_OPS_SORT_TIME && XPS_OPS_SORT_SELF == (int)AN_OPS_SORT_SELF &&
+		       XPS_OPS_SORT_FLOPS == (int)AN_OPS_SORT_FLOPS && XPS_OPS_SORT_BYTES == (int)AN_OPS_SORT_BYTES,
+	       "XPS_OPS_SORT_* are enum an_ops_sort's values");
+
 /* The caller's struct xps_ops is the first member: its pointer is the holder's. */
 struct ops_holder {
 	struct xps_ops pub;

@@ -93,14 +93,14 @@ int cmd_read_deferred(const struct cmd_common *c, const char *path, unsigned job
 static void sections_want_lines(const char *plane, const char *const *names, size_t n, unsigned char *want,
 				void *device_pattern)
 {
-	unsigned char small[2][64], *more = n <= sizeof(small[0]) ? small[0] : malloc(2 * n);
-	unsigned char *ops = n <= sizeof(small[0]) ? small[1] : more + n;
+	unsigned char small[2][64], *more = n <= sizeof(small[0]) ? small[0] : malloc(2 * n), *ops;
 	size_t i;
 
 	if (!more) {	/* every line then: more read, nothing missed */
 		memset(want, 1, n);
 		return;
 	}
+	ops = more == small[0] ? small[1] : more + n;
 	memcpy(more, want, n);
 	memcpy(ops, want, n);
 	an_exec_want_lines(plane, names, n, want, device_pattern);

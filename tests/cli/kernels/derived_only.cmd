@@ -1,0 +1,1 @@
+xplane-stat kernels $SYNTH/gpu_derived_only.xplane.pb
