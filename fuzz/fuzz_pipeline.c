@@ -37,6 +37,7 @@
 #include "an_group.h"
 #include "an_kernels.h"
 #include "an_memory.h"
+#include "an_hlo.h"
 #include "an_ops.h"
 #include "an_overview.h"
 #include "an_planes.h"
@@ -51,6 +52,7 @@
 #include "out_functions.h"
 #include "out_kernels.h"
 #include "out_memory.h"
+#include "out_hlo.h"
 #include "out_ops.h"
 #include "out_overview.h"
 #include "out_planes.h"
@@ -400,6 +402,18 @@ out:
 	xp_trace_free(t);
 }
 
+/* Each op row counted in the module it ran in (an_hlo_mark_op). */
+static int mark_ops(struct an_hlo_set *s, const struct an_ops_result *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nrows; i++)
+		if (an_hlo_mark_op(s, r->rows[i].module, r->rows[i].program_id, r->rows[i].has_program_id,
+				   r->rows[i].name))
+			return -1;
+	return 0;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 {
 	static const char *const devices[] = {NULL, NULL, "gpu", "TPU:0", "GPU:1", "custom"};
@@ -553,6 +567,28 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 			for (m = 0; m < 4; m++)
 				VAL_FORMAT(modes[m], colour && !m,
 					   out_ops(f, modes[m], &pr, top, &notes, &style[colour && !m]));
+			/* hlo: the metadata plane's modules, joined to these ops, each decoded or refused */
+			{
+				struct an_hlo_set hs = {0};
+				size_t e;
+				int nomem = 0;
+
+				if (an_hlo_find(&hs, t, &err)) {
+					if (err.code != XP_ERR_NOMEM && err.code != XP_ERR_FORMAT)
+						abort();
+				} else {
+					if (mark_ops(&hs, &pr))
+						abort();
+					for (e = 0; e < hs.n; e++)
+						if (!an_hlo_module(&hs, &hs.e[e], &nomem) && (nomem || !hs.e[e].error))
+							abort();
+					for (m = 0; m < 4; m++)
+						VAL_FORMAT(modes[m], colour && !m,
+							   out_hlo_modules(f, modes[m], "fuzz", &hs, &notes,
+									   &style[colour && !m]));
+				}
+				an_hlo_set_release(&hs);
+			}
 		}
 		an_ops_release(&one);
 		an_ops_release(&pr);

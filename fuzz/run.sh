@@ -13,7 +13,7 @@ secs=${2:?usage: fuzz/run.sh BUILD_DIR SECONDS [HARNESS...]}
 shift 2
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root" || exit 1
-harnesses=${*:-read_pbc read_wire diff pipeline gzip summary append}
+harnesses=${*:-read_pbc read_wire diff pipeline gzip summary append hlo}
 fz=$build/fuzz
 mkdir -p "$fz/artifacts" "$fz/logs" "$fz/seeds/gzip"
 

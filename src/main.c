@@ -19,6 +19,7 @@ static const struct command commands[] = {
 	{"functions", cmd_functions, "device time per jitted function (the default)"},
 	{"kernels", cmd_kernels, "GPU kernels (per name, launch configuration or function), copies and memsets"},
 	{"ops", cmd_ops, "HLO ops: time, self time, flops, bytes and bound-by (TPU XLA Ops, GPU kernels by hlo_op)"},
+	{"hlo", cmd_hlo, "the compiled programs (HLO) a JAX trace carries; --op prints an instruction as HLO text"},
 	{"autotune", cmd_autotune, "compare jit_autotune_fn_<i> candidates over many profiles"},
 	{"planes", cmd_planes, "list the planes, lines and device facts a file holds"},
 	{"events", cmd_events, "each event name per plane and line with count and time, or --list them"},

@@ -73,6 +73,7 @@ int cmd_kernels(int argc, char **argv);
 int cmd_autotune(int argc, char **argv);
 int cmd_planes(int argc, char **argv);
 int cmd_ops(int argc, char **argv);
+int cmd_hlo(int argc, char **argv);
 int cmd_events(int argc, char **argv);
 int cmd_overview(int argc, char **argv);
 int cmd_capture(int argc, char **argv);

@@ -1,0 +1,1 @@
+xplane-stat hlo testdata/real/v100_tf_bert.xplane.pb
