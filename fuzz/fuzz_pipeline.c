@@ -54,6 +54,7 @@
 #include "out_memory.h"
 #include "out_hlo.h"
 #include "out_ops.h"
+#include "out_scope.h"
 #include "out_overview.h"
 #include "out_planes.h"
 #include "validate.h"
@@ -548,7 +549,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 	/* ops: by op or category, each sort, --top; the input pooled twice through a merge */
 	{
 		struct an_ops_opts po = {.device = xo.device, .by_category = (h >> 34) & 1,
-					 .sort = (enum an_ops_sort)((h >> 35) % 4)};
+					 .sort = (enum an_ops_sort)((h >> 35) % 4), .hlo = (h >> 39) & 1,
+					 .by_scope = ((h >> 39) & 3) == 1, .by_source = ((h >> 39) & 3) == 3};
 		size_t top = (h >> 37) % 3;
 		struct an_ops_result pr, one;
 
@@ -567,6 +569,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 			for (m = 0; m < 4; m++)
 				VAL_FORMAT(modes[m], colour && !m,
 					   out_ops(f, modes[m], &pr, top, &notes, &style[colour && !m]));
+			if (po.hlo)	/* folded stacks: a line per op, "frames value", text as tables write it */
+				VAL_FORMAT(OUT_TABLE, 0, out_ops_folded(f, &pr));
 			/* hlo: the metadata plane's modules, joined to these ops, each decoded or refused */
 			{
 				struct an_hlo_set hs = {0};

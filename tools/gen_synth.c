@@ -1397,6 +1397,119 @@ static void synth_ops(const char *dir)
 }
 
 /*
+ * Scenario 17a (ops --by scope/--by source/--folded, hlo): TPU:0 runs
+ * jit_train(777), whose HLO the metadata plane carries (a dot, two fusions,
+ * a while, a copy without metadata; one source line by stack frame), and
+ * jit_eval(888), whose HLO it does not; one op of jit_train is not in its
+ * HLO; a module jit_broken(999) carries bytes that are no HLO. Answers in
+ * tests/synth/EXPECTED.md section 17a.
+ */
+static void synth_ops_hlo(const char *dir)
+{
+	static const int64_t d_x[] = {128, 512}, d_w[] = {512, 256}, d_y[] = {128, 256};
+	static const int64_t relu_ops[] = {100, 101}, add_ops[] = {200, 201}, dot_ops[] = {400, 401};
+	static const int64_t on_dot[] = {402}, on_relu[] = {403, 402}, calls1[] = {1}, calls2[] = {2}, calls3[] = {3};
+	static const int64_t lc[] = {1}, rc[] = {0};
+	XSpace *sp = gen_space_new(NULL);
+	struct gen_plane t0, md;
+	XLine *mods, *ops;
+	Xla__HloModuleProto *m = gen_hlo_module("jit_train", "main", 4);
+	Xla__HloComputationProto *c;
+	Xla__HloInstructionProto *i;
+	Xla__StackFrameIndexProto *sf = gen_alloc(sizeof(*sf));
+	Xla__StackFrameIndexProto__FileLocation *loc = gen_alloc(sizeof(*loc));
+	Xla__StackFrameIndexProto__StackFrame *fr = gen_alloc(sizeof(*fr));
+	Xla__DotDimensionNumbers *dn = gen_alloc(sizeof(*dn));
+	struct gen_bytes hlo, junk = {(uint8_t *)"\xff\xff\xff\xff", 4};
+
+	c = gen_hlo_comp(m, "fused_relu", 1, 102);
+	gen_hlo_instr(c, "param_0", "parameter", 100, 11, 2, d_y);
+	gen_hlo_instr(c, "constant_0", "constant", 101, 11, 0, NULL);
+	i = gen_hlo_instr(c, "maximum.1", "maximum", 102, 11, 2, d_y);
+	gen_hlo_meta(i, "jit(train)/layer_0/relu/max", NULL, 0, 0);	/* the fusion's own name is used */
+	gen_hlo_refs(i, 2, relu_ops, 0, NULL);
+	c = gen_hlo_comp(m, "fused_add", 2, 202);
+	gen_hlo_instr(c, "param_0.1", "parameter", 200, 11, 2, d_y);
+	i = gen_hlo_instr(c, "param_1.1", "parameter", 201, 11, 2, d_y);
+	i->parameter_number = 1;
+	i = gen_hlo_instr(c, "add.2", "add", 202, 11, 2, d_y);
+	gen_hlo_refs(i, 2, add_ops, 0, NULL);
+	c = gen_hlo_comp(m, "body", 3, 300);
+	gen_hlo_instr(c, "p.3", "parameter", 300, 11, 2, d_y);
+	c = gen_hlo_comp(m, "main", 4, 406);
+	gen_hlo_instr(c, "x", "parameter", 400, 16, 2, d_x);
+	i = gen_hlo_instr(c, "w", "parameter", 401, 16, 2, d_w);
+	i->parameter_number = 1;
+	i = gen_hlo_instr(c, "dot.1", "dot", 402, 11, 2, d_y);
+	gen_hlo_meta(i, "jit(train)/layer_0/dense/dot_general", "model.py", 10, 0);
+	gen_hlo_refs(i, 2, dot_ops, 0, NULL);
+	xla__dot_dimension_numbers__init(dn);
+	dn->n_lhs_contracting_dimensions = dn->n_rhs_contracting_dimensions = 1;
+	dn->lhs_contracting_dimensions = (int64_t *)lc;
+	dn->rhs_contracting_dimensions = (int64_t *)rc;
+	i->dot_dimension_numbers = dn;
+	i = gen_hlo_instr(c, "fusion.2", "fusion", 403, 11, 2, d_y);
+	i->fusion_kind = xstrdup("kLoop");
+	gen_hlo_meta(i, "jit(train)/layer_0/relu", NULL, 0, 1);	/* source by stack frame 1: model.py:11 */
+	gen_hlo_refs(i, 1, on_dot, 1, calls1);
+	i = gen_hlo_instr(c, "fusion.3", "fusion", 404, 11, 2, d_y);
+	i->fusion_kind = xstrdup("kLoop");
+	gen_hlo_meta(i, "jit(train)/layer_1/dense/add", "model.py", 20, 0);
+	gen_hlo_refs(i, 2, on_relu, 1, calls2);
+	i = gen_hlo_instr(c, "copy.4", "copy", 405, 11, 2, d_y);	/* no metadata */
+	gen_hlo_refs(i, 1, on_dot, 0, NULL);
+	i = gen_hlo_instr(c, "while.1", "while", 406, 11, 2, d_y);
+	gen_hlo_meta(i, "jit(train)/while", "model.py", 30, 0);
+	gen_hlo_refs(i, 1, on_dot, 1, calls3);
+	xla__stack_frame_index_proto__init(sf);
+	xla__stack_frame_index_proto__file_location__init(loc);
+	xla__stack_frame_index_proto__stack_frame__init(fr);
+	sf->n_file_names = 1;
+	sf->file_names = gen_alloc(sizeof(char *));
+	sf->file_names[0] = xstrdup("model.py");
+	sf->n_function_names = 1;
+	sf->function_names = gen_alloc(sizeof(char *));
+	sf->function_names[0] = xstrdup("train");
+	loc->file_name_id = 1;
+	loc->function_name_id = 1;
+	loc->line = 11;
+	sf->n_file_locations = 1;
+	sf->file_locations = gen_alloc(sizeof(loc));
+	sf->file_locations[0] = loc;
+	fr->file_location_id = 1;
+	sf->n_stack_frames = 1;
+	sf->stack_frames = gen_alloc(sizeof(fr));
+	sf->stack_frames[0] = fr;
+	m->stack_frame_index = sf;
+	hlo = gen_hlo_pack(m);
+
+	md = gen_plane_add(sp, 99, "/host:metadata", 0);
+	gen_md_bytes(&md, "jit_train(777)", "Hlo Proto", &hlo);
+	gen_md_bytes(&md, "jit_broken(999)", "Hlo Proto", &junk);
+	t0 = gen_plane_add(sp, 1, "/device:TPU:0", 1000);
+	mods = gen_line_add(&t0, 1, "XLA Modules", 1000);
+	ops = gen_line_add(&t0, 2, "XLA Ops", 1000);
+	gen_ev_add(&t0, mods, "jit_train(777)", US(0), US(100));
+	gen_ev_add(&t0, mods, "jit_eval(888)", US(110), US(10));
+	op_md(&t0, "dot.1", "dot.1", "convolution", 0, -1, 0);
+	op_md(&t0, "fusion.2", "fusion.2", "loop fusion", 0, -1, 0);
+	op_md(&t0, "fusion.3", "fusion.3", "loop fusion", 0, -1, 0);
+	op_md(&t0, "copy.4", "copy.4", "data formatting", 0, -1, 0);
+	op_md(&t0, "mystery.5", "mystery.5", "other", 0, -1, 0);
+	op_md(&t0, "while.1", "while.1", "control flow", 0, -1, 0);
+	op_md(&t0, "add.9", "add.9", "loop fusion", 0, -1, 0);
+	gen_ev_add(&t0, ops, "dot.1", US(0), US(40));
+	gen_ev_add(&t0, ops, "fusion.2", US(40), US(20));
+	gen_ev_add(&t0, ops, "fusion.3", US(60), US(10));
+	gen_ev_add(&t0, ops, "copy.4", US(70), US(5));
+	gen_ev_add(&t0, ops, "mystery.5", US(75), US(2));
+	gen_ev_add(&t0, ops, "while.1", US(80), US(20));
+	gen_ev_add(&t0, ops, "fusion.3", US(85), US(10));	/* inside while.1 */
+	gen_ev_add(&t0, ops, "add.9", US(110), US(5));
+	gen_space_write(sp, dir, "ops_hlo.xplane.pb");
+}
+
+/*
  * Scenario 17, values the ops sums cannot use: TPU:0 (no peak stats, chip
  * "TPU v4": the table's peaks) with flops whose sum passes 2^64-1, a
  * bytes_accessed only one of two occurrences carries, a non-integral flops
@@ -1813,6 +1926,7 @@ static const struct gen_scenario scenarios[] = {
 	{"launch_queue_unsorted", synth_launch_queue_unsorted},
 	{"ops", synth_ops},
 	{"ops_values", synth_ops_values},
+	{"ops_hlo", synth_ops_hlo},
 	{"memory", synth_memory},
 	{"compile", synth_compile},
 	{"memory_edges", synth_memory_edges},

@@ -229,6 +229,103 @@ void gen_md_i64(struct gen_plane *p, const char *md, const char *name, int64_t v
 	set_i64(gen_stat_new(p, &m->n_stats, &m->stats, name), val);
 }
 
+void gen_md_bytes(struct gen_plane *p, const char *md, const char *name, const struct gen_bytes *b)
+{
+	XEventMetadata *m = gen_event_md(p, md);
+	XStat *st = gen_stat_new(p, &m->n_stats, &m->stats, name);
+
+	st->value_case = TENSORFLOW__PROFILER__XSTAT__VALUE_BYTES_VALUE;
+	st->bytes_value.data = xrealloc(NULL, b->n ? b->n : 1);
+	memcpy(st->bytes_value.data, b->p, b->n);
+	st->bytes_value.len = b->n;
+}
+
+/* ---- HLO modules ------------------------------------------------------ */
+
+Xla__HloModuleProto *gen_hlo_module(const char *name, const char *entry, int64_t entry_id)
+{
+	Xla__HloModuleProto *m = gen_alloc(sizeof(*m));
+
+	xla__hlo_module_proto__init(m);
+	m->name = xstrdup(name);
+	m->entry_computation_name = xstrdup(entry);
+	m->entry_computation_id = entry_id;
+	return m;
+}
+
+Xla__HloComputationProto *gen_hlo_comp(Xla__HloModuleProto *m, const char *name, int64_t id, int64_t root_id)
+{
+	Xla__HloComputationProto *c = gen_alloc(sizeof(*c));
+
+	xla__hlo_computation_proto__init(c);
+	c->name = xstrdup(name);
+	c->id = id;
+	c->root_id = root_id;
+	m->computations = xrealloc(m->computations, (m->n_computations + 1) * sizeof(*m->computations));
+	m->computations[m->n_computations++] = c;
+	return c;
+}
+
+Xla__HloInstructionProto *gen_hlo_instr(Xla__HloComputationProto *c, const char *name, const char *opcode,
+					int64_t id, int32_t type, size_t ndims, const int64_t *dims)
+{
+	Xla__HloInstructionProto *i = gen_alloc(sizeof(*i));
+	Xla__ShapeProto *sh = gen_alloc(sizeof(*sh));
+
+	xla__hlo_instruction_proto__init(i);
+	xla__shape_proto__init(sh);
+	sh->element_type = type;
+	sh->n_dimensions = ndims;
+	sh->dimensions = gen_alloc((ndims ? ndims : 1) * sizeof(*dims));
+	if (ndims)
+		memcpy(sh->dimensions, dims, ndims * sizeof(*dims));
+	i->name = xstrdup(name);
+	i->opcode = xstrdup(opcode);
+	i->id = id;
+	i->shape = sh;
+	c->instructions = xrealloc(c->instructions, (c->n_instructions + 1) * sizeof(*c->instructions));
+	c->instructions[c->n_instructions++] = i;
+	return i;
+}
+
+void gen_hlo_meta(Xla__HloInstructionProto *i, const char *op_name, const char *file, int32_t line, int32_t frame)
+{
+	Xla__OpMetadata *m = gen_alloc(sizeof(*m));
+
+	xla__op_metadata__init(m);
+	m->op_name = xstrdup(op_name);
+	if (file)
+		m->source_file = xstrdup(file);
+	m->source_line = line;
+	m->stack_frame_id = frame;
+	i->metadata = m;
+}
+
+void gen_hlo_refs(Xla__HloInstructionProto *i, size_t nops, const int64_t *ops, size_t ncalls, const int64_t *calls)
+{
+	i->operand_ids = gen_alloc((nops ? nops : 1) * sizeof(*ops));
+	if (nops)
+		memcpy(i->operand_ids, ops, nops * sizeof(*ops));
+	i->n_operand_ids = nops;
+	i->called_computation_ids = gen_alloc((ncalls ? ncalls : 1) * sizeof(*calls));
+	if (ncalls)
+		memcpy(i->called_computation_ids, calls, ncalls * sizeof(*calls));
+	i->n_called_computation_ids = ncalls;
+}
+
+struct gen_bytes gen_hlo_pack(Xla__HloModuleProto *m)
+{
+	Xla__HloProto hp;
+	struct gen_bytes b;
+
+	xla__hlo_proto__init(&hp);
+	hp.hlo_module = m;
+	b.n = xla__hlo_proto__get_packed_size(&hp);
+	b.p = gen_alloc(b.n ? b.n : 1);
+	xla__hlo_proto__pack(&hp, b.p);
+	return b;
+}
+
 void gen_md_str(struct gen_plane *p, const char *md, const char *name, const char *val)
 {
 	XEventMetadata *m = gen_event_md(p, md);

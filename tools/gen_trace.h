@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include "gen_common.h"		/* the XPlane types' short names; GEN_NAME first */
+#include "hlo.pb-c.h"
 
 /*
  * A plane under construction and the base its relative times refer to: the
@@ -74,6 +75,22 @@ void gen_ev_str(struct gen_plane *p, XEvent *ev, const char *name, const char *v
 void gen_ev_ref(struct gen_plane *p, XEvent *ev, const char *name, const char *val);
 void gen_md_i64(struct gen_plane *p, const char *md, const char *name, int64_t val);
 void gen_md_str(struct gen_plane *p, const char *md, const char *name, const char *val);
+/* A bytes stat (the "Hlo Proto" of a metadata plane's module) on metadata md. */
+void gen_md_bytes(struct gen_plane *p, const char *md, const char *name, const struct gen_bytes *b);
+
+/*
+ * HLO modules (proto/hlo.proto) for a metadata plane: a module, its
+ * computations, their instructions (type: xla.PrimitiveType's number),
+ * metadata (frame: a stack frame id, 0 none), operands and called
+ * computations by id; gen_hlo_pack wraps it in an HloProto and encodes it.
+ */
+Xla__HloModuleProto *gen_hlo_module(const char *name, const char *entry, int64_t entry_id);
+Xla__HloComputationProto *gen_hlo_comp(Xla__HloModuleProto *m, const char *name, int64_t id, int64_t root_id);
+Xla__HloInstructionProto *gen_hlo_instr(Xla__HloComputationProto *c, const char *name, const char *opcode,
+					int64_t id, int32_t type, size_t ndims, const int64_t *dims);
+void gen_hlo_meta(Xla__HloInstructionProto *i, const char *op_name, const char *file, int32_t line, int32_t frame);
+void gen_hlo_refs(Xla__HloInstructionProto *i, size_t nops, const int64_t *ops, size_t ncalls, const int64_t *calls);
+struct gen_bytes gen_hlo_pack(Xla__HloModuleProto *m);
 void gen_plane_f64(struct gen_plane *p, const char *name, double val);
 void gen_plane_str(struct gen_plane *p, const char *name, const char *val);
 

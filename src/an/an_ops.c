@@ -10,6 +10,7 @@
 
 #include "an_exec.h"
 #include "an_functions.h"
+#include "an_hlo.h"
 #include "an_kind.h"
 #include "xp_sat.h"
 #include "xp_stray.h"
@@ -70,6 +71,8 @@ static void row_free(struct an_op_row *row)
 	free(row->hlo);
 	free(row->category);
 	free(row->module);
+	free(row->scope);
+	free(row->source);
 }
 
 void an_ops_release(struct an_ops_result *r)
@@ -80,6 +83,10 @@ void an_ops_release(struct an_ops_result *r)
 		row_free(&r->rows[i]);
 	for (i = 0; i < r->ncats; i++)
 		row_free(&r->cats[i]);
+	for (i = 0; i < r->nsources; i++)
+		row_free(&r->sources[i]);
+	free(r->sources);
+	an_scope_nodes_free(r->scopes, r->nscopes);
 	for (i = 0; i < r->ndevices; i++) {
 		free(r->devices[i].name);
 		free(r->devices[i].chip);
@@ -832,6 +839,68 @@ int an_ops_wants_plane(const struct an_ops_opts *o, const char *plane)
 	return an_is_device_plane(plane) && (!o->device || an_device_matches(plane, o->device));
 }
 
+/* Sets a row's join to its HLO (copies of scope and source); -1 when out of memory. */
+static int row_hlo_set(struct an_op_row *row, enum an_op_hlo state, const char *scope, const char *source)
+{
+	char *sc = scope ? strdup(scope) : NULL, *so = source ? strdup(source) : NULL;
+
+	if ((scope && !sc) || (source && !so)) {
+		free(sc);
+		free(so);
+		return -1;
+	}
+	free(row->scope);
+	free(row->source);
+	row->scope = sc;
+	row->source = so;
+	row->hlo_state = state;
+	return 0;
+}
+
+/* Each row not yet found in an HLO looked up in t's (opts.hlo). */
+static int join_hlo(struct an_ops_result *r, struct xp_trace *t, struct xp_err *err)
+{
+	struct an_hlo_set s = {0};
+	size_t i;
+	int ret, nomem = 0;
+
+	if ((ret = an_hlo_find(&s, t, err)))
+		goto out;
+	r->hlo_modules += s.n;
+	r->hlo_inputs_without += !s.n;
+	for (i = 0; i < r->nrows; i++) {
+		struct an_op_row *row = &r->rows[i];
+		struct an_hlo_entry *e;
+		const struct xp_hlo_module *m = NULL;
+		const struct xp_hlo_instr *ins = NULL;
+		char *src = NULL;
+
+		if (row->hlo_state == AN_OP_HLO_FOUND)
+			continue;
+		if ((e = an_hlo_lookup(&s, row->module, row->program_id, row->has_program_id)))
+			m = an_hlo_module(&s, e, &nomem);
+		if (nomem)
+			goto nomem;
+		if (m)
+			ins = an_hlo_op(m, row->name);
+		if (ins && *ins->source_file && asprintf(&src, "%s:%d", ins->source_file, (int)ins->source_line) < 0)
+			goto nomem;
+		ret = row_hlo_set(row, ins ? AN_OP_HLO_FOUND : m ? AN_OP_HLO_NOT_FOUND : AN_OP_HLO_NO_MODULE,
+				  ins ? ins->op_name : NULL, src);
+		free(src);
+		if (ret)
+			goto nomem;
+	}
+	r->hlo_failed += s.failed;
+	ret = 0;
+	goto out;
+nomem:
+	ret = xp_err_set(err, XP_ERR_NOMEM, "out of memory");
+out:
+	an_hlo_set_release(&s);
+	return ret;
+}
+
 int an_ops_add(struct an_ops_result *r, struct xp_trace *t, struct xp_err *err)
 {
 	size_t i;
@@ -841,6 +910,8 @@ int an_ops_add(struct an_ops_result *r, struct xp_trace *t, struct xp_err *err)
 	for (i = 0; i < t->nplanes && !ret; i++)
 		if (an_ops_wants_plane(&r->opts, t->planes[i].name))
 			ret = an_ops_add_plane(r, t, i, err);
+	if (!ret && r->opts.hlo)
+		ret = join_hlo(r, t, err);
 	return ret;
 }
 
@@ -898,7 +969,12 @@ int an_ops_merge(struct an_ops_result *dst, const struct an_ops_result *src, str
 			return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
 		ridge_join(d, s->ridge, s->ridge_differs, is_new);
 		row_add(d, s);
+		if (s->hlo_state > d->hlo_state && row_hlo_set(d, s->hlo_state, s->scope, s->source))
+			return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
 	}
+	dst->hlo_modules += src->hlo_modules;
+	dst->hlo_failed += src->hlo_failed;
+	dst->hlo_inputs_without += src->hlo_inputs_without;
 	return 0;
 }
 
@@ -1027,7 +1103,16 @@ static void row_notes(struct an_ops_result *r, const struct an_op_row *row)
 	r->ridge_differs += row->ridge_differs && row->ridge > 0;
 }
 
-static int build_categories(struct an_ops_result *r)
+/* A row's group: its category, or (by_source) its source line. */
+static const char *group_of(const struct an_op_row *row, int by_source)
+{
+	if (by_source)
+		return row->source ? row->source : AN_SOURCE_NONE;
+	return row->category;
+}
+
+/* Rows pooled per line kind and group (category, or source line) into *out. */
+static int build_groups(struct an_ops_result *r, int by_source, struct an_op_row **out, size_t *nout)
 {
 	struct xp_hmap ix = {0};
 	size_t i, cap = 0;
@@ -1035,22 +1120,22 @@ static int build_categories(struct an_ops_result *r)
 
 	for (i = 0; i < r->nrows; i++) {
 		const struct an_op_row *s = &r->rows[i];
-		const char *cat = s->category ? s->category : "";
+		const char *g = group_of(s, by_source);
 		char *key = NULL;
 		struct an_op_row *d;
 		int is_new;
 
-		if (asprintf(&key, "%d\x1f%s", (int)s->line, cat) < 0)
+		if (asprintf(&key, "%d\x1f%s", (int)s->line, g ? g : "") < 0)
 			goto out;
-		d = xp_hmap_row(&ix, key, &r->cats, &r->ncats, &cap, sizeof(*r->cats), 16, &is_new);
+		d = xp_hmap_row(&ix, key, out, nout, &cap, sizeof(**out), 16, &is_new);
 		free(key);
 		if (!d)
 			goto out;
 		if (is_new) {
 			d->line = s->line;
-			d->name = strdup(s->category ? s->category : "-");
-			d->category = s->category ? strdup(s->category) : NULL;
-			if (!d->name || (s->category && !d->category))
+			d->name = strdup(g ? g : "-");
+			d->category = g && !by_source ? strdup(g) : NULL;
+			if (!d->name || (g && !by_source && !d->category))
 				goto out;
 			d->ridge = s->ridge;
 			d->ridge_differs = s->ridge_differs;
@@ -1062,6 +1147,38 @@ static int build_categories(struct an_ops_result *r)
 	ret = 0;
 out:
 	xp_hmap_release(&ix);
+	return ret;
+}
+
+/* The scope tree of the sync and GPU rows' self time (async rows overlap other work: left out, as ops keeps them apart). */
+static int build_scopes(struct an_ops_result *r)
+{
+	struct an_scope_item *items = calloc(r->nrows ? r->nrows : 1, sizeof(*items));
+	size_t *row_of = malloc((r->nrows ? r->nrows : 1) * sizeof(*row_of));
+	size_t i, n = 0;
+	int ret = -1;
+
+	if (!items || !row_of)
+		goto out;
+	for (i = 0; i < r->nrows; i++) {
+		const struct an_op_row *row = &r->rows[i];
+
+		if (row->line == AN_OP_ASYNC)
+			continue;
+		items[n].path = row->hlo_state == AN_OP_HLO_FOUND ? (*row->scope ? row->scope : AN_SCOPE_NO_OP_NAME)
+				: row->hlo_state == AN_OP_HLO_NOT_FOUND ? AN_SCOPE_NOT_IN_HLO : AN_SCOPE_NO_HLO;
+		items[n].ps = row->self_ps;
+		items[n].occurrences = row->occurrences;
+		row_of[n++] = i;
+	}
+	if (an_scope_tree(items, n, &r->scopes, &r->nscopes))
+		goto out;
+	for (i = 0; i < r->nscopes; i++)	/* the heaviest op: as an index into rows */
+		r->scopes[i].top = row_of[r->scopes[i].top];
+	ret = 0;
+out:
+	free(items);
+	free(row_of);
 	return ret;
 }
 
@@ -1097,10 +1214,15 @@ int an_ops_finish(struct an_ops_result *r, struct xp_err *err)
 		row_notes(r, &r->rows[i]);
 	/* The key index points into the unsorted rows: no more rows are added. */
 	xp_hmap_release(&r->by_key_);
-	if (r->opts.by_category && build_categories(r))
+	if (r->opts.by_category && build_groups(r, 0, &r->cats, &r->ncats))
+		return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
+	if (r->opts.by_source && build_groups(r, 1, &r->sources, &r->nsources))
 		return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
 	finish_rows(r, r->rows, r->nrows);
 	finish_rows(r, r->cats, r->ncats);
+	finish_rows(r, r->sources, r->nsources);
+	if (r->opts.by_scope && build_scopes(r))
+		return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
 	return 0;
 }
 

@@ -34,6 +34,7 @@
 #include <stdint.h>
 
 #include "an_kind.h"
+#include "an_scope.h"
 #include "xp_hmap.h"
 #include "xp_model.h"
 
@@ -58,7 +59,27 @@ struct an_ops_opts {
 	const char *device;		/* --device pattern; NULL: every device plane */
 	int by_category;		/* also build the per-category rows */
 	enum an_ops_sort sort;
+	/*
+	 * Join each op to its HLO instruction (an_hlo.h: the trace's
+	 * metadata plane) for its scope and source line; by_scope and
+	 * by_source then build the scope tree and the per-line rows.
+	 */
+	int hlo, by_scope, by_source;
 };
+
+/* How an op was joined to its HLO (opts.hlo). */
+enum an_op_hlo {
+	AN_OP_HLO_UNSET,	/* not joined (opts.hlo off, or a summary's op) */
+	AN_OP_HLO_NO_MODULE,	/* no HLO for its module (none in the trace, or it did not decode) */
+	AN_OP_HLO_NOT_FOUND,	/* its module's HLO has no instruction of its name (a GPU command buffer) */
+	AN_OP_HLO_FOUND,
+};
+
+/* The scope label of ops without one: by how they were joined. */
+#define AN_SCOPE_NO_HLO "(no HLO)"
+#define AN_SCOPE_NOT_IN_HLO "(not in HLO)"
+#define AN_SCOPE_NO_OP_NAME "(no op name)"
+#define AN_SOURCE_NONE "(no source line)"
 
 /* A summed counter: flops, model_flops or bytes_accessed. */
 struct an_sum {
@@ -89,6 +110,9 @@ struct an_op_row {
 	double ridge;		/* 0: no device had both peaks */
 	int ridge_differs;	/* its devices had different ridge points: no bound */
 	enum an_bound bound;	/* after finish */
+	/* opts.hlo: its instruction's op_name ("" when it has none) and "file:line" (NULL: none) */
+	enum an_op_hlo hlo_state;
+	char *scope, *source;
 };
 
 struct an_ops_device {
@@ -122,6 +146,19 @@ struct an_ops_result {
 	size_t overflows;	/* row sums (flops, bytes, time) that passed their limit */
 	size_t partial_sums;	/* row values some occurrences lacked: shown as unknown */
 	size_t ridge_differs;	/* rows over devices of different peaks: no bound */
+	/* opts.hlo: modules found (and of them not decoded), inputs that carried none */
+	size_t hlo_modules, hlo_failed, hlo_inputs_without;
+	/*
+	 * After finish, opts.by_scope: the scope tree (an_scope.h) of the
+	 * sync and GPU ops' self time (Async XLA Ops left out: they overlap
+	 * other work), a node's top its heaviest op's index in rows; ops
+	 * without a scope count under the AN_SCOPE_* labels above.
+	 * opts.by_source: rows per source line and line kind, as cats.
+	 */
+	struct an_scope_node *scopes;
+	size_t nscopes;
+	struct an_op_row *sources;
+	size_t nsources;
 	/* private */
 	struct xp_hmap by_key_, dev_ids_;
 };

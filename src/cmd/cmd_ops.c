@@ -3,19 +3,37 @@
 #include "an_ops.h"
 #include "cmd_driver.h"
 #include "out_ops.h"
+#include "out_scope.h"
 
 struct ops_args {
 	struct cmd_common c;
 	struct an_ops_opts oo;
-	int by, sort;
+	int by, sort, folded;
 	size_t top;
 };
+
+enum { BY_OP, BY_CATEGORY, BY_SCOPE, BY_SOURCE };
+
+static int ops_check(struct cmd_drive *d)
+{
+	struct ops_args *a = d->args;
+
+	if (a->folded && d->mode != OUT_TABLE)
+		return cmd_usage_error("--folded writes folded stacks: not --json, --csv or --tsv");
+	if (a->folded && (a->by == BY_CATEGORY || a->by == BY_SOURCE))
+		return cmd_usage_error("--folded writes the stacks of scopes: not --by %s",
+				       a->by == BY_CATEGORY ? "category" : "source");
+	return CMD_GO_ON;
+}
 
 static int ops_setup(struct cmd_drive *d)
 {
 	struct ops_args *a = d->args;
 
-	a->oo.by_category = a->by == 1;
+	a->oo.by_category = a->by == BY_CATEGORY;
+	a->oo.by_scope = a->by == BY_SCOPE;
+	a->oo.by_source = a->by == BY_SOURCE;
+	a->oo.hlo = a->oo.by_scope || a->oo.by_source || a->folded;
 	a->oo.sort = (enum an_ops_sort)a->sort;
 	a->oo.device = a->c.device;
 	return CMD_GO_ON;
@@ -50,7 +68,11 @@ static int ops_after(struct cmd_drive *d)
 
 static int ops_print(FILE *f, enum out_mode mode, const struct out_style *st, const struct cmd_drive *d)
 {
-	return out_ops(f, mode, d->res, ((const struct ops_args *)d->args)->top, &d->notes, st);
+	const struct ops_args *a = d->args;
+
+	if (a->folded)
+		return out_ops_folded(f, d->res);
+	return out_ops(f, mode, d->res, a->top, &d->notes, st);
 }
 
 static const struct cmd_analysis ops = {
@@ -60,8 +82,9 @@ static const struct cmd_analysis ops = {
 		 "total and self time (less the ops nested inside), mean, share of self time,\n"
 		 "flops, bytes accessed, FLOP/s, GB/s, FLOP per byte and whether the op is compute\n"
 		 "or memory bound against the device's peaks (its plane's stats, else a built-in\n"
-		 "chip table; the output says which). GPU: kernels grouped by hlo_module and hlo_op.",
-	.an = &an_ops_analysis, .setup = ops_setup, .input = ops_input,
+		 "chip table; the output says which). GPU: kernels grouped by hlo_module and hlo_op.\n"
+		 "--by scope and --by source look each op up in the HLO its trace carries (see hlo).",
+	.an = &an_ops_analysis, .check = ops_check, .setup = ops_setup, .input = ops_input,
 	.nothing = ops_nothing, .after = ops_after, .print = ops_print,
 };
 
@@ -70,7 +93,11 @@ int cmd_ops(int argc, char **argv)
 	struct ops_args a = {0};
 	const struct opt opts[] = {
 		CMD_OPT_DEVICE(&a.c, "gpu, TPU:1"),
-		{"by", 0, OPT_ENUM, &a.by, "op|category", "a row per op (default) or per category (hlo_category)"},
+		{"by", 0, OPT_ENUM, &a.by, "op|category|scope|source", "a row per op (default), per category "
+		 "(hlo_category), per name scope as a tree (the framework op name XLA keeps on each op's HLO "
+		 "instruction: jit(f)/layer_3/attention), or per source line of the user's program"},
+		{"folded", 0, OPT_FLAG, &a.folded, NULL, "write folded stacks (scope frames;op self-ns) for "
+		 "flamegraph.pl, inferno or speedscope instead of a table"},
 		{"sort", 0, OPT_ENUM, &a.sort, "time|self|flops|bytes", "order rows by total time (default), "
 		 "self time, flops or bytes accessed, largest first"},
 		{"top", 0, OPT_COUNT, &a.top, "N", "only the first N rows of each line kind"},

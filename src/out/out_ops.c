@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "out_json.h"
+#include "out_scope.h"
 
 #define PLURAL(n) ((n) == 1 ? "" : "s")
 
@@ -16,11 +17,22 @@ static const char *sort_name(enum an_ops_sort s)
 	       : s == AN_OPS_SORT_BYTES ? "bytes" : "time";
 }
 
-/* The rows shown: by category or per op. */
+/* Whether the rows shown are groups of ops (categories or source lines), not ops. */
+static int grouped(const struct an_ops_result *r)
+{
+	return r->opts.by_category || r->opts.by_source;
+}
+
+/* The rows shown: by source line, by category or per op. */
 static const struct an_op_row *shown(const struct an_ops_result *r, size_t *n)
 {
-	*n = r->opts.by_category ? r->ncats : r->nrows;
-	return r->opts.by_category ? r->cats : r->rows;
+	*n = r->opts.by_source ? r->nsources : r->opts.by_category ? r->ncats : r->nrows;
+	return r->opts.by_source ? r->sources : r->opts.by_category ? r->cats : r->rows;
+}
+
+static const char *by_name(const struct an_ops_result *r)
+{
+	return r->opts.by_source ? "source" : r->opts.by_category ? "category" : "op";
 }
 
 /* Whether row i is within --top of its line kind (rows are grouped by line kind). */
@@ -97,7 +109,7 @@ static int print_json(FILE *f, const struct an_ops_result *r, size_t top, const 
 	if (!doc)
 		return -1;
 	cJSON_AddStringToObject(doc, "sort", sort_name(r->opts.sort));
-	cJSON_AddStringToObject(doc, "by", r->opts.by_category ? "category" : "op");
+	cJSON_AddStringToObject(doc, "by", by_name(r));
 	if (top)
 		cJSON_AddNumberToObject(doc, "top", (double)top);
 	else
@@ -137,9 +149,12 @@ static int print_json(FILE *f, const struct an_ops_result *r, size_t top, const 
 	cJSON_AddNumberToObject(doc, "overflowed_sums", (double)r->overflows);
 	cJSON_AddNumberToObject(doc, "partial_sums", (double)r->partial_sums);
 	cJSON_AddNumberToObject(doc, "kernels_without_hlo_op", (double)r->kernels_no_op);
-	add_rows_json(doc, "ops", r->rows, r->nrows, r->opts.by_category ? 0 : top, 0);
+	out_ops_hlo_json(doc, r);
+	add_rows_json(doc, "ops", r->rows, r->nrows, grouped(r) ? 0 : top, 0);
 	if (r->opts.by_category)
 		add_rows_json(doc, "categories", r->cats, r->ncats, top, 1);
+	if (r->opts.by_source)
+		add_rows_json(doc, "sources", r->sources, r->nsources, top, 1);
 	out_json_add_notes(doc, notes);
 	return out_json_print(doc, f);
 }
@@ -169,7 +184,7 @@ static int print_machine(FILE *f, enum out_mode mode, const struct an_ops_result
 	const struct an_op_row *rows;
 	struct out_table t;
 	size_t i, n;
-	int ret, cat = r->opts.by_category;
+	int ret, cat = grouped(r);
 
 	rows = shown(r, &n);
 	out_table_init(&t, sizeof(h) / sizeof(h[0]), h, NULL);
@@ -275,7 +290,7 @@ static int print_one_table(FILE *f, const struct an_ops_result *r, enum an_op_li
 	static const unsigned char right_op[] = {0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0};
 	static const unsigned char right_cat[] = {0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0};
 	const struct an_op_row *rows;
-	int cat = r->opts.by_category, ret;
+	int cat = grouped(r), ret;
 	const char *h[15];
 	char th[3][32];
 	struct out_tcol col[3];
@@ -298,7 +313,7 @@ static int print_one_table(FILE *f, const struct an_ops_result *r, enum an_op_li
 	out_tcol_header(&col[0], th[0], sizeof(th[0]), "TOTAL");
 	out_tcol_header(&col[1], th[1], sizeof(th[1]), "SELF");
 	out_tcol_header(&col[2], th[2], sizeof(th[2]), "MEAN");
-	h[nh++] = cat ? "CATEGORY" : line == AN_OP_GPU ? "HLO OP" : "OP";
+	h[nh++] = r->opts.by_source ? "SOURCE" : cat ? "CATEGORY" : line == AN_OP_GPU ? "HLO OP" : "OP";
 	if (!cat) {
 		h[nh++] = line == AN_OP_GPU ? "MODULE" : "CATEGORY";
 		h[nh++] = "PROGRAM";
@@ -433,15 +448,20 @@ static int print_table(FILE *f, const struct an_ops_result *r, size_t top,
 		fprintf(f, "\n%zu %s event%s of %zu op%s", r->events[k],
 			k == AN_OP_GPU ? "GPU kernel" : an_op_line_name((enum an_op_line)k),
 			PLURAL(r->events[k]), r->rows_in[k], PLURAL(r->rows_in[k]));
-		if (r->opts.by_category) {
-			size_t i, nc = 0;
+		if (grouped(r)) {
+			const struct an_op_row *g;
+			size_t i, ng, nc = 0;
 
-			for (i = 0; i < r->ncats; i++)
-				nc += r->cats[i].line == k;
-			fprintf(f, " in %zu categor%s", nc, nc == 1 ? "y" : "ies");
+			g = shown(r, &ng);
+			for (i = 0; i < ng; i++)
+				nc += g[i].line == k;
+			if (r->opts.by_source)
+				fprintf(f, " at %zu source line%s", nc, PLURAL(nc));
+			else
+				fprintf(f, " in %zu categor%s", nc, nc == 1 ? "y" : "ies");
 		}
 		fprintf(f, "; total %s, self %s", tot, self);
-		if (top && !r->opts.by_category && nshown < r->rows_in[k])
+		if (top && !grouped(r) && nshown < r->rows_in[k])
 			fprintf(f, "; top %zu shown", nshown);
 		fprintf(f, "\n");
 	}
@@ -456,12 +476,15 @@ static int print_table(FILE *f, const struct an_ops_result *r, size_t top,
 		fprintf(f, "; %zu kernel%s without an hlo_op left out", r->kernels_no_op, PLURAL(r->kernels_no_op));
 	fprintf(f, "\n");
 	print_peaks(f, r);
+	out_ops_hlo_line(f, r);
 	return 0;
 }
 
 int out_ops(FILE *f, enum out_mode mode, const struct an_ops_result *r, size_t top,
 	    const struct xp_notes *notes, const struct out_style *st)
 {
+	if (r->opts.by_scope)
+		return out_ops_scopes(f, mode, r, top, notes, st);
 	switch (mode) {
 	case OUT_JSON:
 		return print_json(f, r, top, notes);

@@ -1,0 +1,1 @@
+xplane-stat ops --by scope testdata/real/v100_tf_bert.xplane.pb

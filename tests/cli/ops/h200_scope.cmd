@@ -1,0 +1,1 @@
+xplane-stat ops --by scope testdata/real/nvidia_h200_jax_model.xplane.pb

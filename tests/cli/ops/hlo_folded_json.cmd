@@ -1,0 +1,1 @@
+xplane-stat ops --folded --json $SYNTH/ops_hlo.xplane.pb

@@ -1,0 +1,1 @@
+xplane-stat ops --by scope --json $SYNTH/ops_hlo.xplane.pb

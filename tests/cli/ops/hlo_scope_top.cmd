@@ -1,0 +1,1 @@
+xplane-stat ops --by scope --top 1 $SYNTH/ops_hlo.xplane.pb
