@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "an_cost.h"
 #include "an_hlo.h"
 #include "out_hlo.h"
 #include "xp_hlo.h"
@@ -73,6 +74,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 		    strlen(ins->backend_config) > ins->backend_config_len)
 			abort();
 		check_shape(&ins->shape, 0);
+		{
+			struct an_cost c;
+
+			/* fails only out of memory; a cost it cannot give names why */
+			if (an_cost_of(m, ins, &c) ? strcmp(c.unknown, "out of memory") : !c.flops_known && !c.unknown)
+				abort();
+		}
 	}
 	/* every instruction as text and JSON */
 	memset(&e, 0, sizeof(e));

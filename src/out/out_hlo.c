@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "an_cost.h"
 #include "out_json.h"
 
 /* Trace text: escaped for a terminal, or as is where the caller escapes (JSON). */
@@ -178,6 +179,26 @@ static char *to_string(void (*fn)(FILE *, int, const struct xp_hlo_module *, con
 	return buf;
 }
 
+/* "# cost: 1.07G FLOPs, 50.3M bytes accessed (the model's rules: man page, COST MODEL)" */
+static void put_cost(FILE *f, const struct xp_hlo_module *m, const struct xp_hlo_instr *ins)
+{
+	struct an_cost c;
+
+	an_cost_of(m, ins, &c);
+	fputs("# cost (from shapes): ", f);
+	if (c.flops_known)
+		fprintf(f, "%" PRIu64 " FLOPs", c.flops);
+	else {
+		fputs("FLOPs unknown (", f);
+		out_put_text(f, c.unknown ? c.unknown : "too large");
+		fputs(" not modelled)", f);
+	}
+	if (c.bytes_known)
+		fprintf(f, ", %" PRIu64 " bytes accessed\n", c.bytes);
+	else
+		fputs(", bytes unknown\n", f);
+}
+
 static int instrs_json(FILE *f, const char *path, const struct out_hlo_found *found, size_t n,
 		       const struct xp_notes *notes)
 {
@@ -193,6 +214,7 @@ static int instrs_json(FILE *f, const char *path, const struct out_hlo_found *fo
 		const struct xp_hlo_module *m = found[i].e->mod;
 		const struct xp_hlo_instr *ins = found[i].ins;
 		char *text = to_string(instr_line, m, ins), *body = NULL;
+		struct an_cost cost;
 		cJSON *ops;
 
 		if (!text || (ins->ncalled && !strcmp(ins->opcode, "fusion") && !(body = to_string(fusion_body, m, ins)))) {
@@ -217,6 +239,11 @@ static int instrs_json(FILE *f, const char *path, const struct out_hlo_found *fo
 		ops = cJSON_AddArrayToObject(o, "operands");
 		for (k = 0; k < ins->noperands; k++)
 			cJSON_AddItemToArray(ops, cJSON_CreateString(m->instrs[ins->operands[k]].name));
+		an_cost_of(m, ins, &cost);
+		out_json_add_u64_if(o, "flops", cost.flops_known, cost.flops);
+		out_json_add_u64_if(o, "bytes_accessed", cost.bytes_known, cost.bytes);
+		out_json_add_str_or_null(o, "cost_unknown", cost.flops_known ? NULL : cost.unknown ? cost.unknown
+					 : "too large");
 		cJSON_AddStringToObject(o, "text", text);
 		out_json_add_str_or_null(o, "body", body);
 		free(text);
@@ -248,6 +275,7 @@ int out_hlo_instrs(FILE *f, enum out_mode mode, const char *path, const struct o
 		fputs(m->entry == ins->comp ? " (entry)\n" : "\n", f);
 		instr_line(f, 0, m, ins);
 		fputc('\n', f);
+		put_cost(f, m, ins);
 		if (!strcmp(ins->opcode, "fusion"))
 			fusion_body(f, 0, m, ins);
 	}

@@ -225,6 +225,10 @@ static int keep_instr(struct xp_hlo_module *m, const Xla__HloInstructionProto *i
 	out->custom_call_target = keep_str(a, in->custom_call_target);
 	out->parameter_number = in->parameter_number;
 	out->tuple_index = in->tuple_index;
+	out->conv_kernel_out_dim = in->convolution_dimension_numbers ?
+				   in->convolution_dimension_numbers->kernel_output_feature_dimension : -1;
+	out->feature_group_count = in->feature_group_count;
+	out->batch_group_count = in->batch_group_count;
 	out->backend_config = "";
 	if (in->backend_config.len) {
 		char *c = xp_arena_strndup(a, (const char *)in->backend_config.data, in->backend_config.len);

@@ -60,6 +60,9 @@ struct xp_hlo_instr {
 	int has_dot;
 	const int64_t *dot[4];
 	size_t ndot[4];
+	/* a convolution's: the kernel's output feature dimension (-1: none written), its groups (0: none written) */
+	int64_t conv_kernel_out_dim;
+	int64_t feature_group_count, batch_group_count;
 };
 
 struct xp_hlo_comp {

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "an_cost.h"
 #include "an_hlo.h"
 #include "hlo.pb-c.h"
 #include "test.h"
@@ -351,6 +352,58 @@ static void test_hostile(void)
 	CHECK_INT(xp_hlo_decode(junk, 0, &m, &err), XP_ERR_FORMAT);
 }
 
+/* The cost model on the test module (rules in an_cost.h), and shapes and nesting it must refuse. */
+static void test_cost(void)
+{
+	static const int64_t huge[] = {INT64_C(1) << 40, INT64_C(1) << 40};
+	static const int64_t self_call[] = {1};
+	struct built b;
+	struct xp_hlo_module *m = NULL;
+	struct xp_err err = {0};
+	struct an_cost c;
+	uint8_t *buf;
+	size_t len;
+
+	build(&b);
+	buf = encode(&b.hp, &len);
+	CHECK_INT(xp_hlo_decode(buf, len, &m, &err), 0);
+	if (m) {
+		/* dot: 2 x (4 x 8) x 16; bytes bf16[4,16] + bf16[16,8] + f32[4,8] = 128 + 256 + 128 */
+		an_cost_of(m, xp_hlo_instr_named(m, "dot"), &c);
+		CHECK(c.flops_known && c.bytes_known);
+		CHECK_INT(c.flops, 1024);
+		CHECK_INT(c.bytes, 512);
+		/* fusion: its body's add, 32 elements; bytes at its boundary: f32[4,8] in and out */
+		an_cost_of(m, xp_hlo_instr_named(m, "fusion.1"), &c);
+		CHECK_INT(c.flops, 32);
+		CHECK_INT(c.bytes, 256);
+		/* a parameter costs nothing */
+		an_cost_of(m, xp_hlo_instr_named(m, "a"), &c);
+		CHECK(c.flops_known && c.bytes_known && !c.flops && !c.bytes);
+	}
+	xp_hlo_free(m);
+	free(buf);
+	/* a result of 2^80 elements: unknown, not wrapped */
+	b.main_[2]->shape->dimensions = (int64_t *)huge;
+	/* the fused add made a fusion of its own computation: a cycle, no cost */
+	b.fused[2]->opcode = "fusion";
+	b.fused[2]->n_called_computation_ids = 1;
+	b.fused[2]->called_computation_ids = (int64_t *)self_call;
+	buf = encode(&b.hp, &len);
+	m = NULL;
+	CHECK_INT(xp_hlo_decode(buf, len, &m, &err), 0);
+	if (m) {
+		an_cost_of(m, xp_hlo_instr_named(m, "dot"), &c);
+		CHECK(!c.flops_known && !c.bytes_known);
+		an_cost_of(m, xp_hlo_instr_named(m, "fusion.1"), &c);
+		CHECK(!c.flops_known);
+		CHECK_STR(c.unknown, "fusion calling itself");
+	}
+	xp_hlo_free(m);
+	free(buf);
+	unbuild(&b);
+}
+
 static void test_lookup(void)
 {
 	struct an_hlo_set s = {0};
@@ -382,6 +435,7 @@ int main(void)
 	test_fields();
 	test_bad_refs();
 	test_hostile();
+	test_cost();
 	test_lookup();
 	return test_done("test_hlo");
 }
