@@ -1445,8 +1445,10 @@ static void synth_ops_hlo(const char *dir)
 	gen_hlo_refs(i, 2, dot_ops, 0, NULL);
 	xla__dot_dimension_numbers__init(dn);
 	dn->n_lhs_contracting_dimensions = dn->n_rhs_contracting_dimensions = 1;
-	dn->lhs_contracting_dimensions = (int64_t *)lc;
-	dn->rhs_contracting_dimensions = (int64_t *)rc;
+	dn->lhs_contracting_dimensions = gen_alloc(sizeof(int64_t));
+	dn->rhs_contracting_dimensions = gen_alloc(sizeof(int64_t));
+	memcpy(dn->lhs_contracting_dimensions, lc, sizeof(lc));
+	memcpy(dn->rhs_contracting_dimensions, rc, sizeof(rc));
 	i->dot_dimension_numbers = dn;
 	i = gen_hlo_instr(c, "fusion.2", "fusion", 403, 11, 2, d_y);
 	i->fusion_kind = xstrdup("kLoop");
@@ -1486,6 +1488,7 @@ static void synth_ops_hlo(const char *dir)
 	md = gen_plane_add(sp, 99, "/host:metadata", 0);
 	gen_md_bytes(&md, "jit_train(777)", "Hlo Proto", &hlo);
 	gen_md_bytes(&md, "jit_broken(999)", "Hlo Proto", &junk);
+	free(hlo.p);
 	t0 = gen_plane_add(sp, 1, "/device:TPU:0", 1000);
 	mods = gen_line_add(&t0, 1, "XLA Modules", 1000);
 	ops = gen_line_add(&t0, 2, "XLA Ops", 1000);

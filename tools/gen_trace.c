@@ -323,6 +323,7 @@ struct gen_bytes gen_hlo_pack(Xla__HloModuleProto *m)
 	b.n = xla__hlo_proto__get_packed_size(&hp);
 	b.p = gen_alloc(b.n ? b.n : 1);
 	xla__hlo_proto__pack(&hp, b.p);
+	xla__hlo_module_proto__free_unpacked(m, NULL);	/* every part malloc'ed: freed as protobuf-c frees its own */
 	return b;
 }
 

@@ -82,7 +82,8 @@ void gen_md_bytes(struct gen_plane *p, const char *md, const char *name, const s
  * HLO modules (proto/hlo.proto) for a metadata plane: a module, its
  * computations, their instructions (type: xla.PrimitiveType's number),
  * metadata (frame: a stack frame id, 0 none), operands and called
- * computations by id; gen_hlo_pack wraps it in an HloProto and encodes it.
+ * computations by id; gen_hlo_pack wraps it in an HloProto, encodes it and
+ * frees the module: every part set by hand must be malloc'ed too.
  */
 Xla__HloModuleProto *gen_hlo_module(const char *name, const char *entry, int64_t entry_id);
 Xla__HloComputationProto *gen_hlo_comp(Xla__HloModuleProto *m, const char *name, int64_t id, int64_t root_id);
