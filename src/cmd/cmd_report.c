@@ -299,6 +299,7 @@ int cmd_report(int argc, char **argv)
 	ko.device = c.device;
 	po.device = c.device;
 	po.sort = AN_OPS_SORT_SELF;
+	po.hlo = po.by_scope = 1;	/* the flame graph of scopes */
 	an_fn_init(&fr, &fo);
 	an_at_init(&ar, &ao);
 	an_ov_init(&ov);

@@ -620,6 +620,79 @@ static void roofline(FILE *f, const struct an_ops_result *pr)
 			pf / 1e12, pb / 1e9);
 }
 
+#define ICICLE_W 900.0	/* the flame graph's width in px */
+#define ICICLE_ROW 18.0		/* and each level's height */
+#define ICICLE_DEPTH 16		/* levels drawn; deeper scopes are in their parents' tooltips' totals */
+
+/*
+ * Device time by name scope (ops' scope tree) as an icicle: a root's
+ * width its share of the ops' self time, each scope under its parent,
+ * wide as its total; the whole path and times in each one's tooltip.
+ */
+static void icicle(FILE *f, const struct an_ops_result *pr)
+{
+	static const char *const fill[] = {"#e9b872", "#e49c6c", "#d9a45f", "#efc68a"};
+	double *xnext = pr->nscopes ? malloc(pr->nscopes * sizeof(*xnext)) : NULL, all = 0, x = 0;
+	size_t i, depth = 0, drawn = 0;
+
+	if (!pr->opts.by_scope || !pr->nscopes || !xnext) {
+		free(xnext);
+		return;
+	}
+	for (i = 0; i < pr->nscopes; i++) {
+		if (pr->scopes[i].parent == SIZE_MAX)
+			all += (double)pr->scopes[i].total_ps;
+		if (pr->scopes[i].depth < ICICLE_DEPTH && pr->scopes[i].depth + 1 > depth)
+			depth = pr->scopes[i].depth + 1;
+	}
+	if (all <= 0) {
+		free(xnext);
+		return;
+	}
+	fputs("<h3>Where in the program</h3>\n", f);
+	fprintf(f, "<svg class=\"icicle\" width=\"%.0f\" height=\"%.0f\" role=\"img\">", ICICLE_W,
+		(double)depth * ICICLE_ROW + 2);
+	for (i = 0; i < pr->nscopes; i++) {
+		const struct an_scope_node *n = &pr->scopes[i];
+		double w = (double)n->total_ps / all * ICICLE_W, at;
+		char tot[48], self[48];
+
+		/* a scope starts where its parent's previous child ended */
+		at = n->parent == SIZE_MAX ? x : xnext[n->parent];
+		if (n->parent == SIZE_MAX)
+			x += w;
+		else
+			xnext[n->parent] += w;
+		xnext[i] = at;
+		if (n->depth >= ICICLE_DEPTH || w < 0.5)
+			continue;
+		drawn++;
+		out_fmt_time(tot, sizeof(tot), (double)n->total_ps, OUT_UNIT_AUTO);
+		out_fmt_time(self, sizeof(self), (double)n->self_ps, OUT_UNIT_AUTO);
+		fputs("<g class=\"scope\"><title>", f);
+		out_html_text(f, n->path);
+		fprintf(f, ": %s (%.1f%%), self %s, %zu occurrence%s; most: ", tot, 100 * (double)n->total_ps / all,
+			self, n->occurrences, n->occurrences == 1 ? "" : "s");
+		out_html_text(f, pr->rows[n->top].name);
+		fprintf(f, "</title><rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%.1f\" fill=\"%s\" "
+			   "stroke=\"#fff\" stroke-width=\"0.5\"/>", at, (double)n->depth * ICICLE_ROW + 1, w,
+			ICICLE_ROW - 1, fill[(n->depth + i) % 4]);
+		if (w > 30) {	/* a name where it fits, cut to the width at about 6.5 px a character */
+			fprintf(f, "<text x=\"%.2f\" y=\"%.1f\" font-size=\"11\">", at + 3,
+				(double)n->depth * ICICLE_ROW + 13);
+			cut_text(f, n->name, (size_t)((w - 6) / 6.5));
+			fputs("</text>", f);
+		}
+		fputs("</g>", f);
+	}
+	fputs("</svg>\n", f);
+	fprintf(f, "<p class=\"note\">Device self time of the XLA Ops and GPU kernel ops by the name scopes JAX writes "
+		   "into each op's HLO (ops --by scope), %zu of %zu scopes drawn (those at least half a pixel wide, "
+		   "%d levels); ops without a scope under (no op name), (not in HLO) or (no HLO). The whole path in "
+		   "each tooltip.</p>\n", drawn, pr->nscopes, ICICLE_DEPTH);
+	free(xnext);
+}
+
 static void ops(FILE *f, const struct an_ops_result *pr, size_t top)
 {
 	size_t i, n = 0, all = 0;
@@ -668,6 +741,7 @@ static void ops(FILE *f, const struct an_ops_result *pr, size_t top)
 		fprintf(f, "%zu op%s, the most self time first.", all, all == 1 ? "" : "s");
 	fputs("</p>\n", f);
 	roofline(f, pr);
+	icicle(f, pr);
 	fputs("</section>\n", f);
 }
 

@@ -125,6 +125,12 @@ points=$(grep -o 'class="op-point"' "$out/report.html" | wc -l)
 [ "$points" -gt 0 ] && [ "$labels" = "$([ "$points" -lt 5 ] && echo "$points" || echo 5)" ] ||
 	{ echo "report: $labels roofline labels for $points points"; fail=1; }
 grep -q '<th>module</th><th>program</th>' "$out/report.html" || { echo "report: the ops table has no module and program"; fail=1; }
+# the flame graph of name scopes (EXPECTED.md 17a): 12 scopes, jit(train) 90 of the 102 us, 900 px wide
+"$bin" report "$synth/ops_hlo.xplane.pb" -o "$tmp/scopes.html" 2>/dev/null || fail=1
+scopes=$(grep -o '<g class="scope">' "$tmp/scopes.html" | wc -l)
+[ "$scopes" = 12 ] && grep -q '<title>jit(train): 90.000 us (88.2%)[^<]*</title><rect x="0.00" y="1.0" width="794.12"' \
+	"$tmp/scopes.html" || { echo "scopes: $scopes scopes in the flame graph, or jit(train) not 794.12 px wide"; fail=1; }
+check_page scopes "$tmp/scopes.html"
 "$bin" report "$synth/autotune_programs.xplane.pb" -o "$tmp/programs.html" || fail=1
 grep -q '<th>candidate</th><th>program</th>' "$tmp/programs.html" ||
 	{ echo "programs: the autotune table has no program column"; fail=1; }
