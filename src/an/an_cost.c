@@ -382,6 +382,8 @@ int an_cost_of(const struct xp_hlo_module *m, const struct xp_hlo_instr *ins, st
 	}
 	flops_of(&x, ins, c);
 	free(x.memo);
+	if (!c->flops_known && !c->unknown)
+		c->unknown = "shapes too large or inconsistent";
 	if (in_list(free_ops, ins->opcode)) {
 		c->bytes_known = 1;
 		return 0;

@@ -40,7 +40,11 @@
 struct an_cost {
 	uint64_t flops, bytes;
 	int flops_known, bytes_known;
-	/* what made a cost unknown: an opcode or custom-call target the model does not know, or NULL */
+	/*
+	 * Why the FLOPs are unknown (set exactly when flops_known is 0): an
+	 * opcode or custom-call target the model does not know, "shapes too
+	 * large or inconsistent", "fusion calling itself" or "out of memory".
+	 */
 	const char *unknown;
 };
 

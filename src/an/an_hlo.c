@@ -109,7 +109,8 @@ int an_hlo_find(struct an_hlo_set *s, struct xp_trace *t, struct xp_err *err)
 			if (add_entry(s, p, &p->evmetas[j]))
 				return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
 	}
-	qsort(s->e, s->n, sizeof(*s->e), entry_cmp);
+	if (s->n)	/* qsort(NULL, 0) is undefined */
+		qsort(s->e, s->n, sizeof(*s->e), entry_cmp);
 	return 0;
 }
 

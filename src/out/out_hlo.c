@@ -190,8 +190,8 @@ static void put_cost(FILE *f, const struct xp_hlo_module *m, const struct xp_hlo
 		fprintf(f, "%" PRIu64 " FLOPs", c.flops);
 	else {
 		fputs("FLOPs unknown (", f);
-		out_put_text(f, c.unknown ? c.unknown : "too large");
-		fputs(" not modelled)", f);
+		out_put_text(f, c.unknown);
+		fputs(")", f);
 	}
 	if (c.bytes_known)
 		fprintf(f, ", %" PRIu64 " bytes accessed\n", c.bytes);
@@ -242,8 +242,7 @@ static int instrs_json(FILE *f, const char *path, const struct out_hlo_found *fo
 		an_cost_of(m, ins, &cost);
 		out_json_add_u64_if(o, "flops", cost.flops_known, cost.flops);
 		out_json_add_u64_if(o, "bytes_accessed", cost.bytes_known, cost.bytes);
-		out_json_add_str_or_null(o, "cost_unknown", cost.flops_known ? NULL : cost.unknown ? cost.unknown
-					 : "too large");
+		out_json_add_str_or_null(o, "cost_unknown", cost.flops_known ? NULL : cost.unknown);
 		cJSON_AddStringToObject(o, "text", text);
 		out_json_add_str_or_null(o, "body", body);
 		free(text);
