@@ -123,7 +123,8 @@ static int preorder(struct an_scope_node *nodes, size_t n)
 	for (i = 0; i < n; i++)
 		if (out[i].parent != SIZE_MAX)
 			out[i].parent = newix[out[i].parent];
-	memcpy(nodes, out, n * sizeof(*nodes));
+	if (n)	/* nodes is NULL when there are none: memcpy(NULL, ., 0) is undefined */
+		memcpy(nodes, out, n * sizeof(*nodes));
 	ret = 0;
 done:
 	free(keys);
