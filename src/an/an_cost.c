@@ -19,52 +19,14 @@ struct comp_memo {
 struct cost_ctx {
 	const struct xp_hlo_module *m;
 	struct comp_memo *memo;	/* per computation */
+	int depth;		/* fused computations being summed, one in another */
 };
 
-/* Elements of an array shape (a tuple: of its parts); 0 with *ok cleared past 2^64-1. */
+#define MAX_NEST 64	/* fusions within fusions followed this deep (each a level of C recursion) */
+
 static uint64_t elements(const struct xp_hlo_shape *s, int *ok)
 {
-	uint64_t n = 1;
-	uint32_t i;
-
-	if (s->ntuple) {
-		n = 0;
-		for (i = 0; i < s->ntuple; i++)
-			if (xp_sat_add_to_u64(&n, elements(&s->tuple[i], ok)))
-				*ok = 0;
-		return n;
-	}
-	for (i = 0; i < s->ndims; i++) {
-		uint64_t d = s->dims[i] < 0 ? 0 : (uint64_t)s->dims[i];
-
-		if (d && n > UINT64_MAX / d) {
-			*ok = 0;
-			return 0;
-		}
-		n *= d;
-	}
-	return n;
-}
-
-static uint64_t shape_bytes(const struct xp_hlo_shape *s, int *ok)
-{
-	uint64_t n = 0, e;
-	unsigned b;
-	uint32_t i;
-
-	if (s->ntuple) {
-		for (i = 0; i < s->ntuple; i++)
-			if (xp_sat_add_to_u64(&n, shape_bytes(&s->tuple[i], ok)))
-				*ok = 0;
-		return n;
-	}
-	b = xp_hlo_type_bytes(s->type);
-	e = elements(s, ok);
-	if (b && e > UINT64_MAX / b) {
-		*ok = 0;
-		return 0;
-	}
-	return e * b;
+	return xp_hlo_shape_elements(s, ok);
 }
 
 /* The result of a library call: its first part when it returns (result, workspace). */
@@ -74,12 +36,16 @@ static const struct xp_hlo_shape *call_result(const struct xp_hlo_shape *s)
 }
 
 static const char *const elementwise[] = {
-	"abs", "add", "and", "atan2", "cbrt", "ceil", "clamp", "compare", "complex", "convert", "cosine", "divide",
-	"erf", "exponential", "exponential-minus-one", "floor", "imag", "is-finite", "log", "log-plus-one",
-	"logistic", "maximum", "minimum", "multiply", "negate", "not", "or", "popcnt", "power", "real",
-	"remainder", "round-nearest-afz", "round-nearest-even", "rsqrt", "select", "shift-left",
-	"shift-right-arithmetic", "shift-right-logical", "sign", "sine", "sqrt", "subtract", "tan", "tanh", "xor",
-	"count-leading-zeros", "stochastic-convert", NULL,
+	"abs", "add", "and", "ceil", "clamp", "compare", "complex", "convert", "divide", "floor", "imag",
+	"is-finite", "maximum", "minimum", "multiply", "negate", "not", "or", "popcnt", "real", "remainder",
+	"round-nearest-afz", "round-nearest-even", "select", "shift-left", "shift-right-arithmetic",
+	"shift-right-logical", "sign", "subtract", "xor", "count-leading-zeros", "stochastic-convert", NULL,
+};
+
+/* Transcendental functions: XLA counts them apart from FLOPs (none here, as in the TPU's flops). */
+static const char *const transcendental[] = {
+	"atan2", "cbrt", "cosine", "erf", "exponential", "exponential-minus-one", "log", "log-plus-one",
+	"logistic", "power", "rsqrt", "sine", "sqrt", "tan", "tanh", NULL,
 };
 
 static const char *const movement[] = {
@@ -210,6 +176,13 @@ static int is_conv_forward_target(const char *t)
 	return starts(t, "__cudnn$convForward");
 }
 
+/* A GEMM or convolution library call, whose result comes with a workspace. */
+static int library_call(const struct xp_hlo_instr *ins)
+{
+	return !strcmp(ins->opcode, "custom-call") &&
+	       (is_gemm_target(ins->custom_call_target) || is_conv_forward_target(ins->custom_call_target));
+}
+
 /* FLOPs of one instruction (bytes are the caller's). */
 static void flops_of(struct cost_ctx *x, const struct xp_hlo_instr *ins, struct an_cost *c);
 
@@ -242,6 +215,12 @@ static const struct comp_memo *comp_flops(struct cost_ctx *x, size_t k)
 
 		return &cycle;
 	}
+	if (x->depth >= MAX_NEST) {	/* not remembered: met again higher up, it may be summed there */
+		static const struct comp_memo deep = {2, 0, 0, "fusions nested too deep"};
+
+		return &deep;
+	}
+	x->depth++;
 	me->state = 1;
 	me->known = 1;
 	me->flops = 0;
@@ -259,6 +238,7 @@ static const struct comp_memo *comp_flops(struct cost_ctx *x, size_t k)
 		}
 	}
 	me->state = 2;
+	x->depth--;
 	return me;
 }
 
@@ -289,7 +269,7 @@ static void flops_of(struct cost_ctx *x, const struct xp_hlo_instr *ins, struct 
 
 	c->flops = 0;
 	c->flops_known = 1;
-	if (in_list(free_ops, op) || in_list(movement, op))
+	if (in_list(free_ops, op) || in_list(movement, op) || in_list(transcendental, op))
 		return;
 	if (in_list(elementwise, op)) {
 		c->flops = elements(&ins->shape, &ok);
@@ -316,8 +296,8 @@ static void flops_of(struct cost_ctx *x, const struct xp_hlo_instr *ins, struct 
 		return;
 	}
 	if (!strcmp(op, "all-reduce") || !strcmp(op, "all-reduce-start")) {
-		/* as XLA counts it: the reducer's ops once per element of the result */
-		uint64_t out = elements(ins->shape.ntuple ? &ins->shape.tuple[0] : &ins->shape, &ok), per = reducer_ops(m, ins);
+		/* as XLA counts it: the reducer's ops once per element of the result (every part of a tuple) */
+		uint64_t out = elements(&ins->shape, &ok), per = reducer_ops(m, ins);
 
 		if (!ok || (per && out > UINT64_MAX / per)) {
 			c->flops_known = 0;
@@ -370,7 +350,7 @@ static void flops_of(struct cost_ctx *x, const struct xp_hlo_instr *ins, struct 
 
 int an_cost_of(const struct xp_hlo_module *m, const struct xp_hlo_instr *ins, struct an_cost *c)
 {
-	struct cost_ctx x = {m, calloc(m->ncomps ? m->ncomps : 1, sizeof(*x.memo))};
+	struct cost_ctx x = {m, calloc(m->ncomps ? m->ncomps : 1, sizeof(*x.memo)), 0};
 	int ok = 1;
 	uint64_t b = 0;
 	size_t k;
@@ -389,13 +369,22 @@ int an_cost_of(const struct xp_hlo_module *m, const struct xp_hlo_instr *ins, st
 		return 0;
 	}
 	/* an asynchronous pair moves its data once: the start's operands, the done's result */
-	for (k = 0; !ends_with(ins->opcode, "-done") && k < ins->noperands; k++)
-		if (xp_sat_add_to_u64(&b, shape_bytes(&m->instrs[ins->operands[k]].shape, &ok)))
+	for (k = 0; !ends_with(ins->opcode, "-done") && k < ins->noperands; k++) {
+		const struct xp_hlo_instr *op = &m->instrs[ins->operands[k]];
+
+		ok &= op->shape_bytes_ok;
+		if (xp_sat_add_to_u64(&b, op->shape_bytes))
 			ok = 0;
-	if (!ends_with(ins->opcode, "-start") &&
-	    xp_sat_add_to_u64(&b, shape_bytes(!strcmp(ins->opcode, "custom-call") ? call_result(&ins->shape)
-					      : &ins->shape, &ok)))
-		ok = 0;
+	}
+	if (!ends_with(ins->opcode, "-start")) {
+		uint64_t rb = ins->shape_bytes;
+
+		ok &= ins->shape_bytes_ok;
+		if (library_call(ins))	/* (result, workspace): the result's alone */
+			rb = xp_hlo_shape_bytes(call_result(&ins->shape), &ok);
+		if (xp_sat_add_to_u64(&b, rb))
+			ok = 0;
+	}
 	c->bytes = b;
 	c->bytes_known = ok;
 	return 0;

@@ -5,15 +5,16 @@
  * page's COST MODEL says the same):
  *   elements of a shape: the product of its dimensions (a tuple: of each part);
  *   bytes of a shape: its elements times its element type's bytes;
- *   bytes accessed: the operands' bytes and the result's (of a library
- *     call that returns (result, workspace), the result's alone); an
+ *   bytes accessed: the operands' bytes and the result's (of a GEMM or
+ *     convolution library call, below, the result's without its workspace); an
  *     asynchronous pair moves its data once: a *-start its operands', a
  *     *-done its result's;
  *   dot: 2 x result elements x the product of the lhs contracting dimensions;
  *   convolution: 2 x result elements x kernel elements / the kernel's output
  *     features (the groups are already in the kernel's shape);
  *   elementwise arithmetic, comparisons, selects, conversions: a FLOP per
- *     result element;
+ *     result element; transcendental functions (exp, log, tanh, sqrt,
+ *     rsqrt, power, sine, ...): none, as XLA counts them apart;
  *   reduce: (input elements - result elements) FLOPs per arithmetic op of
  *     the reducer (at least one); all-reduce (and its -start): a FLOP per
  *     result element per arithmetic op of the reducer;
@@ -21,14 +22,15 @@
  *     concatenate, gather, scatter, iota, all-gather, all-to-all,
  *     collective-permute, send, recv, their -start and -done): no FLOPs;
  *   parameter, constant, tuple, get-tuple-element, bitcast: nothing, no bytes;
- *   fusion: the sum of its body's FLOPs, its bytes at the fusion's boundary;
+ *   fusion: the sum of its body's FLOPs (fusions in fusions followed 64
+ *     deep, a fusion calling itself unknown), its bytes at its boundary;
  *   custom-call of a GEMM (__cublas$gemm, __cublas$lt$matmul*; XLA names
  *     ROCm's the same): as a dot, its dimension numbers read from the
  *     backend configuration (gemm_backend_config.dot_dimension_numbers);
  *     of a forward convolution (__cudnn$convForward*): as a convolution of
  *     its operands 0 and 1;
  *   anything else: unknown, its opcode (or target) named.
- * Counts saturate at 2^64-1; an element count past it makes the cost unknown.
+ * A count past 2^64-1 makes the cost unknown.
  */
 #ifndef AN_COST_H
 #define AN_COST_H

@@ -114,12 +114,19 @@ int an_hlo_find(struct an_hlo_set *s, struct xp_trace *t, struct xp_err *err)
 	return 0;
 }
 
+/* An entry's base against the len bytes at name: as strcmp would order them. */
+static int cmp_base(const char *base, const char *name, size_t len)
+{
+	int c = strncmp(base, name, len);
+
+	return c ? c : base[len] != '\0';
+}
+
 struct an_hlo_entry *an_hlo_lookup(struct an_hlo_set *s, const char *module, uint64_t program_id, int has_program_id)
 {
-	size_t base, i;
+	size_t base, lo = 0, hi = s->n, i, named = 0;
 	uint64_t pid;
 	struct an_hlo_entry *only = NULL;
-	size_t named = 0;
 
 	if (!module)
 		return NULL;
@@ -127,11 +134,17 @@ struct an_hlo_entry *an_hlo_lookup(struct an_hlo_set *s, const char *module, uin
 		program_id = pid;
 		has_program_id = 1;
 	}
-	for (i = 0; i < s->n; i++) {
+	while (lo < hi) {	/* the first entry of that name: the set is sorted by name (an_hlo_find) */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (cmp_base(s->e[mid].base, module, base) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (i = lo; i < s->n && !cmp_base(s->e[i].base, module, base); i++) {
 		struct an_hlo_entry *e = &s->e[i];
 
-		if (strlen(e->base) != base || strncmp(e->base, module, base))
-			continue;
 		if (has_program_id && e->has_program_id) {
 			if (e->program_id == program_id)
 				return e;
@@ -162,7 +175,18 @@ const struct xp_hlo_module *an_hlo_module(struct an_hlo_set *s, struct an_hlo_en
 		return NULL;
 	}
 	e->tried = 1;
+	e->decoded = 1;
+	e->comps = e->mod->ncomps;
+	e->instrs = e->mod->ninstrs;
+	e->fusions = e->mod->nfusions;
 	return e->mod;
+}
+
+void an_hlo_forget(struct an_hlo_entry *e)
+{
+	xp_hlo_free(e->mod);
+	e->mod = NULL;
+	e->tried = 0;
 }
 
 const struct xp_hlo_instr *an_hlo_op(const struct xp_hlo_module *m, const char *op)

@@ -33,6 +33,9 @@ struct an_hlo_entry {
 	struct xp_hlo_module *mod;	/* once decoded */
 	int tried;		/* decoding was tried: mod, or error says why not */
 	char *error;
+	/* once decoded (kept after an_hlo_forget): decoded 1, its computations, instructions and fusions */
+	int decoded;
+	size_t comps, instrs, fusions;
 	/* an_hlo_mark_op: ops of this module, and those of them that name no instruction of it */
 	size_t ops, ops_unmatched;
 };
@@ -54,11 +57,13 @@ int an_hlo_find(struct an_hlo_set *s, struct xp_trace *t, struct xp_err *err);
  * name without "(digits)" and on the program id where both have one; else
  * the one module of that name the metadata names without a program (or,
  * for an event without a program, the one module of that name). NULL when
- * none or several.
+ * none or several. The set must be as an_hlo_find leaves it (sorted).
  */
 struct an_hlo_entry *an_hlo_lookup(struct an_hlo_set *s, const char *module, uint64_t program_id, int has_program_id);
 /* The entry's module, decoded on first call; NULL when it does not decode (e->error says why, counted in failed) or out of memory (-1 in *nomem). */
 const struct xp_hlo_module *an_hlo_module(struct an_hlo_set *s, struct an_hlo_entry *e, int *nomem);
+/* Frees the entry's decoded module, keeping its counts (a module decoded again costs the decoding again). */
+void an_hlo_forget(struct an_hlo_entry *e);
 /* The instruction an op's name names in m (after its last "::"), or NULL. */
 const struct xp_hlo_instr *an_hlo_op(const struct xp_hlo_module *m, const char *op);
 /* Splits "name(digits)": the length of name, and the digits' value in *pid (returns 1) or 0 when there are none. */

@@ -873,6 +873,7 @@ static int join_hlo(struct an_ops_result *r, struct xp_trace *t, struct xp_err *
 		struct an_hlo_entry *e;
 		const struct xp_hlo_module *m = NULL;
 		const struct xp_hlo_instr *ins = NULL;
+		enum an_op_hlo state;
 		char *src = NULL;
 
 		if (row->hlo_state == AN_OP_HLO_FOUND)
@@ -883,10 +884,13 @@ static int join_hlo(struct an_ops_result *r, struct xp_trace *t, struct xp_err *
 			goto nomem;
 		if (m)
 			ins = an_hlo_op(m, row->name);
+		state = ins ? AN_OP_HLO_FOUND : m ? AN_OP_HLO_NOT_FOUND : AN_OP_HLO_NO_MODULE;
+		/* only ever raised, as merge does: several inputs in one result give the same in any order */
+		if (state <= row->hlo_state)
+			continue;
 		if (ins && *ins->source_file && asprintf(&src, "%s:%d", ins->source_file, (int)ins->source_line) < 0)
 			goto nomem;
-		ret = row_hlo_set(row, ins ? AN_OP_HLO_FOUND : m ? AN_OP_HLO_NOT_FOUND : AN_OP_HLO_NO_MODULE,
-				  ins ? ins->op_name : NULL, src);
+		ret = row_hlo_set(row, state, ins ? ins->op_name : NULL, src);
 		free(src);
 		if (ret)
 			goto nomem;

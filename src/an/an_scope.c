@@ -2,6 +2,7 @@
 /* Name-stack scopes as a tree, in pre-order. */
 #include "an_scope.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,35 +21,40 @@ void an_scope_nodes_free(struct an_scope_node *nodes, size_t n)
 	free(nodes);
 }
 
-/* The node of path[0, len) (its parent that of the path before its last frame), made on first use. */
-static size_t node_of(struct xp_hmap *ix, struct an_scope_node **nodes, size_t *n, size_t *cap, const char *path,
-		      size_t len, size_t frame_at, size_t depth, size_t parent)
+/*
+ * The child of parent (SIZE_MAX: a root) named by frame[0, flen), made on
+ * first use: keyed by its parent and frame, so that a key costs its frame's
+ * length, not its path's.
+ */
+static size_t node_of(struct xp_hmap *ix, struct an_scope_node **nodes, size_t *n, size_t *cap, size_t parent,
+		      const char *frame, size_t flen)
 {
-	char *key = malloc(len + 1);
-	size_t v = *n;
+	char *key = NULL, *path;
+	size_t v = *n, plen = parent == SIZE_MAX ? 0 : strlen((*nodes)[parent].path);
 	int r;
 
-	if (!key)
+	if (asprintf(&key, "%zx\x1f%.*s", parent, (int)flen, frame) < 0)
 		return SIZE_MAX;
-	memcpy(key, path, len);
-	key[len] = '\0';
 	r = xp_hmap_get_or_put(ix, key, &v);
-	if (r < 0 || r == 1) {
-		free(key);
+	free(key);
+	if (r < 0 || r == 1)
 		return r < 0 ? SIZE_MAX : v;
-	}
-	if (xp_grow(nodes, cap, *n, sizeof(**nodes), 32)) {
-		free(key);
+	if (xp_grow(nodes, cap, *n, sizeof(**nodes), 32) || !(path = malloc(plen + 1 + flen + 1)))
 		return SIZE_MAX;
+	if (plen) {
+		memcpy(path, (*nodes)[parent].path, plen);
+		path[plen++] = '/';
 	}
+	memcpy(path + plen, frame, flen);
+	path[plen + flen] = '\0';
 	memset(&(*nodes)[*n], 0, sizeof(**nodes));
-	(*nodes)[*n].path = key;
-	(*nodes)[*n].name = strdup(key + frame_at);
-	(*nodes)[*n].depth = depth;
+	(*nodes)[*n].path = path;
+	(*nodes)[*n].name = strndup(frame, flen);
+	(*nodes)[*n].depth = parent == SIZE_MAX ? 0 : (*nodes)[parent].depth + 1;
 	(*nodes)[*n].parent = parent;
 	(*nodes)[*n].top = SIZE_MAX;
 	if (!(*nodes)[*n].name) {
-		free(key);
+		free(path);
 		return SIZE_MAX;
 	}
 	return (*n)++;
@@ -145,39 +151,32 @@ int an_scope_tree(const struct an_scope_item *items, size_t n, struct an_scope_n
 
 	for (i = 0; i < n; i++) {
 		const char *p = items[i].path ? items[i].path : "";
-		size_t len = strlen(p), at = 0, depth = 0, parent = SIZE_MAX, node = SIZE_MAX;
-		char *path = malloc(len + 2);
-		size_t plen = 0;
+		size_t len = strlen(p), at = 0, depth = 0, node = SIZE_MAX;
 
-		if (!path)
-			goto out;
-		/* the path rebuilt without empty frames ("a//b/" is "a/b") */
+		/* frames between '/', empty ones skipped ("a//b/" is "a/b"); the last level takes the rest */
 		while (at < len) {
 			size_t end = at;
 
-			while (end < len && p[end] != '/')
-				end++;
-			if (end > at) {
-				size_t start = plen ? plen + 1 : 0;
-
-				if (plen)
-					path[plen++] = '/';
-				memcpy(path + plen, p + at, end - at);
-				plen += end - at;
-				node = node_of(&ix, &v, &nv, &cap, path, plen, start, depth++, parent);
-				if (node == SIZE_MAX) {
-					free(path);
-					goto out;
-				}
-				parent = node;
+			while (at < len && p[at] == '/')
+				at++;
+			if (at == len)
+				break;
+			end = at;
+			if (depth + 1 < AN_SCOPE_MAX_DEPTH) {
+				while (end < len && p[end] != '/')
+					end++;
+			} else {
+				end = len;
+				while (end > at && p[end - 1] == '/')
+					end--;
 			}
-			at = end + 1;
+			if ((node = node_of(&ix, &v, &nv, &cap, node, p + at, end - at)) == SIZE_MAX)
+				goto out;
+			depth++;
+			at = end;
 		}
-		if (node == SIZE_MAX && (node = node_of(&ix, &v, &nv, &cap, "", 0, 0, 0, SIZE_MAX)) == SIZE_MAX) {
-			free(path);
+		if (node == SIZE_MAX && (node = node_of(&ix, &v, &nv, &cap, SIZE_MAX, "", 0)) == SIZE_MAX)
 			goto out;
-		}
-		free(path);
 		v[node].self_ps = xp_sat_add(v[node].self_ps, items[i].ps);
 		for (; node != SIZE_MAX; node = v[node].parent) {
 			v[node].total_ps = xp_sat_add(v[node].total_ps, items[i].ps);

@@ -11,6 +11,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Levels of the tree: the frames of a deeper path make its last level's name, '/'s and all. */
+#define AN_SCOPE_MAX_DEPTH 64
+
 /* What is counted: an op's time at its scope path (the caller's, kept as is). */
 struct an_scope_item {
 	const char *path;	/* frames separated by '/'; empty frames are skipped */

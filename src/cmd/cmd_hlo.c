@@ -72,8 +72,10 @@ static int decode_all(struct an_hlo_set *s, const char *path, const char *module
 				 "HLO: the first instruction of each is the one looked up", path, e->name,
 				 m->dup_names, m->dup_names == 1 ? "" : "s", m->dup_ids, m->dup_ids == 1 ? "" : "s"))
 			return -1;
-		if (!op || !module_named(e, module) || !(ins = an_hlo_op(m, op)))
+		if (!op || !module_named(e, module) || !(ins = an_hlo_op(m, op))) {
+			an_hlo_forget(e);	/* its counts kept: a large trace's modules are not all held at once */
 			continue;
+		}
 		if (xp_grow(found, &cap, *nfound, sizeof(**found), 4))
 			return -1;
 		(*found)[*nfound].e = e;
@@ -142,6 +144,14 @@ int cmd_hlo(int argc, char **argv)
 	if (in->code) {
 		cmd_error("%s", in->err.msg);
 		ret = in->code;
+		goto out;
+	}
+	if (c.device && !r.ndevices) {	/* as ops says it */
+		char e_dev[256];
+
+		xp_escape(e_dev, sizeof(e_dev), c.device);
+		cmd_error("no device plane with events in this input matches --device '%s'", e_dev);
+		ret = EXIT_NOMATCH;
 		goto out;
 	}
 	for (i = 0; i < in->notes.n; i++)	/* what the reader noticed, first */

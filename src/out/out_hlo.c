@@ -17,18 +17,22 @@ static void put(FILE *f, int raw, const char *s)
 		out_put_text(f, s);
 }
 
+#define SHAPE_PARTS 8	/* a tuple's parts written; more are counted */
+
 static void put_shape(FILE *f, const struct xp_hlo_shape *s)
 {
 	const char *t = xp_hlo_type_name(s->type);
 	uint32_t i;
 
-	if (s->type == 13 || s->ntuple) {	/* TUPLE */
+	if (s->type == 13 || s->ntuple) {	/* TUPLE: its first parts, so that a line stays a line */
 		fputc('(', f);
-		for (i = 0; i < s->ntuple; i++) {
+		for (i = 0; i < s->ntuple && i < SHAPE_PARTS; i++) {
 			if (i)
 				fputs(", ", f);
 			put_shape(f, &s->tuple[i]);
 		}
+		if (s->ntuple > SHAPE_PARTS)
+			fprintf(f, ", \xe2\x80\xa6 %" PRIu32 " parts", s->ntuple);
 		fputc(')', f);
 		return;
 	}
@@ -54,10 +58,22 @@ static void put_i64s(FILE *f, const char *name, const int64_t *v, size_t n)
 	fputc('}', f);
 }
 
+/* name="v", a quote or backslash in v escaped with a backslash as HLO text writes it. */
 static void put_quoted(FILE *f, int raw, const char *name, const char *v)
 {
 	fprintf(f, "%s=\"", name);
-	put(f, raw, v);
+	while (*v) {
+		size_t n = strcspn(v, "\"\\");
+		char *part = strndup(v, n);
+
+		put(f, raw, part ? part : "");
+		free(part);
+		v += n;
+		if (*v) {
+			fputc('\\', f);
+			fputc(*v++, f);
+		}
+	}
 	fputc('"', f);
 }
 
@@ -292,7 +308,7 @@ static int modules_json(FILE *f, const char *path, const struct an_hlo_set *s, c
 	arr = cJSON_AddArrayToObject(doc, "modules");
 	for (i = 0; i < s->n && (o = out_json_push_object(arr)); i++) {
 		const struct an_hlo_entry *e = &s->e[i];
-		const struct xp_hlo_module *m = e->mod;
+		int m = e->decoded;
 
 		cJSON_AddStringToObject(o, "name", e->base);
 		out_json_add_id(o, "program_id", e->has_program_id, e->program_id);
@@ -303,11 +319,10 @@ static int modules_json(FILE *f, const char *path, const struct an_hlo_set *s, c
 		else
 			cJSON_AddNullToObject(o, "ops_not_in_hlo");
 		cJSON_AddNumberToObject(o, "hlo_bytes", (double)e->len);
-		out_json_add_str_or_null(o, "entry_computation", m ? m->entry_name : NULL);
 		if (m) {
-			cJSON_AddNumberToObject(o, "computations", (double)m->ncomps);
-			cJSON_AddNumberToObject(o, "instructions", (double)m->ninstrs);
-			cJSON_AddNumberToObject(o, "fusions", (double)m->nfusions);
+			cJSON_AddNumberToObject(o, "computations", (double)e->comps);
+			cJSON_AddNumberToObject(o, "instructions", (double)e->instrs);
+			cJSON_AddNumberToObject(o, "fusions", (double)e->fusions);
 		} else {
 			cJSON_AddNullToObject(o, "computations");
 			cJSON_AddNullToObject(o, "instructions");
@@ -337,7 +352,7 @@ int out_hlo_modules(FILE *f, enum out_mode mode, const char *path, const struct 
 	out_table_init(&t, 9, machine ? hm : ht, machine ? NULL : right);
 	for (i = 0; i < s->n; i++) {
 		const struct an_hlo_entry *e = &s->e[i];
-		const struct xp_hlo_module *m = e->mod;
+		int m = e->decoded;
 		const char *none = machine ? "" : "-";
 
 		ran += e->ops > 0;
@@ -353,9 +368,9 @@ int out_hlo_modules(FILE *f, enum out_mode mode, const char *path, const struct 
 		else
 			out_table_add(&t, "%s", none);
 		if (m) {
-			out_table_add(&t, "%zu", m->ncomps);
-			out_table_add(&t, "%zu", m->ninstrs);
-			out_table_add(&t, "%zu", m->nfusions);
+			out_table_add(&t, "%zu", e->comps);
+			out_table_add(&t, "%zu", e->instrs);
+			out_table_add(&t, "%zu", e->fusions);
 		} else {
 			out_table_add(&t, "%s", none);
 			out_table_add(&t, "%s", none);

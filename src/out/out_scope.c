@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "out_json.h"
+#include "xp_sat.h"
 
 #define PLURAL(n) ((n) == 1 ? "" : "s")
 
@@ -42,9 +43,8 @@ void out_ops_hlo_line(FILE *f, const struct an_ops_result *r)
 		return;
 	count_hlo(r, &c);
 	fprintf(f, "HLO: of %zu op%s %zu found in their module's HLO (%zu without an op name), %zu not in it, "
-		   "%zu in a module without HLO; %zu module%s carr%s HLO", c.ops, PLURAL(c.ops), c.found,
-		c.no_op_name, c.not_found, c.no_module, r->hlo_modules, PLURAL(r->hlo_modules),
-		r->hlo_modules == 1 ? "ies" : "y");
+		   "%zu without one module's HLO to look in; the inputs carry the HLO of %zu module%s", c.ops, PLURAL(c.ops),
+		c.found, c.no_op_name, c.not_found, c.no_module, r->hlo_modules, PLURAL(r->hlo_modules));
 	if (r->hlo_failed)
 		fprintf(f, " (%zu of those that ran did not decode)", r->hlo_failed);
 	if (r->hlo_inputs_without)
@@ -109,7 +109,7 @@ static int scopes_json(FILE *f, const struct an_ops_result *r, const unsigned ch
 	cJSON_AddNumberToObject(doc, "inputs", (double)r->inputs);
 	for (i = 0; i < r->nscopes; i++)
 		if (r->scopes[i].parent == SIZE_MAX)
-			all += r->scopes[i].total_ps;
+			all = xp_sat_add(all, r->scopes[i].total_ps);
 	out_json_add_ns(doc, "self_ns", (double)all);
 	out_ops_hlo_json(doc, r);
 	a = cJSON_AddArrayToObject(doc, "scopes");
@@ -158,7 +158,7 @@ int out_ops_scopes(FILE *f, enum out_mode mode, const struct an_ops_result *r, s
 	}
 	for (i = 0; i < r->nscopes; i++)
 		if (r->scopes[i].parent == SIZE_MAX)
-			all += r->scopes[i].total_ps;
+			all = xp_sat_add(all, r->scopes[i].total_ps);
 	for (k = 0; k < 2; k++)
 		out_tcol_init(&col[k], st ? st->unit : OUT_UNIT_AUTO);
 	for (i = 0; i < r->nscopes; i++)
@@ -223,7 +223,7 @@ out:
 	return ret;
 }
 
-/* One frame of a folded stack: escaped as tables escape text, and ';' (the frame separator) as \x3b. */
+/* One frame of a folded stack: escaped as tables escape text, ';' (the frame separator) and '\\' as \xNN. */
 static void put_frame(FILE *f, const char *str, size_t len)
 {
 	const unsigned char *s = (const unsigned char *)str, *end = s + len;
@@ -231,7 +231,7 @@ static void put_frame(FILE *f, const char *str, size_t len)
 	while (s < end) {
 		size_t n = out_utf8_seq(s, (size_t)(end - s));
 
-		if (!n || *s < 0x20 || *s == 0x7f || *s == ';') {
+		if (!n || *s < 0x20 || *s == 0x7f || *s == ';' || *s == '\\') {
 			fprintf(f, "\\x%02x", *s++);
 			continue;
 		}

@@ -16,7 +16,7 @@ int out_ops_scopes(FILE *f, enum out_mode mode, const struct an_ops_result *r, s
  * Folded stacks: a line per sync or GPU op with self time, "frame;frame;op NS":
  * its scope's frames, the op's name last, its self time in nanoseconds
  * (rounded; an op of under half a nanosecond is left out). Frames are
- * escaped as tables escape text, ';' as \x3b.
+ * escaped as tables escape text, ';' as \x3b and '\\' as \x5c.
  */
 int out_ops_folded(FILE *f, const struct an_ops_result *r);
 /* Where the ops were found in the HLO, in a sentence ("42 ops: 40 found in the HLO, ..."); nothing without opts.hlo. */

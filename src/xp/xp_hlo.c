@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "hlo.pb-c.h"
+#include "xp_sat.h"
 #include "xp_sort.h"
 
 /* A varint at *p before end; 0 past it, -1 malformed. */
@@ -25,57 +26,64 @@ static int hlo_varint(const uint8_t **p, const uint8_t *end, uint64_t *v)
 	return -1;
 }
 
+/* What the walk before decoding found wrong. */
+enum { WALK_OK, WALK_MALFORMED, WALK_DEEP, WALK_LARGE };
+
 /*
  * Walks a message's fields, following into the fields of the path that
- * nest (the declared message fields that can recurse): -1 when the wire is
- * malformed or a tuple shape nests past XP_HLO_MAX_DEPTH. level: 0 HloProto,
- * 1 module, 2 computation, 3 instruction, 4 and more a shape.
+ * nest (the declared message fields that can recurse), counting
+ * instructions in *ninstrs: malformed wire, a tuple shape nested past
+ * XP_HLO_MAX_DEPTH, or more than XP_HLO_MAX_INSTRUCTIONS instructions.
+ * level: 0 HloProto, 1 module, 2 computation, 3 instruction, 4 and more a shape.
  */
-static int hlo_walk(const uint8_t *p, const uint8_t *end, int level)
+static int hlo_walk(const uint8_t *p, const uint8_t *end, int level, size_t *ninstrs)
 {
 	while (p < end) {
 		uint64_t key, n;
 		uint32_t field, type;
+		int r;
 
 		if (hlo_varint(&p, end, &key))
-			return -1;
+			return WALK_MALFORMED;
 		field = (uint32_t)(key >> 3);
 		type = key & 7;
 		switch (type) {
 		case 0:
 			if (hlo_varint(&p, end, &n))
-				return -1;
+				return WALK_MALFORMED;
 			break;
 		case 1:
 			if (end - p < 8)
-				return -1;
+				return WALK_MALFORMED;
 			p += 8;
 			break;
 		case 5:
 			if (end - p < 4)
-				return -1;
+				return WALK_MALFORMED;
 			p += 4;
 			break;
 		case 2: {
 			int next = -1;
 
 			if (hlo_varint(&p, end, &n) || n > (uint64_t)(end - p))
-				return -1;
+				return WALK_MALFORMED;
 			if ((level == 0 && field == 1) || (level == 1 && field == 3) || (level == 2 && field == 2) ||
 			    (level == 3 && field == 3) || (level >= 4 && field == 4))
 				next = level + 1;
+			if (next == 3 && ++*ninstrs > XP_HLO_MAX_INSTRUCTIONS)
+				return WALK_LARGE;
 			if (next > 4 + XP_HLO_MAX_DEPTH)
-				return -1;
-			if (next > 0 && hlo_walk(p, p + n, next))
-				return -1;
+				return WALK_DEEP;
+			if (next > 0 && (r = hlo_walk(p, p + n, next, ninstrs)))
+				return r;
 			p += n;
 			break;
 		}
 		default:
-			return -1;	/* groups: never written by XLA */
+			return WALK_MALFORMED;	/* groups: never written by XLA */
 		}
 	}
-	return 0;
+	return WALK_OK;
 }
 
 static const char *keep_str(struct xp_arena *a, const char *s)
@@ -114,6 +122,63 @@ static int keep_shape(struct xp_arena *a, const Xla__ShapeProto *in, struct xp_h
 		out->ntuple = (uint32_t)in->n_tuple_shapes;
 	}
 	return 0;
+}
+
+/* Elements of an array shape (a tuple: of its parts), 0 with *ok cleared past 2^64-1. */
+static uint64_t shape_elements(const struct xp_hlo_shape *s, int *ok)
+{
+	uint64_t n = 1;
+	uint32_t i;
+
+	if (s->ntuple) {
+		n = 0;
+		for (i = 0; i < s->ntuple; i++)
+			if (xp_sat_add_to_u64(&n, shape_elements(&s->tuple[i], ok)))
+				*ok = 0;
+		return n;
+	}
+	for (i = 0; i < s->ndims; i++) {
+		uint64_t d = s->dims[i] < 0 ? 0 : (uint64_t)s->dims[i];
+
+		if (d && n > UINT64_MAX / d) {
+			*ok = 0;
+			return 0;
+		}
+		n *= d;
+	}
+	return n;
+}
+
+/* Bytes of a shape: its parts' elements times their types' sizes. */
+static uint64_t shape_bytes(const struct xp_hlo_shape *s, int *ok)
+{
+	uint64_t n = 0, e;
+	unsigned b;
+	uint32_t i;
+
+	if (s->ntuple) {
+		for (i = 0; i < s->ntuple; i++)
+			if (xp_sat_add_to_u64(&n, shape_bytes(&s->tuple[i], ok)))
+				*ok = 0;
+		return n;
+	}
+	b = xp_hlo_type_bytes(s->type);
+	e = shape_elements(s, ok);
+	if (b && e > UINT64_MAX / b) {
+		*ok = 0;
+		return 0;
+	}
+	return e * b;
+}
+
+uint64_t xp_hlo_shape_elements(const struct xp_hlo_shape *s, int *ok)
+{
+	return shape_elements(s, ok);
+}
+
+uint64_t xp_hlo_shape_bytes(const struct xp_hlo_shape *s, int *ok)
+{
+	return shape_bytes(s, ok);
 }
 
 static const int64_t *keep_i64(struct xp_arena *a, const int64_t *v, size_t n)
@@ -194,12 +259,17 @@ static size_t instr_of_id(const struct xp_hlo_module *m, int64_t id)
 
 static size_t comp_of_id(const struct xp_hlo_module *m, int64_t id)
 {
-	size_t i;
+	size_t lo = 0, hi = m->ncomp_ids_;
 
-	for (i = 0; i < m->ncomps; i++)
-		if (m->comps[i].id == id)
-			return i;
-	return SIZE_MAX;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (m->comp_by_id_[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < m->ncomp_ids_ && m->comp_by_id_[lo].id == id ? m->comp_by_id_[lo].i : SIZE_MAX;
 }
 
 /* Copies one instruction's own fields (references resolved later, once every id is known). */
@@ -241,6 +311,8 @@ static int keep_instr(struct xp_hlo_module *m, const Xla__HloInstructionProto *i
 	if (!out->name || !out->opcode || !out->op_name || !out->op_type || !out->source_file || !out->fusion_kind ||
 	    !out->custom_call_target || keep_shape(a, in->shape, &out->shape))
 		return -1;
+	out->shape_bytes_ok = 1;
+	out->shape_bytes = shape_bytes(&out->shape, &out->shape_bytes_ok);
 	if (in->n_dimensions && !(out->dims = keep_i64(a, in->dimensions, in->n_dimensions)))
 		return -1;
 	out->ndims = in->n_dimensions;
@@ -309,6 +381,20 @@ static int index_module(struct xp_hlo_module *m)
 {
 	size_t i, k;
 
+	if (m->ncomps) {	/* computations by id: the first of equal ids */
+		if (!(m->comp_by_id_ = malloc(m->ncomps * sizeof(*m->comp_by_id_))))
+			return -1;
+		for (i = 0; i < m->ncomps; i++) {
+			m->comp_by_id_[i].id = m->comps[i].id;
+			m->comp_by_id_[i].i = i;
+		}
+		if (xp_sort_by_i64(m->comp_by_id_, m->ncomps, sizeof(*m->comp_by_id_), offsetof(struct hlo_by_id, id)))
+			return -1;
+		for (i = k = 0; i < m->ncomps; i++)
+			if (!k || m->comp_by_id_[i].id != m->comp_by_id_[k - 1].id)
+				m->comp_by_id_[k++] = m->comp_by_id_[i];
+		m->ncomp_ids_ = k;
+	}
 	if (!m->ninstrs)
 		return 0;
 	if (!(m->by_id_ = malloc(m->ninstrs * sizeof(*m->by_id_))) ||
@@ -345,13 +431,21 @@ int xp_hlo_decode(const void *buf, size_t len, struct xp_hlo_module **out, struc
 	Xla__HloProto *pb = NULL;
 	const Xla__HloModuleProto *mp;
 	struct xp_hlo_module *m = NULL;
-	size_t i, j, n, k;
+	size_t i, j, n = 0, k;
 	int ret = XP_ERR_NOMEM;
 
 	*out = NULL;
-	if (hlo_walk(buf, (const uint8_t *)buf + len, 0)) {
-		ret = xp_err_set(err, XP_ERR_FORMAT, "not a valid xla.HloProto (malformed, or shapes nested "
-				 "more than %d deep)", XP_HLO_MAX_DEPTH);
+	switch (hlo_walk(buf, (const uint8_t *)buf + len, 0, &n)) {
+	case WALK_MALFORMED:
+		ret = xp_err_set(err, XP_ERR_FORMAT, "not a valid xla.HloProto (malformed)");
+		goto out;
+	case WALK_DEEP:
+		ret = xp_err_set(err, XP_ERR_FORMAT, "an xla.HloProto with tuple shapes nested more than %d deep",
+				 XP_HLO_MAX_DEPTH);
+		goto out;
+	case WALK_LARGE:
+		ret = xp_err_set(err, XP_ERR_LIMIT, "an xla.HloProto of more than %d instructions",
+				 XP_HLO_MAX_INSTRUCTIONS);
 		goto out;
 	}
 	if (!(pb = xla__hlo_proto__unpack(NULL, len, buf))) {
@@ -423,6 +517,7 @@ void xp_hlo_free(struct xp_hlo_module *m)
 		return;
 	free(m->by_name_);
 	free(m->by_id_);
+	free(m->comp_by_id_);
 	xp_arena_release(&m->arena_);
 	free(m);
 }

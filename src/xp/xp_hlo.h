@@ -24,6 +24,7 @@
 #include "xp_err.h"
 
 #define XP_HLO_MAX_DEPTH 32	/* tuple shapes within tuple shapes */
+#define XP_HLO_MAX_INSTRUCTIONS 2000000	/* in one module: a larger one is refused (XP_ERR_LIMIT) */
 
 struct xp_hlo_shape {
 	int32_t type;		/* xla.PrimitiveType's number: 11 F32, 16 BF16, 13 TUPLE, ... */
@@ -60,6 +61,9 @@ struct xp_hlo_instr {
 	int has_dot;
 	const int64_t *dot[4];
 	size_t ndot[4];
+	/* its shape's bytes (xp_hlo_shape_bytes), found once; shape_bytes_ok 0: past 2^64-1 */
+	uint64_t shape_bytes;
+	int shape_bytes_ok;
 	/* a convolution's: the kernel's output feature dimension (-1: none written), its groups (0: none written) */
 	int64_t conv_kernel_out_dim;
 	int64_t feature_group_count, batch_group_count;
@@ -86,13 +90,15 @@ struct xp_hlo_module {
 	struct xp_arena arena_;
 	struct hlo_by_name *by_name_;	/* instrs sorted by name, the first of equal names */
 	struct hlo_by_id *by_id_;	/* and by id */
-	size_t nnames_, nids_;
+	struct hlo_by_id *comp_by_id_;	/* computations by id */
+	size_t nnames_, nids_, ncomp_ids_;
 };
 
 /*
  * Decodes len bytes of a serialized xla.HloProto (a module's "Hlo Proto"
- * stat). 0 with *out set, or XP_ERR_FORMAT (not one, or nested too deep)
- * or XP_ERR_NOMEM with err filled.
+ * stat). 0 with *out set, or XP_ERR_FORMAT (not one, or nested too deep),
+ * XP_ERR_LIMIT (more than XP_HLO_MAX_INSTRUCTIONS) or XP_ERR_NOMEM with
+ * err filled.
  */
 int xp_hlo_decode(const void *buf, size_t len, struct xp_hlo_module **out, struct xp_err *err);
 void xp_hlo_free(struct xp_hlo_module *m);	/* accepts NULL */
@@ -103,5 +109,12 @@ const struct xp_hlo_instr *xp_hlo_instr_named(const struct xp_hlo_module *m, con
 const char *xp_hlo_type_name(int32_t type);
 /* Bytes of one element of that type (bits rounded up for sub-byte types); 0 when not an array type. */
 unsigned xp_hlo_type_bytes(int32_t type);
+/*
+ * Elements of an array shape (the product of its dimensions; a tuple: the
+ * sum over its parts) and its bytes (elements times the type's size); past
+ * 2^64-1, 0 with *ok cleared (*ok is never set).
+ */
+uint64_t xp_hlo_shape_elements(const struct xp_hlo_shape *s, int *ok);
+uint64_t xp_hlo_shape_bytes(const struct xp_hlo_shape *s, int *ok);
 
 #endif

@@ -6,6 +6,7 @@
  * (ids naming nothing, repeated names, shapes nested too deep, every cut of
  * a valid encoding, garbage) refused or counted, never a crash.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -404,6 +405,128 @@ static void test_cost(void)
 	unbuild(&b);
 }
 
+/* Bytes of a varint at p; returns its length. */
+static size_t put_varint(uint8_t *p, uint64_t v)
+{
+	size_t n = 0;
+
+	do {
+		p[n++] = (uint8_t)((v & 0x7f) | (v > 0x7f ? 0x80 : 0));
+		v >>= 7;
+	} while (v);
+	return n;
+}
+
+/* A module past XP_HLO_MAX_INSTRUCTIONS (empty instructions, 2 bytes each) is refused before decoding. */
+static void test_too_many(void)
+{
+	size_t n = XP_HLO_MAX_INSTRUCTIONS + 1, body = 2 * n, len = 0;
+	uint8_t *buf = malloc(body + 64);
+	struct xp_hlo_module *m = NULL;
+	struct xp_err err = {0};
+	size_t k;
+
+	/* HloProto.hlo_module(1) { computations(3) { instructions(2) {} x n } } */
+	buf[len++] = 0x0a;
+	len += put_varint(buf + len, body + 1 + (body < 128 ? 1 : body < 16384 ? 2 : body < 2097152 ? 3 : 4));
+	buf[len++] = 0x1a;
+	len += put_varint(buf + len, body);
+	for (k = 0; k < n; k++) {
+		buf[len++] = 0x12;
+		buf[len++] = 0x00;
+	}
+	CHECK_INT(xp_hlo_decode(buf, len, &m, &err), XP_ERR_LIMIT);
+	CHECK(!m && strstr(err.msg, "instructions"));
+	free(buf);
+}
+
+/*
+ * A chain of fusions, each calling the next computation: 40 deep costs
+ * their last body's add; 100 deep is past the 64 the model follows (each
+ * level a C recursion: a chain of 100,000 once overflowed the stack).
+ * One instruction calling 3,000 computations has them all.
+ */
+static void test_chains(void)
+{
+	static const int64_t d4[] = {4};
+	const int depths[] = {40, 100, 100000};
+	size_t t;
+
+	for (t = 0; t < N(depths); t++) {
+		int depth = depths[t], k;
+		Xla__HloProto hp;
+		Xla__HloModuleProto mp;
+		Xla__HloComputationProto **cp = calloc((size_t)depth + 1, sizeof(*cp));
+		Xla__HloInstructionProto **ip = calloc((size_t)depth + 1, sizeof(*ip));
+		int64_t *calls = calloc((size_t)depth + 1, sizeof(*calls));
+		char (*names)[24] = calloc((size_t)depth + 1, sizeof(*names));
+		struct xp_hlo_module *m = NULL;
+		struct xp_err err = {0};
+		struct an_cost c;
+		uint8_t *buf;
+		size_t len;
+
+		xla__hlo_proto__init(&hp);
+		xla__hlo_module_proto__init(&mp);
+		hp.hlo_module = &mp;
+		for (k = 0; k <= depth; k++) {
+			cp[k] = calloc(1, sizeof(**cp));
+			xla__hlo_computation_proto__init(cp[k]);
+			cp[k]->id = k + 1;
+			snprintf(names[k], sizeof(names[k]), "f.%d", k);
+			ip[k] = instr(names[k], k < depth ? "fusion" : "add", 1000 + k, shape(11, 1, d4));
+			if (k < depth) {
+				calls[k] = k + 2;
+				ip[k]->n_called_computation_ids = 1;
+				ip[k]->called_computation_ids = &calls[k];
+			}
+			cp[k]->n_instructions = 1;
+			cp[k]->instructions = &ip[k];
+		}
+		mp.n_computations = (size_t)depth + 1;
+		mp.computations = cp;
+		buf = encode(&hp, &len);
+		CHECK_INT(xp_hlo_decode(buf, len, &m, &err), 0);
+		if (m) {
+			CHECK_INT(an_cost_of(m, xp_hlo_instr_named(m, "f.0"), &c), 0);
+			if (depth < 64) {
+				CHECK(c.flops_known && c.flops == 4);
+			} else {
+				CHECK(!c.flops_known);
+				CHECK_STR(c.unknown, "fusions nested too deep");
+			}
+		}
+		xp_hlo_free(m);
+		free(buf);
+		/* the first computation calls all the others at once */
+		if (depth == 100000) {
+			int64_t *all = calloc(3000, sizeof(*all));
+
+			for (k = 0; k < 3000; k++)
+				all[k] = k + 2;
+			ip[0]->n_called_computation_ids = 3000;
+			ip[0]->called_computation_ids = all;
+			buf = encode(&hp, &len);
+			m = NULL;
+			CHECK_INT(xp_hlo_decode(buf, len, &m, &err), 0);
+			CHECK(m && xp_hlo_instr_named(m, "f.0")->ncalled == 3000 && !m->bad_refs &&
+			      m->comps[xp_hlo_instr_named(m, "f.0")->called[2999]].id == 3001);
+			xp_hlo_free(m);
+			free(buf);
+			free(all);
+		}
+		for (k = 0; k <= depth; k++) {
+			free(ip[k]->shape);
+			free(ip[k]);
+			free(cp[k]);
+		}
+		free(cp);
+		free(ip);
+		free(calls);
+		free(names);
+	}
+}
+
 static void test_lookup(void)
 {
 	struct an_hlo_set s = {0};
@@ -436,6 +559,8 @@ int main(void)
 	test_bad_refs();
 	test_hostile();
 	test_cost();
+	test_too_many();
+	test_chains();
 	test_lookup();
 	return test_done("test_hlo");
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The scope tree (an_scope): totals, self times, occurrences, the heaviest item, pre-order and ties. */
 #include <stdint.h>
+#include <string.h>
 
 #include "an_scope.h"
 #include "test.h"
@@ -49,6 +50,28 @@ int main(void)
 		CHECK_INT(n[2].parent, 1);
 	}
 	an_scope_nodes_free(n, nn);
+	/* a path of 100 frames: 64 levels, the last named by the other 37 frames */
+	{
+		char deep[200];
+		struct an_scope_item d = {deep, 7, 1};
+		size_t k;
+
+		for (k = 0; k < 100; k++) {
+			deep[2 * k] = 'a';
+			deep[2 * k + 1] = '/';
+		}
+		deep[199] = '\0';
+		CHECK_INT(an_scope_tree(&d, 1, &n, &nn), 0);
+		CHECK_INT(nn, AN_SCOPE_MAX_DEPTH);
+		if (nn == AN_SCOPE_MAX_DEPTH) {
+			CHECK_INT(n[nn - 1].depth, AN_SCOPE_MAX_DEPTH - 1);
+			CHECK_INT(strlen(n[nn - 1].name), 2 * 37 - 1);
+			CHECK_STR(n[nn - 1].path, deep);
+			CHECK_INT(n[nn - 1].self_ps, 7);
+			CHECK_INT(n[0].total_ps, 7);
+		}
+		an_scope_nodes_free(n, nn);
+	}
 	CHECK_INT(an_scope_tree(items, 0, &n, &nn), 0);
 	CHECK_INT(nn, 0);
 	an_scope_nodes_free(n, nn);
