@@ -380,6 +380,39 @@ struct xps_ops_opts {
 	const char *device;		/* as in xps_functions_opts; NULL: every device plane */
 	int by_category;		/* also a row per category (categories below) */
 	int sort;			/* XPS_OPS_SORT_* */
+	/*
+	 * Look each op up in the HLO its trace carries (the compiled program
+	 * JAX writes for each module), as `ops --by scope` and `--by source`:
+	 * by_scope, the tree of name scopes (scopes below); by_source, a row
+	 * per source line (sources). Either fills hlo.
+	 */
+	int by_scope, by_source;
+};
+
+/*
+ * A name scope (the framework op name XLA keeps on each op's instruction,
+ * split at '/'), in pre-order: each scope followed by its children, the
+ * larger total first. Ops count by their self time (Async XLA Ops left
+ * out); ops without a scope count under the roots "(no op name)", "(not in
+ * HLO)" and "(no HLO)".
+ */
+struct xps_ops_scope {
+	const char *scope;		/* its path: "jit(train)/layer_0/dense" */
+	const char *name;		/* its last frame */
+	uint64_t depth;			/* 0 for a root */
+	double total_ns, self_ns;	/* self: ops whose scope ends here */
+	double share;			/* total over the roots' totals */
+	uint64_t occurrences;
+	const char *top_op;		/* the op of most self time under it, its module and program */
+	const char *top_op_module;	/* NULL: none */
+	uint64_t top_op_program_id;
+	int has_top_op_program_id;
+};
+
+/* Where the ops were found in the HLO (by_scope or by_source): every op in one of found, not_in_hlo, without_hlo. */
+struct xps_ops_hlo {
+	uint64_t ops, found, found_without_op_name, not_in_hlo, without_hlo;
+	uint64_t modules, modules_not_decoded, inputs_without_hlo;
 };
 
 struct xps_op {
@@ -431,6 +464,15 @@ struct xps_ops {
 	uint64_t overflowed_sums;	/* row sums (flops, bytes, time) that passed their limit: not known */
 	uint64_t partial_sums;		/* row sums some occurrences lacked a value for: not known */
 	uint64_t kernels_without_hlo_op;
+	/* with by_scope: the scope tree, and its total (the roots' totals) */
+	const struct xps_ops_scope *scopes;
+	size_t nscopes;
+	double scopes_self_ns;
+	/* with by_source: a row per source line ("file:line", or "(no source line)") and line kind, as categories */
+	const struct xps_op *sources;
+	size_t nsources;
+	int has_hlo;			/* by_scope or by_source: hlo below is filled */
+	struct xps_ops_hlo hlo;
 };
 
 /* Ops of ntraces traces. opts may be NULL. *out: the result, or NULL on error. */

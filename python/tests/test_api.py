@@ -234,9 +234,11 @@ def test_kernels_pooled_and_device():
 def ops_doc(doc):
     """ops --json with its warnings left out and its rows' program ids (strings past 2^53) as integers."""
     doc.pop("warnings")
-    for r in doc["ops"]:
+    for r in doc.get("ops", []):
         if "program_id" in r:
             r["program_id"] = norm_id(r["program_id"])
+    for r in doc.get("scopes", []):
+        r["top_op_program_id"] = norm_id(r["top_op_program_id"])
     return doc
 
 
@@ -265,6 +267,21 @@ def test_ops_options(args, opts):
     rc, doc, err = command("ops", "--json", *args, path)
     assert rc == 0, err
     assert as_json(xplane_stat.ops(path, **opts)) == ops_doc(doc)
+
+
+HLO_TRACES = [p for p in REAL_TRACES if "_jax_" in p or "tpu_" in p] + [os.path.join(SYNTH, "ops_hlo.xplane.pb")]
+
+
+@pytest.mark.parametrize("path", HLO_TRACES, ids=[os.path.basename(p) for p in HLO_TRACES])
+@pytest.mark.parametrize("by", ["scope", "source"])
+def test_ops_by_hlo_like_json(path, by):
+    """ops by scope and by source, joined to the HLO the traces carry, as the command's --json."""
+    rc, doc, err = command("ops", "--json", "--by", by, path)
+    assert rc == 0, err
+    assert as_json(xplane_stat.ops(path, by=by)) == ops_doc(doc)
+    rc, doc, err = command("ops", "--json", "--by", by, "--top", "1", path)
+    assert rc == 0, err
+    assert as_json(xplane_stat.ops(path, by=by, top=1)) == ops_doc(doc)
 
 
 def test_ops_usage():

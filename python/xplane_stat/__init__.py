@@ -305,21 +305,46 @@ def _within_top(rows, top):
     return kept
 
 
+def _scopes_within_top(scopes, top):
+    """The scopes --top shows: a scope beyond the first top children of its parent hides its subtree."""
+    if not top:
+        return scopes
+    kept, rank, hide_below = [], {}, None
+    for sc in scopes:
+        d = sc["depth"]
+        if hide_below is not None and d > hide_below:
+            continue
+        hide_below = None
+        rank[d] = rank.get(d, 0) + 1
+        rank[d + 1] = 0
+        if d >= 64 or rank[d] <= top:
+            kept.append(sc)
+        else:
+            hide_below = d
+    return kept
+
+
 def ops(paths, *, device=None, by="op", sort="time", top=None, threads=0):
     """HLO ops as `xplane-stat ops --json` gives them (its document, less its
     warnings): "lines", "devices", the counts, and "ops" (a row per op, module
     and program: occurrences, total_ns, self_ns, mean_ns, share, flops,
     bytes_accessed, flops_per_s, bytes_per_s, intensity, bound_by; grouped by
     line kind, each sorted by sort: time, self, flops or bytes); by="category"
-    adds "categories". top keeps that many rows of each line kind. Raises
-    NothingFound without HLO ops, as the command exits 4."""
-    if by not in ("op", "category"):
-        raise UsageError(f"by: {by!r} is not op or category")
+    adds "categories", by="source" "sources" (a row per source line) and
+    "hlo" (where the ops were found in the HLO the traces carry). by="scope"
+    gives instead "self_ns", "hlo" and "scopes", the tree of name scopes in
+    pre-order (scope, name, depth, total_ns, self_ns, share, occurrences,
+    top_op, top_op_module, top_op_program_id). top keeps that many rows of
+    each line kind (by="scope": children of each scope). Raises NothingFound
+    without HLO ops, as the command exits 4."""
+    if by not in ("op", "category", "scope", "source"):
+        raise UsageError(f"by: {by!r} is not op, category, scope or source")
     if sort not in _OPS_SORTS:
         raise UsageError(f"sort: {sort!r} is not time, self, flops or bytes")
     if top is not None and (isinstance(top, bool) or not isinstance(top, int) or top < 1):
         raise UsageError(f"top: {top!r} is not a positive integer")
-    opts = _lib._OpsOpts(_enc(device, "device"), 1 if by == "category" else 0, _OPS_SORTS.index(sort))
+    opts = _lib._OpsOpts(_enc(device, "device"), 1 if by == "category" else 0, _OPS_SORTS.index(sort),
+                         1 if by == "scope" else 0, 1 if by == "source" else 0)
     with _computed("ops", _lib._Ops, paths, opts, threads) as o:
         lines = [{"line": _dec(x.line), **_fields(x, "events ops_count total_ns self_ns")}
                  for x in (o.lines[i] for i in range(o.nlines))]
@@ -330,13 +355,28 @@ def ops(paths, *, device=None, by="op", sort="time", top=None, threads=0):
                    for d in (o.devices[i] for i in range(o.ndevices))]
         rows = [_op_row(o.rows[i], False) for i in range(o.nrows)]
         cats = [_op_row(o.categories[i], True) for i in range(o.ncategories)]
-        doc = {"schema_version": 1, "command": "ops", "sort": sort, "by": by, "top": top,
-               **_fields(o, "inputs"), "lines": lines, "devices": devices,
-               **_fields(o, "stray_end_events partial_overlaps odd_values overflowed_sums partial_sums "
-                            "kernels_without_hlo_op"),
-               "ops": rows if by == "category" else _within_top(rows, top)}
-        if by == "category":
-            doc["categories"] = _within_top(cats, top)
+        sources = [_op_row(o.sources[i], True) for i in range(o.nsources)]
+        scopes = [{"scope": _dec(x.scope), "name": _dec(x.name),
+                   **_fields(x, "depth total_ns self_ns share occurrences"),
+                   "top_op": _dec(x.top_op), "top_op_module": _dec(x.top_op_module),
+                   "top_op_program_id": _int_or_none(x.has_top_op_program_id, x.top_op_program_id)}
+                  for x in (o.scopes[i] for i in range(o.nscopes))]
+        hlo = _fields(o.hlo, "ops found found_without_op_name not_in_hlo without_hlo modules "
+                             "modules_not_decoded inputs_without_hlo") if o.has_hlo else None
+        if by == "scope":
+            doc = {"schema_version": 1, "command": "ops", "by": "scope", **_fields(o, "inputs"),
+                   "self_ns": o.scopes_self_ns, "hlo": hlo, "scopes": _scopes_within_top(scopes, top)}
+        else:
+            doc = {"schema_version": 1, "command": "ops", "sort": sort, "by": by, "top": top,
+                   **_fields(o, "inputs"), "lines": lines, "devices": devices,
+                   **_fields(o, "stray_end_events partial_overlaps odd_values overflowed_sums partial_sums "
+                                "kernels_without_hlo_op"),
+                   "ops": rows if by in ("category", "source") else _within_top(rows, top)}
+            if by == "category":
+                doc["categories"] = _within_top(cats, top)
+            if by == "source":
+                doc["hlo"] = hlo
+                doc["sources"] = _within_top(sources, top)
     if not rows:
         raise NothingFound("no HLO ops found: the device planes have no 'XLA Ops' line and no GPU kernel")
     return doc

@@ -162,7 +162,8 @@ class _Kernels(ctypes.Structure):
 
 
 class _OpsOpts(ctypes.Structure):
-    _fields_ = [("device", ctypes.c_char_p), ("by_category", ctypes.c_int), ("sort", ctypes.c_int)]
+    _fields_ = [("device", ctypes.c_char_p), ("by_category", ctypes.c_int), ("sort", ctypes.c_int),
+                ("by_scope", ctypes.c_int), ("by_source", ctypes.c_int)]
 
 
 class _Op(ctypes.Structure):
@@ -189,6 +190,19 @@ class _OpsDevice(ctypes.Structure):
                                        "kernels_without_hlo_op")]
 
 
+class _OpsScope(ctypes.Structure):
+    _fields_ = [("scope", ctypes.c_char_p), ("name", ctypes.c_char_p), ("depth", ctypes.c_uint64)] + [
+        (f, ctypes.c_double) for f in ("total_ns", "self_ns", "share")] + [
+        ("occurrences", ctypes.c_uint64), ("top_op", ctypes.c_char_p), ("top_op_module", ctypes.c_char_p),
+        ("top_op_program_id", ctypes.c_uint64), ("has_top_op_program_id", ctypes.c_int)]
+
+
+class _OpsHlo(ctypes.Structure):
+    _fields_ = [(f, ctypes.c_uint64) for f in ("ops", "found", "found_without_op_name", "not_in_hlo",
+                                               "without_hlo", "modules", "modules_not_decoded",
+                                               "inputs_without_hlo")]
+
+
 class _Ops(ctypes.Structure):
     _fields_ = [
         ("rows", ctypes.POINTER(_Op)), ("nrows", ctypes.c_size_t),
@@ -196,7 +210,10 @@ class _Ops(ctypes.Structure):
         ("lines", ctypes.POINTER(_OpsLine)), ("nlines", ctypes.c_size_t),
         ("devices", ctypes.POINTER(_OpsDevice)), ("ndevices", ctypes.c_size_t),
     ] + [(f, ctypes.c_uint64) for f in ("inputs", "stray_end_events", "partial_overlaps", "odd_values",
-                                        "overflowed_sums", "partial_sums", "kernels_without_hlo_op")]
+                                        "overflowed_sums", "partial_sums", "kernels_without_hlo_op")] + [
+        ("scopes", ctypes.POINTER(_OpsScope)), ("nscopes", ctypes.c_size_t), ("scopes_self_ns", ctypes.c_double),
+        ("sources", ctypes.POINTER(_Op)), ("nsources", ctypes.c_size_t), ("has_hlo", ctypes.c_int),
+        ("hlo", _OpsHlo)]
 
 
 class _MemoryOpts(ctypes.Structure):

@@ -1230,6 +1230,37 @@ int an_ops_finish(struct an_ops_result *r, struct xp_err *err)
 	return 0;
 }
 
+void an_ops_hlo_count(const struct an_ops_result *r, struct an_ops_hlo_counts *c)
+{
+	size_t i;
+
+	memset(c, 0, sizeof(*c));
+	for (i = 0; i < r->nrows; i++) {
+		const struct an_op_row *row = &r->rows[i];
+
+		c->ops++;
+		if (row->hlo_state == AN_OP_HLO_FOUND) {
+			c->found++;
+			c->found_without_op_name += !*row->scope;
+		} else if (row->hlo_state == AN_OP_HLO_NOT_FOUND) {
+			c->not_in_hlo++;
+		} else {
+			c->without_hlo++;
+		}
+	}
+}
+
+int64_t an_ops_scopes_total(const struct an_ops_result *r)
+{
+	int64_t all = 0;
+	size_t i;
+
+	for (i = 0; i < r->nscopes; i++)
+		if (r->scopes[i].parent == SIZE_MAX)
+			all = xp_sat_add(all, r->scopes[i].total_ps);
+	return all;
+}
+
 void an_ops_want_lines(const char *plane, const char *const *names, size_t n, unsigned char *want,
 		       void *device_pattern)
 {

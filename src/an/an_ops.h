@@ -192,6 +192,14 @@ int an_ops_wants_plane(const struct an_ops_opts *o, const char *plane);
 #define AN_OPS_KEYS                                                                      \
 	(AN_KIND_KEYS | 1u << XP_K_FLOPS | 1u << XP_K_MODEL_FLOPS | 1u << XP_K_BYTES_ACCESSED | \
 	 1u << XP_K_HLO_CATEGORY | 1u << XP_K_HLO_MODULE | 1u << XP_K_PROGRAM_ID | 1u << XP_K_HLO_OP)
+/* Where a result's ops were found in the HLO (opts.hlo): each op in one of found, not_in_hlo, without_hlo. */
+struct an_ops_hlo_counts {
+	size_t ops, found, found_without_op_name, not_in_hlo, without_hlo;
+};
+void an_ops_hlo_count(const struct an_ops_result *r, struct an_ops_hlo_counts *c);
+/* The scope tree's total (its roots' totals, saturating): the sync and GPU ops' self time. */
+int64_t an_ops_scopes_total(const struct an_ops_result *r);
+
 /* Pools src (an input's result) into dst; src is left as it was. */
 int an_ops_merge(struct an_ops_result *dst, const struct an_ops_result *src, struct xp_err *err);
 /* Sorts the rows, computes shares and bounds, and the categories. */

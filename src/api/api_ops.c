@@ -16,7 +16,8 @@ _Static_assert(XPS_OPS_SORT_TIME == (int)AN_OPS_SORT_TIME && XPS_OPS_SORT_SELF =
 /* The caller's struct xps_ops is the first member: its pointer is the holder's. */
 struct ops_holder {
 	struct xps_ops pub;
-	struct xps_op *rows, *cats;
+	struct xps_op *rows, *cats, *sources;
+	struct xps_ops_scope *scopes;
 	struct xps_ops_line lines[AN_OP_LINES];
 	struct xps_ops_device *devices;
 	struct an_ops_result res;	/* the rows' strings */
@@ -57,6 +58,31 @@ static void fill_row(struct xps_op *o, const struct an_op_row *row, int cat)
 	o->bound_by = an_bound_name(row->bound);
 }
 
+static void fill_scopes(struct ops_holder *h)
+{
+	const struct an_ops_result *r = &h->res;
+	int64_t all = an_ops_scopes_total(r);
+	size_t i;
+
+	for (i = 0; i < r->nscopes; i++) {
+		const struct an_scope_node *n = &r->scopes[i];
+		const struct an_op_row *top = &r->rows[n->top];
+		struct xps_ops_scope *x = &h->scopes[i];
+
+		x->scope = n->path;
+		x->name = n->name;
+		x->depth = n->depth;
+		x->total_ns = api_ns((double)n->total_ps);
+		x->self_ns = api_ns((double)n->self_ps);
+		x->share = all > 0 ? (double)n->total_ps / (double)all : 0;
+		x->occurrences = n->occurrences;
+		x->top_op = top->name;
+		x->top_op_module = top->module;
+		x->top_op_program_id = top->program_id;
+		x->has_top_op_program_id = top->has_program_id;
+	}
+}
+
 static int fill(struct ops_holder *h, struct xp_err *err)
 {
 	const struct an_ops_result *r = &h->res;
@@ -64,8 +90,12 @@ static int fill(struct ops_holder *h, struct xp_err *err)
 	size_t i, n = 0;
 
 	if (API_CALLOC(h->rows, r->nrows + 1, err) || API_CALLOC(h->cats, r->ncats + 1, err) ||
-	    API_CALLOC(h->devices, r->ndevices + 1, err))
+	    API_CALLOC(h->devices, r->ndevices + 1, err) || API_CALLOC(h->sources, r->nsources + 1, err) ||
+	    API_CALLOC(h->scopes, r->nscopes + 1, err))
 		return XP_ERR_NOMEM;
+	for (i = 0; i < r->nsources; i++)
+		fill_row(&h->sources[i], &r->sources[i], 1);
+	fill_scopes(h);
 	for (i = 0; i < r->nrows; i++)
 		fill_row(&h->rows[i], &r->rows[i], 0);
 	for (i = 0; i < r->ncats; i++)
@@ -107,6 +137,18 @@ static int fill(struct ops_holder *h, struct xp_err *err)
 	o->overflowed_sums = r->overflows;
 	o->partial_sums = r->partial_sums;
 	o->kernels_without_hlo_op = r->kernels_no_op;
+	o->sources = h->sources;
+	o->nsources = r->opts.by_source ? r->nsources : 0;
+	o->scopes = h->scopes;
+	o->nscopes = r->nscopes;
+	o->scopes_self_ns = api_ns((double)an_ops_scopes_total(r));
+	if ((o->has_hlo = r->opts.hlo)) {
+		struct an_ops_hlo_counts c;
+
+		an_ops_hlo_count(r, &c);
+		o->hlo = (struct xps_ops_hlo){c.ops, c.found, c.found_without_op_name, c.not_in_hlo, c.without_hlo,
+					      r->hlo_modules, r->hlo_failed, r->hlo_inputs_without};
+	}
 	return 0;
 }
 
@@ -128,6 +170,9 @@ int xps_ops_compute(xps_trace *const *traces, size_t ntraces, const struct xps_o
 	}
 	po.device = opts ? opts->device : NULL;
 	po.by_category = opts && opts->by_category;
+	po.by_scope = opts && opts->by_scope;
+	po.by_source = opts && opts->by_source;
+	po.hlo = po.by_scope || po.by_source;
 	po.sort = opts ? (enum an_ops_sort)opts->sort : AN_OPS_SORT_TIME;
 	if ((ret = API_CALLOC(h, 1, &err)))
 		goto out;
@@ -151,6 +196,8 @@ void xps_ops_free(struct xps_ops *o)
 	an_ops_release(&h->res);
 	free(h->rows);
 	free(h->cats);
+	free(h->sources);
+	free(h->scopes);
 	free(h->devices);
 	free(h);
 }

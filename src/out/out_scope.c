@@ -11,40 +11,16 @@
 
 #define PLURAL(n) ((n) == 1 ? "" : "s")
 
-struct hlo_counts {
-	size_t ops, found, not_found, no_module, no_op_name;
-};
-
-static void count_hlo(const struct an_ops_result *r, struct hlo_counts *c)
-{
-	size_t i;
-
-	memset(c, 0, sizeof(*c));
-	for (i = 0; i < r->nrows; i++) {
-		const struct an_op_row *row = &r->rows[i];
-
-		c->ops++;
-		if (row->hlo_state == AN_OP_HLO_FOUND) {
-			c->found++;
-			c->no_op_name += !*row->scope;
-		} else if (row->hlo_state == AN_OP_HLO_NOT_FOUND) {
-			c->not_found++;
-		} else {
-			c->no_module++;
-		}
-	}
-}
-
 void out_ops_hlo_line(FILE *f, const struct an_ops_result *r)
 {
-	struct hlo_counts c;
+	struct an_ops_hlo_counts c;
 
 	if (!r->opts.hlo)
 		return;
-	count_hlo(r, &c);
+	an_ops_hlo_count(r, &c);
 	fprintf(f, "HLO: of %zu op%s %zu found in their module's HLO (%zu without an op name), %zu not in it, "
 		   "%zu without one module's HLO to look in; the inputs carry the HLO of %zu module%s", c.ops, PLURAL(c.ops),
-		c.found, c.no_op_name, c.not_found, c.no_module, r->hlo_modules, PLURAL(r->hlo_modules));
+		c.found, c.found_without_op_name, c.not_in_hlo, c.without_hlo, r->hlo_modules, PLURAL(r->hlo_modules));
 	if (r->hlo_failed)
 		fprintf(f, " (%zu of those that ran did not decode)", r->hlo_failed);
 	if (r->hlo_inputs_without)
@@ -54,17 +30,17 @@ void out_ops_hlo_line(FILE *f, const struct an_ops_result *r)
 
 void out_ops_hlo_json(struct cJSON *doc, const struct an_ops_result *r)
 {
-	struct hlo_counts c;
+	struct an_ops_hlo_counts c;
 	cJSON *o;
 
 	if (!r->opts.hlo || !(o = cJSON_AddObjectToObject(doc, "hlo")))
 		return;
-	count_hlo(r, &c);
+	an_ops_hlo_count(r, &c);
 	cJSON_AddNumberToObject(o, "ops", (double)c.ops);
 	cJSON_AddNumberToObject(o, "found", (double)c.found);
-	cJSON_AddNumberToObject(o, "found_without_op_name", (double)c.no_op_name);
-	cJSON_AddNumberToObject(o, "not_in_hlo", (double)c.not_found);
-	cJSON_AddNumberToObject(o, "without_hlo", (double)c.no_module);
+	cJSON_AddNumberToObject(o, "found_without_op_name", (double)c.found_without_op_name);
+	cJSON_AddNumberToObject(o, "not_in_hlo", (double)c.not_in_hlo);
+	cJSON_AddNumberToObject(o, "without_hlo", (double)c.without_hlo);
 	cJSON_AddNumberToObject(o, "modules", (double)r->hlo_modules);
 	cJSON_AddNumberToObject(o, "modules_not_decoded", (double)r->hlo_failed);
 	cJSON_AddNumberToObject(o, "inputs_without_hlo", (double)r->hlo_inputs_without);
@@ -107,9 +83,7 @@ static int scopes_json(FILE *f, const struct an_ops_result *r, const unsigned ch
 		return -1;
 	cJSON_AddStringToObject(doc, "by", "scope");
 	cJSON_AddNumberToObject(doc, "inputs", (double)r->inputs);
-	for (i = 0; i < r->nscopes; i++)
-		if (r->scopes[i].parent == SIZE_MAX)
-			all = xp_sat_add(all, r->scopes[i].total_ps);
+	all = an_ops_scopes_total(r);
 	out_json_add_ns(doc, "self_ns", (double)all);
 	out_ops_hlo_json(doc, r);
 	a = cJSON_AddArrayToObject(doc, "scopes");
@@ -156,9 +130,7 @@ int out_ops_scopes(FILE *f, enum out_mode mode, const struct an_ops_result *r, s
 		ret = scopes_json(f, r, show, notes);
 		goto out;
 	}
-	for (i = 0; i < r->nscopes; i++)
-		if (r->scopes[i].parent == SIZE_MAX)
-			all = xp_sat_add(all, r->scopes[i].total_ps);
+	all = an_ops_scopes_total(r);
 	for (k = 0; k < 2; k++)
 		out_tcol_init(&col[k], st ? st->unit : OUT_UNIT_AUTO);
 	for (i = 0; i < r->nscopes; i++)
