@@ -10,7 +10,7 @@
 
 /* A fused computation's FLOPs, found once per call of an_cost_of: shared bodies cost no time again, cycles end. */
 struct comp_memo {
-	int state;		/* 0 not yet, 1 being summed (met again: a cycle), 2 done */
+	int state;		/* 0 not yet, 1 being summed (met then: a fusion calling itself), 2 done */
 	int known;
 	uint64_t flops;
 	const char *unknown;
@@ -19,10 +19,7 @@ struct comp_memo {
 struct cost_ctx {
 	const struct xp_hlo_module *m;
 	struct comp_memo *memo;	/* per computation */
-	int depth;		/* fused computations being summed, one in another */
 };
-
-#define MAX_NEST 64	/* fusions within fusions followed this deep (each a level of C recursion) */
 
 static uint64_t elements(const struct xp_hlo_shape *s, int *ok)
 {
@@ -201,27 +198,37 @@ static uint64_t reducer_ops(const struct xp_hlo_module *m, const struct xp_hlo_i
 	return n ? n : 1;
 }
 
-/* The FLOPs of computation k's instructions. */
-static const struct comp_memo *comp_flops(struct cost_ctx *x, size_t k)
+/* A fusion's FLOPs: the sums of the computations it calls, which fill_memo has summed. */
+static void fusion_flops(struct cost_ctx *x, const struct xp_hlo_instr *ins, struct an_cost *c)
+{
+	size_t k;
+
+	c->flops = 0;
+	c->flops_known = 1;
+	for (k = 0; k < ins->ncalled; k++) {
+		const struct comp_memo *b = &x->memo[ins->called[k]];
+
+		if (b->state != 2) {	/* still being summed: it calls itself */
+			c->flops_known = 0;
+			if (!c->unknown)
+				c->unknown = "fusion calling itself";
+		} else if (!b->known) {
+			c->flops_known = 0;
+			if (!c->unknown)
+				c->unknown = b->unknown;
+		} else if (xp_sat_add_to_u64(&c->flops, b->flops)) {
+			c->flops_known = 0;
+		}
+	}
+}
+
+/* Sums computation k's instructions, the computations its fusions call summed before. */
+static void sum_comp(struct cost_ctx *x, size_t k)
 {
 	struct comp_memo *me = &x->memo[k];
 	const struct xp_hlo_comp *comp = &x->m->comps[k];
 	size_t j;
 
-	if (me->state == 2)
-		return me;
-	if (me->state == 1) {	/* a computation that calls itself: no cost */
-		static const struct comp_memo cycle = {2, 0, 0, "fusion calling itself"};
-
-		return &cycle;
-	}
-	if (x->depth >= MAX_NEST) {	/* not remembered: met again higher up, it may be summed there */
-		static const struct comp_memo deep = {2, 0, 0, "fusions nested too deep"};
-
-		return &deep;
-	}
-	x->depth++;
-	me->state = 1;
 	me->known = 1;
 	me->flops = 0;
 	for (j = 0; j < comp->n; j++) {
@@ -238,27 +245,57 @@ static const struct comp_memo *comp_flops(struct cost_ctx *x, size_t k)
 		}
 	}
 	me->state = 2;
-	x->depth--;
-	return me;
 }
 
-static void fusion_flops(struct cost_ctx *x, const struct xp_hlo_instr *ins, struct an_cost *c)
+/*
+ * Sums every computation the fusions under ins call, callees first, with a
+ * stack of its own (no C recursion: a chain of 100,000 fusions overflowed
+ * the stack once): each computation summed once, a computation met while
+ * being summed (a fusion calling itself) left unknown. -1 when out of memory.
+ */
+static int fill_memo(struct cost_ctx *x, const struct xp_hlo_instr *root)
 {
-	size_t k;
+	struct frame {
+		size_t k, j, i;	/* computation, its instruction, that instruction's called computation */
+	} *st = malloc((x->m->ncomps ? x->m->ncomps : 1) * sizeof(*st));
+	size_t sp = 0, i;
 
-	c->flops = 0;
-	c->flops_known = 1;
-	for (k = 0; k < ins->ncalled; k++) {
-		const struct comp_memo *b = comp_flops(x, ins->called[k]);
+	if (!st)
+		return -1;
+	for (i = 0; i <= root->ncalled; i++) {
+		if (i < root->ncalled && x->memo[root->called[i]].state == 0) {
+			x->memo[root->called[i]].state = 1;
+			st[sp++] = (struct frame){root->called[i], 0, 0};
+		}
+		while (sp) {
+			struct frame *f = &st[sp - 1];
+			const struct xp_hlo_comp *comp = &x->m->comps[f->k];
+			int pushed = 0;
 
-		if (!b->known) {
-			c->flops_known = 0;
-			if (!c->unknown)
-				c->unknown = b->unknown;
-		} else if (xp_sat_add_to_u64(&c->flops, b->flops)) {
-			c->flops_known = 0;
+			while (f->j < comp->n && !pushed) {
+				const struct xp_hlo_instr *ins = &x->m->instrs[comp->first + f->j];
+
+				if (!strcmp(ins->opcode, "fusion") && f->i < ins->ncalled) {
+					size_t c = ins->called[f->i++];
+
+					if (x->memo[c].state == 0) {
+						x->memo[c].state = 1;
+						st[sp++] = (struct frame){c, 0, 0};
+						pushed = 1;
+					}
+					continue;
+				}
+				f->j++;
+				f->i = 0;
+			}
+			if (pushed)
+				continue;
+			sum_comp(x, f->k);
+			sp--;
 		}
 	}
+	free(st);
+	return 0;
 }
 
 static void flops_of(struct cost_ctx *x, const struct xp_hlo_instr *ins, struct an_cost *c)
@@ -350,13 +387,14 @@ static void flops_of(struct cost_ctx *x, const struct xp_hlo_instr *ins, struct 
 
 int an_cost_of(const struct xp_hlo_module *m, const struct xp_hlo_instr *ins, struct an_cost *c)
 {
-	struct cost_ctx x = {m, calloc(m->ncomps ? m->ncomps : 1, sizeof(*x.memo)), 0};
+	struct cost_ctx x = {m, calloc(m->ncomps ? m->ncomps : 1, sizeof(*x.memo))};
 	int ok = 1;
 	uint64_t b = 0;
 	size_t k;
 
 	memset(c, 0, sizeof(*c));
-	if (!x.memo) {
+	if (!x.memo || (!strcmp(ins->opcode, "fusion") && fill_memo(&x, ins))) {
+		free(x.memo);
 		c->unknown = "out of memory";
 		return -1;
 	}

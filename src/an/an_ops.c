@@ -839,6 +839,41 @@ int an_ops_wants_plane(const struct an_ops_opts *o, const char *plane)
 	return an_is_device_plane(plane) && (!o->device || an_device_matches(plane, o->device));
 }
 
+/* The device planes of t into r, without the HLO. */
+static int an_ops_add_plain(struct an_ops_result *r, struct xp_trace *t, struct xp_err *err)
+{
+	size_t i;
+	int ret = 0;
+
+	r->inputs++;
+	for (i = 0; i < t->nplanes && !ret; i++)
+		if (an_ops_wants_plane(&r->opts, t->planes[i].name))
+			ret = an_ops_add_plane(r, t, i, err);
+	return ret;
+}
+
+static int cmp_opt_str(const char *a, const char *b)
+{
+	return a && b ? strcmp(a, b) : (a != NULL) - (b != NULL);
+}
+
+/*
+ * Whether src's join is to be kept over dst's: a better state, or (two
+ * inputs finding it, which only a shared program id gives) the smaller
+ * scope and source, so that pooling in any order gives the same.
+ */
+static int hlo_better(const struct an_op_row *src, const struct an_op_row *dst)
+{
+	int c;
+
+	if (src->hlo_state != dst->hlo_state)
+		return src->hlo_state > dst->hlo_state;
+	if (src->hlo_state != AN_OP_HLO_FOUND)
+		return 0;
+	c = cmp_opt_str(src->scope, dst->scope);
+	return c ? c < 0 : cmp_opt_str(src->source, dst->source) < 0;
+}
+
 /* Sets a row's join to its HLO (copies of scope and source); -1 when out of memory. */
 static int row_hlo_set(struct an_op_row *row, enum an_op_hlo state, const char *scope, const char *source)
 {
@@ -907,16 +942,21 @@ out:
 
 int an_ops_add(struct an_ops_result *r, struct xp_trace *t, struct xp_err *err)
 {
-	size_t i;
-	int ret = 0;
+	struct an_ops_result one;
+	int ret;
 
-	r->inputs++;
-	for (i = 0; i < t->nplanes && !ret; i++)
-		if (an_ops_wants_plane(&r->opts, t->planes[i].name))
-			ret = an_ops_add_plane(r, t, i, err);
-	if (!ret && r->opts.hlo)
-		ret = join_hlo(r, t, err);
-	return ret;
+	if (r->opts.hlo) {
+		/*
+		 * Joined alone, then pooled as merge pools inputs: an op is
+		 * looked up in its own trace's HLO only, whatever came before.
+		 */
+		an_ops_init(&one, &r->opts);
+		if (!(ret = an_ops_add_plain(&one, t, err)) && !(ret = join_hlo(&one, t, err)))
+			ret = an_ops_merge(r, &one, err);
+		an_ops_release(&one);
+		return ret;
+	}
+	return an_ops_add_plain(r, t, err);
 }
 
 /* ---- pooling and finishing -------------------------------------------------- */
@@ -973,7 +1013,7 @@ int an_ops_merge(struct an_ops_result *dst, const struct an_ops_result *src, str
 			return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
 		ridge_join(d, s->ridge, s->ridge_differs, is_new);
 		row_add(d, s);
-		if (s->hlo_state > d->hlo_state && row_hlo_set(d, s->hlo_state, s->scope, s->source))
+		if (hlo_better(s, d) && row_hlo_set(d, s->hlo_state, s->scope, s->source))
 			return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
 	}
 	dst->hlo_modules += src->hlo_modules;

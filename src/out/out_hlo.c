@@ -17,25 +17,35 @@ static void put(FILE *f, int raw, const char *s)
 		out_put_text(f, s);
 }
 
-#define SHAPE_PARTS 8	/* a tuple's parts written; more are counted */
+/*
+ * What a line of HLO text shows, so that an instruction's text stays a
+ * line whatever the trace says: a shape's first 16 arrays (tuples within
+ * tuples counted), an instruction's first 64 operands and 16 called
+ * computations, a fusion body's first 1000 instructions; the rest counted.
+ */
+#define SHAPE_LEAVES 16
+#define SHOW_OPERANDS 64
+#define SHOW_CALLED 16
+#define SHOW_BODY 1000
 
-static void put_shape(FILE *f, const struct xp_hlo_shape *s)
+static void put_shape_in(FILE *f, const struct xp_hlo_shape *s, int *budget)
 {
 	const char *t = xp_hlo_type_name(s->type);
 	uint32_t i;
 
-	if (s->type == 13 || s->ntuple) {	/* TUPLE: its first parts, so that a line stays a line */
+	if (s->type == 13 || s->ntuple) {	/* TUPLE */
 		fputc('(', f);
-		for (i = 0; i < s->ntuple && i < SHAPE_PARTS; i++) {
+		for (i = 0; i < s->ntuple && *budget > 0; i++) {
 			if (i)
 				fputs(", ", f);
-			put_shape(f, &s->tuple[i]);
+			put_shape_in(f, &s->tuple[i], budget);
 		}
-		if (s->ntuple > SHAPE_PARTS)
-			fprintf(f, ", \xe2\x80\xa6 %" PRIu32 " parts", s->ntuple);
+		if (i < s->ntuple)
+			fprintf(f, "%s\xe2\x80\xa6 %" PRIu32 " parts", i ? ", " : "", s->ntuple);
 		fputc(')', f);
 		return;
 	}
+	(*budget)--;
 	if (t)
 		fputs(t, f);
 	else
@@ -46,6 +56,13 @@ static void put_shape(FILE *f, const struct xp_hlo_shape *s)
 	for (i = 0; i < s->ndims; i++)
 		fprintf(f, "%s%" PRId64, i ? "," : "", s->dims[i]);
 	fputc(']', f);
+}
+
+static void put_shape(FILE *f, const struct xp_hlo_shape *s)
+{
+	int budget = SHAPE_LEAVES;
+
+	put_shape_in(f, s, &budget);
 }
 
 static void put_i64s(FILE *f, const char *name, const int64_t *v, size_t n)
@@ -99,7 +116,7 @@ static void instr_line(FILE *f, int raw, const struct xp_hlo_module *m, const st
 	fputc('(', f);
 	if (!strcmp(ins->opcode, "parameter"))
 		fprintf(f, "%" PRId64, ins->parameter_number);
-	for (k = 0; k < ins->noperands; k++) {
+	for (k = 0; k < ins->noperands && k < SHOW_OPERANDS; k++) {
 		const struct xp_hlo_instr *op = &m->instrs[ins->operands[k]];
 
 		fputs(k ? ", " : "", f);
@@ -107,6 +124,8 @@ static void instr_line(FILE *f, int raw, const struct xp_hlo_module *m, const st
 		fputs(" %", f);
 		put(f, raw, op->name);
 	}
+	if (k < ins->noperands)
+		fprintf(f, ", \xe2\x80\xa6 %zu operands", ins->noperands);
 	fputc(')', f);
 	if (!strcmp(ins->opcode, "get-tuple-element"))
 		fprintf(f, ", index=%" PRId64, ins->tuple_index);
@@ -119,10 +138,12 @@ static void instr_line(FILE *f, int raw, const struct xp_hlo_module *m, const st
 		fputs(", kind=", f);
 		put(f, raw, ins->fusion_kind);
 	}
-	for (k = 0; k < ins->ncalled; k++) {
+	for (k = 0; k < ins->ncalled && k < SHOW_CALLED; k++) {
 		fputs(k ? ", %" : ", calls=%", f);
 		put(f, raw, m->comps[ins->called[k]].name);
 	}
+	if (k < ins->ncalled)
+		fprintf(f, ", \xe2\x80\xa6 %zu computations", ins->ncalled);
 	if (*ins->custom_call_target) {
 		fputs(", ", f);
 		put_quoted(f, raw, "custom_call_target", ins->custom_call_target);
@@ -158,22 +179,28 @@ void out_hlo_instr_line(FILE *f, const struct xp_hlo_module *m, const struct xp_
 	instr_line(f, 0, m, ins);
 }
 
-/* The computations a fusion calls, each as "%name {", its instructions indented, "}". */
+/* The computations a fusion calls (each once, the first SHOW_CALLED), each as "%name {", its instructions indented, "}". */
 static void fusion_body(FILE *f, int raw, const struct xp_hlo_module *m, const struct xp_hlo_instr *ins)
 {
-	size_t k, j;
+	size_t k, j, e;
 
-	for (k = 0; k < ins->ncalled; k++) {
+	for (k = 0; k < ins->ncalled && k < SHOW_CALLED; k++) {
 		const struct xp_hlo_comp *c = &m->comps[ins->called[k]];
 
+		for (e = 0; e < k && ins->called[e] != ins->called[k]; e++)
+			;
+		if (e < k)
+			continue;	/* called again: written once */
 		fputc('%', f);
 		put(f, raw, c->name);
 		fputs(" {\n", f);
-		for (j = 0; j < c->n; j++) {
+		for (j = 0; j < c->n && j < SHOW_BODY; j++) {
 			fputs("  ", f);
 			instr_line(f, raw, m, &m->instrs[c->first + j]);
 			fputc('\n', f);
 		}
+		if (j < c->n)
+			fprintf(f, "  \xe2\x80\xa6 %zu instructions\n", c->n);
 		fputs("}\n", f);
 	}
 }
@@ -253,8 +280,9 @@ static int instrs_json(FILE *f, const char *path, const struct out_hlo_found *fo
 		out_json_add_str_or_null(o, "custom_call_target",
 					 *ins->custom_call_target ? ins->custom_call_target : NULL);
 		ops = cJSON_AddArrayToObject(o, "operands");
-		for (k = 0; k < ins->noperands; k++)
+		for (k = 0; k < ins->noperands && k < SHOW_OPERANDS; k++)
 			cJSON_AddItemToArray(ops, cJSON_CreateString(m->instrs[ins->operands[k]].name));
+		cJSON_AddNumberToObject(o, "operand_count", (double)ins->noperands);
 		an_cost_of(m, ins, &cost);
 		out_json_add_u64_if(o, "flops", cost.flops_known, cost.flops);
 		out_json_add_u64_if(o, "bytes_accessed", cost.bytes_known, cost.bytes);

@@ -441,10 +441,10 @@ static void test_too_many(void)
 }
 
 /*
- * A chain of fusions, each calling the next computation: 40 deep costs
- * their last body's add; 100 deep is past the 64 the model follows (each
- * level a C recursion: a chain of 100,000 once overflowed the stack).
- * One instruction calling 3,000 computations has them all.
+ * A chain of fusions, each calling the next computation, 40, 100 and
+ * 100,000 deep: each costs its last body's add (a chain of 100,000 once
+ * overflowed the stack, each level a C recursion). One instruction calling
+ * 3,000 computations has them all.
  */
 static void test_chains(void)
 {
@@ -489,12 +489,7 @@ static void test_chains(void)
 		CHECK_INT(xp_hlo_decode(buf, len, &m, &err), 0);
 		if (m) {
 			CHECK_INT(an_cost_of(m, xp_hlo_instr_named(m, "f.0"), &c), 0);
-			if (depth < 64) {
-				CHECK(c.flops_known && c.flops == 4);
-			} else {
-				CHECK(!c.flops_known);
-				CHECK_STR(c.unknown, "fusions nested too deep");
-			}
+			CHECK(c.flops_known && c.flops == 4);	/* summed with a stack of its own, however deep */
 		}
 		xp_hlo_free(m);
 		free(buf);
