@@ -2,6 +2,7 @@
 #include "an_ops.h"
 
 #include <ctype.h>
+#include <stddef.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 #include "an_hlo.h"
 #include "an_kind.h"
 #include "xp_sat.h"
+#include "xp_sort.h"
 #include "xp_stray.h"
 
 /*
@@ -71,8 +73,6 @@ static void row_free(struct an_op_row *row)
 	free(row->hlo);
 	free(row->category);
 	free(row->module);
-	free(row->scope);
-	free(row->source);
 }
 
 void an_ops_release(struct an_ops_result *r)
@@ -96,6 +96,8 @@ void an_ops_release(struct an_ops_result *r)
 	free(r->devices);
 	xp_hmap_release(&r->by_key_);
 	xp_hmap_release(&r->dev_ids_);
+	xp_hmap_release(&r->strs_ix_);
+	xp_strv_free(r->strs_, r->nstrs_);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -874,61 +876,93 @@ static int hlo_better(const struct an_op_row *src, const struct an_op_row *dst)
 	return c ? c < 0 : cmp_opt_str(src->source, dst->source) < 0;
 }
 
-/* Sets a row's join to its HLO (copies of scope and source); -1 when out of memory. */
-static int row_hlo_set(struct an_op_row *row, enum an_op_hlo state, const char *scope, const char *source)
+/* s kept once in r (rows of one instruction share its op name, however long); NULL when out of memory. */
+static const char *intern(struct an_ops_result *r, const char *s)
 {
-	char *sc = scope ? strdup(scope) : NULL, *so = source ? strdup(source) : NULL;
+	size_t v = r->nstrs_;
+	char *copy;
+	int k;
 
-	if ((scope && !sc) || (source && !so)) {
-		free(sc);
-		free(so);
-		return -1;
+	/* room and the copy first: the index then never names a string not kept */
+	if (xp_grow(&r->strs_, &r->strs_cap_, r->nstrs_, sizeof(*r->strs_), 16) || !(copy = strdup(s)))
+		return NULL;
+	if ((k = xp_hmap_get_or_put(&r->strs_ix_, s, &v)) != 0) {
+		free(copy);
+		return k < 0 ? NULL : r->strs_[v];
 	}
-	free(row->scope);
-	free(row->source);
+	r->strs_[r->nstrs_] = copy;
+	return r->strs_[r->nstrs_++];
+}
+
+/* Sets a row's join to its HLO (scope and source kept in r's strings); -1 when out of memory. */
+static int row_hlo_set(struct an_ops_result *r, struct an_op_row *row, enum an_op_hlo state, const char *scope,
+		       const char *source)
+{
+	const char *sc = scope ? intern(r, scope) : NULL, *so = source ? intern(r, source) : NULL;
+
+	if ((scope && !sc) || (source && !so))
+		return -1;
 	row->scope = sc;
 	row->source = so;
 	row->hlo_state = state;
 	return 0;
 }
 
+/* An op row and the module its HLO is in, to decode one module at a time. */
+struct join_pick {
+	uint64_t entry;
+	size_t row;
+};
+
 /* Each row not yet found in an HLO looked up in t's (opts.hlo). */
 static int join_hlo(struct an_ops_result *r, struct xp_trace *t, struct xp_err *err)
 {
 	struct an_hlo_set s = {0};
-	size_t i;
+	struct join_pick *pick = NULL;
+	size_t i, k, n = 0;
 	int ret, nomem = 0;
 
 	if ((ret = an_hlo_find(&s, t, err)))
 		goto out;
 	r->hlo_modules += s.n;
 	r->hlo_inputs_without += !s.n;
+	if (!(pick = malloc((r->nrows ? r->nrows : 1) * sizeof(*pick))))
+		goto nomem;
 	for (i = 0; i < r->nrows; i++) {
 		struct an_op_row *row = &r->rows[i];
 		struct an_hlo_entry *e;
-		const struct xp_hlo_module *m = NULL;
-		const struct xp_hlo_instr *ins = NULL;
-		enum an_op_hlo state;
-		char *src = NULL;
 
-		if (row->hlo_state == AN_OP_HLO_FOUND)
-			continue;
+		if (row->hlo_state >= AN_OP_HLO_NO_MODULE)
+			continue;	/* joined already (a result is joined once per input: an_ops_add) */
 		if ((e = an_hlo_lookup(&s, row->module, row->program_id, row->has_program_id)))
-			m = an_hlo_module(&s, e, &nomem);
+			pick[n++] = (struct join_pick){(uint64_t)(e - s.e), i};
+		else if (row_hlo_set(r, row, AN_OP_HLO_NO_MODULE, NULL, NULL))
+			goto nomem;
+	}
+	/* module by module, each decoded once and let go before the next */
+	if (xp_sort_by_u64(pick, n, sizeof(*pick), offsetof(struct join_pick, entry)))
+		goto nomem;
+	for (i = 0; i < n; i = k) {
+		struct an_hlo_entry *e = &s.e[pick[i].entry];
+		const struct xp_hlo_module *m = an_hlo_module(&s, e, &nomem);
+
 		if (nomem)
 			goto nomem;
-		if (m)
-			ins = an_hlo_op(m, row->name);
-		state = ins ? AN_OP_HLO_FOUND : m ? AN_OP_HLO_NOT_FOUND : AN_OP_HLO_NO_MODULE;
-		/* only ever raised, as merge does: several inputs in one result give the same in any order */
-		if (state <= row->hlo_state)
-			continue;
-		if (ins && *ins->source_file && asprintf(&src, "%s:%d", ins->source_file, (int)ins->source_line) < 0)
-			goto nomem;
-		ret = row_hlo_set(row, state, ins ? ins->op_name : NULL, src);
-		free(src);
-		if (ret)
-			goto nomem;
+		for (k = i; k < n && pick[k].entry == pick[i].entry; k++) {
+			struct an_op_row *row = &r->rows[pick[k].row];
+			const struct xp_hlo_instr *ins = m ? an_hlo_op(m, row->name) : NULL;
+			char *src = NULL;
+
+			if (ins && *ins->source_file &&
+			    asprintf(&src, "%s:%d", ins->source_file, (int)ins->source_line) < 0)
+				goto nomem;
+			ret = row_hlo_set(r, row, ins ? AN_OP_HLO_FOUND : m ? AN_OP_HLO_NOT_FOUND : AN_OP_HLO_NO_MODULE,
+					  ins ? ins->op_name : NULL, src);
+			free(src);
+			if (ret)
+				goto nomem;
+		}
+		an_hlo_forget(e);
 	}
 	r->hlo_failed += s.failed;
 	ret = 0;
@@ -936,6 +970,7 @@ static int join_hlo(struct an_ops_result *r, struct xp_trace *t, struct xp_err *
 nomem:
 	ret = xp_err_set(err, XP_ERR_NOMEM, "out of memory");
 out:
+	free(pick);
 	an_hlo_set_release(&s);
 	return ret;
 }
@@ -1013,7 +1048,7 @@ int an_ops_merge(struct an_ops_result *dst, const struct an_ops_result *src, str
 			return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
 		ridge_join(d, s->ridge, s->ridge_differs, is_new);
 		row_add(d, s);
-		if (hlo_better(s, d) && row_hlo_set(d, s->hlo_state, s->scope, s->source))
+		if (hlo_better(s, d) && row_hlo_set(dst, d, s->hlo_state, s->scope, s->source))
 			return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
 	}
 	dst->hlo_modules += src->hlo_modules;

@@ -110,9 +110,9 @@ struct an_op_row {
 	double ridge;		/* 0: no device had both peaks */
 	int ridge_differs;	/* its devices had different ridge points: no bound */
 	enum an_bound bound;	/* after finish */
-	/* opts.hlo: its instruction's op_name ("" when it has none) and "file:line" (NULL: none) */
+	/* opts.hlo: its instruction's op_name ("" when it has none) and "file:line" (NULL: none), the result's */
 	enum an_op_hlo hlo_state;
-	char *scope, *source;
+	const char *scope, *source;
 };
 
 struct an_ops_device {
@@ -161,6 +161,9 @@ struct an_ops_result {
 	size_t nsources;
 	/* private */
 	struct xp_hmap by_key_, dev_ids_;
+	struct xp_hmap strs_ix_;	/* scopes and sources, each kept once */
+	char **strs_;
+	size_t nstrs_, strs_cap_;
 };
 
 /*

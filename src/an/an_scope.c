@@ -30,7 +30,7 @@ static size_t node_of(struct xp_hmap *ix, struct an_scope_node **nodes, size_t *
 		      const char *frame, size_t flen)
 {
 	char *key = NULL, *path;
-	size_t v = *n, plen = parent == SIZE_MAX ? 0 : strlen((*nodes)[parent].path);
+	size_t v = *n, plen = parent == SIZE_MAX ? 0 : (*nodes)[parent].path_len;
 	int r;
 
 	if (asprintf(&key, "%zx\x1f%.*s", parent, (int)flen, frame) < 0)
@@ -49,6 +49,7 @@ static size_t node_of(struct xp_hmap *ix, struct an_scope_node **nodes, size_t *
 	path[plen + flen] = '\0';
 	memset(&(*nodes)[*n], 0, sizeof(**nodes));
 	(*nodes)[*n].path = path;
+	(*nodes)[*n].path_len = plen + flen;
 	(*nodes)[*n].name = strndup(frame, flen);
 	(*nodes)[*n].depth = parent == SIZE_MAX ? 0 : (*nodes)[parent].depth + 1;
 	(*nodes)[*n].parent = parent;

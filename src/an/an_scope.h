@@ -24,6 +24,7 @@ struct an_scope_item {
 struct an_scope_node {
 	char *name;		/* its frame */
 	char *path;		/* its frames from the root, '/'-separated */
+	size_t path_len;
 	size_t depth;		/* 0 for a root */
 	size_t parent;		/* index in the node array; SIZE_MAX for a root */
 	int64_t self_ps;	/* items whose path ends here (saturating) */

@@ -171,7 +171,14 @@ int cmd_hlo(int argc, char **argv)
 		ret = EXIT_NOMATCH;
 		goto out;
 	}
-	if (mark_ops(&s, &r) || decode_all(&s, pos[0], module, op, &found, &nfound, &notes)) {
+	if (mark_ops(&s, &r)) {
+		cmd_error("out of memory");
+		ret = EXIT_ERROR;
+		goto out;
+	}
+	for (i = 0; i < s.n; i++)	/* decoded again one at a time below: not all held at once */
+		an_hlo_forget(&s.e[i]);
+	if (decode_all(&s, pos[0], module, op, &found, &nfound, &notes)) {
 		cmd_error("out of memory");
 		ret = EXIT_ERROR;
 		goto out;

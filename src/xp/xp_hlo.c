@@ -36,10 +36,14 @@ enum { WALK_OK, WALK_MALFORMED, WALK_DEEP, WALK_LARGE };
  * XP_HLO_MAX_DEPTH, or more than XP_HLO_MAX_INSTRUCTIONS instructions.
  * level: 0 HloProto, 1 module, 2 computation, 3 instruction, 4 and more a shape.
  */
-static int hlo_walk(const uint8_t *p, const uint8_t *end, int level, size_t *ninstrs)
+struct walk_counts {
+	size_t instrs, comps, shapes;
+};
+
+static int hlo_walk(const uint8_t *p, const uint8_t *end, int level, struct walk_counts *n)
 {
 	while (p < end) {
-		uint64_t key, n;
+		uint64_t key, len;
 		uint32_t field, type;
 		int r;
 
@@ -49,7 +53,7 @@ static int hlo_walk(const uint8_t *p, const uint8_t *end, int level, size_t *nin
 		type = key & 7;
 		switch (type) {
 		case 0:
-			if (hlo_varint(&p, end, &n))
+			if (hlo_varint(&p, end, &len))
 				return WALK_MALFORMED;
 			break;
 		case 1:
@@ -65,18 +69,20 @@ static int hlo_walk(const uint8_t *p, const uint8_t *end, int level, size_t *nin
 		case 2: {
 			int next = -1;
 
-			if (hlo_varint(&p, end, &n) || n > (uint64_t)(end - p))
+			if (hlo_varint(&p, end, &len) || len > (uint64_t)(end - p))
 				return WALK_MALFORMED;
 			if ((level == 0 && field == 1) || (level == 1 && field == 3) || (level == 2 && field == 2) ||
 			    (level == 3 && field == 3) || (level >= 4 && field == 4))
 				next = level + 1;
-			if (next == 3 && ++*ninstrs > XP_HLO_MAX_INSTRUCTIONS)
+			if ((next == 2 && ++n->comps > XP_HLO_MAX_COMPUTATIONS) ||
+			    (next == 3 && ++n->instrs > XP_HLO_MAX_INSTRUCTIONS) ||
+			    (next >= 5 && ++n->shapes > XP_HLO_MAX_SHAPES))
 				return WALK_LARGE;
 			if (next > 4 + XP_HLO_MAX_DEPTH)
 				return WALK_DEEP;
-			if (next > 0 && (r = hlo_walk(p, p + n, next, ninstrs)))
+			if (next > 0 && (r = hlo_walk(p, p + len, next, n)))
 				return r;
-			p += n;
+			p += len;
 			break;
 		}
 		default:
@@ -431,11 +437,12 @@ int xp_hlo_decode(const void *buf, size_t len, struct xp_hlo_module **out, struc
 	Xla__HloProto *pb = NULL;
 	const Xla__HloModuleProto *mp;
 	struct xp_hlo_module *m = NULL;
-	size_t i, j, n = 0, k;
+	size_t i, j, n, k;
+	struct walk_counts counts = {0, 0, 0};
 	int ret = XP_ERR_NOMEM;
 
 	*out = NULL;
-	switch (hlo_walk(buf, (const uint8_t *)buf + len, 0, &n)) {
+	switch (hlo_walk(buf, (const uint8_t *)buf + len, 0, &counts)) {
 	case WALK_MALFORMED:
 		ret = xp_err_set(err, XP_ERR_FORMAT, "not a valid xla.HloProto (malformed)");
 		goto out;
@@ -444,8 +451,8 @@ int xp_hlo_decode(const void *buf, size_t len, struct xp_hlo_module **out, struc
 				 XP_HLO_MAX_DEPTH);
 		goto out;
 	case WALK_LARGE:
-		ret = xp_err_set(err, XP_ERR_LIMIT, "an xla.HloProto of more than %d instructions",
-				 XP_HLO_MAX_INSTRUCTIONS);
+		ret = xp_err_set(err, XP_ERR_LIMIT, "an xla.HloProto of more than %d instructions, %d computations "
+				 "or %d tuple parts", XP_HLO_MAX_INSTRUCTIONS, XP_HLO_MAX_COMPUTATIONS, XP_HLO_MAX_SHAPES);
 		goto out;
 	}
 	if (!(pb = xla__hlo_proto__unpack(NULL, len, buf))) {

@@ -24,7 +24,10 @@
 #include "xp_err.h"
 
 #define XP_HLO_MAX_DEPTH 32	/* tuple shapes within tuple shapes */
-#define XP_HLO_MAX_INSTRUCTIONS 2000000	/* in one module: a larger one is refused (XP_ERR_LIMIT) */
+/* In one module, each refused past (XP_ERR_LIMIT) before decoding: real programs hold far fewer. */
+#define XP_HLO_MAX_INSTRUCTIONS 1000000
+#define XP_HLO_MAX_COMPUTATIONS 1000000
+#define XP_HLO_MAX_SHAPES 4000000	/* shapes within tuple shapes, all instructions' together */
 
 struct xp_hlo_shape {
 	int32_t type;		/* xla.PrimitiveType's number: 11 F32, 16 BF16, 13 TUPLE, ... */
@@ -97,7 +100,7 @@ struct xp_hlo_module {
 /*
  * Decodes len bytes of a serialized xla.HloProto (a module's "Hlo Proto"
  * stat). 0 with *out set, or XP_ERR_FORMAT (not one, or nested too deep),
- * XP_ERR_LIMIT (more than XP_HLO_MAX_INSTRUCTIONS) or XP_ERR_NOMEM with
+ * XP_ERR_LIMIT (past one of the XP_HLO_MAX_* counts) or XP_ERR_NOMEM with
  * err filled.
  */
 int xp_hlo_decode(const void *buf, size_t len, struct xp_hlo_module **out, struct xp_err *err);
