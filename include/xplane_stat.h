@@ -43,9 +43,9 @@ extern "C" {
 #endif
 
 #define XPLANE_STAT_VERSION_MAJOR 0
-#define XPLANE_STAT_VERSION_MINOR 1
+#define XPLANE_STAT_VERSION_MINOR 2
 #define XPLANE_STAT_VERSION_PATCH 0
-/* MAJOR * 10000 + MINOR * 100 + PATCH: 100 for 0.1.0. */
+/* MAJOR * 10000 + MINOR * 100 + PATCH: 200 for 0.2.0. */
 #define XPLANE_STAT_VERSION_NUMBER                                                                 \
 	(XPLANE_STAT_VERSION_MAJOR * 10000 + XPLANE_STAT_VERSION_MINOR * 100 + XPLANE_STAT_VERSION_PATCH)
 

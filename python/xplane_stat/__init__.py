@@ -35,7 +35,7 @@ _UNITS = {"ps": 1, "ns": 1e3, "us": 1e6, "ms": 1e9, "s": 1e12}
 
 
 def version():
-    """The library's version, as "0.1.0"."""
+    """The library's version, as "0.2.0"."""
     return _lib.lib().xps_version_string().decode()
 
 

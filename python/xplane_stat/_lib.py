@@ -324,12 +324,22 @@ def _load():
         except OSError as e:
             tried.append(f"{path} ({e})")
             continue
+        lib.xps_version_number.restype = ctypes.c_uint
+        if lib.xps_version_number() // 100 != _LAYOUT // 100:
+            v = lib.xps_version_number()
+            tried.append(f"{path} (version {v // 10000}.{v // 100 % 100}: this package reads the structs of "
+                         f"{_LAYOUT // 10000}.{_LAYOUT // 100 % 100})")
+            continue
         _declare(lib)
         global _path
         _path = path
         return lib
     raise ImportError("xplane_stat: cannot load the library libxplane-stat: tried " + "; ".join(tried) +
                       " (set XPLANE_STAT_LIBRARY to its path, or install it: make install)")
+
+
+# The library's structs these definitions mirror: its major and minor version (0.2: ops by scope).
+_LAYOUT = 200
 
 
 def _declare(lib):
