@@ -1513,6 +1513,42 @@ static void synth_ops_hlo(const char *dir)
 }
 
 /*
+ * Scenario 17b (escaping): an HLO whose names, op name, source file,
+ * custom-call target and backend configuration hold control bytes, ';',
+ * quotes, backslashes, '/', a newline and bytes that are not UTF-8, run by
+ * one op. Every output must show them escaped (EXPECTED.md 17b).
+ */
+static void synth_ops_hlo_hostile(const char *dir)
+{
+	static const int64_t d4[] = {4};
+	XSpace *sp = gen_space_new(NULL);
+	struct gen_plane t0, md;
+	XLine *mods, *ops;
+	Xla__HloModuleProto *m = gen_hlo_module("jit_\x1b[31mevil", "ma\"in", 1);
+	Xla__HloComputationProto *c = gen_hlo_comp(m, "ma\"in", 1, 10);
+	Xla__HloInstructionProto *i;
+	struct gen_bytes hlo;
+	const char *op = "cc\x1b;\"1\\";
+
+	i = gen_hlo_instr(c, op, "custom-call", 10, 11, 1, d4);
+	i->custom_call_target = xstrdup("t\"\\\x07");
+	i->backend_config.data = (uint8_t *)xstrdup("{\"a\":\"\x1b\xff\n\"}");
+	i->backend_config.len = strlen((const char *)i->backend_config.data);
+	gen_hlo_meta(i, "jit(\x1b[2Jevil)/la;yer\\x3b/\n\"q\"//op\xff", "fi\tle\".py", 7, 0);
+	hlo = gen_hlo_pack(m);
+	md = gen_plane_add(sp, 99, "/host:metadata", 0);
+	gen_md_bytes(&md, "jit_\x1b[31mevil(5)", "Hlo Proto", &hlo);
+	free(hlo.p);
+	t0 = gen_plane_add(sp, 1, "/device:TPU:0", 1000);
+	mods = gen_line_add(&t0, 1, "XLA Modules", 1000);
+	ops = gen_line_add(&t0, 2, "XLA Ops", 1000);
+	gen_ev_add(&t0, mods, "jit_\x1b[31mevil(5)", US(0), US(10));
+	op_md(&t0, op, op, "custom", 0, -1, 0);
+	gen_ev_add(&t0, ops, op, US(1), US(4));
+	gen_space_write(sp, dir, "ops_hlo_hostile.xplane.pb");
+}
+
+/*
  * Scenario 17, values the ops sums cannot use: TPU:0 (no peak stats, chip
  * "TPU v4": the table's peaks) with flops whose sum passes 2^64-1, a
  * bytes_accessed only one of two occurrences carries, a non-integral flops
@@ -1930,6 +1966,7 @@ static const struct gen_scenario scenarios[] = {
 	{"ops", synth_ops},
 	{"ops_values", synth_ops_values},
 	{"ops_hlo", synth_ops_hlo},
+	{"ops_hlo_hostile", synth_ops_hlo_hostile},
 	{"memory", synth_memory},
 	{"compile", synth_compile},
 	{"memory_edges", synth_memory_edges},

@@ -173,11 +173,19 @@ static int is_conv_forward_target(const char *t)
 	return starts(t, "__cudnn$convForward");
 }
 
-/* A GEMM or convolution library call, whose result comes with a workspace. */
-static int library_call(const struct xp_hlo_instr *ins)
+/*
+ * A cuBLAS or cuDNN library call (XLA names ROCm's the same) whose result
+ * ends in its scratch workspace: a tuple whose last part is an s8 or u8
+ * array. Its bytes leave that part out.
+ */
+static int has_workspace(const struct xp_hlo_instr *ins)
 {
+	const struct xp_hlo_shape *s = &ins->shape;
+
 	return !strcmp(ins->opcode, "custom-call") &&
-	       (is_gemm_target(ins->custom_call_target) || is_conv_forward_target(ins->custom_call_target));
+	       (starts(ins->custom_call_target, "__cublas$") || starts(ins->custom_call_target, "__cudnn$")) &&
+	       s->ntuple >= 2 && (s->tuple[s->ntuple - 1].type == 2 || s->tuple[s->ntuple - 1].type == 6) &&
+	       !s->tuple[s->ntuple - 1].ntuple;
 }
 
 /* FLOPs of one instruction (bytes are the caller's). */
@@ -416,10 +424,16 @@ int an_cost_of(const struct xp_hlo_module *m, const struct xp_hlo_instr *ins, st
 	}
 	if (!ends_with(ins->opcode, "-start")) {
 		uint64_t rb = ins->shape_bytes;
+		uint32_t i;
 
-		ok &= ins->shape_bytes_ok;
-		if (library_call(ins))	/* (result, workspace): the result's alone */
-			rb = xp_hlo_shape_bytes(call_result(&ins->shape), &ok);
+		if (has_workspace(ins)) {	/* the result's parts but the workspace */
+			rb = 0;
+			for (i = 0; i + 1 < ins->shape.ntuple; i++)
+				if (xp_sat_add_to_u64(&rb, xp_hlo_shape_bytes(&ins->shape.tuple[i], &ok)))
+					ok = 0;
+		} else {
+			ok &= ins->shape_bytes_ok;
+		}
 		if (xp_sat_add_to_u64(&b, rb))
 			ok = 0;
 	}

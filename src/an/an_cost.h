@@ -5,8 +5,9 @@
  * page's COST MODEL says the same):
  *   elements of a shape: the product of its dimensions (a tuple: of each part);
  *   bytes of a shape: its elements times its element type's bytes;
- *   bytes accessed: the operands' bytes and the result's (of a GEMM or
- *     convolution library call, below, the result's without its workspace); an
+ *   bytes accessed: the operands' bytes and the result's (of a cuBLAS or
+ *     cuDNN call whose result ends in an s8 or u8 array, its scratch
+ *     workspace, the result's without it); an
  *     asynchronous pair moves its data once: a *-start its operands', a
  *     *-done its result's;
  *   dot: 2 x result elements x the product of the lhs contracting dimensions;

@@ -186,8 +186,8 @@ int out_ops_scopes(FILE *f, enum out_mode mode, const struct an_ops_result *r, s
 	fprintf(f, "\n%zu scope%s", r->nscopes, PLURAL(r->nscopes));
 	if (nshown < r->nscopes)
 		fprintf(f, " (%zu shown: --top %zu per level)", nshown, top);
-	fprintf(f, "; self time of the XLA Ops and GPU kernel ops %s (as ops counts it; Async XLA Ops left out)\n",
-		tot);
+	fprintf(f, "; self time of the XLA Ops and GPU kernel ops %s%s (as ops counts it; Async XLA Ops left out)\n",
+		all == INT64_MAX ? "at least " : "", tot);
 	out_ops_hlo_line(f, r);
 	ret = ferror(f) ? -1 : 0;
 out:
@@ -222,18 +222,29 @@ int out_ops_folded(FILE *f, const struct an_ops_result *r)
 				   : row->hlo_state == AN_OP_HLO_NOT_FOUND ? AN_SCOPE_NOT_IN_HLO : AN_SCOPE_NO_HLO;
 		double ns = round((double)row->self_ps / 1000.0);
 		const char *p = path;
+		size_t depth;
 
 		if (row->line == AN_OP_ASYNC || ns < 1)
 			continue;
-		while (*p) {
+		/* the scope tree's frames: empty ones skipped, the last level taking the rest of the path */
+		for (depth = 0; *p;) {
 			const char *e = strchr(p, '/');
 			size_t len = e ? (size_t)(e - p) : strlen(p);
 
+			if (len && depth + 1 == AN_SCOPE_MAX_DEPTH) {
+				len = strlen(p);
+				while (len && p[len - 1] == '/')
+					len--;
+				e = NULL;
+			}
 			if (len) {
 				put_frame(f, p, len);
 				fputc(';', f);
+				depth++;
 			}
-			p += len + (e != NULL);
+			if (!e)
+				break;
+			p += len + 1;
 		}
 		put_frame(f, row->name, strlen(row->name));
 		fprintf(f, " %.0f\n", ns);

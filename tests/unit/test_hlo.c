@@ -405,6 +405,81 @@ static void test_cost(void)
 	unbuild(&b);
 }
 
+/*
+ * The rules XLA counts differently from a plain reading: a transcendental
+ * function costs no FLOPs; an all-reduce of a tuple counts every part; a
+ * cuBLAS call's bytes leave its s8 workspace out (and a call without one
+ * keeps its whole result).
+ */
+static void test_cost_rules(void)
+{
+	static const int64_t d4[] = {4}, d8[] = {8}, d100[] = {100};
+	static const char gemm_cfg[] = "{\"gemm_backend_config\":{\"dot_dimension_numbers\":"
+				       "{\"lhs_contracting_dimensions\":[\"1\"]}}}";
+	struct built b;
+	struct xp_hlo_module *m = NULL;
+	struct xp_err err = {0};
+	struct an_cost c;
+	Xla__ShapeProto *p0_shape, *dot_shape, tuple, *parts[2], call_tuple, *call_parts[2];
+	uint8_t *buf;
+	size_t len;
+
+	build(&b);
+	b.fused[2]->opcode = "exponential";	/* "add" of fused_computation: exp of f32[4,8] */
+	/* p0 of fused_computation: an all-reduce of (f32[4], f32[8]) over it */
+	p0_shape = b.fused[0]->shape;
+	xla__shape_proto__init(&tuple);
+	tuple.element_type = 13;
+	parts[0] = shape(11, 1, d4);
+	parts[1] = shape(11, 1, d8);
+	tuple.n_tuple_shapes = 2;
+	tuple.tuple_shapes = parts;
+	b.fused[0]->shape = &tuple;
+	b.fused[0]->opcode = "all-reduce";
+	b.fused[0]->n_called_computation_ids = 1;
+	b.fused[0]->called_computation_ids = (int64_t *)calls_fusion;
+	/* dot as a cuBLAS GEMM: (f32[4,8], s8[100]) from bf16[4,16] x bf16[16,8] */
+	dot_shape = b.main_[2]->shape;
+	b.main_[2]->opcode = "custom-call";
+	b.main_[2]->custom_call_target = "__cublas$gemm";
+	b.main_[2]->dot_dimension_numbers = NULL;
+	b.main_[2]->backend_config.data = (uint8_t *)gemm_cfg;
+	b.main_[2]->backend_config.len = sizeof(gemm_cfg) - 1;
+	xla__shape_proto__init(&call_tuple);
+	call_tuple.element_type = 13;
+	call_parts[0] = shape(11, 2, d48);
+	call_parts[1] = shape(2, 1, d100);
+	call_tuple.n_tuple_shapes = 2;
+	call_tuple.tuple_shapes = call_parts;
+	b.main_[2]->shape = &call_tuple;
+	buf = encode(&b.hp, &len);
+	CHECK_INT(xp_hlo_decode(buf, len, &m, &err), 0);
+	if (m) {
+		an_cost_of(m, xp_hlo_instr_named(m, "add"), &c);
+		CHECK(c.flops_known && c.flops == 0);	/* exp: a transcendental */
+		an_cost_of(m, xp_hlo_instr_named(m, "p0"), &c);
+		CHECK(c.flops_known && c.flops == 12);	/* 4 + 8 elements, one op each (its reducer has none: 1) */
+		an_cost_of(m, xp_hlo_instr_named(m, "fusion.1"), &c);
+		CHECK(c.flops_known && c.flops == 12);	/* its body: the all-reduce and the exp */
+		/* GEMM: 2 x 32 x 16 FLOPs; bytes 128 + 256 in, f32[4,8] = 128 out, not the 100-byte workspace */
+		an_cost_of(m, xp_hlo_instr_named(m, "dot"), &c);
+		CHECK_INT(c.flops, 1024);
+		CHECK_INT(c.bytes, 512);
+		/* fusion.1 reads the GEMM's whole tuple (workspace too: it is no library call): 128 + 100, writes 128 */
+		an_cost_of(m, xp_hlo_instr_named(m, "fusion.1"), &c);
+		CHECK_INT(c.bytes, 356);
+	}
+	xp_hlo_free(m);
+	free(buf);
+	b.fused[0]->shape = p0_shape;
+	b.main_[2]->shape = dot_shape;
+	free(parts[0]);
+	free(parts[1]);
+	free(call_parts[0]);
+	free(call_parts[1]);
+	unbuild(&b);
+}
+
 /* Bytes of a varint at p; returns its length. */
 static size_t put_varint(uint8_t *p, uint64_t v)
 {
@@ -554,6 +629,7 @@ int main(void)
 	test_bad_refs();
 	test_hostile();
 	test_cost();
+	test_cost_rules();
 	test_too_many();
 	test_chains();
 	test_lookup();

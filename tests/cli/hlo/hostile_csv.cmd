@@ -1,0 +1,1 @@
+xplane-stat hlo $SYNTH/ops_hlo_hostile.xplane.pb --csv

@@ -1,0 +1,1 @@
+xplane-stat ops --folded $SYNTH/ops_hlo_hostile.xplane.pb

@@ -1,0 +1,1 @@
+xplane-stat ops --by scope $SYNTH/ops_hlo_hostile.xplane.pb

@@ -1,0 +1,1 @@
+xplane-stat ops --by source --json $SYNTH/ops_hlo_hostile.xplane.pb
