@@ -176,6 +176,10 @@ const struct xp_hlo_module *an_hlo_module(struct an_hlo_set *s, struct an_hlo_en
 	}
 	e->tried = 1;
 	e->decoded = 1;
+	if (!e->entry_name && !(e->entry_name = strdup(e->mod->entry_name))) {
+		*nomem = 1;
+		return NULL;
+	}
 	e->comps = e->mod->ncomps;
 	e->instrs = e->mod->ninstrs;
 	e->fusions = e->mod->nfusions;
@@ -226,6 +230,7 @@ void an_hlo_set_release(struct an_hlo_set *s)
 		free(s->e[i].name);
 		free(s->e[i].base);
 		free(s->e[i].error);
+		free(s->e[i].entry_name);
 		xp_hlo_free(s->e[i].mod);
 	}
 	free(s->e);

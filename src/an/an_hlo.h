@@ -33,8 +33,9 @@ struct an_hlo_entry {
 	struct xp_hlo_module *mod;	/* once decoded */
 	int tried;		/* decoding was tried: mod, or error says why not */
 	char *error;
-	/* once decoded (kept after an_hlo_forget): decoded 1, its computations, instructions and fusions */
+	/* once decoded (kept after an_hlo_forget): decoded 1, its entry computation's name, its counts */
 	int decoded;
+	char *entry_name;
 	size_t comps, instrs, fusions;
 	/* an_hlo_mark_op: ops of this module, and those of them that name no instruction of it */
 	size_t ops, ops_unmatched;

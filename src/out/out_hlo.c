@@ -347,6 +347,7 @@ static int modules_json(FILE *f, const char *path, const struct an_hlo_set *s, c
 		else
 			cJSON_AddNullToObject(o, "ops_not_in_hlo");
 		cJSON_AddNumberToObject(o, "hlo_bytes", (double)e->len);
+		out_json_add_str_or_null(o, "entry_computation", m ? e->entry_name : NULL);
 		if (m) {
 			cJSON_AddNumberToObject(o, "computations", (double)e->comps);
 			cJSON_AddNumberToObject(o, "instructions", (double)e->instrs);
