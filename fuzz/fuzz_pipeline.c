@@ -404,17 +404,6 @@ out:
 }
 
 /* Each op row counted in the module it ran in (an_hlo_mark_op). */
-static int mark_ops(struct an_hlo_set *s, const struct an_ops_result *r)
-{
-	size_t i;
-
-	for (i = 0; i < r->nrows; i++)
-		if (an_hlo_mark_op(s, r->rows[i].module, r->rows[i].program_id, r->rows[i].has_program_id,
-				   r->rows[i].name))
-			return -1;
-	return 0;
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 {
 	static const char *const devices[] = {NULL, NULL, "gpu", "TPU:0", "GPU:1", "custom"};
@@ -581,7 +570,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 					if (err.code != XP_ERR_NOMEM && err.code != XP_ERR_FORMAT)
 						abort();
 				} else {
-					if (mark_ops(&hs, &pr))
+					if (an_ops_mark_hlo(&pr, &hs))
 						abort();
 					for (e = 0; e < hs.n; e++)
 						if (!an_hlo_module(&hs, &hs.e[e], &nomem) && (nomem || !hs.e[e].error))

@@ -1305,6 +1305,17 @@ int an_ops_finish(struct an_ops_result *r, struct xp_err *err)
 	return 0;
 }
 
+int an_ops_mark_hlo(const struct an_ops_result *r, struct an_hlo_set *s)
+{
+	size_t i;
+
+	for (i = 0; i < r->nrows; i++)
+		if (an_hlo_mark_op(s, r->rows[i].module, r->rows[i].program_id, r->rows[i].has_program_id,
+				   r->rows[i].name))
+			return -1;
+	return 0;
+}
+
 void an_ops_hlo_count(const struct an_ops_result *r, struct an_ops_hlo_counts *c)
 {
 	size_t i;

@@ -203,6 +203,10 @@ void an_ops_hlo_count(const struct an_ops_result *r, struct an_ops_hlo_counts *c
 /* The scope tree's total (its roots' totals, saturating): the sync and GPU ops' self time. */
 int64_t an_ops_scopes_total(const struct an_ops_result *r);
 
+/* Counts each of r's op rows in the module of s it ran in (an_hlo_mark_op). 0, or -1 when out of memory. */
+struct an_hlo_set;
+int an_ops_mark_hlo(const struct an_ops_result *r, struct an_hlo_set *s);
+
 /* Pools src (an input's result) into dst; src is left as it was. */
 int an_ops_merge(struct an_ops_result *dst, const struct an_ops_result *src, struct xp_err *err);
 /* Sorts the rows, computes shares and bounds, and the categories. */

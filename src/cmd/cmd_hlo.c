@@ -26,18 +26,6 @@ static int print_hlo(FILE *f, enum out_mode mode, const struct out_style *st, co
 	return out_hlo_modules(f, mode, o->path, o->s, o->notes, st);
 }
 
-/* Each op row counted in the module it ran in (an_hlo_mark_op). */
-static int mark_ops(struct an_hlo_set *s, const struct an_ops_result *r)
-{
-	size_t i;
-
-	for (i = 0; i < r->nrows; i++)
-		if (an_hlo_mark_op(s, r->rows[i].module, r->rows[i].program_id, r->rows[i].has_program_id,
-				   r->rows[i].name))
-			return -1;
-	return 0;
-}
-
 /* Whether e is the module --module names: "jit_dot(64)" exactly, or "jit_dot" for each of its programs. */
 static int module_named(const struct an_hlo_entry *e, const char *name)
 {
@@ -171,7 +159,7 @@ int cmd_hlo(int argc, char **argv)
 		ret = EXIT_NOMATCH;
 		goto out;
 	}
-	if (mark_ops(&s, &r)) {
+	if (an_ops_mark_hlo(&r, &s)) {
 		cmd_error("out of memory");
 		ret = EXIT_ERROR;
 		goto out;
