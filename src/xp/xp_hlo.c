@@ -249,33 +249,30 @@ static int by_name_cmp(const void *a, const void *b)
 	return c ? c : xp_cmp_u64(x->i, y->i);
 }
 
-static size_t instr_of_id(const struct xp_hlo_module *m, int64_t id)
+/* The index kept for id in v (n entries sorted by id, ids unique), or SIZE_MAX. */
+static size_t find_id(const struct hlo_by_id *v, size_t n, int64_t id)
 {
-	size_t lo = 0, hi = m->nids_;
+	size_t lo = 0, hi = n;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
-		if (m->by_id_[mid].id < id)
+
+		if (v[mid].id < id)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	return lo < m->nids_ && m->by_id_[lo].id == id ? m->by_id_[lo].i : SIZE_MAX;
+	return lo < n && v[lo].id == id ? v[lo].i : SIZE_MAX;
+}
+
+static size_t instr_of_id(const struct xp_hlo_module *m, int64_t id)
+{
+	return find_id(m->by_id_, m->nids_, id);
 }
 
 static size_t comp_of_id(const struct xp_hlo_module *m, int64_t id)
 {
-	size_t lo = 0, hi = m->ncomp_ids_;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (m->comp_by_id_[mid].id < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < m->ncomp_ids_ && m->comp_by_id_[lo].id == id ? m->comp_by_id_[lo].i : SIZE_MAX;
+	return find_id(m->comp_by_id_, m->ncomp_ids_, id);
 }
 
 /* Copies one instruction's own fields (references resolved later, once every id is known). */
