@@ -141,7 +141,7 @@ static int comp_command_read(const struct xp_reader *reader, const uint8_t *data
 }
 
 /* Adds t to r: straight, or as cmd_compile does, into its worker's result merged after r's. */
-static int comp_add(struct an_comp_result *r, int merged, const struct xp_trace *t, const char *input,
+static int comp_add(struct an_comp_result *r, int merged, struct xp_trace *t, const char *input,
 		    struct xp_err *err)
 {
 	struct an_comp_result one;

@@ -474,7 +474,8 @@ static int comp_event_same(const struct an_comp_event *x, const struct an_comp_e
 {
 	return str_eq(x->fn, y->fn) && !strcmp(x->name, y->name) && x->phase == y->phase && x->call == y->call &&
 	       x->inside == y->inside && x->nested == y->nested && x->start_ps == y->start_ps &&
-	       x->dur_ps == y->dur_ps && x->inner == y->inner && x->inner_ps == y->inner_ps;
+	       x->dur_ps == y->dur_ps && x->inner == y->inner && x->inner_ps == y->inner_ps &&
+	       x->has_program == y->has_program && x->program_id == y->program_id;
 }
 
 /* Function row i and its events, as an_compile.h describes them. */
@@ -491,6 +492,12 @@ static void comp_check_fn(const struct an_comp_result *r, size_t i)
 		comp_fail(r, i, "a function --function does not match");
 	if (!f->calls || f->compiling_calls > f->calls)
 		comp_fail(r, i, "no call, or more compiling calls than calls");
+	if (!f->has_program && f->program_id)
+		comp_fail(r, i, "a program id on a row of unknown program");
+	for (j = 0; j < i; j++)
+		if (r->fns[j].input == f->input && !strcmp(r->fns[j].name, f->name) &&
+		    r->fns[j].has_program == f->has_program && r->fns[j].program_id == f->program_id)
+			comp_fail(r, i, "a second row of one function, program and input");
 	if (f->has_later != (f->calls > 1))
 		comp_fail(r, i, "a median of later calls without them, or none with them");
 	if (f->first_ps < 0 || (f->has_later && !(f->later_median_ps >= 0)))
@@ -503,8 +510,9 @@ static void comp_check_fn(const struct an_comp_result *r, size_t i)
 	for (j = f->first_event; j < f->first_event + f->nevents; j++) {
 		const struct an_comp_event *e = &r->events[j];
 
-		if (!e->fn || strcmp(e->fn, f->name) || !e->input || strcmp(e->input, f->input))
-			comp_fail(r, i, "an event of another function or input among its events");
+		if (!e->fn || strcmp(e->fn, f->name) || !e->input || strcmp(e->input, f->input) ||
+		    e->has_program != f->has_program || e->program_id != f->program_id)
+			comp_fail(r, i, "an event of another function, program or input among its events");
 		if (e->call >= f->calls)
 			comp_fail(r, i, "an event of a call past its calls");
 		if (j > f->first_event && e->start_ps < e[-1].start_ps)
@@ -564,11 +572,12 @@ static void comp_check_event(const struct an_comp_result *r, size_t j)
  */
 void val_compile(const struct an_comp_result *r)
 {
-	size_t half = r->nfns / 2, evhalf = r->nevents / 2, i, j, at, calls = 0, unattributed = 0;
+	size_t half = r->nfns / 2, evhalf = r->nevents / 2, i, j, at, calls = 0, unattributed = 0, known = 0;
 	int64_t unattributed_ps = 0;
 	int ph;
 
 	if (r->inputs != 2 || r->nfns % 2 || r->nevents % 2 || r->calls % 2 || r->call_events % 2 ||
+	    r->calls_program % 2 || r->calls_ambiguous % 2 ||
 	    r->compiler_events % 2 || r->unattributed % 2 || r->unselected % 2 ||
 	    r->inputs_without != (r->calls || r->compiler_events ? 0u : 2u))
 		comp_fail(r, r->nfns, "the counts of the input's two reads do not pair up");
@@ -586,11 +595,15 @@ void val_compile(const struct an_comp_result *r)
 	for (i = 0; i < r->nfns; i++) {
 		comp_check_fn(r, i);
 		calls += r->fns[i].calls;
+		known += r->fns[i].has_program ? r->fns[i].calls : 0;
 		if (strcmp(r->fns[i].input, i < half ? COMP_INPUT_A : COMP_INPUT_B))
 			comp_fail(r, i, "a row under the other input's name");
 	}
 	if (calls > r->calls || (!r->opts.function && calls != r->calls))
 		comp_fail(r, r->nfns, "calls is not the sum of the rows' calls");
+	if (known > r->calls_program || (!r->opts.function && known != r->calls_program) ||
+	    r->calls_ambiguous > r->calls - r->calls_program)
+		comp_fail(r, r->nfns, "calls_program is not the sum of the known rows' calls, or too many ambiguous");
 	/* each half: its rows' events one after the other, then its unattributed ones */
 	for (at = 0, i = 0; i < r->nfns; i++) {
 		if (i == half && at > evhalf)
@@ -623,7 +636,8 @@ void val_compile(const struct an_comp_result *r)
 	for (i = 0; i < half; i++) {
 		const struct an_comp_fn *x = &r->fns[i], *y = &r->fns[half + i];
 
-		if (strcmp(x->name, y->name) || x->calls != y->calls || x->first_ps != y->first_ps ||
+		if (strcmp(x->name, y->name) || x->has_program != y->has_program || x->program_id != y->program_id ||
+		    x->calls != y->calls || x->first_ps != y->first_ps ||
 		    x->first_start_ps != y->first_start_ps || x->has_later != y->has_later ||
 		    memcmp(&x->later_median_ps, &y->later_median_ps, sizeof(x->later_median_ps)) ||
 		    memcmp(x->phase_ps, y->phase_ps, sizeof(x->phase_ps)) ||

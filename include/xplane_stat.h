@@ -43,9 +43,9 @@ extern "C" {
 #endif
 
 #define XPLANE_STAT_VERSION_MAJOR 0
-#define XPLANE_STAT_VERSION_MINOR 2
+#define XPLANE_STAT_VERSION_MINOR 3
 #define XPLANE_STAT_VERSION_PATCH 0
-/* MAJOR * 10000 + MINOR * 100 + PATCH: 200 for 0.2.0. */
+/* MAJOR * 10000 + MINOR * 100 + PATCH: 300 for 0.3.0. */
 #define XPLANE_STAT_VERSION_NUMBER                                                                 \
 	(XPLANE_STAT_VERSION_MAJOR * 10000 + XPLANE_STAT_VERSION_MINOR * 100 + XPLANE_STAT_VERSION_PATCH)
 
@@ -529,7 +529,11 @@ XPS_API void xps_memory_free(struct xps_memory *m);
  * Compile time: per jitted function of each trace, from the host planes'
  * PjitFunction calls and the compiler's events (trace, lower, compile), as
  * `xplane-stat compile --json` gives them (its field names; times in ns,
- * starts from the trace's host plane's start).
+ * starts from the trace's host plane's start). Every program of a function
+ * compiles on its first call, so a function's calls are split by the
+ * program each ran, named by the launches or enqueues inside the call
+ * (through the device events they started): a row per function and
+ * program, the calls whose program is unknown in a row of their own.
  */
 
 struct xps_compile_opts {
@@ -550,6 +554,8 @@ struct xps_compile_event {
 
 struct xps_compile_function {
 	const char *input, *name;
+	uint64_t program_id;		/* when has_program_id */
+	int has_program_id;		/* 0: calls that name no single program of the function */
 	uint64_t calls;
 	double first_call_ns, first_call_start_ns;
 	int has_later;			/* two calls or more: the next two are known */
@@ -567,6 +573,8 @@ struct xps_compile {
 	size_t nunattributed;
 	uint64_t call_events;		/* PjitFunction events (JAX writes two nested ones per call) */
 	uint64_t calls, compiler_events, unattributed_events;
+	uint64_t calls_with_program;	/* calls whose program is known */
+	uint64_t calls_ambiguous;	/* calls naming several programs of their function (in unknown rows) */
 	double trace_ns, lower_ns, compile_ns;	/* per phase, the union of its events per host line */
 	double compiler_ns;		/* the union of every compiler event per host line */
 	double host_span_ns;		/* per trace its host plane's first event start to last end, summed */

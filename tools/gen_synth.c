@@ -1765,6 +1765,72 @@ static void synth_compile_nested(const char *dir)
 }
 
 /*
+ * compile by program (EXPECTED.md section 22b): calls of f named by a
+ * launch's correlation id (the GPU kernel's program), by a launch's own
+ * program_id on another line, by an enqueue's run_id (the TPU module's
+ * fingerprint); the call's own line before the others, another function's
+ * kernel ignored, two programs in one call ambiguous, a module name JAX
+ * sanitised ("<lambda>" -> jit__lambda_).
+ */
+static void synth_compile_programs(const char *dir)
+{
+	XSpace *sp = gen_space_new(NULL);
+	struct gen_plane h = gen_plane_add(sp, 1, "/host:CPU", 1000);
+	XLine *mn = gen_line_add(&h, 1, "main", 1000);
+	XLine *la = gen_line_add(&h, 2, "launch", 1000);
+	struct gen_plane g = gen_plane_add(sp, 2, "/device:GPU:0", 1000);
+	XLine *st = gen_line_add(&g, 1, "Stream #1(Kernel)", 1000);
+	struct gen_plane tp = gen_plane_add(sp, 3, "/device:TPU:0", 1000);
+	XLine *mods = gen_line_add(&tp, 1, "XLA Modules", 1000);
+	static const struct {
+		const char *name;
+		int64_t start_us, dur_us;
+	} calls[] = {
+		{"PjitFunction(f)", 0, 100}, {"PjitFunction(f)", 1, 98}, {"PjitFunction(f)", 200, 10},
+		{"PjitFunction(f)", 201, 8}, {"PjitFunction(f)", 300, 30}, {"PjitFunction(f)", 400, 60},
+		{"PjitFunction(f)", 500, 20}, {"PjitFunction(f)", 600, 40}, {"PjitFunction(<lambda>)", 700, 20},
+	};
+	/* launches on main by correlation id, and the kernel each one ran */
+	static const struct {
+		int64_t start_us;
+		int64_t corr;
+		const char *module;
+		int64_t program;
+	} launches[] = {
+		{10, 1, "jit_f", 7}, {305, 2, "jit_f", 7}, {410, 3, "jit_g", 11}, {605, 4, "jit_f", 7},
+		{610, 5, "jit_f", 9}, {705, 6, "jit__lambda_", 13}, {800, 7, "jit_f", 7},
+	};
+	XEvent *x;
+	size_t i;
+
+	for (i = 0; i < sizeof(calls) / sizeof(calls[0]); i++)
+		gen_ev_add(&h, mn, calls[i].name, US(calls[i].start_us), US(calls[i].dur_us));
+	for (i = 0; i < sizeof(launches) / sizeof(launches[0]); i++) {
+		x = gen_ev_add(&h, mn, "cuLaunchKernel", US(launches[i].start_us), US(2));
+		gen_ev_i64(&h, x, "correlation_id", launches[i].corr);
+		x = gen_ev_add(&g, st, "kernel", US(launches[i].start_us + 3), US(1));
+		gen_ev_i64(&g, x, "correlation_id", launches[i].corr);
+		gen_ev_str(&g, x, "hlo_module", launches[i].module);
+		gen_ev_i64(&g, x, "program_id", launches[i].program);
+	}
+	/* ROCm-like launches naming their program themselves, on another line */
+	x = gen_ev_add(&h, la, "hipModuleLaunchKernel", US(205), US(2));
+	gen_ev_i64(&h, x, "program_id", 9);
+	gen_ev_str(&h, x, "hlo_module", "jit_f");
+	x = gen_ev_add(&h, la, "hipModuleLaunchKernel", US(310), US(2));
+	gen_ev_i64(&h, x, "program_id", 9);
+	gen_ev_str(&h, x, "hlo_module", "jit_f");
+	/* a TPU-like enqueue and the module execution of its run */
+	x = gen_ev_add(&h, mn, "DoEnqueueProgram", US(505), US(3));
+	gen_ev_i64(&h, x, "run_id", 5);
+	x = gen_ev_add(&tp, mods, "jit_f(9)", US(509), US(5));
+	gen_ev_i64(&tp, x, "run_id", 5);
+	x = gen_ev_add(&tp, mods, "jit_f(7)", US(520), US(5));
+	gen_ev_i64(&tp, x, "run_id", 6);
+	gen_space_write(sp, dir, "compile_programs.xplane.pb");
+}
+
+/*
  * export (EXPECTED.md section 23): a line whose events nest, overlap
  * partially (an extra track), start together, last no time and come out of
  * order in the file; a display name, every stat type (bytes, a ref, a
@@ -1971,6 +2037,7 @@ static const struct gen_scenario scenarios[] = {
 	{"compile", synth_compile},
 	{"memory_edges", synth_memory_edges},
 	{"compile_nested", synth_compile_nested},
+	{"compile_programs", synth_compile_programs},
 	{"export", synth_export},
 	{"export_edges", synth_export_edges},
 	{"export_heavy", synth_export_heavy},

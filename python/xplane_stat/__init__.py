@@ -35,7 +35,7 @@ _UNITS = {"ps": 1, "ns": 1e3, "us": 1e6, "ms": 1e9, "s": 1e12}
 
 
 def version():
-    """The library's version, as "0.2.0"."""
+    """The library's version, as "0.3.0"."""
     return _lib.lib().xps_version_string().decode()
 
 
@@ -423,8 +423,9 @@ def _compile_event(e):
 def compile(paths, *, function=None, threads=0):  # noqa: A001 (the command's name)
     """Compile time per jitted function of each input, as `xplane-stat compile
     --json` gives it (its document, less its warnings): "totals" and
-    "functions" (calls, first_call_ns, later_median_ns, overhead_ns, trace_ns,
-    lower_ns, compile_ns, compiling_calls and each compiler event), and the
+    "functions" (a row per function and program: program_id, calls,
+    first_call_ns, later_median_ns, overhead_ns, trace_ns, lower_ns,
+    compile_ns, compiling_calls and each compiler event), and the
     "unattributed_events". function selects by name as --function does.
     Raises NothingFound without calls or compiler events, as the command
     exits 4."""
@@ -435,14 +436,15 @@ def compile(paths, *, function=None, threads=0):  # noqa: A001 (the command's na
             f = c.functions[i]
             later = bool(f.has_later)
             fns.append({"input": _dec(f.input), "name": _dec(f.name),
+                        "program_id": _int_or_none(f.has_program_id, f.program_id),
                         **_fields(f, "calls first_call_ns first_call_start_ns"),
                         "later_median_ns": f.later_median_ns if later else None,
                         "overhead_ns": f.overhead_ns if later else None,
                         **_fields(f, "trace_ns lower_ns compile_ns compiling_calls"),
                         "compiler_events": [_compile_event(f.events[k]) for k in range(f.nevents)]})
         doc = {"schema_version": 1, "command": "compile",
-               "totals": {**_fields(c, "call_events calls compiler_events trace_ns lower_ns compile_ns "
-                                       "compiler_ns host_span_ns"),
+               "totals": {**_fields(c, "call_events calls calls_with_program calls_ambiguous compiler_events "
+                                       "trace_ns lower_ns compile_ns compiler_ns host_span_ns"),
                           "unattributed_events": c.unattributed_events, "unattributed_ns": c.unattributed_ns},
                "functions": fns,
                "unattributed_events": [_compile_event(c.unattributed[k]) for k in range(c.nunattributed)]}

@@ -251,7 +251,8 @@ class _CompileEvent(ctypes.Structure):
 
 
 class _CompileFunction(ctypes.Structure):
-    _fields_ = [("input", ctypes.c_char_p), ("name", ctypes.c_char_p), ("calls", ctypes.c_uint64),
+    _fields_ = [("input", ctypes.c_char_p), ("name", ctypes.c_char_p), ("program_id", ctypes.c_uint64),
+                ("has_program_id", ctypes.c_int), ("calls", ctypes.c_uint64),
                 ("first_call_ns", ctypes.c_double), ("first_call_start_ns", ctypes.c_double),
                 ("has_later", ctypes.c_int)] + [
         (f, ctypes.c_double) for f in ("later_median_ns", "overhead_ns", "trace_ns", "lower_ns", "compile_ns")] + [
@@ -262,7 +263,8 @@ class _CompileFunction(ctypes.Structure):
 class _Compile(ctypes.Structure):
     _fields_ = [("functions", ctypes.POINTER(_CompileFunction)), ("nfunctions", ctypes.c_size_t),
                 ("unattributed", ctypes.POINTER(_CompileEvent)), ("nunattributed", ctypes.c_size_t)] + [
-        (f, ctypes.c_uint64) for f in ("call_events", "calls", "compiler_events", "unattributed_events")] + [
+        (f, ctypes.c_uint64) for f in ("call_events", "calls", "compiler_events", "unattributed_events",
+                                       "calls_with_program", "calls_ambiguous")] + [
         (f, ctypes.c_double) for f in ("trace_ns", "lower_ns", "compile_ns", "compiler_ns", "host_span_ns",
                                        "unattributed_ns")] + [("unselected", ctypes.c_uint64)]
 
@@ -339,7 +341,7 @@ def _load():
 
 
 # The library's structs these definitions mirror: its major and minor version (0.2: ops by scope).
-_LAYOUT = 200
+_LAYOUT = 300
 
 
 def _declare(lib):

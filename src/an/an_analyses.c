@@ -3,6 +3,7 @@
 #include "an_analysis.h"
 
 #include "an_autotune.h"
+#include "an_callprog.h"
 #include "an_compile.h"
 #include "an_exec.h"
 #include "an_functions.h"
@@ -174,7 +175,7 @@ const struct an_analysis an_memory_analysis = {
 	.notes = mem_notes, .release = mem_release,
 };
 
-/* Names and times only. */
+/* Names and times; the key stats that name a call's program (an_callprog.h). */
 static void comp_init(void *r, const void *o)
 {
 	an_comp_init(r, o);
@@ -202,7 +203,8 @@ static void comp_release(void *r)
 
 const struct an_analysis an_compile_analysis = {
 	.name = "compile",
-	.read = {.how = AN_READ_HOST, .event_stats = XP_EVSTATS_NONE},
+	.read = {.how = AN_READ_HOST, .keys = AN_CALLPROG_KEYS, .host_keys = AN_CALLPROG_KEYS,
+		 .event_stats = XP_EVSTATS_KEYS},
 	.size = sizeof(struct an_comp_result),
 	.init = comp_init, .add = comp_add, .input_notes = comp_input_notes, .merge = comp_merge,
 	.notes = comp_notes, .release = comp_release,

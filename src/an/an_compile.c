@@ -2,10 +2,13 @@
 #include "an_compile.h"
 
 #include <ctype.h>
+#include <inttypes.h>
+#include <stdio.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "an_callprog.h"
 #include "xp_hmap.h"
 #include "xp_sat.h"
 #include "xp_sort.h"
@@ -73,6 +76,9 @@ int an_comp_merge(struct an_comp_result *dst, struct an_comp_result *src, struct
 	dst->inputs_without += src->inputs_without;
 	dst->call_events += src->call_events;
 	dst->calls += src->calls;
+	dst->calls_program += src->calls_program;
+	dst->calls_ambiguous += src->calls_ambiguous;
+	dst->calls_unsearched += src->calls_unsearched;
 	dst->compiler_events += src->compiler_events;
 	dst->unattributed += src->unattributed;
 	dst->unattributed_ps = xp_sat_add(dst->unattributed_ps, src->unattributed_ps);
@@ -96,13 +102,14 @@ void an_comp_release(struct an_comp_result *r)
 
 /* A call while an input is added. */
 struct call {
-	size_t plane;
+	size_t plane, line;
 	int64_t start, end;
 	const char *fn;		/* into the trace, not NUL-terminated */
 	size_t fnlen;
 	size_t group;		/* index of its function */
 	size_t ord;		/* among the function's calls, by start */
 	int compiles;
+	struct an_call_prog prog;
 };
 
 /* A compiler event while an input is added. */
@@ -279,6 +286,7 @@ static int walk_line(struct work *w, const struct xp_plane *p, size_t pi, const 
 				c = &w->calls[w->ncalls];
 				memset(c, 0, sizeof(*c));
 				c->plane = pi;
+				c->line = (size_t)(ln - p->lines);
 				c->start = start;
 				c->end = end;
 				c->fn = fn;
@@ -389,9 +397,10 @@ static int cmp_fn(const void *a, const void *b)
 
 	int c;
 
-	if ((c = xp_cmp_i64(cy, cx)) || (c = xp_cmp_i64(y->first_ps, x->first_ps)))
+	if ((c = xp_cmp_i64(cy, cx)) || (c = xp_cmp_i64(y->first_ps, x->first_ps)) ||
+	    (c = strcmp(x->name, y->name)) || (c = xp_cmp_i64(x->has_program, y->has_program)))
 		return c;
-	return strcmp(x->name, y->name);
+	return xp_cmp_u64(x->program_id, y->program_id);
 }
 
 static int cmp_event(const void *a, const void *b)
@@ -407,8 +416,9 @@ static int cmp_event(const void *a, const void *b)
 	return xp_cmp_u64(x->inner, y->inner);
 }
 
-static int add_event(struct an_comp_result *r, const struct cev *c, const char *input, const char *fn,
-		     size_t ord)
+/* Adds a compiler event of row f's call ord (f NULL: unattributed). */
+static int add_event(struct an_comp_result *r, const struct cev *c, const char *input,
+		     const struct an_comp_fn *f, size_t ord)
 {
 	struct an_comp_event *e;
 
@@ -417,7 +427,9 @@ static int add_event(struct an_comp_result *r, const struct cev *c, const char *
 	e = &r->events[r->nevents];
 	memset(e, 0, sizeof(*e));
 	e->input = input;
-	e->fn = fn;
+	e->fn = f ? f->name : NULL;
+	e->program_id = f ? f->program_id : 0;
+	e->has_program = f && f->has_program;
 	e->name = xp_arena_strndup(&r->arena, c->name, strlen(c->name));
 	if (!e->name)
 		return -1;
@@ -452,11 +464,25 @@ static int build(struct an_comp_result *r, struct work *w, const char *input)
 
 	for (i = 0; i < w->ncalls; i++) {
 		struct call *c = &w->calls[i];
-		char *key = xp_arena_strndup(&r->arena, c->fn, c->fnlen);
+		/* a row per function and program: "fn\nprogram", or "fn\n-" (no '\n' after fn's) */
+		char *key = xp_arena_alloc(&r->arena, c->fnlen + 24);
 		size_t val = ngroups;
 		int got;
 
-		if (!key || (got = xp_hmap_get_or_put(&groups, key, &val)) < 0)
+		if (c->prog.state == AN_CALL_PROG_KNOWN)
+			r->calls_program++;
+		else if (c->prog.state == AN_CALL_PROG_AMBIGUOUS)
+			r->calls_ambiguous++;
+		else if (c->prog.state == AN_CALL_PROG_UNSEARCHED)
+			r->calls_unsearched++;
+		if (!key)
+			goto out;
+		memcpy(key, c->fn, c->fnlen);
+		if (c->prog.state == AN_CALL_PROG_KNOWN)
+			snprintf(key + c->fnlen, 24, "\n%" PRIu64, c->prog.program);
+		else
+			snprintf(key + c->fnlen, 24, "\n-");
+		if ((got = xp_hmap_get_or_put(&groups, key, &val)) < 0)
 			goto out;
 		if (!got)
 			ngroups++;
@@ -491,6 +517,8 @@ static int build(struct an_comp_result *r, struct work *w, const char *input)
 			f->compiling_calls += (size_t)w->calls[ix[k].idx].compiles;
 		}
 		f->input = input;
+		f->has_program = c0->prog.state == AN_CALL_PROG_KNOWN;
+		f->program_id = f->has_program ? c0->prog.program : 0;
 		f->calls = end - i;
 		f->first_ps = c0->end - c0->start;
 		f->first_start_ps = c0->start;
@@ -535,7 +563,7 @@ static int build(struct an_comp_result *r, struct work *w, const char *input)
 			const struct cev *c = &w->cevs[i];
 
 			if (c->call != SIZE_MAX && w->calls[c->call].group == order[k].group &&
-			    add_event(r, c, input, f->name, w->calls[c->call].ord))
+			    add_event(r, c, input, f, w->calls[c->call].ord))
 				goto out;
 		}
 		f->nevents = r->nevents - f->first_event;
@@ -566,15 +594,41 @@ out:
 	return ret;
 }
 
-int an_comp_add(struct an_comp_result *r, const struct xp_trace *t, const char *input, struct xp_err *err)
+/* Each call's program (an_callprog.h), its host plane's shift in shifts. */
+static int call_programs(struct work *w, struct xp_trace *t, const int64_t *shifts, struct xp_err *err)
+{
+	struct an_call_span *spans = malloc((w->ncalls + 1) * sizeof(*spans));
+	struct an_call_prog *progs = malloc((w->ncalls + 1) * sizeof(*progs));
+	size_t i;
+	int ret = xp_err_set(err, XP_ERR_NOMEM, "out of memory");
+
+	if (spans && progs) {
+		for (i = 0; i < w->ncalls; i++) {
+			const struct call *c = &w->calls[i];
+
+			spans[i] = (struct an_call_span){c->plane, c->line, c->start, c->end, c->fn, c->fnlen};
+		}
+		if (!(ret = an_call_programs(t, shifts, spans, w->ncalls, AN_CALLPROG_BUDGET, progs, err)))
+			for (i = 0; i < w->ncalls; i++)
+				w->calls[i].prog = progs[i];
+	}
+	free(spans);
+	free(progs);
+	return ret;
+}
+
+int an_comp_add(struct an_comp_result *r, struct xp_trace *t, const char *input, struct xp_err *err)
 {
 	struct work w = {0};
 	int64_t base = INT64_MAX, lo = INT64_MAX, hi = INT64_MIN;
+	int64_t *shifts = calloc(t->nplanes + 1, sizeof(*shifts));
 	size_t i, li;
 	const char *in_copy;
 	int ret = 0, ph;
 
 	r->inputs++;
+	if (!shifts)
+		goto nomem;
 	for (i = 0; i < t->nplanes; i++) {
 		const struct xp_plane *p = &t->planes[i];
 
@@ -597,6 +651,7 @@ int an_comp_add(struct an_comp_result *r, const struct xp_trace *t, const char *
 					 "host plane for one picosecond timeline", name);
 			goto out;
 		}
+		shifts[i] = shift;
 		for (k = 0; k < p->nevents; k++) {
 			int64_t s = p->events[k].start_ps + shift, e = s + p->events[k].dur_ps;
 
@@ -612,6 +667,8 @@ int an_comp_add(struct an_comp_result *r, const struct xp_trace *t, const char *
 			}
 		free(kind);
 	}
+	if (w.ncalls && (ret = call_programs(&w, t, shifts, err)))
+		goto out;
 	for (i = 0; i < w.ncevs; i++)
 		if (w.cevs[i].call == SIZE_MAX)
 			attribute_near(&w, &w.cevs[i]);
@@ -634,6 +691,7 @@ int an_comp_add(struct an_comp_result *r, const struct xp_trace *t, const char *
 nomem:
 	ret = xp_err_set(err, XP_ERR_NOMEM, "out of memory");
 out:
+	free(shifts);
 	free(w.calls);
 	free(w.cevs);
 	return ret;

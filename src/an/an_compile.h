@@ -19,7 +19,11 @@
  * pipelines and passes where the profiler recorded them): counted at any
  * depth, with the time of its direct children.
  *
- * Per function and input: calls, the first call's duration against the
+ * A function's calls are split by the program each ran (an_callprog.h),
+ * since every program compiles on its first call: a row per function,
+ * program and input, calls whose program is unknown in a row of their own.
+ *
+ * Per row: calls, the first call's duration against the
  * median of the later ones (mean of the middle two when even), their
  * difference (the compile-and-trace overhead, an estimate), the time of its
  * compiler events per phase and how many calls compiled. A function's phase
@@ -60,6 +64,8 @@ struct an_comp_event {
 	size_t call;		/* 0-based index of that call among the function's, by start */
 	int inside;		/* nested in the call on its line; 0: overlapping it from another line */
 	int nested;		/* inside another event of the same phase and call: not counted again */
+	uint64_t program_id;	/* the program of its call's row, where has_program */
+	int has_program;
 	int64_t start_ps, dur_ps;
 	size_t inner;		/* compile events: the events nested in it that no phase names */
 	int64_t inner_ps;	/* the total duration of those that are its direct children */
@@ -68,6 +74,8 @@ struct an_comp_event {
 struct an_comp_fn {
 	const char *input;
 	const char *name;
+	uint64_t program_id;	/* the program its calls ran, where has_program (an_callprog.h) */
+	int has_program;	/* 0: calls whose program no event names (all of the name's, or the rest) */
 	size_t calls;
 	int64_t first_ps;	/* the first call's duration */
 	int64_t first_start_ps;
@@ -94,6 +102,9 @@ struct an_comp_result {
 	size_t inputs, inputs_without;	/* added; with no call and no compiler event */
 	size_t call_events;	/* PjitFunction events, duplicates included */
 	size_t calls;
+	size_t calls_program;	/* calls whose program is known */
+	size_t calls_ambiguous;	/* calls whose events name several programs of their function */
+	size_t calls_unsearched;	/* calls left unknown once AN_CALLPROG_BUDGET was spent */
 	size_t compiler_events;
 	size_t unattributed;
 	int64_t unattributed_ps;	/* of events not nested in their phase */
@@ -105,11 +116,13 @@ struct an_comp_result {
 
 void an_comp_init(struct an_comp_result *r, const struct an_comp_opts *o);
 /*
- * Adds the calls and compiler events of t's loaded host planes. Returns 0
- * or a negative xp_errcode: XP_ERR_LIMIT when two host planes' times lie
- * too far apart for one picosecond timeline. Sums saturate at INT64_MAX.
+ * Adds the calls and compiler events of t's loaded host planes, reading its
+ * device planes where the calls' programs need them (an_callprog.h: keys
+ * AN_CALLPROG_KEYS kept). Returns 0 or a negative xp_errcode: XP_ERR_LIMIT
+ * when two host planes' times lie too far apart for one picosecond
+ * timeline, a device plane's error. Sums saturate at INT64_MAX.
  */
-int an_comp_add(struct an_comp_result *r, const struct xp_trace *t, const char *input, struct xp_err *err);
+int an_comp_add(struct an_comp_result *r, struct xp_trace *t, const char *input, struct xp_err *err);
 /* Moves src's rows, events and totals after dst's (same options); src is left empty. */
 int an_comp_merge(struct an_comp_result *dst, struct an_comp_result *src, struct xp_err *err);
 void an_comp_release(struct an_comp_result *r);

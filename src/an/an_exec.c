@@ -103,6 +103,18 @@ static int digits_u64(const char *p, size_t len, uint64_t *out)
 	return 0;
 }
 
+int an_stat_program_id(const struct xp_plane *p, const struct xp_stat *s, uint64_t *out)
+{
+	const char *str;
+	size_t len;
+
+	if (!xp_stat_u64(s, out))
+		return 0;
+	/* A string of digits is as clear a program id as an integer. */
+	str = s->type == XP_STAT_STR || s->type == XP_STAT_BYTES ? xp_stat_str(p, s, &len) : NULL;
+	return str ? digits_u64(str, len, out) : -1;
+}
+
 /*
  * Name, fingerprint and program id of a function event, named by raw (its
  * hlo_module, len bytes) or, when NULL, by its own metadata.
@@ -112,8 +124,6 @@ static int describe(struct plane_ctx *c, const struct xp_event *e, const char *r
 {
 	const struct xp_plane *p = c->p;
 	const struct xp_stat *s;
-	const char *str;
-	size_t slen;
 
 	raw = raw ? xp_arena_strndup(&c->out->arena, raw, len) : xp_event_name(p, e);
 	if (!raw)
@@ -122,14 +132,9 @@ static int describe(struct plane_ctx *c, const struct xp_event *e, const char *r
 	if (!x->name)
 		return XP_ERR_NOMEM;
 	s = xp_event_stat(p, e, XP_K_PROGRAM_ID);
-	x->has_program_id = s && !xp_stat_u64(s, &x->program_id);
-	if (s && !x->has_program_id) {
-		/* A string of digits is as clear a program id as an integer; anything else is counted. */
-		str = s->type == XP_STAT_STR || s->type == XP_STAT_BYTES ? xp_stat_str(p, s, &slen) : NULL;
-		x->has_program_id = str && !digits_u64(str, slen, &x->program_id);
-		if (!x->has_program_id)
-			c->out->devices[c->device].odd_stats[XP_K_PROGRAM_ID]++;
-	}
+	x->has_program_id = s && !an_stat_program_id(p, s, &x->program_id);
+	if (s && !x->has_program_id)
+		c->out->devices[c->device].odd_stats[XP_K_PROGRAM_ID]++;
 	if (!x->has_program_id && x->fingerprint) {
 		char *end;
 

@@ -149,6 +149,8 @@ void an_exec_want_lines(const char *plane, const char *const *names, size_t n,
 	 1u << XP_K_CORRELATION_ID | 1u << XP_K_MODULE_NAME)
 /* The key stats host linkage reads on host events (xp_read_opts.host_keys). */
 #define AN_EXEC_HOST_KEYS (1u << XP_K_CORRELATION_ID | 1u << XP_K_MODULE_NAME)
+/* A program_id stat's value: an integer, or a string of at most 19 digits. 0, or -1 for anything else. */
+int an_stat_program_id(const struct xp_plane *p, const struct xp_stat *s, uint64_t *out);
 /*
  * Splits "name(123)" into name and digits, both copied into a (the name is
  * copied without a suffix too); *fp is NULL when there is no such suffix.

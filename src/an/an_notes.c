@@ -2,8 +2,12 @@
 /* Warning texts about analysis results (an_notes.h). */
 #include "an_notes.h"
 
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
+#include "an_callprog.h"
 #include "an_sketch.h"
 #include "xp_stray.h"
 
@@ -95,13 +99,79 @@ int an_comp_input_notes(const struct an_comp_result *r, const char *path, int se
 	return 0;
 }
 
+/* The notes of one function of one input, rows fns[0..k) (its programs, unknown last). */
+static int comp_fn_notes(const struct an_comp_fn *const *fns, size_t k, int several, struct xp_notes *n)
+{
+	char progs[96], in[512] = "", name[256], path[400];
+	size_t i, len = 0, known = 0, unknown = 0, calls = 0;
+	int ret = 0;
+
+	for (i = 0; i < k; i++) {
+		calls += fns[i]->calls;
+		if (!fns[i]->has_program) {
+			unknown += fns[i]->calls;
+			continue;
+		}
+		if (len < sizeof(progs))
+			len += (size_t)snprintf(progs + len, sizeof(progs) - len, "%s%" PRIu64, known ? ", " : "",
+						fns[i]->program_id);
+		known++;
+	}
+	if (len >= sizeof(progs))
+		memcpy(progs + sizeof(progs) - 4, "...", 4);
+	xp_escape(name, sizeof(name), fns[0]->name);
+	xp_escape(path, sizeof(path), fns[0]->input);
+	if (several)
+		snprintf(in, sizeof(in), "'%s': ", path);
+	if (known > 1)
+		ret |= xp_notes_add(n, "%sfunction '%s' ran as %zu programs (%s): each compiles on its first call, so "
+				    "each gets a row of its own", in, name, known, progs);
+	if (known && unknown)
+		ret |= xp_notes_add(n, "%sfunction '%s': %zu of its %zu calls name no single program (no launch or "
+				    "enqueue inside them names one: dispatched to run later, their work not traced, or "
+				    "several programs); they get a row of their own, program unknown", in, name, unknown, calls);
+	return ret;
+}
+
 int an_comp_notes(const struct an_comp_result *r, int several, struct xp_notes *n)
 {
-	if (r->compiler_events || !r->nfns)
-		return 0;
-	return xp_notes_add(n, "no compiler events (trace_to_jaxpr, lower_*, backend_compile, *Compiler::*) in %s: "
-			    "each function's overhead is the first call minus the later median, an estimate",
-			    several ? "any input" : "this input");
+	const struct an_comp_fn **fns = malloc((r->nfns + 1) * sizeof(*fns));
+	unsigned char *done = calloc(r->nfns + 1, 1);
+	size_t i, j, k;
+	int ret = 0;
+
+	if (!fns || !done) {
+		ret = XP_ERR_NOMEM;
+		goto out;
+	}
+	for (i = 0; i < r->nfns; i++) {
+		if (done[i])
+			continue;
+		for (k = 0, j = i; j < r->nfns; j++)
+			if (!done[j] && r->fns[j].input == r->fns[i].input && !strcmp(r->fns[j].name, r->fns[i].name)) {
+				done[j] = 1;
+				fns[k++] = &r->fns[j];
+			}
+		ret |= comp_fn_notes(fns, k, several, n);
+	}
+	if (r->calls_ambiguous)
+		ret |= xp_notes_add(n, "%zu call%s name%s several programs of %s function (launches inside them ran "
+				    "more than one): counted with the calls of unknown program", r->calls_ambiguous,
+				    r->calls_ambiguous == 1 ? "" : "s", r->calls_ambiguous == 1 ? "s" : "",
+				    r->calls_ambiguous == 1 ? "its" : "their");
+	if (r->calls_unsearched)
+		ret |= xp_notes_add(n, "%zu call%s not searched for %s program: calls nested in calls had looked at "
+				    "%zu launches and enqueues already (the limit); counted with the calls of unknown "
+				    "program", r->calls_unsearched, r->calls_unsearched == 1 ? "" : "s",
+				    r->calls_unsearched == 1 ? "its" : "their", AN_CALLPROG_BUDGET);
+	if (!r->compiler_events && r->nfns)
+		ret |= xp_notes_add(n, "no compiler events (trace_to_jaxpr, lower_*, backend_compile, *Compiler::*) "
+				    "in %s: each function's overhead is the first call minus the later median, an "
+				    "estimate", several ? "any input" : "this input");
+out:
+	free(fns);
+	free(done);
+	return ret;
 }
 
 static int ev_stray_notes(size_t k, const char *path, struct xp_notes *n)

@@ -51,6 +51,8 @@ static int fill(struct comp_holder *h, struct xp_err *err)
 
 		o->input = fn->input;
 		o->name = fn->name;
+		o->program_id = fn->program_id;
+		o->has_program_id = fn->has_program;
 		o->calls = fn->calls;
 		o->first_call_ns = api_ns((double)fn->first_ps);
 		o->first_call_start_ns = api_ns((double)fn->first_start_ps);
@@ -70,6 +72,8 @@ static int fill(struct comp_holder *h, struct xp_err *err)
 	c->nunattributed = n;
 	c->call_events = r->call_events;
 	c->calls = r->calls;
+	c->calls_with_program = r->calls_program;
+	c->calls_ambiguous = r->calls_ambiguous;
 	c->compiler_events = r->compiler_events;
 	c->unattributed_events = r->unattributed;
 	c->trace_ns = api_ns((double)r->phase_ps[AN_COMP_TRACE]);

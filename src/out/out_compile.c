@@ -12,6 +12,27 @@ static size_t shown_fns(const struct an_comp_result *r, const struct out_comp_op
 	return o->top && o->top < r->nfns ? o->top : r->nfns;
 }
 
+/* Whether some function of an input has rows for several programs (the text then shows them). */
+static int several_programs(const struct an_comp_result *r, size_t n)
+{
+	size_t i, k;
+
+	for (i = 0; i < n; i++)
+		for (k = i + 1; k < r->nfns; k++)
+			if (r->fns[k].input == r->fns[i].input && !strcmp(r->fns[k].name, r->fns[i].name))
+				return 1;
+	return 0;
+}
+
+/* A row's program as a cell: its id, else `unknown` (text) or empty (CSV/TSV). */
+static void add_program_cell(struct out_table *t, int machine, int has, uint64_t program)
+{
+	if (has)
+		out_table_add(t, "%" PRIu64, program);
+	else
+		out_table_add(t, "%s", machine ? "" : "unknown");
+}
+
 static void add_event_json(cJSON *a, const struct an_comp_event *e)
 {
 	cJSON *o = out_json_push_object(a);
@@ -45,6 +66,8 @@ static int print_json(FILE *f, const struct an_comp_result *r, const struct out_
 	if ((tot = cJSON_AddObjectToObject(doc, "totals"))) {
 		cJSON_AddNumberToObject(tot, "call_events", (double)r->call_events);
 		cJSON_AddNumberToObject(tot, "calls", (double)r->calls);
+		cJSON_AddNumberToObject(tot, "calls_with_program", (double)r->calls_program);
+		cJSON_AddNumberToObject(tot, "calls_ambiguous", (double)r->calls_ambiguous);
 		cJSON_AddNumberToObject(tot, "compiler_events", (double)r->compiler_events);
 		out_json_add_ns(tot, "trace_ns", (double)r->phase_ps[AN_COMP_TRACE]);
 		out_json_add_ns(tot, "lower_ns", (double)r->phase_ps[AN_COMP_LOWER]);
@@ -60,6 +83,7 @@ static int print_json(FILE *f, const struct an_comp_result *r, const struct out_
 
 		cJSON_AddStringToObject(o, "input", fn->input);
 		cJSON_AddStringToObject(o, "name", fn->name);
+		out_json_add_id(o, "program_id", fn->has_program, fn->program_id);
 		cJSON_AddNumberToObject(o, "calls", (double)fn->calls);
 		out_json_add_ns(o, "first_call_ns", (double)fn->first_ps);
 		out_json_add_ns(o, "first_call_start_ns", (double)fn->first_start_ps);
@@ -89,14 +113,21 @@ static int print_json(FILE *f, const struct an_comp_result *r, const struct out_
 static int print_fns(FILE *f, enum out_mode mode, const struct an_comp_result *r, const struct out_comp_opts *o,
 		     const struct out_style *st)
 {
+	/* program_id last in CSV/TSV, so that the others keep their places */
 	static const char *const hm[] = {"input", "function", "calls", "first_call_ns", "later_median_ns",
-					 "overhead_ns", "trace_ns", "lower_ns", "compile_ns", "compiling_calls"};
-	static const unsigned char right[] = {0, 0, 1, 1, 1, 1, 1, 1, 1, 1};
+					 "overhead_ns", "trace_ns", "lower_ns", "compile_ns", "compiling_calls",
+					 "program_id"};
+	static const unsigned char right[] = {0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1};
+	static const unsigned char rt[] = {0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1};
 	int machine = mode != OUT_TABLE;
 	char h[6][32];
-	const char *ht[] = {"INPUT", "FUNCTION", "CALLS", h[0], h[1], h[2], h[3], h[4], h[5], "COMPILED"};
+	const char *ht[] = {"INPUT", "FUNCTION", "PROGRAM", "CALLS", h[0], h[1], h[2], h[3], h[4], h[5], "COMPILED"};
+	const char *htp[11];
+	unsigned char rtp[11];
 	struct out_tcol c[6];
-	size_t i, k, n = shown_fns(r, o), skip = st->several || machine ? 0 : 1;
+	size_t i, k, n = shown_fns(r, o), skip = st->several || machine ? 0 : 1, m = 0;
+	/* the text table gains a PROGRAM column after FUNCTION when a function ran as several programs */
+	int progcol = !machine && several_programs(r, n);
 	struct out_table t;
 	int ret;
 
@@ -120,13 +151,23 @@ static int print_fns(FILE *f, enum out_mode mode, const struct an_comp_result *r
 	out_tcol_header(&c[3], h[3], sizeof(h[3]), "TRACE");
 	out_tcol_header(&c[4], h[4], sizeof(h[4]), "LOWER");
 	out_tcol_header(&c[5], h[5], sizeof(h[5]), "COMPILE");
-	out_table_init(&t, 10 - skip, (machine ? hm : ht) + skip, right + skip);
+	for (k = skip; k < 11; k++)
+		if (k != 2 || progcol) {
+			htp[m] = ht[k];
+			rtp[m++] = rt[k];
+		}
+	if (machine)
+		out_table_init(&t, 11, hm, right);
+	else
+		out_table_init(&t, m, htp, rtp);
 	for (i = 0; i < n; i++) {
 		const struct an_comp_fn *fn = &r->fns[i];
 
 		if (!skip)
 			out_table_add(&t, "%s", fn->input);
 		out_table_add(&t, "%s", fn->name);
+		if (progcol)
+			add_program_cell(&t, 0, fn->has_program, fn->program_id);
 		out_table_add(&t, "%zu", fn->calls);
 		out_table_add_time_cell(&t, machine, &c[0], (double)fn->first_ps, 1);
 		out_table_add_time_cell(&t, machine, &c[1], fn->later_median_ps, fn->has_later);
@@ -135,6 +176,8 @@ static int print_fns(FILE *f, enum out_mode mode, const struct an_comp_result *r
 		for (k = 0; k < AN_COMP_NPHASES; k++)
 			out_table_add_time_cell(&t, machine, &c[3 + k], (double)fn->phase_ps[k], 1);
 		out_table_add(&t, "%zu", fn->compiling_calls);
+		if (machine)
+			add_program_cell(&t, 1, fn->has_program, fn->program_id);
 	}
 	ret = out_table_print(&t, f, mode, st);
 	out_table_release(&t);
@@ -146,14 +189,19 @@ static int print_events(FILE *f, enum out_mode mode, const struct an_comp_result
 			const struct out_comp_opts *o, const struct out_style *st)
 {
 	static const char *const hm[] = {"input", "function", "call", "phase", "event", "start_ns",
-					 "duration_ns", "nested_in_same_phase", "inner_events", "inner_ns", "where"};
-	static const unsigned char right[] = {0, 0, 1, 0, 0, 1, 1, 1, 1, 1, 0};
+					 "duration_ns", "nested_in_same_phase", "inner_events", "inner_ns", "where",
+					 "program_id"};
+	static const unsigned char right[] = {0, 0, 1, 0, 0, 1, 1, 1, 1, 1, 0, 1};
 	int machine = mode != OUT_TABLE;
 	char h[3][32];
 	/* text: no NESTED column, the event is indented instead */
-	const char *ht[] = {"INPUT", "FUNCTION", "CALL", "PHASE", "EVENT", h[0], h[1], "INNER", h[2], "WHERE"};
-	static const unsigned char rt[] = {0, 0, 1, 0, 0, 1, 1, 1, 1, 0};
-	size_t i, n = shown_fns(r, o), k, skip = st->several || machine ? 0 : 1;
+	const char *ht[] = {"INPUT", "FUNCTION", "PROGRAM", "CALL", "PHASE", "EVENT", h[0], h[1], "INNER", h[2],
+			    "WHERE"};
+	static const unsigned char rt[] = {0, 0, 1, 1, 0, 0, 1, 1, 1, 1, 0};
+	const char *htp[11];
+	unsigned char rtp[11];
+	size_t i, n = shown_fns(r, o), k, skip = st->several || machine ? 0 : 1, nc = 0;
+	int progcol = !machine && several_programs(r, n);
 	const struct an_comp_event **ev = malloc((r->nevents + 1) * sizeof(*ev));
 	struct out_tcol c[3];
 	struct out_table t;
@@ -179,16 +227,25 @@ static int print_events(FILE *f, enum out_mode mode, const struct an_comp_result
 	out_tcol_header(&c[0], h[0], sizeof(h[0]), "START");
 	out_tcol_header(&c[1], h[1], sizeof(h[1]), "DURATION");
 	out_tcol_header(&c[2], h[2], sizeof(h[2]), "INNER TIME");
+	for (k = skip; k < 11; k++)
+		if (k != 2 || progcol) {
+			htp[nc] = ht[k];
+			rtp[nc++] = rt[k];
+		}
 	if (machine)
-		out_table_init(&t, 11, hm, right);
+		out_table_init(&t, 12, hm, right);
 	else
-		out_table_init(&t, 10 - skip, ht + skip, rt + skip);
+		out_table_init(&t, nc, htp, rtp);
 	for (i = 0; i < m; i++) {
 		const struct an_comp_event *e = ev[i];
 
 		if (!skip)
 			out_table_add(&t, "%s", e->input);
 		out_table_add(&t, "%s", e->fn ? e->fn : machine ? "" : "-");
+		if (progcol && e->fn)
+			add_program_cell(&t, 0, e->has_program, e->program_id);
+		else if (progcol)
+			out_table_add(&t, "-");
 		if (e->fn)
 			out_table_add(&t, machine ? "%zu" : "#%zu", e->call + 1);
 		else
@@ -202,6 +259,8 @@ static int print_events(FILE *f, enum out_mode mode, const struct an_comp_result
 		out_table_add(&t, "%zu", e->inner);
 		out_table_add_time_cell(&t, machine, &c[2], (double)e->inner_ps, e->inner > 0 || machine);
 		out_table_add(&t, "%s", !e->fn ? "unattributed" : e->inside ? "inside" : "beside");
+		if (machine)
+			add_program_cell(&t, 1, e->has_program, e->program_id);
 	}
 	ret = out_table_print(&t, f, mode, st);
 	out_table_release(&t);
@@ -227,8 +286,12 @@ int out_compile(FILE *f, enum out_mode mode, const struct an_comp_result *r, con
 	out_fmt_time(b[2], sizeof(b[2]), (double)r->phase_ps[AN_COMP_COMPILE], st->unit);
 	out_fmt_time(b[3], sizeof(b[3]), (double)r->total_ps, st->unit);
 	out_fmt_time(b[4], sizeof(b[4]), (double)r->host_span_ps, st->unit);
-	fprintf(f, "%zu function%s shown; in all %zu call%s (PjitFunction spans)", shown_fns(r, o),
-		shown_fns(r, o) == 1 ? "" : "s", r->calls, r->calls == 1 ? "" : "s");
+	if (shown_fns(r, o) < r->nfns)
+		fprintf(f, "%zu of %zu rows shown", shown_fns(r, o), r->nfns);
+	else
+		fprintf(f, "%zu row%s", r->nfns, r->nfns == 1 ? "" : "s");
+	fprintf(f, " (a row per function and program); in all %zu call%s (PjitFunction spans)", r->calls,
+		r->calls == 1 ? "" : "s");
 	if (r->compiler_events) {
 		fprintf(f, " and %zu compiler event%s: trace %s, lower %s, compile %s, together %s", r->compiler_events,
 			r->compiler_events == 1 ? "" : "s", b[0], b[1], b[2], b[3]);

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The HTML report (out_report.h). */
+#include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -816,7 +817,7 @@ static void memory(FILE *f, const struct out_report *r)
 	free(order);
 }
 
-/* Compile time per function (the compile command's rows), the most compile time first. */
+/* Compile time per function and program (the compile command's rows), the most compile time first. */
 static void compile_section(FILE *f, const struct out_report *r)
 {
 	const struct an_comp_result *cr = r->compile;
@@ -827,8 +828,8 @@ static void compile_section(FILE *f, const struct out_report *r)
 	fputs("<section id=\"compile\">\n<h2>Compile time</h2>\n<table>\n<tr>", f);
 	if (r->ninputs > 1)
 		fputs("<th>input</th>", f);
-	fputs("<th>function</th><th>calls</th><th>first call</th><th>later median</th><th>overhead</th>"
-	      "<th>trace</th><th>lower</th><th>compile</th></tr>\n", f);
+	fputs("<th>function</th><th>program</th><th>calls</th><th>first call</th><th>later median</th>"
+	      "<th>overhead</th><th>trace</th><th>lower</th><th>compile</th></tr>\n", f);
 	n = cr->nfns < r->top ? cr->nfns : r->top;
 	for (i = 0; i < n; i++) {
 		const struct an_comp_fn *w = &cr->fns[i];
@@ -838,6 +839,10 @@ static void compile_section(FILE *f, const struct out_report *r)
 		if (r->ninputs > 1)
 			name_cell(f, w->input);
 		name_cell(f, w->name);
+		if (w->has_program)
+			fprintf(f, "<td class=\"num prog\">%" PRIu64 "</td>", w->program_id);
+		else
+			fputs("<td class=\"num prog\">unknown</td>", f);
 		fprintf(f, "<td class=\"num\">%zu</td>", w->calls);
 		time_cell(f, (double)w->first_ps);
 		if (w->has_later) {
@@ -852,10 +857,11 @@ static void compile_section(FILE *f, const struct out_report *r)
 	}
 	fputs("</table>\n<p class=\"note\">", f);
 	rows_note(f, n, cr->nfns, "per input, the most compile time first");
-	fputs("; a call is a PjitFunction span on the host; overhead: the first call less the later calls' median "
-	      "(an estimate of tracing and compiling; a function name whose later calls compile other programs "
-	      "blurs it); trace, lower and compile: the time of JAX's and XLA's events of those phases in its "
-	      "calls; every function of the inputs, whatever --device selects.</p>\n</section>\n", f);
+	fputs("; a call is a PjitFunction span on the host, a row a function's calls of one program (each "
+	      "compiles on its first call; unknown: the calls whose launches name none); overhead: the first call "
+	      "less the later calls' median (an estimate of tracing and compiling); trace, lower and compile: the "
+	      "time of JAX's and XLA's events of those phases in its calls; every function of the inputs, whatever "
+	      "--device selects.</p>\n</section>\n", f);
 }
 
 static void autotune(FILE *f, const struct an_at_result *ar)

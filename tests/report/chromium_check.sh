@@ -105,6 +105,12 @@ grep -q '<section id="kernels">' "$tmp/gemm.html" || { echo "gemm: no kernels se
 for s in memory compile; do
 	grep -q "<section id=\"$s\">" "$tmp/gemm.html" || { echo "gemm: no $s section"; fail=1; }
 done
+# the compile table a row per function and program, as compile --json has them (up to --top 15)
+progs=$(sed -n '/<section id="compile">/,/<\/section>/p' "$tmp/gemm.html" | grep -o '<td class="num prog">[^<]*' |
+	sed 's/.*>//' | tr '\n' ' ')
+want=$("$bin" compile --json testdata/real/mi300x_jax_gemm.xplane.pb 2>/dev/null | "$py" -c 'import json,sys
+print(" ".join(str(f["program_id"] if f["program_id"] is not None else "unknown") for f in json.load(sys.stdin)["functions"][:15]), end=" ")')
+[ "$progs" = "$want" ] || { echo "gemm: compile programs '$progs', want '$want'"; fail=1; }
 mems=$(sed -n '/<section id="memory">/,/<\/section>/p' "$tmp/gemm.html" | grep -c 'class="bar mem-bar"')
 want=$("$bin" memory --json testdata/real/mi300x_jax_gemm.xplane.pb | "$py" -c 'import json,sys; print(min(15, len(json.load(sys.stdin)["memories"])))')
 [ "$mems" = "$want" ] || { echo "gemm: $mems memory rows, want $want"; fail=1; }

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "an_callprog.h"
 #include "an_compile.h"
 #include "test.h"
 #include "test_trace.h"
@@ -82,6 +83,93 @@ static void synth(void)
 	xp_trace_free(t);
 }
 
+/* EXPECTED.md section 22b: a function's calls split by the program each ran. */
+static void synth_programs(void)
+{
+	static const struct {
+		const char *name;
+		int has_program;
+		uint64_t program;
+		size_t calls;
+		int64_t first_us, median_us;
+	} want[] = {
+		{"f", 1, 7, 2, 100, 30}, {"f", 0, 0, 2, 60, 40}, {"<lambda>", 1, 13, 1, 20, -1}, {"f", 1, 9, 2, 10, 20},
+	};
+	char path[4096];
+	struct xp_trace *t;
+	struct an_comp_result r;
+	struct xp_err err = {0};
+	size_t i;
+
+	snprintf(path, sizeof(path), "%s/compile_programs.xplane.pb", SYNTH_DIR);
+	if (!(t = test_load(path, NULL)))
+		return;
+	an_comp_init(&r, NULL);
+	CHECK_INT(an_comp_add(&r, t, "in", &err), 0);
+	CHECK_INT(r.call_events, 9);
+	CHECK_INT(r.calls, 7);
+	CHECK_INT(r.calls_program, 5);
+	CHECK_INT(r.calls_ambiguous, 1);
+	CHECK_INT(r.nfns, 4);
+	for (i = 0; i < r.nfns && i < sizeof(want) / sizeof(want[0]); i++) {
+		const struct an_comp_fn *f = &r.fns[i];
+
+		CHECK_STR(f->name, want[i].name);
+		CHECK_INT(f->has_program, want[i].has_program);
+		CHECK_INT(f->program_id, want[i].program);
+		CHECK_INT(f->calls, want[i].calls);
+		CHECK_INT(f->first_ps, US(want[i].first_us));
+		CHECK_INT(f->has_later, want[i].median_us >= 0);
+		if (want[i].median_us >= 0)
+			CHECK(f->later_median_ps == US(want[i].median_us));
+	}
+	an_comp_release(&r);
+	xp_trace_free(t);
+}
+
+/* The search's budget: calls left when it is spent are unsearched (EXPECTED.md 22b's f #1, #3, #6). */
+static void budget(void)
+{
+	char path[4096];
+	struct xp_trace *t;
+	struct xp_err err = {0};
+	struct an_call_prog out[3];
+	struct an_call_span spans[3] = {
+		{0, 0, US(0), US(100), "f", 1}, {0, 0, US(300), US(330), "f", 1}, {0, 0, US(600), US(640), "f", 1},
+	};
+	int64_t shift[3] = {0};
+
+	snprintf(path, sizeof(path), "%s/compile_programs.xplane.pb", SYNTH_DIR);
+	if (!(t = test_load(path, NULL)))
+		return;
+	CHECK(t->nplanes == 3 && !strcmp(t->planes[0].name, "/host:CPU") &&
+	      !strcmp(t->planes[0].lines[0].name, "main"));
+	/* f #1 looks at 1 event (its launch), f #3 at 2 (its own, then the other line's at 310: not asked) */
+	CHECK_INT(an_call_programs(t, shift, spans, 3, 3, out, &err), 0);
+	CHECK_INT(out[0].state, AN_CALL_PROG_KNOWN);
+	CHECK_INT(out[0].program, 7);
+	CHECK_INT(out[1].state, AN_CALL_PROG_KNOWN);
+	CHECK_INT(out[1].program, 7);
+	CHECK_INT(out[2].state, AN_CALL_PROG_UNSEARCHED);
+	CHECK_INT(an_call_programs(t, shift, spans, 3, 5, out, &err), 0);
+	CHECK_INT(out[2].state, AN_CALL_PROG_AMBIGUOUS);
+	xp_trace_free(t);
+}
+
+/* The module names JAX gives a function's programs. */
+static void module_names(void)
+{
+	CHECK(an_module_names_fn("jit_f", 5, "f", 1));
+	CHECK(an_module_names_fn("pmap_f", 6, "f", 1));
+	CHECK(an_module_names_fn("f", 1, "f", 1));
+	CHECK(an_module_names_fn("jit__lambda_", 12, "<lambda>", 8));
+	CHECK(an_module_names_fn("jit_a.b-c", 9, "a.b-c", 5));
+	CHECK(!an_module_names_fn("jit_g", 5, "f", 1));
+	CHECK(!an_module_names_fn("jit_ff", 6, "f", 1));
+	CHECK(!an_module_names_fn("jit__", 5, "a", 1));
+	CHECK(!an_module_names_fn("xla_f", 5, "f", 1));
+}
+
 static int is_call(const char *name, const char **fn, size_t *len)
 {
 	return (*fn = an_comp_call_fn(name, len)) != NULL;
@@ -148,13 +236,37 @@ static void real(const char *file)
 		goto out;
 	an_comp_init(&r, NULL);
 	CHECK_INT(an_comp_add(&r, t, file, &err), 0);
+	/*
+	 * A function's rows (one per program it ran) pooled: their calls, the
+	 * earliest first call, their events; the later median where it has one row.
+	 */
 	for (i = 0; i < r.nfns; i++) {
 		const struct an_comp_fn *f = &r.fns[i];
 		int64_t *durs = malloc(4096 * sizeof(*durs)), first_start = INT64_MAX, first_dur = 0;
-		size_t n = 0, events = 0;
+		int64_t row_first = f->first_ps, row_first_start = f->first_start_ps;
+		size_t n = 0, events = 0, rows = 0, calls = 0, nevents = 0, k;
 
 		if (!durs)
 			break;
+		for (k = 0; k < r.nfns; k++) {
+			if (strcmp(r.fns[k].name, f->name))
+				continue;
+			if (k < i) {
+				rows = 0;	/* checked with its first row */
+				break;
+			}
+			rows++;
+			calls += r.fns[k].calls;
+			nevents += r.fns[k].nevents;
+			if (r.fns[k].first_start_ps < row_first_start) {
+				row_first_start = r.fns[k].first_start_ps;
+				row_first = r.fns[k].first_ps;
+			}
+		}
+		if (!rows) {
+			free(durs);
+			continue;
+		}
 		for (pi = li = 0; (ln = next_host_line(ref, &pi, &li, &p));) {
 			for (e = ln->first_event; e < ln->first_event + ln->nevents; e++) {
 				const char *fn, *name = xp_event_name(p, &p->events[e]), *efn;
@@ -181,11 +293,11 @@ static void real(const char *file)
 				}
 			}
 		}
-		CHECK_INT(f->calls, n);
-		CHECK_INT(f->first_ps, first_dur);
-		CHECK_INT(f->nevents, events);
-		if (n > 1) {
-			size_t k, m;
+		CHECK_INT(calls, n);
+		CHECK_INT(row_first, first_dur);
+		CHECK_INT(nevents, events);
+		if (n > 1 && rows == 1) {
+			size_t m;
 			double med;
 
 			/* the later calls: drop the first by start */
@@ -234,9 +346,14 @@ out:
 int main(void)
 {
 	synth();
+	synth_programs();
+	budget();
+	module_names();
 	real("tpu_v6e_inference.xplane.pb");
 	real("mi300x_jax_elementwise.xplane.pb");
 	real("mi300x_jax_gemm.xplane.pb");
 	real("mi300x_jax_conv.xplane.pb");
+	real("nvidia_h200_jax_model.xplane.pb");
+	real("nvidia_h200_jax_memory.xplane.pb");
 	return test_done("compile");
 }

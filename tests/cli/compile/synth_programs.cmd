@@ -1,0 +1,1 @@
+xplane-stat compile $SYNTH/compile_programs.xplane.pb

@@ -1,0 +1,1 @@
+xplane-stat compile --csv $SYNTH/compile_programs.xplane.pb
