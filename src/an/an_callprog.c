@@ -65,9 +65,38 @@ int an_module_names_fn(const char *module, size_t len, const char *fn, size_t fn
 	return 0;
 }
 
-static const struct xp_stat *key_stat(const struct xp_plane *p, const struct xp_event *e, enum xp_key k)
+/* An event and its own stats, as the model keeps them or read again from the input (XP_EVSTATS_INPUT). */
+struct ev_stats {
+	const struct xp_plane *p;
+	const struct xp_event *e;
+	const struct xp_stat *own;
+};
+
+/* The event's stat of key k, its own first, then its metadata's; NULL where the read kept neither. */
+static const struct xp_stat *key_stat(const struct ev_stats *x, enum xp_key k)
 {
-	return p->kept_keys & (1u << k) ? xp_event_stat(p, e, k) : NULL;
+	const struct xp_plane *p = x->p;
+	const struct xp_evmeta *m;
+	uint32_t i;
+
+	if (p->kept_keys >> k & 1)
+		return xp_event_stat(p, x->e, k);
+	if (!p->stats_at || !p->has_key[k])	/* not kept, and not in the input either */
+		return NULL;
+	for (i = 0; i < x->e->nstats; i++)
+		if (x->own[i].meta_id == p->key_id[k])
+			return &x->own[i];
+	m = &p->evmetas[x->e->meta];
+	for (i = 0; i < m->nstats; i++)
+		if (p->stats[m->stats_first + i].meta_id == p->key_id[k])
+			return &p->stats[m->stats_first + i];
+	return NULL;
+}
+
+/* Room for an event's own stats read again from p's input (xp_event_own_stats). */
+static struct xp_stat *own_room(const struct xp_plane *p)
+{
+	return malloc(((size_t)p->max_own_stats + 1) * sizeof(struct xp_stat));
 }
 
 static int is_host(const struct xp_plane *p)
@@ -75,43 +104,89 @@ static int is_host(const struct xp_plane *p)
 	return !strncmp(p->name, "/host:", 6);
 }
 
-/* The evidence on host plane p, in start order. */
-static int collect(const struct xp_plane *p, int64_t shift, struct evid **out, size_t *nout)
+/* A time span of calls, [start, end). */
+struct span {
+	int64_t start, end;
+};
+
+/*
+ * Whether t lies in one of the sorted, disjoint spans sp[0..n); *at is the
+ * first span ending after the last t asked, so that times asked in order
+ * (a line's events, mostly) cost a step each, not a search.
+ */
+static int in_spans(const struct span *sp, size_t n, int64_t t, size_t *at)
+{
+	size_t lo = 0, hi = n;
+
+	if (*at < n && sp[*at].end > t && (!*at || sp[*at - 1].end <= t))
+		return sp[*at].start <= t;
+	if (*at + 1 < n && sp[*at].end <= t && sp[*at + 1].end > t) {
+		++*at;
+		return sp[*at].start <= t;
+	}
+	while (lo < hi) {	/* the first span ending after t */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (sp[mid].end <= t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	*at = lo;
+	return lo < n && sp[lo].start <= t;
+}
+
+/*
+ * The evidence on host plane p that starts inside one of the calls' spans
+ * sp[0..nsp) (sorted, disjoint), in start order: only those events' stats
+ * are looked at, which the read may have left in the input.
+ */
+static int collect(const struct xp_plane *p, int64_t shift, const struct span *sp, size_t nsp,
+		   struct evid **out, size_t *nout)
 {
 	struct evid *ev = NULL;
+	struct xp_stat *room = own_room(p);
 	size_t n = 0, cap = 0, li, i;
+	int ret = -1;
 
+	if (!room)
+		goto out;
 	for (li = 0; li < p->nlines; li++) {
 		const struct xp_line *ln = &p->lines[li];
+		size_t at = 0;
 
 		for (i = 0; i < ln->nevents; i++) {
-			const struct xp_event *e = &p->events[ln->first_event + i];
+			struct ev_stats x = {p, &p->events[ln->first_event + i], NULL};
 			const struct xp_stat *s;
-			struct evid v = {e->start_ps + shift, li, 0, NULL, 0, EV_PROGRAM};
+			struct evid v = {x.e->start_ps + shift, li, 0, NULL, 0, EV_PROGRAM};
 
-			if ((s = key_stat(p, e, XP_K_PROGRAM_ID)) && !an_stat_program_id(p, s, &v.id) &&
-			    (s = key_stat(p, e, XP_K_HLO_MODULE)) && (v.module = xp_stat_str(p, s, &v.modlen)))
+			if ((!x.e->nstats && !p->evmetas[x.e->meta].nstats) || !in_spans(sp, nsp, v.start, &at))
+				continue;
+			x.own = xp_event_own_stats(p, x.e, room);
+			if ((s = key_stat(&x, XP_K_PROGRAM_ID)) && !an_stat_program_id(p, s, &v.id) &&
+			    (s = key_stat(&x, XP_K_HLO_MODULE)) && (v.module = xp_stat_str(p, s, &v.modlen)))
 				v.kind = EV_PROGRAM;
-			else if ((s = key_stat(p, e, XP_K_CORRELATION_ID)) && !xp_stat_u64(s, &v.id))
+			else if ((s = key_stat(&x, XP_K_CORRELATION_ID)) && !xp_stat_u64(s, &v.id))
 				v.kind = EV_CORR;
-			else if ((s = key_stat(p, e, XP_K_RUN_ID)) && !xp_stat_u64(s, &v.id))
+			else if ((s = key_stat(&x, XP_K_RUN_ID)) && !xp_stat_u64(s, &v.id))
 				v.kind = EV_RUN;
 			else
 				continue;
-			if (n == cap && xp_grow(&ev, &cap, n, sizeof(*ev), 64)) {
-				free(ev);
-				return -1;
-			}
+			if (n == cap && xp_grow(&ev, &cap, n, sizeof(*ev), 64))
+				goto out;
 			ev[n++] = v;
 		}
 	}
-	if (n > 1 && xp_sort_by_i64(ev, n, sizeof(*ev), offsetof(struct evid, start))) {
-		free(ev);
-		return -1;
-	}
+	if (n > 1 && xp_sort_by_i64(ev, n, sizeof(*ev), offsetof(struct evid, start)))
+		goto out;
 	*out = ev;
 	*nout = n;
-	return 0;
+	ev = NULL;
+	ret = 0;
+out:
+	free(ev);
+	free(room);
+	return ret;
 }
 
 /* First of recs[0..n) (sorted by id) with id, or n. */
@@ -155,10 +230,11 @@ static int wanted(const uint64_t *ids, size_t n, uint64_t id)
 }
 
 /* An "XLA Modules" event ("jit_f(<fingerprint>)"): its module's name, and its program (stat or fingerprint). */
-static int module_event(const struct xp_plane *p, const struct xp_event *e, struct devrec *r)
+static int module_event(const struct ev_stats *x, struct devrec *r)
 {
-	const char *name = xp_event_name(p, e), *open = strrchr(name, '(');
-	const struct xp_stat *s = key_stat(p, e, XP_K_PROGRAM_ID);
+	const struct xp_plane *p = x->p;
+	const char *name = xp_event_name(p, x->e), *open = strrchr(name, '(');
+	const struct xp_stat *s = key_stat(x, XP_K_PROGRAM_ID);
 	size_t len = strlen(name);
 	char *end;
 
@@ -176,29 +252,39 @@ static int module_event(const struct xp_plane *p, const struct xp_event *e, stru
 static int index_plane(struct devidx *x, const struct xp_plane *p, const uint64_t *corr, size_t ncorr,
 		       const uint64_t *run, size_t nrun)
 {
+	struct xp_stat *room = own_room(p);
 	size_t li, i;
+	int ret = -1;
 
+	if (!room)
+		return -1;
 	for (li = 0; li < p->nlines; li++) {
 		const struct xp_line *ln = &p->lines[li];
 		int modules = ln->name && !strcmp(ln->name, "XLA Modules");
 
 		for (i = 0; i < ln->nevents; i++) {
-			const struct xp_event *e = &p->events[ln->first_event + i];
+			struct ev_stats e = {p, &p->events[ln->first_event + i], NULL};
 			const struct xp_stat *s;
 			struct devrec c = {0}, r = {0};
 
-			if (ncorr && (s = key_stat(p, e, XP_K_CORRELATION_ID)) && !xp_stat_u64(s, &c.id) &&
-			    wanted(corr, ncorr, c.id) && (s = key_stat(p, e, XP_K_PROGRAM_ID)) &&
-			    !an_stat_program_id(p, s, &c.program) && (s = key_stat(p, e, XP_K_HLO_MODULE)) &&
+			if (!e.e->nstats && !p->evmetas[e.e->meta].nstats)
+				continue;
+			e.own = xp_event_own_stats(p, e.e, room);
+			if (ncorr && (s = key_stat(&e, XP_K_CORRELATION_ID)) && !xp_stat_u64(s, &c.id) &&
+			    wanted(corr, ncorr, c.id) && (s = key_stat(&e, XP_K_PROGRAM_ID)) &&
+			    !an_stat_program_id(p, s, &c.program) && (s = key_stat(&e, XP_K_HLO_MODULE)) &&
 			    (c.module = xp_stat_str(p, s, &c.modlen)) && add_rec(&x->corr, &x->ncorr, &x->capcorr, &c))
-				return -1;
-			if (modules && nrun && (s = key_stat(p, e, XP_K_RUN_ID)) && !xp_stat_u64(s, &r.id) &&
-			    wanted(run, nrun, r.id) && !module_event(p, e, &r) &&
+				goto out;
+			if (modules && nrun && (s = key_stat(&e, XP_K_RUN_ID)) && !xp_stat_u64(s, &r.id) &&
+			    wanted(run, nrun, r.id) && !module_event(&e, &r) &&
 			    add_rec(&x->run, &x->nrun, &x->caprun, &r))
-				return -1;
+				goto out;
 		}
 	}
-	return 0;
+	ret = 0;
+out:
+	free(room);
+	return ret;
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -291,12 +377,28 @@ static void consider(const struct evid *v, const struct devidx *x, const struct 
 		take(&recs[i], c, o);
 }
 
-/* The call's program from the evidence of its plane, its own line first, out of *budget events looked at. */
-static void resolve(const struct evid *ev, size_t n, const struct devidx *x, const struct an_call_span *c,
-		    struct an_call_prog *o, size_t *budget)
+/* One trace's search: the evidence of its planes, the device index once needed, the budget left. */
+struct search {
+	struct xp_trace *t;
+	struct evid **ev;
+	size_t *nev;
+	struct devidx x;
+	size_t budget;
+	struct xp_err *err;
+};
+
+/*
+ * The call's program from the evidence of its plane, in four steps until
+ * one names it: on its own line the launches naming their program, then
+ * those naming it through a device event (the device planes read then,
+ * once); on the plane's other lines the same. 0, or an error of reading
+ * the device planes.
+ */
+static int resolve(struct search *s, const struct an_call_span *c, struct an_call_prog *o)
 {
-	size_t lo = 0, hi = n, i;
-	int own;
+	const struct evid *ev = s->ev[c->plane];
+	size_t n = s->nev[c->plane], lo = 0, hi = n, i;
+	int step, ret;
 
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
@@ -307,68 +409,91 @@ static void resolve(const struct evid *ev, size_t n, const struct devidx *x, con
 			hi = mid;
 	}
 	o->state = AN_CALL_PROG_UNKNOWN;
-	for (own = 1; own >= 0 && o->state == AN_CALL_PROG_UNKNOWN; own--)
+	for (step = 0; step < 4 && o->state == AN_CALL_PROG_UNKNOWN; step++) {
+		int own = step < 2, direct = !(step & 1);
+
 		for (i = lo; i < n && ev[i].start < c->end; i++) {
-			if (!*budget) {
+			if (!s->budget) {
 				o->state = AN_CALL_PROG_UNSEARCHED;
-				return;
+				return 0;
 			}
-			--*budget;
-			if ((ev[i].line == c->line) == own)
-				consider(&ev[i], x, c, o);
+			s->budget--;
+			if ((ev[i].line == c->line) != own || (ev[i].kind == EV_PROGRAM) != direct)
+				continue;
+			if (!direct && !s->x.built && (ret = build_index(&s->x, s->t, s->ev, s->nev, s->err)))
+				return ret;
+			consider(&ev[i], &s->x, c, o);
 		}
+	}
+	return 0;
 }
 
-/* Whether some evidence needs the device planes. */
-static int needs_devices(struct evid *const *ev, const size_t *nev, size_t nplanes)
+/* The evidence of host plane k inside its calls (among calls[0..n)). */
+static int plane_evidence(const struct xp_trace *t, size_t k, int64_t shift, const struct an_call_span *calls,
+			  size_t n, struct evid **out, size_t *nout)
 {
-	size_t k, i;
+	struct span *sp = malloc((n + 1) * sizeof(*sp));
+	size_t i, m = 0, u = 0;
+	int ret;
 
-	for (k = 0; k < nplanes; k++)
-		for (i = 0; i < nev[k]; i++)
-			if (ev[k][i].kind != EV_PROGRAM)
-				return 1;
-	return 0;
+	if (!sp)
+		return -1;
+	for (i = 0; i < n; i++)
+		if (calls[i].plane == k && calls[i].end > calls[i].start)
+			sp[m++] = (struct span){calls[i].start, calls[i].end};
+	if (m > 1 && xp_sort_by_i64(sp, m, sizeof(*sp), offsetof(struct span, start))) {
+		free(sp);
+		return -1;
+	}
+	for (i = 1; i < m; i++) {	/* merged where they overlap or touch */
+		if (sp[i].start <= sp[u].end) {
+			if (sp[i].end > sp[u].end)
+				sp[u].end = sp[i].end;
+		} else {
+			sp[++u] = sp[i];
+		}
+	}
+	ret = collect(&t->planes[k], shift, sp, m ? u + 1 : 0, out, nout);
+	free(sp);
+	return ret;
 }
 
 int an_call_programs(struct xp_trace *t, const int64_t *shift, const struct an_call_span *calls, size_t n,
 		     size_t budget, struct an_call_prog *out, struct xp_err *err)
 {
-	struct evid **ev = calloc(t->nplanes + 1, sizeof(*ev));
-	size_t *nev = calloc(t->nplanes + 1, sizeof(*nev)), i, k;
-	struct devidx x = {0};
+	struct search s = {t, calloc(t->nplanes + 1, sizeof(*s.ev)), calloc(t->nplanes + 1, sizeof(*s.nev)),
+			   {0}, budget, err};
+	size_t i, k;
 	int ret = XP_ERR_NOMEM;
 
-	if (!ev || !nev)
+	if (!s.ev || !s.nev)
 		goto out;
 	for (i = 0; i < n; i++)
 		out[i].state = AN_CALL_PROG_UNKNOWN;
-	/* the evidence of the planes that hold calls */
+	/* the evidence of the planes that hold calls, inside them */
 	for (i = 0; i < n; i++) {
 		k = calls[i].plane;
-		if (ev[k] || nev[k] == SIZE_MAX)
+		if (s.ev[k] || s.nev[k] == SIZE_MAX)
 			continue;
-		if (collect(&t->planes[k], shift[k], &ev[k], &nev[k]))
+		if (plane_evidence(t, k, shift[k], calls, n, &s.ev[k], &s.nev[k]))
 			goto out;
-		if (!ev[k])
-			nev[k] = SIZE_MAX;	/* looked at: none */
+		if (!s.ev[k])
+			s.nev[k] = SIZE_MAX;	/* looked at: none */
 	}
 	for (k = 0; k < t->nplanes; k++)
-		if (nev[k] == SIZE_MAX)
-			nev[k] = 0;
-	if (n && needs_devices(ev, nev, t->nplanes) && (ret = build_index(&x, t, ev, nev, err)))
-		goto out;
-	for (i = 0; i < n; i++)
-		resolve(ev[calls[i].plane], nev[calls[i].plane], &x, &calls[i], &out[i], &budget);
+		if (s.nev[k] == SIZE_MAX)
+			s.nev[k] = 0;
 	ret = 0;
+	for (i = 0; i < n && !ret; i++)
+		ret = resolve(&s, &calls[i], &out[i]);
 out:
 	if (ret == XP_ERR_NOMEM)
 		xp_err_set(err, XP_ERR_NOMEM, "out of memory");
-	for (k = 0; ev && k < t->nplanes; k++)
-		free(ev[k]);
-	free(ev);
-	free(nev);
-	free(x.corr);
-	free(x.run);
+	for (k = 0; s.ev && k < t->nplanes; k++)
+		free(s.ev[k]);
+	free(s.ev);
+	free(s.nev);
+	free(s.x.corr);
+	free(s.x.run);
 	return ret;
 }

@@ -12,10 +12,13 @@
  * Only programs of a module named for the function count ("jit_<fn>",
  * "pmap_<fn>" or "<fn>", characters JAX replaces in module names taken as
  * "_"): another function's work inside the call (a nested call's, another
- * thread's) does not. Events on the call's own line are asked first; where
- * none names the function's program, those that start inside the call on
- * the plane's other lines (launch threads the tracer names apart). One
- * program found: the call's; none: unknown; several: ambiguous (unknown).
+ * thread's) does not. The events starting inside the call are asked in four
+ * steps, until one names the function's program: on the call's own line
+ * the launches naming their program themselves, then the launches and
+ * enqueues naming it through a device event; the same on the plane's other
+ * lines (launch threads the tracer names apart). The device planes are read
+ * only when a call comes to a step of the second kind. One program found
+ * in a step: the call's; several: ambiguous (unknown); none: unknown.
  */
 #ifndef AN_CALLPROG_H
 #define AN_CALLPROG_H

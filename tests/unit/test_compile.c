@@ -144,15 +144,20 @@ static void budget(void)
 		return;
 	CHECK(t->nplanes == 3 && !strcmp(t->planes[0].name, "/host:CPU") &&
 	      !strcmp(t->planes[0].lines[0].name, "main"));
-	/* f #1 looks at 1 event (its launch), f #3 at 2 (its own, then the other line's at 310: not asked) */
-	CHECK_INT(an_call_programs(t, shift, spans, 3, 3, out, &err), 0);
+	/*
+	 * each step walks the call's events: f #1 its launch in steps 1 and 2 (2),
+	 * f #3 its two launches in steps 1 and 2 (4); f #6 then finds none left
+	 */
+	CHECK_INT(an_call_programs(t, shift, spans, 3, 6, out, &err), 0);
 	CHECK_INT(out[0].state, AN_CALL_PROG_KNOWN);
 	CHECK_INT(out[0].program, 7);
 	CHECK_INT(out[1].state, AN_CALL_PROG_KNOWN);
 	CHECK_INT(out[1].program, 7);
 	CHECK_INT(out[2].state, AN_CALL_PROG_UNSEARCHED);
-	CHECK_INT(an_call_programs(t, shift, spans, 3, 5, out, &err), 0);
+	CHECK_INT(an_call_programs(t, shift, spans, 3, 10, out, &err), 0);
 	CHECK_INT(out[2].state, AN_CALL_PROG_AMBIGUOUS);
+	CHECK_INT(an_call_programs(t, shift, spans, 3, 9, out, &err), 0);
+	CHECK_INT(out[2].state, AN_CALL_PROG_UNSEARCHED);
 	xp_trace_free(t);
 }
 
