@@ -19,6 +19,15 @@
  * Names (functions, devices) are the file's bytes: usually UTF-8, not
  * always. The command escapes bytes that are not when it prints them.
  *
+ * Warnings: every result carries, in warnings[0..nwarnings), what the
+ * command warns of for the same traces and options, in its order and
+ * words (without "xplane-stat: warning: "): what the reader found odd in a
+ * trace (events naming metadata it lacks, aggregated events skipped, the
+ * profiler's own errors), what the analysis could not count as asked, and
+ * the limits that bit. Those about the command's own doings (files given
+ * twice, inputs skipped, files written) are not among them. Nothing found
+ * is a result with empty rows, not a warning.
+ *
  * Threads: what a call returns depends on its arguments alone (options
  * travel in them; there are no process-wide settings). Different objects
  * may be used on different threads at once; one trace by one thread at a
@@ -197,6 +206,8 @@ struct xps_functions {
 	uint64_t runs_rule_repeating;	/* runs that repeat kernels but could not be split */
 	uint64_t stray_end_events;	/* events left out: their end lies far beyond the plane's others */
 	uint64_t stray_end_children;	/* the same among children (XPS_TIME_CHILDREN) */
+	const char *const *warnings;	/* what the command warns of for these traces (see Warnings) */
+	size_t nwarnings;
 };
 
 /*
@@ -299,6 +310,8 @@ struct xps_autotune {
 	uint64_t dropped_short_events;	/* by min_duration_ps */
 	int samples_are_runs;		/* the samples are run means (else executions) */
 	uint64_t runs;			/* the runs holding a candidate (run_by groups the traces) */
+	const char *const *warnings;	/* what the command warns of for these traces (see Warnings) */
+	size_t nwarnings;
 };
 
 /*
@@ -353,6 +366,8 @@ struct xps_kernels {
 	uint64_t copy_events, stray_end_events, zero_duration_kernels;
 	uint64_t kernel_details_missing, kernel_details_unparsable, kernel_details_implausible;
 	uint64_t kernel_details_partial;	/* read in part: a key not known, a bad value, grid or block missing */
+	const char *const *warnings;	/* what the command warns of for these traces (see Warnings) */
+	size_t nwarnings;
 };
 
 /* Kernels of ntraces traces. opts may be NULL. *out: the result, or NULL on error. */
@@ -473,6 +488,8 @@ struct xps_ops {
 	size_t nsources;
 	int has_hlo;			/* by_scope or by_source: hlo below is filled */
 	struct xps_ops_hlo hlo;
+	const char *const *warnings;	/* what the command warns of for these traces (see Warnings) */
+	size_t nwarnings;
 };
 
 /* Ops of ntraces traces. opts may be NULL. *out: the result, or NULL on error. */
@@ -517,6 +534,8 @@ struct xps_memory {
 	const struct xps_memory_row *rows;	/* per trace in the order given, then by peak, largest first */
 	size_t nrows;
 	uint64_t events;		/* memory events seen (of the memories selected) */
+	const char *const *warnings;	/* what the command warns of for these traces (see Warnings) */
+	size_t nwarnings;
 };
 
 /* Memories of ntraces traces. opts may be NULL. *out: the result, or NULL on error. */
@@ -575,11 +594,14 @@ struct xps_compile {
 	uint64_t calls, compiler_events, unattributed_events;
 	uint64_t calls_with_program;	/* calls whose program is known */
 	uint64_t calls_ambiguous;	/* calls naming several programs of their function (in unknown rows) */
+	uint64_t calls_unsearched;	/* calls not searched for their program: a search limit (unknown rows) */
 	double trace_ns, lower_ns, compile_ns;	/* per phase, the union of its events per host line */
 	double compiler_ns;		/* the union of every compiler event per host line */
 	double host_span_ns;		/* per trace its host plane's first event start to last end, summed */
 	double unattributed_ns;
 	uint64_t unselected;		/* functions opts.function left out */
+	const char *const *warnings;	/* what the command warns of for these traces (see Warnings) */
+	size_t nwarnings;
 };
 
 /* Compile time of ntraces traces. opts may be NULL. *out: the result, or NULL on error. */
@@ -636,6 +658,8 @@ struct xps_overview {
 	const struct xps_overview_device *devices;	/* by name, numbers as numbers (GPU:2 before GPU:10) */
 	size_t ndevices;
 	struct xps_dist host_steps;	/* the host's step markers */
+	const char *const *warnings;	/* what the command warns of for these traces (see Warnings) */
+	size_t nwarnings;
 };
 
 /* The overview of ntraces traces. opts may be NULL. *out: the result, or NULL on error. */

@@ -1831,6 +1831,58 @@ static void synth_compile_programs(const char *dir)
 }
 
 /*
+ * compile by program on TPU (EXPECTED.md section 22c): enqueues naming a
+ * run id, which counts per device, found on the device their
+ * device_ordinal names (any device without one); an enqueue on a worker
+ * thread not asked; fingerprints of 20 digits, and one past 2^64.
+ */
+static void synth_compile_programs_tpu(const char *dir)
+{
+	XSpace *sp = gen_space_new(NULL);
+	struct gen_plane h = gen_plane_add(sp, 1, "/host:CPU", 1000);
+	XLine *mn = gen_line_add(&h, 1, "main", 1000);
+	XLine *wk = gen_line_add(&h, 2, "worker", 1000);
+	struct gen_plane d0 = gen_plane_add(sp, 2, "/device:TPU:0", 1000);
+	struct gen_plane d1 = gen_plane_add(sp, 3, "/device:TPU:1", 1000);
+	XLine *m0 = gen_line_add(&d0, 1, "XLA Modules", 1000);
+	XLine *m1 = gen_line_add(&d1, 1, "XLA Modules", 1000);
+	static const struct {
+		int64_t start_us, dur_us;
+		int worker;		/* the enqueue on the worker line */
+		int64_t run, ordinal;	/* ordinal -1: none given */
+	} calls[] = {
+		{0, 50, 0, 1, 0}, {100, 10, 0, 1, 1}, {200, 30, 1, 2, 0},
+		{300, 20, 0, 3, -1}, {400, 5, 0, 4, 0}, {500, 40, 0, 5, 0},
+	};
+	/* each device's modules by run id */
+	static const struct {
+		int device;
+		int64_t run;
+		const char *name;
+	} mods[] = {
+		{0, 1, "jit_f(7)"}, {1, 1, "jit_f(9)"}, {0, 2, "jit_f(9)"}, {0, 3, "jit_f(7)"}, {1, 3, "jit_f(7)"},
+		{0, 4, "jit_f(18446744073709551615)"}, {0, 5, "jit_f(18446744073709551616)"},
+	};
+	XEvent *x;
+	size_t i;
+
+	for (i = 0; i < sizeof(calls) / sizeof(calls[0]); i++) {
+		gen_ev_add(&h, mn, "PjitFunction(f)", US(calls[i].start_us), US(calls[i].dur_us));
+		x = gen_ev_add(&h, calls[i].worker ? wk : mn, "DoEnqueueProgram", US(calls[i].start_us + 1), US(1));
+		gen_ev_i64(&h, x, "run_id", calls[i].run);
+		if (calls[i].ordinal >= 0)
+			gen_ev_i64(&h, x, "device_ordinal", calls[i].ordinal);
+	}
+	for (i = 0; i < sizeof(mods) / sizeof(mods[0]); i++) {
+		struct gen_plane *d = mods[i].device ? &d1 : &d0;
+
+		x = gen_ev_add(d, mods[i].device ? m1 : m0, mods[i].name, US(100 * mods[i].run), US(3));
+		gen_ev_i64(d, x, "run_id", mods[i].run);
+	}
+	gen_space_write(sp, dir, "compile_programs_tpu.xplane.pb");
+}
+
+/*
  * export (EXPECTED.md section 23): a line whose events nest, overlap
  * partially (an extra track), start together, last no time and come out of
  * order in the file; a display name, every stat type (bytes, a ref, a
@@ -2038,6 +2090,7 @@ static const struct gen_scenario scenarios[] = {
 	{"memory_edges", synth_memory_edges},
 	{"compile_nested", synth_compile_nested},
 	{"compile_programs", synth_compile_programs},
+	{"compile_programs_tpu", synth_compile_programs_tpu},
 	{"export", synth_export},
 	{"export_edges", synth_export_edges},
 	{"export_heavy", synth_export_heavy},

@@ -149,6 +149,11 @@ def _int_or_none(has, v):
     return int(v) if has else None
 
 
+def _warnings(r):
+    """A result's warnings, as the command's JSON gives them under "warnings"."""
+    return [_dec(r.warnings[i]) for i in range(r.nwarnings)]
+
+
 def functions(paths, *, device=None, match=None, time="busy", children=None, min_duration=None, trim=0,
               per_device=False, whole=False, threads=0):
     """Device time per jitted function, as `xplane-stat functions --json`: a
@@ -157,7 +162,8 @@ def functions(paths, *, device=None, match=None, time="busy", children=None, min
     max_ns, share; device too with per_device), largest total first. With
     whole=True the whole document (the counts around the rows, the rows
     under "functions"). Raises NothingFound when no execution is found, as
-    the command exits 4. The library's warnings are not reported here."""
+    the command exits 4. The command's warnings are in the whole document, under
+    "warnings"."""
     _check_trim(trim)
     opts = _lib._FunctionsOpts(_enc(device, "device"), _enc(match, "match"), _time_code(time, children, "functions"),
                                _enc(children, "children"),
@@ -180,6 +186,7 @@ def functions(paths, *, device=None, match=None, time="busy", children=None, min
         if children is not None:
             doc["stray_end_children"] = f.stray_end_children
         doc["functions"] = rows
+        doc["warnings"] = _warnings(f)
     if not rows:
         raise NothingFound("no jitted function executions found" +
                            (" (no device plane matched)" if not doc["devices"] else
@@ -265,7 +272,8 @@ def autotune(paths, *, device=None, id_regex=None, time="busy", children=None, m
             i += rows
         doc = {"schema_version": 2, "command": "autotune", "candidates": cands, "fastest": _dec(a.fastest),
                "no_fastest_because": _dec(a.no_fastest_because), "rival": _dec(a.rival),
-               "samples": "run means" if a.samples_are_runs else "executions", "runs": a.runs}
+               "samples": "run means" if a.samples_are_runs else "executions", "runs": a.runs,
+               "warnings": _warnings(a)}
     if not cands:
         raise NothingFound("no autotune candidate found: no function name matches the id regex "
                            f"'{id_regex or '^jit_autotune_fn_([0-9]+)'}'")
@@ -377,6 +385,7 @@ def ops(paths, *, device=None, by="op", sort="time", top=None, threads=0):
             if by == "source":
                 doc["hlo"] = hlo
                 doc["sources"] = _within_top(sources, top)
+        doc["warnings"] = _warnings(o)
     if not rows:
         raise NothingFound("no HLO ops found: the device planes have no 'XLA Ops' line and no GPU kernel")
     return doc
@@ -384,7 +393,7 @@ def ops(paths, *, device=None, by="op", sort="time", top=None, threads=0):
 
 def memory(paths, *, memory=None, threads=0):
     """Per memory (allocator) of each input, as `xplane-stat memory --json`
-    gives it (its document, less its warnings): "events" and "memories", each
+    gives it (its document, its warnings under "warnings"): "events" and "memories", each
     with input, memory_id, capacity_bytes, peak_bytes_in_use, peak_time_ns,
     fragmentation_at_peak, lifetime_peak_bytes, allocations, ... (None where
     not known). memory selects by id as --memory does. Raises NothingFound
@@ -407,7 +416,8 @@ def memory(paths, *, memory=None, threads=0):
                                       "first_event_ns last_event_ns live_at_peak live_at_peak_bytes "
                                       "allocated_before_profile_bytes frees_of_unseen_allocations "
                                       "addresses_reused_while_live")})
-        doc = {"schema_version": 1, "command": "memory", "events": m.events, "memories": rows}
+        doc = {"schema_version": 1, "command": "memory", "events": m.events, "memories": rows,
+               "warnings": _warnings(m)}
     if not rows:
         raise NothingFound("no memory events: no MemoryAllocation or MemoryDeallocation event on a host plane" +
                            (f" of a memory matching '{memory}'" if memory else ""))
@@ -422,7 +432,7 @@ def _compile_event(e):
 
 def compile(paths, *, function=None, threads=0):  # noqa: A001 (the command's name)
     """Compile time per jitted function of each input, as `xplane-stat compile
-    --json` gives it (its document, less its warnings): "totals" and
+    --json` gives it (its document, its warnings under "warnings"): "totals" and
     "functions" (a row per function and program: program_id, calls,
     first_call_ns, later_median_ns, overhead_ns, trace_ns, lower_ns,
     compile_ns, compiling_calls and each compiler event), and the
@@ -443,11 +453,12 @@ def compile(paths, *, function=None, threads=0):  # noqa: A001 (the command's na
                         **_fields(f, "trace_ns lower_ns compile_ns compiling_calls"),
                         "compiler_events": [_compile_event(f.events[k]) for k in range(f.nevents)]})
         doc = {"schema_version": 1, "command": "compile",
-               "totals": {**_fields(c, "call_events calls calls_with_program calls_ambiguous compiler_events "
-                                       "trace_ns lower_ns compile_ns compiler_ns host_span_ns"),
+               "totals": {**_fields(c, "call_events calls calls_with_program calls_ambiguous calls_unsearched "
+                                       "compiler_events trace_ns lower_ns compile_ns compiler_ns host_span_ns"),
                           "unattributed_events": c.unattributed_events, "unattributed_ns": c.unattributed_ns},
                "functions": fns,
-               "unattributed_events": [_compile_event(c.unattributed[k]) for k in range(c.nunattributed)]}
+               "unattributed_events": [_compile_event(c.unattributed[k]) for k in range(c.nunattributed)],
+               "warnings": _warnings(c)}
         found = fns or (not function and c.compiler_events)
     if not found:
         raise NothingFound(f"no function matches '{function}'" if function else
@@ -464,7 +475,7 @@ def _dist(d, p99):
 
 def overview(paths, *, device=None, threads=0):
     """The device timeline per device, as `xplane-stat overview --json` gives
-    it (its document, less its warnings): "devices" (name, host, plane, work,
+    it (its document, its warnings under "warnings"): "devices" (name, host, plane, work,
     span_ns, busy_ns, idle_ns, duty_cycle, compute_ns, collective_ns,
     collective_exposed_ns, memcpy_ns, memcpy_exposed_ns, steps and, on GPU,
     launch_latency) and "host_steps". Raises NothingFound without a device
@@ -486,7 +497,7 @@ def overview(paths, *, device=None, threads=0):
                                          "collective_events memcpy_events stray_end_events"),
                             "steps": _dist(d.steps, False), "launch_latency": lat})
         doc = {"schema_version": 1, "command": "overview", "devices": devices,
-               "host_steps": _dist(o.host_steps, False)}
+               "host_steps": _dist(o.host_steps, False), "warnings": _warnings(o)}
     if not devices:
         raise NothingFound("no device plane with events" + (" matching the device pattern" if device else ""))
     return doc
@@ -519,7 +530,7 @@ def kernels(paths, *, device=None, whole=False, threads=0):
                "rows": k.nrows, "rows_omitted": 0,
                **_fields(k, "copy_events stray_end_events zero_duration_kernels kernel_details_missing "
                             "kernel_details_unparsable kernel_details_implausible kernel_details_partial"),
-               "kernels": rows, "memcpy": copies}
+               "kernels": rows, "memcpy": copies, "warnings": _warnings(k)}
     if not doc["devices"] or not (doc["kernel_instances"] + doc["copy_events"]):
         raise NothingFound("no GPU kernels, copies or memsets" +
                            (": no GPU device plane has 'Stream #' lines" if not doc["devices"] else ""))

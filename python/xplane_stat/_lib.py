@@ -9,6 +9,10 @@ from .errors import error_for
 _LIB_NAME = "libxplane-stat.so.0"
 
 
+# The warnings every result ends with (xplane_stat.h: Warnings).
+_WARNINGS = [("warnings", ctypes.POINTER(ctypes.c_char_p)), ("nwarnings", ctypes.c_size_t)]
+
+
 class _FunctionsOpts(ctypes.Structure):
     _fields_ = [
         ("device", ctypes.c_char_p),
@@ -62,7 +66,7 @@ class _Functions(ctypes.Structure):
         ("runs_rule_repeating", ctypes.c_uint64),
         ("stray_end_events", ctypes.c_uint64),
         ("stray_end_children", ctypes.c_uint64),
-    ]
+    ] + _WARNINGS
 
 
 class _AutotuneOpts(ctypes.Structure):
@@ -122,7 +126,7 @@ class _Autotune(ctypes.Structure):
         ("dropped_short_events", ctypes.c_uint64),
         ("samples_are_runs", ctypes.c_int),
         ("runs", ctypes.c_uint64),
-    ]
+    ] + _WARNINGS
 
 
 class _KernelsOpts(ctypes.Structure):
@@ -158,7 +162,7 @@ class _Kernels(ctypes.Structure):
         (f, ctypes.c_double) for f in ("kernel_total_ns", "kernel_busy_ns", "tensor_core_ns")] + [
         (f, ctypes.c_uint64) for f in ("copy_events", "stray_end_events", "zero_duration_kernels",
                                        "kernel_details_missing", "kernel_details_unparsable",
-                                       "kernel_details_implausible", "kernel_details_partial")]
+                                       "kernel_details_implausible", "kernel_details_partial")] + _WARNINGS
 
 
 class _OpsOpts(ctypes.Structure):
@@ -213,7 +217,7 @@ class _Ops(ctypes.Structure):
                                         "overflowed_sums", "partial_sums", "kernels_without_hlo_op")] + [
         ("scopes", ctypes.POINTER(_OpsScope)), ("nscopes", ctypes.c_size_t), ("scopes_self_ns", ctypes.c_double),
         ("sources", ctypes.POINTER(_Op)), ("nsources", ctypes.c_size_t), ("has_hlo", ctypes.c_int),
-        ("hlo", _OpsHlo)]
+        ("hlo", _OpsHlo)] + _WARNINGS
 
 
 class _MemoryOpts(ctypes.Structure):
@@ -236,7 +240,7 @@ class _MemoryRow(ctypes.Structure):
 
 
 class _Memory(ctypes.Structure):
-    _fields_ = [("rows", ctypes.POINTER(_MemoryRow)), ("nrows", ctypes.c_size_t), ("events", ctypes.c_uint64)]
+    _fields_ = [("rows", ctypes.POINTER(_MemoryRow)), ("nrows", ctypes.c_size_t), ("events", ctypes.c_uint64)] + _WARNINGS
 
 
 class _CompileOpts(ctypes.Structure):
@@ -264,9 +268,9 @@ class _Compile(ctypes.Structure):
     _fields_ = [("functions", ctypes.POINTER(_CompileFunction)), ("nfunctions", ctypes.c_size_t),
                 ("unattributed", ctypes.POINTER(_CompileEvent)), ("nunattributed", ctypes.c_size_t)] + [
         (f, ctypes.c_uint64) for f in ("call_events", "calls", "compiler_events", "unattributed_events",
-                                       "calls_with_program", "calls_ambiguous")] + [
+                                       "calls_with_program", "calls_ambiguous", "calls_unsearched")] + [
         (f, ctypes.c_double) for f in ("trace_ns", "lower_ns", "compile_ns", "compiler_ns", "host_span_ns",
-                                       "unattributed_ns")] + [("unselected", ctypes.c_uint64)]
+                                       "unattributed_ns")] + [("unselected", ctypes.c_uint64)] + _WARNINGS
 
 
 class _OverviewOpts(ctypes.Structure):
@@ -293,7 +297,7 @@ class _OverviewDevice(ctypes.Structure):
 
 class _Overview(ctypes.Structure):
     _fields_ = [("devices", ctypes.POINTER(_OverviewDevice)), ("ndevices", ctypes.c_size_t),
-                ("host_steps", _Dist)]
+                ("host_steps", _Dist)] + _WARNINGS
 
 
 class _ReadOpts(ctypes.Structure):

@@ -19,6 +19,7 @@ struct evid {
 	const char *module;	/* EV_PROGRAM: its hlo_module (len modlen) */
 	size_t modlen;
 	int kind;
+	int64_t ordinal;	/* EV_RUN: the device_ordinal it enqueues for; -1: none given */
 };
 
 /* A device event's module and program, by the id a host event names it with. */
@@ -27,6 +28,7 @@ struct devrec {
 	const char *module;
 	size_t modlen;
 	uint64_t program;
+	int64_t ordinal;	/* run records: the number ending the device plane's name; -1: none */
 };
 
 struct devidx {
@@ -147,6 +149,7 @@ static int collect(const struct xp_plane *p, int64_t shift, const struct span *s
 	struct evid *ev = NULL;
 	struct xp_stat *room = own_room(p);
 	size_t n = 0, cap = 0, li, i;
+	uint64_t u;
 	int ret = -1;
 
 	if (!room)
@@ -158,7 +161,7 @@ static int collect(const struct xp_plane *p, int64_t shift, const struct span *s
 		for (i = 0; i < ln->nevents; i++) {
 			struct ev_stats x = {p, &p->events[ln->first_event + i], NULL};
 			const struct xp_stat *s;
-			struct evid v = {x.e->start_ps + shift, li, 0, NULL, 0, EV_PROGRAM};
+			struct evid v = {x.e->start_ps + shift, li, 0, NULL, 0, EV_PROGRAM, -1};
 
 			if ((!x.e->nstats && !p->evmetas[x.e->meta].nstats) || !in_spans(sp, nsp, v.start, &at))
 				continue;
@@ -172,6 +175,9 @@ static int collect(const struct xp_plane *p, int64_t shift, const struct span *s
 				v.kind = EV_RUN;
 			else
 				continue;
+			if (v.kind == EV_RUN && (s = key_stat(&x, XP_K_DEVICE_ORDINAL)) &&
+			    !xp_stat_u64(s, &u) && u <= INT64_MAX)
+				v.ordinal = (int64_t)u;
 			if (n == cap && xp_grow(&ev, &cap, n, sizeof(*ev), 64))
 				goto out;
 			ev[n++] = v;
@@ -233,19 +239,41 @@ static int wanted(const uint64_t *ids, size_t n, uint64_t id)
 static int module_event(const struct ev_stats *x, struct devrec *r)
 {
 	const struct xp_plane *p = x->p;
-	const char *name = xp_event_name(p, x->e), *open = strrchr(name, '(');
+	const char *name = xp_event_name(p, x->e), *open = strrchr(name, '('), *digit;
 	const struct xp_stat *s = key_stat(x, XP_K_PROGRAM_ID);
 	size_t len = strlen(name);
-	char *end;
 
 	r->module = name;
 	r->modlen = open && open > name && name[len - 1] == ')' ? (size_t)(open - name) : len;
 	if (s && !an_stat_program_id(p, s, &r->program))
 		return 0;
-	if (r->modlen == len || len - r->modlen < 3 || open[1] < '0' || open[1] > '9')
+	/* the fingerprint: digits of a uint64 */
+	if (r->modlen == len || len - r->modlen < 3)
 		return -1;
-	r->program = strtoull(open + 1, &end, 10);
-	return end == name + len - 1 ? 0 : -1;
+	r->program = 0;
+	for (digit = open + 1; digit < name + len - 1; digit++) {
+		uint64_t d = (uint64_t)(*digit - '0');
+
+		if (*digit < '0' || *digit > '9' || r->program > (UINT64_MAX - d) / 10)
+			return -1;
+		r->program = r->program * 10 + d;
+	}
+	return 0;
+}
+
+/* The number ending a device plane's name ("/device:TPU:3": 3), the device_ordinal enqueues name it by; -1: none. */
+static int64_t plane_ordinal(const char *name)
+{
+	size_t len = strlen(name), i = len;
+	int64_t v = 0;
+
+	while (i > 0 && name[i - 1] >= '0' && name[i - 1] <= '9' && len - i < 18)
+		i--;
+	if (i == len || i == 0 || name[i - 1] != ':')
+		return -1;
+	for (; i < len; i++)
+		v = v * 10 + (name[i] - '0');
+	return v;
 }
 
 /* A device plane's events with a wanted correlation id (kernels...) or run id (XLA Modules). */
@@ -254,6 +282,7 @@ static int index_plane(struct devidx *x, const struct xp_plane *p, const uint64_
 {
 	struct xp_stat *room = own_room(p);
 	size_t li, i;
+	int64_t ordinal = plane_ordinal(p->name);
 	int ret = -1;
 
 	if (!room)
@@ -265,7 +294,7 @@ static int index_plane(struct devidx *x, const struct xp_plane *p, const uint64_
 		for (i = 0; i < ln->nevents; i++) {
 			struct ev_stats e = {p, &p->events[ln->first_event + i], NULL};
 			const struct xp_stat *s;
-			struct devrec c = {0}, r = {0};
+			struct devrec c = {0}, r = {.ordinal = ordinal};
 
 			if (!e.e->nstats && !p->evmetas[e.e->meta].nstats)
 				continue;
@@ -368,13 +397,14 @@ static void consider(const struct evid *v, const struct devidx *x, const struct 
 	size_t n = v->kind == EV_CORR ? x->ncorr : x->nrun, i;
 
 	if (v->kind == EV_PROGRAM) {
-		struct devrec r = {v->id, v->module, v->modlen, v->id};
+		struct devrec r = {v->id, v->module, v->modlen, v->id, -1};
 
 		take(&r, c, o);
 		return;
 	}
 	for (i = first_rec(recs, n, v->id); i < n && recs[i].id == v->id; i++)
-		take(&recs[i], c, o);
+		if (v->kind != EV_RUN || v->ordinal < 0 || recs[i].ordinal < 0 || v->ordinal == recs[i].ordinal)
+			take(&recs[i], c, o);
 }
 
 /* One trace's search: the evidence of its planes, the device index once needed, the budget left. */
@@ -388,11 +418,12 @@ struct search {
 };
 
 /*
- * The call's program from the evidence of its plane, in four steps until
- * one names it: on its own line the launches naming their program, then
- * those naming it through a device event (the device planes read then,
- * once); on the plane's other lines the same. 0, or an error of reading
- * the device planes.
+ * The call's program from the evidence of its plane, in three steps until
+ * one names it (an_callprog.h): on its own line the launches naming their
+ * program, then those naming it through a device event (the device planes
+ * read then, once); on the plane's other lines the launches naming their
+ * program. Each step walks the call's events: the budget counts them. 0,
+ * or an error of reading the device planes.
  */
 static int resolve(struct search *s, const struct an_call_span *c, struct an_call_prog *o)
 {
@@ -409,7 +440,7 @@ static int resolve(struct search *s, const struct an_call_span *c, struct an_cal
 			hi = mid;
 	}
 	o->state = AN_CALL_PROG_UNKNOWN;
-	for (step = 0; step < 4 && o->state == AN_CALL_PROG_UNKNOWN; step++) {
+	for (step = 0; step < 3 && o->state == AN_CALL_PROG_UNKNOWN; step++) {
 		int own = step < 2, direct = !(step & 1);
 
 		for (i = lo; i < n && ev[i].start < c->end; i++) {

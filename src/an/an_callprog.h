@@ -8,17 +8,21 @@
  *     program_id and hlo_module (CUDA kernels, memcpys, graph launches);
  *   - an enqueue carrying run_id, whose device "XLA Modules" event (the
  *     execution: "jit_f(<program>)", program_id or the fingerprint) has it
- *     (TPU).
+ *     on the device its device_ordinal names ("/device:TPU:<ordinal>"), any
+ *     device where it names none (TPU: run ids count per device).
  * Only programs of a module named for the function count ("jit_<fn>",
  * "pmap_<fn>" or "<fn>", characters JAX replaces in module names taken as
  * "_"): another function's work inside the call (a nested call's, another
- * thread's) does not. The events starting inside the call are asked in four
+ * thread's) does not. The events starting inside the call are asked in three
  * steps, until one names the function's program: on the call's own line
  * the launches naming their program themselves, then the launches and
- * enqueues naming it through a device event; the same on the plane's other
- * lines (launch threads the tracer names apart). The device planes are read
- * only when a call comes to a step of the second kind. One program found
- * in a step: the call's; several: ambiguous (unknown); none: unknown.
+ * enqueues naming it through a device event; then, on the plane's other
+ * lines, the launches naming their program themselves (ROCm's launch
+ * threads, which the tracer names apart from the Python line). Enqueues on
+ * other threads are not asked: a worker enqueues work dispatched earlier
+ * (JAX's asynchronous dispatch) while a later call runs. The device planes
+ * are read only when a call comes to the second step. One program found in
+ * a step: the call's; several: ambiguous (unknown); none: unknown.
  */
 #ifndef AN_CALLPROG_H
 #define AN_CALLPROG_H
@@ -60,7 +64,8 @@ struct an_call_prog {
 
 /* The key stats the resolution reads, on host and device planes (xp_read_opts.keys, host_keys). */
 #define AN_CALLPROG_KEYS                                                                          \
-	(1u << XP_K_HLO_MODULE | 1u << XP_K_PROGRAM_ID | 1u << XP_K_RUN_ID | 1u << XP_K_CORRELATION_ID)
+	(1u << XP_K_HLO_MODULE | 1u << XP_K_PROGRAM_ID | 1u << XP_K_RUN_ID | 1u << XP_K_CORRELATION_ID | \
+	 1u << XP_K_DEVICE_ORDINAL)
 
 /*
  * Resolves the program of each of calls[0..n) into out[0..n), looking at

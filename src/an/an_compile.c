@@ -471,10 +471,6 @@ static int build(struct an_comp_result *r, struct work *w, const char *input)
 
 		if (c->prog.state == AN_CALL_PROG_KNOWN)
 			r->calls_program++;
-		else if (c->prog.state == AN_CALL_PROG_AMBIGUOUS)
-			r->calls_ambiguous++;
-		else if (c->prog.state == AN_CALL_PROG_UNSEARCHED)
-			r->calls_unsearched++;
 		if (!key)
 			goto out;
 		memcpy(key, c->fn, c->fnlen);
@@ -516,6 +512,11 @@ static int build(struct an_comp_result *r, struct work *w, const char *input)
 			w->calls[ix[k].idx].ord = k - i;
 			f->compiling_calls += (size_t)w->calls[ix[k].idx].compiles;
 		}
+		if (!r->opts.function || contains_ci(c0->fn, c0->fnlen, r->opts.function))
+			for (k = i; k < end; k++) {
+				r->calls_ambiguous += w->calls[ix[k].idx].prog.state == AN_CALL_PROG_AMBIGUOUS;
+				r->calls_unsearched += w->calls[ix[k].idx].prog.state == AN_CALL_PROG_UNSEARCHED;
+			}
 		f->input = input;
 		f->has_program = c0->prog.state == AN_CALL_PROG_KNOWN;
 		f->program_id = f->has_program ? c0->prog.program : 0;
@@ -592,6 +593,44 @@ out:
 	free(rows);
 	free(order);
 	return ret;
+}
+
+size_t *an_comp_fn_groups(const struct an_comp_result *r, size_t *nfns)
+{
+	struct xp_hmap m = {0};
+	struct xp_arena keys;
+	size_t *g = malloc((r->nfns + 1) * sizeof(*g)), i, n = 0;
+
+	xp_arena_init(&keys);
+	for (i = 0; g && i < r->nfns; i++) {
+		const struct an_comp_fn *f = &r->fns[i];
+		size_t len = strlen(f->name);
+		/* "<input's address>\nname": an input's rows share its string (an_comp_add copies it once) */
+		char *key = xp_arena_alloc(&keys, len + 24);
+
+		g[i] = n;
+		if (!key) {
+			free(g);
+			g = NULL;
+			break;
+		}
+		snprintf(key, 24, "%" PRIxPTR "\n", (uintptr_t)f->input);
+		memcpy(key + strlen(key), f->name, len + 1);
+		switch (xp_hmap_get_or_put(&m, key, &g[i])) {
+		case 0:
+			n++;
+			break;
+		case 1:
+			break;
+		default:
+			free(g);
+			g = NULL;
+		}
+	}
+	xp_hmap_release(&m);
+	xp_arena_release(&keys);
+	*nfns = n;
+	return g;
 }
 
 /* Each call's program (an_callprog.h), its host plane's shift in shifts. */

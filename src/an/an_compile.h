@@ -103,15 +103,16 @@ struct an_comp_result {
 	size_t call_events;	/* PjitFunction events, duplicates included */
 	size_t calls;
 	size_t calls_program;	/* calls whose program is known */
-	size_t calls_ambiguous;	/* calls whose events name several programs of their function */
-	size_t calls_unsearched;	/* calls left unknown once AN_CALLPROG_BUDGET was spent */
+	/* of the rows kept (opts.function): calls naming several programs of their function, and calls */
+	size_t calls_ambiguous;	/* left unknown once AN_CALLPROG_BUDGET was spent */
+	size_t calls_unsearched;
 	size_t compiler_events;
 	size_t unattributed;
 	int64_t unattributed_ps;	/* of events not nested in their phase */
 	int64_t phase_ps[AN_COMP_NPHASES];
 	int64_t total_ps;	/* union per line of every compiler event */
 	int64_t host_span_ps;	/* per input its host plane's first event start to last end, summed */
-	size_t unselected;	/* functions opts.function left out */
+	size_t unselected;	/* rows (functions and programs) opts.function left out */
 };
 
 void an_comp_init(struct an_comp_result *r, const struct an_comp_opts *o);
@@ -126,5 +127,11 @@ int an_comp_add(struct an_comp_result *r, struct xp_trace *t, const char *input,
 /* Moves src's rows, events and totals after dst's (same options); src is left empty. */
 int an_comp_merge(struct an_comp_result *dst, struct an_comp_result *src, struct xp_err *err);
 void an_comp_release(struct an_comp_result *r);
+/*
+ * Each row's function: the rows of one function name and input (one per
+ * program it ran) share a number, numbered by their first row, *nfns of
+ * them. Free the array; NULL when out of memory.
+ */
+size_t *an_comp_fn_groups(const struct an_comp_result *r, size_t *nfns);
 
 #endif

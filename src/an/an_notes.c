@@ -135,33 +135,63 @@ static int comp_fn_notes(const struct an_comp_fn *const *fns, size_t k, int seve
 
 int an_comp_notes(const struct an_comp_result *r, int several, struct xp_notes *n)
 {
-	const struct an_comp_fn **fns = malloc((r->nfns + 1) * sizeof(*fns));
-	unsigned char *done = calloc(r->nfns + 1, 1);
-	size_t i, j, k;
+	size_t nfns = 0, i, k, *g = an_comp_fn_groups(r, &nfns), *first = NULL, *count = NULL;
+	const struct an_comp_fn **rows = NULL;
+	size_t none = 0, none_calls = 0;
+	char names[160] = "";
 	int ret = 0;
 
-	if (!fns || !done) {
+	if (!g || !(first = calloc(nfns + 1, sizeof(*first))) || !(count = calloc(nfns + 1, sizeof(*count))) ||
+	    !(rows = malloc((r->nfns + 1) * sizeof(*rows)))) {
 		ret = XP_ERR_NOMEM;
 		goto out;
 	}
-	for (i = 0; i < r->nfns; i++) {
-		if (done[i])
-			continue;
-		for (k = 0, j = i; j < r->nfns; j++)
-			if (!done[j] && r->fns[j].input == r->fns[i].input && !strcmp(r->fns[j].name, r->fns[i].name)) {
-				done[j] = 1;
-				fns[k++] = &r->fns[j];
-			}
-		ret |= comp_fn_notes(fns, k, several, n);
+	/* the rows of each function together, in the order of its first row */
+	for (i = 0; i < r->nfns; i++)
+		count[g[i]]++;
+	for (k = 0, i = 0; i < nfns; i++) {
+		first[i] = k;
+		k += count[i];
+		count[i] = 0;
 	}
+	for (i = 0; i < r->nfns; i++)
+		rows[first[g[i]] + count[g[i]]++] = &r->fns[i];
+	for (i = 0; i < nfns; i++) {
+		const struct an_comp_fn *const *fr = rows + first[i];
+
+		ret |= comp_fn_notes(fr, count[i], several, n);
+		if (count[i] == 1 && !fr[0]->has_program) {	/* one row, of unknown program */
+			char name[64];
+			size_t len = strlen(names);
+
+			xp_escape(name, sizeof(name), fr[0]->name);
+			if (len + strlen(name) + 8 < sizeof(names))
+				snprintf(names + len, sizeof(names) - len, "%s'%s'", none ? ", " : "", name);
+			else if (len + 5 < sizeof(names) && !strstr(names, "..."))
+				snprintf(names + len, sizeof(names) - len, ", ...");
+			none++;
+			none_calls += fr[0]->calls;
+		}
+	}
+	if (none && !r->calls_program)
+		ret |= xp_notes_add(n, "no call names its program (no launch or enqueue inside any call names one): "
+				    "each function's row pools the programs it ran, and its first call may be "
+				    "another program's");
+	else if (none)
+		ret |= xp_notes_add(n, "%zu function%s (%s) name%s no program in any of %s %zu call%s (no launch or "
+				    "enqueue inside them names one: dispatched to run later, or their work not traced): "
+				    "%s program%s unknown, and a first call may be another program's", none,
+				    none == 1 ? "" : "s", names, none == 1 ? "s" : "", none == 1 ? "its" : "their",
+				    none_calls, none_calls == 1 ? "" : "s", none == 1 ? "its" : "their",
+				    none == 1 ? " is" : "s are");
 	if (r->calls_ambiguous)
 		ret |= xp_notes_add(n, "%zu call%s name%s several programs of %s function (launches inside them ran "
 				    "more than one): counted with the calls of unknown program", r->calls_ambiguous,
 				    r->calls_ambiguous == 1 ? "" : "s", r->calls_ambiguous == 1 ? "s" : "",
 				    r->calls_ambiguous == 1 ? "its" : "their");
 	if (r->calls_unsearched)
-		ret |= xp_notes_add(n, "%zu call%s not searched for %s program: calls nested in calls had looked at "
-				    "%zu launches and enqueues already (the limit); counted with the calls of unknown "
+		ret |= xp_notes_add(n, "%zu call%s not searched for %s program: the calls before had walked %zu "
+				    "events inside calls already (the limit); counted with the calls of unknown "
 				    "program", r->calls_unsearched, r->calls_unsearched == 1 ? "" : "s",
 				    r->calls_unsearched == 1 ? "its" : "their", AN_CALLPROG_BUDGET);
 	if (!r->compiler_events && r->nfns)
@@ -169,9 +199,11 @@ int an_comp_notes(const struct an_comp_result *r, int several, struct xp_notes *
 				    "in %s: each function's overhead is the first call minus the later median, an "
 				    "estimate", several ? "any input" : "this input");
 out:
-	free(fns);
-	free(done);
-	return ret;
+	free(g);
+	free(first);
+	free(count);
+	free(rows);
+	return ret ? XP_ERR_NOMEM : 0;
 }
 
 static int ev_stray_notes(size_t k, const char *path, struct xp_notes *n)
@@ -318,4 +350,63 @@ int an_ov_input_notes(struct xp_notes *n, const char *path, const struct an_ov_r
 	if (r->strag_left_out > before[nbefore * OV_COUNTS])
 		ret |= xp_notes_add(n, "'%s': left out of the stragglers: %s", path, r->strag_why);
 	return ret;
+}
+
+/* A warning per candidate id whose executions were compiled into several programs (rows split). */
+int an_at_program_notes(const struct an_at_result *r, struct xp_notes *notes)
+{
+	char id[256], list[512];
+	size_t i, j, len;
+
+	for (i = 0; i < r->ncands; i += r->cands[i].id_rows ? r->cands[i].id_rows : 1) {
+		const struct an_at_cand *c = &r->cands[i];
+
+		if (c->id_rows < 2)
+			continue;
+		xp_escape_utf8(id, sizeof(id), c->id);
+		list[0] = '\0';
+		for (j = 0, len = 0; j < c->id_rows && len + 32 < sizeof(list); j++) {
+			const struct an_at_prog *p = &r->cands[i + j].progs[0];
+
+			if (p->known)
+				len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%" PRIu64, j ? ", " : "", p->id);
+			else
+				len += (size_t)snprintf(list + len, sizeof(list) - len, "%sunknown", j ? ", " : "");
+		}
+		if (j < c->id_rows)
+			snprintf(list + len, sizeof(list) - len, ", ...");
+		if (xp_notes_add(notes, "candidate '%s' ran as %zu programs (%s): its samples are not one "
+				 "computation, so it gets a row per program; --pool-programs pools them",
+				 id, c->id_rows, list))
+			return -1;
+	}
+	return 0;
+}
+
+/* Candidates with fewer than 2 run means left (in too few runs, or trimmed): no test. */
+static int few_runs_note(struct xp_notes *notes, const struct an_at_result *r, size_t trim)
+{
+	size_t i, n = 0;
+
+	for (i = 0; r->samples_are_runs && i < r->ncands; i++)
+		n += r->cands[i].s.n_used < 2;
+	if (!n)
+		return 0;
+	return xp_notes_add(notes, "%zu candidate%s left with fewer than 2 run means to test (of %zu runs; trim %zu "
+			    "from %d run means on): untested; more runs give a test", n, n == 1 ? "" : "s", r->runs,
+			    trim, AN_AT_TRIM_RUNS_MIN);
+}
+
+int an_at_notes(const struct an_at_result *r, int compat, size_t trim, struct xp_notes *n)
+{
+	int ret = an_at_program_notes(r, n) ? XP_ERR_NOMEM : 0;
+
+	if (r->inputs_without && !compat)
+		ret |= xp_notes_add(n, "%zu of %zu inputs hold%s no candidate", r->inputs_without, r->inputs,
+				    r->inputs_without == 1 ? "s" : "");
+	if (r->dropped_short)
+		ret |= xp_notes_add(n, "%zu device event%s shorter than --min-duration dropped", r->dropped_short,
+				    r->dropped_short == 1 ? "" : "s");
+	ret |= few_runs_note(n, r, trim);
+	return ret ? XP_ERR_NOMEM : 0;
 }

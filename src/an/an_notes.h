@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 
+#include "an_autotune.h"
 #include "an_compile.h"
 #include "an_events.h"
 #include "an_functions.h"
@@ -22,6 +23,14 @@
 int an_plane_again_note(struct xp_notes *n, const char *path, const char *plane, size_t left_out);
 /* The pooled functions: busy times whose sum over devices and inputs was held at 2^63-1 ps. */
 int an_fn_notes(const struct an_fn_result *r, struct xp_notes *n);
+/* A warning per candidate id that ran as several programs (its rows split). 0 or XP_ERR_NOMEM. */
+int an_at_program_notes(const struct an_at_result *r, struct xp_notes *n);
+/*
+ * autotune's warnings about its result: candidates of several programs,
+ * inputs without candidates (not with compat), events dropped as short,
+ * candidates left untested (trim: the run means trimmed). 0 or XP_ERR_NOMEM.
+ */
+int an_at_notes(const struct an_at_result *r, int compat, size_t trim, struct xp_notes *n);
 /* The pooled kernels: unparsable or implausible launch configurations, sketched rows. */
 int an_kern_notes(const struct an_kern_result *r, struct xp_notes *n);
 /*

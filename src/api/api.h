@@ -48,21 +48,36 @@ static inline double api_ns(double ps)
 	return __builtin_round(ps) / 1000.0;
 }
 /*
- * One trace's executions, as the command finds them: 0, or an xp_errcode
- * with err naming the input (a plane read now may be malformed, or zeros
- * where the file shrank since it was opened: XP_ERR_IO); l is then empty.
+ * One trace's executions, as the command finds them, and the warnings it
+ * gives of them (its reader's, the executions') in notes: 0, or an
+ * xp_errcode with err naming the input (a plane read now may be malformed,
+ * or zeros where the file shrank since it was opened: XP_ERR_IO); l is
+ * then empty.
  */
 struct an_exec_opts;
 struct an_exec_list;
-int api_execs(xps_trace *t, const struct an_exec_opts *xo, struct an_exec_list *l, struct xp_err *err);
+int api_execs(xps_trace *t, const struct an_exec_opts *xo, struct an_exec_list *l, struct xp_notes *notes,
+	      struct xp_err *err);
 /*
  * Adds each of the n traces to r, the result of analysis an (an_analysis.h:
- * its add, its host planes loaded first where it reads them): 0, or the
- * first trace's xp_errcode with err naming it (XP_ERR_IO where its file
+ * its add, its host planes loaded first where it reads them), as the
+ * command does: where an pools results, each trace into a result of its own
+ * (init with opts) merged after r's. The warnings the command gives of each
+ * trace (its reader's, the analysis's of that input) go to notes. 0, or
+ * the first trace's xp_errcode with err naming it (XP_ERR_IO where its file
  * shrank since it was opened).
  */
 struct an_analysis;
-int api_add_traces(xps_trace *const *traces, size_t n, const struct an_analysis *an, void *r, struct xp_err *err);
+int api_add_traces(xps_trace *const *traces, size_t n, const struct an_analysis *an, void *r, const void *opts,
+		   struct xp_notes *notes, struct xp_err *err);
+/*
+ * The warnings of a result: notes moved into the public pair (*msgs, *n),
+ * after the analysis's own about r where it has them (an->notes; an may be
+ * NULL). The strings stay notes's: release it with the result. 0 or
+ * XP_ERR_NOMEM (err set).
+ */
+int api_warnings(const struct an_analysis *an, const void *r, int several, struct xp_notes *notes,
+		 const char *const **msgs, size_t *n, struct xp_err *err);
 /* traces (ntraces of them, none NULL) and out (have_out) as an analysis needs them; 0 or XP_ERR_USAGE. */
 int api_check_traces(const char *fn, xps_trace *const *traces, size_t ntraces, int have_out,
 		     struct xp_err *err);

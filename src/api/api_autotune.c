@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "an_autotune.h"
+#include "an_notes.h"
 #include "an_compat.h"
 #include "an_exec.h"
 #include "an_group.h"
@@ -19,6 +20,7 @@ struct at_holder {
 	struct xps_autotune_candidate *rows;
 	uint64_t *ids;			/* every row's program ids, one block */
 	struct an_at_result res;	/* the rows' strings */
+	struct xp_notes notes;		/* the warnings */
 };
 
 static int fill(struct at_holder *h, struct xp_err *err)
@@ -130,8 +132,9 @@ static int seen(const uint64_t *digests, size_t n, uint64_t d)
 	return 0;
 }
 
-/* The n traces added grouped into runs (an_group.h) as run_by says, from their paths and hostnames. */
-static int group(xps_trace *const *t, size_t n, int run_by, struct an_at_result *r, struct xp_err *err)
+/* The n traces added grouped into runs (an_group.h) as run_by says, from their paths and hostnames; its warnings to notes. */
+static int group(xps_trace *const *t, size_t n, int run_by, struct an_at_result *r, struct xp_notes *notes,
+		 struct xp_err *err)
 {
 	struct an_group_in *in = NULL;
 	struct xp_arena a = {0};
@@ -151,7 +154,7 @@ static int group(xps_trace *const *t, size_t n, int run_by, struct an_at_result 
 			goto out;
 		}
 	}
-	if (an_group_runs(in, n, (enum an_run_by)run_by, &g, NULL)) {
+	if (an_group_runs(in, n, (enum an_run_by)run_by, &g, notes)) {
 		ret = xp_err_set(err, XP_ERR_NOMEM, "out of memory");
 		goto out;
 	}
@@ -221,7 +224,7 @@ int xps_autotune_compute(xps_trace *const *traces, size_t ntraces, const struct 
 		struct an_exec_list l;
 		uint64_t d;
 
-		if ((ret = api_execs(traces[i], &xo, &l, &err)))
+		if ((ret = api_execs(traces[i], &xo, &l, &h->notes, &err)))
 			goto out;
 		/* as the command: a run given twice (the same executions) counts once */
 		if (l.n && !o.keep_duplicates) {
@@ -239,12 +242,18 @@ int xps_autotune_compute(xps_trace *const *traces, size_t ntraces, const struct 
 			goto out;
 		added[nadded++] = traces[i];
 	}
-	if (!o.compat && (ret = group(added, nadded, o.run_by, &h->res, &err)))
+	if (!o.compat && (ret = group(added, nadded, o.run_by, &h->res, &h->notes, &err)))
 		goto out;
 	if ((ret = an_at_finish(&h->res, &err)))
 		goto out;
 	if ((ret = fill(h, &err)))
 		goto out;
+	if (an_at_notes(&h->res, o.compat != 0, h->res.opts.trim, &h->notes)) {
+		ret = xp_err_set(&err, XP_ERR_NOMEM, "out of memory");
+		goto out;
+	}
+	h->pub.warnings = (const char *const *)h->notes.msgs;
+	h->pub.nwarnings = h->notes.n;
 	h->pub.copies = copies;
 	h->res.opts.id_re = NULL;	/* freed below; the rows are final */
 	*out = &h->pub;
@@ -265,6 +274,7 @@ void xps_autotune_free(struct xps_autotune *a)
 	if (!h)
 		return;
 	an_at_release(&h->res);
+	xp_notes_release(&h->notes);
 	free(h->rows);
 	free(h->ids);
 	free(h);

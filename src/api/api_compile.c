@@ -15,6 +15,7 @@ struct comp_holder {
 	struct xps_compile_event *events;	/* the result's events in its order: each function's, then the rest */
 	struct xps_compile_event *unattributed;
 	struct an_comp_result res;	/* the strings */
+	struct xp_notes notes;		/* the warnings */
 };
 
 static void fill_event(struct xps_compile_event *o, const struct an_comp_event *e)
@@ -74,6 +75,7 @@ static int fill(struct comp_holder *h, struct xp_err *err)
 	c->calls = r->calls;
 	c->calls_with_program = r->calls_program;
 	c->calls_ambiguous = r->calls_ambiguous;
+	c->calls_unsearched = r->calls_unsearched;
 	c->compiler_events = r->compiler_events;
 	c->unattributed_events = r->unattributed;
 	c->trace_ns = api_ns((double)r->phase_ps[AN_COMP_TRACE]);
@@ -102,8 +104,10 @@ int xps_compile_compute(xps_trace *const *traces, size_t ntraces, const struct x
 	if ((ret = API_CALLOC(h, 1, &err)))
 		goto out;
 	an_comp_init(&h->res, &co);
-	if ((ret = api_add_traces(traces, ntraces, &an_compile_analysis, &h->res, &err)) ||
-	    (ret = fill(h, &err)))
+	if ((ret = api_add_traces(traces, ntraces, &an_compile_analysis, &h->res, &co, &h->notes, &err)) ||
+	    (ret = fill(h, &err)) ||
+	    (ret = api_warnings(&an_compile_analysis, &h->res, ntraces > 1, &h->notes, &h->pub.warnings,
+				&h->pub.nwarnings, &err)))
 		goto out;
 	*out = &h->pub;
 	h = NULL;
@@ -119,6 +123,7 @@ void xps_compile_free(struct xps_compile *c)
 	if (!h)
 		return;
 	an_comp_release(&h->res);
+	xp_notes_release(&h->notes);
 	free(h->fns);
 	free(h->events);
 	free(h->unattributed);

@@ -10,12 +10,14 @@
 
 #include "an_exec.h"
 #include "an_functions.h"
+#include "an_notes.h"
 
 /* The caller's struct xps_functions is the first member: its pointer is the holder's. */
 struct fn_holder {
 	struct xps_functions pub;
 	struct xps_function *rows;
 	struct an_fn_result res;	/* the rows' strings */
+	struct xp_notes notes;		/* the warnings */
 };
 
 static void fill(struct fn_holder *h)
@@ -119,7 +121,7 @@ int xps_functions_compute(xps_trace *const *traces, size_t ntraces, const struct
 	for (i = 0; i < ntraces; i++) {
 		struct an_exec_list l;
 
-		if ((ret = api_execs(traces[i], &xo, &l, &err)))
+		if ((ret = api_execs(traces[i], &xo, &l, &h->notes, &err)))
 			goto out;
 		ret = an_fn_add(&h->res, &l, &err);
 		an_exec_list_release(&l);
@@ -128,6 +130,12 @@ int xps_functions_compute(xps_trace *const *traces, size_t ntraces, const struct
 	}
 	if ((ret = an_fn_finish(&h->res, &err)))
 		goto out;
+	if (an_fn_notes(&h->res, &h->notes)) {
+		ret = xp_err_set(&err, XP_ERR_NOMEM, "out of memory");
+		goto out;
+	}
+	h->pub.warnings = (const char *const *)h->notes.msgs;
+	h->pub.nwarnings = h->notes.n;
 	h->res.opts.match = NULL;	/* freed below; the rows are final */
 	if ((ret = API_CALLOC(h->rows, h->res.nrows + 1, &err)))
 		goto out;
@@ -148,6 +156,7 @@ void xps_functions_free(struct xps_functions *f)
 	if (!h)
 		return;
 	an_fn_release(&h->res);
+	xp_notes_release(&h->notes);
 	free(h->rows);
 	free(h);
 }

@@ -15,6 +15,7 @@ struct kern_holder {
 	struct xps_kernel *rows;
 	struct xps_copy_kind copies[AN_KIND_COUNT];
 	struct an_kern_result res;	/* the rows' strings */
+	struct xp_notes notes;		/* the warnings */
 };
 
 static int fill(struct kern_holder *h, struct xp_err *err)
@@ -95,8 +96,10 @@ int xps_kernels_compute(xps_trace *const *traces, size_t ntraces, const struct x
 	if ((ret = API_CALLOC(h, 1, &err)))
 		goto out;
 	an_kern_init(&h->res, &ko);
-	if ((ret = api_add_traces(traces, ntraces, &an_kernels_analysis, &h->res, &err)) ||
-	    (ret = an_kern_finish(&h->res, &err)))
+	if ((ret = api_add_traces(traces, ntraces, &an_kernels_analysis, &h->res, &ko, &h->notes, &err)) ||
+	    (ret = an_kern_finish(&h->res, &err)) ||
+	    (ret = api_warnings(&an_kernels_analysis, &h->res, ntraces > 1, &h->notes, &h->pub.warnings,
+				&h->pub.nwarnings, &err)))
 		goto out;
 	if ((ret = fill(h, &err)))
 		goto out;
@@ -114,6 +117,7 @@ void xps_kernels_free(struct xps_kernels *k)
 	if (!h)
 		return;
 	an_kern_release(&h->res);
+	xp_notes_release(&h->notes);
 	free(h->rows);
 	free(h);
 }

@@ -14,6 +14,7 @@ struct mem_holder {
 	struct xps_memory pub;
 	struct xps_memory_row *rows;
 	struct an_mem_result res;	/* the rows' strings */
+	struct xp_notes notes;		/* the warnings */
 };
 
 static void fill_row(struct xps_memory_row *o, const struct an_mem_row *w)
@@ -63,8 +64,10 @@ int xps_memory_compute(xps_trace *const *traces, size_t ntraces, const struct xp
 	if ((ret = API_CALLOC(h, 1, &err)))
 		goto out;
 	an_mem_init(&h->res, &mo);
-	if ((ret = api_add_traces(traces, ntraces, &an_memory_analysis, &h->res, &err)) ||
-	    (ret = API_CALLOC(h->rows, h->res.nrows + 1, &err)))
+	if ((ret = api_add_traces(traces, ntraces, &an_memory_analysis, &h->res, &mo, &h->notes, &err)) ||
+	    (ret = API_CALLOC(h->rows, h->res.nrows + 1, &err)) ||
+	    (ret = api_warnings(&an_memory_analysis, &h->res, ntraces > 1, &h->notes, &h->pub.warnings,
+				&h->pub.nwarnings, &err)))
 		goto out;
 	for (i = 0; i < h->res.nrows; i++)
 		fill_row(&h->rows[i], &h->res.rows[i]);
@@ -85,6 +88,7 @@ void xps_memory_free(struct xps_memory *m)
 	if (!h)
 		return;
 	an_mem_release(&h->res);
+	xp_notes_release(&h->notes);
 	free(h->rows);
 	free(h);
 }

@@ -21,6 +21,7 @@ struct ops_holder {
 	struct xps_ops_line lines[AN_OP_LINES];
 	struct xps_ops_device *devices;
 	struct an_ops_result res;	/* the rows' strings */
+	struct xp_notes notes;		/* the warnings */
 };
 
 /* A rate or peak as the command's JSON gives it: NAN where it has none. */
@@ -177,8 +178,10 @@ int xps_ops_compute(xps_trace *const *traces, size_t ntraces, const struct xps_o
 	if ((ret = API_CALLOC(h, 1, &err)))
 		goto out;
 	an_ops_init(&h->res, &po);
-	if ((ret = api_add_traces(traces, ntraces, &an_ops_analysis, &h->res, &err)) ||
-	    (ret = an_ops_finish(&h->res, &err)) || (ret = fill(h, &err)))
+	if ((ret = api_add_traces(traces, ntraces, &an_ops_analysis, &h->res, &po, &h->notes, &err)) ||
+	    (ret = an_ops_finish(&h->res, &err)) || (ret = fill(h, &err)) ||
+	    (ret = api_warnings(&an_ops_analysis, &h->res, ntraces > 1, &h->notes, &h->pub.warnings,
+				&h->pub.nwarnings, &err)))
 		goto out;
 	*out = &h->pub;
 	h = NULL;
@@ -194,6 +197,7 @@ void xps_ops_free(struct xps_ops *o)
 	if (!h)
 		return;
 	an_ops_release(&h->res);
+	xp_notes_release(&h->notes);
 	free(h->rows);
 	free(h->cats);
 	free(h->sources);

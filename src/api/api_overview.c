@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "an_input.h"
+#include "an_notes.h"
 #include "an_overview.h"
 
 /* The caller's struct xps_overview is the first member: its pointer is the holder's. */
@@ -13,6 +14,7 @@ struct ov_holder {
 	struct xps_overview pub;
 	struct xps_overview_device *devices;
 	struct an_ov_result res;	/* the names */
+	struct xp_notes notes;		/* the warnings */
 };
 
 static struct xps_dist dist(const struct an_ov_dist *d)
@@ -69,7 +71,7 @@ int xps_overview_compute(xps_trace *const *traces, size_t ntraces, const struct 
 {
 	struct xp_err err = {0};
 	struct ov_holder *h = NULL;
-	size_t i, k, added;
+	size_t i, k, added, nbefore, *before = NULL;
 	int ret;
 
 	if (out)
@@ -85,12 +87,21 @@ int xps_overview_compute(xps_trace *const *traces, size_t ntraces, const struct 
 		/* every plane: the host's give launches and steps */
 		for (k = 0; k < t->nplanes && !ret; k++)
 			ret = xp_trace_load_plane(t, k, &err);
-		if (!ret)
+		nbefore = h->res.n;
+		if (!ret && !(ret = an_ov_counts(&h->res, &before)))
 			ret = an_ov_add_input(&h->res, t, traces[i]->path, opts ? opts->device : NULL, &added, &err);
 		if (an_input_check(t, traces[i]->path, &err))
 			ret = XP_ERR_IO;
 		else if (ret && ret != XP_ERR_NOMEM)
 			an_input_name_err(&err, traces[i]->path);
+		/* as the command: the reader's warnings, the input's odd events, a trace with no device */
+		if (!ret && (an_input_notes(&h->notes, traces[i]->path, t) ||
+			     an_ov_input_notes(&h->notes, traces[i]->path, &h->res, before, nbefore) ||
+			     (!added && xp_notes_add(&h->notes, "'%s': no device plane with events%s", traces[i]->path,
+						     opts && opts->device ? " matching --device" : ""))))
+			ret = xp_err_set(&err, XP_ERR_NOMEM, "out of memory");
+		free(before);
+		before = NULL;
 	}
 	if (ret || (ret = an_ov_finish(&h->res, &err)) || (ret = API_CALLOC(h->devices, h->res.n + 1, &err)))
 		goto out;
@@ -99,6 +110,8 @@ int xps_overview_compute(xps_trace *const *traces, size_t ntraces, const struct 
 	h->pub.devices = h->devices;
 	h->pub.ndevices = h->res.n;
 	h->pub.host_steps = dist(&h->res.host_steps);
+	h->pub.warnings = (const char *const *)h->notes.msgs;
+	h->pub.nwarnings = h->notes.n;
 	*out = &h->pub;
 	h = NULL;
 out:
@@ -113,6 +126,7 @@ void xps_overview_free(struct xps_overview *o)
 	if (!h)
 		return;
 	an_ov_release(&h->res);
+	xp_notes_release(&h->notes);
 	free(h->devices);
 	free(h);
 }

@@ -101,40 +101,67 @@ void api_re_free(struct api_re *r)
 	r->set = 0;
 }
 
-int api_execs(xps_trace *t, const struct an_exec_opts *xo, struct an_exec_list *l, struct xp_err *err)
+int api_execs(xps_trace *t, const struct an_exec_opts *xo, struct an_exec_list *l, struct xp_notes *notes,
+	      struct xp_err *err)
 {
-	int ret = an_exec_find(t->t, xo, l, err);
+	int ret = an_input_execs(t->t, xo, t->path, l, notes, NULL, err);
 
 	if (an_input_check(t->t, t->path, err)) {
 		an_exec_list_release(l);
 		return XP_ERR_IO;
 	}
-	if (ret && ret != XP_ERR_NOMEM)
-		an_input_name_err(err, t->path);
+	if (ret)
+		an_exec_list_release(l);
 	return ret;
 }
 
-int api_add_traces(xps_trace *const *traces, size_t n, const struct an_analysis *an, void *r, struct xp_err *err)
+int api_add_traces(xps_trace *const *traces, size_t n, const struct an_analysis *an, void *r, const void *opts,
+		   struct xp_notes *notes, struct xp_err *err)
 {
+	void *one = an->merge ? malloc(an->size) : NULL;
 	size_t i, k;
 	int ret = 0;
 
+	if (an->merge && !one)
+		return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
 	for (i = 0; i < n && !ret; i++) {
 		struct xp_trace *t = traces[i]->t;
+		const char *path = traces[i]->path;
+		void *into = one ? one : r;
 
+		if (one)
+			an->init(one, opts);
 		/* planes an open deferred are read now: the host's, where the analysis reads them */
 		for (k = 0; an->read.how == AN_READ_HOST && k < t->nplanes && !ret; k++)
 			if (an_wants_host_plane(t->planes[k].name, NULL))
 				ret = xp_trace_load_plane(t, k, err);
 		if (!ret)
-			ret = an->add(r, t, traces[i]->path, err);
+			ret = an->add(into, t, path, err);
 		/* zeros read where the file shrank: that is the error */
-		if (an_input_check(t, traces[i]->path, err))
+		if (an_input_check(t, path, err))
 			ret = XP_ERR_IO;
 		else if (ret && ret != XP_ERR_NOMEM)
-			an_input_name_err(err, traces[i]->path);
+			an_input_name_err(err, path);
+		if (!ret && (an_input_notes(notes, path, t) ||
+			     (an->input_notes && an->input_notes(into, path, n > 1, notes))))
+			ret = xp_err_set(err, XP_ERR_NOMEM, "out of memory");
+		if (!ret && one)
+			ret = an->merge(r, one, err);
+		if (one)
+			an->release(one);
 	}
+	free(one);
 	return ret;
+}
+
+int api_warnings(const struct an_analysis *an, const void *r, int several, struct xp_notes *notes,
+		 const char *const **msgs, size_t *n, struct xp_err *err)
+{
+	if (an && an->notes && an->notes(r, several, notes))
+		return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
+	*msgs = (const char *const *)notes->msgs;
+	*n = notes->n;
+	return 0;
 }
 
 int api_check_traces(const char *fn, xps_trace *const *traces, size_t ntraces, int have_out,

@@ -7,6 +7,7 @@
 #include "an_autotune.h"
 #include "an_group.h"
 #include "an_compat.h"
+#include "an_notes.h"
 #include "cmd_driver.h"
 #include "out_autotune.h"
 #include "out_table.h"
@@ -112,58 +113,6 @@ static int add_input(const struct at_args *a, struct cmd_input *in, struct an_at
 	return -1;
 }
 
-/* An id for a message: control characters and invalid UTF-8 as \xNN (names are data). */
-static void escape_id(char *buf, size_t n, const char *id)
-{
-	const unsigned char *s = (const unsigned char *)id;
-	size_t len = 0, k;
-
-	while (*s && len + 5 < n) {
-		k = out_utf8_len(s);
-		if (!k || *s < 0x20 || *s == 0x7f) {
-			len += (size_t)snprintf(buf + len, n - len, "\\x%02x", *s++);
-			continue;
-		}
-		if (len + k + 1 >= n)
-			break;
-		memcpy(buf + len, s, k);
-		len += k;
-		s += k;
-	}
-	buf[len] = '\0';
-}
-
-/* A warning per candidate id whose executions were compiled into several programs (rows split). */
-static int program_notes(struct xp_notes *notes, const struct an_at_result *r)
-{
-	char id[256], list[512];
-	size_t i, j, len;
-
-	for (i = 0; i < r->ncands; i += r->cands[i].id_rows ? r->cands[i].id_rows : 1) {
-		const struct an_at_cand *c = &r->cands[i];
-
-		if (c->id_rows < 2)
-			continue;
-		escape_id(id, sizeof(id), c->id);
-		list[0] = '\0';
-		for (j = 0, len = 0; j < c->id_rows && len + 32 < sizeof(list); j++) {
-			const struct an_at_prog *p = &r->cands[i + j].progs[0];
-
-			if (p->known)
-				len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%" PRIu64, j ? ", " : "", p->id);
-			else
-				len += (size_t)snprintf(list + len, sizeof(list) - len, "%sunknown", j ? ", " : "");
-		}
-		if (j < c->id_rows)
-			snprintf(list + len, sizeof(list) - len, ", ...");
-		if (xp_notes_add(notes, "candidate '%s' ran as %zu programs (%s): its samples are not one "
-				 "computation, so it gets a row per program; --pool-programs pools them",
-				 id, c->id_rows, list))
-			return -1;
-	}
-	return 0;
-}
-
 /* --per-file: the input's own candidates, with their samples, as one JSON line. */
 static int at_line(struct cmd_drive *d, const struct cmd_input *in)
 {
@@ -182,7 +131,7 @@ static int at_line(struct cmd_drive *d, const struct cmd_input *in)
 	ret = add_input(d->args, (struct cmd_input *)in, &one, &notes, &err);
 	if (ret < 0 && an_at_finish(&one, &err))
 		ret = EXIT_ERROR;
-	if (ret < 0 && program_notes(&notes, &one))
+	if (ret < 0 && an_at_program_notes(&one, &notes))
 		ret = EXIT_ERROR;
 	if (ret < 0 && one.dropped_short &&
 	    xp_notes_add(&notes, "%zu device event%s shorter than --min-duration dropped",
@@ -246,9 +195,9 @@ static int at_winner(const struct an_at_result *r)
 		if (r->cands[i].rank == 1)
 			best = &r->cands[i];
 	if (best)
-		escape_id(id, sizeof(id), best->id);
+		xp_escape_utf8(id, sizeof(id), best->id);
 	if (rival)
-		escape_id(other, sizeof(other), rival->id);
+		xp_escape_utf8(other, sizeof(other), rival->id);
 	switch (why) {
 	case AN_AT_TIED:
 		cmd_error("no single fastest candidate: '%s' is tied with the fastest, '%s' (Welch p >= 0.05)", other,
@@ -272,20 +221,6 @@ static int at_winner(const struct an_at_result *r)
 	return EXIT_NO_WINNER;
 }
 
-/* Candidates with fewer than 2 run means left (in too few runs, or trimmed): no test. */
-static int few_runs_note(struct xp_notes *notes, const struct an_at_result *r, size_t trim)
-{
-	size_t i, n = 0;
-
-	for (i = 0; r->samples_are_runs && i < r->ncands; i++)
-		n += r->cands[i].s.n_used < 2;
-	if (!n)
-		return 0;
-	return xp_notes_add(notes, "%zu candidate%s left with fewer than 2 run means to test (of %zu runs; trim %zu "
-			    "from %d run means on): untested; more runs give a test", n, n == 1 ? "" : "s", r->runs,
-			    trim, AN_AT_TRIM_RUNS_MIN);
-}
-
 /*
  * The result's warnings, printed before it in every mode but JSON version 2
  * (which carries them), then what nothing found says.
@@ -296,17 +231,7 @@ static int at_after(struct cmd_drive *d)
 	const struct an_at_result *r = d->res;
 	int ret = 0;
 
-	if (program_notes(&d->notes, r)) {
-		cmd_error("out of memory");
-		return EXIT_ERROR;
-	}
-	if (r->inputs_without && !a->compat)
-		ret |= xp_notes_add(&d->notes, "%zu of %zu inputs hold%s no candidate", r->inputs_without, r->inputs,
-				    r->inputs_without == 1 ? "s" : "");
-	if (r->dropped_short)
-		ret |= xp_notes_add(&d->notes, "%zu device event%s shorter than --min-duration dropped",
-				    r->dropped_short, r->dropped_short == 1 ? "" : "s");
-	ret |= few_runs_note(&d->notes, r, a->ao.trim);
+	ret = an_at_notes(r, a->compat != NULL, a->ao.trim, &d->notes);
 	if (d->mode != OUT_JSON || a->json_version == 1) {
 		cmd_print_notes(&d->notes);
 		xp_notes_release(&d->notes);

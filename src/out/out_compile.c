@@ -15,13 +15,16 @@ static size_t shown_fns(const struct an_comp_result *r, const struct out_comp_op
 /* Whether some function of an input has rows for several programs (the text then shows them). */
 static int several_programs(const struct an_comp_result *r, size_t n)
 {
-	size_t i, k;
+	size_t nfns, i, *g = an_comp_fn_groups(r, &nfns), *rows = g ? calloc(nfns + 1, sizeof(*rows)) : NULL;
+	int several = !rows;	/* out of memory: the column, which is never wrong */
 
-	for (i = 0; i < n; i++)
-		for (k = i + 1; k < r->nfns; k++)
-			if (r->fns[k].input == r->fns[i].input && !strcmp(r->fns[k].name, r->fns[i].name))
-				return 1;
-	return 0;
+	for (i = 0; rows && i < r->nfns; i++)
+		rows[g[i]]++;
+	for (i = 0; rows && i < n && !several; i++)
+		several = rows[g[i]] > 1;
+	free(g);
+	free(rows);
+	return several;
 }
 
 /* A row's program as a cell: its id, else `unknown` (text) or empty (CSV/TSV). */
@@ -68,6 +71,7 @@ static int print_json(FILE *f, const struct an_comp_result *r, const struct out_
 		cJSON_AddNumberToObject(tot, "calls", (double)r->calls);
 		cJSON_AddNumberToObject(tot, "calls_with_program", (double)r->calls_program);
 		cJSON_AddNumberToObject(tot, "calls_ambiguous", (double)r->calls_ambiguous);
+		cJSON_AddNumberToObject(tot, "calls_unsearched", (double)r->calls_unsearched);
 		cJSON_AddNumberToObject(tot, "compiler_events", (double)r->compiler_events);
 		out_json_add_ns(tot, "trace_ns", (double)r->phase_ps[AN_COMP_TRACE]);
 		out_json_add_ns(tot, "lower_ns", (double)r->phase_ps[AN_COMP_LOWER]);

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "xp_arena.h"
+#include "xp_err.h"
 
 void out_table_init(struct out_table *t, size_t ncols, const char *const *headers,
 		    const unsigned char *right)
@@ -64,32 +65,7 @@ size_t out_utf8_len(const unsigned char *s)
 
 size_t out_utf8_seq(const unsigned char *s, size_t len)
 {
-	size_t n, i;
-	unsigned cp;
-
-	if (!len)
-		return 0;
-	if (s[0] < 0x80)
-		return 1;
-	if ((s[0] & 0xe0) == 0xc0)
-		n = 2, cp = s[0] & 0x1f;
-	else if ((s[0] & 0xf0) == 0xe0)
-		n = 3, cp = s[0] & 0x0f;
-	else if ((s[0] & 0xf8) == 0xf0)
-		n = 4, cp = s[0] & 0x07;
-	else
-		return 0;
-	if (n > len)
-		return 0;
-	for (i = 1; i < n; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (s[i] & 0x3f);
-	}
-	if ((n == 2 && cp < 0x80) || (n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
-	    cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return n;
+	return xp_utf8_seq(s, len);
 }
 
 /* The next character's width in a text cell (4 for one shown as \\xNN) and its bytes (*k). */

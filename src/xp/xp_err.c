@@ -3,6 +3,8 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "xp_arena.h"
 
@@ -23,6 +25,58 @@ void xp_escape(char *dst, size_t n, const char *s)
 	dst[len] = '\0';
 }
 
+size_t xp_utf8_seq(const unsigned char *s, size_t len)
+{
+	size_t n, i;
+	unsigned cp;
+
+	if (!len)
+		return 0;
+	if (s[0] < 0x80)
+		return 1;
+	if ((s[0] & 0xe0) == 0xc0)
+		n = 2, cp = s[0] & 0x1f;
+	else if ((s[0] & 0xf0) == 0xe0)
+		n = 3, cp = s[0] & 0x0f;
+	else if ((s[0] & 0xf8) == 0xf0)
+		n = 4, cp = s[0] & 0x07;
+	else
+		return 0;
+	if (n > len)
+		return 0;
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (s[i] & 0x3f);
+	}
+	if ((n == 2 && cp < 0x80) || (n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
+	    cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return n;
+}
+
+void xp_escape_utf8(char *dst, size_t n, const char *id)
+{
+	const unsigned char *s = (const unsigned char *)id;
+	size_t len = 0, k;
+
+	if (!n)
+		return;
+	while (*s && len + 5 < n) {
+		k = xp_utf8_seq(s, strnlen((const char *)s, 4));
+		if (!k || *s < 0x20 || *s == 0x7f) {
+			len += (size_t)snprintf(dst + len, n - len, "\\x%02x", *s++);
+			continue;
+		}
+		if (len + k + 1 >= n)
+			break;
+		memcpy(dst + len, s, k);
+		len += k;
+		s += k;
+	}
+	dst[len] = '\0';
+}
+
 int xp_err_set(struct xp_err *err, int code, const char *fmt, ...)
 {
 	va_list ap;
@@ -35,9 +89,6 @@ int xp_err_set(struct xp_err *err, int code, const char *fmt, ...)
 	va_end(ap);
 	return code;
 }
-
-#include <stdlib.h>
-#include <string.h>
 
 int xp_notes_add(struct xp_notes *w, const char *fmt, ...)
 {

@@ -29,6 +29,10 @@ struct xp_err {
  * backslash and bytes above 0x7f as \xNN, at most n - 1 bytes into dst.
  */
 void xp_escape(char *dst, size_t n, const char *s);
+/* The same keeping valid UTF-8 and backslashes (an id a reader knows): control bytes, DEL and invalid bytes as \xNN. */
+void xp_escape_utf8(char *dst, size_t n, const char *s);
+/* Length of the valid UTF-8 sequence beginning the len bytes at s (1-4), or 0 when they do not begin one. */
+size_t xp_utf8_seq(const unsigned char *s, size_t len);
 /* Records the first error only: later calls keep the original cause. Returns code. */
 int xp_err_set(struct xp_err *err, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

@@ -127,6 +127,48 @@ static void synth_programs(void)
 	xp_trace_free(t);
 }
 
+/* EXPECTED.md section 22c: TPU enqueues, run ids per device. */
+static void synth_programs_tpu(void)
+{
+	static const struct {
+		int has_program;
+		uint64_t program;
+		size_t calls;
+		int64_t first_us, median_us;
+	} want[] = {
+		{1, 7, 2, 50, 20}, {0, 0, 2, 30, 40}, {1, 9, 1, 10, -1}, {1, UINT64_MAX, 1, 5, -1},
+	};
+	char path[4096];
+	struct xp_trace *t;
+	struct an_comp_result r;
+	struct xp_err err = {0};
+	size_t i;
+
+	snprintf(path, sizeof(path), "%s/compile_programs_tpu.xplane.pb", SYNTH_DIR);
+	if (!(t = test_load(path, NULL)))
+		return;
+	an_comp_init(&r, NULL);
+	CHECK_INT(an_comp_add(&r, t, "in", &err), 0);
+	CHECK_INT(r.calls, 6);
+	CHECK_INT(r.calls_program, 4);
+	CHECK_INT(r.calls_ambiguous, 0);
+	CHECK_INT(r.nfns, 4);
+	for (i = 0; i < r.nfns && i < sizeof(want) / sizeof(want[0]); i++) {
+		const struct an_comp_fn *f = &r.fns[i];
+
+		CHECK_STR(f->name, "f");
+		CHECK_INT(f->has_program, want[i].has_program);
+		CHECK(f->program_id == want[i].program);
+		CHECK_INT(f->calls, want[i].calls);
+		CHECK_INT(f->first_ps, US(want[i].first_us));
+		CHECK_INT(f->has_later, want[i].median_us >= 0);
+		if (want[i].median_us >= 0)
+			CHECK(f->later_median_ps == US(want[i].median_us));
+	}
+	an_comp_release(&r);
+	xp_trace_free(t);
+}
+
 /* The search's budget: calls left when it is spent are unsearched (EXPECTED.md 22b's f #1, #3, #6). */
 static void budget(void)
 {
@@ -352,6 +394,7 @@ int main(void)
 {
 	synth();
 	synth_programs();
+	synth_programs_tpu();
 	budget();
 	module_names();
 	real("tpu_v6e_inference.xplane.pb");

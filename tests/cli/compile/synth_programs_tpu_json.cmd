@@ -1,0 +1,1 @@
+xplane-stat compile --json $SYNTH/compile_programs_tpu.xplane.pb
