@@ -621,6 +621,8 @@ XPS_API void xps_compile_free(struct xps_compile *c);
 
 struct xps_overview_opts {
 	const char *device;		/* as in xps_functions_opts; NULL: every device plane */
+	int stragglers;			/* also which device the others wait for (xps_overview.stragglers) */
+	int run_by;			/* stragglers: how traces form runs of hosts, an XPS_RUN_BY_* */
 };
 
 /* A distribution of times; count 0: none (the others 0). */
@@ -654,10 +656,42 @@ struct xps_overview_device {
 	struct xps_dist latency, queue_wait, overhead;
 };
 
+/*
+ * Stragglers, as `overview --stragglers --json` gives them: a group is the
+ * k-th execution of a function on every device of one trace that ran it
+ * (a function its devices ran unequally often is left out); per device how
+ * often it ended last, and the means per group of how late it ended after
+ * the group's first end, how long it waited for the last, and how much
+ * longer it ran than the shortest (NaN without groups). Hosts of a run of
+ * several (grouped as run_by says) are compared by durations alone.
+ */
+struct xps_straggler_device {
+	const char *name, *host, *plane;	/* host: NULL where the trace names none */
+	uint64_t groups, last;
+	double late_mean_ns, waited_mean_ns, slow_mean_ns;
+};
+
+struct xps_straggler_host {
+	const char *name;
+	uint64_t groups, slowest;	/* slowest: how often its time was the group's longest */
+	double slow_mean_ns;		/* its time over the group's shortest, a mean per group */
+};
+
+struct xps_stragglers {
+	uint64_t groups, unmatched_functions;
+	const struct xps_straggler_device *devices;	/* by late, largest first */
+	size_t ndevices;
+	uint64_t host_groups, host_runs, host_unmatched_functions;
+	const struct xps_straggler_host *hosts;	/* by slow per group, largest first */
+	size_t nhosts;
+	const char *slowest_host;	/* the slowest in more than half of its groups; NULL: none */
+};
+
 struct xps_overview {
 	const struct xps_overview_device *devices;	/* by name, numbers as numbers (GPU:2 before GPU:10) */
 	size_t ndevices;
 	struct xps_dist host_steps;	/* the host's step markers */
+	const struct xps_stragglers *stragglers;	/* with opts->stragglers, else NULL */
 	const char *const *warnings;	/* what the command warns of for these traces (see Warnings) */
 	size_t nwarnings;
 };

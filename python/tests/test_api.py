@@ -356,6 +356,28 @@ def test_compile_selects():
         xplane_stat.compile(path, function="no-such-function")
 
 
+STRAGGLER_CASES = [
+    ([os.path.join(SYNTH, "stragglers.xplane.pb")], {}, []),
+    ([os.path.join(SYNTH, "sessions", "pod")], {}, []),
+    ([os.path.join(SYNTH, "sessions", "pod")], {"run_by": "file"}, ["--run-by", "file"]),
+    ([os.path.join(REAL, "tpu_v6e_inference.xplane.pb"), os.path.join(REAL, "mi300x_jax_conv.xplane.pb")], {}, []),
+    ([os.path.join(REAL, "nvidia_h200_two_processes")], {"run_by": "dir"}, ["--run-by", "dir"]),
+]
+
+
+@pytest.mark.parametrize("paths,opts,args", STRAGGLER_CASES,
+                         ids=["-".join(os.path.basename(p) for p in c[0]) + "".join(c[2]) for c in STRAGGLER_CASES])
+def test_overview_stragglers_like_json(paths, opts, args):
+    """overview(stragglers=True) as overview --stragglers --json: devices, hosts, the slowest host, warnings."""
+    rc, doc, err = command("overview", "--stragglers", "--json", *args, *paths)
+    assert rc == 0, err
+    got = xplane_stat.overview(paths, stragglers=True, **opts)
+    assert "stragglers" in got and as_json(got) == doc
+    assert "stragglers" not in xplane_stat.overview(paths)
+    with pytest.raises(xplane_stat.UsageError):
+        xplane_stat.overview(paths, stragglers=True, run_by="host")
+
+
 OVERVIEW_CASES = [(p, []) for p in REAL_TRACES] + [
     (os.path.join(SYNTH, "sessions", "base", "run_0"), []),
     (os.path.join(REAL, "tpu_v6e_inference.xplane.pb"), ["--device", "TPU:1"]),

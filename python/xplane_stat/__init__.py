@@ -473,14 +473,35 @@ def _dist(d, p99):
     return {"count": d.count, **_fields(d, names)}
 
 
-def overview(paths, *, device=None, threads=0):
+def _nan_none(v):
+    return None if math.isnan(v) else v
+
+
+def _stragglers(s):
+    """overview --stragglers --json's "stragglers" object."""
+    devices = [{"name": _dec(d.name), "host": _dec(d.host), "plane": _dec(d.plane), **_fields(d, "groups last"),
+                **{k: _nan_none(getattr(d, k)) for k in ("late_mean_ns", "waited_mean_ns", "slow_mean_ns")}}
+               for d in (s.devices[i] for i in range(s.ndevices))]
+    hosts = [{"name": _dec(h.name), **_fields(h, "groups slowest"), "slow_mean_ns": _nan_none(h.slow_mean_ns)}
+             for h in (s.hosts[i] for i in range(s.nhosts))]
+    return {**_fields(s, "groups unmatched_functions"), "devices": devices,
+            **_fields(s, "host_groups host_runs host_unmatched_functions"), "hosts": hosts,
+            "slowest_host": _dec(s.slowest_host)}
+
+
+def overview(paths, *, device=None, stragglers=False, run_by="auto", threads=0):
     """The device timeline per device, as `xplane-stat overview --json` gives
-    it (its document, its warnings under "warnings"): "devices" (name, host, plane, work,
-    span_ns, busy_ns, idle_ns, duty_cycle, compute_ns, collective_ns,
-    collective_exposed_ns, memcpy_ns, memcpy_exposed_ns, steps and, on GPU,
-    launch_latency) and "host_steps". Raises NothingFound without a device
-    plane with events, as the command exits 4."""
-    opts = _lib._OverviewOpts(_enc(device, "device"))
+    it (its document, its warnings under "warnings"): "devices" (name, host,
+    plane, work, span_ns, busy_ns, idle_ns, duty_cycle, compute_ns,
+    collective_ns, collective_exposed_ns, memcpy_ns, memcpy_exposed_ns, steps
+    and, on GPU, launch_latency) and "host_steps"; with stragglers=True, as
+    `--stragglers`, "stragglers" too: which device the others wait for, and
+    which host of a run of several (run_by "auto", "dir" or "file", as
+    --run-by). Raises NothingFound without a device plane with events, as
+    the command exits 4."""
+    if run_by not in _RUN_BY:
+        raise UsageError(f"run_by: {run_by!r} is not one of {', '.join(_RUN_BY)}")
+    opts = _lib._OverviewOpts(_enc(device, "device"), 1 if stragglers else 0, _RUN_BY.index(run_by))
     with _computed("overview", _lib._Overview, paths, opts, threads) as o:
         devices = []
         for i in range(o.ndevices):
@@ -498,6 +519,8 @@ def overview(paths, *, device=None, threads=0):
                             "steps": _dist(d.steps, False), "launch_latency": lat})
         doc = {"schema_version": 1, "command": "overview", "devices": devices,
                "host_steps": _dist(o.host_steps, False), "warnings": _warnings(o)}
+        if stragglers:
+            doc["stragglers"] = _stragglers(o.stragglers.contents)
     if not devices:
         raise NothingFound("no device plane with events" + (" matching the device pattern" if device else ""))
     return doc

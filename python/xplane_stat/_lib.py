@@ -274,7 +274,7 @@ class _Compile(ctypes.Structure):
 
 
 class _OverviewOpts(ctypes.Structure):
-    _fields_ = [("device", ctypes.c_char_p)]
+    _fields_ = [("device", ctypes.c_char_p), ("stragglers", ctypes.c_int), ("run_by", ctypes.c_int)]
 
 
 class _Dist(ctypes.Structure):
@@ -295,9 +295,27 @@ class _OverviewDevice(ctypes.Structure):
         (f, _Dist) for f in ("latency", "queue_wait", "overhead")]
 
 
+class _StragglerDevice(ctypes.Structure):
+    _fields_ = [(f, ctypes.c_char_p) for f in ("name", "host", "plane")] + [
+        (f, ctypes.c_uint64) for f in ("groups", "last")] + [
+        (f, ctypes.c_double) for f in ("late_mean_ns", "waited_mean_ns", "slow_mean_ns")]
+
+
+class _StragglerHost(ctypes.Structure):
+    _fields_ = [("name", ctypes.c_char_p), ("groups", ctypes.c_uint64), ("slowest", ctypes.c_uint64),
+                ("slow_mean_ns", ctypes.c_double)]
+
+
+class _Stragglers(ctypes.Structure):
+    _fields_ = [(f, ctypes.c_uint64) for f in ("groups", "unmatched_functions")] + [
+        ("devices", ctypes.POINTER(_StragglerDevice)), ("ndevices", ctypes.c_size_t)] + [
+        (f, ctypes.c_uint64) for f in ("host_groups", "host_runs", "host_unmatched_functions")] + [
+        ("hosts", ctypes.POINTER(_StragglerHost)), ("nhosts", ctypes.c_size_t), ("slowest_host", ctypes.c_char_p)]
+
+
 class _Overview(ctypes.Structure):
     _fields_ = [("devices", ctypes.POINTER(_OverviewDevice)), ("ndevices", ctypes.c_size_t),
-                ("host_steps", _Dist)] + _WARNINGS
+                ("host_steps", _Dist), ("stragglers", ctypes.POINTER(_Stragglers))] + _WARNINGS
 
 
 class _ReadOpts(ctypes.Structure):

@@ -2,6 +2,7 @@
 /* The public API's overview analysis (include/xplane_stat.h) over an_overview. */
 #include "api.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,7 +16,46 @@ struct ov_holder {
 	struct xps_overview_device *devices;
 	struct an_ov_result res;	/* the names */
 	struct xp_notes notes;		/* the warnings */
+	struct xps_stragglers strag;
+	struct xps_straggler_device *strag_devices;
+	struct xps_straggler_host *strag_hosts;
 };
+
+static double per_group(double sum_ps, size_t groups)
+{
+	return groups ? api_ns(sum_ps / (double)groups) : NAN;
+}
+
+/* The stragglers' devices and hosts (an_straggle.h), into h->strag. */
+static int fill_strag(struct ov_holder *h, struct xp_err *err)
+{
+	const struct an_strag_result *s = &h->res.strag;
+	const struct an_strag_host *slowest = an_strag_slowest_host(s);
+	size_t i;
+
+	if (API_CALLOC(h->strag_devices, s->n + 1, err) || API_CALLOC(h->strag_hosts, s->nhost_rows + 1, err))
+		return XP_ERR_NOMEM;
+	for (i = 0; i < s->n; i++) {
+		const struct an_strag_device *d = &s->devices[i];
+
+		h->strag_devices[i] = (struct xps_straggler_device){
+			d->name, d->host, d->plane, d->groups, d->last, per_group(d->late_ps, d->groups),
+			per_group(d->waited_ps, d->groups), per_group(d->slow_ps, d->groups),
+		};
+	}
+	for (i = 0; i < s->nhost_rows; i++) {
+		const struct an_strag_host *x = &s->host_rows[i];
+
+		h->strag_hosts[i] = (struct xps_straggler_host){x->name, x->groups, x->slowest,
+								 per_group(x->slow_ps, x->groups)};
+	}
+	h->strag = (struct xps_stragglers){
+		s->groups, s->unmatched, h->strag_devices, s->n, s->host_groups, s->host_runs, s->host_unmatched,
+		h->strag_hosts, s->nhost_rows, slowest ? slowest->name : NULL,
+	};
+	h->pub.stragglers = &h->strag;
+	return 0;
+}
 
 static struct xps_dist dist(const struct an_ov_dist *d)
 {
@@ -70,6 +110,7 @@ int xps_overview_compute(xps_trace *const *traces, size_t ntraces, const struct 
 			 struct xps_overview **out, char *errbuf, size_t errlen)
 {
 	struct xp_err err = {0};
+	struct an_ov_opts oo = {0};
 	struct ov_holder *h = NULL;
 	size_t i, k, added, nbefore, *before = NULL;
 	int ret;
@@ -78,9 +119,16 @@ int xps_overview_compute(xps_trace *const *traces, size_t ntraces, const struct 
 		*out = NULL;
 	if ((ret = api_check_traces("xps_overview_compute", traces, ntraces, out != NULL, &err)))
 		goto out;
+	if (opts && (opts->run_by < XPS_RUN_BY_AUTO || opts->run_by > XPS_RUN_BY_FILE)) {
+		ret = xp_err_set(&err, XP_ERR_USAGE, "xps_overview_compute: run_by %d is not an XPS_RUN_BY_*",
+				 opts->run_by);
+		goto out;
+	}
 	if ((ret = API_CALLOC(h, 1, &err)))
 		goto out;
-	an_ov_init(&h->res);
+	oo.stragglers = opts && opts->stragglers;
+	oo.run_by = opts ? opts->run_by : XPS_RUN_BY_AUTO;
+	an_ov_init_opts(&h->res, &oo);
 	for (i = 0; i < ntraces && !ret; i++) {
 		struct xp_trace *t = traces[i]->t;
 
@@ -110,6 +158,8 @@ int xps_overview_compute(xps_trace *const *traces, size_t ntraces, const struct 
 	h->pub.devices = h->devices;
 	h->pub.ndevices = h->res.n;
 	h->pub.host_steps = dist(&h->res.host_steps);
+	if (oo.stragglers && (ret = fill_strag(h, &err)))
+		goto out;
 	h->pub.warnings = (const char *const *)h->notes.msgs;
 	h->pub.nwarnings = h->notes.n;
 	*out = &h->pub;
@@ -127,6 +177,8 @@ void xps_overview_free(struct xps_overview *o)
 		return;
 	an_ov_release(&h->res);
 	xp_notes_release(&h->notes);
+	free(h->strag_devices);
+	free(h->strag_hosts);
 	free(h->devices);
 	free(h);
 }
