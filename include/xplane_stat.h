@@ -545,6 +545,89 @@ XPS_API void xps_memory_free(struct xps_memory *m);
 
 /* ------------------------------------------------------------------------ */
 /*
+ * Diff: what changed between two sets of runs (base and current), as
+ * `xplane-stat diff --json` gives it (its field names; times in ns): per
+ * row (a function and program, or an autotune candidate) each side's
+ * samples and statistics, the change of the mean (current / base) with a
+ * 95% interval, a Mann-Whitney U p-value (Holm-corrected over the rows
+ * tested unless no_correction), Welch's p beside it, and a verdict. Each
+ * trace is a run, but the traces of one session's hosts (run_by) are one;
+ * a run given twice on a side (the same executions) counts once unless
+ * keep_duplicates. The kernels and ops levels are the command's (they read
+ * summaries too).
+ */
+enum xps_diff_level {
+	XPS_DIFF_FUNCTIONS = 0,	/* rows: functions and programs */
+	XPS_DIFF_AUTOTUNE = 1,	/* rows: autotune candidates (id_regex's group 1) */
+};
+
+struct xps_diff_opts {
+	int level;			/* an xps_diff_level */
+	const char *device;		/* as in xps_functions_opts */
+	const char *match;		/* functions level: names matching (extended regex); NULL: all */
+	const char *id_regex;		/* autotune level; NULL: the command's default */
+	int time;			/* XPS_TIME_*, with children and min_duration_ps as in xps_functions_opts */
+	const char *children;
+	int64_t min_duration_ps;
+	double alpha;			/* significance level; 0: 0.05 */
+	double min_effect_pct;		/* a smaller change of the mean is same; negative: the default, 1 */
+	int no_correction;		/* p-values as they are, not Holm-corrected */
+	int gate;			/* mark the rows slower by more than gate_pct percent (p < alpha) */
+	double gate_pct;
+	int gate_p95;			/* mark the rows whose 95th percentile grew by more than gate_p95_pct */
+	double gate_p95_pct;
+	int keep_duplicates;		/* count every copy of a run */
+	int run_by;			/* an XPS_RUN_BY_* */
+};
+
+/* One side of a row: its samples and their statistics (NaN without samples). */
+struct xps_diff_side {
+	uint64_t n, runs;
+	double mean_ns, median_ns, min_ns, max_ns, p95_ns, std_ns;
+};
+
+struct xps_diff_row {
+	const char *key;		/* "name(program)" or the candidate id */
+	const char *name;		/* the function's name (autotune: the id) */
+	uint64_t program_id;		/* when has_program_id */
+	int has_program_id;
+	const char *verdict;		/* "same", "faster", "slower", "new", "gone", "too few samples" */
+	int approximate;
+	/* NaN where none: new and gone rows, a side of fewer than 2 samples */
+	double change, change_ci95_lo, change_ci95_hi;
+	double p_value;			/* the U test's */
+	int p_exact;			/* p_value from the exact distribution */
+	double p_adjusted, p_welch, p95_change;
+	struct xps_diff_side base, current;
+	double delta_ns;		/* current mean - base mean */
+	int gated;			/* 1: slower beyond gate_pct, 2: p95 beyond gate_p95_pct, 3: both */
+};
+
+struct xps_diff {
+	const char *level;		/* "functions" or "autotune" */
+	double alpha, min_effect_pct;
+	const char *correction;		/* "holm" or "none" */
+	uint64_t rows_tested;
+	uint64_t runs[2], profiles[2];	/* per side: 0 base, 1 current */
+	const char *samples;		/* "executions" (one run a side) or "run means" */
+	const struct xps_diff_row *rows;	/* by the change's size, largest first */
+	size_t nrows;
+	uint64_t gated;			/* rows the gates marked */
+	uint64_t copies;		/* runs given again on their side, counted once */
+	const char *const *warnings;	/* see Warnings */
+	size_t nwarnings;
+};
+
+/*
+ * Compares nbase traces with ncurrent. opts may be NULL. No row on either
+ * side is a result with no rows. *out: the result, or NULL on error.
+ */
+XPS_API int xps_diff_compute(xps_trace *const *base, size_t nbase, xps_trace *const *current, size_t ncurrent,
+			     const struct xps_diff_opts *opts, struct xps_diff **out, char *errbuf, size_t errlen);
+XPS_API void xps_diff_free(struct xps_diff *d);
+
+/* ------------------------------------------------------------------------ */
+/*
  * Compile time: per jitted function of each trace, from the host planes'
  * PjitFunction calls and the compiler's events (trace, lower, compile), as
  * `xplane-stat compile --json` gives them (its field names; times in ns,

@@ -356,6 +356,53 @@ def test_compile_selects():
         xplane_stat.compile(path, function="no-such-function")
 
 
+DIFF_CASES = [
+    ("h200_profiles", os.path.join(REAL, "nvidia_h200_autotune", "profile_0.xplane.pb"),
+     os.path.join(REAL, "nvidia_h200_autotune", "profile_1.xplane.pb"), {}, []),
+    ("h200_graphs", os.path.join(REAL, "nvidia_h200_jax_model_graphs_off.xplane.pb"),
+     os.path.join(REAL, "nvidia_h200_jax_model.xplane.pb"), {"match": "mlp|scan"}, ["--match", "mlp|scan"]),
+    ("autotune_slow_gate", os.path.join(SYNTH, "diff", "base"), os.path.join(SYNTH, "diff", "slow"),
+     {"level": "autotune", "gate": 5}, ["--level", "autotune", "--gate", "5"]),
+    ("autotune_options", os.path.join(SYNTH, "diff", "base"), os.path.join(SYNTH, "diff", "slow"),
+     {"level": "autotune", "alpha": 0.01, "correction": "none", "min_effect": 10, "gate_p95": 3},
+     ["--level", "autotune", "--alpha", "0.01", "--correction", "none", "--min-effect", "10", "--gate-p95", "3"]),
+    ("same", os.path.join(SYNTH, "diff", "base"), os.path.join(SYNTH, "diff", "same"), {"level": "autotune"},
+     ["--level", "autotune"]),
+    ("sessions", os.path.join(SYNTH, "sessions", "base"), os.path.join(SYNTH, "sessions", "cur"), {}, []),
+    ("sessions_by_file", os.path.join(SYNTH, "sessions", "base"), os.path.join(SYNTH, "sessions", "cur"),
+     {"run_by": "file"}, ["--run-by", "file"]),
+    ("sessions_partial", os.path.join(SYNTH, "sessions", "partial"), os.path.join(SYNTH, "sessions", "cur"), {}, []),
+]
+
+
+@pytest.mark.parametrize("name,base,cur,opts,args", DIFF_CASES, ids=[c[0] for c in DIFF_CASES])
+def test_diff_like_json(name, base, cur, opts, args):
+    """diff(base, current) as diff --json: rows, verdicts, p-values, sides, the gate, warnings."""
+    rc, doc, err = command("diff", "--json", *args, base, cur)
+    assert rc in (0, 8), err
+    for r in doc["rows"]:
+        r["program_id"] = norm_id(r["program_id"])
+    got = xplane_stat.diff(base, cur, **opts)
+    assert as_json(got) == doc
+    assert ("gate" in got) == ("gate" in opts or "gate_p95" in opts)
+    assert rc != 8 or got["gate"]["failed"]
+
+
+def test_diff_copies_and_errors(tmp_path):
+    src = os.path.join(SYNTH, "diff", "base")
+    for i in range(5):
+        shutil.copy(os.path.join(src, f"round_{i}.xplane.pb"), tmp_path / f"a_{i}.xplane.pb")
+        shutil.copy(os.path.join(src, f"round_{i}.xplane.pb"), tmp_path / f"b_{i}.xplane.pb")
+    once = xplane_stat.diff(tmp_path, os.path.join(SYNTH, "diff", "slow"), level="autotune")
+    every = xplane_stat.diff(tmp_path, os.path.join(SYNTH, "diff", "slow"), level="autotune", keep_duplicates=True)
+    assert once["base"]["runs"] == 5 and every["base"]["runs"] == 10
+    for bad in ({"level": "kernels"}, {"correction": "bonferroni"}, {"run_by": "host"}, {"alpha": 0.7}):
+        with pytest.raises(xplane_stat.UsageError):
+            xplane_stat.diff(src, src, **bad)
+    with pytest.raises(xplane_stat.NothingFound):
+        xplane_stat.diff(src, src, level="functions", match="^no-such-function$")
+
+
 STRAGGLER_CASES = [
     ([os.path.join(SYNTH, "stragglers.xplane.pb")], {}, []),
     ([os.path.join(SYNTH, "sessions", "pod")], {}, []),

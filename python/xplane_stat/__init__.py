@@ -10,7 +10,7 @@ libxplane-stat in this process.
 
 Each function returns plain lists and dicts with the field names and units
 of the command's JSON (`xplane-stat functions --json`, `autotune --json`,
-`kernels`, `ops`, `overview`, `memory` and `compile --json`: xplane-stat(1));
+`kernels`, `ops`, `overview`, `memory`, `compile` and `diff --json`: xplane-stat(1));
 options are the command's long options with '-' as '_'.
 Failures raise xplane_stat.Error subclasses named after the command's exit
 codes. The library is found through XPLANE_STAT_LIBRARY, beside this
@@ -26,8 +26,8 @@ from . import _lib
 from .errors import Error, InputError, NothingFound, NoWinner, OutOfMemory, ReadError, UsageError
 
 # compile is left out: `from xplane_stat import *` would hide Python's own (xplane_stat.compile it is)
-__all__ = ["functions", "autotune", "kernels", "ops", "overview", "memory", "expand_paths", "version", "Error",
-           "ReadError", "UsageError", "InputError", "NothingFound", "NoWinner", "OutOfMemory"]
+__all__ = ["functions", "autotune", "kernels", "ops", "overview", "memory", "diff", "expand_paths", "version",
+           "Error", "ReadError", "UsageError", "InputError", "NothingFound", "NoWinner", "OutOfMemory"]
 
 _TIMES = {"busy": 0, "span": 1}
 _RUN_BY = ("auto", "dir", "file")  # XPS_RUN_BY_* in their order
@@ -475,6 +475,81 @@ def _dist(d, p99):
 
 def _nan_none(v):
     return None if math.isnan(v) else v
+
+
+def _diff_side(d):
+    if not d.n:
+        return {"n": d.n, "runs": d.runs, "mean_ns": None}
+    return _fields(d, "n runs mean_ns median_ns min_ns max_ns p95_ns std_ns")
+
+
+def _diff_row(r, level):
+    row = {"key": _dec(r.key), "name": _dec(r.name), "program_id": _int_or_none(r.has_program_id, r.program_id),
+           "level": level, "verdict": _dec(r.verdict)}
+    if r.approximate:
+        row["approximate"] = True
+    p = _nan_none(r.p_value)
+    row.update({"change": _nan_none(r.change),
+                "change_ci95": None if math.isnan(r.change_ci95_lo) else [r.change_ci95_lo, r.change_ci95_hi],
+                "p_value": p, "p_exact": None if p is None else bool(r.p_exact),
+                "p_adjusted": _nan_none(r.p_adjusted), "p_welch": _nan_none(r.p_welch),
+                "p95_change": _nan_none(r.p95_change), "base": _diff_side(r.base),
+                "current": _diff_side(r.current), "delta_ns": r.delta_ns})
+    return row
+
+
+def diff(base, current, *, level="functions", device=None, match=None, id_regex=None, time="busy", children=None,
+         min_duration=None, alpha=0.05, min_effect=None, correction="holm", gate=None, gate_p95=None,
+         keep_duplicates=False, run_by="auto", threads=0):
+    """What changed between two sets of runs, as `xplane-stat diff --json
+    BASE CURRENT` gives it: "rows" (key, name, program_id, verdict, change and
+    its change_ci95, p_value, p_adjusted, p_welch, p95_change, each side's
+    statistics, delta_ns), the sides' runs and profiles, "gate" with gate or
+    gate_p95 (percentages: the rows they mark under "failed"), "warnings".
+    base and current are traces or directories of them (summaries are the
+    command's); level "functions" or "autotune" (kernels and ops: the
+    command). Raises NothingFound when neither side has a row, as the
+    command exits 4; a gate that fails raises nothing: read "failed"."""
+    if level not in ("functions", "autotune"):
+        raise UsageError(f"level: {level!r} is not functions or autotune (kernels and ops: the command's --level)")
+    if correction not in ("holm", "none"):
+        raise UsageError(f"correction: {correction!r} is not holm or none")
+    if run_by not in _RUN_BY:
+        raise UsageError(f"run_by: {run_by!r} is not one of {', '.join(_RUN_BY)}")
+    opts = _lib._DiffOpts(1 if level == "autotune" else 0, _enc(device, "device"), _enc(match, "match"),
+                          _enc(id_regex, "id_regex"), _time_code(time, children, "diff"), _enc(children, "children"),
+                          _duration_ps(min_duration, "min_duration"), alpha,
+                          -1.0 if min_effect is None else float(min_effect), 1 if correction == "none" else 0,
+                          0 if gate is None else 1, float(gate or 0), 0 if gate_p95 is None else 1,
+                          float(gate_p95 or 0), 1 if keep_duplicates else 0, _RUN_BY.index(run_by))
+    sides = [expand_paths(base), expand_paths(current)]
+    L = _lib.lib()
+    if not hasattr(L, "xps_diff_compute"):
+        raise Error(f"the library loaded ({_lib.loaded_path()}) has no xps_diff_compute: it is older than this "
+                    "package; install the library built with it (make install), or set XPLANE_STAT_LIBRARY")
+    res = ctypes.POINTER(_lib._Diff)()
+    err = ctypes.create_string_buffer(1024)
+    with _lib.Traces(sides[0], threads) as b, _lib.Traces(sides[1], threads) as c:
+        _lib.check(L.xps_diff_compute(b, len(sides[0]), c, len(sides[1]), ctypes.byref(opts), ctypes.byref(res),
+                                      err, len(err)), err)
+    try:
+        d = res.contents
+        lv = _dec(d.level)
+        doc = {"schema_version": 1, "level": lv, "alpha": d.alpha, "correction": _dec(d.correction),
+               "rows_tested": d.rows_tested, "min_effect_pct": d.min_effect_pct}
+        for i, name in enumerate(("base", "current")):
+            doc[name] = {"runs": d.runs[i], "profiles": d.profiles[i], "samples": _dec(d.samples)}
+        doc["rows"] = [_diff_row(d.rows[i], lv) for i in range(d.nrows)]
+        if gate is not None or gate_p95 is not None:
+            doc["gate"] = {"pct": gate, "p95_pct": gate_p95,
+                           "failed": [_dec(d.rows[i].key) for i in range(d.nrows) if d.rows[i].gated]}
+        doc["warnings"] = _warnings(d)
+    finally:
+        L.xps_diff_free(res)
+    if not doc["rows"]:
+        raise NothingFound("nothing to compare: no " + ("autotune candidate" if level == "autotune" else
+                                                        "function execution") + " on either side")
+    return doc
 
 
 def _stragglers(s):

@@ -318,6 +318,36 @@ class _Overview(ctypes.Structure):
                 ("host_steps", _Dist), ("stragglers", ctypes.POINTER(_Stragglers))] + _WARNINGS
 
 
+class _DiffOpts(ctypes.Structure):
+    _fields_ = [("level", ctypes.c_int)] + [(f, ctypes.c_char_p) for f in ("device", "match", "id_regex")] + [
+        ("time", ctypes.c_int), ("children", ctypes.c_char_p), ("min_duration_ps", ctypes.c_int64),
+        ("alpha", ctypes.c_double), ("min_effect_pct", ctypes.c_double), ("no_correction", ctypes.c_int),
+        ("gate", ctypes.c_int), ("gate_pct", ctypes.c_double), ("gate_p95", ctypes.c_int),
+        ("gate_p95_pct", ctypes.c_double), ("keep_duplicates", ctypes.c_int), ("run_by", ctypes.c_int)]
+
+
+class _DiffSide(ctypes.Structure):
+    _fields_ = [(f, ctypes.c_uint64) for f in ("n", "runs")] + [
+        (f, ctypes.c_double) for f in ("mean_ns", "median_ns", "min_ns", "max_ns", "p95_ns", "std_ns")]
+
+
+class _DiffRow(ctypes.Structure):
+    _fields_ = [(f, ctypes.c_char_p) for f in ("key", "name")] + [
+        ("program_id", ctypes.c_uint64), ("has_program_id", ctypes.c_int), ("verdict", ctypes.c_char_p),
+        ("approximate", ctypes.c_int)] + [
+        (f, ctypes.c_double) for f in ("change", "change_ci95_lo", "change_ci95_hi", "p_value")] + [
+        ("p_exact", ctypes.c_int)] + [(f, ctypes.c_double) for f in ("p_adjusted", "p_welch", "p95_change")] + [
+        ("base", _DiffSide), ("current", _DiffSide), ("delta_ns", ctypes.c_double), ("gated", ctypes.c_int)]
+
+
+class _Diff(ctypes.Structure):
+    _fields_ = [("level", ctypes.c_char_p), ("alpha", ctypes.c_double), ("min_effect_pct", ctypes.c_double),
+                ("correction", ctypes.c_char_p), ("rows_tested", ctypes.c_uint64),
+                ("runs", ctypes.c_uint64 * 2), ("profiles", ctypes.c_uint64 * 2), ("samples", ctypes.c_char_p),
+                ("rows", ctypes.POINTER(_DiffRow)), ("nrows", ctypes.c_size_t), ("gated", ctypes.c_uint64),
+                ("copies", ctypes.c_uint64)] + _WARNINGS
+
+
 class _ReadOpts(ctypes.Structure):
     _fields_ = [("max_input_size", ctypes.c_uint64), ("threads", ctypes.c_uint)]
 
@@ -398,6 +428,12 @@ def _declare(lib):
                             ctypes.POINTER(ctypes.POINTER(res_t)), ctypes.c_char_p, ctypes.c_size_t]
         compute.restype = ctypes.c_int
         free.argtypes = [ctypes.POINTER(res_t)]
+    if hasattr(lib, "xps_diff_compute"):
+        lib.xps_diff_compute.argtypes = [ctypes.POINTER(vp), ctypes.c_size_t, ctypes.POINTER(vp), ctypes.c_size_t,
+                                         ctypes.POINTER(_DiffOpts), ctypes.POINTER(ctypes.POINTER(_Diff)),
+                                         ctypes.c_char_p, ctypes.c_size_t]
+        lib.xps_diff_compute.restype = ctypes.c_int
+        lib.xps_diff_free.argtypes = [ctypes.POINTER(_Diff)]
 
 
 _lib = None

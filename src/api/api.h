@@ -67,6 +67,20 @@ int api_execs(xps_trace *t, const struct an_exec_opts *xo, struct an_exec_list *
  * the first trace's xp_errcode with err naming it (XP_ERR_IO where its file
  * shrank since it was opened).
  */
+/*
+ * A set of runs as the commands read one: each of the n traces' executions
+ * found (api_execs; its warnings, and one for a trace without a device
+ * plane, to notes), one whose executions a trace before it had (a copy of
+ * a run) skipped unless keep (*copies counts them), the others passed to
+ * add(ctx, executions) in order; then those traces grouped into runs as
+ * run_by (an XPS_RUN_BY_*) says (an_group.h; its warnings to notes) into
+ * *g, of *nadded traces. 0, or the first xp_errcode (err set); *g is then
+ * empty.
+ */
+struct an_groups;
+int api_runs(xps_trace *const *t, size_t n, const struct an_exec_opts *xo, int keep, int run_by,
+	     int (*add)(void *ctx, const struct an_exec_list *l, struct xp_err *err), void *ctx,
+	     struct xp_notes *notes, size_t *copies, struct an_groups *g, size_t *nadded, struct xp_err *err);
 struct an_analysis;
 int api_add_traces(xps_trace *const *traces, size_t n, const struct an_analysis *an, void *r, const void *opts,
 		   struct xp_notes *notes, struct xp_err *err);
@@ -78,6 +92,12 @@ int api_add_traces(xps_trace *const *traces, size_t n, const struct an_analysis 
  */
 int api_warnings(const struct an_analysis *an, const void *r, int several, struct xp_notes *notes,
 		 const char *const **msgs, size_t *n, struct xp_err *err);
+/*
+ * An analysis's time options (fn names it in the message): time an XPS_TIME_*,
+ * children with XPS_TIME_CHILDREN and never with XPS_TIME_SPAN, a duration not
+ * negative. 0 or XP_ERR_USAGE.
+ */
+int api_time_opts(const char *fn, int time, const char *children, int64_t min_duration_ps, struct xp_err *err);
 /* traces (ntraces of them, none NULL) and out (have_out) as an analysis needs them; 0 or XP_ERR_USAGE. */
 int api_check_traces(const char *fn, xps_trace *const *traces, size_t ntraces, int have_out,
 		     struct xp_err *err);

@@ -81,14 +81,10 @@ static int fill(struct at_holder *h, struct xp_err *err)
 
 static int check_opts(const struct xps_autotune_opts *o, struct xp_err *err)
 {
-	if (o->time != XPS_TIME_BUSY && o->time != XPS_TIME_SPAN && o->time != XPS_TIME_CHILDREN)
-		return xp_err_set(err, XP_ERR_USAGE, "xps_autotune_compute: time %d is not an XPS_TIME_*", o->time);
-	if (o->children && o->time == XPS_TIME_SPAN)
-		return xp_err_set(err, XP_ERR_USAGE, "xps_autotune_compute: children and XPS_TIME_SPAN exclude each other");
-	if (!o->children && o->time == XPS_TIME_CHILDREN)
-		return xp_err_set(err, XP_ERR_USAGE, "xps_autotune_compute: XPS_TIME_CHILDREN needs children");
-	if (o->min_duration_ps < 0)
-		return xp_err_set(err, XP_ERR_USAGE, "xps_autotune_compute: min_duration_ps is negative");
+	int ret = api_time_opts("xps_autotune_compute", o->time, o->children, o->min_duration_ps, err);
+
+	if (ret)
+		return ret;
 	if (o->trim_given && o->trim > SIZE_MAX)
 		return xp_err_set(err, XP_ERR_USAGE, "xps_autotune_compute: trim is too large");
 	if (!(o->alpha >= 0 && o->alpha < 1))
@@ -122,48 +118,9 @@ static int compat_add(xps_trace *t, const struct an_compat_opts *co, struct an_a
 }
 
 /* Whether digest d was seen among the n before (the traces' runs told apart as the command does). */
-static int seen(const uint64_t *digests, size_t n, uint64_t d)
+static int at_add(void *r, const struct an_exec_list *l, struct xp_err *err)
 {
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (digests[i] == d)
-			return 1;
-	return 0;
-}
-
-/* The n traces added grouped into runs (an_group.h) as run_by says, from their paths and hostnames; its warnings to notes. */
-static int group(xps_trace *const *t, size_t n, int run_by, struct an_at_result *r, struct xp_notes *notes,
-		 struct xp_err *err)
-{
-	struct an_group_in *in = NULL;
-	struct xp_arena a = {0};
-	struct an_groups g;
-	size_t i;
-	int ret;
-
-	if ((ret = API_CALLOC(in, n + 1, err)))
-		return ret;
-	for (i = 0; i < n; i++) {
-		const char *slash = strrchr(t[i]->path, '/');
-
-		in[i].path = t[i]->path;
-		in[i].hostname = t[i]->t->nhostnames ? t[i]->t->hostnames[0] : NULL;
-		if (!(in[i].dir = slash ? xp_arena_strndup(&a, t[i]->path, (size_t)(slash - t[i]->path)) : ".")) {
-			ret = xp_err_set(err, XP_ERR_NOMEM, "out of memory");
-			goto out;
-		}
-	}
-	if (an_group_runs(in, n, (enum an_run_by)run_by, &g, notes)) {
-		ret = xp_err_set(err, XP_ERR_NOMEM, "out of memory");
-		goto out;
-	}
-	an_at_group(r, g.run, n, g.nruns);
-	an_groups_release(&g);
-out:
-	xp_arena_release(&a);
-	free(in);
-	return ret;
+	return an_at_add(r, l, err);
 }
 
 int xps_autotune_compute(xps_trace *const *traces, size_t ntraces, const struct xps_autotune_opts *opts,
@@ -175,9 +132,7 @@ int xps_autotune_compute(xps_trace *const *traces, size_t ntraces, const struct 
 	struct xp_err err = {0};
 	struct at_holder *h = NULL;
 	struct api_re id = {0}, child = {0};
-	uint64_t *digests = NULL;
-	xps_trace **added = NULL;	/* the traces added, copies left out */
-	size_t ndigests = 0, copies = 0, nadded = 0, i;
+	size_t copies = 0, nadded = 0, i;
 	int ret;
 
 	if (out)
@@ -210,40 +165,21 @@ int xps_autotune_compute(xps_trace *const *traces, size_t ntraces, const struct 
 	if ((ret = API_CALLOC(h, 1, &err)))
 		goto out;
 	an_at_init(&h->res, &ao);
-	if ((ret = API_CALLOC(digests, ntraces + 1, &err)))
-		goto out;
 	for (i = 0; i < ntraces && o.compat; i++) {
 		struct an_compat_opts co = {.device = o.device ? o.device : "gpu", .id_re = &id.re};
 
 		if ((ret = compat_add(traces[i], &co, &h->res, i, &err)))
 			goto out;
 	}
-	if ((ret = API_CALLOC(added, ntraces + 1, &err)))
-		goto out;
-	for (i = 0; i < ntraces && !o.compat; i++) {
-		struct an_exec_list l;
-		uint64_t d;
+	if (!o.compat) {
+		struct an_groups g;
 
-		if ((ret = api_execs(traces[i], &xo, &l, &h->notes, &err)))
+		if ((ret = api_runs(traces, ntraces, &xo, o.keep_duplicates, o.run_by, at_add, &h->res, &h->notes,
+				    &copies, &g, &nadded, &err)))
 			goto out;
-		/* as the command: a run given twice (the same executions) counts once */
-		if (l.n && !o.keep_duplicates) {
-			d = an_exec_list_digest(&l);
-			if (seen(digests, ndigests, d)) {
-				copies++;
-				an_exec_list_release(&l);
-				continue;
-			}
-			digests[ndigests++] = d;
-		}
-		ret = an_at_add(&h->res, &l, &err);
-		an_exec_list_release(&l);
-		if (ret)
-			goto out;
-		added[nadded++] = traces[i];
+		an_at_group(&h->res, g.run, nadded, g.nruns);
+		an_groups_release(&g);
 	}
-	if (!o.compat && (ret = group(added, nadded, o.run_by, &h->res, &h->notes, &err)))
-		goto out;
 	if ((ret = an_at_finish(&h->res, &err)))
 		goto out;
 	if ((ret = fill(h, &err)))
@@ -260,8 +196,6 @@ int xps_autotune_compute(xps_trace *const *traces, size_t ntraces, const struct 
 	h = NULL;
 out:
 	xps_autotune_free(h ? &h->pub : NULL);
-	free(digests);
-	free(added);
 	api_re_free(&id);
 	api_re_free(&child);
 	return ret ? api_fail(&err, errbuf, errlen) : 0;

@@ -71,14 +71,10 @@ static void fill(struct fn_holder *h)
 /* The options as an_exec and an_functions take them; 0 or XP_ERR_USAGE. */
 static int check_opts(const struct xps_functions_opts *o, struct xp_err *err)
 {
-	if (o->time != XPS_TIME_BUSY && o->time != XPS_TIME_SPAN && o->time != XPS_TIME_CHILDREN)
-		return xp_err_set(err, XP_ERR_USAGE, "xps_functions_compute: time %d is not an XPS_TIME_*", o->time);
-	if (o->children && o->time == XPS_TIME_SPAN)
-		return xp_err_set(err, XP_ERR_USAGE, "xps_functions_compute: children and XPS_TIME_SPAN exclude each other");
-	if (!o->children && o->time == XPS_TIME_CHILDREN)
-		return xp_err_set(err, XP_ERR_USAGE, "xps_functions_compute: XPS_TIME_CHILDREN needs children");
-	if (o->min_duration_ps < 0)
-		return xp_err_set(err, XP_ERR_USAGE, "xps_functions_compute: min_duration_ps is negative");
+	int ret = api_time_opts("xps_functions_compute", o->time, o->children, o->min_duration_ps, err);
+
+	if (ret)
+		return ret;
 	if (o->trim > SIZE_MAX)
 		return xp_err_set(err, XP_ERR_USAGE, "xps_functions_compute: trim is too large");
 	return 0;

@@ -9,6 +9,7 @@
 
 #include "an_analysis.h"
 #include "an_exec.h"
+#include "an_group.h"
 #include "an_input.h"
 #include "xp_guard.h"
 #include "xp_input.h"
@@ -161,6 +162,80 @@ int api_warnings(const struct an_analysis *an, const void *r, int several, struc
 		return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
 	*msgs = (const char *const *)notes->msgs;
 	*n = notes->n;
+	return 0;
+}
+
+static int seen(const uint64_t *digests, size_t n, uint64_t d)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (digests[i] == d)
+			return 1;
+	return 0;
+}
+
+int api_runs(xps_trace *const *t, size_t n, const struct an_exec_opts *xo, int keep, int run_by,
+	     int (*add)(void *ctx, const struct an_exec_list *l, struct xp_err *err), void *ctx,
+	     struct xp_notes *notes, size_t *copies, struct an_groups *g, size_t *nadded, struct xp_err *err)
+{
+	uint64_t *digests = calloc(n + 1, sizeof(*digests));
+	struct an_group_in *in = calloc(n + 1, sizeof(*in));
+	struct xp_arena dirs;
+	size_t i, ndigests = 0, k = 0;
+	int ret = 0;
+
+	memset(g, 0, sizeof(*g));
+	xp_arena_init(&dirs);
+	if (!digests || !in)
+		ret = xp_err_set(err, XP_ERR_NOMEM, "out of memory");
+	for (i = 0; i < n && !ret; i++) {
+		const char *path = t[i]->path, *slash = strrchr(path, '/');
+		struct an_exec_list l;
+		uint64_t d;
+
+		if ((ret = api_execs(t[i], xo, &l, notes, err)))
+			break;
+		/* as the command: a run given twice (the same executions) counts once */
+		if (l.n && !keep) {
+			d = an_exec_list_digest(&l);
+			if (seen(digests, ndigests, d)) {
+				++*copies;
+				an_exec_list_release(&l);
+				continue;
+			}
+			digests[ndigests++] = d;
+		}
+		if (!l.ndevices && xp_notes_add(notes, "'%s': no device plane with events%s", path,
+						xo->device ? " matching --device" : ""))
+			ret = xp_err_set(err, XP_ERR_NOMEM, "out of memory");
+		if (!ret)
+			ret = add(ctx, &l, err);
+		an_exec_list_release(&l);
+		in[k].path = path;
+		in[k].hostname = t[i]->t->nhostnames ? t[i]->t->hostnames[0] : NULL;
+		if (!ret && !(in[k++].dir = slash ? xp_arena_strndup(&dirs, path, (size_t)(slash - path)) : "."))
+			ret = xp_err_set(err, XP_ERR_NOMEM, "out of memory");
+	}
+	if (!ret && an_group_runs(in, k, (enum an_run_by)run_by, g, notes))
+		ret = xp_err_set(err, XP_ERR_NOMEM, "out of memory");
+	*nadded = k;
+	xp_arena_release(&dirs);
+	free(digests);
+	free(in);
+	return ret;
+}
+
+int api_time_opts(const char *fn, int time, const char *children, int64_t min_duration_ps, struct xp_err *err)
+{
+	if (time != XPS_TIME_BUSY && time != XPS_TIME_SPAN && time != XPS_TIME_CHILDREN)
+		return xp_err_set(err, XP_ERR_USAGE, "%s: time %d is not an XPS_TIME_*", fn, time);
+	if (children && time == XPS_TIME_SPAN)
+		return xp_err_set(err, XP_ERR_USAGE, "%s: children and XPS_TIME_SPAN exclude each other", fn);
+	if (!children && time == XPS_TIME_CHILDREN)
+		return xp_err_set(err, XP_ERR_USAGE, "%s: XPS_TIME_CHILDREN needs children", fn);
+	if (min_duration_ps < 0)
+		return xp_err_set(err, XP_ERR_USAGE, "%s: min_duration_ps is negative", fn);
 	return 0;
 }
 
