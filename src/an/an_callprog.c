@@ -195,21 +195,6 @@ out:
 	return ret;
 }
 
-/* First of recs[0..n) (sorted by id) with id, or n. */
-static size_t first_rec(const struct devrec *recs, size_t n, uint64_t id)
-{
-	size_t lo = 0, hi = n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (recs[mid].id < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
 
 static int add_rec(struct devrec **recs, size_t *n, size_t *cap, const struct devrec *r)
 {
@@ -222,17 +207,9 @@ static int add_rec(struct devrec **recs, size_t *n, size_t *cap, const struct de
 /* Whether sorted ids[0..n) hold id. */
 static int wanted(const uint64_t *ids, size_t n, uint64_t id)
 {
-	size_t lo = 0, hi = n;
+	size_t i = xp_lower_bound_u64(ids, n, sizeof(*ids), 0, id);
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (ids[mid] < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < n && ids[lo] == id;
+	return i < n && ids[i] == id;
 }
 
 /* An "XLA Modules" event ("jit_f(<fingerprint>)"): its module's name, and its program (stat or fingerprint). */
@@ -402,7 +379,8 @@ static void consider(const struct evid *v, const struct devidx *x, const struct 
 		take(&r, c, o);
 		return;
 	}
-	for (i = first_rec(recs, n, v->id); i < n && recs[i].id == v->id; i++)
+	for (i = xp_lower_bound_u64(recs, n, sizeof(*recs), offsetof(struct devrec, id), v->id);
+	     i < n && recs[i].id == v->id; i++)
 		if (v->kind != EV_RUN || v->ordinal < 0 || recs[i].ordinal < 0 || v->ordinal == recs[i].ordinal)
 			take(&recs[i], c, o);
 }

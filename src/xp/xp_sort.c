@@ -167,3 +167,21 @@ int xp_sort_doubles(double *v, size_t n)
 	free(k);
 	return 0;
 }
+
+size_t xp_lower_bound_u64(const void *base, size_t n, size_t size, size_t key_off, uint64_t key)
+{
+	const unsigned char *b = base;
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		uint64_t k;
+
+		memcpy(&k, b + mid * size + key_off, sizeof(k));
+		if (k < key)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}

@@ -26,6 +26,12 @@ int xp_sort_by_u64(void *base, size_t n, size_t size, size_t key_off);
 int xp_sort_doubles(double *v, size_t n);
 
 /*
+ * The first of n records of size bytes, sorted ascending by the uint64 at
+ * byte key_off of each, whose key is at least key; n when none is.
+ */
+size_t xp_lower_bound_u64(const void *base, size_t n, size_t size, size_t key_off, uint64_t key);
+
+/*
  * Three-way comparisons for qsort comparators: -1, 0 or 1 as a is below,
  * equal to or above b. A comparator orders by its keys in turn with
  * `if ((c = xp_cmp_i64(...)) || (c = ...)) return c;` and breaks the last
