@@ -550,11 +550,18 @@ XPS_API void xps_memory_free(struct xps_memory *m);
  * row (a function and program, or an autotune candidate) each side's
  * samples and statistics, the change of the mean (current / base) with a
  * 95% interval, a Mann-Whitney U p-value (Holm-corrected over the rows
- * tested unless no_correction), Welch's p beside it, and a verdict. Each
- * trace is a run, but the traces of one session's hosts (run_by) are one;
- * a run given twice on a side (the same executions) counts once unless
- * keep_duplicates. The kernels and ops levels are the command's (they read
- * summaries too).
+ * tested unless no_correction), Welch's p beside it, and a verdict:
+ * "new" (no base samples: every row when nbase is 0), "gone" (no current
+ * ones), "too few samples" (even complete separation could not reach
+ * alpha: more runs decide it; a gate treats such rows as undecided, the
+ * command's exit 10), "slower" or "faster" (p < alpha and a change of at
+ * least min_effect_pct), else "same". Each trace is a run, but the traces
+ * of one session's hosts (run_by) are one (runs counts them, profiles the
+ * traces); a run given twice on a side (the same executions) counts once
+ * unless keep_duplicates. Samples are the executions when each side is one
+ * run, else each run's mean. The kernels and ops levels are the command's
+ * (they read summaries too). A zeroed xps_diff_opts is the command's
+ * defaults.
  */
 enum xps_diff_level {
 	XPS_DIFF_FUNCTIONS = 0,	/* rows: functions and programs */
@@ -569,12 +576,19 @@ struct xps_diff_opts {
 	int time;			/* XPS_TIME_*, with children and min_duration_ps as in xps_functions_opts */
 	const char *children;
 	int64_t min_duration_ps;
-	double alpha;			/* significance level; 0: 0.05 */
-	double min_effect_pct;		/* a smaller change of the mean is same; negative: the default, 1 */
+	double alpha;			/* significance level, 1e-12 to 0.5; 0: 0.05 */
+	int min_effect_given;		/* 0: min_effect_pct is the default, 1 */
+	double min_effect_pct;		/* a smaller change of the mean is same, however significant (0 to 1e6) */
 	int no_correction;		/* p-values as they are, not Holm-corrected */
-	int gate;			/* mark the rows slower by more than gate_pct percent (p < alpha) */
+	/*
+	 * Gates (0 to 1e9 percent): a row is marked when its verdict is slower
+	 * (its Holm-adjusted p below alpha) and its mean grew by more than
+	 * gate_pct percent; or, with gate_p95, when its 95th percentile grew by
+	 * more than gate_p95_pct percent and its mean did not get faster.
+	 */
+	int gate;
 	double gate_pct;
-	int gate_p95;			/* mark the rows whose 95th percentile grew by more than gate_p95_pct */
+	int gate_p95;
 	double gate_p95_pct;
 	int keep_duplicates;		/* count every copy of a run */
 	int run_by;			/* an XPS_RUN_BY_* */
@@ -582,7 +596,8 @@ struct xps_diff_opts {
 
 /* One side of a row: its samples and their statistics (NaN without samples). */
 struct xps_diff_side {
-	uint64_t n, runs;
+	uint64_t n;			/* samples: executions, or run means */
+	uint64_t runs;			/* runs of the side that have the row */
 	double mean_ns, median_ns, min_ns, max_ns, p95_ns, std_ns;
 };
 
@@ -592,12 +607,14 @@ struct xps_diff_row {
 	uint64_t program_id;		/* when has_program_id */
 	int has_program_id;
 	const char *verdict;		/* "same", "faster", "slower", "new", "gone", "too few samples" */
-	int approximate;
+	int approximate;		/* samples from a summary's sketch (the command's kernels level): 0 here */
 	/* NaN where none: new and gone rows, a side of fewer than 2 samples */
 	double change, change_ci95_lo, change_ci95_hi;
 	double p_value;			/* the U test's */
 	int p_exact;			/* p_value from the exact distribution */
-	double p_adjusted, p_welch, p95_change;
+	double p_adjusted;		/* p_value after the correction (Holm's, unless no_correction) */
+	double p_welch;			/* Welch's t test, beside it */
+	double p95_change;		/* current 95th percentile / base's */
 	struct xps_diff_side base, current;
 	double delta_ns;		/* current mean - base mean */
 	int gated;			/* 1: slower beyond gate_pct, 2: p95 beyond gate_p95_pct, 3: both */
@@ -607,7 +624,7 @@ struct xps_diff {
 	const char *level;		/* "functions" or "autotune" */
 	double alpha, min_effect_pct;
 	const char *correction;		/* "holm" or "none" */
-	uint64_t rows_tested;
+	uint64_t rows_tested;		/* rows with a test: not new, gone or too few samples */
 	uint64_t runs[2], profiles[2];	/* per side: 0 base, 1 current */
 	const char *samples;		/* "executions" (one run a side) or "run means" */
 	const struct xps_diff_row *rows;	/* by the change's size, largest first */

@@ -388,6 +388,20 @@ def test_diff_like_json(name, base, cur, opts, args):
     assert rc != 8 or got["gate"]["failed"]
 
 
+def test_warnings_like_json(tmp_path):
+    """Warnings as the commands give them, a trace without a device among several included, and a path that
+    is not UTF-8 (its byte as the text \\xff, as the command's JSON writes it)."""
+    odd = os.path.join(os.fsencode(tmp_path), b"h\xff.xplane.pb")
+    shutil.copy(os.path.join(SYNTH, "memory.xplane.pb"), odd)
+    paths = [os.fsdecode(odd), os.path.join(SYNTH, "ops_tpu.xplane.pb")]
+    for what, call in (("functions", lambda: xplane_stat.functions(paths, whole=True)),
+                       ("ops", lambda: xplane_stat.ops(paths)), ("overview", lambda: xplane_stat.overview(paths))):
+        rc, doc, err = command(what, "--json", *paths)
+        assert rc == 0, err
+        got = call()["warnings"]
+        assert got == doc["warnings"] and any("no device plane" in w and "\\xff" in w for w in got), what
+
+
 def test_diff_copies_and_errors(tmp_path):
     src = os.path.join(SYNTH, "diff", "base")
     for i in range(5):

@@ -150,8 +150,9 @@ def _int_or_none(has, v):
 
 
 def _warnings(r):
-    """A result's warnings, as the command's JSON gives them under "warnings"."""
-    return [_dec(r.warnings[i]) for i in range(r.nwarnings)]
+    """A result's warnings, as the command's JSON gives them under "warnings" (bytes that are not UTF-8 as
+    the text \\xNN)."""
+    return [r.warnings[i].decode("utf-8", "backslashreplace") for i in range(r.nwarnings)]
 
 
 def functions(paths, *, device=None, match=None, time="busy", children=None, min_duration=None, trim=0,
@@ -516,10 +517,14 @@ def diff(base, current, *, level="functions", device=None, match=None, id_regex=
         raise UsageError(f"correction: {correction!r} is not holm or none")
     if run_by not in _RUN_BY:
         raise UsageError(f"run_by: {run_by!r} is not one of {', '.join(_RUN_BY)}")
+    for what, v, lo, hi in (("alpha", alpha, 1e-12, 0.5), ("min_effect", min_effect, 0, 1e6), ("gate", gate, 0, 1e9),
+                            ("gate_p95", gate_p95, 0, 1e9)):
+        if (v is not None or what == "alpha") and not (isinstance(v, (int, float)) and lo <= v <= hi):
+            raise UsageError(f"{what}: {v!r} is not a number from {lo:g} to {hi:g}")
     opts = _lib._DiffOpts(1 if level == "autotune" else 0, _enc(device, "device"), _enc(match, "match"),
                           _enc(id_regex, "id_regex"), _time_code(time, children, "diff"), _enc(children, "children"),
-                          _duration_ps(min_duration, "min_duration"), alpha,
-                          -1.0 if min_effect is None else float(min_effect), 1 if correction == "none" else 0,
+                          _duration_ps(min_duration, "min_duration"), alpha, 0 if min_effect is None else 1,
+                          float(min_effect or 0), 1 if correction == "none" else 0,
                           0 if gate is None else 1, float(gate or 0), 0 if gate_p95 is None else 1,
                           float(gate_p95 or 0), 1 if keep_duplicates else 0, _RUN_BY.index(run_by))
     sides = [expand_paths(base), expand_paths(current)]

@@ -321,7 +321,8 @@ class _Overview(ctypes.Structure):
 class _DiffOpts(ctypes.Structure):
     _fields_ = [("level", ctypes.c_int)] + [(f, ctypes.c_char_p) for f in ("device", "match", "id_regex")] + [
         ("time", ctypes.c_int), ("children", ctypes.c_char_p), ("min_duration_ps", ctypes.c_int64),
-        ("alpha", ctypes.c_double), ("min_effect_pct", ctypes.c_double), ("no_correction", ctypes.c_int),
+        ("alpha", ctypes.c_double), ("min_effect_given", ctypes.c_int), ("min_effect_pct", ctypes.c_double),
+        ("no_correction", ctypes.c_int),
         ("gate", ctypes.c_int), ("gate_pct", ctypes.c_double), ("gate_p95", ctypes.c_int),
         ("gate_p95_pct", ctypes.c_double), ("keep_duplicates", ctypes.c_int), ("run_by", ctypes.c_int)]
 

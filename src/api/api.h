@@ -59,15 +59,6 @@ struct an_exec_list;
 int api_execs(xps_trace *t, const struct an_exec_opts *xo, struct an_exec_list *l, struct xp_notes *notes,
 	      struct xp_err *err);
 /*
- * Adds each of the n traces to r, the result of analysis an (an_analysis.h:
- * its add, its host planes loaded first where it reads them), as the
- * command does: where an pools results, each trace into a result of its own
- * (init with opts) merged after r's. The warnings the command gives of each
- * trace (its reader's, the analysis's of that input) go to notes. 0, or
- * the first trace's xp_errcode with err naming it (XP_ERR_IO where its file
- * shrank since it was opened).
- */
-/*
  * A set of runs as the commands read one: each of the n traces' executions
  * found (api_execs; its warnings, and one for a trace without a device
  * plane, to notes), one whose executions a trace before it had (a copy of
@@ -81,9 +72,22 @@ struct an_groups;
 int api_runs(xps_trace *const *t, size_t n, const struct an_exec_opts *xo, int keep, int run_by,
 	     int (*add)(void *ctx, const struct an_exec_list *l, struct xp_err *err), void *ctx,
 	     struct xp_notes *notes, size_t *copies, struct an_groups *g, size_t *nadded, struct xp_err *err);
+/*
+ * Adds each of the n traces to r, the result of analysis an (an_analysis.h:
+ * its add, its host planes loaded first where it reads them), as the
+ * command does: where an pools results, each trace into a result of its own
+ * (init with opts) merged after r's. The warnings the command gives of each
+ * trace (its reader's, the analysis's of that input, and with several
+ * traces one for a trace none_of says added no device: none_of may be NULL;
+ * device names the pattern) go to notes. 0, or
+ * the first trace's xp_errcode with err naming it (XP_ERR_IO where its file
+ * shrank since it was opened).
+ */
 struct an_analysis;
 int api_add_traces(xps_trace *const *traces, size_t n, const struct an_analysis *an, void *r, const void *opts,
-		   struct xp_notes *notes, struct xp_err *err);
+		   int (*none_of)(const void *one), const char *device, struct xp_notes *notes, struct xp_err *err);
+/* The command's warning for a trace without a device plane (device: the pattern, NULL: none). 0 or XP_ERR_NOMEM. */
+int api_no_device_note(struct xp_notes *notes, const char *path, const char *device);
 /*
  * The warnings of a result: notes moved into the public pair (*msgs, *n),
  * after the analysis's own about r where it has them (an->notes; an may be

@@ -117,7 +117,7 @@ static int compat_add(xps_trace *t, const struct an_compat_opts *co, struct an_a
 	return ret;
 }
 
-/* Whether digest d was seen among the n before (the traces' runs told apart as the command does). */
+/* Adds a run's executions (api_runs' add). */
 static int at_add(void *r, const struct an_exec_list *l, struct xp_err *err)
 {
 	return an_at_add(r, l, err);

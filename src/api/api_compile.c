@@ -104,7 +104,7 @@ int xps_compile_compute(xps_trace *const *traces, size_t ntraces, const struct x
 	if ((ret = API_CALLOC(h, 1, &err)))
 		goto out;
 	an_comp_init(&h->res, &co);
-	if ((ret = api_add_traces(traces, ntraces, &an_compile_analysis, &h->res, &co, &h->notes, &err)) ||
+	if ((ret = api_add_traces(traces, ntraces, &an_compile_analysis, &h->res, &co, NULL, NULL, &h->notes, &err)) ||
 	    (ret = fill(h, &err)) ||
 	    (ret = api_warnings(&an_compile_analysis, &h->res, ntraces > 1, &h->notes, &h->pub.warnings,
 				&h->pub.nwarnings, &err)))

@@ -107,13 +107,15 @@ static int check_opts(const struct xps_diff_opts *o, struct xp_err *err)
 	if (o->level != XPS_DIFF_FUNCTIONS && o->level != XPS_DIFF_AUTOTUNE)
 		return xp_err_set(err, XP_ERR_USAGE, "xps_diff_compute: level %d is not an xps_diff_level (the "
 				  "kernels and ops levels are the command's)", o->level);
-	if (!(o->alpha >= 0 && o->alpha <= 0.5))
-		return xp_err_set(err, XP_ERR_USAGE, "xps_diff_compute: alpha %g is not in [0, 0.5]", o->alpha);
-	if (isnan(o->min_effect_pct) || o->min_effect_pct > 1e6)
-		return xp_err_set(err, XP_ERR_USAGE, "xps_diff_compute: min_effect_pct %g is not a percentage",
+	/* as the command's --alpha, --min-effect, --gate and --gate-p95 take them; 0 alpha: the default */
+	if (o->alpha != 0 && !(o->alpha >= 1e-12 && o->alpha <= 0.5))
+		return xp_err_set(err, XP_ERR_USAGE, "xps_diff_compute: alpha %g is not in [1e-12, 0.5]", o->alpha);
+	if (o->min_effect_given && !(o->min_effect_pct >= 0 && o->min_effect_pct <= 1e6))
+		return xp_err_set(err, XP_ERR_USAGE, "xps_diff_compute: min_effect_pct %g is not in [0, 1e6]",
 				  o->min_effect_pct);
-	if ((o->gate && !(o->gate_pct >= 0)) || (o->gate_p95 && !(o->gate_p95_pct >= 0)))
-		return xp_err_set(err, XP_ERR_USAGE, "xps_diff_compute: a gate's percentage is negative");
+	if ((o->gate && !(o->gate_pct >= 0 && o->gate_pct <= 1e9)) ||
+	    (o->gate_p95 && !(o->gate_p95_pct >= 0 && o->gate_p95_pct <= 1e9)))
+		return xp_err_set(err, XP_ERR_USAGE, "xps_diff_compute: a gate's percentage is not in [0, 1e9]");
 	if (o->run_by != XPS_RUN_BY_AUTO && o->run_by != XPS_RUN_BY_DIR && o->run_by != XPS_RUN_BY_FILE)
 		return xp_err_set(err, XP_ERR_USAGE, "xps_diff_compute: run_by %d is not an XPS_RUN_BY_*", o->run_by);
 	return 0;
@@ -122,7 +124,7 @@ static int check_opts(const struct xps_diff_opts *o, struct xp_err *err)
 int xps_diff_compute(xps_trace *const *base, size_t nbase, xps_trace *const *current, size_t ncurrent,
 		     const struct xps_diff_opts *opts, struct xps_diff **out, char *errbuf, size_t errlen)
 {
-	struct xps_diff_opts o = {.min_effect_pct = -1};
+	struct xps_diff_opts o = {0};
 	struct an_diff_opts dopt = {0};
 	struct an_exec_opts xo = {0};
 	struct xp_err err = {0};
@@ -155,7 +157,7 @@ int xps_diff_compute(xps_trace *const *base, size_t nbase, xps_trace *const *cur
 	dopt.match = api_re_get(&h->match);
 	dopt.id_re = &h->id.re;
 	dopt.alpha = o.alpha > 0 ? o.alpha : 0.05;
-	dopt.min_effect_pct = o.min_effect_pct >= 0 ? o.min_effect_pct : AN_DIFF_MIN_EFFECT_PCT;
+	dopt.min_effect_pct = o.min_effect_given ? o.min_effect_pct : AN_DIFF_MIN_EFFECT_PCT;
 	dopt.holm = !o.no_correction;
 	an_diff_init(&h->res, &dopt);
 	/* as the command: each side's runs, copies counted once, its hosts' traces grouped into runs */

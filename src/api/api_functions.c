@@ -119,6 +119,12 @@ int xps_functions_compute(xps_trace *const *traces, size_t ntraces, const struct
 
 		if ((ret = api_execs(traces[i], &xo, &l, &h->notes, &err)))
 			goto out;
+		/* as the command: among several traces, one without a device plane is a warning */
+		if (ntraces > 1 && !l.ndevices && api_no_device_note(&h->notes, traces[i]->path, xo.device)) {
+			an_exec_list_release(&l);
+			ret = xp_err_set(&err, XP_ERR_NOMEM, "out of memory");
+			goto out;
+		}
 		ret = an_fn_add(&h->res, &l, &err);
 		an_exec_list_release(&l);
 		if (ret)

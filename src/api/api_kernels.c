@@ -96,7 +96,7 @@ int xps_kernels_compute(xps_trace *const *traces, size_t ntraces, const struct x
 	if ((ret = API_CALLOC(h, 1, &err)))
 		goto out;
 	an_kern_init(&h->res, &ko);
-	if ((ret = api_add_traces(traces, ntraces, &an_kernels_analysis, &h->res, &ko, &h->notes, &err)) ||
+	if ((ret = api_add_traces(traces, ntraces, &an_kernels_analysis, &h->res, &ko, NULL, NULL, &h->notes, &err)) ||
 	    (ret = an_kern_finish(&h->res, &err)) ||
 	    (ret = api_warnings(&an_kernels_analysis, &h->res, ntraces > 1, &h->notes, &h->pub.warnings,
 				&h->pub.nwarnings, &err)))

@@ -64,7 +64,7 @@ int xps_memory_compute(xps_trace *const *traces, size_t ntraces, const struct xp
 	if ((ret = API_CALLOC(h, 1, &err)))
 		goto out;
 	an_mem_init(&h->res, &mo);
-	if ((ret = api_add_traces(traces, ntraces, &an_memory_analysis, &h->res, &mo, &h->notes, &err)) ||
+	if ((ret = api_add_traces(traces, ntraces, &an_memory_analysis, &h->res, &mo, NULL, NULL, &h->notes, &err)) ||
 	    (ret = API_CALLOC(h->rows, h->res.nrows + 1, &err)) ||
 	    (ret = api_warnings(&an_memory_analysis, &h->res, ntraces > 1, &h->notes, &h->pub.warnings,
 				&h->pub.nwarnings, &err)))

@@ -153,6 +153,12 @@ static int fill(struct ops_holder *h, struct xp_err *err)
 	return 0;
 }
 
+/* A trace's own result with no device plane (the command warns of it among several). */
+static int no_device(const void *one)
+{
+	return !((const struct an_ops_result *)one)->ndevices;
+}
+
 int xps_ops_compute(xps_trace *const *traces, size_t ntraces, const struct xps_ops_opts *opts,
 		    struct xps_ops **out, char *errbuf, size_t errlen)
 {
@@ -178,7 +184,8 @@ int xps_ops_compute(xps_trace *const *traces, size_t ntraces, const struct xps_o
 	if ((ret = API_CALLOC(h, 1, &err)))
 		goto out;
 	an_ops_init(&h->res, &po);
-	if ((ret = api_add_traces(traces, ntraces, &an_ops_analysis, &h->res, &po, &h->notes, &err)) ||
+	if ((ret = api_add_traces(traces, ntraces, &an_ops_analysis, &h->res, &po, no_device, po.device, &h->notes,
+				  &err)) ||
 	    (ret = an_ops_finish(&h->res, &err)) || (ret = fill(h, &err)) ||
 	    (ret = api_warnings(&an_ops_analysis, &h->res, ntraces > 1, &h->notes, &h->pub.warnings,
 				&h->pub.nwarnings, &err)))

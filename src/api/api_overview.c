@@ -145,8 +145,8 @@ int xps_overview_compute(xps_trace *const *traces, size_t ntraces, const struct 
 		/* as the command: the reader's warnings, the input's odd events, a trace with no device */
 		if (!ret && (an_input_notes(&h->notes, traces[i]->path, t) ||
 			     an_ov_input_notes(&h->notes, traces[i]->path, &h->res, before, nbefore) ||
-			     (!added && xp_notes_add(&h->notes, "'%s': no device plane with events%s", traces[i]->path,
-						     opts && opts->device ? " matching --device" : ""))))
+			     (!added && ntraces > 1 &&
+			      api_no_device_note(&h->notes, traces[i]->path, opts ? opts->device : NULL))))
 			ret = xp_err_set(&err, XP_ERR_NOMEM, "out of memory");
 		free(before);
 		before = NULL;

@@ -116,8 +116,13 @@ int api_execs(xps_trace *t, const struct an_exec_opts *xo, struct an_exec_list *
 	return ret;
 }
 
+int api_no_device_note(struct xp_notes *notes, const char *path, const char *device)
+{
+	return xp_notes_add(notes, "'%s': no device plane with events%s", path, device ? " matching --device" : "");
+}
+
 int api_add_traces(xps_trace *const *traces, size_t n, const struct an_analysis *an, void *r, const void *opts,
-		   struct xp_notes *notes, struct xp_err *err)
+		   int (*none_of)(const void *one), const char *device, struct xp_notes *notes, struct xp_err *err)
 {
 	void *one = an->merge ? malloc(an->size) : NULL;
 	size_t i, k;
@@ -144,7 +149,8 @@ int api_add_traces(xps_trace *const *traces, size_t n, const struct an_analysis 
 		else if (ret && ret != XP_ERR_NOMEM)
 			an_input_name_err(err, path);
 		if (!ret && (an_input_notes(notes, path, t) ||
-			     (an->input_notes && an->input_notes(into, path, n > 1, notes))))
+			     (an->input_notes && an->input_notes(into, path, n > 1, notes)) ||
+			     (n > 1 && none_of && none_of(into) && api_no_device_note(notes, path, device))))
 			ret = xp_err_set(err, XP_ERR_NOMEM, "out of memory");
 		if (!ret && one)
 			ret = an->merge(r, one, err);
@@ -206,8 +212,7 @@ int api_runs(xps_trace *const *t, size_t n, const struct an_exec_opts *xo, int k
 			}
 			digests[ndigests++] = d;
 		}
-		if (!l.ndevices && xp_notes_add(notes, "'%s': no device plane with events%s", path,
-						xo->device ? " matching --device" : ""))
+		if (!l.ndevices && api_no_device_note(notes, path, xo->device))
 			ret = xp_err_set(err, XP_ERR_NOMEM, "out of memory");
 		if (!ret)
 			ret = add(ctx, &l, err);
