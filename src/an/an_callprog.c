@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "an_device.h"
 #include "an_exec.h"
 #include "xp_arena.h"
 #include "xp_sort.h"
@@ -253,6 +254,26 @@ static int64_t plane_ordinal(const char *name)
 	return v;
 }
 
+/*
+ * Of a device plane, the lines whose events name programs by id: XLA
+ * Modules, and the lines XProf does not derive (a GPU's streams). Only
+ * these are looked at, however much of the plane was read.
+ */
+static int indexed_line(const char *name)
+{
+	return name && (!strcmp(name, "XLA Modules") || !an_is_derived_line(name));
+}
+
+static void index_lines(const char *plane, const char *const *names, size_t n, unsigned char *want, void *ctx)
+{
+	size_t i;
+
+	(void)plane;
+	(void)ctx;
+	for (i = 0; i < n; i++)
+		want[i] = indexed_line(names[i]);
+}
+
 /* A device plane's events with a wanted correlation id (kernels...) or run id (XLA Modules). */
 static int index_plane(struct devidx *x, const struct xp_plane *p, const uint64_t *corr, size_t ncorr,
 		       const uint64_t *run, size_t nrun)
@@ -268,7 +289,7 @@ static int index_plane(struct devidx *x, const struct xp_plane *p, const uint64_
 		const struct xp_line *ln = &p->lines[li];
 		int modules = ln->name && !strcmp(ln->name, "XLA Modules");
 
-		for (i = 0; i < ln->nevents; i++) {
+		for (i = 0; indexed_line(ln->name) && i < ln->nevents; i++) {
 			struct ev_stats e = {p, &p->events[ln->first_event + i], NULL};
 			const struct xp_stat *s;
 			struct devrec c = {0}, r = {.ordinal = ordinal};
@@ -319,7 +340,8 @@ static uint64_t *ids_of(struct evid *const *ev, const size_t *nev, size_t nplane
 	return ids;
 }
 
-/* Reads the device planes for the ids the evidence names. */
+
+/* Reads the device planes for the ids the evidence names (of each, the lines index_lines keeps). */
 static int build_index(struct devidx *x, struct xp_trace *t, struct evid *const *ev, const size_t *nev,
 		       struct xp_err *err)
 {
@@ -334,7 +356,7 @@ static int build_index(struct devidx *x, struct xp_trace *t, struct evid *const 
 	for (k = 0; (ncorr || nrun) && k < t->nplanes; k++) {
 		if (is_host(&t->planes[k]))
 			continue;
-		if ((ret = xp_trace_load_plane(t, k, err)))
+		if ((ret = xp_trace_load_plane_lines(t, k, index_lines, NULL, err)))
 			goto out;
 		ret = XP_ERR_NOMEM;
 		if (index_plane(x, &t->planes[k], corr, ncorr, run, nrun))

@@ -69,6 +69,21 @@ int xp_trace_load_plane(struct xp_trace *t, size_t i, struct xp_err *err)
 	return t->reader_->load_plane(t, i, err);
 }
 
+int xp_trace_load_plane_lines(struct xp_trace *t, size_t i,
+			      void (*want_lines)(const char *plane, const char *const *names, size_t n,
+						 unsigned char *want, void *ctx),
+			      void *ctx, struct xp_err *err)
+{
+	int ret;
+
+	t->load_want_lines_ = want_lines;
+	t->load_want_ctx_ = ctx;
+	ret = xp_trace_load_plane(t, i, err);
+	t->load_want_lines_ = NULL;
+	t->load_want_ctx_ = NULL;
+	return ret;
+}
+
 size_t xp_trace_plane_bytes(const struct xp_trace *t, size_t i)
 {
 	return t->reader_->plane_bytes ? t->reader_->plane_bytes(t, i) : 0;

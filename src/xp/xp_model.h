@@ -224,6 +224,10 @@ struct xp_trace {
 	unsigned jobs_;
 	size_t split_bytes_;
 	void (*plane_user_free_)(void *user);
+	/* xp_trace_load_plane_lines's, for the load it makes */
+	void (*load_want_lines_)(const char *plane, const char *const *names, size_t n, unsigned char *want,
+				 void *ctx);
+	void *load_want_ctx_;
 	void (*buf_free_)(void *buf_owner);
 	int (*buf_changed_)(const void *buf_owner);
 	void *buf_owner_;
@@ -367,6 +371,16 @@ int xp_trace_read_opts(const struct xp_read_opts *o, const void *buf, size_t len
 		       struct xp_trace **out, struct xp_err *err);
 /* Decodes a plane the reader deferred; 0 at once if it is loaded. */
 int xp_trace_load_plane(struct xp_trace *t, size_t i, struct xp_err *err);
+/*
+ * The same, reading of it only the lines want_lines keeps (as
+ * xp_read_opts.want_lines; readers may read more): for a caller that looks
+ * at a few lines of a large plane and at nothing else of it, since the
+ * plane then counts as loaded and xp_trace_load_plane reads no more of it.
+ */
+int xp_trace_load_plane_lines(struct xp_trace *t, size_t i,
+			      void (*want_lines)(const char *plane, const char *const *names, size_t n,
+						 unsigned char *want, void *ctx),
+			      void *ctx, struct xp_err *err);
 /* Plane i's size in the input, in bytes; 0 when the reader does not say (protobuf-c). */
 size_t xp_trace_plane_bytes(const struct xp_trace *t, size_t i);
 /*
