@@ -645,6 +645,36 @@ XPS_API void xps_diff_free(struct xps_diff *d);
 
 /* ------------------------------------------------------------------------ */
 /*
+ * Summaries: one line of a trace as `xplane-stat summarize` writes it (JSON
+ * ending in a newline), which functions, autotune, diff, merge and history
+ * read in place of the trace: its provenance (the path as opened, the size
+ * and crc32 of the file as stored, hostnames, planes), the options, the
+ * reader's warnings, its executions, and its kernels and ops. Equal to the
+ * command's line byte for byte but where the reader found the file odd
+ * (events naming metadata it lacks, aggregated events): the command reads
+ * the kernels and ops of such a file again, and counts as that read does.
+ * Written into a file of summaries, lines go as the command writes them:
+ * whole, and the file replaced at once (or appended with summarize --append).
+ */
+struct xps_summary_opts {
+	const char *device;		/* as in xps_functions_opts */
+	const char *children;		/* as in xps_functions_opts: each execution's children time kept too */
+	int64_t min_duration_ps;
+	const char *const *tags;	/* free "KEY=VALUE" tags (no ','), as summarize --tag */
+	size_t ntags;
+};
+
+/*
+ * The summary line of t. opts may be NULL. *line: the line, a C string of
+ * *len bytes (len may be NULL), freed with xps_summary_line_free; NULL on
+ * error.
+ */
+XPS_API int xps_summary_line(xps_trace *t, const struct xps_summary_opts *opts, char **line, size_t *len,
+			     char *errbuf, size_t errlen);
+XPS_API void xps_summary_line_free(char *line);
+
+/* ------------------------------------------------------------------------ */
+/*
  * Compile time: per jitted function of each trace, from the host planes'
  * PjitFunction calls and the compiler's events (trace, lower, compile), as
  * `xplane-stat compile --json` gives them (its field names; times in ns,

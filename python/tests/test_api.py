@@ -388,6 +388,43 @@ def test_diff_like_json(name, base, cur, opts, args):
     assert rc != 8 or got["gate"]["failed"]
 
 
+SUMMARY_CASES = [
+    ([os.path.join(REAL, f) for f in sorted(os.listdir(REAL)) if f.endswith(".xplane.pb")], {}, []),
+    ([os.path.join(SYNTH, "diff", "base")], {"tags": {"batch": "3", "gpu": "h100"}}, ["--tag", "batch=3,gpu=h100"]),
+    ([os.path.join(SYNTH, "compile_programs.xplane.pb"), os.path.join(SYNTH, "gpu_host.xplane.pb")],
+     {"device": "GPU", "min_duration": "1us"}, ["--device", "GPU", "--min-duration", "1us"]),
+    ([os.path.join(REAL, "tpu_v6e_inference.xplane.pb")], {"children": "fusion"}, ["--children", "fusion"]),
+]
+
+
+@pytest.mark.parametrize("paths,opts,args", SUMMARY_CASES, ids=["real", "tags", "device", "children"])
+def test_summarize_like_command(tmp_path, paths, opts, args):
+    """summarize(paths, out) writes the command's lines byte for byte, and the command reads them back."""
+    want = tmp_path / "want.jsonl"
+    got = tmp_path / "got.jsonl"
+    out = subprocess.run([XPS, "summarize", *args, *paths, "-o", str(want)], capture_output=True)
+    assert out.returncode == 0, out.stderr
+    lines = xplane_stat.summarize(paths, got, **opts)
+    assert got.read_bytes() == want.read_bytes() and len(lines) == len(want.read_bytes().splitlines())
+    assert not list(tmp_path.glob(".xplane-stat.*"))
+    if "device" not in opts and "children" not in opts:
+        rc, doc, err = command("functions", "--json", str(got))
+        rc2, doc2, err2 = command("functions", "--json", *paths)
+        assert rc == rc2 and (rc != 0 or doc["functions"] == doc2["functions"])
+
+
+def test_summarize_errors(tmp_path):
+    path = os.path.join(REAL, "mi300x_jax_gemm.xplane.pb")
+    for bad in ({"tags": ["nokey"]}, {"tags": ["=v"]}, {"tags": ["a=b,c=d"]}):
+        with pytest.raises(xplane_stat.UsageError):
+            xplane_stat.summarize(path, **bad)
+    with pytest.raises(xplane_stat.UsageError):
+        xplane_stat.summarize(path, children="(")
+    assert xplane_stat.summarize(path)[0].startswith('{"xplane_stat_summary":1,')
+    with pytest.raises(OSError):
+        xplane_stat.summarize(path, tmp_path / "no-such-folder" / "s.jsonl")
+
+
 def test_warnings_like_json(tmp_path):
     """Warnings as the commands give them, a trace without a device among several included, and a path that
     is not UTF-8 (its byte as the text \\xff, as the command's JSON writes it)."""

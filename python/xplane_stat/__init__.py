@@ -21,13 +21,14 @@ import ctypes
 import math
 import os
 import re
+import tempfile
 
 from . import _lib
 from .errors import Error, InputError, NothingFound, NoWinner, OutOfMemory, ReadError, UsageError
 
 # compile is left out: `from xplane_stat import *` would hide Python's own (xplane_stat.compile it is)
-__all__ = ["functions", "autotune", "kernels", "ops", "overview", "memory", "diff", "expand_paths", "version",
-           "Error", "ReadError", "UsageError", "InputError", "NothingFound", "NoWinner", "OutOfMemory"]
+__all__ = ["functions", "autotune", "kernels", "ops", "overview", "memory", "diff", "summarize", "expand_paths",
+           "version", "Error", "ReadError", "UsageError", "InputError", "NothingFound", "NoWinner", "OutOfMemory"]
 
 _TIMES = {"busy": 0, "span": 1}
 _RUN_BY = ("auto", "dir", "file")  # XPS_RUN_BY_* in their order
@@ -476,6 +477,68 @@ def _dist(d, p99):
 
 def _nan_none(v):
     return None if math.isnan(v) else v
+
+
+def _write_whole(path, data):
+    """data into path as the command's -o writes: a temporary name beside it, synced, renamed over it."""
+    path = os.fspath(path)
+    folder = os.path.dirname(path) or "."
+    fd, tmp = tempfile.mkstemp(prefix=".xplane-stat.", dir=folder)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    dfd = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(dfd)
+    finally:
+        os.close(dfd)
+
+
+def summarize(paths, out=None, *, device=None, children=None, min_duration=None, tags=None, threads=0):
+    """One summary line per trace, as `xplane-stat summarize` writes them
+    (byte for byte: functions, autotune, diff, merge and history read them
+    in place of the traces): the lines as strings (bytes not UTF-8 kept as
+    surrogate escapes), and with out, written into that file whole, as
+    `summarize -o OUT` does (a temporary name, synced, renamed: the file is
+    never half written). tags: {"key": "value"} or ["key=value", ...], as
+    --tag. Appending is the command's (summarize --append)."""
+    if isinstance(tags, dict):
+        tags = [f"{k}={v}" for k, v in tags.items()]
+    tags = list(tags or [])
+    for t in tags:
+        if not isinstance(t, str) or "=" not in t or t.startswith("=") or "," in t:
+            raise UsageError(f"tags: {t!r} is not KEY=VALUE (no ',')")
+    files = expand_paths(paths)
+    L = _lib.lib()
+    if not hasattr(L, "xps_summary_line"):
+        raise Error(f"the library loaded ({_lib.loaded_path()}) has no xps_summary_line: it is older than this "
+                    "package; install the library built with it (make install), or set XPLANE_STAT_LIBRARY")
+    enc_tags = [_enc(t, "tags") for t in tags]
+    ctags = (ctypes.c_char_p * (len(enc_tags) + 1))(*enc_tags, None)
+    opts = _lib._SummaryOpts(_enc(device, "device"), _enc(children, "children"),
+                             _duration_ps(min_duration, "min_duration"), ctags, len(enc_tags))
+    lines = []
+    for f in files:
+        with _lib.Traces([f], threads) as h:
+            line = ctypes.c_void_p()
+            n = ctypes.c_size_t()
+            err = ctypes.create_string_buffer(1024)
+            _lib.check(L.xps_summary_line(h[0], ctypes.byref(opts), ctypes.byref(line), ctypes.byref(n), err,
+                                          len(err)), err)
+            try:
+                lines.append(ctypes.string_at(line, n.value))
+            finally:
+                L.xps_summary_line_free(line)
+    if out is not None:
+        _write_whole(out, b"".join(lines))
+    return [b.decode("utf-8", "surrogateescape") for b in lines]
 
 
 def _diff_side(d):

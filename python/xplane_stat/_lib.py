@@ -349,6 +349,11 @@ class _Diff(ctypes.Structure):
                 ("copies", ctypes.c_uint64)] + _WARNINGS
 
 
+class _SummaryOpts(ctypes.Structure):
+    _fields_ = [("device", ctypes.c_char_p), ("children", ctypes.c_char_p), ("min_duration_ps", ctypes.c_int64),
+                ("tags", ctypes.POINTER(ctypes.c_char_p)), ("ntags", ctypes.c_size_t)]
+
+
 class _ReadOpts(ctypes.Structure):
     _fields_ = [("max_input_size", ctypes.c_uint64), ("threads", ctypes.c_uint)]
 
@@ -429,6 +434,11 @@ def _declare(lib):
                             ctypes.POINTER(ctypes.POINTER(res_t)), ctypes.c_char_p, ctypes.c_size_t]
         compute.restype = ctypes.c_int
         free.argtypes = [ctypes.POINTER(res_t)]
+    if hasattr(lib, "xps_summary_line"):
+        lib.xps_summary_line.argtypes = [vp, ctypes.POINTER(_SummaryOpts), ctypes.POINTER(vp),
+                                         ctypes.POINTER(ctypes.c_size_t), ctypes.c_char_p, ctypes.c_size_t]
+        lib.xps_summary_line.restype = ctypes.c_int
+        lib.xps_summary_line_free.argtypes = [vp]
     if hasattr(lib, "xps_diff_compute"):
         lib.xps_diff_compute.argtypes = [ctypes.POINTER(vp), ctypes.c_size_t, ctypes.POINTER(vp), ctypes.c_size_t,
                                          ctypes.POINTER(_DiffOpts), ctypes.POINTER(ctypes.POINTER(_Diff)),

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "an_device.h"
 #include "an_notes.h"
 #include "an_summary.h"
 #include "xp_input.h"
@@ -219,4 +220,35 @@ int an_exec_notes(struct xp_notes *n, const char *path, const struct an_exec_lis
 					  k == 1 ? "is" : "are");
 	}
 	return r ? XP_ERR_NOMEM : 0;
+}
+
+int an_plane_list(struct xp_trace *t, char ***names, unsigned char **empty)
+{
+	struct xp_err err = {0};
+	size_t i;
+
+	*names = calloc(t->nplanes + 1, sizeof(**names));
+	*empty = calloc(t->nplanes + 1, 1);
+	if (!*names || !*empty)
+		return -1;
+	for (i = 0; i < t->nplanes; i++) {
+		const struct xp_plane *p = &t->planes[i];
+
+		if (an_is_device_plane(p->name))
+			xp_trace_load_plane(t, i, &err);
+		(*empty)[i] = an_is_device_plane(p->name) && p->loaded && !an_plane_device_events(p);
+		if (!((*names)[i] = strdup(p->name)))
+			return -1;
+	}
+	return 0;
+}
+
+void an_planes_free(char **names, unsigned char *empty, size_t n)
+{
+	size_t i;
+
+	for (i = 0; names && i < n; i++)
+		free(names[i]);
+	free(names);
+	free(empty);
 }

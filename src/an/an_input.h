@@ -67,4 +67,12 @@ int an_input_execs(struct xp_trace *t, const struct an_exec_opts *xo, const char
 /* What an_exec_find left out or could not use on each device, as notes naming path. 0 or XP_ERR_NOMEM. */
 int an_exec_notes(struct xp_notes *n, const char *path, const struct an_exec_list *l);
 
+/*
+ * Every plane's name of t, and which device planes hold no device events
+ * (reading those the reader deferred), for a summary's provenance (free
+ * with an_planes_free). 0 or -1 when out of memory.
+ */
+int an_plane_list(struct xp_trace *t, char ***names, unsigned char **empty);
+void an_planes_free(char **names, unsigned char *empty, size_t n);
+
 #endif

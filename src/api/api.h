@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * The public API's glue (include/xplane_stat.h) over the reader (xp/) and the
- * analyses (an/): the trace handle and how an internal error reaches the caller.
+ * analyses (an/), and the summary line's writer (out/): the trace handle and
+ * how an internal error reaches the caller.
  * Nothing here prints, exits or keeps state between calls.
  */
 #ifndef API_H

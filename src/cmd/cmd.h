@@ -226,9 +226,6 @@ const struct cmd_run_entry *cmd_run_for(const struct cmd_common *c, const char *
 int cmd_opt_differs(const char *run, const char *cmd);
 /* Replaces each summary file among paths by one input per run (kept in c). 0 or an xp_errcode. */
 int cmd_expand_summaries(struct cmd_common *c, struct xp_pathlist *paths, struct xp_err *err);
-/* Every plane's name of t, and which device planes are empty (free with cmd_planes_free). 0 or -1 (cmd_message.c). */
-int cmd_plane_list(struct xp_trace *t, char ***names, unsigned char **empty);
-void cmd_planes_free(char **names, unsigned char *empty, size_t n);
 
 /* "xplane-stat: " + message on stderr. */
 void cmd_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

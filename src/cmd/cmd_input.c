@@ -287,7 +287,7 @@ struct cmd_input *cmd_input_process(const struct cmd_common *c, const char *path
 		in->code = EXIT_INPUT;
 	if (!in->code && c->provenance) {
 		in->nplanes = in->t->nplanes;
-		if (cmd_plane_list(in->t, &in->planes, &in->plane_empty))
+		if (an_plane_list(in->t, &in->planes, &in->plane_empty))
 			goto nomem;
 	}
 	if (0) {
@@ -317,7 +317,7 @@ void cmd_input_free(struct cmd_input *in)
 		return;
 	xp_trace_free(in->t);
 	free(in->hostname);
-	cmd_planes_free(in->planes, in->plane_empty, in->nplanes);
+	an_planes_free(in->planes, in->plane_empty, in->nplanes);
 	if (in->have_execs)
 		an_exec_list_release(&in->execs);
 	an_run_kernels_free(in->kernels);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "an_diff.h"
+#include "an_input.h"
 
 /*
  * Every message goes out through here, escaped as the text table escapes
@@ -106,52 +107,17 @@ static void no_device(const char *path, char *const *names, const unsigned char 
 		  n ? list : "none");
 }
 
-/*
- * Every plane's name, and whether it is a device plane without device
- * events (device planes the reader deferred are read to say so).
- */
-int cmd_plane_list(struct xp_trace *t, char ***names, unsigned char **empty)
-{
-	struct xp_err err = {0};
-	size_t i;
-
-	*names = calloc(t->nplanes + 1, sizeof(**names));
-	*empty = calloc(t->nplanes + 1, 1);
-	if (!*names || !*empty)
-		return -1;
-	for (i = 0; i < t->nplanes; i++) {
-		const struct xp_plane *p = &t->planes[i];
-
-		if (an_is_device_plane(p->name))
-			xp_trace_load_plane(t, i, &err);
-		(*empty)[i] = an_is_device_plane(p->name) && p->loaded && !an_plane_device_events(p);
-		if (!((*names)[i] = strdup(p->name)))
-			return -1;
-	}
-	return 0;
-}
-
-void cmd_planes_free(char **names, unsigned char *empty, size_t n)
-{
-	size_t i;
-
-	for (i = 0; names && i < n; i++)
-		free(names[i]);
-	free(names);
-	free(empty);
-}
-
 /* "'PATH': no device plane with events[ matching 'X'] (planes here: A, B)" on stderr. */
 static void trace_no_device(const char *path, struct xp_trace *t, const char *pattern)
 {
 	char **names = NULL;
 	unsigned char *empty = NULL;
 
-	if (!cmd_plane_list(t, &names, &empty))
+	if (!an_plane_list(t, &names, &empty))
 		no_device(path, names, empty, t->nplanes, pattern);
 	else
 		cmd_error("out of memory");
-	cmd_planes_free(names, empty, t->nplanes);
+	an_planes_free(names, empty, t->nplanes);
 }
 
 void cmd_no_device_input(const struct cmd_input *in, const char *pattern)
