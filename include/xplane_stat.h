@@ -646,15 +646,19 @@ XPS_API void xps_diff_free(struct xps_diff *d);
 /* ------------------------------------------------------------------------ */
 /*
  * Summaries: one line of a trace as `xplane-stat summarize` writes it (JSON
- * ending in a newline), which functions, autotune, diff, merge and history
- * read in place of the trace: its provenance (the path as opened, the size
- * and crc32 of the file as stored, hostnames, planes), the options, the
- * reader's warnings, its executions, and its kernels and ops. Equal to the
- * command's line byte for byte but where the reader found the file odd
- * (events naming metadata it lacks, aggregated events): the command reads
- * the kernels and ops of such a file again, and counts as that read does.
- * Written into a file of summaries, lines go as the command writes them:
- * whole, and the file replaced at once (or appended with summarize --append).
+ * ending in a newline), which functions, autotune, kernels, ops, diff,
+ * merge and history read in place of the trace: its provenance (the path
+ * as opened; the size and crc32 of the file as stored, read from the path
+ * when the line is made, 0 for standard input; hostnames; planes), the
+ * options, the reader's warnings, its executions, and its kernels and ops.
+ * The file must be the one opened, unchanged (same file, size and
+ * modification time), else XPS_EIO. Equal to the command's line byte for
+ * byte, but where the reader finds the file odd (events naming metadata it
+ * lacks, aggregated events, planes it cannot decode) in device planes that
+ * device leaves out, or elsewhere when the command reads the kernels and
+ * ops again: xps_trace_open decodes every device plane, the command only
+ * those it needs. Writing lines into a file (whole, or appended as
+ * summarize --append does) is the caller's.
  */
 struct xps_summary_opts {
 	const char *device;		/* as in xps_functions_opts */
@@ -665,9 +669,9 @@ struct xps_summary_opts {
 };
 
 /*
- * The summary line of t. opts may be NULL. *line: the line, a C string of
- * *len bytes (len may be NULL), freed with xps_summary_line_free; NULL on
- * error.
+ * The summary line of t. opts may be NULL. *line: the line, a C string
+ * (NUL-terminated) of *len bytes, its final newline counted (len may be
+ * NULL), freed with xps_summary_line_free; NULL on error.
  */
 XPS_API int xps_summary_line(xps_trace *t, const struct xps_summary_opts *opts, char **line, size_t *len,
 			     char *errbuf, size_t errlen);

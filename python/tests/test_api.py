@@ -2,6 +2,7 @@
 """xplane_stat.functions and autotune against the command's --json on every
 real trace and the synthetic autotune cases: equal, field by field (JSON
 ids past 2^53 are strings, which are compared as the integers they are)."""
+import ctypes
 import glob
 import json
 import math
@@ -406,7 +407,7 @@ def test_summarize_like_command(tmp_path, paths, opts, args):
     assert out.returncode == 0, out.stderr
     lines = xplane_stat.summarize(paths, got, **opts)
     assert got.read_bytes() == want.read_bytes() and len(lines) == len(want.read_bytes().splitlines())
-    assert not list(tmp_path.glob(".xplane-stat.*"))
+    assert not list(tmp_path.glob(".*.tmp"))
     if "device" not in opts and "children" not in opts:
         rc, doc, err = command("functions", "--json", str(got))
         rc2, doc2, err2 = command("functions", "--json", *paths)
@@ -423,6 +424,31 @@ def test_summarize_errors(tmp_path):
     assert xplane_stat.summarize(path)[0].startswith('{"xplane_stat_summary":1,')
     with pytest.raises(OSError):
         xplane_stat.summarize(path, tmp_path / "no-such-folder" / "s.jsonl")
+
+
+def test_summarize_writes_as_the_command(tmp_path):
+    """-o's ways: a link's target written, an existing file's mode kept, a file reached twice summarised once,
+    a trace changed after it was opened refused."""
+    src = os.path.join(REAL, "mi300x_jax_gemm.xplane.pb")
+    (tmp_path / "runs").mkdir()
+    shutil.copy(src, tmp_path / "runs" / "a.xplane.pb")
+    os.symlink("a.xplane.pb", tmp_path / "runs" / "b.xplane.pb")
+    target = tmp_path / "target.jsonl"
+    target.write_text("old\n")
+    os.chmod(target, 0o640)
+    os.symlink("target.jsonl", tmp_path / "link.jsonl")
+    lines = xplane_stat.summarize(tmp_path / "runs", tmp_path / "link.jsonl")
+    assert len(lines) == 1 and os.path.islink(tmp_path / "link.jsonl")
+    assert target.read_text() == lines[0] and (os.stat(target).st_mode & 0o777) == 0o640
+    out = subprocess.run([XPS, "summarize", str(tmp_path / "runs"), "-o", "-"], capture_output=True, text=True)
+    assert out.stdout == lines[0]
+    trace = xplane_stat._lib.Traces([str(tmp_path / "runs" / "a.xplane.pb")])
+    with trace as h:
+        shutil.copy(os.path.join(REAL, "mi300x_jax_conv.xplane.pb"), tmp_path / "runs" / "a.xplane.pb")
+        line, n = ctypes.c_void_p(), ctypes.c_size_t()
+        err = ctypes.create_string_buffer(512)
+        rc = xplane_stat._lib.lib().xps_summary_line(h[0], None, ctypes.byref(line), ctypes.byref(n), err, 512)
+        assert rc < 0 and b"changed or moved since it was opened" in err.value and not line.value
 
 
 def test_warnings_like_json(tmp_path):

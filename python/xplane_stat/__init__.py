@@ -21,7 +21,7 @@ import ctypes
 import math
 import os
 import re
-import tempfile
+import stat as stat_module
 
 from . import _lib
 from .errors import Error, InputError, NothingFound, NoWinner, OutOfMemory, ReadError, UsageError
@@ -480,11 +480,31 @@ def _nan_none(v):
 
 
 def _write_whole(path, data):
-    """data into path as the command's -o writes: a temporary name beside it, synced, renamed over it."""
-    path = os.fspath(path)
-    folder = os.path.dirname(path) or "."
-    fd, tmp = tempfile.mkstemp(prefix=".xplane-stat.", dir=folder)
+    """data into path as the command's -o writes it: a symbolic link's target; a regular file (or a new one)
+    through a temporary name beside it, synced and renamed over it, keeping an existing file's mode (a new
+    one's as the umask gives); anything else (a FIFO, a device) written in place."""
+    path = os.path.realpath(os.fspath(path))
     try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        st = None
+    if st is not None and not stat_module.S_ISREG(st.st_mode):
+        with open(path, "wb") as f:
+            f.write(data)
+        return
+    folder = os.path.dirname(path)
+    for _ in range(100):
+        tmp = os.path.join(folder, f".{os.path.basename(path)}.{os.getpid()}.{os.urandom(4).hex()}.tmp")
+        try:
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)  # the umask applies
+            break
+        except FileExistsError:
+            continue
+    else:
+        raise OSError(f"no temporary name free beside '{path}'")
+    try:
+        if st is not None:
+            os.fchmod(fd, stat_module.S_IMODE(st.st_mode))
         with os.fdopen(fd, "wb") as f:
             f.write(data)
             f.flush()
@@ -503,19 +523,28 @@ def _write_whole(path, data):
 
 def summarize(paths, out=None, *, device=None, children=None, min_duration=None, tags=None, threads=0):
     """One summary line per trace, as `xplane-stat summarize` writes them
-    (byte for byte: functions, autotune, diff, merge and history read them
-    in place of the traces): the lines as strings (bytes not UTF-8 kept as
-    surrogate escapes), and with out, written into that file whole, as
-    `summarize -o OUT` does (a temporary name, synced, renamed: the file is
-    never half written). tags: {"key": "value"} or ["key=value", ...], as
-    --tag. Appending is the command's (summarize --append)."""
+    (byte for byte: functions, autotune, kernels, ops, diff, merge and
+    history read them in place of the traces): the lines as strings (bytes
+    not UTF-8 kept as surrogate escapes), and with out, written into that
+    file whole, as `summarize -o OUT` does (a temporary name, synced,
+    renamed: the file is never half written). tags: {"key": "value"} or
+    ["key=value", ...], as --tag. A file reached twice (a folder and a link
+    into it) gives one line, as in the command. Unlike the command, which
+    writes the lines it could and exits 6, an input that fails raises and
+    nothing is written; summary files are not inputs here, and appending is
+    the command's (summarize --append)."""
     if isinstance(tags, dict):
         tags = [f"{k}={v}" for k, v in tags.items()]
     tags = list(tags or [])
     for t in tags:
         if not isinstance(t, str) or "=" not in t or t.startswith("=") or "," in t:
             raise UsageError(f"tags: {t!r} is not KEY=VALUE (no ',')")
-    files = expand_paths(paths)
+    files, seen = [], set()
+    for f in expand_paths(paths):  # a file reached twice is summarised once, as the command does
+        st = os.stat(f) if f != "-" else None
+        if st is None or (st.st_dev, st.st_ino) not in seen:
+            files.append(f)
+            seen.add(st and (st.st_dev, st.st_ino))
     L = _lib.lib()
     if not hasattr(L, "xps_summary_line"):
         raise Error(f"the library loaded ({_lib.loaded_path()}) has no xps_summary_line: it is older than this "

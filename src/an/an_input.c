@@ -2,9 +2,11 @@
 /* One input file read for an analysis, and the reader's and executions' warnings (an_input.h). */
 #include "an_input.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <libdeflate.h>
 
 #include "an_device.h"
 #include "an_notes.h"
@@ -251,4 +253,31 @@ void an_planes_free(char **names, unsigned char *empty, size_t n)
 		free(names[i]);
 	free(names);
 	free(empty);
+}
+
+int an_file_crc(const char *path, uint64_t *size, uint32_t *crc, struct xp_err *err)
+{
+	unsigned char buf[1 << 16];
+	uint32_t c = 0;
+	uint64_t n = 0;
+	FILE *f;
+	size_t k;
+
+	*size = 0;
+	*crc = 0;
+	if (!strcmp(path, "-"))
+		return 0;
+	if (!(f = fopen(path, "rb")))
+		return xp_err_set(err, XP_ERR_IO, "cannot open '%s': %s", path, strerror(errno));
+	while ((k = fread(buf, 1, sizeof(buf), f)) > 0) {
+		c = libdeflate_crc32(c, buf, k);	/* zlib's crc32, several times faster */
+		n += k;
+	}
+	k = (size_t)ferror(f);
+	fclose(f);
+	if (k)
+		return xp_err_set(err, XP_ERR_IO, "cannot read '%s'", path);
+	*size = n;
+	*crc = c;
+	return 0;
 }

@@ -74,5 +74,11 @@ int an_exec_notes(struct xp_notes *n, const char *path, const struct an_exec_lis
  */
 int an_plane_list(struct xp_trace *t, char ***names, unsigned char **empty);
 void an_planes_free(char **names, unsigned char *empty, size_t n);
+/*
+ * The size and crc32 of the file at path as stored (compressed when gzip),
+ * a summary's provenance: 0 and 0 for standard input ("-"). 0, or
+ * XP_ERR_IO with err naming the file.
+ */
+int an_file_crc(const char *path, uint64_t *size, uint32_t *crc, struct xp_err *err);
 
 #endif

@@ -19,7 +19,13 @@
 struct xps_trace {
 	struct xp_trace *t;	/* owns the input's bytes (host planes are read from them on demand) */
 	char *path;		/* as given, for messages */
+	int have_id;		/* a file (not standard input) whose identity was taken at open: */
+	uint64_t dev, ino, size;
+	int64_t mtime_s, mtime_ns;
 };
+
+/* 0 when t's path still names the file it was opened from, unchanged; else XP_ERR_IO (err set). */
+int api_same_file(const struct xps_trace *t, struct xp_err *err);
 
 /* err's message into errbuf (when there is room), and its code as an XPS_E* code, which it returns. */
 int api_fail(const struct xp_err *err, char *errbuf, size_t errlen);

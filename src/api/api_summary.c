@@ -2,41 +2,14 @@
 /* The public API's summary line (include/xplane_stat.h): a trace as `xplane-stat summarize` writes it. */
 #include "api.h"
 
-#include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <libdeflate.h>
 
 #include "an_exec.h"
 #include "an_input.h"
 #include "an_run.h"
 #include "out_bytes.h"
 #include "out_summary.h"
-
-/* The size and crc32 of a file's bytes as stored (the provenance that tells files of one name apart). */
-static int file_crc(const char *path, uint64_t *size, uint32_t *crc, struct xp_err *err)
-{
-	unsigned char buf[1 << 16];
-	uint32_t c = 0;
-	uint64_t n = 0;
-	FILE *f = fopen(path, "rb");
-	size_t k;
-
-	if (!f)
-		return xp_err_set(err, XP_ERR_IO, "cannot open '%s': %s", path, strerror(errno));
-	while ((k = fread(buf, 1, sizeof(buf), f)) > 0) {
-		c = libdeflate_crc32(c, buf, k);
-		n += k;
-	}
-	k = (size_t)ferror(f);
-	fclose(f);
-	if (k)
-		return xp_err_set(err, XP_ERR_IO, "cannot read '%s'", path);
-	*size = n;
-	*crc = c;
-	return 0;
-}
 
 /* A section's warnings: the reader's about the trace, as the command's read of that section gives them. */
 static int section_notes(struct xps_trace *t, char ***w, size_t *n, struct xp_err *err)
@@ -99,9 +72,12 @@ int xps_summary_line(xps_trace *t, const struct xps_summary_opts *opts, char **l
 	xo.children = api_re_get(&child);
 	xo.min_dur_ps = o.min_duration_ps;
 	/* as the command: executions and the reader's warnings, the file's provenance, then the sections */
-	if ((ret = an_input_execs(t->t, &xo, t->path, &r.execs, &notes, &reader_notes, &err)) ||
-	    (ret = file_crc(t->path, &r.size, &r.crc32, &err)))
+	if ((ret = api_same_file(t, &err)))
+		goto out_named;
+	if ((ret = an_input_execs(t->t, &xo, t->path, &r.execs, &notes, &reader_notes, &err)))
 		goto out;
+	if ((ret = an_file_crc(t->path, &r.size, &r.crc32, &err)) || (ret = api_same_file(t, &err)))
+		goto out_named;
 	r.nplanes = t->t->nplanes;
 	if (an_plane_list(t->t, &r.planes, &r.plane_empty)) {
 		ret = xp_err_set(&err, XP_ERR_NOMEM, "out of memory");
@@ -139,6 +115,7 @@ int xps_summary_line(xps_trace *t, const struct xps_summary_opts *opts, char **l
 out:
 	if (ret && ret != XP_ERR_NOMEM && ret != XP_ERR_USAGE)
 		an_input_name_err(&err, t->path);
+out_named:
 	free(b.p);
 	an_exec_list_release(&r.execs);
 	an_planes_free(r.planes, r.plane_empty, r.nplanes);

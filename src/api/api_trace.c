@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "an_analysis.h"
 #include "an_exec.h"
@@ -264,6 +265,34 @@ int api_check_traces(const char *fn, xps_trace *const *traces, size_t ntraces, i
  * serves every analysis. Read through an_input_read as the command reads,
  * which for functions keeps fewer lines and stats and finds the same.
  */
+/* The identity of the file at path (device, inode, size, modification time); 0, or -1 when it has none. */
+static int file_id(const char *path, uint64_t *dev, uint64_t *ino, uint64_t *size, int64_t *s, int64_t *ns)
+{
+	struct stat st;
+
+	if (!strcmp(path, "-") || stat(path, &st))
+		return -1;
+	*dev = (uint64_t)st.st_dev;
+	*ino = (uint64_t)st.st_ino;
+	*size = (uint64_t)st.st_size;
+	*s = (int64_t)st.st_mtim.tv_sec;
+	*ns = (int64_t)st.st_mtim.tv_nsec;
+	return 0;
+}
+
+int api_same_file(const struct xps_trace *t, struct xp_err *err)
+{
+	uint64_t dev, ino, size;
+	int64_t s, ns;
+
+	if (!t->have_id)
+		return 0;
+	if (file_id(t->path, &dev, &ino, &size, &s, &ns) || dev != t->dev || ino != t->ino || size != t->size ||
+	    s != t->mtime_s || ns != t->mtime_ns)
+		return xp_err_set(err, XP_ERR_IO, "'%.300s' changed or moved since it was opened", t->path);
+	return 0;
+}
+
 int xps_trace_open(const char *path, const struct xps_read_opts *opts, xps_trace **out, char *errbuf,
 		   size_t errlen)
 {
@@ -291,6 +320,8 @@ int xps_trace_open(const char *path, const struct xps_read_opts *opts, xps_trace
 	ro.jobs = jobs > API_MAX_THREADS ? API_MAX_THREADS : jobs;
 	ro.want_plane = an_exec_wants_plane;	/* want_ctx NULL: every device plane */
 	ro.event_stats = XP_EVSTATS_KEYS;
+	/* taken before the read: a summary line's provenance must be of the bytes read (api_same_file) */
+	xt->have_id = !file_id(path, &xt->dev, &xt->ino, &xt->size, &xt->mtime_s, &xt->mtime_ns);
 	ret = an_input_read(path, o.max_input_size ? o.max_input_size : XP_DEFAULT_MAX_INPUT, &ro, &xt->t, &err);
 	if (ret == AN_INPUT_SUMMARY)
 		xp_err_set(&err, XP_ERR_FORMAT, "'%s' is a summary of runs (xplane-stat summarize), not a trace",

@@ -128,34 +128,6 @@ int cmd_read(const struct cmd_common *c, const char *path, unsigned jobs, int la
 			  err);
 }
 
-/* The size and crc32 of a file's bytes as stored; 0 and 0 for standard input. */
-static int file_crc(const char *path, uint64_t *size, uint32_t *crc, struct xp_err *err)
-{
-	unsigned char buf[1 << 16];
-	uint32_t c = 0;
-	uint64_t n = 0;
-	FILE *f;
-	size_t k;
-
-	*size = 0;
-	*crc = 0;
-	if (!strcmp(path, "-"))
-		return 0;
-	if (!(f = fopen(path, "rb")))
-		return xp_err_set(err, XP_ERR_IO, "cannot open '%s': %s", path, strerror(errno));
-	while ((k = fread(buf, 1, sizeof(buf), f)) > 0) {
-		c = libdeflate_crc32(c, buf, k);	/* zlib's crc32, several times faster */
-		n += k;
-	}
-	k = (size_t)ferror(f);
-	fclose(f);
-	if (k)
-		return xp_err_set(err, XP_ERR_IO, "cannot read '%s'", path);
-	*size = n;
-	*crc = c;
-	return 0;
-}
-
 /* A summary's run as an input: its executions moved out of the table. */
 static void run_input(const struct cmd_common *c, const struct an_exec_opts *xo, struct cmd_input *in)
 {
@@ -283,7 +255,7 @@ struct cmd_input *cmd_input_process(const struct cmd_common *c, const char *path
 	} else {
 		in->reader_notes = in->notes.n;
 	}
-	if (!in->code && c->provenance && file_crc(path, &in->size, &in->crc32, &in->err))
+	if (!in->code && c->provenance && an_file_crc(path, &in->size, &in->crc32, &in->err))
 		in->code = EXIT_INPUT;
 	if (!in->code && c->provenance) {
 		in->nplanes = in->t->nplanes;
