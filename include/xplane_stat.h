@@ -457,7 +457,12 @@ struct xps_ops_line {
 struct xps_ops_device {
 	const char *name;		/* "host:plane", or the plane's name when the file names no host */
 	const char *chip;		/* NULL: not stated */
-	const char *peak_source;	/* where its peaks come from: "plane", "table" (the chip table) or "none" */
+	/*
+	 * Where its peaks come from: "plane" (its stats, TPU), "table" (the
+	 * chip table), "derived" (GPU: cores x clock x its architecture's
+	 * dense bf16 FLOPs per cycle; the plane's memory bandwidth) or "none".
+	 */
+	const char *peak_source;
 	double peak_flops_per_s, peak_bytes_per_s;	/* NAN: not known */
 	uint64_t op_events;
 	uint64_t stray_end_events;	/* events ending past a later one's end on their line: left out */

@@ -45,6 +45,73 @@ const struct an_chip_peak an_chip_peaks[] = {
 	{NULL, 0, 0},
 };
 
+/*
+ * Dense bf16 (or fp16) matrix FLOPs per cycle per SM or CU, from each
+ * vendor's published peak of a part of that architecture divided by its SMs
+ * (CUs) and the clock the figure is quoted at (the published figures):
+ *   Volta 7.0:   V100 SXM2, 125 TFLOP/s fp16 tensor, 80 SMs at 1530 MHz
+ *   Turing 7.5:  T4, 65 TFLOP/s fp16 tensor, 40 SMs at 1590 MHz
+ *   Ampere 8.0:  A100 SXM4, 312 TFLOP/s bf16, 108 SMs at 1410 MHz
+ *   Ampere 8.6:  A10, 125 TFLOP/s bf16, 72 SMs at 1695 MHz
+ *   Ada 8.9:     L4, 121 TFLOP/s bf16, 58 SMs at 2040 MHz
+ *   Hopper 9.0:  H100 SXM5, 989.4 TFLOP/s bf16, 132 SMs at 1830 MHz
+ *   CDNA2 9.0:   MI250X, 383 TFLOP/s bf16, 220 CUs at 1700 MHz
+ *   CDNA3 9.4:   MI300X, 1307.4 TFLOP/s bf16, 304 CUs at 2100 MHz
+ *   CDNA4 9.5:   MI355X, 2516.6 TFLOP/s bf16, 256 CUs at 2400 MHz
+ * Each gives a power of two (1024, 2048 or 4096) within 2%. A plane's
+ * clock_rate may be the boost clock, above the one a figure is quoted at
+ * (an H200 plane says 1980 MHz: 1070 TFLOP/s where NVIDIA quotes 989.4),
+ * so the derived peak is the most the plane's clock allows. Blackwell
+ * (10.x) is left out: its per-SM rate at a quoted clock is not published.
+ */
+const struct an_gpu_arch an_gpu_archs[] = {
+	{0, 7, 0, "Volta", 1024},
+	{0, 7, 5, "Turing", 1024},
+	{0, 8, 0, "Ampere", 2048},
+	{0, 8, 6, "Ampere", 1024},
+	{0, 8, 9, "Ada", 1024},
+	{0, 9, 0, "Hopper", 4096},
+	{1, 9, 0, "CDNA2", 1024},
+	{1, 9, 4, "CDNA3", 2048},
+	{1, 9, 5, "CDNA4", 4096},
+	{0, 0, 0, NULL, 0},
+};
+
+static int plane_u64(const struct xp_plane *p, const char *name, uint64_t *v)
+{
+	const struct xp_stat *s = xp_plane_stat(p, name);
+
+	return s && !xp_stat_u64(s, v) ? 0 : -1;
+}
+
+void an_gpu_peaks(const struct xp_plane *p, double *flops, double *bw, const char **arch)
+{
+	const struct xp_stat *vs = xp_plane_stat(p, "device_vendor");
+	const char *vendor = NULL;
+	uint64_t cores, khz, major, minor, bps;
+	size_t len = 0, i;
+	int amd;
+
+	*flops = *bw = 0;
+	*arch = NULL;
+	if (vs)
+		vendor = xp_stat_str(p, vs, &len);
+	amd = vendor && len == 3 && !strncasecmp(vendor, "AMD", 3);
+	if (!plane_u64(p, "memory_bandwidth", &bps) && bps && bps < (uint64_t)1 << 60)
+		*bw = (double)bps;
+	if (plane_u64(p, "core_count", &cores) || plane_u64(p, "clock_rate", &khz) ||
+	    plane_u64(p, "compute_cap_major", &major) || plane_u64(p, "compute_cap_minor", &minor) ||
+	    !cores || cores > 100000 || !khz || khz > 100000000)
+		return;
+	for (i = 0; an_gpu_archs[i].arch; i++)
+		if (an_gpu_archs[i].amd == amd && (uint64_t)an_gpu_archs[i].cc_major == major &&
+		    (uint64_t)an_gpu_archs[i].cc_minor == minor) {
+			*arch = an_gpu_archs[i].arch;
+			*flops = (double)cores * (double)khz * 1e3 * an_gpu_archs[i].flops_per_cycle;
+			return;
+		}
+}
+
 const char *an_op_line_name(enum an_op_line l)
 {
 	return l == AN_OP_SYNC ? "XLA Ops" : l == AN_OP_ASYNC ? "Async XLA Ops" : "GPU kernels";
@@ -57,7 +124,7 @@ const char *an_bound_name(enum an_bound b)
 
 const char *an_peak_src_name(enum an_peak_src s)
 {
-	return s == AN_PEAK_PLANE ? "plane" : s == AN_PEAK_TABLE ? "table" : "none";
+	return s == AN_PEAK_PLANE ? "plane" : s == AN_PEAK_TABLE ? "table" : s == AN_PEAK_DERIVED ? "derived" : "none";
 }
 
 void an_ops_init(struct an_ops_result *r, const struct an_ops_opts *o)
@@ -227,8 +294,23 @@ static int device_peaks(const struct xp_plane *p, struct an_ops_device *d)
 			d->peak_src = AN_PEAK_TABLE;
 			d->peak_flops = an_chip_peaks[i].tflops * 1e12;
 			d->peak_bw = an_chip_peaks[i].hbm_gbs * 1e9;
-			break;
+			return 0;
 		}
+	if (!d->chip && strstr(p->name, "GPU")) {	/* a GPU: its stats and its architecture's rate */
+		const char *arch;
+		double fl, gbw;
+
+		an_gpu_peaks(p, &fl, &gbw, &arch);
+		s = xp_plane_stat(p, "gpu_device_name");
+		chip = s ? xp_stat_str(p, s, &len) : NULL;
+		if (chip ? !(d->chip = dup_n(chip, len)) : arch && !(d->chip = dup_n(arch, strlen(arch))))
+			return XP_ERR_NOMEM;
+		if (good_peak(fl) && good_peak(gbw)) {
+			d->peak_src = AN_PEAK_DERIVED;
+			d->peak_flops = fl;
+			d->peak_bw = gbw;
+		}
+	}
 	return 0;
 }
 

@@ -50,9 +50,14 @@ enum an_bound { AN_BOUND_NONE, AN_BOUND_COMPUTE, AN_BOUND_MEMORY };
 /* "compute", "memory", NULL. */
 const char *an_bound_name(enum an_bound b);
 
-enum an_peak_src { AN_PEAK_NONE, AN_PEAK_PLANE, AN_PEAK_TABLE };
+/*
+ * Where a device's peaks come from: its plane's peak stats (TPU), the chip
+ * table (an_chip_peaks), or derived (GPU: the plane's cores x clock x the
+ * FLOPs per cycle of its architecture, an_gpu_archs; bandwidth the plane's).
+ */
+enum an_peak_src { AN_PEAK_NONE, AN_PEAK_PLANE, AN_PEAK_TABLE, AN_PEAK_DERIVED };
 
-/* "none", "plane", "table". */
+/* "none", "plane", "table", "derived". */
 const char *an_peak_src_name(enum an_peak_src s);
 
 struct an_ops_opts {
@@ -175,6 +180,24 @@ struct an_chip_peak {
 	double tflops, hbm_gbs;
 };
 extern const struct an_chip_peak an_chip_peaks[];
+
+/*
+ * Dense bf16/fp16 matrix FLOPs per cycle per SM (NVIDIA) or compute unit
+ * (AMD) by architecture, for a GPU plane's derived peak: its core_count x
+ * clock_rate x these. Terminated by a NULL arch.
+ */
+struct an_gpu_arch {
+	int amd;			/* device_vendor "AMD"; else NVIDIA (older planes name no vendor) */
+	int cc_major, cc_minor;		/* compute_cap_major, compute_cap_minor (AMD: the gfx version's) */
+	const char *arch;
+	double flops_per_cycle;
+};
+extern const struct an_gpu_arch an_gpu_archs[];
+/*
+ * The derived peaks of a GPU plane (0 each where its stats do not give
+ * them), *arch its architecture's name or NULL.
+ */
+void an_gpu_peaks(const struct xp_plane *p, double *flops, double *bw, const char **arch);
 
 void an_ops_init(struct an_ops_result *r, const struct an_ops_opts *o);
 /*

@@ -1092,7 +1092,7 @@ static int parse_ops_plane(struct pctx *c, const cJSON *o, struct an_run_ops_pla
 	tmp.ndevices = tmp.devcap = 1;
 	d = &tmp.devices[0];
 	if ((ret = field_str(c, dv, "name", 0, &d->name)) || (ret = field_str_or_null(c, dv, "chip", &d->chip)) ||
-	    (ret = field_int(c, dv, "peak_source", AN_PEAK_NONE, AN_PEAK_TABLE, &x)))
+	    (ret = field_int(c, dv, "peak_source", AN_PEAK_NONE, AN_PEAK_DERIVED, &x)))
 		goto out;
 	d->peak_src = (enum an_peak_src)x;
 	if ((ret = field_double(c, dv, "peak_flops", &d->peak_flops)) ||

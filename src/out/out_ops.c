@@ -416,6 +416,8 @@ static void print_peaks(FILE *f, const struct an_ops_result *r)
 			fprintf(f, " (no bound)");
 		} else {
 			fprintf(f, "%s on %zu device%s (", d->peak_src == AN_PEAK_PLANE ? "plane stats"
+				: d->peak_src == AN_PEAK_DERIVED ? "derived from the plane's cores x clock x its "
+								    "architecture's bf16 FLOPs per cycle, and its bandwidth,"
 				: "the built-in chip table", same, PLURAL(same));
 			put_text(f, d->chip ? d->chip : "?");
 			fprintf(f, ": %.0f TFLOP/s, %.0f GB/s HBM)", d->peak_flops / 1e12, d->peak_bw / 1e9);

@@ -297,11 +297,80 @@ static void test_real(void)
 	xp_trace_free(t);
 }
 
+/*
+ * GPU peaks (an_gpu_archs): each architecture's FLOPs per cycle reproduces
+ * the vendor's published dense bf16 (Volta, Turing: fp16) figure of a part
+ * within 2%, written here from the datasheets (TFLOP/s, SMs or CUs, MHz);
+ * and the bundled traces' GPU planes derive the published peak of their
+ * chip, scaled by the plane's clock over the quoted one.
+ */
+static void test_gpu_peaks(void)
+{
+	static const struct {
+		const char *arch;
+		int amd, major, minor;
+		double tflops, units, mhz;
+	} parts[] = {
+		{"Volta", 0, 7, 0, 125, 80, 1530}, {"Turing", 0, 7, 5, 65, 40, 1590},
+		{"Ampere", 0, 8, 0, 312, 108, 1410}, {"Ampere", 0, 8, 6, 125, 72, 1695},
+		{"Ada", 0, 8, 9, 121, 58, 2040}, {"Hopper", 0, 9, 0, 989.4, 132, 1830},
+		{"CDNA2", 1, 9, 0, 383, 220, 1700}, {"CDNA3", 1, 9, 4, 1307.4, 304, 2100},
+		{"CDNA4", 1, 9, 5, 2516.6, 256, 2400},
+	};
+	static const struct {
+		const char *file, *arch;
+		double published_tflops, quoted_mhz, plane_mhz, gbs;
+	} real[] = {
+		{"nvidia_h200_jax_model.xplane.pb", "Hopper", 989.4, 1830, 1980, 4814.304},
+		{"mi300x_jax_gemm.xplane.pb", "CDNA3", 1307.4, 2100, 2100, 2662.4},
+		{"v100_tf_bert.xplane.pb", "Volta", 125, 1530, 1530, 898.048},
+	};
+	size_t i, k, found;
+
+	for (i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
+		for (k = 0, found = 0; an_gpu_archs[k].arch; k++) {
+			const struct an_gpu_arch *a = &an_gpu_archs[k];
+			double derived;
+
+			if (a->amd != parts[i].amd || a->cc_major != parts[i].major || a->cc_minor != parts[i].minor)
+				continue;
+			found++;
+			CHECK_STR(a->arch, parts[i].arch);
+			derived = parts[i].units * parts[i].mhz * 1e6 * a->flops_per_cycle;
+			CHECK(fabs(derived / (parts[i].tflops * 1e12) - 1) < 0.02);
+		}
+		CHECK_INT(found, 1);
+	}
+	for (i = 0; i < sizeof(real) / sizeof(real[0]); i++) {
+		char path[4096];
+		struct xp_trace *t;
+
+		snprintf(path, sizeof(path), "%s/real/%s", TESTDATA_DIR, real[i].file);
+		if (!(t = test_load(path, NULL)))
+			continue;
+		for (k = 0, found = 0; k < t->nplanes; k++) {
+			const char *arch;
+			double fl, bw, want = real[i].published_tflops * 1e12 * real[i].plane_mhz / real[i].quoted_mhz;
+
+			if (strcmp(t->planes[k].name, "/device:GPU:0") || xp_trace_load_plane(t, k, NULL))
+				continue;
+			found++;
+			an_gpu_peaks(&t->planes[k], &fl, &bw, &arch);
+			CHECK(arch && !strcmp(arch, real[i].arch));
+			CHECK(fabs(fl / want - 1) < 0.01);
+			CHECK(fabs(bw / (real[i].gbs * 1e9) - 1) < 1e-6);
+		}
+		CHECK_INT(found, 1);
+		xp_trace_free(t);
+	}
+}
+
 int main(void)
 {
 	test_tpu();
 	test_gpu();
 	test_values();
 	test_real();
+	test_gpu_peaks();
 	return test_done("test_ops");
 }
