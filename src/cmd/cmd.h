@@ -136,15 +136,21 @@ struct cmd_common {
 	int have_child_, have_match_;
 };
 
-#define CMD_OPTS_FORMAT(c)                                                                         \
+#define CMD_OPTS_MODES(c)                                                                          \
 	{"json", 0, OPT_FLAG, &(c)->json, NULL, "print JSON (schema_version 1; time fields name their unit)"}, \
 	{"csv", 0, OPT_FLAG, &(c)->csv, NULL, "print CSV with a header row"},                          \
-	{"tsv", 0, OPT_FLAG, &(c)->tsv, NULL, "print tab-separated values with a header row"},         \
-	{"time-unit", 0, OPT_STR, &(c)->time_unit, "ns|us|ms|s",                                   \
-	 "table times in this unit (default: for each table the unit its typical value reads best in)"},        \
+	{"tsv", 0, OPT_FLAG, &(c)->tsv, NULL, "print tab-separated values with a header row"}
+#define CMD_OPTS_CELLS(c)                                                                          \
 	{"wide", 0, OPT_FLAG, &(c)->wide, NULL,                                                     \
 	 "table cells whole: names over 64 columns are otherwise cut to their start and end"},      \
 	{"output", 'o', OPT_STR, &(c)->output, "FILE", "write to FILE (via a temporary name, renamed when complete); - is stdout"}
+#define CMD_OPTS_FORMAT(c)                                                                         \
+	CMD_OPTS_MODES(c),                                                                         \
+	{"time-unit", 0, OPT_STR, &(c)->time_unit, "ns|us|ms|s",                                   \
+	 "table times in this unit (default: for each table the unit its typical value reads best in)"},        \
+	CMD_OPTS_CELLS(c)
+/* The same for a command whose output holds no times (hlo): no --time-unit. */
+#define CMD_OPTS_FORMAT_TIMELESS(c) CMD_OPTS_MODES(c), CMD_OPTS_CELLS(c)
 
 /* --device: the one definition of the option that selects device planes; eg: examples of PATTERN. */
 #define CMD_OPT_DEVICE(c, eg)                                                                      \

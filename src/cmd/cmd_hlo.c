@@ -82,7 +82,9 @@ int cmd_hlo(int argc, char **argv)
 		{"module", 0, OPT_STR, &module, "NAME", "with --op: only the module NAME (jit_dot for each of its "
 		 "programs, or jit_dot(64) for one)"},
 		CMD_OPT_DEVICE(&c, "gpu, TPU:1"),
-		CMD_OPTS_TAIL(&c),
+		CMD_OPTS_INPUT(&c),
+		CMD_OPTS_FORMAT_TIMELESS(&c),
+		{0},
 	};
 	const struct opt_cmd cmd = {
 		"hlo", "[OPTIONS] FILE|-",
