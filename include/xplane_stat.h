@@ -446,6 +446,13 @@ struct xps_op {
 	int has_flops, has_model_flops, has_bytes_accessed;
 	double flops_per_s, bytes_per_s, intensity;	/* NAN: not known */
 	const char *bound_by;		/* "compute", "memory", or NULL */
+	/*
+	 * GPU rows: its calls, when every kernel carries a scope_range_id (XLA
+	 * gives each execution of an op's thunk one; a call's kernels share
+	 * it): occurrences / calls kernels per call. has_calls 0: not known.
+	 */
+	uint64_t calls;
+	int has_calls;
 };
 
 struct xps_ops_line {

@@ -1332,6 +1332,41 @@ static void op_md(struct gen_plane *p, const char *name, const char *display, co
 }
 
 /*
+ * GPU op calls (EXPECTED.md section 14c): kernels grouped by their
+ * scope_range_id, one per execution of an op's thunk: attn's 6 kernels in
+ * 2 calls, mm's 3 and 2 kernels on two devices in 5 (an id repeated on
+ * another device is another call), odd's 2 kernels, one without an id:
+ * calls unknown.
+ */
+static void synth_ops_gpu_calls(const char *dir)
+{
+	static const struct {
+		int device;
+		const char *op;
+		int64_t scope;	/* -1: none */
+	} k[] = {
+		{0, "attn", 10}, {0, "attn", 10}, {0, "attn", 10}, {0, "attn", 11}, {0, "attn", 11}, {0, "attn", 11},
+		{0, "mm", 20}, {0, "mm", 21}, {0, "mm", 22}, {1, "mm", 20}, {1, "mm", 40},
+		{0, "odd", 30}, {0, "odd", -1},
+	};
+	XSpace *sp = gen_space_new(NULL);
+	struct gen_plane g[2] = {gen_plane_add(sp, 1, "/device:GPU:0", 1000), gen_plane_add(sp, 2, "/device:GPU:1", 1000)};
+	XLine *st[2] = {gen_line_add(&g[0], 1, "Stream #1(Kernel)", 1000), gen_line_add(&g[1], 1, "Stream #1(Kernel)", 1000)};
+	XEvent *ev;
+	size_t i;
+
+	for (i = 0; i < sizeof(k) / sizeof(k[0]); i++) {
+		struct gen_plane *p = &g[k[i].device];
+
+		ev = kernel(p, st[k[i].device], "kern", "jit_f", 3, US(10 * (int64_t)i), US(2));
+		gen_ev_str(p, ev, "hlo_op", k[i].op);
+		if (k[i].scope >= 0)
+			gen_ev_i64(p, ev, "scope_range_id", k[i].scope);
+	}
+	gen_space_write(sp, dir, "ops_gpu_calls.xplane.pb");
+}
+
+/*
  * Scenario 17 (the ops command): TPU:0 with peak stats (100 TFLOP/s,
  * 50 GB/s), an XLA Modules event, nested ops, a partial overlap, a negative
  * flops stat and an Async XLA Ops line; TPU:1 with no peaks but a chip the
@@ -1394,6 +1429,7 @@ static void synth_ops(const char *dir)
 	kernel(&g, st, "other", NULL, -1, US(40), US(1));
 	gen_ev_add(&g, st, "MemcpyH2D", US(50), US(2));
 	gen_space_write(sp, dir, "ops_gpu.xplane.pb");
+	synth_ops_gpu_calls(dir);
 }
 
 /*

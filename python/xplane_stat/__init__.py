@@ -294,7 +294,8 @@ def _op_row(r, cat):
     if not cat:
         row.update({"hlo": _dec(r.hlo), "module": _dec(r.module),
                     "program_id": _int_or_none(r.has_program_id, r.program_id)})
-    row.update({**_fields(r, "occurrences total_ns self_ns mean_ns share"),
+    row.update({"occurrences": r.occurrences, "calls": _int_or_none(r.has_calls, r.calls),
+                **_fields(r, "total_ns self_ns mean_ns share"),
                 "flops": _int_or_none(r.has_flops, r.flops),
                 "model_flops": _int_or_none(r.has_model_flops, r.model_flops),
                 "bytes_accessed": _int_or_none(r.has_bytes_accessed, r.bytes_accessed),

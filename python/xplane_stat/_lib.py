@@ -179,7 +179,7 @@ class _Op(ctypes.Structure):
         (f, ctypes.c_uint64) for f in ("flops", "model_flops", "bytes_accessed")] + [
         (f, ctypes.c_int) for f in ("has_flops", "has_model_flops", "has_bytes_accessed")] + [
         (f, ctypes.c_double) for f in ("flops_per_s", "bytes_per_s", "intensity")] + [
-        ("bound_by", ctypes.c_char_p)]
+        ("bound_by", ctypes.c_char_p), ("calls", ctypes.c_uint64), ("has_calls", ctypes.c_int)]
 
 
 class _OpsLine(ctypes.Structure):

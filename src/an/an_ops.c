@@ -195,6 +195,8 @@ static void sum_merge(struct an_sum *d, const struct an_sum *s)
 static void row_add(struct an_op_row *d, const struct an_op_row *s)
 {
 	d->occurrences += s->occurrences;
+	d->calls += s->calls;
+	d->kernels_unscoped += s->kernels_unscoped;
 	d->total_ps = xp_sat_add(d->total_ps, s->total_ps);
 	d->self_ps = xp_sat_add(d->self_ps, s->self_ps);
 	sum_merge(&d->flops, &s->flops);
@@ -412,6 +414,11 @@ struct probe_memo {
 	int used;
 };
 
+struct call_ref {
+	uint64_t scope;
+	size_t row;
+};
+
 struct plane_ctx {
 	struct an_ops_result *r;
 	struct xp_plane *p;
@@ -424,6 +431,10 @@ struct plane_ctx {
 	/* The module of the last op probed (ops come in order: most share it): what tpu_probe took of it. */
 	const struct span *last_mod;
 	struct op_probe mod_probe;
+	size_t last_row;	/* the row record last added to */
+	/* GPU: (row, scope_range_id) of its kernels, to count each row's distinct ids (calls) */
+	struct call_ref *calls;
+	size_t ncalls, capcalls;
 };
 
 static int probe_same(const struct op_probe *a, const struct op_probe *b)
@@ -508,6 +519,7 @@ static int record(struct plane_ctx *c, const struct op_probe *q, const struct xp
 	row = row_cached(c, q, &is_new);
 	if (!row)
 		return XP_ERR_NOMEM;
+	c->last_row = (size_t)(row - r->rows);
 	ridge_join(row, device_ridge(c->dev), 0, is_new);
 	row->occurrences++;
 	row->total_ps = xp_sat_add(row->total_ps, e->dur_ps);
@@ -726,9 +738,11 @@ static int async_line(struct plane_ctx *c, const struct span *v, size_t n)
 static int gpu_event(struct plane_ctx *c, const struct xp_event *e)
 {
 	const struct xp_plane *p = c->p;
+	const struct xp_stat *s;
 	struct op_probe q;
-	uint64_t fp;
+	uint64_t fp, scope;
 	size_t nl;
+	int ret;
 
 	if (an_event_kind(p, e) != AN_KIND_KERNEL)
 		return 0;
@@ -749,7 +763,32 @@ static int gpu_event(struct plane_ctx *c, const struct xp_event *e)
 			q.has_program_id = 1;
 		}
 	}
-	return record(c, &q, e, e->dur_ps);
+	if ((ret = record(c, &q, e, e->dur_ps)))
+		return ret;
+	s = xp_event_stat(p, e, XP_K_SCOPE_RANGE_ID);
+	if (!s || xp_stat_u64(s, &scope)) {
+		c->r->rows[c->last_row].kernels_unscoped++;
+		return 0;
+	}
+	if (c->ncalls == c->capcalls && xp_grow(&c->calls, &c->capcalls, c->ncalls, sizeof(*c->calls), 256))
+		return XP_ERR_NOMEM;
+	c->calls[c->ncalls++] = (struct call_ref){scope, c->last_row};
+	return 0;
+}
+
+/* Each row's calls: the distinct scope_range_ids among its kernels' (c->calls, emptied). */
+static int count_calls(struct plane_ctx *c)
+{
+	size_t i;
+
+	if (c->ncalls > 1 && (xp_sort_by_u64(c->calls, c->ncalls, sizeof(*c->calls), offsetof(struct call_ref, scope)) ||
+			      xp_sort_by_u64(c->calls, c->ncalls, sizeof(*c->calls), offsetof(struct call_ref, row))))
+		return XP_ERR_NOMEM;
+	for (i = 0; i < c->ncalls; i++)
+		if (!i || c->calls[i].row != c->calls[i - 1].row || c->calls[i].scope != c->calls[i - 1].scope)
+			c->r->rows[c->calls[i].row].calls++;
+	c->ncalls = 0;
+	return 0;
 }
 
 static int line_is(const struct xp_line *l, const char *name)
@@ -834,12 +873,16 @@ static int plane_ops(struct plane_ctx *c, struct xp_err *err)
 			if (!stray[k] && (ret = gpu_event(c, &p->events[k])))
 				goto out;
 	}
+	ret = count_calls(c);
 out:
 	if (ret == XP_ERR_NOMEM)
 		xp_err_set(err, XP_ERR_NOMEM, "out of memory");
 	free(c->mods);
 	c->mods = NULL;
 	c->nmods = 0;
+	free(c->calls);
+	c->calls = NULL;
+	c->ncalls = c->capcalls = 0;
 	free(use);
 	free(stray);
 	free(v);

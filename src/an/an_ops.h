@@ -108,6 +108,13 @@ struct an_op_row {
 	int has_program_id;
 	enum an_op_line line;
 	size_t occurrences;
+	/*
+	 * GPU: its calls, the distinct scope_range_ids of its kernels (XLA gives
+	 * each thunk execution one, and a call's kernels share it: a command
+	 * buffer's 4 kernels per loop iteration, a GEMM's 2), known when
+	 * kernels_unscoped (its kernels without one) is 0.
+	 */
+	size_t calls, kernels_unscoped;
 	int64_t total_ps, self_ps;	/* saturate at INT64_MAX */
 	struct an_sum flops, model_flops, bytes;
 	double share;		/* self time over its line kind's self time */
@@ -217,7 +224,13 @@ int an_ops_wants_plane(const struct an_ops_opts *o, const char *plane);
 /* The key stats an_ops_add reads (xp_read_opts.keys), an_event_kind's among them. */
 #define AN_OPS_KEYS                                                                      \
 	(AN_KIND_KEYS | 1u << XP_K_FLOPS | 1u << XP_K_MODEL_FLOPS | 1u << XP_K_BYTES_ACCESSED | \
-	 1u << XP_K_HLO_CATEGORY | 1u << XP_K_HLO_MODULE | 1u << XP_K_PROGRAM_ID | 1u << XP_K_HLO_OP)
+	 1u << XP_K_HLO_CATEGORY | 1u << XP_K_HLO_MODULE | 1u << XP_K_PROGRAM_ID | 1u << XP_K_HLO_OP |  \
+	 1u << XP_K_SCOPE_RANGE_ID)
+/* Whether row's calls are known: a GPU row all of whose kernels carry a scope_range_id. */
+static inline int an_op_calls_known(const struct an_op_row *row)
+{
+	return row->line == AN_OP_GPU && row->occurrences && !row->kernels_unscoped;
+}
 /* Where a result's ops were found in the HLO (opts.hlo): each op in one of found, not_in_hlo, without_hlo. */
 struct an_ops_hlo_counts {
 	size_t ops, found, found_without_op_name, not_in_hlo, without_hlo;

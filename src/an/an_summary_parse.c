@@ -1052,6 +1052,19 @@ static int parse_op_row(struct pctx *c, const cJSON *o, struct an_ops_result *tm
 	    (ret = field_int(c, o, "occurrences", 1, UINT32_MAX, &x)))
 		return ret;
 	row->occurrences = (size_t)x;
+	/* GPU calls: a line written before them has none, its calls then unknown (every kernel unscoped) */
+	row->kernels_unscoped = row->line == AN_OP_GPU ? row->occurrences : 0;
+	if (row->line == AN_OP_GPU && member(c, o, "calls")) {
+		int64_t calls, unscoped;
+
+		if ((ret = count_int(c, o, "unscoped", 0, (int64_t)row->occurrences, &unscoped)) ||
+		    (ret = field_int(c, o, "calls", 0, (int64_t)row->occurrences - unscoped, &calls)))
+			return ret;
+		if (!calls != (unscoped == (int64_t)row->occurrences))
+			return bad(c, "calls 0 with scoped kernels, or calls without them");
+		row->calls = (size_t)calls;
+		row->kernels_unscoped = (size_t)unscoped;
+	}
 	if ((ret = field_int(c, o, "total_ps", 0, INT64_MAX, &row->total_ps)) ||
 	    (ret = field_int(c, o, "self_ps", 0, row->total_ps, &row->self_ps)) ||
 	    (ret = field_sum(c, o, "flops", row->occurrences, &row->flops)) ||

@@ -57,6 +57,8 @@ static void fill_row(struct xps_op *o, const struct an_op_row *row, int cat)
 	o->bytes_per_s = known(an_op_bytes_per_s(row));
 	o->intensity = known(an_op_intensity(row));
 	o->bound_by = an_bound_name(row->bound);
+	o->has_calls = an_op_calls_known(row);
+	o->calls = o->has_calls ? row->calls : 0;
 }
 
 static void fill_scopes(struct ops_holder *h)

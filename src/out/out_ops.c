@@ -72,6 +72,10 @@ static void json_row(cJSON *o, const struct an_op_row *row, int cat)
 		out_json_add_id(o, "program_id", row->has_program_id, row->program_id);
 	}
 	cJSON_AddNumberToObject(o, "occurrences", (double)row->occurrences);
+	if (an_op_calls_known(row))
+		cJSON_AddNumberToObject(o, "calls", (double)row->calls);
+	else
+		cJSON_AddNullToObject(o, "calls");
 	out_json_add_ns(o, "total_ns", (double)row->total_ps);
 	out_json_add_ns(o, "self_ns", (double)row->self_ps);
 	cJSON_AddNumberToObject(o, "mean_ns", row->occurrences ? (double)row->total_ps / row->occurrences / 1000.0 : 0);
@@ -180,7 +184,7 @@ static int print_machine(FILE *f, enum out_mode mode, const struct an_ops_result
 	static const char *const h[] = {"line", "name", "category", "program_id", "module", "occurrences",
 					"total_ns", "self_ns", "mean_ns", "share", "flops", "model_flops",
 					"bytes_accessed", "flops_per_s", "bytes_per_s", "intensity", "bound_by",
-					"hlo"};
+					"hlo", "calls"};
 	const struct an_op_row *rows;
 	struct out_table t;
 	size_t i, n;
@@ -222,6 +226,10 @@ static int print_machine(FILE *f, enum out_mode mode, const struct an_ops_result
 		out_table_add(&t, "%s", b[4]);
 		out_table_add(&t, "%s", an_bound_name(row->bound) ? an_bound_name(row->bound) : "");
 		out_table_add(&t, "%s", row->hlo && !cat ? row->hlo : "");
+		if (an_op_calls_known(row))
+			out_table_add(&t, "%zu", row->calls);
+		else
+			out_table_add(&t, "%s", "");
 	}
 	ret = out_table_print(&t, f, mode, NULL);
 	out_table_release(&t);
@@ -287,11 +295,11 @@ static void rate_cell(struct out_table *t, double v, int prec)
 static int print_one_table(FILE *f, const struct an_ops_result *r, enum an_op_line line, size_t top,
 			   const struct out_style *st, size_t *shown_rows)
 {
-	static const unsigned char right_op[] = {0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0};
-	static const unsigned char right_cat[] = {0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0};
+	static const unsigned char right_op[] = {0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0};
+	static const unsigned char right_cat[] = {0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0};
 	const struct an_op_row *rows;
-	int cat = grouped(r), ret;
-	const char *h[15];
+	int cat = grouped(r), ret, calls = 0;
+	const char *h[16];
 	char th[3][32];
 	struct out_tcol col[3];
 	struct out_table t;
@@ -308,6 +316,7 @@ static int print_one_table(FILE *f, const struct an_ops_result *r, enum an_op_li
 		row_times(&rows[i], v);
 		for (k = 0; k < 3; k++)
 			out_tcol_add(&col[k], v[k]);
+		calls |= an_op_calls_known(&rows[i]);
 	}
 	out_tcols_share(col, 3);
 	out_tcol_header(&col[0], th[0], sizeof(th[0]), "TOTAL");
@@ -319,6 +328,8 @@ static int print_one_table(FILE *f, const struct an_ops_result *r, enum an_op_li
 		h[nh++] = "PROGRAM";
 	}
 	h[nh++] = "OCC";
+	if (calls)	/* GPU kernels grouped into calls by their scope_range_id (an_op_row) */
+		h[nh++] = "CALLS";
 	h[nh++] = th[0];
 	h[nh++] = th[1];
 	h[nh++] = th[2];
@@ -349,6 +360,10 @@ static int print_one_table(FILE *f, const struct an_ops_result *r, enum an_op_li
 			out_table_add(&t, "%s", b);
 		}
 		out_table_add(&t, "%zu", row->occurrences);
+		if (calls && an_op_calls_known(row))
+			out_table_add(&t, "%zu", row->calls);
+		else if (calls)
+			out_table_add(&t, "%s", "-");
 		row_times(row, v);
 		for (k = 0; k < 3; k++)
 			out_table_add_time(&t, &col[k], v[k]);

@@ -497,6 +497,11 @@ static void put_ops_plane(struct out_bytes *b, const struct an_run_ops_plane *p)
 		put_str_field(b, "module", row->module);
 		put_program(b, row->has_program_id, row->program_id);
 		put_int_field(b, "occurrences", (int64_t)row->occurrences);
+		if (row->line == AN_OP_GPU) {	/* its calls (an_op_row), and kernels without a scope id */
+			put_int_field(b, "calls", (int64_t)row->calls);
+			if (row->kernels_unscoped)
+				put_int_field(b, "unscoped", (int64_t)row->kernels_unscoped);
+		}
 		put_int_field(b, "total_ps", row->total_ps);
 		put_int_field(b, "self_ps", row->self_ps);
 		put_sum(b, "flops", &row->flops);
