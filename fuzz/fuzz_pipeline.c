@@ -555,6 +555,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 				abort();
 			if (an_ops_finish(&pr, &err))
 				abort();
+			/* calls (an_op_row): GPU only, at most the row's kernels with an id, some when it has them */
+			for (m = 0; m < pr.nrows; m++) {
+				const struct an_op_row *row = &pr.rows[m];
+
+				if ((row->line != AN_OP_GPU && (row->calls || row->kernels_unscoped)) ||
+				    row->kernels_unscoped > row->occurrences ||
+				    row->calls > row->occurrences - row->kernels_unscoped ||
+				    (row->line == AN_OP_GPU && !row->calls != (row->kernels_unscoped == row->occurrences))) {
+					fprintf(stderr, "ops: row '%s' (line %d): %zu occurrences, %zu calls, %zu unscoped\n",
+						row->name, (int)row->line, row->occurrences, row->calls, row->kernels_unscoped);
+					abort();
+				}
+			}
 			for (m = 0; m < 4; m++)
 				VAL_FORMAT(modes[m], colour && !m,
 					   out_ops(f, modes[m], &pr, top, &notes, &style[colour && !m]));
