@@ -428,17 +428,10 @@ struct search {
 static int resolve(struct search *s, const struct an_call_span *c, struct an_call_prog *o)
 {
 	const struct evid *ev = s->ev[c->plane];
-	size_t n = s->nev[c->plane], lo = 0, hi = n, i;
+	size_t n = s->nev[c->plane], i;
+	size_t lo = xp_lower_bound_i64(ev, n, sizeof(*ev), offsetof(struct evid, start), c->start);
 	int step, ret;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (ev[mid].start < c->start)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
 	o->state = AN_CALL_PROG_UNKNOWN;
 	for (step = 0; step < 3 && o->state == AN_CALL_PROG_UNKNOWN; step++) {
 		int own = step < 2, direct = !(step & 1);

@@ -228,17 +228,9 @@ static int add_children(struct plane_ctx *c, size_t first, const int32_t *owner)
 		struct an_exec *x = &c->out->execs[i];
 		int64_t end = x->start_ps + x->span_ps;
 		struct merger m = {0};
-		size_t lo = 0, hi = n, k;
+		size_t k = xp_lower_bound_i64(all, n, sizeof(*all), offsetof(struct an_ev_ref, start), x->start_ps);
 
-		while (lo < hi) {
-			size_t mid = lo + (hi - lo) / 2;
-
-			if (all[mid].start < x->start_ps)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		for (k = lo; k < n && all[k].start <= end; k++) {
+		for (; k < n && all[k].start <= end; k++) {
 			const struct xp_event *e = &p->events[all[k].idx];
 
 			if (e->start_ps + e->dur_ps > end || owner[all[k].idx] == (int32_t)i)

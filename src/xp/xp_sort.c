@@ -185,3 +185,21 @@ size_t xp_lower_bound_u64(const void *base, size_t n, size_t size, size_t key_of
 	}
 	return lo;
 }
+
+size_t xp_lower_bound_i64(const void *base, size_t n, size_t size, size_t key_off, int64_t key)
+{
+	const unsigned char *b = base;
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		int64_t k;
+
+		memcpy(&k, b + mid * size + key_off, sizeof(k));
+		if (k < key)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}

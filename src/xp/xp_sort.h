@@ -30,6 +30,8 @@ int xp_sort_doubles(double *v, size_t n);
  * byte key_off of each, whose key is at least key; n when none is.
  */
 size_t xp_lower_bound_u64(const void *base, size_t n, size_t size, size_t key_off, uint64_t key);
+/* The same by an int64 key. */
+size_t xp_lower_bound_i64(const void *base, size_t n, size_t size, size_t key_off, int64_t key);
 
 /*
  * Three-way comparisons for qsort comparators: -1, 0 or 1 as a is below,
