@@ -567,6 +567,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 						row->name, (int)row->line, row->occurrences, row->calls, row->kernels_unscoped);
 					abort();
 				}
+				/*
+				 * costs from the HLO: GPU rows only; costed ones of known calls,
+				 * their FLOPs or bytes known (or overflowed) from it, a reason
+				 * exactly where the FLOPs are not
+				 */
+				if ((row->cost && row->line != AN_OP_GPU) ||
+				    (row->cost == AN_OP_COST_HLO &&
+				     (!an_op_calls_known(row) || (!row->flops.n && !row->bytes.n) ||
+				      (row->flops.n && row->flops.n != row->occurrences) ||
+				      !row->cost_why != !!row->flops.n)) ||
+				    (row->cost == AN_OP_COST_UNKNOWN && !row->cost_why) ||
+				    (row->cost == AN_OP_COST_NO_INSTR && row->cost_why)) {
+					fprintf(stderr, "ops: row '%s': cost %d, why %s, flops n %zu, bytes n %zu\n", row->name,
+						(int)row->cost, row->cost_why ? row->cost_why : "-", row->flops.n, row->bytes.n);
+					abort();
+				}
 			}
 			for (m = 0; m < 4; m++)
 				VAL_FORMAT(modes[m], colour && !m,

@@ -52,7 +52,7 @@ extern "C" {
 #endif
 
 #define XPLANE_STAT_VERSION_MAJOR 0
-#define XPLANE_STAT_VERSION_MINOR 3
+#define XPLANE_STAT_VERSION_MINOR 4
 #define XPLANE_STAT_VERSION_PATCH 0
 /* MAJOR * 10000 + MINOR * 100 + PATCH: 300 for 0.3.0. */
 #define XPLANE_STAT_VERSION_NUMBER                                                                 \
@@ -453,6 +453,28 @@ struct xps_op {
 	 */
 	uint64_t calls;
 	int has_calls;
+	/*
+	 * Where flops and bytes_accessed come from: "trace" (its events'
+	 * stats, as TPUs write them), "hlo" (GPU rows, which carry none: the
+	 * cost its instruction's shapes give per call, times its calls; see
+	 * xps_ops_gpu_cost), or NULL (neither).
+	 */
+	const char *cost_from;
+};
+
+/*
+ * GPU rows (after pooling) by how their FLOPs and bytes were looked up in
+ * the HLO their trace carries: costed ("hlo"; of them without_flops
+ * with bytes but no FLOPs), calls not known (kernels
+ * without a scope_range_id: nothing to multiply the cost per call by), not
+ * in their module's HLO (or no HLO), or an instruction the cost model does
+ * not know. not_known: the first 8 things it did not know (an opcode, a
+ * custom-call target), also of rows costed with bytes but no FLOPs.
+ */
+struct xps_ops_gpu_cost {
+	uint64_t ops_from_hlo, without_flops, calls_unknown, not_in_hlo, cost_unknown;
+	const char *const *not_known;
+	size_t nnot_known;
 };
 
 struct xps_ops_line {
@@ -500,6 +522,7 @@ struct xps_ops {
 	size_t nsources;
 	int has_hlo;			/* by_scope or by_source: hlo below is filled */
 	struct xps_ops_hlo hlo;
+	struct xps_ops_gpu_cost gpu_cost;
 	const char *const *warnings;	/* what the command warns of for these traces (see Warnings) */
 	size_t nwarnings;
 };

@@ -1367,6 +1367,102 @@ static void synth_ops_gpu_calls(const char *dir)
 }
 
 /*
+ * GPU ops costed from their HLO (EXPECTED.md section 17d): jit_mm(5)'s HLO
+ * on the metadata plane (a cuBLAS GEMM with its workspace, a loop fusion
+ * of an add, an add, a custom call the cost model does not know), kernels
+ * with scope_range_ids on a GPU plane whose stats derive its peaks (2 SMs
+ * of compute capability 9.0 at 1 GHz: 8.192 TFLOP/s; 1000 GB/s).
+ */
+static void synth_ops_gpu_cost(const char *dir)
+{
+	static const int64_t d_a[] = {64, 32}, d_b[] = {32, 16}, d_c[] = {64, 16}, d_ws[] = {1024}, d_v[] = {256};
+	static const int64_t gemm_ops[] = {1, 2}, add_ops[] = {4, 5}, fadd_ops[] = {10, 11}, cc_ops[] = {4};
+	static const int64_t calls_fadd[] = {2};
+	static const struct {
+		const char *op;
+		int64_t scope;	/* -1: none */
+		int64_t start_us, dur_us;
+	} k[] = {
+		{"custom-call.1", 1, 0, 1}, {"custom-call.1", 1, 2, 1}, {"custom-call.1", 2, 4, 1},
+		{"custom-call.1", 2, 6, 1}, {"fusion.1", 3, 10, 2}, {"fusion.1", 4, 12, 2}, {"fusion.1", 5, 14, 2},
+		{"custom-call.2", 6, 20, 1}, {"odd.1", 7, 22, 1}, {"add.3", -1, 24, 1},
+	};
+	static const char gemm_config[] =
+		"{\"gemm_backend_config\":{\"dot_dimension_numbers\":{\"lhs_contracting_dimensions\":[\"1\"],"
+		"\"rhs_contracting_dimensions\":[\"0\"],\"lhs_batch_dimensions\":[],\"rhs_batch_dimensions\":[]}}}";
+	XSpace *sp = gen_space_new(NULL);
+	struct gen_plane g, md;
+	XLine *st;
+	XEvent *ev;
+	Xla__HloModuleProto *m = gen_hlo_module("jit_mm", "main", 1);
+	Xla__HloComputationProto *c;
+	Xla__HloInstructionProto *i;
+	Xla__ShapeProto *tup = gen_alloc(sizeof(*tup)), **parts = gen_alloc(2 * sizeof(*parts));
+	struct gen_bytes hlo;
+	size_t n;
+
+	c = gen_hlo_comp(m, "fused_add", 2, 12);
+	gen_hlo_instr(c, "p0", "parameter", 10, 11, 1, d_v);
+	i = gen_hlo_instr(c, "p1", "parameter", 11, 11, 1, d_v);
+	i->parameter_number = 1;
+	i = gen_hlo_instr(c, "add.0", "add", 12, 11, 1, d_v);
+	gen_hlo_refs(i, 2, fadd_ops, 0, NULL);
+	c = gen_hlo_comp(m, "main", 1, 6);
+	gen_hlo_instr(c, "a", "parameter", 1, 16, 2, d_a);
+	i = gen_hlo_instr(c, "b", "parameter", 2, 16, 2, d_b);
+	i->parameter_number = 1;
+	i = gen_hlo_instr(c, "custom-call.1", "custom-call", 3, 16, 2, d_c);
+	/* its shape the tuple (bf16[64,16], s8[1024]): the result and the workspace */
+	xla__shape_proto__init(tup);
+	tup->element_type = 13;	/* TUPLE */
+	parts[0] = i->shape;
+	parts[1] = gen_alloc(sizeof(**parts));
+	xla__shape_proto__init(parts[1]);
+	parts[1]->element_type = 2;	/* S8 */
+	parts[1]->n_dimensions = 1;
+	parts[1]->dimensions = gen_alloc(sizeof(int64_t));
+	memcpy(parts[1]->dimensions, d_ws, sizeof(d_ws));
+	tup->n_tuple_shapes = 2;
+	tup->tuple_shapes = parts;
+	i->shape = tup;
+	i->custom_call_target = xstrdup("__cublas$gemm");
+	i->backend_config.data = (uint8_t *)xstrdup(gemm_config);
+	i->backend_config.len = strlen(gemm_config);
+	gen_hlo_refs(i, 2, gemm_ops, 0, NULL);
+	i = gen_hlo_instr(c, "x", "parameter", 4, 11, 1, d_v);
+	i->parameter_number = 2;
+	i = gen_hlo_instr(c, "y", "parameter", 5, 11, 1, d_v);
+	i->parameter_number = 3;
+	i = gen_hlo_instr(c, "fusion.1", "fusion", 6, 11, 1, d_v);
+	i->fusion_kind = xstrdup("kLoop");
+	gen_hlo_refs(i, 2, add_ops, 1, calls_fadd);
+	i = gen_hlo_instr(c, "custom-call.2", "custom-call", 7, 11, 1, d_v);
+	i->custom_call_target = xstrdup("__my$kernel");
+	gen_hlo_refs(i, 1, cc_ops, 0, NULL);
+	i = gen_hlo_instr(c, "add.3", "add", 8, 11, 1, d_v);
+	gen_hlo_refs(i, 2, add_ops, 0, NULL);
+	hlo = gen_hlo_pack(m);
+	md = gen_plane_add(sp, 99, "/host:metadata", 0);
+	gen_md_bytes(&md, "jit_mm(5)", "Hlo Proto", &hlo);
+	free(hlo.p);
+
+	g = gen_plane_add(sp, 1, "/device:GPU:0", 1000);
+	gen_plane_i64(&g, "core_count", 2);
+	gen_plane_i64(&g, "clock_rate", 1000000);	/* kHz */
+	gen_plane_i64(&g, "compute_cap_major", 9);
+	gen_plane_i64(&g, "compute_cap_minor", 0);
+	gen_plane_i64(&g, "memory_bandwidth", 1000000000000);
+	st = gen_line_add(&g, 1, "Stream #1(Kernel)", 1000);
+	for (n = 0; n < sizeof(k) / sizeof(k[0]); n++) {
+		ev = kernel(&g, st, "kern", "jit_mm", 5, US(k[n].start_us), US(k[n].dur_us));
+		gen_ev_str(&g, ev, "hlo_op", k[n].op);
+		if (k[n].scope >= 0)
+			gen_ev_i64(&g, ev, "scope_range_id", k[n].scope);
+	}
+	gen_space_write(sp, dir, "ops_gpu_cost.xplane.pb");
+}
+
+/*
  * Scenario 17 (the ops command): TPU:0 with peak stats (100 TFLOP/s,
  * 50 GB/s), an XLA Modules event, nested ops, a partial overlap, a negative
  * flops stat and an Async XLA Ops line; TPU:1 with no peaks but a chip the
@@ -1430,6 +1526,7 @@ static void synth_ops(const char *dir)
 	gen_ev_add(&g, st, "MemcpyH2D", US(50), US(2));
 	gen_space_write(sp, dir, "ops_gpu.xplane.pb");
 	synth_ops_gpu_calls(dir);
+	synth_ops_gpu_cost(dir);
 }
 
 /*

@@ -339,6 +339,11 @@ void gen_plane_f64(struct gen_plane *p, const char *name, double val)
 	set_f64(gen_stat_new(p, &p->xp->n_stats, &p->xp->stats, name), val);
 }
 
+void gen_plane_i64(struct gen_plane *p, const char *name, int64_t val)
+{
+	set_i64(gen_stat_new(p, &p->xp->n_stats, &p->xp->stats, name), val);
+}
+
 void gen_plane_str(struct gen_plane *p, const char *name, const char *val)
 {
 	set_str(gen_stat_new(p, &p->xp->n_stats, &p->xp->stats, name), val);

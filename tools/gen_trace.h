@@ -93,6 +93,7 @@ void gen_hlo_meta(Xla__HloInstructionProto *i, const char *op_name, const char *
 void gen_hlo_refs(Xla__HloInstructionProto *i, size_t nops, const int64_t *ops, size_t ncalls, const int64_t *calls);
 struct gen_bytes gen_hlo_pack(Xla__HloModuleProto *m);
 void gen_plane_f64(struct gen_plane *p, const char *name, double val);
+void gen_plane_i64(struct gen_plane *p, const char *name, int64_t val);
 void gen_plane_str(struct gen_plane *p, const char *name, const char *val);
 
 /* The wire bytes of sp (or of one plane alone); frees the message. */

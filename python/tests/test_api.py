@@ -244,7 +244,7 @@ def ops_doc(doc):
     return doc
 
 
-OPS_TRACES = REAL_TRACES + [os.path.join(SYNTH, "ops_tpu.xplane.pb"), os.path.join(SYNTH, "ops_gpu.xplane.pb")]
+OPS_TRACES = REAL_TRACES + [os.path.join(SYNTH, f"ops_{n}.xplane.pb") for n in ("tpu", "gpu", "gpu_cost")]
 
 
 @pytest.mark.parametrize("path", OPS_TRACES, ids=[os.path.basename(p) for p in OPS_TRACES])
@@ -284,6 +284,19 @@ def test_ops_by_hlo_like_json(path, by):
     rc, doc, err = command("ops", "--json", "--by", by, "--top", "1", path)
     assert rc == 0, err
     assert as_json(xplane_stat.ops(path, by=by, top=1)) == ops_doc(doc)
+
+
+def test_ops_gpu_cost():
+    """GPU ops costed from their HLO (tests/synth/EXPECTED.md 17d), worked by hand."""
+    doc = xplane_stat.ops(os.path.join(SYNTH, "ops_gpu_cost.xplane.pb"))
+    rows = {r["name"]: r for r in doc["ops"]}
+    assert (rows["custom-call.1"]["flops"], rows["custom-call.1"]["bytes_accessed"]) == (131072, 14336)
+    assert (rows["fusion.1"]["flops"], rows["fusion.1"]["bytes_accessed"]) == (768, 9216)
+    assert rows["custom-call.1"]["bound_by"] == "compute" and rows["fusion.1"]["bound_by"] == "memory"
+    assert [rows[n]["cost_from"] for n in ("custom-call.1", "fusion.1", "custom-call.2", "odd.1", "add.3")] == \
+        ["hlo", "hlo", "hlo", None, None]
+    assert doc["gpu_cost"] == {"ops_from_hlo": 3, "without_flops": 1, "calls_unknown": 1, "not_in_hlo": 1,
+                               "cost_unknown": 0, "not_known": ["__my$kernel"]}
 
 
 def test_ops_usage():

@@ -36,7 +36,7 @@ _UNITS = {"ps": 1, "ns": 1e3, "us": 1e6, "ms": 1e9, "s": 1e12}
 
 
 def version():
-    """The library's version, as "0.3.0"."""
+    """The library's version, as "0.4.0"."""
     return _lib.lib().xps_version_string().decode()
 
 
@@ -300,7 +300,8 @@ def _op_row(r, cat):
                 "model_flops": _int_or_none(r.has_model_flops, r.model_flops),
                 "bytes_accessed": _int_or_none(r.has_bytes_accessed, r.bytes_accessed),
                 "flops_per_s": _num_or_none(r.flops_per_s), "bytes_per_s": _num_or_none(r.bytes_per_s),
-                "intensity": _num_or_none(r.intensity), "bound_by": _dec(r.bound_by)})
+                "intensity": _num_or_none(r.intensity), "bound_by": _dec(r.bound_by),
+                "cost_from": _dec(r.cost_from)})
     return row
 
 
@@ -339,8 +340,10 @@ def ops(paths, *, device=None, by="op", sort="time", top=None, threads=0):
     """HLO ops as `xplane-stat ops --json` gives them (its document, less its
     warnings): "lines", "devices", the counts, and "ops" (a row per op, module
     and program: occurrences, total_ns, self_ns, mean_ns, share, flops,
-    bytes_accessed, flops_per_s, bytes_per_s, intensity, bound_by; grouped by
-    line kind, each sorted by sort: time, self, flops or bytes); by="category"
+    bytes_accessed, flops_per_s, bytes_per_s, intensity, bound_by, and
+    cost_from: "trace", or "hlo" for GPU ops costed from their HLO's shapes,
+    counted in "gpu_cost"; grouped by line kind, each sorted by sort: time,
+    self, flops or bytes); by="category"
     adds "categories", by="source" "sources" (a row per source line) and
     "hlo" (where the ops were found in the HLO the traces carry). by="scope"
     gives instead "self_ns", "hlo" and "scopes", the tree of name scopes in
@@ -372,6 +375,9 @@ def ops(paths, *, device=None, by="op", sort="time", top=None, threads=0):
                    "top_op": _dec(x.top_op), "top_op_module": _dec(x.top_op_module),
                    "top_op_program_id": _int_or_none(x.has_top_op_program_id, x.top_op_program_id)}
                   for x in (o.scopes[i] for i in range(o.nscopes))]
+        gc = o.gpu_cost
+        gpu_cost = {**_fields(gc, "ops_from_hlo without_flops calls_unknown not_in_hlo cost_unknown"),
+                    "not_known": [_dec(gc.not_known[i]) for i in range(gc.nnot_known)]}
         hlo = _fields(o.hlo, "ops found found_without_op_name not_in_hlo without_hlo modules "
                              "modules_not_decoded inputs_without_hlo") if o.has_hlo else None
         if by == "scope":
@@ -382,6 +388,7 @@ def ops(paths, *, device=None, by="op", sort="time", top=None, threads=0):
                    **_fields(o, "inputs"), "lines": lines, "devices": devices,
                    **_fields(o, "stray_end_events partial_overlaps odd_values overflowed_sums partial_sums "
                                 "kernels_without_hlo_op"),
+                   "gpu_cost": gpu_cost,
                    "ops": rows if by in ("category", "source") else _within_top(rows, top)}
             if by == "category":
                 doc["categories"] = _within_top(cats, top)

@@ -179,7 +179,14 @@ class _Op(ctypes.Structure):
         (f, ctypes.c_uint64) for f in ("flops", "model_flops", "bytes_accessed")] + [
         (f, ctypes.c_int) for f in ("has_flops", "has_model_flops", "has_bytes_accessed")] + [
         (f, ctypes.c_double) for f in ("flops_per_s", "bytes_per_s", "intensity")] + [
-        ("bound_by", ctypes.c_char_p), ("calls", ctypes.c_uint64), ("has_calls", ctypes.c_int)]
+        ("bound_by", ctypes.c_char_p), ("calls", ctypes.c_uint64), ("has_calls", ctypes.c_int),
+        ("cost_from", ctypes.c_char_p)]
+
+
+class _OpsGpuCost(ctypes.Structure):
+    _fields_ = [(f, ctypes.c_uint64) for f in ("ops_from_hlo", "without_flops", "calls_unknown", "not_in_hlo",
+                                               "cost_unknown")] + [
+        ("not_known", ctypes.POINTER(ctypes.c_char_p)), ("nnot_known", ctypes.c_size_t)]
 
 
 class _OpsLine(ctypes.Structure):
@@ -217,7 +224,7 @@ class _Ops(ctypes.Structure):
                                         "overflowed_sums", "partial_sums", "kernels_without_hlo_op")] + [
         ("scopes", ctypes.POINTER(_OpsScope)), ("nscopes", ctypes.c_size_t), ("scopes_self_ns", ctypes.c_double),
         ("sources", ctypes.POINTER(_Op)), ("nsources", ctypes.c_size_t), ("has_hlo", ctypes.c_int),
-        ("hlo", _OpsHlo)] + _WARNINGS
+        ("hlo", _OpsHlo), ("gpu_cost", _OpsGpuCost)] + _WARNINGS
 
 
 class _MemoryOpts(ctypes.Structure):
@@ -399,7 +406,7 @@ def _load():
 
 
 # The library's structs these definitions mirror: its major and minor version (0.2: ops by scope).
-_LAYOUT = 300
+_LAYOUT = 400
 
 
 def _declare(lib):

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "an_cost.h"
 #include "an_exec.h"
 #include "an_functions.h"
 #include "an_hlo.h"
@@ -140,6 +141,7 @@ static void row_free(struct an_op_row *row)
 	free(row->hlo);
 	free(row->category);
 	free(row->module);
+	free(row->cost_why);
 }
 
 void an_ops_release(struct an_ops_result *r)
@@ -202,6 +204,8 @@ static void row_add(struct an_op_row *d, const struct an_op_row *s)
 	sum_merge(&d->flops, &s->flops);
 	sum_merge(&d->model_flops, &s->model_flops);
 	sum_merge(&d->bytes, &s->bytes);
+	if (s->cost > d->cost)
+		d->cost = s->cost;
 }
 
 /* A count (flops, bytes): 0 and *out, or -1 for a negative, non-integral or non-numeric value. */
@@ -1039,7 +1043,51 @@ struct join_pick {
 	size_t row;
 };
 
-/* Each row not yet found in an HLO looked up in t's (opts.hlo). */
+/* Whether a row's cost is to come from the HLO: a GPU row the trace gives no FLOPs and no bytes. */
+static int wants_cost(const struct an_op_row *row)
+{
+	return row->line == AN_OP_GPU && row->cost == AN_OP_COST_UNSET && !row->flops.n && !row->bytes.n;
+}
+
+/*
+ * A GPU row's FLOPs and bytes: its instruction's (ins, of m; NULL: none)
+ * cost per call times its calls, where the calls are known. -1 when out of
+ * memory.
+ */
+static int row_cost(struct an_op_row *row, const struct xp_hlo_module *m, const struct xp_hlo_instr *ins)
+{
+	struct an_cost c;
+	uint64_t v;
+
+	if (!ins) {
+		row->cost = AN_OP_COST_NO_INSTR;
+		return 0;
+	}
+	if (an_cost_of(m, ins, &c))
+		return -1;
+	if (!c.flops_known && !c.bytes_known)
+		row->cost = AN_OP_COST_UNKNOWN;
+	else if (!an_op_calls_known(row))
+		row->cost = AN_OP_COST_NO_CALLS;
+	else
+		row->cost = AN_OP_COST_HLO;
+	if (!c.flops_known && !(row->cost_why = strdup(c.unknown)))
+		return -1;
+	if (row->cost != AN_OP_COST_HLO)
+		return 0;
+	if (c.flops_known)
+		row->flops = (struct an_sum){c.flops * row->calls, row->occurrences,
+					     __builtin_mul_overflow(c.flops, (uint64_t)row->calls, &v)};
+	if (c.bytes_known)
+		row->bytes = (struct an_sum){c.bytes * row->calls, row->occurrences,
+					     __builtin_mul_overflow(c.bytes, (uint64_t)row->calls, &v)};
+	return 0;
+}
+
+/*
+ * Each row not yet joined looked up in t's HLO: for its scope and source
+ * (opts.hlo), and a GPU row for its cost (row_cost).
+ */
 static int join_hlo(struct an_ops_result *r, struct xp_trace *t, struct xp_err *err)
 {
 	struct an_hlo_set s = {0};
@@ -1057,11 +1105,12 @@ static int join_hlo(struct an_ops_result *r, struct xp_trace *t, struct xp_err *
 		struct an_op_row *row = &r->rows[i];
 		struct an_hlo_entry *e;
 
-		if (row->hlo_state >= AN_OP_HLO_NO_MODULE)
-			continue;	/* joined already (a result is joined once per input: an_ops_add) */
+		if (row->hlo_state >= AN_OP_HLO_NO_MODULE || (!r->opts.hlo && !wants_cost(row)))
+			continue;	/* joined already (a result is joined once per input: an_ops_add), or not wanted */
 		if ((e = an_hlo_lookup(&s, row->module, row->program_id, row->has_program_id)))
 			pick[n++] = (struct join_pick){(uint64_t)(e - s.e), i};
-		else if (row_hlo_set(r, row, AN_OP_HLO_NO_MODULE, NULL, NULL))
+		else if (row_hlo_set(r, row, AN_OP_HLO_NO_MODULE, NULL, NULL) ||
+			 (wants_cost(row) && row_cost(row, NULL, NULL)))
 			goto nomem;
 	}
 	/* module by module, each decoded once and let go before the next */
@@ -1084,7 +1133,7 @@ static int join_hlo(struct an_ops_result *r, struct xp_trace *t, struct xp_err *
 			ret = row_hlo_set(r, row, ins ? AN_OP_HLO_FOUND : m ? AN_OP_HLO_NOT_FOUND : AN_OP_HLO_NO_MODULE,
 					  ins ? ins->op_name : NULL, src);
 			free(src);
-			if (ret)
+			if (ret || (wants_cost(row) && row_cost(row, m, ins)))
 				goto nomem;
 		}
 		an_hlo_forget(e);
@@ -1105,18 +1154,24 @@ int an_ops_add(struct an_ops_result *r, struct xp_trace *t, struct xp_err *err)
 	struct an_ops_result one;
 	int ret;
 
-	if (r->opts.hlo) {
-		/*
-		 * Joined alone, then pooled as merge pools inputs: an op is
-		 * looked up in its own trace's HLO only, whatever came before.
-		 */
-		an_ops_init(&one, &r->opts);
-		if (!(ret = an_ops_add_plain(&one, t, err)) && !(ret = join_hlo(&one, t, err)))
-			ret = an_ops_merge(r, &one, err);
-		an_ops_release(&one);
-		return ret;
-	}
-	return an_ops_add_plain(r, t, err);
+	/*
+	 * Joined alone, then pooled as merge pools inputs: an op is looked up
+	 * in its own trace's HLO only, whatever came before.
+	 */
+	an_ops_init(&one, &r->opts);
+	if (!(ret = an_ops_add_plain(&one, t, err)) && !(ret = an_ops_join(&one, t, err)))
+		ret = an_ops_merge(r, &one, err);
+	an_ops_release(&one);
+	return ret;
+}
+
+int an_ops_join(struct an_ops_result *r, struct xp_trace *t, struct xp_err *err)
+{
+	size_t i;
+
+	for (i = 0; i < r->nrows && !r->opts.hlo && !wants_cost(&r->rows[i]); i++)
+		;
+	return i < r->nrows ? join_hlo(r, t, err) : 0;	/* nothing to look up: the metadata plane left unread */
 }
 
 /* ---- pooling and finishing -------------------------------------------------- */
@@ -1173,6 +1228,12 @@ int an_ops_merge(struct an_ops_result *dst, const struct an_ops_result *src, str
 			return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
 		ridge_join(d, s->ridge, s->ridge_differs, is_new);
 		row_add(d, s);
+		/* of two reasons the smaller, so that pooling in any order gives the same */
+		if (s->cost_why && (!d->cost_why || strcmp(s->cost_why, d->cost_why) < 0)) {
+			free(d->cost_why);
+			if (!(d->cost_why = strdup(s->cost_why)))
+				return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
+		}
 		if (hlo_better(s, d) && row_hlo_set(dst, d, s->hlo_state, s->scope, s->source))
 			return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
 	}
@@ -1188,6 +1249,13 @@ static int ends_with(const char *s, const char *suffix)
 	size_t n = s ? strlen(s) : 0, k = strlen(suffix);
 
 	return n >= k && !strcmp(s + n - k, suffix);
+}
+
+const char *an_op_cost_from(const struct an_op_row *row)
+{
+	if (row->cost == AN_OP_COST_HLO)
+		return "hlo";
+	return row->flops.n || row->model_flops.n || row->bytes.n ? "trace" : NULL;
 }
 
 int an_op_timed_work(const struct an_op_row *row)
@@ -1307,6 +1375,27 @@ static void row_notes(struct an_ops_result *r, const struct an_op_row *row)
 	r->ridge_differs += row->ridge_differs && row->ridge > 0;
 }
 
+/* The rows per cost state, and the first distinct reasons the cost model gave (rows sorted). */
+static void cost_counts(struct an_ops_result *r)
+{
+	size_t i, k;
+
+	memset(r->cost, 0, sizeof(r->cost));
+	r->ncost_what = r->cost_no_flops = 0;
+	for (i = 0; i < r->nrows; i++) {
+		const struct an_op_row *row = &r->rows[i];
+
+		r->cost[row->cost]++;
+		r->cost_no_flops += row->cost == AN_OP_COST_HLO && !an_sum_known(&row->flops, row->occurrences);
+		if (!row->cost_why || r->ncost_what == AN_OPS_COST_WHAT)
+			continue;
+		for (k = 0; k < r->ncost_what && strcmp(r->cost_what[k], row->cost_why); k++)
+			;
+		if (k == r->ncost_what)
+			r->cost_what[r->ncost_what++] = row->cost_why;
+	}
+}
+
 /* A row's group: its category, or (by_source) its source line. */
 static const char *group_of(const struct an_op_row *row, int by_source)
 {
@@ -1423,6 +1512,7 @@ int an_ops_finish(struct an_ops_result *r, struct xp_err *err)
 	if (r->opts.by_source && build_groups(r, 1, &r->sources, &r->nsources))
 		return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
 	finish_rows(r, r->rows, r->nrows);
+	cost_counts(r);
 	finish_rows(r, r->cats, r->ncats);
 	finish_rows(r, r->sources, r->nsources);
 	if (r->opts.by_scope && build_scopes(r))

@@ -20,7 +20,9 @@
  *
  * GPU (no such line): kernels (an_event_kind) on the "Stream #" lines that
  * carry an hlo_op stat, grouped by (hlo_module, program_id, hlo_op); self
- * time is total time (kernels of a stream do not nest).
+ * time is total time (kernels of a stream do not nest). Kernels carry no
+ * flops or bytes: an_ops_join gives a row its instruction's cost per call
+ * (an_cost.h, from the HLO its trace carries) times its calls.
  *
  * Stray ends (xp_stray.h), per line (on GPU over the stream lines together),
  * are left out and counted. flops, model_flops and bytes_accessed are summed
@@ -80,6 +82,19 @@ enum an_op_hlo {
 	AN_OP_HLO_FOUND,
 };
 
+/*
+ * How a GPU row's FLOPs and bytes were looked up in the HLO (an_ops_join),
+ * in the order pooled rows keep the greatest.
+ */
+enum an_op_cost {
+	AN_OP_COST_UNSET,	/* not looked up: not a GPU row, or the trace gave them */
+	AN_OP_COST_NO_INSTR,	/* no instruction: no HLO for its module, or not in it */
+	AN_OP_COST_NO_CALLS,	/* its calls unknown: nothing to multiply the cost per call by */
+	AN_OP_COST_UNKNOWN,	/* the cost model does not know its instruction */
+	AN_OP_COST_HLO,		/* from the HLO: its instruction's cost per call times its calls */
+};
+#define AN_OP_COST_LAST AN_OP_COST_HLO
+
 /* The scope label of ops without one: by how they were joined. */
 #define AN_SCOPE_NO_HLO "(no HLO)"
 #define AN_SCOPE_NOT_IN_HLO "(not in HLO)"
@@ -125,6 +140,13 @@ struct an_op_row {
 	/* opts.hlo: its instruction's op_name ("" when it has none) and "file:line" (NULL: none), the result's */
 	enum an_op_hlo hlo_state;
 	const char *scope, *source;
+	/*
+	 * GPU: how its flops and bytes were looked up in the HLO (an_ops_join);
+	 * cost_why (owned; NULL in groups) what the cost model does not know
+	 * of its instruction (an_cost.unknown), where it does not know all.
+	 */
+	enum an_op_cost cost;
+	char *cost_why;
 };
 
 struct an_ops_device {
@@ -160,6 +182,18 @@ struct an_ops_result {
 	size_t ridge_differs;	/* rows over devices of different peaks: no bound */
 	/* opts.hlo: modules found (and of them not decoded), inputs that carried none */
 	size_t hlo_modules, hlo_failed, hlo_inputs_without;
+	/*
+	 * After finish: the rows per an_op_cost (cost[AN_OP_COST_HLO] rows
+	 * costed from the HLO), and the first AN_OPS_COST_WHAT distinct
+	 * cost_why of the rows in their order (rows' strings): what the cost
+	 * model did not know of rows costed without FLOPs, and of rows it
+	 * could not cost.
+	 */
+	size_t cost[AN_OP_COST_LAST + 1];
+	size_t cost_no_flops;	/* of cost[AN_OP_COST_HLO], rows with bytes but no FLOPs */
+#define AN_OPS_COST_WHAT 8
+	const char *cost_what[AN_OPS_COST_WHAT];
+	size_t ncost_what;
 	/*
 	 * After finish, opts.by_scope: the scope tree (an_scope.h) of the
 	 * sync and GPU ops' self time (Async XLA Ops left out: they overlap
@@ -239,6 +273,16 @@ void an_ops_hlo_count(const struct an_ops_result *r, struct an_ops_hlo_counts *c
 /* The scope tree's total (its roots' totals, saturating): the sync and GPU ops' self time. */
 int64_t an_ops_scopes_total(const struct an_ops_result *r);
 
+/*
+ * Looks r's rows up in t's HLO (an input's rows, before they are pooled:
+ * an_ops_add does so for each input): each row for its scope and source
+ * when opts.hlo, and each GPU row the trace gives no FLOPs or bytes for
+ * its cost (cost_hlo), whatever the options. The metadata plane is read
+ * only when some row is to be looked up. 0, or a negative xp_errcode
+ * with err filled.
+ */
+int an_ops_join(struct an_ops_result *r, struct xp_trace *t, struct xp_err *err);
+
 /* Counts each of r's op rows in the module of s it ran in (an_hlo_mark_op). 0, or -1 when out of memory. */
 struct an_hlo_set;
 int an_ops_mark_hlo(const struct an_ops_result *r, struct an_hlo_set *s);
@@ -258,6 +302,8 @@ void an_ops_release(struct an_ops_result *r);
  * transfer's bytes by it gave copy-start 907 million GB/s.
  */
 int an_op_timed_work(const struct an_op_row *row);
+/* Where a row's flops and bytes come from: "hlo" (AN_OP_COST_HLO), "trace" (its events' stats), or NULL (none). */
+const char *an_op_cost_from(const struct an_op_row *row);
 double an_op_flops_per_s(const struct an_op_row *row);
 double an_op_bytes_per_s(const struct an_op_row *row);
 double an_op_intensity(const struct an_op_row *row);

@@ -1065,6 +1065,12 @@ static int parse_op_row(struct pctx *c, const cJSON *o, struct an_ops_result *tm
 		row->calls = (size_t)calls;
 		row->kernels_unscoped = (size_t)unscoped;
 	}
+	if (row->line == AN_OP_GPU) {	/* a line written before costs has none: not looked up */
+		if ((ret = count_int(c, o, "cost", AN_OP_COST_UNSET, AN_OP_COST_LAST, &x)) ||
+		    (ret = field_str(c, o, "cost_why", 1, &row->cost_why)))
+			return ret;
+		row->cost = (enum an_op_cost)x;
+	}
 	if ((ret = field_int(c, o, "total_ps", 0, INT64_MAX, &row->total_ps)) ||
 	    (ret = field_int(c, o, "self_ps", 0, row->total_ps, &row->self_ps)) ||
 	    (ret = field_sum(c, o, "flops", row->occurrences, &row->flops)) ||

@@ -59,6 +59,7 @@ static void fill_row(struct xps_op *o, const struct an_op_row *row, int cat)
 	o->bound_by = an_bound_name(row->bound);
 	o->has_calls = an_op_calls_known(row);
 	o->calls = o->has_calls ? row->calls : 0;
+	o->cost_from = an_op_cost_from(row);
 }
 
 static void fill_scopes(struct ops_holder *h)
@@ -145,6 +146,9 @@ static int fill(struct ops_holder *h, struct xp_err *err)
 	o->scopes = h->scopes;
 	o->nscopes = r->nscopes;
 	o->scopes_self_ns = api_ns((double)an_ops_scopes_total(r));
+	o->gpu_cost = (struct xps_ops_gpu_cost){r->cost[AN_OP_COST_HLO], r->cost_no_flops, r->cost[AN_OP_COST_NO_CALLS],
+						r->cost[AN_OP_COST_NO_INSTR], r->cost[AN_OP_COST_UNKNOWN],
+						r->cost_what, r->ncost_what};
 	if ((o->has_hlo = r->opts.hlo)) {
 		struct an_ops_hlo_counts c;
 

@@ -87,6 +87,7 @@ static void json_row(cJSON *o, const struct an_op_row *row, int cat)
 	json_num(o, "bytes_per_s", an_op_bytes_per_s(row));
 	json_num(o, "intensity", an_op_intensity(row));
 	out_json_add_str_or_null(o, "bound_by", an_bound_name(row->bound));
+	out_json_add_str_or_null(o, "cost_from", an_op_cost_from(row));
 }
 
 /* "name": the n rows (categories when cat) within top of their line kind. */
@@ -154,6 +155,7 @@ static int print_json(FILE *f, const struct an_ops_result *r, size_t top, const 
 	cJSON_AddNumberToObject(doc, "partial_sums", (double)r->partial_sums);
 	cJSON_AddNumberToObject(doc, "kernels_without_hlo_op", (double)r->kernels_no_op);
 	out_ops_hlo_json(doc, r);
+	out_ops_cost_json(doc, r);
 	add_rows_json(doc, "ops", r->rows, r->nrows, grouped(r) ? 0 : top, 0);
 	if (r->opts.by_category)
 		add_rows_json(doc, "categories", r->cats, r->ncats, top, 1);
@@ -184,7 +186,7 @@ static int print_machine(FILE *f, enum out_mode mode, const struct an_ops_result
 	static const char *const h[] = {"line", "name", "category", "program_id", "module", "occurrences",
 					"total_ns", "self_ns", "mean_ns", "share", "flops", "model_flops",
 					"bytes_accessed", "flops_per_s", "bytes_per_s", "intensity", "bound_by",
-					"hlo", "calls"};
+					"hlo", "calls", "cost_from"};
 	const struct an_op_row *rows;
 	struct out_table t;
 	size_t i, n;
@@ -230,6 +232,7 @@ static int print_machine(FILE *f, enum out_mode mode, const struct an_ops_result
 			out_table_add(&t, "%zu", row->calls);
 		else
 			out_table_add(&t, "%s", "");
+		out_table_add(&t, "%s", an_op_cost_from(row) ? an_op_cost_from(row) : "");
 	}
 	ret = out_table_print(&t, f, mode, NULL);
 	out_table_release(&t);
@@ -493,6 +496,7 @@ static int print_table(FILE *f, const struct an_ops_result *r, size_t top,
 		fprintf(f, "; %zu kernel%s without an hlo_op left out", r->kernels_no_op, PLURAL(r->kernels_no_op));
 	fprintf(f, "\n");
 	print_peaks(f, r);
+	out_ops_cost_line(f, r);
 	out_ops_hlo_line(f, r);
 	return 0;
 }

@@ -46,6 +46,54 @@ void out_ops_hlo_json(struct cJSON *doc, const struct an_ops_result *r)
 	cJSON_AddNumberToObject(o, "inputs_without_hlo", (double)r->hlo_inputs_without);
 }
 
+void out_ops_cost_line(FILE *f, const struct an_ops_result *r)
+{
+	static const char *const what[] = {
+		[AN_OP_COST_NO_CALLS] = "of unknown calls (kernels without a scope_range_id)",
+		[AN_OP_COST_NO_INSTR] = "not in their module's HLO (or without one)",
+		[AN_OP_COST_UNKNOWN] = "the cost model does not know",
+	};
+	static const enum an_op_cost order[] = {AN_OP_COST_NO_CALLS, AN_OP_COST_NO_INSTR, AN_OP_COST_UNKNOWN};
+	size_t i, k, said = 0;
+
+	for (k = AN_OP_COST_NO_INSTR; k <= AN_OP_COST_LAST && !r->cost[k]; k++)
+		;
+	if (k > AN_OP_COST_LAST)
+		return;
+	fprintf(f, "GPU FLOPs and bytes from the HLO's shapes (cost per call x calls; see the man page's cost model): ");
+	if (r->cost[AN_OP_COST_HLO]) {
+		fprintf(f, "%zu op%s", r->cost[AN_OP_COST_HLO], PLURAL(r->cost[AN_OP_COST_HLO]));
+		if (r->cost_no_flops)
+			fprintf(f, " (%zu without FLOPs)", r->cost_no_flops);
+		said++;
+	}
+	for (i = 0; i < sizeof(order) / sizeof(order[0]); i++)
+		if ((k = r->cost[order[i]]))
+			fprintf(f, "%snone for %zu op%s %s", said++ ? "; " : "", k, PLURAL(k), what[order[i]]);
+	for (i = 0; i < r->ncost_what; i++) {
+		fprintf(f, "%s", i ? ", " : "; the model does not know ");
+		out_put_text(f, r->cost_what[i]);
+	}
+	fprintf(f, "\n");
+}
+
+void out_ops_cost_json(struct cJSON *doc, const struct an_ops_result *r)
+{
+	cJSON *o, *a;
+	size_t i;
+
+	if (!(o = cJSON_AddObjectToObject(doc, "gpu_cost")))
+		return;
+	cJSON_AddNumberToObject(o, "ops_from_hlo", (double)r->cost[AN_OP_COST_HLO]);
+	cJSON_AddNumberToObject(o, "without_flops", (double)r->cost_no_flops);
+	cJSON_AddNumberToObject(o, "calls_unknown", (double)r->cost[AN_OP_COST_NO_CALLS]);
+	cJSON_AddNumberToObject(o, "not_in_hlo", (double)r->cost[AN_OP_COST_NO_INSTR]);
+	cJSON_AddNumberToObject(o, "cost_unknown", (double)r->cost[AN_OP_COST_UNKNOWN]);
+	if ((a = cJSON_AddArrayToObject(o, "not_known")))
+		for (i = 0; i < r->ncost_what; i++)
+			cJSON_AddItemToArray(a, cJSON_CreateString(r->cost_what[i]));
+}
+
 /* Which nodes --top shows: a node beyond the first top children of its parent hides its subtree. */
 static void shown_nodes(const struct an_ops_result *r, size_t top, unsigned char *show)
 {

@@ -24,5 +24,12 @@ void out_ops_hlo_line(FILE *f, const struct an_ops_result *r);
 /* The same counts as a JSON object "hlo" in doc. */
 struct cJSON;
 void out_ops_hlo_json(struct cJSON *doc, const struct an_ops_result *r);
+/*
+ * Where GPU ops' FLOPs and bytes came from, in a sentence ("GPU cost: 4 ops
+ * from their HLO's shapes, ..."); nothing when no GPU op was looked up.
+ */
+void out_ops_cost_line(FILE *f, const struct an_ops_result *r);
+/* The same counts as a JSON object "gpu_cost" in doc (always there: zeros when none). */
+void out_ops_cost_json(struct cJSON *doc, const struct an_ops_result *r);
 
 #endif

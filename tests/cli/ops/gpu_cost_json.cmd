@@ -1,0 +1,1 @@
+xplane-stat ops --json $SYNTH/ops_gpu_cost.xplane.pb
