@@ -572,7 +572,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 				 * their FLOPs or bytes known (or overflowed) from it, a reason
 				 * exactly where the FLOPs are not
 				 */
-				if ((row->cost && row->line != AN_OP_GPU) ||
+				if ((row->cost && row->line != AN_OP_GPU) || (row->calls_host && row->line != AN_OP_GPU) ||
 				    (row->cost == AN_OP_COST_HLO &&
 				     (!an_op_calls_known(row) || (!row->flops.n && !row->bytes.n) ||
 				      (row->flops.n && row->flops.n != row->occurrences) ||

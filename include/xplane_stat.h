@@ -454,6 +454,12 @@ struct xps_op {
 	uint64_t calls;
 	int has_calls;
 	/*
+	 * How the calls were counted: "scope_range_id", "host" (kernels without
+	 * one, each found in the host event of the op's execution that launched
+	 * it: ROCm), or NULL (not known).
+	 */
+	const char *calls_from;
+	/*
 	 * Where flops and bytes_accessed come from: "trace" (its events'
 	 * stats, as TPUs write them), "hlo" (GPU rows, which carry none: the
 	 * cost its instruction's shapes give per call, times its calls; see
@@ -513,6 +519,7 @@ struct xps_ops {
 	uint64_t overflowed_sums;	/* row sums (flops, bytes, time) that passed their limit: not known */
 	uint64_t partial_sums;		/* row sums some occurrences lacked a value for: not known */
 	uint64_t kernels_without_hlo_op;
+	uint64_t calls_from_host;	/* rows whose calls were counted from the host (calls_from "host") */
 	/* with by_scope: the scope tree, and its total (the roots' totals) */
 	const struct xps_ops_scope *scopes;
 	size_t nscopes;

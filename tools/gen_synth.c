@@ -1463,6 +1463,62 @@ static void synth_ops_gpu_cost(const char *dir)
 }
 
 /*
+ * GPU op calls from the host (EXPECTED.md section 17e): kernels without a
+ * scope_range_id on two GPUs, launched (correlation_id) from two launch
+ * threads while two executor threads run the ops' thunks at once, so that
+ * some launches lie in thunks of both; a nested thunk, a launch no thunk
+ * holds, a correlation id launched twice, a kernel with no id.
+ */
+static void synth_ops_host_calls(const char *dir)
+{
+	static const struct {
+		int device;	/* of the kernel */
+		const char *op;
+		int64_t corr;	/* -1: none */
+	} k[] = {
+		{0, "gemm.1", 1}, {0, "gemm.1", 2}, {0, "gemm.1", 3}, {0, "fusion.2", 4}, {0, "fusion.2", 5},
+		{1, "gemm.1", 6}, {1, "gemm.1", 7}, {1, "copy.3", 8}, {1, "dup.4", 10}, {1, "plain.5", -1},
+	};
+	static const struct {
+		int line;	/* 0, 1: launch threads; 2, 3: executors of GPU:0 and GPU:1 */
+		const char *name;
+		int64_t corr;	/* launches: their id; thunks -1 */
+		int64_t start_us, end_us;
+	} h[] = {
+		{2, "gemm.1", -1, 0, 10}, {2, "gemm.1", -1, 20, 30}, {2, "fusion.2", -1, 38, 52},
+		{2, "fusion.2", -1, 40, 50}, {2, "fusion.2", -1, 60, 70},
+		{3, "gemm.1", -1, 1, 9}, {3, "gemm.1", -1, 32, 36}, {3, "dup.4", -1, 83, 90},
+		{0, "hipModuleLaunchKernel", 1, 2, 3}, {0, "hipModuleLaunchKernel", 2, 5, 6},
+		{0, "hipModuleLaunchKernel", 3, 22, 23}, {0, "hipModuleLaunchKernel", 4, 42, 43},
+		{0, "hipModuleLaunchKernel", 5, 62, 63}, {1, "hipModuleLaunchKernel", 6, 3, 4},
+		{1, "hipModuleLaunchKernel", 7, 33, 34}, {1, "hipModuleLaunchKernel", 8, 80, 81},
+		{1, "hipModuleLaunchKernel", 10, 84, 85}, {0, "hipModuleLaunchKernel", 10, 86, 87},
+	};
+	XSpace *sp = gen_space_new(NULL);
+	struct gen_plane g[2] = {gen_plane_add(sp, 1, "/device:GPU:0", 1000), gen_plane_add(sp, 2, "/device:GPU:1", 1000)};
+	XLine *st[2] = {gen_line_add(&g[0], 1, "Stream #1(Kernel)", 1000), gen_line_add(&g[1], 1, "Stream #1(Kernel)", 1000)};
+	struct gen_plane host = gen_plane_add(sp, 100, "/host:CPU", 1000);
+	XLine *hl[4] = {gen_line_add(&host, 1, "Host Threads/1", 1000), gen_line_add(&host, 2, "Host Threads/2", 1000),
+			gen_line_add(&host, 10, "py_xla_execute/10", 1000),
+			gen_line_add(&host, 11, "py_xla_execute/11", 1000)};
+	XEvent *ev;
+	size_t i;
+
+	for (i = 0; i < sizeof(k) / sizeof(k[0]); i++) {
+		ev = kernel(&g[k[i].device], st[k[i].device], "kern", "jit_f", 7, US(10 * (int64_t)i), US(1));
+		gen_ev_str(&g[k[i].device], ev, "hlo_op", k[i].op);
+		if (k[i].corr >= 0)
+			gen_ev_i64(&g[k[i].device], ev, "correlation_id", k[i].corr);
+	}
+	for (i = 0; i < sizeof(h) / sizeof(h[0]); i++) {
+		ev = gen_ev_add(&host, hl[h[i].line], h[i].name, US(h[i].start_us), US(h[i].end_us - h[i].start_us));
+		if (h[i].corr >= 0)
+			gen_ev_i64(&host, ev, "correlation_id", h[i].corr);
+	}
+	gen_space_write(sp, dir, "ops_host_calls.xplane.pb");
+}
+
+/*
  * Scenario 17 (the ops command): TPU:0 with peak stats (100 TFLOP/s,
  * 50 GB/s), an XLA Modules event, nested ops, a partial overlap, a negative
  * flops stat and an Async XLA Ops line; TPU:1 with no peaks but a chip the
@@ -1527,6 +1583,7 @@ static void synth_ops(const char *dir)
 	gen_space_write(sp, dir, "ops_gpu.xplane.pb");
 	synth_ops_gpu_calls(dir);
 	synth_ops_gpu_cost(dir);
+	synth_ops_host_calls(dir);
 }
 
 /*

@@ -295,6 +295,7 @@ def _op_row(r, cat):
         row.update({"hlo": _dec(r.hlo), "module": _dec(r.module),
                     "program_id": _int_or_none(r.has_program_id, r.program_id)})
     row.update({"occurrences": r.occurrences, "calls": _int_or_none(r.has_calls, r.calls),
+                "calls_from": _dec(r.calls_from),
                 **_fields(r, "total_ns self_ns mean_ns share"),
                 "flops": _int_or_none(r.has_flops, r.flops),
                 "model_flops": _int_or_none(r.has_model_flops, r.model_flops),
@@ -387,7 +388,7 @@ def ops(paths, *, device=None, by="op", sort="time", top=None, threads=0):
             doc = {"schema_version": 1, "command": "ops", "sort": sort, "by": by, "top": top,
                    **_fields(o, "inputs"), "lines": lines, "devices": devices,
                    **_fields(o, "stray_end_events partial_overlaps odd_values overflowed_sums partial_sums "
-                                "kernels_without_hlo_op"),
+                                "kernels_without_hlo_op calls_from_host"),
                    "gpu_cost": gpu_cost,
                    "ops": rows if by in ("category", "source") else _within_top(rows, top)}
             if by == "category":

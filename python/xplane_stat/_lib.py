@@ -180,7 +180,7 @@ class _Op(ctypes.Structure):
         (f, ctypes.c_int) for f in ("has_flops", "has_model_flops", "has_bytes_accessed")] + [
         (f, ctypes.c_double) for f in ("flops_per_s", "bytes_per_s", "intensity")] + [
         ("bound_by", ctypes.c_char_p), ("calls", ctypes.c_uint64), ("has_calls", ctypes.c_int),
-        ("cost_from", ctypes.c_char_p)]
+        ("calls_from", ctypes.c_char_p), ("cost_from", ctypes.c_char_p)]
 
 
 class _OpsGpuCost(ctypes.Structure):
@@ -221,7 +221,8 @@ class _Ops(ctypes.Structure):
         ("lines", ctypes.POINTER(_OpsLine)), ("nlines", ctypes.c_size_t),
         ("devices", ctypes.POINTER(_OpsDevice)), ("ndevices", ctypes.c_size_t),
     ] + [(f, ctypes.c_uint64) for f in ("inputs", "stray_end_events", "partial_overlaps", "odd_values",
-                                        "overflowed_sums", "partial_sums", "kernels_without_hlo_op")] + [
+                                        "overflowed_sums", "partial_sums", "kernels_without_hlo_op",
+                                        "calls_from_host")] + [
         ("scopes", ctypes.POINTER(_OpsScope)), ("nscopes", ctypes.c_size_t), ("scopes_self_ns", ctypes.c_double),
         ("sources", ctypes.POINTER(_Op)), ("nsources", ctypes.c_size_t), ("has_hlo", ctypes.c_int),
         ("hlo", _OpsHlo), ("gpu_cost", _OpsGpuCost)] + _WARNINGS

@@ -167,6 +167,7 @@ void an_ops_release(struct an_ops_result *r)
 	xp_hmap_release(&r->dev_ids_);
 	xp_hmap_release(&r->strs_ix_);
 	xp_strv_free(r->strs_, r->nstrs_);
+	free(r->hrefs_);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -199,6 +200,7 @@ static void row_add(struct an_op_row *d, const struct an_op_row *s)
 	d->occurrences += s->occurrences;
 	d->calls += s->calls;
 	d->kernels_unscoped += s->kernels_unscoped;
+	d->calls_host |= s->calls_host;
 	d->total_ps = xp_sat_add(d->total_ps, s->total_ps);
 	d->self_ps = xp_sat_add(d->self_ps, s->self_ps);
 	sum_merge(&d->flops, &s->flops);
@@ -771,7 +773,15 @@ static int gpu_event(struct plane_ctx *c, const struct xp_event *e)
 		return ret;
 	s = xp_event_stat(p, e, XP_K_SCOPE_RANGE_ID);
 	if (!s || xp_stat_u64(s, &scope)) {
-		c->r->rows[c->last_row].kernels_unscoped++;
+		struct an_ops_result *r = c->r;
+
+		r->rows[c->last_row].kernels_unscoped++;
+		/* its call perhaps found from the host, by its launch (an_ops_join) */
+		if (!(s = xp_event_stat(p, e, XP_K_CORRELATION_ID)) || xp_stat_u64(s, &scope))
+			return 0;
+		if (r->nhrefs_ == r->caphrefs_ && xp_grow(&r->hrefs_, &r->caphrefs_, r->nhrefs_, sizeof(*r->hrefs_), 256))
+			return XP_ERR_NOMEM;
+		r->hrefs_[r->nhrefs_++] = (struct an_hostcall_ref){scope, r->rows[c->last_row].name, c->last_row, 0};
 		return 0;
 	}
 	if (c->ncalls == c->capcalls && xp_grow(&c->calls, &c->capcalls, c->ncalls, sizeof(*c->calls), 256))
@@ -1165,9 +1175,49 @@ int an_ops_add(struct an_ops_result *r, struct xp_trace *t, struct xp_err *err)
 	return ret;
 }
 
+/*
+ * Each row's calls from the host where its kernels carry no scope_range_id
+ * (an_hostcall.h): its calls known when every such kernel's is.
+ */
+static int host_calls(struct an_ops_result *r, struct xp_trace *t, struct xp_err *err)
+{
+	struct an_hostcall_ref *h = r->hrefs_;
+	size_t n = r->nhrefs_, i, k, found, distinct;
+	int ret;
+
+	if ((ret = an_host_calls(t, h, n, err)))
+		return ret;
+	if (xp_sort_by_u64(h, n, sizeof(*h), offsetof(struct an_hostcall_ref, thunk)) ||
+	    xp_sort_by_u64(h, n, sizeof(*h), offsetof(struct an_hostcall_ref, row)))
+		return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
+	for (i = 0; i < n; i = k) {
+		struct an_op_row *row = &r->rows[h[i].row];
+
+		for (k = i, found = distinct = 0; k < n && h[k].row == h[i].row; k++) {
+			found += h[k].thunk != AN_HOSTCALL_NONE;
+			distinct += h[k].thunk != AN_HOSTCALL_NONE && (k == i || h[k].thunk != h[k - 1].thunk);
+		}
+		if (found != row->kernels_unscoped)
+			continue;	/* some kernel's call unknown: the row's too */
+		row->calls += distinct;
+		row->kernels_unscoped = 0;
+		row->calls_host = 1;
+	}
+	return 0;
+}
+
 int an_ops_join(struct an_ops_result *r, struct xp_trace *t, struct xp_err *err)
 {
 	size_t i;
+	int ret = 0;
+
+	if (r->nhrefs_)
+		ret = host_calls(r, t, err);
+	free(r->hrefs_);
+	r->hrefs_ = NULL;
+	r->nhrefs_ = r->caphrefs_ = 0;
+	if (ret)
+		return ret;
 
 	for (i = 0; i < r->nrows && !r->opts.hlo && !wants_cost(&r->rows[i]); i++)
 		;
@@ -1249,6 +1299,13 @@ static int ends_with(const char *s, const char *suffix)
 	size_t n = s ? strlen(s) : 0, k = strlen(suffix);
 
 	return n >= k && !strcmp(s + n - k, suffix);
+}
+
+const char *an_op_calls_from(const struct an_op_row *row)
+{
+	if (!an_op_calls_known(row))
+		return NULL;
+	return row->calls_host ? "host" : "scope_range_id";
 }
 
 const char *an_op_cost_from(const struct an_op_row *row)
@@ -1381,11 +1438,12 @@ static void cost_counts(struct an_ops_result *r)
 	size_t i, k;
 
 	memset(r->cost, 0, sizeof(r->cost));
-	r->ncost_what = r->cost_no_flops = 0;
+	r->ncost_what = r->cost_no_flops = r->calls_host = 0;
 	for (i = 0; i < r->nrows; i++) {
 		const struct an_op_row *row = &r->rows[i];
 
 		r->cost[row->cost]++;
+		r->calls_host += row->calls_host && an_op_calls_known(row);
 		r->cost_no_flops += row->cost == AN_OP_COST_HLO && !an_sum_known(&row->flops, row->occurrences);
 		if (!row->cost_why || r->ncost_what == AN_OPS_COST_WHAT)
 			continue;

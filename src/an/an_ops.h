@@ -35,6 +35,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "an_hostcall.h"
 #include "an_kind.h"
 #include "an_scope.h"
 #include "xp_hmap.h"
@@ -130,6 +131,12 @@ struct an_op_row {
 	 * kernels_unscoped (its kernels without one) is 0.
 	 */
 	size_t calls, kernels_unscoped;
+	/*
+	 * Its calls were counted from the host (an_hostcall.h: kernels without
+	 * a scope_range_id, each found in the host event of the thunk that
+	 * launched it; by an_ops_join), some or all of them.
+	 */
+	int calls_host;
 	int64_t total_ps, self_ps;	/* saturate at INT64_MAX */
 	struct an_sum flops, model_flops, bytes;
 	double share;		/* self time over its line kind's self time */
@@ -191,6 +198,7 @@ struct an_ops_result {
 	 */
 	size_t cost[AN_OP_COST_LAST + 1];
 	size_t cost_no_flops;	/* of cost[AN_OP_COST_HLO], rows with bytes but no FLOPs */
+	size_t calls_host;	/* rows whose calls were counted from the host (calls_host, calls known) */
 #define AN_OPS_COST_WHAT 8
 	const char *cost_what[AN_OPS_COST_WHAT];
 	size_t ncost_what;
@@ -208,6 +216,9 @@ struct an_ops_result {
 	/* private */
 	struct xp_hmap by_key_, dev_ids_;
 	struct xp_hmap strs_ix_;	/* scopes and sources, each kept once */
+	/* kernels without a scope_range_id, with a correlation_id: for an_ops_join to find their calls */
+	struct an_hostcall_ref *hrefs_;
+	size_t nhrefs_, caphrefs_;
 	char **strs_;
 	size_t nstrs_, strs_cap_;
 };
@@ -259,7 +270,7 @@ int an_ops_wants_plane(const struct an_ops_opts *o, const char *plane);
 #define AN_OPS_KEYS                                                                      \
 	(AN_KIND_KEYS | 1u << XP_K_FLOPS | 1u << XP_K_MODEL_FLOPS | 1u << XP_K_BYTES_ACCESSED | \
 	 1u << XP_K_HLO_CATEGORY | 1u << XP_K_HLO_MODULE | 1u << XP_K_PROGRAM_ID | 1u << XP_K_HLO_OP |  \
-	 1u << XP_K_SCOPE_RANGE_ID)
+	 1u << XP_K_SCOPE_RANGE_ID | 1u << XP_K_CORRELATION_ID)
 /* Whether row's calls are known: a GPU row all of whose kernels carry a scope_range_id. */
 static inline int an_op_calls_known(const struct an_op_row *row)
 {
@@ -302,6 +313,8 @@ void an_ops_release(struct an_ops_result *r);
  * transfer's bytes by it gave copy-start 907 million GB/s.
  */
 int an_op_timed_work(const struct an_op_row *row);
+/* How a row's calls were counted: "scope_range_id", "host" (calls_host: some or all), or NULL (unknown). */
+const char *an_op_calls_from(const struct an_op_row *row);
 /* Where a row's flops and bytes come from: "hlo" (AN_OP_COST_HLO), "trace" (its events' stats), or NULL (none). */
 const char *an_op_cost_from(const struct an_op_row *row);
 double an_op_flops_per_s(const struct an_op_row *row);

@@ -1064,6 +1064,9 @@ static int parse_op_row(struct pctx *c, const cJSON *o, struct an_ops_result *tm
 			return bad(c, "calls 0 with scoped kernels, or calls without them");
 		row->calls = (size_t)calls;
 		row->kernels_unscoped = (size_t)unscoped;
+		if ((ret = count_int(c, o, "calls_host", 0, 1, &x)))
+			return ret;
+		row->calls_host = (int)x;
 	}
 	if (row->line == AN_OP_GPU) {	/* a line written before costs has none: not looked up */
 		if ((ret = count_int(c, o, "cost", AN_OP_COST_UNSET, AN_OP_COST_LAST, &x)) ||

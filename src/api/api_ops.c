@@ -60,6 +60,7 @@ static void fill_row(struct xps_op *o, const struct an_op_row *row, int cat)
 	o->has_calls = an_op_calls_known(row);
 	o->calls = o->has_calls ? row->calls : 0;
 	o->cost_from = an_op_cost_from(row);
+	o->calls_from = an_op_calls_from(row);
 }
 
 static void fill_scopes(struct ops_holder *h)
@@ -141,6 +142,7 @@ static int fill(struct ops_holder *h, struct xp_err *err)
 	o->overflowed_sums = r->overflows;
 	o->partial_sums = r->partial_sums;
 	o->kernels_without_hlo_op = r->kernels_no_op;
+	o->calls_from_host = r->calls_host;
 	o->sources = h->sources;
 	o->nsources = r->opts.by_source ? r->nsources : 0;
 	o->scopes = h->scopes;

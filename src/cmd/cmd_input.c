@@ -443,6 +443,14 @@ void cmd_input_parts(const struct cmd_common *c, unsigned jobs, struct cmd_input
 						   &part.t, &part.err))) {
 			r = ops ? an_run_ops_of(&in->ops, part.t, c->device, &part.err)
 				: an_run_kernels_of(&in->kernels, part.t, c->device, &part.err);
+			if (r == AN_RUN_REREAD && part.t == kept &&	/* its host planes in full, for the ops' calls */
+			    !(part.code = read_as(c, &an_ops_analysis, in->path, jobs, &part.t, &part.err))) {
+				an_run_ops_free(in->ops);
+				in->ops = NULL;
+				r = an_run_ops_of(&in->ops, part.t, c->device, &part.err);
+			}
+			if (r == AN_RUN_REREAD)	/* read in full and still not: cannot be */
+				r = xp_err_set(&part.err, XP_ERR_FORMAT, "host planes read only in part");
 			added(&part, r);
 			cmd_input_changed(&part);
 		}

@@ -76,6 +76,7 @@ static void json_row(cJSON *o, const struct an_op_row *row, int cat)
 		cJSON_AddNumberToObject(o, "calls", (double)row->calls);
 	else
 		cJSON_AddNullToObject(o, "calls");
+	out_json_add_str_or_null(o, "calls_from", an_op_calls_from(row));
 	out_json_add_ns(o, "total_ns", (double)row->total_ps);
 	out_json_add_ns(o, "self_ns", (double)row->self_ps);
 	cJSON_AddNumberToObject(o, "mean_ns", row->occurrences ? (double)row->total_ps / row->occurrences / 1000.0 : 0);
@@ -154,6 +155,7 @@ static int print_json(FILE *f, const struct an_ops_result *r, size_t top, const 
 	cJSON_AddNumberToObject(doc, "overflowed_sums", (double)r->overflows);
 	cJSON_AddNumberToObject(doc, "partial_sums", (double)r->partial_sums);
 	cJSON_AddNumberToObject(doc, "kernels_without_hlo_op", (double)r->kernels_no_op);
+	cJSON_AddNumberToObject(doc, "calls_from_host", (double)r->calls_host);
 	out_ops_hlo_json(doc, r);
 	out_ops_cost_json(doc, r);
 	add_rows_json(doc, "ops", r->rows, r->nrows, grouped(r) ? 0 : top, 0);
@@ -186,7 +188,7 @@ static int print_machine(FILE *f, enum out_mode mode, const struct an_ops_result
 	static const char *const h[] = {"line", "name", "category", "program_id", "module", "occurrences",
 					"total_ns", "self_ns", "mean_ns", "share", "flops", "model_flops",
 					"bytes_accessed", "flops_per_s", "bytes_per_s", "intensity", "bound_by",
-					"hlo", "calls", "cost_from"};
+					"hlo", "calls", "cost_from", "calls_from"};
 	const struct an_op_row *rows;
 	struct out_table t;
 	size_t i, n;
@@ -233,6 +235,7 @@ static int print_machine(FILE *f, enum out_mode mode, const struct an_ops_result
 		else
 			out_table_add(&t, "%s", "");
 		out_table_add(&t, "%s", an_op_cost_from(row) ? an_op_cost_from(row) : "");
+		out_table_add(&t, "%s", an_op_calls_from(row) ? an_op_calls_from(row) : "");
 	}
 	ret = out_table_print(&t, f, mode, NULL);
 	out_table_release(&t);
@@ -494,6 +497,9 @@ static int print_table(FILE *f, const struct an_ops_result *r, size_t top,
 			r->partial_overlaps == 1 ? "s" : "");
 	if (r->kernels_no_op)
 		fprintf(f, "; %zu kernel%s without an hlo_op left out", r->kernels_no_op, PLURAL(r->kernels_no_op));
+	if (r->calls_host)
+		fprintf(f, "; calls of %zu op%s from the host events that launched %s kernels (no scope_range_id)",
+			r->calls_host, PLURAL(r->calls_host), r->calls_host == 1 ? "its" : "their");
 	fprintf(f, "\n");
 	print_peaks(f, r);
 	out_ops_cost_line(f, r);

@@ -49,7 +49,8 @@ void out_ops_hlo_json(struct cJSON *doc, const struct an_ops_result *r)
 void out_ops_cost_line(FILE *f, const struct an_ops_result *r)
 {
 	static const char *const what[] = {
-		[AN_OP_COST_NO_CALLS] = "of unknown calls (kernels without a scope_range_id)",
+		[AN_OP_COST_NO_CALLS] = "of unknown calls (kernels with no scope_range_id, nor a host event of the "
+					"op around their launch)",
 		[AN_OP_COST_NO_INSTR] = "not in their module's HLO (or without one)",
 		[AN_OP_COST_UNKNOWN] = "the cost model does not know",
 	};

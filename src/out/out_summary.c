@@ -501,6 +501,8 @@ static void put_ops_plane(struct out_bytes *b, const struct an_run_ops_plane *p)
 			put_int_field(b, "calls", (int64_t)row->calls);
 			if (row->kernels_unscoped)
 				put_int_field(b, "unscoped", (int64_t)row->kernels_unscoped);
+			if (row->calls_host)	/* counted from the host (an_hostcall.h) */
+				put_int_field(b, "calls_host", 1);
 			if (row->cost)	/* how its flops and bytes were looked up in the HLO (an_op_cost) */
 				put_int_field(b, "cost", (int64_t)row->cost);
 			if (row->cost_why)

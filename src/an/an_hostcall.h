@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * GPU op calls seen from the host, for kernels that carry no
+ * scope_range_id (the ROCm traces seen): XLA wraps each execution of an
+ * op's thunk in a host event named as the op ("custom-call.1" inside
+ * "jit_dot:XLA GPU module"), and the kernels it launches are launched
+ * inside it. Each such event is one call.
+ *
+ * A kernel's launch is the host event with its correlation_id (on any
+ * host plane; one only: two make it unknown). Its thunk event: of the
+ * events of the launch's plane named as the kernel's op, with no
+ * correlation_id, that hold the launch's whole span, the innermost, where
+ * they all lie on one line. Where they lie on several (threads running
+ * devices' programs at once), only those on the line the launch's line
+ * pairs with count: the one line on which every launch of that line with
+ * its events on one line found them. Else the kernel's call is unknown.
+ * At most AN_HOSTCALL_BACK events of the op's name starting before the
+ * launch are looked at, the latest first.
+ */
+#ifndef AN_HOSTCALL_H
+#define AN_HOSTCALL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "xp_model.h"
+
+#define AN_HOSTCALL_BACK 64
+#define AN_HOSTCALL_NONE UINT64_MAX
+
+struct an_hostcall_ref {
+	uint64_t corr;		/* in: the kernel's correlation_id */
+	const char *op;		/* in: its op's name (borrowed) */
+	size_t row;		/* the caller's, kept */
+	uint64_t thunk;		/* out: its thunk event (an id unique in the trace), or AN_HOSTCALL_NONE */
+};
+
+/*
+ * Finds each ref's thunk event in t's host planes (loading them), the refs
+ * left in another order. 0, or a negative xp_errcode with err filled.
+ */
+int an_host_calls(struct xp_trace *t, struct an_hostcall_ref *refs, size_t n, struct xp_err *err);
+/*
+ * Whether a host event's name could be a thunk's (an HLO instruction's
+ * name: a lowercase letter, then lowercase letters, digits, '_', '-' and
+ * '.'), for a read that keeps only some host events
+ * (xp_read_opts.want_host_event) and must keep those an_host_calls needs.
+ */
+int an_host_thunk_name(const char *name);
+/*
+ * Whether t's host planes hold every event an_host_calls looks at: not
+ * when a read kept only some of a host plane's events
+ * (xp_read_opts.want_host_event), as a read for executions does.
+ */
+int an_host_calls_readable(const struct xp_trace *t);
+
+#endif

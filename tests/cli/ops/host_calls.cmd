@@ -1,0 +1,1 @@
+xplane-stat ops $SYNTH/ops_host_calls.xplane.pb
