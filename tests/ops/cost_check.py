@@ -72,7 +72,7 @@ def main():
     print("TPU: %d ops compared, FLOPs equal; bytes equal but %d that differ by their scalar operands"
           % (checked, explained))
     gemm = os.path.join(src, "testdata/real/mi300x_jax_gemm.xplane.pb")
-    ngemm = 0
+    ngemm, gemms = 0, {}
     for m in run(binary, "hlo", "--json", gemm)["modules"]:
         if m["name"] != "jit_dot":
             continue
@@ -89,6 +89,8 @@ def main():
             out = [int(d) for d in result.group(2).split(",")]
             mm, nn, kk = out[0], out[1], lhs[1]
             ngemm += 1
+            if op == "custom-call.1":
+                gemms[int(m["program_id"])] = 2 * mm * nn * kk
             if lhs[0] != mm or rhs != [kk, nn] or ins["flops"] != 2 * mm * nn * kk:
                 failures += 1
                 print("%s: %s(%s) %s: model %s FLOPs, 2*M*N*K = %d" % (gemm, m["name"], m["program_id"], op,
@@ -97,6 +99,42 @@ def main():
         failures += 1
         print("%s: %d GEMMs found, expected the jit_dot programs" % (gemm, ngemm), file=sys.stderr)
     print("MI300X: %d GEMMs, FLOPs 2*M*N*K" % ngemm)
+    # ops on GPU: each jit_dot GEMM row's FLOPs are its calls times 2*M*N*K (the kernels carry no
+    # scope_range_id: the calls come from the host), with a bound against the derived peaks
+    rows = [o for o in run(binary, "ops", "--json", gemm)["ops"]
+            if o["module"] == "jit_dot" and o["name"] == "custom-call.1"]
+    for o in rows:
+        want = gemms.get(int(o["program_id"]))
+        if (want is None or o["calls"] is None or o["flops"] != o["calls"] * want or o["calls_from"] != "host"
+                or o["cost_from"] != "hlo" or o["bound_by"] is None or o["calls"] != o["occurrences"]):
+            failures += 1
+            print("%s: ops: jit_dot(%s) custom-call.1: %s calls (%s), %s FLOPs, bound %s; 2*M*N*K = %s" % (
+                gemm, o["program_id"], o["calls"], o["calls_from"], o["flops"], o["bound_by"], want),
+                file=sys.stderr)
+    if len(rows) != len(gemms) or len(rows) < 5:
+        failures += 1
+        print("%s: ops: %d jit_dot GEMM rows for %d programs" % (gemm, len(rows), len(gemms)), file=sys.stderr)
+    print("MI300X ops: %d jit_dot GEMM rows, FLOPs = calls x 2*M*N*K, each with a bound" % len(rows))
+    # every GPU op costed from the HLO: its FLOPs and bytes its calls times its instruction's (hlo --op)
+    costed = 0
+    for path in sorted(glob.glob(os.path.join(src, "testdata/real/*.xplane.pb"))):
+        doc = subprocess.run([binary, "ops", "--json", path], capture_output=True, text=True)
+        if doc.returncode:
+            continue
+        for o in json.loads(doc.stdout)["ops"]:
+            if o["cost_from"] != "hlo":
+                continue
+            ins = instruction(binary, path, o["name"], "%s(%s)" % (o["module"], o["program_id"]))
+            costed += 1
+            for k in ("flops", "bytes_accessed"):
+                if (ins[k] is None) != (o[k] is None) or (o[k] is not None and o[k] != o["calls"] * ins[k]):
+                    failures += 1
+                    print("%s: ops: %s(%s) %s: %s %s, %s calls x %s" % (path, o["module"], o["program_id"],
+                          o["name"], k, o[k], o["calls"], ins[k]), file=sys.stderr)
+    if costed < 50:
+        failures += 1
+        print("only %d GPU ops costed from the HLO over the bundled traces" % costed, file=sys.stderr)
+    print("GPU: %d ops costed from the HLO, each its calls x its instruction's cost" % costed)
     sys.exit(1 if failures else 0)
 
 
