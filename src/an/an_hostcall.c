@@ -41,15 +41,6 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-static int cmp_cand(const void *a, const void *b)
-{
-	const struct cand *x = a, *y = b;
-
-	if (x->op != y->op)
-		return x->op < y->op ? -1 : 1;
-	return (x->start > y->start) - (x->start < y->start);
-}
-
 /* The index of name among the ops, or -1. */
 static int64_t op_index(const struct ctx *c, const char *name)
 {
@@ -146,8 +137,12 @@ static int resolve_plane(struct ctx *c, const struct xp_plane *p, size_t plane, 
 		return -1;
 	for (i = 0; i < p->nlines; i++)
 		pair[i] = PAIR_NONE;
-	if (ncands)	/* NULL when none: qsort(NULL, 0) is undefined */
-		qsort(cands, ncands, sizeof(*cands), cmp_cand);
+	/* by op, then start: two stable radix sorts */
+	if (xp_sort_by_i64(cands, ncands, sizeof(*cands), offsetof(struct cand, start)) ||
+	    xp_sort_by_u64(cands, ncands, sizeof(*cands), offsetof(struct cand, op))) {
+		free(pair);
+		return -1;
+	}
 	/* pass 0: holders on one line (and the lines' pairs from them); pass 1: the others, on the pair's line */
 	for (pass = 0; pass < 2; pass++) {
 		for (i = 0; i < c->nq; i++) {
@@ -183,15 +178,16 @@ static int resolve_plane(struct ctx *c, const struct xp_plane *p, size_t plane, 
 /* The launches and candidates of host plane i, and the thunks of the queries launched there. */
 static int scan_plane(struct ctx *c, struct xp_trace *t, size_t i, struct xp_err *err)
 {
-	const struct xp_plane *p;
+	struct xp_plane view;
+	const struct xp_plane *p = &view;
 	struct cand *cands = NULL;
 	int64_t *names = NULL;
 	size_t ncands = 0, cap = 0, k, m;
 	int ret;
 
-	if ((ret = xp_trace_load_plane(t, i, err)))
+	/* of a deferred plane only the launches and the events named like thunks, the plane left deferred */
+	if ((ret = xp_trace_view_plane(t, i, an_host_thunk_name, 1u << XP_K_CORRELATION_ID, &view, err)))
 		return ret;
-	p = &t->planes[i];
 	if (!p->nevents || !p->events)
 		return 0;
 	if (!(names = malloc((p->nevmetas + 1) * sizeof(*names))))

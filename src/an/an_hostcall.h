@@ -36,8 +36,11 @@ struct an_hostcall_ref {
 };
 
 /*
- * Finds each ref's thunk event in t's host planes (loading them), the refs
- * left in another order. 0, or a negative xp_errcode with err filled.
+ * Finds each ref's thunk event in t's host planes, the refs left in
+ * another order. Of a deferred host plane only the events with a
+ * correlation_id and those an_host_thunk_name accepts are read, into a
+ * view (xp_trace_view_plane): the plane stays deferred. 0, or a negative
+ * xp_errcode with err filled.
  */
 int an_host_calls(struct xp_trace *t, struct an_hostcall_ref *refs, size_t n, struct xp_err *err);
 /*

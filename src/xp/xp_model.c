@@ -84,6 +84,29 @@ int xp_trace_load_plane_lines(struct xp_trace *t, size_t i,
 	return ret;
 }
 
+int xp_trace_view_plane(struct xp_trace *t, size_t i, int (*want_host_event)(const char *name), uint32_t host_keys,
+			struct xp_plane *out, struct xp_err *err)
+{
+	struct xp_plane deferred = t->planes[i];
+	struct xp_read_counts counts = t->counts;
+	int ret;
+
+	if (deferred.loaded) {
+		*out = deferred;
+		return 0;
+	}
+	t->load_want_host_event_ = want_host_event;
+	t->load_host_keys_ = host_keys;
+	ret = xp_trace_load_plane(t, i, err);
+	t->load_want_host_event_ = NULL;
+	t->load_host_keys_ = 0;
+	if (!ret)
+		*out = t->planes[i];
+	t->planes[i] = deferred;
+	t->counts = counts;
+	return ret;
+}
+
 size_t xp_trace_plane_bytes(const struct xp_trace *t, size_t i)
 {
 	return t->reader_->plane_bytes ? t->reader_->plane_bytes(t, i) : 0;

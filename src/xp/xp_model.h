@@ -228,6 +228,9 @@ struct xp_trace {
 	void (*load_want_lines_)(const char *plane, const char *const *names, size_t n, unsigned char *want,
 				 void *ctx);
 	void *load_want_ctx_;
+	/* xp_trace_view_plane's, for the load it makes */
+	int (*load_want_host_event_)(const char *name);
+	uint32_t load_host_keys_;
 	void (*buf_free_)(void *buf_owner);
 	int (*buf_changed_)(const void *buf_owner);
 	void *buf_owner_;
@@ -381,6 +384,18 @@ int xp_trace_load_plane_lines(struct xp_trace *t, size_t i,
 			      void (*want_lines)(const char *plane, const char *const *names, size_t n,
 						 unsigned char *want, void *ctx),
 			      void *ctx, struct xp_err *err);
+/*
+ * A view of plane i for a caller that looks at a few of a host plane's
+ * events and keeps nothing of it: the plane as loaded, or where it is
+ * deferred, a decoding of it that keeps only the events want_host_event
+ * accepts by name or that carry a stat of host_keys (as
+ * xp_read_opts.want_host_event and host_keys do at a read, with
+ * XP_EVSTATS_KEYS), put in *out while the trace's plane stays deferred and
+ * its counts as they were (a later load reads the plane whole and counts
+ * it once). The view lives as long as the trace. 0, or an xp_errcode.
+ */
+int xp_trace_view_plane(struct xp_trace *t, size_t i, int (*want_host_event)(const char *name), uint32_t host_keys,
+			struct xp_plane *out, struct xp_err *err);
 /* Plane i's size in the input, in bytes; 0 when the reader does not say (protobuf-c). */
 size_t xp_trace_plane_bytes(const struct xp_trace *t, size_t i);
 /*

@@ -267,7 +267,9 @@ static int wire_load_plane(struct xp_trace *t, size_t i, struct xp_err *err)
 {
 	struct xp_plane deferred = t->planes[i];
 	struct xp_read_opts o = {.event_stats = t->event_stats_, .input_mapped = t->input_mapped_,
-				 .want_host_event = t->want_host_event_, .host_keys = t->host_keys_,
+				 .want_host_event = t->load_want_host_event_ ? t->load_want_host_event_
+										   : t->want_host_event_,
+				 .host_keys = t->load_want_host_event_ ? t->load_host_keys_ : t->host_keys_,
 				 .jobs = t->jobs_, .split_bytes = t->split_bytes_, .keys = t->keys_,
 				 .want_lines = t->load_want_lines_, .want_ctx = t->load_want_ctx_};
 	int ret;
