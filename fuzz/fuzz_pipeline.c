@@ -723,6 +723,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 		} else {
 			if (oo.stragglers)
 				val_strag(&orr.strag);
+			/* utilization: FLOPs counted over part of the work's time at most; rates not negative */
+			for (m = 0; m < orr.n; m++) {
+				const struct an_ov_device *od = &orr.devices[m];
+
+				if (od->flops_ps < 0 || od->flops_ps > od->work_ps || od->model_ps < 0 ||
+				    od->model_ps > od->work_ps || (!od->flops_ps && an_ov_flops_per_s(od) >= 0) ||
+				    (od->peak_src && !(od->peak_flops > 0))) {
+					fprintf(stderr, "overview: '%s': work %lld ps, flops %lld ps, model %lld ps\n", od->name,
+						(long long)od->work_ps, (long long)od->flops_ps, (long long)od->model_ps);
+					abort();
+				}
+			}
 			for (m = 0; m < 4; m++)
 				VAL_FORMAT(modes[m], colour && !m,
 					   out_overview(f, modes[m], &orr, &notes, &style[colour && !m]));

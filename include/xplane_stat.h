@@ -819,6 +819,21 @@ struct xps_overview_device {
 	uint64_t collective_events, memcpy_events, stray_end_events;
 	struct xps_dist steps;
 	/*
+	 * Utilisation: the FLOPs of its work (TPU: its XLA ops with no op
+	 * nested in them, by their flops stats; GPU: its ops costed from their
+	 * HLO, as xps_op.cost_from "hlo") and model FLOPs, known (has_) where
+	 * some work's are counted; the work's time and of it the time whose
+	 * FLOPs (model FLOPs) are counted; achieved FLOP/s (FLOPs over the
+	 * span), the device's peak and where it came from (as
+	 * xps_ops_device.peak_source), and FLOPs and model FLOPs over span x
+	 * peak. NAN: not known.
+	 */
+	uint64_t flops, model_flops;
+	int has_flops, has_model_flops;
+	double work_ns, flops_work_ns, model_flops_work_ns, flops_per_s;
+	const char *peak_source;
+	double peak_flops_per_s, flops_utilization, model_flops_utilization;
+	/*
 	 * Launch latency, on a GPU whose kernels carry correlation ids
 	 * (has_launch_latency): a kernel's start less its host launch's. Of
 	 * the events with an id: no_launch (no host launch has it), ambiguous

@@ -1519,6 +1519,53 @@ static void synth_ops_host_calls(const char *dir)
 }
 
 /*
+ * Pooling devices that joined differently (EXPECTED.md section 17g): an
+ * op costed on one GPU (its kernel has a scope_range_id) and not on the
+ * other (no id, no launch to find); and a thunk event on the host that
+ * holds the launches of two GPUs' kernels, a call on each.
+ */
+static void synth_ops_gpu_pooled(const char *dir)
+{
+	static const int64_t d_v[] = {256}, add_ops[] = {1, 2};
+	XSpace *sp = gen_space_new(NULL);
+	struct gen_plane g[2] = {gen_plane_add(sp, 1, "/device:GPU:0", 1000), gen_plane_add(sp, 2, "/device:GPU:1", 1000)};
+	XLine *st[2] = {gen_line_add(&g[0], 1, "Stream #1(Kernel)", 1000), gen_line_add(&g[1], 1, "Stream #1(Kernel)", 1000)};
+	struct gen_plane host = gen_plane_add(sp, 100, "/host:CPU", 1000), md;
+	XLine *launch = gen_line_add(&host, 1, "Host Threads/1", 1000);
+	XLine *exec = gen_line_add(&host, 10, "py_xla_execute/10", 1000);
+	Xla__HloModuleProto *m = gen_hlo_module("jit_f", "main", 1);
+	Xla__HloComputationProto *c = gen_hlo_comp(m, "main", 1, 3);
+	Xla__HloInstructionProto *i;
+	struct gen_bytes hlo;
+	XEvent *ev;
+	int d;
+
+	gen_hlo_instr(c, "x", "parameter", 1, 11, 1, d_v);
+	i = gen_hlo_instr(c, "y", "parameter", 2, 11, 1, d_v);
+	i->parameter_number = 1;
+	i = gen_hlo_instr(c, "add.3", "add", 3, 11, 1, d_v);
+	gen_hlo_refs(i, 2, add_ops, 0, NULL);
+	hlo = gen_hlo_pack(m);
+	md = gen_plane_add(sp, 99, "/host:metadata", 0);
+	gen_md_bytes(&md, "jit_f(7)", "Hlo Proto", &hlo);
+	free(hlo.p);
+	ev = kernel(&g[0], st[0], "add", "jit_f", 7, US(0), US(1));
+	gen_ev_str(&g[0], ev, "hlo_op", "add.3");
+	gen_ev_i64(&g[0], ev, "scope_range_id", 1);
+	ev = kernel(&g[1], st[1], "add", "jit_f", 7, US(0), US(1));
+	gen_ev_str(&g[1], ev, "hlo_op", "add.3");
+	for (d = 0; d < 2; d++) {	/* gemm.1 on each GPU, both launched inside one thunk event */
+		ev = kernel(&g[d], st[d], "gemm", "jit_f", 7, US(20), US(2));
+		gen_ev_str(&g[d], ev, "hlo_op", "gemm.1");
+		gen_ev_i64(&g[d], ev, "correlation_id", d + 1);
+		ev = gen_ev_add(&host, launch, "hipModuleLaunchKernel", US(2 + 3 * d), US(1));
+		gen_ev_i64(&host, ev, "correlation_id", d + 1);
+	}
+	gen_ev_add(&host, exec, "gemm.1", US(0), US(10));
+	gen_space_write(sp, dir, "ops_gpu_pooled.xplane.pb");
+}
+
+/*
  * Scenario 17 (the ops command): TPU:0 with peak stats (100 TFLOP/s,
  * 50 GB/s), an XLA Modules event, nested ops, a partial overlap, a negative
  * flops stat and an Async XLA Ops line; TPU:1 with no peaks but a chip the
@@ -1584,6 +1631,7 @@ static void synth_ops(const char *dir)
 	synth_ops_gpu_calls(dir);
 	synth_ops_gpu_cost(dir);
 	synth_ops_host_calls(dir);
+	synth_ops_gpu_pooled(dir);
 }
 
 /*

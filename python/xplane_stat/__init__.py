@@ -674,8 +674,9 @@ def overview(paths, *, device=None, stragglers=False, run_by="auto", threads=0):
     """The device timeline per device, as `xplane-stat overview --json` gives
     it (its document, its warnings under "warnings"): "devices" (name, host,
     plane, work, span_ns, busy_ns, idle_ns, duty_cycle, compute_ns,
-    collective_ns, collective_exposed_ns, memcpy_ns, memcpy_exposed_ns, steps
-    and, on GPU, launch_latency) and "host_steps"; with stragglers=True, as
+    collective_ns, collective_exposed_ns, memcpy_ns, memcpy_exposed_ns, steps,
+    utilization (the FLOPs of its work over span and peak) and, on GPU,
+    launch_latency) and "host_steps"; with stragglers=True, as
     `--stragglers`, "stragglers" too: which device the others wait for, and
     which host of a run of several (run_by "auto", "dir" or "file", as
     --run-by). Raises NothingFound without a device plane with events, as
@@ -697,7 +698,17 @@ def overview(paths, *, device=None, stragglers=False, run_by="auto", threads=0):
                             **_fields(d, "planes events span_ns busy_ns idle_ns duty_cycle compute_ns "
                                          "collective_ns collective_exposed_ns memcpy_ns memcpy_exposed_ns "
                                          "collective_events memcpy_events stray_end_events"),
-                            "steps": _dist(d.steps, False), "launch_latency": lat})
+                            "steps": _dist(d.steps, False),
+                            "utilization": {"flops": _int_or_none(d.has_flops, d.flops),
+                                            "model_flops": _int_or_none(d.has_model_flops, d.model_flops),
+                                            **_fields(d, "work_ns flops_work_ns model_flops_work_ns"),
+                                            "flops_per_s": _num_or_none(d.flops_per_s),
+                                            "peak_source": _dec(d.peak_source),
+                                            "peak_flops_per_s": _num_or_none(d.peak_flops_per_s),
+                                            "flops_utilization": _num_or_none(d.flops_utilization),
+                                            "model_flops_utilization":
+                                                _num_or_none(d.model_flops_utilization)},
+                            "launch_latency": lat})
         doc = {"schema_version": 1, "command": "overview", "devices": devices,
                "host_steps": _dist(o.host_steps, False), "warnings": _warnings(o)}
         if stragglers:

@@ -297,7 +297,12 @@ class _OverviewDevice(ctypes.Structure):
                                        "collective_ns", "collective_exposed_ns", "memcpy_ns",
                                        "memcpy_exposed_ns")] + [
         (f, ctypes.c_uint64) for f in ("collective_events", "memcpy_events", "stray_end_events")] + [
-        ("steps", _Dist), ("has_launch_latency", ctypes.c_int)] + [
+        ("steps", _Dist), ("flops", ctypes.c_uint64), ("model_flops", ctypes.c_uint64),
+        ("has_flops", ctypes.c_int), ("has_model_flops", ctypes.c_int)] + [
+        (f, ctypes.c_double) for f in ("work_ns", "flops_work_ns", "model_flops_work_ns", "flops_per_s")] + [
+        ("peak_source", ctypes.c_char_p)] + [
+        (f, ctypes.c_double) for f in ("peak_flops_per_s", "flops_utilization", "model_flops_utilization")] + [
+        ("has_launch_latency", ctypes.c_int)] + [
         (f, ctypes.c_uint64) for f in ("events_with_correlation_id", "no_launch", "ambiguous", "off_scale",
                                        "queued")] + [
         (f, _Dist) for f in ("latency", "queue_wait", "overhead")]

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "an_device.h"
+#include "an_corr.h"
 #include "xp_arena.h"
 #include "xp_sort.h"
 
@@ -33,6 +33,7 @@ struct ctx {
 	size_t nops;
 	struct query *q;
 	size_t nq;
+	struct an_corr_index by_corr;	/* the queries by correlation id */
 	uint64_t next_id;	/* thunk ids: candidates numbered over the planes */
 };
 
@@ -200,8 +201,9 @@ static int scan_plane(struct ctx *c, struct xp_trace *t, size_t i, struct xp_err
 		uint64_t corr;
 
 		if (s && !xp_stat_u64(s, &corr)) {
-			m = xp_lower_bound_u64(c->q, c->nq, sizeof(*c->q), offsetof(struct query, corr), corr);
-			for (; m < c->nq && c->q[m].corr == corr; m++) {
+			size_t first, nsame = an_corr_range(&c->by_corr, corr, &first);
+
+			for (m = first; m < first + nsame; m++) {
 				struct query *q = &c->q[m];
 
 				if (q->launches++)
@@ -230,26 +232,21 @@ nomem:
 	return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
 }
 
+/* A letter or '_': what XLA lets an instruction's name begin with. */
+static int name_start(char ch)
+{
+	return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || ch == '_';
+}
+
 int an_host_thunk_name(const char *name)
 {
 	const char *s = name;
 
-	if (!s || *s < 'a' || *s > 'z')
+	if (!s || !name_start(*s))
 		return 0;
 	for (; *s; s++)
-		if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') || *s == '_' || *s == '-' || *s == '.'))
+		if (!name_start(*s) && !(*s >= '0' && *s <= '9') && *s != '-' && *s != '.')
 			return 0;
-	return 1;
-}
-
-int an_host_calls_readable(const struct xp_trace *t)
-{
-	size_t i, k;
-
-	for (i = 0; i < t->nplanes; i++)
-		for (k = 0; t->planes[i].loaded && k < t->planes[i].nlines; k++)
-			if (t->planes[i].lines[k].filtered)
-				return 0;
 	return 1;
 }
 
@@ -265,8 +262,9 @@ int an_host_calls(struct xp_trace *t, struct an_hostcall_ref *refs, size_t n, st
 		ret = xp_err_set(err, XP_ERR_NOMEM, "out of memory");
 		goto out;
 	}
-	for (i = 0; i < t->nplanes && !ret; i++)
-		if (!an_is_device_plane(t->planes[i].name))
+	an_corr_index_build(&c.by_corr, c.q, c.nq, sizeof(*c.q), offsetof(struct query, corr));
+	for (i = 0; i < t->nplanes && !ret; i++)	/* the host's planes, but its metadata (no events) */
+		if (!strncmp(t->planes[i].name, "/host:", 6) && strcmp(t->planes[i].name, "/host:metadata"))
 			ret = scan_plane(&c, t, i, err);
 	if (ret)
 		goto out;
@@ -277,6 +275,7 @@ int an_host_calls(struct xp_trace *t, struct an_hostcall_ref *refs, size_t n, st
 		refs[i].thunk = c.q[k].launches == 1 ? c.q[k].thunk : AN_HOSTCALL_NONE;
 	}
 out:
+	an_corr_index_release(&c.by_corr);
 	free(c.ops);
 	free(c.q);
 	return ret;

@@ -6,8 +6,8 @@
  * "jit_dot:XLA GPU module"), and the kernels it launches are launched
  * inside it. Each such event is one call.
  *
- * A kernel's launch is the host event with its correlation_id (on any
- * host plane; one only: two make it unknown). Its thunk event: of the
+ * A kernel's launch is the host event with its correlation_id (on a
+ * "/host:" plane but the metadata; one only: two make it unknown). Its thunk event: of the
  * events of the launch's plane named as the kernel's op, with no
  * correlation_id, that hold the launch's whole span, the innermost, where
  * they all lie on one line. Where they lie on several (threads running
@@ -45,16 +45,10 @@ struct an_hostcall_ref {
 int an_host_calls(struct xp_trace *t, struct an_hostcall_ref *refs, size_t n, struct xp_err *err);
 /*
  * Whether a host event's name could be a thunk's (an HLO instruction's
- * name: a lowercase letter, then lowercase letters, digits, '_', '-' and
- * '.'), for a read that keeps only some host events
+ * name: a letter or '_', then letters, digits, '_', '-' and '.'), for a
+ * read that keeps only some host events
  * (xp_read_opts.want_host_event) and must keep those an_host_calls needs.
  */
 int an_host_thunk_name(const char *name);
-/*
- * Whether t's host planes hold every event an_host_calls looks at: not
- * when a read kept only some of a host plane's events
- * (xp_read_opts.want_host_event), as a read for executions does.
- */
-int an_host_calls_readable(const struct xp_trace *t);
 
 #endif

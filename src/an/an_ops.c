@@ -194,9 +194,17 @@ static void sum_merge(struct an_sum *d, const struct an_sum *s)
 	d->overflow |= s->overflow | xp_sat_add_to_u64(&d->v, s->v);
 }
 
+/* A cost state's rank when pooling: the row costed from the HLO only where every part was. */
+static int cost_rank(enum an_op_cost c)
+{
+	return c == AN_OP_COST_HLO ? -1 : (int)c;
+}
+
 /* Adds the times and counts of row s into row d: occurrences, total and self time, flops, bytes. */
 static void row_add(struct an_op_row *d, const struct an_op_row *s)
 {
+	if (!d->occurrences || cost_rank(s->cost) > cost_rank(d->cost))
+		d->cost = s->cost;	/* a new row takes its first part's */
 	d->occurrences += s->occurrences;
 	d->calls += s->calls;
 	d->kernels_unscoped += s->kernels_unscoped;
@@ -206,8 +214,6 @@ static void row_add(struct an_op_row *d, const struct an_op_row *s)
 	sum_merge(&d->flops, &s->flops);
 	sum_merge(&d->model_flops, &s->model_flops);
 	sum_merge(&d->bytes, &s->bytes);
-	if (s->cost > d->cost)
-		d->cost = s->cost;
 }
 
 /* A count (flops, bytes): 0 and *out, or -1 for a negative, non-integral or non-numeric value. */
@@ -676,13 +682,36 @@ struct open_op {
 	const struct span *sp;
 	int64_t covered;	/* children's union reaches here */
 	int64_t child_ps;	/* union of its direct children */
+	int parent;		/* an op nested in it */
 };
+
+/* A leaf op's time and FLOPs (an_ops_device.leaf_*): the stat k's value in *sum, its time in *ps. */
+static void leaf_value(struct plane_ctx *c, const struct xp_event *e, enum xp_key k, struct an_sum *sum,
+		       int64_t *ps)
+{
+	const struct xp_stat *s = xp_event_stat(c->p, e, k);
+	uint64_t v;
+
+	if (s && !count_value(s, &v)) {
+		sum_add(sum, v);
+		*ps = xp_sat_add(*ps, e->dur_ps);
+	}
+}
 
 static int close_op(struct plane_ctx *c, const struct open_op *o)
 {
 	const struct xp_event *e = &c->p->events[o->sp->idx];
 	struct op_probe q;
 
+	if (!o->parent) {
+		c->dev->leaf_ps = xp_sat_add(c->dev->leaf_ps, e->dur_ps);
+		leaf_value(c, e, XP_K_FLOPS, &c->dev->leaf_flops, &c->dev->leaf_flops_ps);
+		leaf_value(c, e, XP_K_MODEL_FLOPS, &c->dev->leaf_model_flops, &c->dev->leaf_model_ps);
+	}
+	if (c->r->opts.tpu_leaves_only) {
+		c->dev->events[AN_OP_SYNC]++;	/* what an_ops_work_flops asks: a TPU device */
+		return 0;
+	}
 	tpu_probe(c, e, AN_OP_SYNC, &q);
 	return record(c, &q, e, e->dur_ps - o->child_ps);
 }
@@ -713,10 +742,12 @@ static int sync_line(struct plane_ctx *c, const struct span *v, size_t n, struct
 				parent->child_ps += e->e - lo;
 			if (e->e > parent->covered)
 				parent->covered = e->e;
+			parent->parent = 1;
 		}
 		stack[sp].sp = e;
 		stack[sp].covered = e->s;
 		stack[sp].child_ps = 0;
+		stack[sp].parent = 0;
 		sp++;
 	}
 	while (sp)
@@ -832,7 +863,7 @@ static int plane_ops(struct plane_ctx *c, struct xp_err *err)
 				c->dev->extra_module_lines++;
 		}
 	}
-	if (tpu && modline >= 0) {
+	if (tpu && modline >= 0 && !c->r->opts.tpu_leaves_only) {
 		/* The modules, for programs: stray ones left out (their end says nothing). */
 		use[modline] = 1;
 		if ((ret = xp_plane_stray_ends(p, use, stray, &count, err)))
@@ -849,7 +880,7 @@ static int plane_ops(struct plane_ctx *c, struct xp_err *err)
 		for (i = 0; i < p->nlines; i++) {
 			int sync = line_is(&p->lines[i], "XLA Ops");
 
-			if (!sync && !line_is(&p->lines[i], "Async XLA Ops"))
+			if (!sync && (!line_is(&p->lines[i], "Async XLA Ops") || c->r->opts.tpu_leaves_only))
 				continue;
 			use[i] = 1;
 			ret = xp_plane_stray_ends(p, use, stray, &count, err);
@@ -980,19 +1011,6 @@ int an_ops_wants_plane(const struct an_ops_opts *o, const char *plane)
 	return an_is_device_plane(plane) && (!o->device || an_device_matches(plane, o->device));
 }
 
-/* The device planes of t into r, without the HLO. */
-static int an_ops_add_plain(struct an_ops_result *r, struct xp_trace *t, struct xp_err *err)
-{
-	size_t i;
-	int ret = 0;
-
-	r->inputs++;
-	for (i = 0; i < t->nplanes && !ret; i++)
-		if (an_ops_wants_plane(&r->opts, t->planes[i].name))
-			ret = an_ops_add_plane(r, t, i, err);
-	return ret;
-}
-
 static int cmp_opt_str(const char *a, const char *b)
 {
 	return a && b ? strcmp(a, b) : (a != NULL) - (b != NULL);
@@ -1047,10 +1065,10 @@ static int row_hlo_set(struct an_ops_result *r, struct an_op_row *row, enum an_o
 	return 0;
 }
 
-/* An op row and the module its HLO is in, to decode one module at a time. */
+/* An op row (of result res) and the module its HLO is in, to decode one module at a time. */
 struct join_pick {
 	uint64_t entry;
-	size_t row;
+	size_t res, row;
 };
 
 /* Whether a row's cost is to come from the HLO: a GPU row the trace gives no FLOPs and no bytes. */
@@ -1094,45 +1112,60 @@ static int row_cost(struct an_op_row *row, const struct xp_hlo_module *m, const 
 	return 0;
 }
 
+/* Whether row is to be looked up in its HLO: not yet, for its scope (opts.hlo) or its cost. */
+static int wants_join(const struct an_ops_result *r, const struct an_op_row *row)
+{
+	return row->hlo_state < AN_OP_HLO_NO_MODULE && (r->opts.hlo || wants_cost(row));
+}
+
 /*
- * Each row not yet joined looked up in t's HLO: for its scope and source
- * (opts.hlo), and a GPU row for its cost (row_cost).
+ * Each row of n results of t not yet joined looked up in t's HLO: for its
+ * scope and source (opts.hlo), and a GPU row for its cost (row_cost); each
+ * module decoded once for them all. The modules found are counted in the
+ * first result, once for t.
  */
-static int join_hlo(struct an_ops_result *r, struct xp_trace *t, struct xp_err *err)
+static int join_hlo(struct an_ops_result *const *rs, size_t n, struct xp_trace *t, struct xp_err *err)
 {
 	struct an_hlo_set s = {0};
 	struct join_pick *pick = NULL;
-	size_t i, k, n = 0;
+	size_t i, k, res, npick = 0, total = 0;
 	int ret, nomem = 0;
 
+	for (res = 0; res < n; res++)
+		total += rs[res]->nrows;
 	if ((ret = an_hlo_find(&s, t, err)))
 		goto out;
-	r->hlo_modules += s.n;
-	r->hlo_inputs_without += !s.n;
-	if (!(pick = malloc((r->nrows ? r->nrows : 1) * sizeof(*pick))))
+	rs[0]->hlo_modules += s.n;
+	rs[0]->hlo_inputs_without += !s.n;
+	if (!(pick = malloc((total ? total : 1) * sizeof(*pick))))
 		goto nomem;
-	for (i = 0; i < r->nrows; i++) {
-		struct an_op_row *row = &r->rows[i];
-		struct an_hlo_entry *e;
+	for (res = 0; res < n; res++) {
+		struct an_ops_result *r = rs[res];
 
-		if (row->hlo_state >= AN_OP_HLO_NO_MODULE || (!r->opts.hlo && !wants_cost(row)))
-			continue;	/* joined already (a result is joined once per input: an_ops_add), or not wanted */
-		if ((e = an_hlo_lookup(&s, row->module, row->program_id, row->has_program_id)))
-			pick[n++] = (struct join_pick){(uint64_t)(e - s.e), i};
-		else if (row_hlo_set(r, row, AN_OP_HLO_NO_MODULE, NULL, NULL) ||
-			 (wants_cost(row) && row_cost(row, NULL, NULL)))
-			goto nomem;
+		for (i = 0; i < r->nrows; i++) {
+			struct an_op_row *row = &r->rows[i];
+			struct an_hlo_entry *e;
+
+			if (!wants_join(r, row))
+				continue;	/* joined already (a result is joined once per input), or not wanted */
+			if ((e = an_hlo_lookup(&s, row->module, row->program_id, row->has_program_id)))
+				pick[npick++] = (struct join_pick){(uint64_t)(e - s.e), res, i};
+			else if (row_hlo_set(r, row, AN_OP_HLO_NO_MODULE, NULL, NULL) ||
+				 (wants_cost(row) && row_cost(row, NULL, NULL)))
+				goto nomem;
+		}
 	}
 	/* module by module, each decoded once and let go before the next */
-	if (xp_sort_by_u64(pick, n, sizeof(*pick), offsetof(struct join_pick, entry)))
+	if (xp_sort_by_u64(pick, npick, sizeof(*pick), offsetof(struct join_pick, entry)))
 		goto nomem;
-	for (i = 0; i < n; i = k) {
+	for (i = 0; i < npick; i = k) {
 		struct an_hlo_entry *e = &s.e[pick[i].entry];
 		const struct xp_hlo_module *m = an_hlo_module(&s, e, &nomem);
 
 		if (nomem)
 			goto nomem;
-		for (k = i; k < n && pick[k].entry == pick[i].entry; k++) {
+		for (k = i; k < npick && pick[k].entry == pick[i].entry; k++) {
+			struct an_ops_result *r = rs[pick[k].res];
 			struct an_op_row *row = &r->rows[pick[k].row];
 			const struct xp_hlo_instr *ins = m ? an_hlo_op(m, row->name) : NULL;
 			char *src = NULL;
@@ -1148,7 +1181,7 @@ static int join_hlo(struct an_ops_result *r, struct xp_trace *t, struct xp_err *
 		}
 		an_hlo_forget(e);
 	}
-	r->hlo_failed += s.failed;
+	rs[0]->hlo_failed += s.failed;
 	ret = 0;
 	goto out;
 nomem:
@@ -1161,41 +1194,82 @@ out:
 
 int an_ops_add(struct an_ops_result *r, struct xp_trace *t, struct xp_err *err)
 {
-	struct an_ops_result one;
-	int ret;
+	struct an_ops_result *one = calloc(t->nplanes + 1, sizeof(*one)), **rs = calloc(t->nplanes + 1, sizeof(*rs));
+	size_t i, n = 0;
+	int ret = 0;
 
 	/*
-	 * Joined alone, then pooled as merge pools inputs: an op is looked up
-	 * in its own trace's HLO only, whatever came before.
+	 * Each plane alone, joined to its trace's HLO, then pooled as merge
+	 * pools inputs: an op is looked up in its own trace's HLO only,
+	 * whatever came before, and a summary (each device apart, an_run.h)
+	 * gives the same.
 	 */
-	an_ops_init(&one, &r->opts);
-	if (!(ret = an_ops_add_plain(&one, t, err)) && !(ret = an_ops_join(&one, t, err)))
-		ret = an_ops_merge(r, &one, err);
-	an_ops_release(&one);
+	if (!one || !rs) {
+		ret = xp_err_set(err, XP_ERR_NOMEM, "out of memory");
+		goto out;
+	}
+	r->inputs++;
+	for (i = 0; i < t->nplanes && !ret; i++) {
+		if (!an_ops_wants_plane(&r->opts, t->planes[i].name))
+			continue;
+		an_ops_init(&one[n], &r->opts);
+		rs[n] = &one[n];
+		ret = an_ops_add_plane(&one[n++], t, i, err);
+	}
+	if (!ret && n)
+		ret = an_ops_join_many(rs, n, t, err);
+	for (i = 0; i < n && !ret; i++)
+		ret = an_ops_merge(r, &one[i], err);
+out:
+	for (i = 0; i < n; i++)
+		an_ops_release(&one[i]);
+	free(one);
+	free(rs);
 	return ret;
 }
 
 /*
  * Each row's calls from the host where its kernels carry no scope_range_id
- * (an_hostcall.h): its calls known when every such kernel's is.
+ * (an_hostcall.h), for the rows of n results at once (one search of the
+ * host planes): its calls known when every such kernel's is. Each result's
+ * references are let go.
  */
-static int host_calls(struct an_ops_result *r, struct xp_trace *t, struct xp_err *err)
+static int host_calls(struct an_ops_result *const *rs, size_t n, struct xp_trace *t, struct xp_err *err)
 {
-	struct an_hostcall_ref *h = r->hrefs_;
-	size_t n = r->nhrefs_, i, k, found, distinct;
-	int ret;
+	struct an_hostcall_ref *h = NULL;
+	size_t *first = calloc(n + 1, sizeof(*first)), total = 0, i, k, m, found, distinct;
+	int ret = 0;
 
-	if ((ret = an_host_calls(t, h, n, err)))
-		return ret;
-	if (xp_sort_by_u64(h, n, sizeof(*h), offsetof(struct an_hostcall_ref, thunk)) ||
-	    xp_sort_by_u64(h, n, sizeof(*h), offsetof(struct an_hostcall_ref, row)))
-		return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
-	for (i = 0; i < n; i = k) {
-		struct an_op_row *row = &r->rows[h[i].row];
+	/* one array, each result's rows numbered after the previous results' */
+	for (k = 0; first && k < n; k++) {
+		first[k + 1] = first[k] + rs[k]->nrows;
+		total += rs[k]->nhrefs_;
+	}
+	if (!first || (total && !(h = malloc(total * sizeof(*h))))) {
+		ret = xp_err_set(err, XP_ERR_NOMEM, "out of memory");
+		goto out;
+	}
+	for (k = m = 0; k < n; k++)
+		for (i = 0; i < rs[k]->nhrefs_; i++) {
+			h[m] = rs[k]->hrefs_[i];
+			h[m++].row += first[k];
+		}
+	if (!total || (ret = an_host_calls(t, h, total, err)))
+		goto out;
+	if (xp_sort_by_u64(h, total, sizeof(*h), offsetof(struct an_hostcall_ref, thunk)) ||
+	    xp_sort_by_u64(h, total, sizeof(*h), offsetof(struct an_hostcall_ref, row))) {
+		ret = xp_err_set(err, XP_ERR_NOMEM, "out of memory");
+		goto out;
+	}
+	for (i = 0, k = 0; i < total; i = m) {
+		struct an_op_row *row;
 
-		for (k = i, found = distinct = 0; k < n && h[k].row == h[i].row; k++) {
-			found += h[k].thunk != AN_HOSTCALL_NONE;
-			distinct += h[k].thunk != AN_HOSTCALL_NONE && (k == i || h[k].thunk != h[k - 1].thunk);
+		while (h[i].row >= first[k + 1])
+			k++;
+		row = &rs[k]->rows[h[i].row - first[k]];
+		for (m = i, found = distinct = 0; m < total && h[m].row == h[i].row; m++) {
+			found += h[m].thunk != AN_HOSTCALL_NONE;
+			distinct += h[m].thunk != AN_HOSTCALL_NONE && (m == i || h[m].thunk != h[m - 1].thunk);
 		}
 		if (found != row->kernels_unscoped)
 			continue;	/* some kernel's call unknown: the row's too */
@@ -1203,25 +1277,32 @@ static int host_calls(struct an_ops_result *r, struct xp_trace *t, struct xp_err
 		row->kernels_unscoped = 0;
 		row->calls_host = 1;
 	}
-	return 0;
+out:
+	for (k = 0; k < n; k++) {
+		free(rs[k]->hrefs_);
+		rs[k]->hrefs_ = NULL;
+		rs[k]->nhrefs_ = rs[k]->caphrefs_ = 0;
+	}
+	free(first);
+	free(h);
+	return ret;
+}
+
+int an_ops_join_many(struct an_ops_result *const *rs, size_t n, struct xp_trace *t, struct xp_err *err)
+{
+	size_t i, k;
+	int ret = host_calls(rs, n, t, err);
+
+	for (k = 0; k < n && !ret; k++)
+		for (i = 0; i < rs[k]->nrows; i++)
+			if (wants_join(rs[k], &rs[k]->rows[i]))
+				return join_hlo(rs, n, t, err);
+	return ret;	/* nothing to look up: the metadata plane left unread */
 }
 
 int an_ops_join(struct an_ops_result *r, struct xp_trace *t, struct xp_err *err)
 {
-	size_t i;
-	int ret = 0;
-
-	if (r->nhrefs_)
-		ret = host_calls(r, t, err);
-	free(r->hrefs_);
-	r->hrefs_ = NULL;
-	r->nhrefs_ = r->caphrefs_ = 0;
-	if (ret)
-		return ret;
-
-	for (i = 0; i < r->nrows && !r->opts.hlo && !wants_cost(&r->rows[i]); i++)
-		;
-	return i < r->nrows ? join_hlo(r, t, err) : 0;	/* nothing to look up: the metadata plane left unread */
+	return an_ops_join_many(&r, 1, t, err);
 }
 
 /* ---- pooling and finishing -------------------------------------------------- */
@@ -1259,6 +1340,11 @@ int an_ops_merge(struct an_ops_result *dst, const struct an_ops_result *src, str
 		d->odd_values += s->odd_values;
 		d->kernels_no_op += s->kernels_no_op;
 		d->extra_module_lines += s->extra_module_lines;
+		d->leaf_ps = xp_sat_add(d->leaf_ps, s->leaf_ps);
+		d->leaf_flops_ps = xp_sat_add(d->leaf_flops_ps, s->leaf_flops_ps);
+		d->leaf_model_ps = xp_sat_add(d->leaf_model_ps, s->leaf_model_ps);
+		sum_merge(&d->leaf_flops, &s->leaf_flops);
+		sum_merge(&d->leaf_model_flops, &s->leaf_model_flops);
 	}
 	for (i = 0; i < src->nrows; i++) {
 		const struct an_op_row *s = &src->rows[i];
@@ -1299,6 +1385,33 @@ static int ends_with(const char *s, const char *suffix)
 	size_t n = s ? strlen(s) : 0, k = strlen(suffix);
 
 	return n >= k && !strcmp(s + n - k, suffix);
+}
+
+void an_ops_work_flops(const struct an_ops_result *r, const struct an_ops_device *d, struct an_work_flops *w)
+{
+	size_t i;
+
+	memset(w, 0, sizeof(*w));
+	if (d->events[AN_OP_SYNC]) {
+		w->flops = d->leaf_flops.v;
+		w->model_flops = d->leaf_model_flops.v;
+		w->overflow = d->leaf_flops.overflow || d->leaf_model_flops.overflow;
+		w->work_ps = d->leaf_ps;
+		w->flops_ps = d->leaf_flops_ps;
+		w->model_ps = d->leaf_model_ps;
+		return;
+	}
+	for (i = 0; i < r->nrows; i++) {
+		const struct an_op_row *row = &r->rows[i];
+
+		if (row->line != AN_OP_GPU)
+			continue;
+		w->work_ps = xp_sat_add(w->work_ps, row->total_ps);
+		if (!an_sum_known(&row->flops, row->occurrences) && !row->flops.overflow)
+			continue;
+		w->overflow |= row->flops.overflow | xp_sat_add_to_u64(&w->flops, row->flops.v);
+		w->flops_ps = xp_sat_add(w->flops_ps, row->total_ps);
+	}
 }
 
 const char *an_op_calls_from(const struct an_op_row *row)
@@ -1444,7 +1557,8 @@ static void cost_counts(struct an_ops_result *r)
 
 		r->cost[row->cost]++;
 		r->calls_host += row->calls_host && an_op_calls_known(row);
-		r->cost_no_flops += row->cost == AN_OP_COST_HLO && !an_sum_known(&row->flops, row->occurrences);
+		r->cost_no_flops += row->cost == AN_OP_COST_HLO && !an_sum_known(&row->flops, row->occurrences) &&
+				    !row->flops.overflow && an_sum_known(&row->bytes, row->occurrences);
 		if (!row->cost_why || r->ncost_what == AN_OPS_COST_WHAT)
 			continue;
 		for (k = 0; k < r->ncost_what && strcmp(r->cost_what[k], row->cost_why); k++)

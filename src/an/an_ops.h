@@ -73,6 +73,12 @@ struct an_ops_opts {
 	 * by_source then build the scope tree and the per-line rows.
 	 */
 	int hlo, by_scope, by_source;
+	/*
+	 * TPU planes: only the leaf sums of their devices (an_ops_device.leaf_*,
+	 * for an_ops_work_flops), no rows (overview's utilisation). GPU planes
+	 * as always.
+	 */
+	int tpu_leaves_only;
 };
 
 /* How an op was joined to its HLO (opts.hlo). */
@@ -84,8 +90,9 @@ enum an_op_hlo {
 };
 
 /*
- * How a GPU row's FLOPs and bytes were looked up in the HLO (an_ops_join),
- * in the order pooled rows keep the greatest.
+ * How a GPU row's FLOPs and bytes were looked up in the HLO (an_ops_join).
+ * A pooled row is AN_OP_COST_HLO where every part was, else the greatest
+ * of its parts' other states.
  */
 enum an_op_cost {
 	AN_OP_COST_UNSET,	/* not looked up: not a GPU row, or the trace gave them */
@@ -167,6 +174,14 @@ struct an_ops_device {
 	size_t odd_values;		/* flops, model_flops, bytes_accessed negative or not integers */
 	size_t kernels_no_op;		/* GPU kernels without an hlo_op stat */
 	size_t extra_module_lines;	/* XLA Modules lines after the first (not used for programs) */
+	/*
+	 * TPU: the XLA Ops events with no op nested in them (the work itself:
+	 * a parent's FLOPs would count its children's again): their time, and
+	 * of it the time of those that carry flops (model_flops), with the
+	 * sums (an_ops_work_flops).
+	 */
+	int64_t leaf_ps, leaf_flops_ps, leaf_model_ps;
+	struct an_sum leaf_flops, leaf_model_flops;
 };
 
 /* Owns every string and array; an_ops_release frees them. */
@@ -197,7 +212,7 @@ struct an_ops_result {
 	 * could not cost.
 	 */
 	size_t cost[AN_OP_COST_LAST + 1];
-	size_t cost_no_flops;	/* of cost[AN_OP_COST_HLO], rows with bytes but no FLOPs */
+	size_t cost_no_flops;	/* of cost[AN_OP_COST_HLO], rows with bytes known but no FLOPs */
 	size_t calls_host;	/* rows whose calls were counted from the host (calls_host, calls known) */
 #define AN_OPS_COST_WHAT 8
 	const char *cost_what[AN_OPS_COST_WHAT];
@@ -293,6 +308,8 @@ int64_t an_ops_scopes_total(const struct an_ops_result *r);
  * with err filled.
  */
 int an_ops_join(struct an_ops_result *r, struct xp_trace *t, struct xp_err *err);
+/* The same for n results of one trace (its planes' apart), the host planes searched once for them all. */
+int an_ops_join_many(struct an_ops_result *const *rs, size_t n, struct xp_trace *t, struct xp_err *err);
 
 /* Counts each of r's op rows in the module of s it ran in (an_hlo_mark_op). 0, or -1 when out of memory. */
 struct an_hlo_set;
@@ -320,6 +337,21 @@ const char *an_op_cost_from(const struct an_op_row *row);
 double an_op_flops_per_s(const struct an_op_row *row);
 double an_op_bytes_per_s(const struct an_op_row *row);
 double an_op_intensity(const struct an_op_row *row);
+
+/*
+ * The FLOPs of device d's work in r (a result of d's planes alone, joined:
+ * an_run_ops_of's): TPU, its leaf XLA Ops events' (an_ops_device); GPU,
+ * its GPU rows' where their FLOPs are known. *work_ps the time of that
+ * work, *flops_ps of it the time whose FLOPs are counted, and the same for
+ * model FLOPs (TPU model_flops stats; GPU none). *overflow: a sum passed
+ * 2^64-1 (saturated).
+ */
+struct an_work_flops {
+	uint64_t flops, model_flops;
+	int64_t work_ps, flops_ps, model_ps;
+	int overflow;
+};
+void an_ops_work_flops(const struct an_ops_result *r, const struct an_ops_device *d, struct an_work_flops *w);
 
 /* For xp_read_opts.want_lines: the lines an_ops_add reads. */
 void an_ops_want_lines(const char *plane, const char *const *names, size_t n,

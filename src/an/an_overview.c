@@ -697,6 +697,61 @@ out:
 	return ret;
 }
 
+/*
+ * Each added device's FLOPs of its work and its peak (an_ops_work_flops):
+ * each plane added (took[i]) alone, TPU planes' leaf ops only, GPU rows
+ * joined to the HLO for their cost.
+ */
+static int add_flops(struct an_ov_result *r, struct xp_trace *t, const char *host, const unsigned char *took,
+		     struct xp_err *err)
+{
+	const struct an_ops_opts oo = {.tpu_leaves_only = 1};
+	struct an_ops_result *pr = calloc(t->nplanes + 1, sizeof(*pr)), **rs = calloc(t->nplanes + 1, sizeof(*rs));
+	size_t i, n = 0;
+	int ret = 0;
+
+	if (!pr || !rs) {
+		ret = xp_err_set(err, XP_ERR_NOMEM, "out of memory");
+		goto out;
+	}
+	for (i = 0; i < t->nplanes && !ret; i++) {
+		if (!took[i])
+			continue;
+		an_ops_init(&pr[i], &oo);
+		rs[n++] = &pr[i];
+		ret = an_ops_add_plane(&pr[i], t, i, err);
+	}
+	if (!ret)	/* the host planes searched once for every plane's GPU calls */
+		ret = an_ops_join_many(rs, n, t, err);
+	for (i = 0; i < t->nplanes && !ret; i++) {
+		struct an_work_flops w;
+		struct an_ov_device *d;
+
+		if (!took[i] || !pr[i].ndevices)
+			continue;
+		if (!(d = device_of(r, host, t->planes[i].name))) {
+			ret = xp_err_set(err, XP_ERR_NOMEM, "out of memory");
+			break;
+		}
+		an_ops_work_flops(&pr[i], &pr[i].devices[0], &w);
+		d->flops_overflow |= w.overflow | xp_sat_add_to_u64(&d->flops, w.flops) |
+				     xp_sat_add_to_u64(&d->model_flops, w.model_flops);
+		d->work_ps = xp_sat_add(d->work_ps, w.work_ps);
+		d->flops_ps = xp_sat_add(d->flops_ps, w.flops_ps);
+		d->model_ps = xp_sat_add(d->model_ps, w.model_ps);
+		if (!d->peak_src && pr[i].devices[0].peak_src) {
+			d->peak_src = (int)pr[i].devices[0].peak_src;
+			d->peak_flops = pr[i].devices[0].peak_flops;
+		}
+	}
+out:
+	for (i = 0; pr && i < t->nplanes; i++)
+		an_ops_release(&pr[i]);
+	free(pr);
+	free(rs);
+	return ret;
+}
+
 int an_ov_add(struct an_ov_result *r, struct xp_trace *t, const char *device, size_t *added,
 	      struct xp_err *err)
 {
@@ -742,10 +797,13 @@ int an_ov_add_input(struct an_ov_result *r, struct xp_trace *t, const char *inpu
 out:
 	an_corr_index_release(&L.by_corr);
 	free(L.v);
-	free(took);
-	if (ret)
+	if (ret) {
+		free(took);
 		return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
-	return 0;
+	}
+	ret = add_flops(r, t, host, took, err);
+	free(took);
+	return ret;
 }
 
 static int cmp_dev(const void *a, const void *b)
@@ -773,6 +831,11 @@ static void per_input(struct an_ov_device *d)
 	d->coll_exposed_ps = per_plane(d->coll_exposed_ps, d->planes);
 	d->memcpy_ps = per_plane(d->memcpy_ps, d->planes);
 	d->memcpy_exposed_ps = per_plane(d->memcpy_exposed_ps, d->planes);
+	d->work_ps = per_plane(d->work_ps, d->planes);
+	d->flops_ps = per_plane(d->flops_ps, d->planes);
+	d->model_ps = per_plane(d->model_ps, d->planes);
+	d->flops = (uint64_t)llround((double)d->flops / (double)d->planes);
+	d->model_flops = (uint64_t)llround((double)d->model_flops / (double)d->planes);
 	/* busy = compute + collective exposed + memcpy exposed, still: each part no more than its whole */
 	if (d->coll_exposed_ps > d->busy_ps)
 		d->coll_exposed_ps = d->busy_ps;
@@ -814,6 +877,26 @@ int an_ov_finish(struct an_ov_result *r, struct xp_err *err)
 
 int an_ov_wants_host_event(const char *name)
 {
-	(void)name;
-	return 0;
+	return an_host_thunk_name(name);
+}
+
+double an_ov_flops_per_s(const struct an_ov_device *d)
+{
+	if (!d->flops_ps || d->flops_overflow || d->span_ps <= 0)
+		return -1;
+	return (double)d->flops / ((double)d->span_ps * 1e-12);
+}
+
+double an_ov_flops_util(const struct an_ov_device *d)
+{
+	double fs = an_ov_flops_per_s(d);
+
+	return fs >= 0 && d->peak_flops > 0 ? fs / d->peak_flops : -1;
+}
+
+double an_ov_model_util(const struct an_ov_device *d)
+{
+	if (!d->model_ps || d->flops_overflow || d->span_ps <= 0 || d->peak_flops <= 0)
+		return -1;
+	return (double)d->model_flops / ((double)d->span_ps * 1e-12) / d->peak_flops;
 }

@@ -27,6 +27,7 @@
 
 #include "an_analysis.h"
 #include "an_kind.h"
+#include "an_ops.h"
 #include "an_straggle.h"
 #include "xp_arena.h"
 #include "xp_model.h"
@@ -35,11 +36,17 @@
 /* The key stats an_ov_add reads (xp_read_opts.keys), an_event_kind's among them. */
 #define AN_OV_KEYS                                                                        \
 	(AN_KIND_KEYS | 1u << XP_K_HLO_CATEGORY | 1u << XP_K_HLO_OP | 1u << XP_K_CORRELATION_ID | \
-	 1u << XP_K_STEP_NUM)
+	 1u << XP_K_STEP_NUM | AN_OV_FLOPS_KEYS)
+/* What utilisation reads besides: TPU ops' FLOPs, GPU kernels' op and calls (an_ops_work_flops). */
+#define AN_OV_FLOPS_KEYS                                                                     \
+	(1u << XP_K_FLOPS | 1u << XP_K_MODEL_FLOPS | 1u << XP_K_HLO_MODULE | 1u << XP_K_PROGRAM_ID | \
+	 1u << XP_K_SCOPE_RANGE_ID | 1u << XP_K_CORRELATION_ID)
 
 /*
- * For xp_read_opts.want_host_event: no host event by its name alone (the
- * launches and step annotations overview reads carry key stats): 0.
+ * For xp_read_opts.want_host_event: by its name alone only the events
+ * named like the thunks that count GPU op calls (an_host_thunk_name), for
+ * the FLOPs of utilisation; the launches and step annotations overview
+ * reads carry key stats.
  */
 int an_ov_wants_host_event(const char *name);
 
@@ -92,7 +99,27 @@ struct an_ov_device {
 	 */
 	struct an_ov_dist queue, overhead;
 	size_t queued;
+	/*
+	 * Utilisation (an_ops_work_flops of its planes, summed; pooled: one
+	 * input's, the mean): the FLOPs and model FLOPs of its work, the work's
+	 * time and of it the time whose FLOPs (model FLOPs) are counted; its
+	 * peak FLOP/s and where that came from (an_ops_device).
+	 */
+	uint64_t flops, model_flops;
+	int flops_overflow;
+	int64_t work_ps, flops_ps, model_ps;
+	double peak_flops;
+	int peak_src;		/* an enum an_peak_src */
 };
+
+/*
+ * Achieved FLOP/s (FLOPs over span), and the FLOPs and model FLOPs
+ * utilisation (over span x peak): negative when unknown (no FLOPs counted,
+ * no span, no peak, a sum past 2^64-1).
+ */
+double an_ov_flops_per_s(const struct an_ov_device *d);
+double an_ov_flops_util(const struct an_ov_device *d);
+double an_ov_model_util(const struct an_ov_device *d);
 
 /* Idle time: span minus busy, saturated, never negative. */
 static inline int64_t an_ov_idle(const struct an_ov_device *d)

@@ -85,12 +85,17 @@ int an_run_ops_of(struct an_run_ops **out, struct xp_trace *t, const char *devic
 			an_ops_release(&p->r);	/* no events */
 		}
 	}
-	for (i = 0; i < o->nplanes && !ret; i++)
-		if (o->planes[i].r.nhrefs_ && !an_host_calls_readable(t))
-			return AN_RUN_REREAD;
 	/* GPU rows costed from the HLO as an_ops_add does (each device's rows apart: the same per row) */
-	for (i = 0; i < o->nplanes && !ret; i++)
-		ret = an_ops_join(&o->planes[i].r, t, err);
+	if (!ret && o->nplanes) {
+		struct an_ops_result **rs = malloc(o->nplanes * sizeof(*rs));
+
+		if (!rs)
+			return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
+		for (i = 0; i < o->nplanes; i++)
+			rs[i] = &o->planes[i].r;
+		ret = an_ops_join_many(rs, o->nplanes, t, err);
+		free(rs);
+	}
 	return ret;
 }
 

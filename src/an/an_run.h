@@ -106,13 +106,6 @@ int an_run_select_devices(struct an_exec_list *l, const char *pattern);
  * 0, or a negative xp_errcode with err filled.
  */
 int an_run_kernels_of(struct an_run_kernels **out, struct xp_trace *t, const char *device, struct xp_err *err);
-/*
- * an_run_ops_of returns AN_RUN_REREAD (and *out as far as it got, to free)
- * where t's host planes were read only in part (an_host_calls_readable)
- * and a GPU op's calls are to be found there: read t as ops reads it, and
- * call again.
- */
-#define AN_RUN_REREAD 1
 int an_run_ops_of(struct an_run_ops **out, struct xp_trace *t, const char *device, struct xp_err *err);
 /*
  * Pools the planes that r's device option selects into r, as an input: as

@@ -8,6 +8,7 @@
 #ifndef API_H
 #define API_H
 
+#include <math.h>
 #include <regex.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -49,6 +50,12 @@ void api_re_free(struct api_re *r);
 /* p = calloc(n, sizeof(*p)): 0, or XP_ERR_NOMEM with err set. */
 #define API_CALLOC(p, n, err) \
 	(((p) = calloc((n), sizeof(*(p)))) ? 0 : xp_err_set((err), XP_ERR_NOMEM, "out of memory"))
+
+/* A rate, peak or share as the command's JSON gives it: NAN where it has none (negative or not finite). */
+static inline double api_known(double v)
+{
+	return v >= 0 && isfinite(v) ? v : NAN;
+}
 
 static inline double api_ns(double ps)
 {

@@ -24,12 +24,6 @@ struct ops_holder {
 	struct xp_notes notes;		/* the warnings */
 };
 
-/* A rate or peak as the command's JSON gives it: NAN where it has none. */
-static double known(double v)
-{
-	return v >= 0 && isfinite(v) ? v : NAN;
-}
-
 static void fill_row(struct xps_op *o, const struct an_op_row *row, int cat)
 {
 	o->name = row->name;
@@ -53,9 +47,9 @@ static void fill_row(struct xps_op *o, const struct an_op_row *row, int cat)
 	o->model_flops = row->model_flops.v;
 	o->has_bytes_accessed = an_sum_known(&row->bytes, row->occurrences);
 	o->bytes_accessed = row->bytes.v;
-	o->flops_per_s = known(an_op_flops_per_s(row));
-	o->bytes_per_s = known(an_op_bytes_per_s(row));
-	o->intensity = known(an_op_intensity(row));
+	o->flops_per_s = api_known(an_op_flops_per_s(row));
+	o->bytes_per_s = api_known(an_op_bytes_per_s(row));
+	o->intensity = api_known(an_op_intensity(row));
 	o->bound_by = an_bound_name(row->bound);
 	o->has_calls = an_op_calls_known(row);
 	o->calls = o->has_calls ? row->calls : 0;
@@ -119,8 +113,8 @@ static int fill(struct ops_holder *h, struct xp_err *err)
 		x->name = d->name;
 		x->chip = d->chip;
 		x->peak_source = an_peak_src_name(d->peak_src);
-		x->peak_flops_per_s = d->peak_src ? known(d->peak_flops) : NAN;
-		x->peak_bytes_per_s = d->peak_src ? known(d->peak_bw) : NAN;
+		x->peak_flops_per_s = d->peak_src ? api_known(d->peak_flops) : NAN;
+		x->peak_bytes_per_s = d->peak_src ? api_known(d->peak_bw) : NAN;
 		x->op_events = d->events[AN_OP_SYNC] + d->events[AN_OP_ASYNC] + d->events[AN_OP_GPU];
 		x->stray_end_events = d->stray_events;
 		x->partial_overlaps = d->partial_overlaps;

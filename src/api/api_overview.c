@@ -93,6 +93,18 @@ static void fill_device(struct xps_overview_device *o, const struct an_ov_device
 	o->memcpy_events = d->memcpy_events;
 	o->stray_end_events = d->stray;
 	o->steps = dist(&d->steps);
+	o->has_flops = d->flops_ps && !d->flops_overflow;
+	o->flops = o->has_flops ? d->flops : 0;
+	o->has_model_flops = d->model_ps && !d->flops_overflow;
+	o->model_flops = o->has_model_flops ? d->model_flops : 0;
+	o->work_ns = api_ns((double)d->work_ps);
+	o->flops_work_ns = api_ns((double)d->flops_ps);
+	o->model_flops_work_ns = api_ns((double)d->model_ps);
+	o->flops_per_s = api_known(an_ov_flops_per_s(d));
+	o->peak_source = an_peak_src_name((enum an_peak_src)d->peak_src);
+	o->peak_flops_per_s = d->peak_src ? api_known(d->peak_flops) : NAN;
+	o->flops_utilization = api_known(an_ov_flops_util(d));
+	o->model_flops_utilization = api_known(an_ov_model_util(d));
 	o->has_launch_latency = !d->tpu && d->corr_events;
 	if (!o->has_launch_latency)
 		return;

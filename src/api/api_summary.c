@@ -86,9 +86,8 @@ int xps_summary_line(xps_trace *t, const struct xps_summary_opts *opts, char **l
 	if ((ret = an_run_kernels_of(&r.kernels, t->t, o.device, &err)) ||
 	    (ret = section_notes(t, &r.kernels->warnings, &r.kernels->nwarnings, &err)))
 		goto out;
-	if ((ret = an_run_ops_of(&r.ops, t->t, o.device, &err)) == AN_RUN_REREAD)	/* cannot be: all is read */
-		ret = xp_err_set(&err, XP_ERR_FORMAT, "host planes read only in part");
-	if (ret || (ret = section_notes(t, &r.ops->warnings, &r.ops->nwarnings, &err)))
+	if ((ret = an_run_ops_of(&r.ops, t->t, o.device, &err)) ||
+	    (ret = section_notes(t, &r.ops->warnings, &r.ops->nwarnings, &err)))
 		goto out;
 	if (an_input_check(t->t, t->path, &err)) {
 		ret = XP_ERR_IO;

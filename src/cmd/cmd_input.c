@@ -112,6 +112,12 @@ static void sections_want_lines(const char *plane, const char *const *names, siz
 		free(more);
 }
 
+/* The host events summarize's one read keeps: executions', and the thunks that count GPU op calls. */
+static int sections_host_event(const char *name)
+{
+	return an_exec_wants_host_event(name) || an_host_thunk_name(name);
+}
+
 int cmd_read(const struct cmd_common *c, const char *path, unsigned jobs, int lazy,
 	     struct xp_trace **t, struct xp_err *err)
 {
@@ -121,6 +127,8 @@ int cmd_read(const struct cmd_common *c, const char *path, unsigned jobs, int la
 
 		if (s.read.keys)
 			s.read.keys |= AN_KERN_KEYS | AN_OPS_KEYS;
+		if (s.read.want_host_event == an_exec_wants_host_event)	/* and the ops' GPU calls */
+			s.read.want_host_event = sections_host_event;
 		return read_input(&s, path, jobs, lazy, an_exec_wants_plane, c->children ? NULL : sections_want_lines,
 				  t, err);
 	}
@@ -443,14 +451,6 @@ void cmd_input_parts(const struct cmd_common *c, unsigned jobs, struct cmd_input
 						   &part.t, &part.err))) {
 			r = ops ? an_run_ops_of(&in->ops, part.t, c->device, &part.err)
 				: an_run_kernels_of(&in->kernels, part.t, c->device, &part.err);
-			if (r == AN_RUN_REREAD && part.t == kept &&	/* its host planes in full, for the ops' calls */
-			    !(part.code = read_as(c, &an_ops_analysis, in->path, jobs, &part.t, &part.err))) {
-				an_run_ops_free(in->ops);
-				in->ops = NULL;
-				r = an_run_ops_of(&in->ops, part.t, c->device, &part.err);
-			}
-			if (r == AN_RUN_REREAD)	/* read in full and still not: cannot be */
-				r = xp_err_set(&part.err, XP_ERR_FORMAT, "host planes read only in part");
 			added(&part, r);
 			cmd_input_changed(&part);
 		}

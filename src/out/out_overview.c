@@ -32,6 +32,33 @@ static void json_dist(cJSON *o, const char *name, const struct an_ov_dist *d, in
 
 static void json_strag(cJSON *doc, const struct an_strag_result *s);
 
+static void json_num_or_null(cJSON *o, const char *name, double v)
+{
+	if (v >= 0 && isfinite(v))
+		cJSON_AddNumberToObject(o, name, v);
+	else
+		cJSON_AddNullToObject(o, name);
+}
+
+/* "utilization": the FLOPs of the device's work over its span and peak (an_overview.h). */
+static void json_util(cJSON *o, const struct an_ov_device *d)
+{
+	cJSON *u = cJSON_AddObjectToObject(o, "utilization");
+
+	if (!u)
+		return;
+	out_json_add_u64_if(u, "flops", d->flops_ps && !d->flops_overflow, d->flops);
+	out_json_add_u64_if(u, "model_flops", d->model_ps && !d->flops_overflow, d->model_flops);
+	out_json_add_ns(u, "work_ns", (double)d->work_ps);
+	out_json_add_ns(u, "flops_work_ns", (double)d->flops_ps);
+	out_json_add_ns(u, "model_flops_work_ns", (double)d->model_ps);
+	json_num_or_null(u, "flops_per_s", an_ov_flops_per_s(d));
+	cJSON_AddStringToObject(u, "peak_source", an_peak_src_name((enum an_peak_src)d->peak_src));
+	json_num_or_null(u, "peak_flops_per_s", d->peak_src ? d->peak_flops : -1);
+	json_num_or_null(u, "flops_utilization", an_ov_flops_util(d));
+	json_num_or_null(u, "model_flops_utilization", an_ov_model_util(d));
+}
+
 static int print_json(FILE *f, const struct an_ov_result *r, const struct an_strag_result *s,
 		      const struct xp_notes *notes)
 {
@@ -64,6 +91,7 @@ static int print_json(FILE *f, const struct an_ov_result *r, const struct an_str
 		cJSON_AddNumberToObject(o, "memcpy_events", (double)d->memcpy_events);
 		cJSON_AddNumberToObject(o, "stray_end_events", (double)d->stray);
 		json_dist(o, "steps", &d->steps, 0);
+		json_util(o, d);
 		if (d->tpu || !d->corr_events) {
 			cJSON_AddNullToObject(o, "launch_latency");
 			continue;
@@ -96,7 +124,8 @@ static int print_machine(FILE *f, enum out_mode mode, const struct an_ov_result 
 		"launches_linked", "launch_no_launch", "launch_ambiguous", "launch_mean_ns",
 		"launch_median_ns", "launch_p99_ns", "launch_queued", "launch_queue_mean_ns",
 		"launch_queue_median_ns", "launch_queue_p99_ns", "launch_overhead_mean_ns",
-		"launch_overhead_median_ns", "launch_overhead_p99_ns"};
+		"launch_overhead_median_ns", "launch_overhead_p99_ns", "flops", "flops_work_ns", "work_ns",
+		"flops_per_s", "peak_flops_per_s", "flops_utilization", "model_flops_utilization"};
 	enum { NC = sizeof(h) / sizeof(h[0]) };
 	struct out_table t;
 	size_t i, k;
@@ -162,6 +191,25 @@ static int print_machine(FILE *f, enum out_mode mode, const struct an_ov_result 
 			for (k = 0; k < 13; k++)
 				out_table_add(&t, "%s", "");
 		}
+		if (d) {
+			const double uv[] = {an_ov_flops_per_s(d), d->peak_src ? d->peak_flops : -1, an_ov_flops_util(d),
+					     an_ov_model_util(d)};
+
+			if (d->flops_ps && !d->flops_overflow)
+				out_table_add(&t, "%llu", (unsigned long long)d->flops);
+			else
+				out_table_add(&t, "%s", "");
+			out_fmt_ns(b, sizeof(b), (double)d->flops_ps), out_table_add(&t, "%s", b);
+			out_fmt_ns(b, sizeof(b), (double)d->work_ps), out_table_add(&t, "%s", b);
+			for (k = 0; k < 4; k++)
+				if (uv[k] >= 0 && isfinite(uv[k]))
+					out_table_add(&t, "%.9g", uv[k]);
+				else
+					out_table_add(&t, "%s", "");
+		} else {
+			for (k = 0; k < 7; k++)
+				out_table_add(&t, "%s", "");
+		}
 	}
 	ret = out_table_print(&t, f, mode, NULL);
 	out_table_release(&t);
@@ -205,6 +253,72 @@ static int print_split(FILE *f, const struct an_ov_result *r, const struct out_s
 	if (!ret)
 		fprintf(f, "QUEUE: the part of each launch latency spent behind earlier work on the kernel's stream; "
 			"REST: the launch call, driver and dispatch\n");
+	return ret;
+}
+
+/* A share as "12.3%", or "-" when unknown (negative). */
+static void fmt_share(char *b, size_t n, double v)
+{
+	if (v >= 0.001 && isfinite(v))
+		snprintf(b, n, "%.1f%%", 100 * v);
+	else if (v > 0 && isfinite(v))	/* small shares with their first digits, not 0.0% */
+		snprintf(b, n, "%.2g%%", 100 * v);
+	else if (v == 0)
+		snprintf(b, n, "0%%");
+	else
+		snprintf(b, n, "-");
+}
+
+/*
+ * Utilisation per device whose work has FLOPs counted: achieved FLOP/s,
+ * its peak and where it came from, the FLOPs and model FLOPs utilisation,
+ * and the share of the work's time whose FLOPs are counted.
+ */
+static int print_util(FILE *f, const struct an_ov_result *r)
+{
+	static const unsigned char right[] = {0, 1, 1, 1, 1, 1, 0};
+	const char *h[] = {"UTILIZATION", "TFLOP/S", "PEAK TFLOP/S", "FLOPS UTIL", "MODEL FLOPS UTIL", "FLOPS OF",
+			   "PEAK FROM"};
+	struct out_table t;
+	size_t i, n = 0;
+	int ret;
+
+	for (i = 0; i < r->n; i++)
+		n += r->devices[i].flops_ps > 0;
+	if (!n)
+		return 0;
+	out_table_init(&t, 7, h, right);
+	for (i = 0; i < r->n; i++) {
+		const struct an_ov_device *d = &r->devices[i];
+		double fs = an_ov_flops_per_s(d);
+		char b[3][32];
+
+		if (!d->flops_ps)
+			continue;
+		out_table_add(&t, "%s", d->name);
+		if (fs >= 0)
+			out_table_add(&t, "%.3f", fs / 1e12);
+		else
+			out_table_add(&t, "%s", "-");
+		if (d->peak_src)
+			out_table_add(&t, "%.0f", d->peak_flops / 1e12);
+		else
+			out_table_add(&t, "%s", "-");
+		fmt_share(b[0], sizeof(b[0]), an_ov_flops_util(d));
+		fmt_share(b[1], sizeof(b[1]), an_ov_model_util(d));
+		fmt_share(b[2], sizeof(b[2]), d->work_ps > 0 ? (double)d->flops_ps / (double)d->work_ps : -1);
+		out_table_add(&t, "%s", b[0]);
+		out_table_add(&t, "%s", b[1]);
+		out_table_add(&t, "%s", b[2]);
+		out_table_add(&t, "%s", an_peak_src_name((enum an_peak_src)d->peak_src));
+	}
+	fputc('\n', f);
+	ret = out_table_print(&t, f, OUT_TABLE, NULL);
+	out_table_release(&t);
+	if (!ret && fprintf(f, "FLOPs of the device's work over its span (utilization: over span x peak); FLOPS OF: "
+			       "the share of the work's time whose FLOPs are counted (TPU: ops' flops stats; GPU: "
+			       "ops costed from their HLO)\n") < 0)
+		ret = -1;
 	return ret;
 }
 
@@ -265,6 +379,8 @@ static int print_text(FILE *f, const struct an_ov_result *r, const struct out_st
 	if (pooled(r) && fprintf(f, "times: one input's, the mean over the inputs pooled on each device (up to %zu); "
 				  "EVENTS: all of theirs\n", pooled(r)) < 0)
 		return -1;
+	if ((ret = print_util(f, r)))
+		return ret;
 	if (nst || r->host_steps.n) {
 		const char *hs[] = {"STEPS", "COUNT", hd[0], hd[1], hd[2], hd[3]};
 

@@ -84,24 +84,44 @@ int xp_trace_load_plane_lines(struct xp_trace *t, size_t i,
 	return ret;
 }
 
+/* A plane as xp_trace_view_plane decoded it, and with what. */
+struct xp_view {
+	struct xp_plane plane;
+	int (*want_host_event)(const char *name);
+	uint32_t host_keys;
+};
+
 int xp_trace_view_plane(struct xp_trace *t, size_t i, int (*want_host_event)(const char *name), uint32_t host_keys,
 			struct xp_plane *out, struct xp_err *err)
 {
 	struct xp_plane deferred = t->planes[i];
 	struct xp_read_counts counts = t->counts;
+	struct xp_view *v;
 	int ret;
 
 	if (deferred.loaded) {
 		*out = deferred;
 		return 0;
 	}
+	if (t->views_ && (v = t->views_[i]) && v->want_host_event == want_host_event && v->host_keys == host_keys) {
+		*out = v->plane;	/* made before with this filter: the same */
+		return 0;
+	}
+	if (!t->views_ && !(t->views_ = xp_arena_alloc(&t->arena, (t->nplanes + 1) * sizeof(*t->views_))))
+		return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
+	if (!(v = xp_arena_alloc(&t->arena, sizeof(*v))))
+		return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
 	t->load_want_host_event_ = want_host_event;
 	t->load_host_keys_ = host_keys;
 	ret = xp_trace_load_plane(t, i, err);
 	t->load_want_host_event_ = NULL;
 	t->load_host_keys_ = 0;
-	if (!ret)
-		*out = t->planes[i];
+	if (!ret) {
+		*out = v->plane = t->planes[i];
+		v->want_host_event = want_host_event;
+		v->host_keys = host_keys;
+		t->views_[i] = v;
+	}
 	t->planes[i] = deferred;
 	t->counts = counts;
 	return ret;

@@ -228,15 +228,17 @@ struct xp_trace {
 	void (*load_want_lines_)(const char *plane, const char *const *names, size_t n, unsigned char *want,
 				 void *ctx);
 	void *load_want_ctx_;
-	/* xp_trace_view_plane's, for the load it makes */
+	/* xp_trace_view_plane's, for the load it makes, and the views it made (NULL: none yet) */
 	int (*load_want_host_event_)(const char *name);
 	uint32_t load_host_keys_;
+	struct xp_view **views_;
 	void (*buf_free_)(void *buf_owner);
 	int (*buf_changed_)(const void *buf_owner);
 	void *buf_owner_;
 };
 
 struct xp_reader;
+struct xp_view;
 
 /* How to read: which decoder, how many threads, which planes. */
 struct xp_read_opts {
@@ -392,7 +394,9 @@ int xp_trace_load_plane_lines(struct xp_trace *t, size_t i,
  * xp_read_opts.want_host_event and host_keys do at a read, with
  * XP_EVSTATS_KEYS), put in *out while the trace's plane stays deferred and
  * its counts as they were (a later load reads the plane whole and counts
- * it once). The view lives as long as the trace. 0, or an xp_errcode.
+ * it once). The view lives as long as the trace, which keeps it for the
+ * next call of the same filter and keys (one view per plane: a call with
+ * others decodes again and keeps its own). 0, or an xp_errcode.
  */
 int xp_trace_view_plane(struct xp_trace *t, size_t i, int (*want_host_event)(const char *name), uint32_t host_keys,
 			struct xp_plane *out, struct xp_err *err);

@@ -1,0 +1,1 @@
+xplane-stat ops $SYNTH/ops_gpu_pooled.xplane.pb

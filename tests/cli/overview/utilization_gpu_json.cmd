@@ -1,0 +1,1 @@
+xplane-stat overview --json $SYNTH/ops_gpu_cost.xplane.pb

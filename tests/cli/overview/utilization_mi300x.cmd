@@ -1,0 +1,1 @@
+xplane-stat overview testdata/real/mi300x_jax_gemm.xplane.pb

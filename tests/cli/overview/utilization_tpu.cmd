@@ -1,0 +1,1 @@
+xplane-stat overview $SYNTH/ops_tpu.xplane.pb
