@@ -896,7 +896,7 @@ void val_report(const struct an_fn_result *fr, const struct an_ov_result *ov,
 		const struct an_rep_timeline *tl, const struct xp_notes *notes)
 {
 	static const char *const tags[] = {"!DOCTYPE", "html", "head", "meta", "title", "style", "body",
-					   "header", "h1", "h2", "p", "section", "table", "tr", "th", "td",
+					   "header", "h1", "h2", "h3", "p", "section", "table", "tr", "th", "td",
 					   "svg", "rect", "text", "line", "circle", "polyline", "div", "span",
 					   "i", "ul", "li", "footer", NULL};
 	struct out_rep_input in = {"fuzz\xff<b>input</b>", 1, 0};

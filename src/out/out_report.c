@@ -185,6 +185,56 @@ static void head(FILE *f, const struct out_report *r)
 	fputs("</p>\n</header>\n", f);
 }
 
+/* A share cell: "12.3%", small ones with their first digits, "-" when unknown (negative). */
+static void share_cell(FILE *f, double v)
+{
+	if (v >= 0.001 && isfinite(v))
+		fprintf(f, "<td class=\"num\">%.1f%%</td>", 100 * v);
+	else if (v >= 0 && isfinite(v))
+		fprintf(f, "<td class=\"num\">%.2g%%</td>", 100 * v);
+	else
+		fputs("<td class=\"num\">-</td>", f);
+}
+
+/* The devices' FLOPs utilization (an_overview.h), where some device's work has FLOPs. */
+static void utilization(FILE *f, const struct an_ov_result *ov)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < ov->n; i++)
+		n += ov->devices[i].flops_ps > 0;
+	if (!n)
+		return;
+	fputs("<h3>FLOPs utilization</h3>\n<table>\n<tr><th>device</th><th>TFLOP/s</th><th>peak TFLOP/s</th>"
+	      "<th>FLOPs utilization</th><th>model FLOPs utilization</th><th>FLOPs counted over</th>"
+	      "<th>peak from</th></tr>\n", f);
+	for (i = 0; i < ov->n; i++) {
+		const struct an_ov_device *d = &ov->devices[i];
+		double fs = an_ov_flops_per_s(d);
+
+		if (!d->flops_ps)
+			continue;
+		fputs("<tr><td class=\"name\">", f);
+		out_html_text(f, d->name);
+		fputs("</td>", f);
+		if (fs >= 0)
+			fprintf(f, "<td class=\"num\">%.3f</td>", fs / 1e12);
+		else
+			fputs("<td class=\"num\">-</td>", f);
+		if (d->peak_src)
+			fprintf(f, "<td class=\"num\">%.0f</td>", d->peak_flops / 1e12);
+		else
+			fputs("<td class=\"num\">-</td>", f);
+		share_cell(f, an_ov_flops_util(d));
+		share_cell(f, an_ov_model_util(d));
+		share_cell(f, d->work_ps > 0 ? (double)d->flops_ps / (double)d->work_ps : -1);
+		fprintf(f, "<td>%s</td></tr>\n", an_peak_src_name((enum an_peak_src)d->peak_src));
+	}
+	fputs("</table>\n<p class=\"note\">The FLOPs of each device's work over its span, and over span "
+	      "&times; its peak (TPU: its ops' flops stats; GPU: its ops costed from their HLO); the share "
+	      "of the work's time whose FLOPs are counted: under 100% the rates are lower bounds.</p>\n", f);
+}
+
 static void overview(FILE *f, const struct an_ov_result *ov)
 {
 	size_t i;
@@ -228,7 +278,9 @@ static void overview(FILE *f, const struct an_ov_result *ov)
 	for (i = 0; i < 4; i++)
 		fprintf(f, "<span><svg width=\"10\" height=\"10\"><rect class=\"cat\" width=\"10\" height=\"10\" "
 			   "fill=\"%s\"/></svg> %s</span>", cat_colours[i], cat_names[i]);
-	fputs("</p>\n</section>\n", f);
+	fputs("</p>\n", f);
+	utilization(f, ov);
+	fputs("</section>\n", f);
 }
 
 /* The hosts of runs of several hosts, by their executions' durations (an_straggle.h); nothing without a host group. */
