@@ -459,6 +459,7 @@ struct xps_op {
 	 * it: ROCm), or NULL (not known).
 	 */
 	const char *calls_from;
+	double call_mean_ns;		/* total_ns over calls; NAN where the calls are unknown */
 	/*
 	 * Where flops and bytes_accessed come from: "trace" (its events'
 	 * stats, as TPUs write them), "hlo" (GPU rows, which carry none: the

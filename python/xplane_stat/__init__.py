@@ -296,7 +296,8 @@ def _op_row(r, cat):
                     "program_id": _int_or_none(r.has_program_id, r.program_id)})
     row.update({"occurrences": r.occurrences, "calls": _int_or_none(r.has_calls, r.calls),
                 "calls_from": _dec(r.calls_from),
-                **_fields(r, "total_ns self_ns mean_ns share"),
+                **_fields(r, "total_ns self_ns mean_ns"), "call_mean_ns": _num_or_none(r.call_mean_ns),
+                **_fields(r, "share"),
                 "flops": _int_or_none(r.has_flops, r.flops),
                 "model_flops": _int_or_none(r.has_model_flops, r.model_flops),
                 "bytes_accessed": _int_or_none(r.has_bytes_accessed, r.bytes_accessed),

@@ -180,7 +180,7 @@ class _Op(ctypes.Structure):
         (f, ctypes.c_int) for f in ("has_flops", "has_model_flops", "has_bytes_accessed")] + [
         (f, ctypes.c_double) for f in ("flops_per_s", "bytes_per_s", "intensity")] + [
         ("bound_by", ctypes.c_char_p), ("calls", ctypes.c_uint64), ("has_calls", ctypes.c_int),
-        ("calls_from", ctypes.c_char_p), ("cost_from", ctypes.c_char_p)]
+        ("calls_from", ctypes.c_char_p), ("call_mean_ns", ctypes.c_double), ("cost_from", ctypes.c_char_p)]
 
 
 class _OpsGpuCost(ctypes.Structure):

@@ -330,6 +330,11 @@ void an_ops_release(struct an_ops_result *r);
  * transfer's bytes by it gave copy-start 907 million GB/s.
  */
 int an_op_timed_work(const struct an_op_row *row);
+/* A row's total time over its calls (an_op_calls_known), in ps. */
+static inline double an_op_call_mean_ps(const struct an_op_row *row)
+{
+	return row->calls ? (double)row->total_ps / (double)row->calls : 0;
+}
 /* How a row's calls were counted: "scope_range_id", "host" (calls_host: some or all), or NULL (unknown). */
 const char *an_op_calls_from(const struct an_op_row *row);
 /* Where a row's flops and bytes come from: "hlo" (AN_OP_COST_HLO), "trace" (its events' stats), or NULL (none). */

@@ -55,6 +55,7 @@ static void fill_row(struct xps_op *o, const struct an_op_row *row, int cat)
 	o->calls = o->has_calls ? row->calls : 0;
 	o->cost_from = an_op_cost_from(row);
 	o->calls_from = an_op_calls_from(row);
+	o->call_mean_ns = o->has_calls ? an_op_call_mean_ps(row) / 1000.0 : NAN;
 }
 
 static void fill_scopes(struct ops_holder *h)

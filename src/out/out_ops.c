@@ -80,6 +80,10 @@ static void json_row(cJSON *o, const struct an_op_row *row, int cat)
 	out_json_add_ns(o, "total_ns", (double)row->total_ps);
 	out_json_add_ns(o, "self_ns", (double)row->self_ps);
 	cJSON_AddNumberToObject(o, "mean_ns", row->occurrences ? (double)row->total_ps / row->occurrences / 1000.0 : 0);
+	if (an_op_calls_known(row))
+		cJSON_AddNumberToObject(o, "call_mean_ns", an_op_call_mean_ps(row) / 1000.0);
+	else
+		cJSON_AddNullToObject(o, "call_mean_ns");
 	cJSON_AddNumberToObject(o, "share", row->share);
 	json_sum(o, "flops", &row->flops, row->occurrences);
 	json_sum(o, "model_flops", &row->model_flops, row->occurrences);
@@ -188,7 +192,7 @@ static int print_machine(FILE *f, enum out_mode mode, const struct an_ops_result
 	static const char *const h[] = {"line", "name", "category", "program_id", "module", "occurrences",
 					"total_ns", "self_ns", "mean_ns", "share", "flops", "model_flops",
 					"bytes_accessed", "flops_per_s", "bytes_per_s", "intensity", "bound_by",
-					"hlo", "calls", "cost_from", "calls_from"};
+					"hlo", "calls", "cost_from", "calls_from", "call_mean_ns"};
 	const struct an_op_row *rows;
 	struct out_table t;
 	size_t i, n;
@@ -236,6 +240,10 @@ static int print_machine(FILE *f, enum out_mode mode, const struct an_ops_result
 			out_table_add(&t, "%s", "");
 		out_table_add(&t, "%s", an_op_cost_from(row) ? an_op_cost_from(row) : "");
 		out_table_add(&t, "%s", an_op_calls_from(row) ? an_op_calls_from(row) : "");
+		if (an_op_calls_known(row))
+			out_table_add(&t, "%.3f", an_op_call_mean_ps(row) / 1000.0);
+		else
+			out_table_add(&t, "%s", "");
 	}
 	ret = out_table_print(&t, f, mode, NULL);
 	out_table_release(&t);
@@ -301,12 +309,12 @@ static void rate_cell(struct out_table *t, double v, int prec)
 static int print_one_table(FILE *f, const struct an_ops_result *r, enum an_op_line line, size_t top,
 			   const struct out_style *st, size_t *shown_rows)
 {
-	static const unsigned char right_op[] = {0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0};
-	static const unsigned char right_cat[] = {0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0};
+	static const unsigned char right_op[] = {0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0};
+	static const unsigned char right_cat[] = {0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0};
 	const struct an_op_row *rows;
 	int cat = grouped(r), ret, calls = 0;
-	const char *h[16];
-	char th[3][32];
+	const char *h[18];
+	char th[4][32];
 	struct out_tcol col[3];
 	struct out_table t;
 	size_t i, n, k, nh = 0;
@@ -322,12 +330,15 @@ static int print_one_table(FILE *f, const struct an_ops_result *r, enum an_op_li
 		row_times(&rows[i], v);
 		for (k = 0; k < 3; k++)
 			out_tcol_add(&col[k], v[k]);
+		if (an_op_calls_known(&rows[i]))	/* its time per call, in MEAN's unit */
+			out_tcol_add(&col[2], an_op_call_mean_ps(&rows[i]));
 		calls |= an_op_calls_known(&rows[i]);
 	}
 	out_tcols_share(col, 3);
 	out_tcol_header(&col[0], th[0], sizeof(th[0]), "TOTAL");
 	out_tcol_header(&col[1], th[1], sizeof(th[1]), "SELF");
 	out_tcol_header(&col[2], th[2], sizeof(th[2]), "MEAN");
+	out_tcol_header(&col[2], th[3], sizeof(th[3]), "PER CALL");
 	h[nh++] = r->opts.by_source ? "SOURCE" : cat ? "CATEGORY" : line == AN_OP_GPU ? "HLO OP" : "OP";
 	if (!cat) {
 		h[nh++] = line == AN_OP_GPU ? "MODULE" : "CATEGORY";
@@ -339,6 +350,8 @@ static int print_one_table(FILE *f, const struct an_ops_result *r, enum an_op_li
 	h[nh++] = th[0];
 	h[nh++] = th[1];
 	h[nh++] = th[2];
+	if (calls)	/* the time of a call: its kernels' total over its calls */
+		h[nh++] = th[3];
 	h[nh++] = "SHARE";
 	h[nh++] = "FLOPS";
 	h[nh++] = "BYTES";
@@ -373,6 +386,8 @@ static int print_one_table(FILE *f, const struct an_ops_result *r, enum an_op_li
 		row_times(row, v);
 		for (k = 0; k < 3; k++)
 			out_table_add_time(&t, &col[k], v[k]);
+		if (calls)	/* "-" (not finite) where its calls are unknown */
+			out_table_add_time(&t, &col[2], an_op_calls_known(row) ? an_op_call_mean_ps(row) : NAN);
 		out_table_add(&t, "%.1f%%", row->share * 100);
 		fmt_sum(b, sizeof(b), &row->flops, row->occurrences);
 		out_table_add(&t, "%s", b);
