@@ -834,6 +834,8 @@ struct xps_overview_device {
 	double work_ns, flops_work_ns, model_flops_work_ns, flops_per_s;
 	const char *peak_source;
 	double peak_flops_per_s, flops_utilization, model_flops_utilization;
+	/* GPU: its kernels' time (its work but copies) and of it the time of kernels on tensor cores (by name) */
+	double kernel_ns, tensor_core_ns;
 	/*
 	 * Launch latency, on a GPU whose kernels carry correlation ids
 	 * (has_launch_latency): a kernel's start less its host launch's. Of

@@ -708,7 +708,8 @@ def overview(paths, *, device=None, stragglers=False, run_by="auto", threads=0):
                                             "peak_flops_per_s": _num_or_none(d.peak_flops_per_s),
                                             "flops_utilization": _num_or_none(d.flops_utilization),
                                             "model_flops_utilization":
-                                                _num_or_none(d.model_flops_utilization)},
+                                                _num_or_none(d.model_flops_utilization),
+                                            **_fields(d, "kernel_ns tensor_core_ns")},
                             "launch_latency": lat})
         doc = {"schema_version": 1, "command": "overview", "devices": devices,
                "host_steps": _dist(o.host_steps, False), "warnings": _warnings(o)}

@@ -301,7 +301,8 @@ class _OverviewDevice(ctypes.Structure):
         ("has_flops", ctypes.c_int), ("has_model_flops", ctypes.c_int)] + [
         (f, ctypes.c_double) for f in ("work_ns", "flops_work_ns", "model_flops_work_ns", "flops_per_s")] + [
         ("peak_source", ctypes.c_char_p)] + [
-        (f, ctypes.c_double) for f in ("peak_flops_per_s", "flops_utilization", "model_flops_utilization")] + [
+        (f, ctypes.c_double) for f in ("peak_flops_per_s", "flops_utilization", "model_flops_utilization",
+                                       "kernel_ns", "tensor_core_ns")] + [
         ("has_launch_latency", ctypes.c_int)] + [
         (f, ctypes.c_uint64) for f in ("events_with_correlation_id", "no_launch", "ambiguous", "off_scale",
                                        "queued")] + [

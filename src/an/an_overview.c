@@ -10,6 +10,7 @@
 #include "an_corr.h"
 #include "an_exec.h"
 #include "an_group.h"
+#include "an_kernels.h"
 #include "an_kind.h"
 #include "an_stats.h"
 #include "xp_sat.h"
@@ -531,7 +532,7 @@ static int add_plane(struct an_ov_result *r, const char *host, const struct xp_p
 		     size_t *added)
 {
 	unsigned char *use = malloc(p->nlines + 1), *stray = xp_malloc_big(p->nevents + 1, 1);
-	signed char *memo = xp_malloc_big(p->nevmetas + 1, 3);
+	signed char *memo = xp_malloc_big(p->nevmetas + 1, 3), *tcm = xp_malloc_big(p->nevmetas + 1, 1);
 	struct lev *lev = NULL;
 	size_t nlev;
 	struct ivs set[3] = {{0}};
@@ -541,9 +542,10 @@ static int add_plane(struct an_ov_result *r, const char *host, const struct xp_p
 	int tpu, ret = -1;
 	struct xp_err err = {0};
 
-	if (!use || !stray || !memo || pick_lines(p, use, &tpu))
+	if (!use || !stray || !memo || !tcm || pick_lines(p, use, &tpu))
 		goto out;
 	memset(memo, -1, 3 * (p->nevmetas + 1));
+	memset(tcm, -1, p->nevmetas + 1);
 	for (li = 0; li < p->nlines; li++)
 		if (use[li] == 1)
 			work += p->lines[li].nevents;
@@ -593,6 +595,15 @@ static int add_plane(struct an_ov_result *r, const char *host, const struct xp_p
 			w = classify(p, e, tpu, memo);
 			d->coll_events += w == W_COLL;
 			d->memcpy_events += w == W_MEMCPY;
+			if (!tpu && w != W_MEMCPY) {	/* a kernel: on tensor cores by its name (an_kern_tensor_core) */
+				size_t mi = e->meta < p->nevmetas ? e->meta : p->nevmetas;
+
+				if (tcm[mi] < 0)
+					tcm[mi] = (signed char)(mi < p->nevmetas && an_kern_tensor_core(xp_event_name(p, e)));
+				d->kernel_ps = xp_sat_add(d->kernel_ps, end - e->start_ps);
+				if (tcm[mi])
+					d->tensor_core_ps = xp_sat_add(d->tensor_core_ps, end - e->start_ps);
+			}
 			set[w].v[set[w].n][0] = e->start_ps;
 			set[w].v[set[w].n][1] = end;
 			set[w].n++;
@@ -634,6 +645,7 @@ out:
 	free(lev);
 	free(stray);
 	free(memo);
+	free(tcm);
 	return ret;
 }
 
@@ -832,6 +844,8 @@ static void per_input(struct an_ov_device *d)
 	d->memcpy_ps = per_plane(d->memcpy_ps, d->planes);
 	d->memcpy_exposed_ps = per_plane(d->memcpy_exposed_ps, d->planes);
 	d->work_ps = per_plane(d->work_ps, d->planes);
+	d->kernel_ps = per_plane(d->kernel_ps, d->planes);
+	d->tensor_core_ps = per_plane(d->tensor_core_ps, d->planes);
 	d->flops_ps = per_plane(d->flops_ps, d->planes);
 	d->model_ps = per_plane(d->model_ps, d->planes);
 	d->flops = (uint64_t)llround((double)d->flops / (double)d->planes);

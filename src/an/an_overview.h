@@ -110,6 +110,8 @@ struct an_ov_device {
 	int64_t work_ps, flops_ps, model_ps;
 	double peak_flops;
 	int peak_src;		/* an enum an_peak_src */
+	/* GPU: its kernels' time (work events but copies, summed), and of it the kernels on tensor cores by name */
+	int64_t kernel_ps, tensor_core_ps;
 };
 
 /*

@@ -105,6 +105,8 @@ static void fill_device(struct xps_overview_device *o, const struct an_ov_device
 	o->peak_flops_per_s = d->peak_src ? api_known(d->peak_flops) : NAN;
 	o->flops_utilization = api_known(an_ov_flops_util(d));
 	o->model_flops_utilization = api_known(an_ov_model_util(d));
+	o->kernel_ns = api_ns((double)d->kernel_ps);
+	o->tensor_core_ns = api_ns((double)d->tensor_core_ps);
 	o->has_launch_latency = !d->tpu && d->corr_events;
 	if (!o->has_launch_latency)
 		return;

@@ -57,6 +57,8 @@ static void json_util(cJSON *o, const struct an_ov_device *d)
 	json_num_or_null(u, "peak_flops_per_s", d->peak_src ? d->peak_flops : -1);
 	json_num_or_null(u, "flops_utilization", an_ov_flops_util(d));
 	json_num_or_null(u, "model_flops_utilization", an_ov_model_util(d));
+	out_json_add_ns(u, "kernel_ns", (double)d->kernel_ps);
+	out_json_add_ns(u, "tensor_core_ns", (double)d->tensor_core_ps);
 }
 
 static int print_json(FILE *f, const struct an_ov_result *r, const struct an_strag_result *s,
@@ -125,7 +127,8 @@ static int print_machine(FILE *f, enum out_mode mode, const struct an_ov_result 
 		"launch_median_ns", "launch_p99_ns", "launch_queued", "launch_queue_mean_ns",
 		"launch_queue_median_ns", "launch_queue_p99_ns", "launch_overhead_mean_ns",
 		"launch_overhead_median_ns", "launch_overhead_p99_ns", "flops", "flops_work_ns", "work_ns",
-		"flops_per_s", "peak_flops_per_s", "flops_utilization", "model_flops_utilization"};
+		"flops_per_s", "peak_flops_per_s", "flops_utilization", "model_flops_utilization", "kernel_ns",
+		"tensor_core_ns"};
 	enum { NC = sizeof(h) / sizeof(h[0]) };
 	struct out_table t;
 	size_t i, k;
@@ -206,8 +209,10 @@ static int print_machine(FILE *f, enum out_mode mode, const struct an_ov_result 
 					out_table_add(&t, "%.9g", uv[k]);
 				else
 					out_table_add(&t, "%s", "");
+			out_fmt_ns(b, sizeof(b), (double)d->kernel_ps), out_table_add(&t, "%s", b);
+			out_fmt_ns(b, sizeof(b), (double)d->tensor_core_ps), out_table_add(&t, "%s", b);
 		} else {
-			for (k = 0; k < 7; k++)
+			for (k = 0; k < 9; k++)
 				out_table_add(&t, "%s", "");
 		}
 	}
@@ -276,24 +281,24 @@ static void fmt_share(char *b, size_t n, double v)
  */
 static int print_util(FILE *f, const struct an_ov_result *r)
 {
-	static const unsigned char right[] = {0, 1, 1, 1, 1, 1, 0};
+	static const unsigned char right[] = {0, 1, 1, 1, 1, 1, 0, 1};
 	const char *h[] = {"UTILIZATION", "TFLOP/S", "PEAK TFLOP/S", "FLOPS UTIL", "MODEL FLOPS UTIL", "FLOPS OF",
-			   "PEAK FROM"};
+			   "PEAK FROM", "ON TENSOR CORES"};
 	struct out_table t;
 	size_t i, n = 0;
 	int ret;
 
 	for (i = 0; i < r->n; i++)
-		n += r->devices[i].flops_ps > 0;
+		n += r->devices[i].flops_ps > 0 || r->devices[i].kernel_ps > 0;
 	if (!n)
 		return 0;
-	out_table_init(&t, 7, h, right);
+	out_table_init(&t, 8, h, right);
 	for (i = 0; i < r->n; i++) {
 		const struct an_ov_device *d = &r->devices[i];
 		double fs = an_ov_flops_per_s(d);
-		char b[3][32];
+		char b[4][32];
 
-		if (!d->flops_ps)
+		if (!d->flops_ps && !d->kernel_ps)
 			continue;
 		out_table_add(&t, "%s", d->name);
 		if (fs >= 0)
@@ -311,13 +316,16 @@ static int print_util(FILE *f, const struct an_ov_result *r)
 		out_table_add(&t, "%s", b[1]);
 		out_table_add(&t, "%s", b[2]);
 		out_table_add(&t, "%s", an_peak_src_name((enum an_peak_src)d->peak_src));
+		fmt_share(b[3], sizeof(b[3]), d->kernel_ps > 0 ? (double)d->tensor_core_ps / (double)d->kernel_ps : -1);
+		out_table_add(&t, "%s", b[3]);
 	}
 	fputc('\n', f);
 	ret = out_table_print(&t, f, OUT_TABLE, NULL);
 	out_table_release(&t);
 	if (!ret && fprintf(f, "FLOPs of the device's work over its span (utilization: over span x peak); FLOPS OF: "
 			       "the share of the work's time whose FLOPs are counted (TPU: ops' flops stats; GPU: "
-			       "ops costed from their HLO)\n") < 0)
+			       "ops costed from their HLO); ON TENSOR CORES: the share of kernel time in kernels "
+			       "whose names say they use tensor (matrix) cores\n") < 0)
 		ret = -1;
 	return ret;
 }
