@@ -1567,6 +1567,38 @@ static void synth_ops_gpu_pooled(const char *dir)
 }
 
 /*
+ * A TPU with a SparseCore (EXPECTED.md section 17h): TPU:0 runs jit_f(1)
+ * over 0-100 us with two ops; its SparseCore, a plane of its own, runs
+ * jit_f(1) over 10-60 us on its "Sparse Core Modules" line, three ops (one
+ * nested) on "Sparse Core Ops" and a step on "Sparse Core Steps".
+ */
+static void synth_sparsecore(const char *dir)
+{
+	XSpace *sp = gen_space_new(NULL);
+	struct gen_plane tc = gen_plane_add(sp, 1, "/device:TPU:0", 1000);
+	struct gen_plane sc = gen_plane_add(sp, 2, "/device:TPU:0 SparseCore 0", 1000);
+	XLine *mods = gen_line_add(&tc, 1, "XLA Modules", 1000), *ops = gen_line_add(&tc, 2, "XLA Ops", 1000);
+	XLine *smods = gen_line_add(&sc, 1, "Sparse Core Modules", 1000);
+	XLine *sops = gen_line_add(&sc, 2, "Sparse Core Ops", 1000);
+	XLine *ssteps = gen_line_add(&sc, 3, "Sparse Core Steps", 1000);
+
+	gen_ev_add(&tc, mods, "jit_f(1)", US(0), US(100));
+	op_md(&tc, "fusion.1", "fusion.1", "loop fusion", 0, -1, 0);
+	op_md(&tc, "fusion.2", "fusion.2", "loop fusion", 0, -1, 0);
+	gen_ev_add(&tc, ops, "fusion.1", US(0), US(40));
+	gen_ev_add(&tc, ops, "fusion.2", US(50), US(40));
+	gen_ev_add(&sc, smods, "jit_f(1)", US(10), US(50));
+	op_md(&sc, "sc_gather.1", "sc_gather.1", "sparse core", 0, -1, 0);
+	op_md(&sc, "sc_dma.2", "sc_dma.2", "sparse core", 0, -1, 0);
+	op_md(&sc, "sc_scatter.3", "sc_scatter.3", "sparse core", 0, -1, 0);
+	gen_ev_add(&sc, sops, "sc_gather.1", US(10), US(20));
+	gen_ev_add(&sc, sops, "sc_dma.2", US(12), US(8));	/* inside sc_gather.1 */
+	gen_ev_add(&sc, sops, "sc_scatter.3", US(40), US(15));
+	gen_ev_add(&sc, ssteps, "0", US(10), US(50));
+	gen_space_write(sp, dir, "sparsecore.xplane.pb");
+}
+
+/*
  * Scenario 17 (the ops command): TPU:0 with peak stats (100 TFLOP/s,
  * 50 GB/s), an XLA Modules event, nested ops, a partial overlap, a negative
  * flops stat and an Async XLA Ops line; TPU:1 with no peaks but a chip the
@@ -1633,6 +1665,7 @@ static void synth_ops(const char *dir)
 	synth_ops_gpu_cost(dir);
 	synth_ops_host_calls(dir);
 	synth_ops_gpu_pooled(dir);
+	synth_sparsecore(dir);
 }
 
 /*

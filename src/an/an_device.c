@@ -12,6 +12,11 @@ int an_is_device_plane(const char *name)
 	       !strncmp(name, "/device:CUSTOM:", 15);
 }
 
+int an_is_sparsecore_plane(const char *name)
+{
+	return !strncmp(name, "/device:TPU:", 12) && strstr(name, " SparseCore ") != NULL;
+}
+
 int an_device_matches(const char *name, const char *pat)
 {
 	size_t n = strlen(name), m = strlen(pat), i, j;
@@ -92,7 +97,7 @@ size_t an_device_lines(const char *const *names, size_t nlines, unsigned char *u
 
 	*module_line = -1;
 	for (i = 0; i < nlines && *module_line < 0; i++)
-		if (!strcmp(names[i], "XLA Modules"))
+		if (!strcmp(names[i], "XLA Modules") || !strcmp(names[i], "Sparse Core Modules"))
 			*module_line = (int)i;
 	if (*module_line >= 0) {
 		use[*module_line] = 1;

@@ -9,10 +9,12 @@
 
 /* Whether a plane is a device plane (/device:GPU:, /device:TPU:, /device:CUSTOM:). */
 int an_is_device_plane(const char *name);
+/* Whether a device plane is a TPU's SparseCore ("/device:TPU:0 SparseCore 1"). */
+int an_is_sparsecore_plane(const char *name);
 /*
  * The lines of a device plane whose events are device work (use[i] set): its
- * "XLA Modules" line (*module_line, else -1), else its "Stream #" lines, else
- * all. Returns how many.
+ * "XLA Modules" line (a TPU SparseCore's "Sparse Core Modules") (*module_line,
+ * else -1), else its "Stream #" lines, else all. Returns how many.
  */
 size_t an_device_lines(const char *const *names, size_t n, unsigned char *use, int *module_line);
 /*

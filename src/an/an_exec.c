@@ -718,6 +718,10 @@ int an_exec_find(struct xp_trace *t, const struct an_exec_opts *o,
 			continue;
 		if (o->device && !an_device_matches(p->name, o->device))
 			continue;
+		if (an_is_sparsecore_plane(p->name)) {
+			out->sparsecore_planes++;
+			continue;
+		}
 		/* one device twice (dumps merged into one XSpace) would count its time twice: the first counts */
 		if ((again = device_named(out, p->name))) {
 			again->repeats++;

@@ -114,6 +114,11 @@ struct an_exec_list {
 	struct an_device *devices;
 	size_t ndevices;
 	const char *hostname;	/* XSpace hostnames[0] or "" */
+	/*
+	 * TPU SparseCore planes left out: their module executions run beside
+	 * the TensorCore's, parts of its, not executions of their own.
+	 */
+	size_t sparsecore_planes;
 };
 
 /*

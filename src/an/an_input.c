@@ -151,6 +151,10 @@ int an_exec_notes(struct xp_notes *n, const char *path, const struct an_exec_lis
 	size_t i, k, forms_said = 0;	/* the executor forms, once per input */
 	int r = 0;
 
+	if ((k = l->sparsecore_planes))
+		r |= xp_notes_add(n, "'%s': %zu TPU SparseCore plane%s left out of executions: a SparseCore's "
+				  "modules run beside its TensorCore's, as parts of them ('overview' and 'ops' "
+				  "show them)", path, k, k == 1 ? "" : "s");
 	for (i = 0; i < l->ndevices; i++) {
 		const struct an_device *d = &l->devices[i];
 

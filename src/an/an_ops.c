@@ -115,7 +115,8 @@ void an_gpu_peaks(const struct xp_plane *p, double *flops, double *bw, const cha
 
 const char *an_op_line_name(enum an_op_line l)
 {
-	return l == AN_OP_SYNC ? "XLA Ops" : l == AN_OP_ASYNC ? "Async XLA Ops" : "GPU kernels";
+	return l == AN_OP_SYNC ? "XLA Ops" : l == AN_OP_ASYNC ? "Async XLA Ops" : l == AN_OP_SC ? "Sparse Core Ops"
+	       : "GPU kernels";
 }
 
 const char *an_bound_name(enum an_bound b)
@@ -444,6 +445,7 @@ struct plane_ctx {
 	const struct span *last_mod;
 	struct op_probe mod_probe;
 	size_t last_row;	/* the row record last added to */
+	enum an_op_line sync_kind;	/* of the nested line being read: AN_OP_SYNC or AN_OP_SC */
 	/* GPU: (row, scope_range_id) of its kernels, to count each row's distinct ids (calls) */
 	struct call_ref *calls;
 	size_t ncalls, capcalls;
@@ -559,7 +561,7 @@ static void tpu_names_of(const struct xp_plane *p, const struct xp_event *e, enu
 
 	q->hlo = m->name ? m->name : "";
 	q->hlo_len = strlen(q->hlo);
-	if (line == AN_OP_SYNC && m->display_name && *m->display_name) {
+	if ((line == AN_OP_SYNC || line == AN_OP_SC) && m->display_name && *m->display_name) {
 		q->name = m->display_name;
 		q->name_len = strlen(q->name);
 		return;
@@ -709,10 +711,10 @@ static int close_op(struct plane_ctx *c, const struct open_op *o)
 		leaf_value(c, e, XP_K_MODEL_FLOPS, &c->dev->leaf_model_flops, &c->dev->leaf_model_ps);
 	}
 	if (c->r->opts.tpu_leaves_only) {
-		c->dev->events[AN_OP_SYNC]++;	/* what an_ops_work_flops asks: a TPU device */
+		c->dev->events[c->sync_kind]++;	/* what an_ops_work_flops asks: a TPU device */
 		return 0;
 	}
-	tpu_probe(c, e, AN_OP_SYNC, &q);
+	tpu_probe(c, e, c->sync_kind, &q);
 	return record(c, &q, e, e->dur_ps - o->child_ps);
 }
 
@@ -854,9 +856,10 @@ static int plane_ops(struct plane_ctx *c, struct xp_err *err)
 	if (!use || !stray || !v || !stack || !names)
 		goto out;
 	for (i = 0; i < p->nlines; i++) {
-		if (line_is(&p->lines[i], "XLA Ops") || line_is(&p->lines[i], "Async XLA Ops"))
+		if (line_is(&p->lines[i], "XLA Ops") || line_is(&p->lines[i], "Async XLA Ops") ||
+		    line_is(&p->lines[i], "Sparse Core Ops"))
 			tpu = 1;
-		if (line_is(&p->lines[i], "XLA Modules")) {
+		if (line_is(&p->lines[i], "XLA Modules") || line_is(&p->lines[i], "Sparse Core Modules")) {
 			if (modline < 0)
 				modline = (int)i;
 			else
@@ -878,10 +881,11 @@ static int plane_ops(struct plane_ctx *c, struct xp_err *err)
 	}
 	if (tpu) {
 		for (i = 0; i < p->nlines; i++) {
-			int sync = line_is(&p->lines[i], "XLA Ops");
+			int sc = line_is(&p->lines[i], "Sparse Core Ops"), sync = sc || line_is(&p->lines[i], "XLA Ops");
 
 			if (!sync && (!line_is(&p->lines[i], "Async XLA Ops") || c->r->opts.tpu_leaves_only))
 				continue;
+			c->sync_kind = sc ? AN_OP_SC : AN_OP_SYNC;
 			use[i] = 1;
 			ret = xp_plane_stray_ends(p, use, stray, &count, err);
 			use[i] = 0;
@@ -1392,7 +1396,7 @@ void an_ops_work_flops(const struct an_ops_result *r, const struct an_ops_device
 	size_t i;
 
 	memset(w, 0, sizeof(*w));
-	if (d->events[AN_OP_SYNC]) {
+	if (d->events[AN_OP_SYNC] || d->events[AN_OP_SC]) {
 		w->flops = d->leaf_flops.v;
 		w->model_flops = d->leaf_model_flops.v;
 		w->overflow = d->leaf_flops.overflow || d->leaf_model_flops.overflow;
@@ -1744,11 +1748,13 @@ void an_ops_want_lines(const char *plane, const char *const *names, size_t n, un
 	if (!an_is_device_plane(plane))
 		return;
 	for (i = 0; i < n; i++)
-		tpu |= !strcmp(names[i], "XLA Ops") || !strcmp(names[i], "Async XLA Ops");
+		tpu |= !strcmp(names[i], "XLA Ops") || !strcmp(names[i], "Async XLA Ops") ||
+		       !strcmp(names[i], "Sparse Core Ops");
 	if (tpu) {
 		for (i = 0; i < n; i++)
 			want[i] = !strcmp(names[i], "XLA Ops") || !strcmp(names[i], "Async XLA Ops") ||
-				  !strcmp(names[i], "XLA Modules");
+				  !strcmp(names[i], "XLA Modules") || !strcmp(names[i], "Sparse Core Ops") ||
+				  !strcmp(names[i], "Sparse Core Modules");
 		return;
 	}
 	memset(want, 0, n);

@@ -2,6 +2,11 @@
 /*
  * HLO ops: device time per op, pooled over devices and inputs.
  *
+ * TPU SparseCores (planes "/device:TPU:N SparseCore M") write their ops on
+ * a "Sparse Core Ops" line and their modules on "Sparse Core Modules":
+ * taken as the XLA Ops and XLA Modules lines are, their rows a line kind of
+ * their own (AN_OP_SC).
+ *
  * TPU (a device plane with an "XLA Ops" or "Async XLA Ops" line): each
  * event of those lines is one occurrence of an op, named by its metadata
  * (display_name short, on "Async XLA Ops" the instruction name as its
@@ -41,9 +46,10 @@
 #include "xp_hmap.h"
 #include "xp_model.h"
 
-enum an_op_line { AN_OP_SYNC, AN_OP_ASYNC, AN_OP_GPU, AN_OP_LINES };
+/* Line kinds; AN_OP_SC: a TPU SparseCore's "Sparse Core Ops" line, nested as XLA Ops are. */
+enum an_op_line { AN_OP_SYNC, AN_OP_ASYNC, AN_OP_GPU, AN_OP_SC, AN_OP_LINES };
 
-/* "XLA Ops", "Async XLA Ops", "GPU kernels". */
+/* "XLA Ops", "Async XLA Ops", "GPU kernels", "Sparse Core Ops". */
 const char *an_op_line_name(enum an_op_line l);
 
 enum an_ops_sort { AN_OPS_SORT_TIME, AN_OPS_SORT_SELF, AN_OPS_SORT_FLOPS, AN_OPS_SORT_BYTES };

@@ -213,6 +213,12 @@ static int pick_lines(const struct xp_plane *p, unsigned char *use, int *tpu)
 {
 	size_t i, ops = line_named(p, "XLA Ops"), mods = line_named(p, "XLA Modules");
 	size_t steps = line_named(p, "Steps"), n = 0;
+
+	if (an_is_sparsecore_plane(p->name)) {	/* its lines named so */
+		ops = line_named(p, "Sparse Core Ops");
+		mods = line_named(p, "Sparse Core Modules");
+		steps = line_named(p, "Sparse Core Steps");
+	}
 	int module_line;
 
 	*tpu = 0;

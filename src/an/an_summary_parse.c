@@ -437,6 +437,13 @@ static int parse_execs(struct pctx *c, const cJSON *o, struct an_exec_list *l, i
 		return bad(c, "not an object");
 	if ((ret = field_str_in(c, o, "hostname", 0, &l->arena, &l->hostname)))
 		return ret;
+	{
+		int64_t sc;
+
+		if ((ret = count_int(c, o, "sparsecore_planes", 0, INT32_MAX, &sc)))
+			return ret;
+		l->sparsecore_planes = (size_t)sc;
+	}
 	devs = member(c, o, "devices");
 	if (!cJSON_IsArray(devs))
 		return bad(c, devs ? "not an array" : "missing field");
@@ -1042,7 +1049,7 @@ static int parse_op_row(struct pctx *c, const cJSON *o, struct an_ops_result *tm
 		return nomem(c);
 	row = &tmp->rows[tmp->nrows++];
 	memset(row, 0, sizeof(*row));
-	if ((ret = field_int(c, o, "line", AN_OP_SYNC, AN_OP_GPU, &x)))
+	if ((ret = field_int(c, o, "line", AN_OP_SYNC, AN_OP_SC, &x)))
 		return ret;
 	row->line = (enum an_op_line)x;
 	if ((ret = field_str(c, o, "name", 0, &row->name)) || (ret = field_str_or_null(c, o, "hlo", &row->hlo)) ||

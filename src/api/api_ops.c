@@ -87,7 +87,7 @@ static int fill(struct ops_holder *h, struct xp_err *err)
 {
 	const struct an_ops_result *r = &h->res;
 	struct xps_ops *o = &h->pub;
-	size_t i, n = 0;
+	size_t i, k, n = 0;
 
 	if (API_CALLOC(h->rows, r->nrows + 1, err) || API_CALLOC(h->cats, r->ncats + 1, err) ||
 	    API_CALLOC(h->devices, r->ndevices + 1, err) || API_CALLOC(h->sources, r->nsources + 1, err) ||
@@ -116,7 +116,9 @@ static int fill(struct ops_holder *h, struct xp_err *err)
 		x->peak_source = an_peak_src_name(d->peak_src);
 		x->peak_flops_per_s = d->peak_src ? api_known(d->peak_flops) : NAN;
 		x->peak_bytes_per_s = d->peak_src ? api_known(d->peak_bw) : NAN;
-		x->op_events = d->events[AN_OP_SYNC] + d->events[AN_OP_ASYNC] + d->events[AN_OP_GPU];
+		x->op_events = 0;
+		for (k = 0; k < AN_OP_LINES; k++)
+			x->op_events += d->events[k];
 		x->stray_end_events = d->stray_events;
 		x->partial_overlaps = d->partial_overlaps;
 		x->odd_values = d->odd_values;

@@ -140,14 +140,16 @@ static int print_json(FILE *f, const struct an_ops_result *r, size_t top, const 
 	a = cJSON_AddArrayToObject(doc, "devices");
 	for (i = 0; i < r->ndevices && (o = out_json_push_object(a)); i++) {
 		const struct an_ops_device *d = &r->devices[i];
+		size_t nev;
 
 		cJSON_AddStringToObject(o, "name", d->name);
 		out_json_add_str_or_null(o, "chip", d->chip);
 		cJSON_AddStringToObject(o, "peak_source", an_peak_src_name(d->peak_src));
 		json_num(o, "peak_flops_per_s", d->peak_src ? d->peak_flops : -1);
 		json_num(o, "peak_bytes_per_s", d->peak_src ? d->peak_bw : -1);
-		cJSON_AddNumberToObject(o, "op_events", (double)(d->events[AN_OP_SYNC] + d->events[AN_OP_ASYNC] +
-								  d->events[AN_OP_GPU]));
+		for (k = 0, nev = 0; k < AN_OP_LINES; k++)
+			nev += d->events[k];
+		cJSON_AddNumberToObject(o, "op_events", (double)nev);
 		cJSON_AddNumberToObject(o, "stray_end_events", (double)d->stray_events);
 		cJSON_AddNumberToObject(o, "partial_overlaps", (double)d->partial_overlaps);
 		cJSON_AddNumberToObject(o, "odd_values", (double)d->odd_values);
@@ -479,6 +481,8 @@ static int print_table(FILE *f, const struct an_ops_result *r, size_t top,
 		first = 0;
 		if (k == AN_OP_ASYNC)
 			fprintf(f, "Async XLA Ops (start to done, overlapping other work: self time is total time)\n");
+		if (k == AN_OP_SC)
+			fprintf(f, "Sparse Core Ops (the TPUs' SparseCores, each a device of its own)\n");
 		if (print_one_table(f, r, (enum an_op_line)k, top, st, &nshown))
 			return -1;
 		out_fmt_time(tot, sizeof(tot), (double)r->total_ps[k], st->unit);

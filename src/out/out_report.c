@@ -576,7 +576,7 @@ static double logpos(double v, double lo, double hi, double len)
 /* A synchronous op with flops and bytes known and time spent: its FLOP/byte and FLOP/s. */
 static int roof_point(const struct an_op_row *w, double *x, double *y)
 {
-	if (w->line != AN_OP_SYNC && w->line != AN_OP_GPU)
+	if (w->line == AN_OP_ASYNC)
 		return 0;
 	if (!an_sum_known(&w->flops, w->occurrences) || !an_sum_known(&w->bytes, w->occurrences) ||
 	    !w->flops.v || !w->bytes.v || w->total_ps <= 0)

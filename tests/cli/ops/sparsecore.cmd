@@ -1,0 +1,1 @@
+xplane-stat ops $SYNTH/sparsecore.xplane.pb
