@@ -1196,11 +1196,36 @@ out:
 	return ret;
 }
 
-int an_ops_add(struct an_ops_result *r, struct xp_trace *t, struct xp_err *err)
+int an_ops_planes_joined(const struct an_ops_opts *o, struct xp_trace *t, const unsigned char *want,
+			 struct an_ops_result **out, struct xp_err *err)
 {
 	struct an_ops_result *one = calloc(t->nplanes + 1, sizeof(*one)), **rs = calloc(t->nplanes + 1, sizeof(*rs));
 	size_t i, n = 0;
 	int ret = 0;
+
+	*out = one;
+	if (!one || !rs) {
+		free(rs);
+		return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
+	}
+	for (i = 0; i < t->nplanes; i++) {
+		an_ops_init(&one[i], o);
+		if (!ret && (want ? want[i] : an_ops_wants_plane(o, t->planes[i].name))) {
+			rs[n++] = &one[i];
+			ret = an_ops_add_plane(&one[i], t, i, err);
+		}
+	}
+	if (!ret && n)
+		ret = an_ops_join_many(rs, n, t, err);
+	free(rs);
+	return ret;
+}
+
+int an_ops_add(struct an_ops_result *r, struct xp_trace *t, struct xp_err *err)
+{
+	struct an_ops_result *one;
+	size_t i;
+	int ret;
 
 	/*
 	 * Each plane alone, joined to its trace's HLO, then pooled as merge
@@ -1208,27 +1233,14 @@ int an_ops_add(struct an_ops_result *r, struct xp_trace *t, struct xp_err *err)
 	 * whatever came before, and a summary (each device apart, an_run.h)
 	 * gives the same.
 	 */
-	if (!one || !rs) {
-		ret = xp_err_set(err, XP_ERR_NOMEM, "out of memory");
-		goto out;
-	}
 	r->inputs++;
-	for (i = 0; i < t->nplanes && !ret; i++) {
-		if (!an_ops_wants_plane(&r->opts, t->planes[i].name))
-			continue;
-		an_ops_init(&one[n], &r->opts);
-		rs[n] = &one[n];
-		ret = an_ops_add_plane(&one[n++], t, i, err);
-	}
-	if (!ret && n)
-		ret = an_ops_join_many(rs, n, t, err);
-	for (i = 0; i < n && !ret; i++)
-		ret = an_ops_merge(r, &one[i], err);
-out:
-	for (i = 0; i < n; i++)
+	ret = an_ops_planes_joined(&r->opts, t, NULL, &one, err);
+	for (i = 0; one && i < t->nplanes; i++) {
+		if (!ret)
+			ret = an_ops_merge(r, &one[i], err);
 		an_ops_release(&one[i]);
+	}
 	free(one);
-	free(rs);
 	return ret;
 }
 

@@ -316,6 +316,15 @@ int64_t an_ops_scopes_total(const struct an_ops_result *r);
 int an_ops_join(struct an_ops_result *r, struct xp_trace *t, struct xp_err *err);
 /* The same for n results of one trace (its planes' apart), the host planes searched once for them all. */
 int an_ops_join_many(struct an_ops_result *const *rs, size_t n, struct xp_trace *t, struct xp_err *err);
+/*
+ * Each plane of t that o selects (want NULL: an_ops_wants_plane), or whose
+ * want[i] is set, added alone (an_ops_add_plane) into a result of its own,
+ * all joined at once (an_ops_join_many): *out, t->nplanes results (the
+ * planes not taken empty) for the caller to release each and free (also
+ * on failure; NULL when out of memory). 0, or a negative xp_errcode.
+ */
+int an_ops_planes_joined(const struct an_ops_opts *o, struct xp_trace *t, const unsigned char *want,
+			 struct an_ops_result **out, struct xp_err *err);
 
 /* Counts each of r's op rows in the module of s it ran in (an_hlo_mark_op). 0, or -1 when out of memory. */
 struct an_hlo_set;

@@ -724,49 +724,33 @@ static int add_flops(struct an_ov_result *r, struct xp_trace *t, const char *hos
 		     struct xp_err *err)
 {
 	const struct an_ops_opts oo = {.tpu_leaves_only = 1};
-	struct an_ops_result *pr = calloc(t->nplanes + 1, sizeof(*pr)), **rs = calloc(t->nplanes + 1, sizeof(*rs));
-	size_t i, n = 0;
-	int ret = 0;
+	struct an_ops_result *pr;
+	size_t i;
+	int ret = an_ops_planes_joined(&oo, t, took, &pr, err);
 
-	if (!pr || !rs) {
-		ret = xp_err_set(err, XP_ERR_NOMEM, "out of memory");
-		goto out;
-	}
-	for (i = 0; i < t->nplanes && !ret; i++) {
-		if (!took[i])
-			continue;
-		an_ops_init(&pr[i], &oo);
-		rs[n++] = &pr[i];
-		ret = an_ops_add_plane(&pr[i], t, i, err);
-	}
-	if (!ret)	/* the host planes searched once for every plane's GPU calls */
-		ret = an_ops_join_many(rs, n, t, err);
-	for (i = 0; i < t->nplanes && !ret; i++) {
+	for (i = 0; pr && i < t->nplanes; i++) {
 		struct an_work_flops w;
 		struct an_ov_device *d;
 
-		if (!took[i] || !pr[i].ndevices)
-			continue;
-		if (!(d = device_of(r, host, t->planes[i].name))) {
-			ret = xp_err_set(err, XP_ERR_NOMEM, "out of memory");
-			break;
+		if (!ret && took[i] && pr[i].ndevices) {
+			if (!(d = device_of(r, host, t->planes[i].name))) {
+				ret = xp_err_set(err, XP_ERR_NOMEM, "out of memory");
+			} else {
+				an_ops_work_flops(&pr[i], &pr[i].devices[0], &w);
+				d->flops_overflow |= w.overflow | xp_sat_add_to_u64(&d->flops, w.flops) |
+						     xp_sat_add_to_u64(&d->model_flops, w.model_flops);
+				d->work_ps = xp_sat_add(d->work_ps, w.work_ps);
+				d->flops_ps = xp_sat_add(d->flops_ps, w.flops_ps);
+				d->model_ps = xp_sat_add(d->model_ps, w.model_ps);
+				if (!d->peak_src && pr[i].devices[0].peak_src) {
+					d->peak_src = (int)pr[i].devices[0].peak_src;
+					d->peak_flops = pr[i].devices[0].peak_flops;
+				}
+			}
 		}
-		an_ops_work_flops(&pr[i], &pr[i].devices[0], &w);
-		d->flops_overflow |= w.overflow | xp_sat_add_to_u64(&d->flops, w.flops) |
-				     xp_sat_add_to_u64(&d->model_flops, w.model_flops);
-		d->work_ps = xp_sat_add(d->work_ps, w.work_ps);
-		d->flops_ps = xp_sat_add(d->flops_ps, w.flops_ps);
-		d->model_ps = xp_sat_add(d->model_ps, w.model_ps);
-		if (!d->peak_src && pr[i].devices[0].peak_src) {
-			d->peak_src = (int)pr[i].devices[0].peak_src;
-			d->peak_flops = pr[i].devices[0].peak_flops;
-		}
-	}
-out:
-	for (i = 0; pr && i < t->nplanes; i++)
 		an_ops_release(&pr[i]);
+	}
 	free(pr);
-	free(rs);
 	return ret;
 }
 
