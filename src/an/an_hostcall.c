@@ -193,8 +193,10 @@ static int scan_plane(struct ctx *c, struct xp_trace *t, size_t i, struct xp_err
 		return 0;
 	if (!(names = malloc((p->nevmetas + 1) * sizeof(*names))))
 		goto nomem;
+	/* thunks by name, those only a filtered read keeps too: the same whether or not the plane was filtered */
 	for (k = 0; k <= p->nevmetas; k++)
-		names[k] = k < p->nevmetas && p->evmetas[k].name ? op_index(c, p->evmetas[k].name) : -1;
+		names[k] = k < p->nevmetas && an_host_thunk_name(p->evmetas[k].name) ? op_index(c, p->evmetas[k].name)
+										    : -1;
 	for (k = 0; k < p->nevents; k++) {
 		const struct xp_event *e = &p->events[k];
 		const struct xp_stat *s = xp_event_stat(p, e, XP_K_CORRELATION_ID);
@@ -232,8 +234,8 @@ nomem:
 	return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
 }
 
-/* A letter or '_': what XLA lets an instruction's name begin with. */
-static int name_start(char ch)
+/* A letter or '_'. */
+static int name_char(char ch)
 {
 	return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || ch == '_';
 }
@@ -242,10 +244,11 @@ int an_host_thunk_name(const char *name)
 {
 	const char *s = name;
 
-	if (!s || !name_start(*s))
+	/* a lowercase first letter: XLA's names; the host's own TraceMe names are CamelCase */
+	if (!s || !((*s >= 'a' && *s <= 'z') || *s == '_'))
 		return 0;
 	for (; *s; s++)
-		if (!name_start(*s) && !(*s >= '0' && *s <= '9') && *s != '-' && *s != '.')
+		if (!name_char(*s) && !(*s >= '0' && *s <= '9') && *s != '-' && *s != '.')
 			return 0;
 	return 1;
 }

@@ -7,8 +7,9 @@
  * inside it. Each such event is one call.
  *
  * A kernel's launch is the host event with its correlation_id (on a
- * "/host:" plane but the metadata; one only: two make it unknown). Its thunk event: of the
- * events of the launch's plane named as the kernel's op, with no
+ * "/host:" plane but the metadata; one only: two make it unknown). Its
+ * thunk event: of the events of the launch's plane named as the kernel's
+ * op (an op whose name an_host_thunk_name refuses has none), with no
  * correlation_id, that hold the launch's whole span, the innermost, where
  * they all lie on one line. Where they lie on several (threads running
  * devices' programs at once), only those on the line the launch's line
@@ -45,8 +46,9 @@ struct an_hostcall_ref {
 int an_host_calls(struct xp_trace *t, struct an_hostcall_ref *refs, size_t n, struct xp_err *err);
 /*
  * Whether a host event's name could be a thunk's (an HLO instruction's
- * name: a letter or '_', then letters, digits, '_', '-' and '.'), for a
- * read that keeps only some host events
+ * name: a lowercase letter or '_', then letters, digits, '_', '-' and '.';
+ * the host's own TraceMe names, CamelCase, are not), for a read that keeps
+ * only some host events
  * (xp_read_opts.want_host_event) and must keep those an_host_calls needs.
  */
 int an_host_thunk_name(const char *name);

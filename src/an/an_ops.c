@@ -719,22 +719,23 @@ static int close_op(struct plane_ctx *c, const struct open_op *o)
 }
 
 /* An XLA Ops line: self time by nesting (see an_ops.h). */
-static int sync_line(struct plane_ctx *c, const struct span *v, size_t n, struct open_op *stack)
+static int sync_line(struct plane_ctx *c, const struct span *v, size_t n)
 {
-	size_t i, sp = 0;
-	int ret;
+	struct open_op *stack = NULL;
+	size_t i, sp = 0, cap = 0;
+	int ret = 0;
 
 	for (i = 0; i < n; i++) {
 		const struct span *e = &v[i];
 
 		while (sp && stack[sp - 1].sp->e <= e->s)
 			if ((ret = close_op(c, &stack[--sp])))
-				return ret;
+				goto out;
 		if (sp && e->e > stack[sp - 1].sp->e) {
 			c->dev->partial_overlaps++;
 			while (sp && e->e > stack[sp - 1].sp->e)
 				if ((ret = close_op(c, &stack[--sp])))
-					return ret;
+					goto out;
 		}
 		if (sp) {
 			struct open_op *parent = &stack[sp - 1];
@@ -746,16 +747,21 @@ static int sync_line(struct plane_ctx *c, const struct span *v, size_t n, struct
 				parent->covered = e->e;
 			parent->parent = 1;
 		}
+		if (sp == cap && xp_grow(&stack, &cap, sp, sizeof(*stack), 64)) {	/* as deep as ops nest */
+			ret = XP_ERR_NOMEM;
+			goto out;
+		}
 		stack[sp].sp = e;
 		stack[sp].covered = e->s;
 		stack[sp].child_ps = 0;
 		stack[sp].parent = 0;
 		sp++;
 	}
-	while (sp)
-		if ((ret = close_op(c, &stack[--sp])))
-			return ret;
-	return 0;
+	while (sp && !ret)
+		ret = close_op(c, &stack[--sp]);
+out:
+	free(stack);
+	return ret;
 }
 
 static int async_line(struct plane_ctx *c, const struct span *v, size_t n)
@@ -843,17 +849,30 @@ static int line_is(const struct xp_line *l, const char *name)
 	return l->name && !strcmp(l->name, name);
 }
 
+/* The most events of one TPU ops or modules line of p: what spans are made of, a line at a time. */
+static size_t ops_lines_max(const struct xp_plane *p)
+{
+	static const char *const lines[] = {"XLA Ops", "Async XLA Ops", "XLA Modules", "Sparse Core Ops",
+					    "Sparse Core Modules"};
+	size_t i, k, most = 0;
+
+	for (i = 0; i < p->nlines; i++)
+		for (k = 0; k < sizeof(lines) / sizeof(lines[0]); k++)
+			if (line_is(&p->lines[i], lines[k]) && p->lines[i].nevents > most)
+				most = p->lines[i].nevents;
+	return most;
+}
+
 static int plane_ops(struct plane_ctx *c, struct xp_err *err)
 {
 	struct xp_plane *p = c->p;
 	unsigned char *use = calloc(p->nlines + 1, 1), *stray = xp_malloc_big(p->nevents + 1, 1);
-	struct span *v = xp_malloc_big(p->nevents + 1, sizeof(*v));
-	struct open_op *stack = xp_malloc_big(p->nevents + 1, sizeof(*stack));
+	struct span *v = xp_malloc_big(ops_lines_max(p) + 1, sizeof(*v));
 	const char **names = xp_malloc_big(p->nlines + 1, sizeof(*names));
 	size_t i, k, n, count;
 	int modline = -1, tpu = 0, ret = XP_ERR_NOMEM;
 
-	if (!use || !stray || !v || !stack || !names)
+	if (!use || !stray || !v || !names)
 		goto out;
 	for (i = 0; i < p->nlines; i++) {
 		if (line_is(&p->lines[i], "XLA Ops") || line_is(&p->lines[i], "Async XLA Ops") ||
@@ -893,7 +912,7 @@ static int plane_ops(struct plane_ctx *c, struct xp_err *err)
 				goto out;
 			c->dev->stray_events += count;
 			n = line_spans(p, i, stray, v);
-			ret = sync ? sync_line(c, v, n, stack) : async_line(c, v, n);
+			ret = sync ? sync_line(c, v, n) : async_line(c, v, n);
 			if (ret)
 				goto out;
 		}
@@ -935,7 +954,6 @@ out:
 	free(use);
 	free(stray);
 	free(v);
-	free(stack);
 	free(names);
 	return ret;
 }
