@@ -1599,6 +1599,32 @@ static void synth_sparsecore(const char *dir)
 }
 
 /*
+ * Utilization's edges (EXPECTED.md section 17i): TPU:0 (100 TFLOP/s) with
+ * an op holding a zero-length marker, and a "Sparse Core Ops" line on the
+ * TensorCore's own plane, whose FLOPs are not the TensorCore's.
+ */
+static void synth_util_edges(const char *dir)
+{
+	XSpace *sp = gen_space_new(NULL);
+	struct gen_plane t0 = gen_plane_add(sp, 1, "/device:TPU:0", 1000);
+	XLine *mods, *ops, *sc;
+
+	gen_plane_f64(&t0, "peak_teraflops_per_second", 100);
+	gen_plane_f64(&t0, "peak_hbm_bw_gigabytes_per_second", 50);
+	mods = gen_line_add(&t0, 1, "XLA Modules", 1000);
+	ops = gen_line_add(&t0, 2, "XLA Ops", 1000);
+	sc = gen_line_add(&t0, 3, "Sparse Core Ops", 1000);
+	gen_ev_add(&t0, mods, "jit_f(1)", US(0), US(100));
+	op_md(&t0, "fusion.1", "fusion.1", "loop fusion", 1000000000, -1, 1);
+	op_md(&t0, "marker.2", "marker.2", "other", 0, -1, 1);
+	op_md(&t0, "sc.3", "sc.3", "sparse core", 5000000000, -1, 1);
+	gen_ev_add(&t0, ops, "fusion.1", US(0), US(10));
+	gen_ev_add(&t0, ops, "marker.2", US(5), 0);
+	gen_ev_add(&t0, sc, "sc.3", US(50), US(50));
+	gen_space_write(sp, dir, "util_edges.xplane.pb");
+}
+
+/*
  * Scenario 17 (the ops command): TPU:0 with peak stats (100 TFLOP/s,
  * 50 GB/s), an XLA Modules event, nested ops, a partial overlap, a negative
  * flops stat and an Async XLA Ops line; TPU:1 with no peaks but a chip the
@@ -1666,6 +1692,7 @@ static void synth_ops(const char *dir)
 	synth_ops_host_calls(dir);
 	synth_ops_gpu_pooled(dir);
 	synth_sparsecore(dir);
+	synth_util_edges(dir);
 }
 
 /*

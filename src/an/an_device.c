@@ -31,6 +31,10 @@ int an_device_matches(const char *name, const char *pat)
 			continue;
 		if (isdigit((unsigned char)pat[m - 1]) && isdigit((unsigned char)name[i + m]))
 			continue;
+		/* "TPU:0" is the TensorCore: its SparseCores only where the pattern names them */
+		if (isdigit((unsigned char)pat[m - 1]) && !strncmp(name + i + m, " SparseCore", 11) &&
+		    !strcasestr(pat, "sparsecore"))
+			continue;
 		return 1;
 	}
 	return 0;

@@ -35,7 +35,9 @@ size_t an_plane_device_events(const struct xp_plane *p);
 long an_plane_device_lines(const struct xp_plane *p, unsigned char *use, int *module_line);
 /*
  * --device PATTERN: case-insensitive substring of the plane name; a pattern
- * ending in a digit must not be followed by another digit ("TPU:1" is not "TPU:10").
+ * ending in a digit must not be followed by another digit ("TPU:1" is not
+ * "TPU:10"), nor by " SparseCore" unless it names SparseCores ("TPU:0" is
+ * not "TPU:0 SparseCore 0"; "SparseCore" and "TPU:0 SparseCore" are).
  */
 int an_device_matches(const char *plane_name, const char *pattern);
 /*

@@ -304,7 +304,7 @@ static int device_peaks(const struct xp_plane *p, struct an_ops_device *d)
 		d->peak_bw = bw * 1e9;
 		return 0;
 	}
-	for (i = 0; d->chip && an_chip_peaks[i].chip; i++)
+	for (i = 0; d->chip && !an_is_sparsecore_plane(p->name) && an_chip_peaks[i].chip; i++)	/* a TensorCore's */
 		if (!strcasecmp(d->chip, an_chip_peaks[i].chip)) {
 			d->peak_src = AN_PEAK_TABLE;
 			d->peak_flops = an_chip_peaks[i].tflops * 1e12;
@@ -705,7 +705,8 @@ static int close_op(struct plane_ctx *c, const struct open_op *o)
 	const struct xp_event *e = &c->p->events[o->sp->idx];
 	struct op_probe q;
 
-	if (!o->parent) {
+	/* the plane's own work: a SparseCore's ops on its plane, else the TensorCore's XLA Ops */
+	if (!o->parent && (c->sync_kind == AN_OP_SC) == an_is_sparsecore_plane(c->p->name)) {
 		c->dev->leaf_ps = xp_sat_add(c->dev->leaf_ps, e->dur_ps);
 		leaf_value(c, e, XP_K_FLOPS, &c->dev->leaf_flops, &c->dev->leaf_flops_ps);
 		leaf_value(c, e, XP_K_MODEL_FLOPS, &c->dev->leaf_model_flops, &c->dev->leaf_model_ps);
@@ -745,7 +746,7 @@ static int sync_line(struct plane_ctx *c, const struct span *v, size_t n)
 				parent->child_ps += e->e - lo;
 			if (e->e > parent->covered)
 				parent->covered = e->e;
-			parent->parent = 1;
+			parent->parent |= e->e > e->s;	/* a zero-length marker inside it holds no work */
 		}
 		if (sp == cap && xp_grow(&stack, &cap, sp, sizeof(*stack), 64)) {	/* as deep as ops nest */
 			ret = XP_ERR_NOMEM;
@@ -1662,8 +1663,8 @@ static int build_scopes(struct an_ops_result *r)
 	for (i = 0; i < r->nrows; i++) {
 		const struct an_op_row *row = &r->rows[i];
 
-		if (row->line == AN_OP_ASYNC)
-			continue;
+		if (row->line == AN_OP_ASYNC || row->line == AN_OP_SC)
+			continue;	/* overlapping spans; a SparseCore's ops, on a device of its own */
 		items[n].path = row->hlo_state == AN_OP_HLO_FOUND ? (*row->scope ? row->scope : AN_SCOPE_NO_OP_NAME)
 				: row->hlo_state == AN_OP_HLO_NOT_FOUND ? AN_SCOPE_NOT_IN_HLO : AN_SCOPE_NO_HLO;
 		items[n].ps = row->self_ps;

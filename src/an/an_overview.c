@@ -209,7 +209,7 @@ static size_t line_named(const struct xp_plane *p, const char *name)
 }
 
 /* The work lines of p (use 1), the span-only lines (2), the Steps line (3). */
-static int pick_lines(const struct xp_plane *p, unsigned char *use, int *tpu)
+static int pick_lines(const struct xp_plane *p, unsigned char *use, int *tpu, int *kernels)
 {
 	size_t i, ops = line_named(p, "XLA Ops"), mods = line_named(p, "XLA Modules");
 	size_t steps = line_named(p, "Steps"), n = 0;
@@ -222,6 +222,7 @@ static int pick_lines(const struct xp_plane *p, unsigned char *use, int *tpu)
 	int module_line;
 
 	*tpu = 0;
+	*kernels = 0;
 	memset(use, 0, p->nlines);
 	if (!strncmp(p->name, "/device:TPU:", 12) && ops != SIZE_MAX) {
 		*tpu = 1;
@@ -232,6 +233,7 @@ static int pick_lines(const struct xp_plane *p, unsigned char *use, int *tpu)
 		for (i = 0; i < p->nlines; i++)
 			if (!strncmp(p->lines[i].name, "Stream #", 8))
 				use[i] = 1, n++;
+		*kernels = n > 0;
 		if (!n) {
 			const char **names = xp_malloc_big(p->nlines + 1, sizeof(*names));
 
@@ -241,6 +243,7 @@ static int pick_lines(const struct xp_plane *p, unsigned char *use, int *tpu)
 				names[i] = p->lines[i].name;
 			an_device_lines(names, p->nlines, use, &module_line);
 			free(names);
+			*kernels = module_line < 0;	/* a module line is executions, not kernels */
 		}
 	}
 	if (steps != SIZE_MAX && !use[steps])
@@ -545,10 +548,10 @@ static int add_plane(struct an_ov_result *r, const char *host, const struct xp_p
 	int64_t (*all)[2] = NULL, first = INT64_MAX, last = INT64_MIN;
 	struct an_ov_device *d;
 	size_t li, i, nstray = 0, nall = 0, work = 0;
-	int tpu, ret = -1;
+	int tpu, kernels, ret = -1;
 	struct xp_err err = {0};
 
-	if (!use || !stray || !memo || !tcm || pick_lines(p, use, &tpu))
+	if (!use || !stray || !memo || !tcm || pick_lines(p, use, &tpu, &kernels))
 		goto out;
 	memset(memo, -1, 3 * (p->nevmetas + 1));
 	memset(tcm, -1, p->nevmetas + 1);
@@ -601,7 +604,7 @@ static int add_plane(struct an_ov_result *r, const char *host, const struct xp_p
 			w = classify(p, e, tpu, memo);
 			d->coll_events += w == W_COLL;
 			d->memcpy_events += w == W_MEMCPY;
-			if (!tpu && w != W_MEMCPY) {	/* a kernel: on tensor cores by its name (an_kern_tensor_core) */
+			if (kernels && w != W_MEMCPY) {	/* a kernel: on tensor cores by its name (an_kern_tensor_core) */
 				size_t mi = e->meta < p->nevmetas ? e->meta : p->nevmetas;
 
 				if (tcm[mi] < 0)
@@ -739,7 +742,9 @@ static int add_flops(struct an_ov_result *r, struct xp_trace *t, const char *hos
 				an_ops_work_flops(&pr[i], &pr[i].devices[0], &w);
 				d->flops_overflow |= w.overflow | xp_sat_add_to_u64(&d->flops, w.flops) |
 						     xp_sat_add_to_u64(&d->model_flops, w.model_flops);
-				d->work_ps = xp_sat_add(d->work_ps, w.work_ps);
+				/* GPU: its kernel time (add_plane), kernels without an op too */
+				if (pr[i].devices[0].events[AN_OP_SYNC] || pr[i].devices[0].events[AN_OP_SC])
+					d->work_ps = xp_sat_add(d->work_ps, w.work_ps);
 				d->flops_ps = xp_sat_add(d->flops_ps, w.flops_ps);
 				d->model_ps = xp_sat_add(d->model_ps, w.model_ps);
 				if (!d->peak_src && pr[i].devices[0].peak_src) {
@@ -860,8 +865,11 @@ int an_ov_finish(struct an_ov_result *r, struct xp_err *err)
 
 	if (r->finished_)
 		return 0;
-	for (i = 0; i < r->n; i++)
+	for (i = 0; i < r->n; i++) {
+		if (!r->devices[i].tpu)	/* a GPU's work: its kernels, whether or not they name an op */
+			r->devices[i].work_ps = r->devices[i].kernel_ps;
 		per_input(&r->devices[i]);
+	}
 	if (r->n && !(r->hosts = an_name_by_host(r->devices, r->n, &ov_hosts, &r->arena)))
 		return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
 	if (r->n)

@@ -38,9 +38,7 @@
 	(AN_KIND_KEYS | 1u << XP_K_HLO_CATEGORY | 1u << XP_K_HLO_OP | 1u << XP_K_CORRELATION_ID | \
 	 1u << XP_K_STEP_NUM | AN_OV_FLOPS_KEYS)
 /* What utilisation reads besides: TPU ops' FLOPs, GPU kernels' op and calls (an_ops_work_flops). */
-#define AN_OV_FLOPS_KEYS                                                                     \
-	(1u << XP_K_FLOPS | 1u << XP_K_MODEL_FLOPS | 1u << XP_K_HLO_MODULE | 1u << XP_K_PROGRAM_ID | \
-	 1u << XP_K_SCOPE_RANGE_ID | 1u << XP_K_CORRELATION_ID)
+#define AN_OV_FLOPS_KEYS AN_OPS_KEYS
 
 /*
  * For xp_read_opts.want_host_event: by its name alone only the events

@@ -753,10 +753,11 @@ static void ops(FILE *f, const struct an_ops_result *pr, size_t top)
 
 	if (!pr || !pr->nrows)
 		return;
+	/* the TensorCores' and GPUs' ops: not the async halves, nor the SparseCores' (their own devices; see ops) */
 	for (i = 0; i < pr->nrows; i++)
-		all += pr->rows[i].line != AN_OP_ASYNC;
+		all += pr->rows[i].line != AN_OP_ASYNC && pr->rows[i].line != AN_OP_SC;
 	for (i = 0; i < pr->nrows && n < top; i++)
-		if (pr->rows[i].line != AN_OP_ASYNC) {
+		if (pr->rows[i].line != AN_OP_ASYNC && pr->rows[i].line != AN_OP_SC) {
 			max = (double)pr->rows[i].self_ps > max ? (double)pr->rows[i].self_ps : max;
 			n++;
 		}
@@ -768,7 +769,7 @@ static void ops(FILE *f, const struct an_ops_result *pr, size_t top)
 		const struct an_op_row *w = &pr->rows[i];
 		const char *bound = an_bound_name(w->bound);
 
-		if (w->line == AN_OP_ASYNC)
+		if (w->line == AN_OP_ASYNC || w->line == AN_OP_SC)
 			continue;
 		n++;
 		fputs("<tr>", f);

@@ -1,0 +1,1 @@
+xplane-stat overview $SYNTH/util_edges.xplane.pb
