@@ -705,8 +705,9 @@ static int close_op(struct plane_ctx *c, const struct open_op *o)
 	const struct xp_event *e = &c->p->events[o->sp->idx];
 	struct op_probe q;
 
-	/* the plane's own work: a SparseCore's ops on its plane, else the TensorCore's XLA Ops */
-	if (!o->parent && (c->sync_kind == AN_OP_SC) == an_is_sparsecore_plane(c->p->name)) {
+	/* the plane's own work (a SparseCore's ops on its plane, else the TensorCore's XLA Ops), for overview */
+	if (c->r->opts.tpu_leaves_only && !o->parent &&
+	    (c->sync_kind == AN_OP_SC) == an_is_sparsecore_plane(c->p->name)) {
 		c->dev->leaf_ps = xp_sat_add(c->dev->leaf_ps, e->dur_ps);
 		leaf_value(c, e, XP_K_FLOPS, &c->dev->leaf_flops, &c->dev->leaf_flops_ps);
 		leaf_value(c, e, XP_K_MODEL_FLOPS, &c->dev->leaf_model_flops, &c->dev->leaf_model_ps);

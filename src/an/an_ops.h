@@ -181,10 +181,10 @@ struct an_ops_device {
 	size_t kernels_no_op;		/* GPU kernels without an hlo_op stat */
 	size_t extra_module_lines;	/* XLA Modules lines after the first (not used for programs) */
 	/*
-	 * TPU: the XLA Ops events with no op nested in them (the work itself:
-	 * a parent's FLOPs would count its children's again): their time, and
-	 * of it the time of those that carry flops (model_flops), with the
-	 * sums (an_ops_work_flops).
+	 * TPU, with opts.tpu_leaves_only: the XLA Ops events with no op nested
+	 * in them (the work itself: a parent's FLOPs would count its
+	 * children's again): their time, and of it the time of those that
+	 * carry flops (model_flops), with the sums (an_ops_work_flops).
 	 */
 	int64_t leaf_ps, leaf_flops_ps, leaf_model_ps;
 	struct an_sum leaf_flops, leaf_model_flops;
