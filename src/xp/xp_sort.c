@@ -168,17 +168,22 @@ int xp_sort_doubles(double *v, size_t n)
 	return 0;
 }
 
-size_t xp_lower_bound_u64(const void *base, size_t n, size_t size, size_t key_off, uint64_t key)
+/*
+ * The lower bound over uint64 keys, each (and key) XORed with flip first:
+ * 1 << 63 turns int64 order into uint64 order, so one search serves both.
+ */
+static size_t lower_bound(const void *base, size_t n, size_t size, size_t key_off, uint64_t key, uint64_t flip)
 {
 	const unsigned char *b = base;
 	size_t lo = 0, hi = n;
 
+	key ^= flip;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 		uint64_t k;
 
 		memcpy(&k, b + mid * size + key_off, sizeof(k));
-		if (k < key)
+		if ((k ^ flip) < key)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -186,20 +191,12 @@ size_t xp_lower_bound_u64(const void *base, size_t n, size_t size, size_t key_of
 	return lo;
 }
 
+size_t xp_lower_bound_u64(const void *base, size_t n, size_t size, size_t key_off, uint64_t key)
+{
+	return lower_bound(base, n, size, key_off, key, 0);
+}
+
 size_t xp_lower_bound_i64(const void *base, size_t n, size_t size, size_t key_off, int64_t key)
 {
-	const unsigned char *b = base;
-	size_t lo = 0, hi = n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		int64_t k;
-
-		memcpy(&k, b + mid * size + key_off, sizeof(k));
-		if (k < key)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	return lower_bound(base, n, size, key_off, (uint64_t)key, (uint64_t)1 << 63);
 }

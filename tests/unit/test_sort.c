@@ -190,6 +190,28 @@ static void comparisons(void)
 	CHECK_INT(xp_cmp_u64(UINT64_MAX, UINT64_MAX), 0);
 }
 
+/* Lower bounds against a linear scan: int64 keys across the sign, uint64 keys past 2^63, every probe. */
+static void lower_bounds(void)
+{
+	static const int64_t si[] = {INT64_MIN, -5, -5, -1, 0, 0, 3, INT64_MAX};
+	static const uint64_t ui[] = {0, 1, 1, (uint64_t)1 << 63, ((uint64_t)1 << 63) + 1, UINT64_MAX};
+	static const int64_t sprobe[] = {INT64_MIN, -6, -5, -2, -1, 0, 1, 3, 4, INT64_MAX};
+	static const uint64_t uprobe[] = {0, 1, 2, ((uint64_t)1 << 63) - 1, (uint64_t)1 << 63, UINT64_MAX};
+	size_t i, k, want;
+
+	for (i = 0; i < sizeof(sprobe) / sizeof(sprobe[0]); i++) {
+		for (want = 0, k = 0; k < sizeof(si) / sizeof(si[0]); k++)
+			want += si[k] < sprobe[i];
+		CHECK_INT(xp_lower_bound_i64(si, sizeof(si) / sizeof(si[0]), sizeof(si[0]), 0, sprobe[i]), want);
+	}
+	for (i = 0; i < sizeof(uprobe) / sizeof(uprobe[0]); i++) {
+		for (want = 0, k = 0; k < sizeof(ui) / sizeof(ui[0]); k++)
+			want += ui[k] < uprobe[i];
+		CHECK_INT(xp_lower_bound_u64(ui, sizeof(ui) / sizeof(ui[0]), sizeof(ui[0]), 0, uprobe[i]), want);
+	}
+	CHECK_INT(xp_lower_bound_i64(NULL, 0, sizeof(int64_t), 0, 7), 0);
+}
+
 int main(void)
 {
 	static const size_t sizes[] = {0, 1, 2, 3, 47, 48, 49, 1000, 65537, 200000};
@@ -202,5 +224,6 @@ int main(void)
 	comparisons();
 	other_sizes();
 	doubles();
+	lower_bounds();
 	return test_done("sort");
 }
