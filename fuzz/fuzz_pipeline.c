@@ -539,7 +539,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 	{
 		struct an_ops_opts po = {.device = xo.device, .by_category = (h >> 34) & 1,
 					 .sort = (enum an_ops_sort)((h >> 35) % 4), .hlo = (h >> 39) & 1,
-					 .by_scope = ((h >> 39) & 3) == 1, .by_source = ((h >> 39) & 3) == 3};
+					 .by_scope = ((h >> 39) & 3) == 1, .by_source = ((h >> 39) & 3) == 3,
+					 .by_framework = ((h >> 39) & 3) == 2};
 		size_t top = (h >> 37) % 3;
 		struct an_ops_result pr, one;
 
@@ -581,6 +582,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 				    (row->cost == AN_OP_COST_NO_INSTR && row->cost_why)) {
 					fprintf(stderr, "ops: row '%s': cost %d, why %s, flops n %zu, bytes n %zu\n", row->name,
 						(int)row->cost, row->cost_why ? row->cost_why : "-", row->flops.n, row->bytes.n);
+					abort();
+				}
+			}
+			/* framework ops and their types: each op in one group of each, per line kind */
+			if (po.by_framework) {
+				size_t occ[3] = {0, 0, 0};
+
+				for (m = 0; m < pr.nrows; m++)
+					occ[0] += pr.rows[m].occurrences;
+				for (m = 0; m < pr.nframeworks; m++)
+					occ[1] += pr.frameworks[m].occurrences;
+				for (m = 0; m < pr.nfwtypes; m++)
+					occ[2] += pr.fwtypes[m].occurrences;
+				if (occ[1] != occ[0] || occ[2] != occ[0] || pr.nfwtypes > pr.nframeworks) {
+					fprintf(stderr, "ops: %zu occurrences in rows, %zu in framework ops, %zu in types\n",
+						occ[0], occ[1], occ[2]);
 					abort();
 				}
 			}

@@ -52,7 +52,7 @@ extern "C" {
 #endif
 
 #define XPLANE_STAT_VERSION_MAJOR 0
-#define XPLANE_STAT_VERSION_MINOR 4
+#define XPLANE_STAT_VERSION_MINOR 5
 #define XPLANE_STAT_VERSION_PATCH 0
 /* MAJOR * 10000 + MINOR * 100 + PATCH: 300 for 0.3.0. */
 #define XPLANE_STAT_VERSION_NUMBER                                                                 \
@@ -402,6 +402,15 @@ struct xps_ops_opts {
 	 * per source line (sources). Either fills hlo.
 	 */
 	int by_scope, by_source;
+	/*
+	 * A row per framework op and per its type (frameworks,
+	 * framework_types), as `ops --by framework` and XProf's framework op
+	 * stats: an XLA op by its instruction's op_name and op_type (JAX
+	 * writes no op_type: the op name's last frame), a TensorFlow GPU
+	 * kernel without an hlo_op by its tf_op or annotation stat
+	 * ("name:Type"). Fills hlo.
+	 */
+	int by_framework;
 };
 
 /*
@@ -428,6 +437,7 @@ struct xps_ops_scope {
 struct xps_ops_hlo {
 	uint64_t ops, found, found_without_op_name, not_in_hlo, without_hlo;
 	uint64_t modules, modules_not_decoded, inputs_without_hlo;
+	uint64_t tensorflow_ops;	/* by_framework: TensorFlow ops' rows, not looked up (not in ops) */
 };
 
 struct xps_op {
@@ -528,7 +538,16 @@ struct xps_ops {
 	/* with by_source: a row per source line ("file:line", or "(no source line)") and line kind, as categories */
 	const struct xps_op *sources;
 	size_t nsources;
-	int has_hlo;			/* by_scope or by_source: hlo below is filled */
+	/*
+	 * with by_framework: a row per framework op (name; category its type,
+	 * NULL: none) and line kind, and a row per type (name the type, "-"
+	 * for none), as categories
+	 */
+	const struct xps_op *frameworks;
+	size_t nframeworks;
+	const struct xps_op *framework_types;
+	size_t nframework_types;
+	int has_hlo;			/* by_scope, by_source or by_framework: hlo below is filled */
 	struct xps_ops_hlo hlo;
 	struct xps_ops_gpu_cost gpu_cost;
 	const char *const *warnings;	/* what the command warns of for these traces (see Warnings) */

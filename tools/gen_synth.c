@@ -1631,6 +1631,8 @@ static void synth_util_edges(const char *dir)
  * table knows (TPU v5 Lite), 11 ops, one stray end; a GPU trace with
  * hlo_op kernels. Answers in tests/synth/EXPECTED.md section 17.
  */
+static void synth_ops_framework(const char *dir);
+
 static void synth_ops(const char *dir)
 {
 	XSpace *sp = gen_space_new(NULL);
@@ -1693,6 +1695,51 @@ static void synth_ops(const char *dir)
 	synth_ops_gpu_pooled(dir);
 	synth_sparsecore(dir);
 	synth_util_edges(dir);
+	synth_ops_framework(dir);
+}
+
+/*
+ * Scenario 17j (ops --by framework): a TensorFlow GPU plane whose kernels
+ * name their framework op by a tf_op stat or an annotation stack, some
+ * naming none, one an XLA op (hlo_op) whose module's HLO the trace lacks,
+ * one a hostile name; a copy with an annotation. Answers in
+ * tests/synth/EXPECTED.md section 17j.
+ */
+static void synth_ops_framework(const char *dir)
+{
+	static const struct {
+		const char *tf_op, *annotation, *hlo_op;	/* NULL: none */
+		int64_t dur_us;
+	} k[] = {
+		{"model/dense/MatMul:MatMul", NULL, NULL, 10},
+		{NULL, "model/dense/MatMul:MatMul#id=1#", NULL, 20},
+		{NULL, "outer/PartitionedCall:PartitionedCall#a=1#::inner/Relu:Relu#b=2#", NULL, 5},
+		{"XlaModule:", "#edge_name=x#", NULL, 4},
+		{"XlaModule:", NULL, "fusion.1", 7},
+		{"bad", "Mul_1:Mul", NULL, 3},
+		{":", "model/dense/BiasAdd:BiasAdd", NULL, 6},
+		{NULL, "evil\x1b[31m/op:Ty\tpe", NULL, 1},
+	};
+	XSpace *sp = gen_space_new(NULL);
+	struct gen_plane g = gen_plane_add(sp, 1, "/device:GPU:0", 1000);
+	XLine *st = gen_line_add(&g, 1, "Stream #1(Compute)", 1000);
+	XEvent *ev;
+	size_t i;
+	int64_t t = 0;
+
+	for (i = 0; i < sizeof(k) / sizeof(k[0]); i++) {
+		ev = kernel(&g, st, "kern", k[i].hlo_op ? "jit_f" : NULL, k[i].hlo_op ? 3 : -1, US(t), US(k[i].dur_us));
+		if (k[i].tf_op)
+			gen_ev_str(&g, ev, "tf_op", k[i].tf_op);
+		if (k[i].annotation)
+			gen_ev_str(&g, ev, "annotation", k[i].annotation);
+		if (k[i].hlo_op)
+			gen_ev_str(&g, ev, "hlo_op", k[i].hlo_op);
+		t += k[i].dur_us + 1;
+	}
+	ev = gen_ev_add(&g, st, "MemcpyH2D", US(t), US(2));
+	gen_ev_str(&g, ev, "annotation", "model/dense/MatMul:MatMul");
+	gen_space_write(sp, dir, "ops_framework.xplane.pb");
 }
 
 /*

@@ -272,18 +272,32 @@ def test_ops_options(args, opts):
 
 
 HLO_TRACES = [p for p in REAL_TRACES if "_jax_" in p or "tpu_" in p] + [os.path.join(SYNTH, "ops_hlo.xplane.pb")]
+# by framework also reads TensorFlow's kernels, which name no HLO op
+HLO_BY = [(p, by) for p in HLO_TRACES for by in ("scope", "source", "framework")] + [
+    (p, "framework") for p in [os.path.join(REAL, "v100_tf_bert.xplane.pb"),
+                               os.path.join(SYNTH, "ops_framework.xplane.pb")]]
 
 
-@pytest.mark.parametrize("path", HLO_TRACES, ids=[os.path.basename(p) for p in HLO_TRACES])
-@pytest.mark.parametrize("by", ["scope", "source"])
+@pytest.mark.parametrize("path,by", HLO_BY, ids=["%s-%s" % (os.path.basename(p), by) for p, by in HLO_BY])
 def test_ops_by_hlo_like_json(path, by):
-    """ops by scope and by source, joined to the HLO the traces carry, as the command's --json."""
+    """ops by scope, source and framework, joined to the HLO the traces carry, as the command's --json."""
     rc, doc, err = command("ops", "--json", "--by", by, path)
     assert rc == 0, err
     assert as_json(xplane_stat.ops(path, by=by)) == ops_doc(doc)
     rc, doc, err = command("ops", "--json", "--by", by, "--top", "1", path)
     assert rc == 0, err
     assert as_json(xplane_stat.ops(path, by=by, top=1)) == ops_doc(doc)
+
+
+def test_ops_by_framework_tf():
+    """TensorFlow kernels by the op they ran for (tests/synth/EXPECTED.md 17j), worked by hand."""
+    doc = xplane_stat.ops(os.path.join(SYNTH, "ops_framework.xplane.pb"), by="framework")
+    assert [(r["name"], r["type"], r["occurrences"], r["total_ns"]) for r in doc["frameworks"]] == [
+        ("model/dense/MatMul", "MatMul", 2, 30000), ("(no HLO)", None, 1, 7000),
+        ("model/dense/BiasAdd", "BiasAdd", 1, 6000), ("inner/Relu", "Relu", 1, 5000), ("Mul_1", "Mul", 1, 3000),
+        ("evil\x1b[31m/op", "Ty\tpe", 1, 1000)]
+    assert [r["name"] for r in doc["framework_types"]][:2] == ["MatMul", "-"]
+    assert doc["kernels_without_hlo_op"] == 1 and doc["hlo"]["tensorflow_ops"] == 5
 
 
 def test_ops_gpu_cost():

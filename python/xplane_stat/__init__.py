@@ -36,7 +36,7 @@ _UNITS = {"ps": 1, "ns": 1e3, "us": 1e6, "ms": 1e9, "s": 1e12}
 
 
 def version():
-    """The library's version, as "0.4.0"."""
+    """The library's version, as "0.5.0"."""
     return _lib.lib().xps_version_string().decode()
 
 
@@ -289,8 +289,8 @@ def _num_or_none(v):
     return v if math.isfinite(v) else None
 
 
-def _op_row(r, cat):
-    row = {"name": _dec(r.name), "line": _dec(r.line), "async": bool(r.async_), "category": _dec(r.category)}
+def _op_row(r, cat, category="category"):
+    row = {"name": _dec(r.name), "line": _dec(r.line), "async": bool(r.async_), category: _dec(r.category)}
     if not cat:
         row.update({"hlo": _dec(r.hlo), "module": _dec(r.module),
                     "program_id": _int_or_none(r.has_program_id, r.program_id)})
@@ -347,20 +347,22 @@ def ops(paths, *, device=None, by="op", sort="time", top=None, threads=0):
     counted in "gpu_cost"; grouped by line kind, each sorted by sort: time,
     self, flops or bytes); by="category"
     adds "categories", by="source" "sources" (a row per source line) and
-    "hlo" (where the ops were found in the HLO the traces carry). by="scope"
+    "hlo" (where the ops were found in the HLO the traces carry), by="framework"
+    "frameworks" (a row per framework op: name and type) and "framework_types"
+    (a row per type), with "hlo". by="scope"
     gives instead "self_ns", "hlo" and "scopes", the tree of name scopes in
     pre-order (scope, name, depth, total_ns, self_ns, share, occurrences,
     top_op, top_op_module, top_op_program_id). top keeps that many rows of
     each line kind (by="scope": children of each scope). Raises NothingFound
     without HLO ops, as the command exits 4."""
-    if by not in ("op", "category", "scope", "source"):
-        raise UsageError(f"by: {by!r} is not op, category, scope or source")
+    if by not in ("op", "category", "scope", "source", "framework"):
+        raise UsageError(f"by: {by!r} is not op, category, scope, source or framework")
     if sort not in _OPS_SORTS:
         raise UsageError(f"sort: {sort!r} is not time, self, flops or bytes")
     if top is not None and (isinstance(top, bool) or not isinstance(top, int) or top < 1):
         raise UsageError(f"top: {top!r} is not a positive integer")
     opts = _lib._OpsOpts(_enc(device, "device"), 1 if by == "category" else 0, _OPS_SORTS.index(sort),
-                         1 if by == "scope" else 0, 1 if by == "source" else 0)
+                         1 if by == "scope" else 0, 1 if by == "source" else 0, 1 if by == "framework" else 0)
     with _computed("ops", _lib._Ops, paths, opts, threads) as o:
         lines = [{"line": _dec(x.line), **_fields(x, "events ops_count total_ns self_ns")}
                  for x in (o.lines[i] for i in range(o.nlines))]
@@ -372,6 +374,8 @@ def ops(paths, *, device=None, by="op", sort="time", top=None, threads=0):
         rows = [_op_row(o.rows[i], False) for i in range(o.nrows)]
         cats = [_op_row(o.categories[i], True) for i in range(o.ncategories)]
         sources = [_op_row(o.sources[i], True) for i in range(o.nsources)]
+        frameworks = [_op_row(o.frameworks[i], True, "type") for i in range(o.nframeworks)]
+        fwtypes = [_op_row(o.framework_types[i], True) for i in range(o.nframework_types)]
         scopes = [{"scope": _dec(x.scope), "name": _dec(x.name),
                    **_fields(x, "depth total_ns self_ns share occurrences"),
                    "top_op": _dec(x.top_op), "top_op_module": _dec(x.top_op_module),
@@ -381,7 +385,7 @@ def ops(paths, *, device=None, by="op", sort="time", top=None, threads=0):
         gpu_cost = {**_fields(gc, "ops_from_hlo without_flops calls_unknown not_in_hlo cost_unknown"),
                     "not_known": [_dec(gc.not_known[i]) for i in range(gc.nnot_known)]}
         hlo = _fields(o.hlo, "ops found found_without_op_name not_in_hlo without_hlo modules "
-                             "modules_not_decoded inputs_without_hlo") if o.has_hlo else None
+                             "tensorflow_ops modules_not_decoded inputs_without_hlo") if o.has_hlo else None
         if by == "scope":
             doc = {"schema_version": 1, "command": "ops", "by": "scope", **_fields(o, "inputs"),
                    "self_ns": o.scopes_self_ns, "hlo": hlo, "scopes": _scopes_within_top(scopes, top)}
@@ -391,15 +395,21 @@ def ops(paths, *, device=None, by="op", sort="time", top=None, threads=0):
                    **_fields(o, "stray_end_events partial_overlaps odd_values overflowed_sums partial_sums "
                                 "kernels_without_hlo_op calls_from_host"),
                    "gpu_cost": gpu_cost,
-                   "ops": rows if by in ("category", "source") else _within_top(rows, top)}
+                   "ops": rows if by in ("category", "source", "framework") else _within_top(rows, top)}
             if by == "category":
                 doc["categories"] = _within_top(cats, top)
             if by == "source":
                 doc["hlo"] = hlo
                 doc["sources"] = _within_top(sources, top)
+            if by == "framework":
+                doc["hlo"] = hlo
+                doc["frameworks"] = _within_top(frameworks, top)
+                doc["framework_types"] = _within_top(fwtypes, top)
         doc["warnings"] = _warnings(o)
     if not rows:
-        raise NothingFound("no HLO ops found: the device planes have no 'XLA Ops' line and no GPU kernel")
+        raise NothingFound("no framework ops found: the device planes have no 'XLA Ops' line, and no GPU kernel "
+                           "carries an hlo_op stat or names a TensorFlow op" if by == "framework" else
+                           "no HLO ops found: the device planes have no 'XLA Ops' line and no GPU kernel")
     return doc
 
 

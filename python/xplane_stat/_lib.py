@@ -167,7 +167,7 @@ class _Kernels(ctypes.Structure):
 
 class _OpsOpts(ctypes.Structure):
     _fields_ = [("device", ctypes.c_char_p), ("by_category", ctypes.c_int), ("sort", ctypes.c_int),
-                ("by_scope", ctypes.c_int), ("by_source", ctypes.c_int)]
+                ("by_scope", ctypes.c_int), ("by_source", ctypes.c_int), ("by_framework", ctypes.c_int)]
 
 
 class _Op(ctypes.Structure):
@@ -211,7 +211,7 @@ class _OpsScope(ctypes.Structure):
 class _OpsHlo(ctypes.Structure):
     _fields_ = [(f, ctypes.c_uint64) for f in ("ops", "found", "found_without_op_name", "not_in_hlo",
                                                "without_hlo", "modules", "modules_not_decoded",
-                                               "inputs_without_hlo")]
+                                               "inputs_without_hlo", "tensorflow_ops")]
 
 
 class _Ops(ctypes.Structure):
@@ -224,7 +224,9 @@ class _Ops(ctypes.Structure):
                                         "overflowed_sums", "partial_sums", "kernels_without_hlo_op",
                                         "calls_from_host")] + [
         ("scopes", ctypes.POINTER(_OpsScope)), ("nscopes", ctypes.c_size_t), ("scopes_self_ns", ctypes.c_double),
-        ("sources", ctypes.POINTER(_Op)), ("nsources", ctypes.c_size_t), ("has_hlo", ctypes.c_int),
+        ("sources", ctypes.POINTER(_Op)), ("nsources", ctypes.c_size_t),
+        ("frameworks", ctypes.POINTER(_Op)), ("nframeworks", ctypes.c_size_t),
+        ("framework_types", ctypes.POINTER(_Op)), ("nframework_types", ctypes.c_size_t), ("has_hlo", ctypes.c_int),
         ("hlo", _OpsHlo), ("gpu_cost", _OpsGpuCost)] + _WARNINGS
 
 
@@ -413,7 +415,7 @@ def _load():
 
 
 # The library's structs these definitions mirror: its major and minor version (0.2: ops by scope).
-_LAYOUT = 400
+_LAYOUT = 500
 
 
 def _declare(lib):

@@ -156,6 +156,12 @@ void an_ops_release(struct an_ops_result *r)
 	for (i = 0; i < r->nsources; i++)
 		row_free(&r->sources[i]);
 	free(r->sources);
+	for (i = 0; i < r->nframeworks; i++)
+		row_free(&r->frameworks[i]);
+	free(r->frameworks);
+	for (i = 0; i < r->nfwtypes; i++)
+		row_free(&r->fwtypes[i]);
+	free(r->fwtypes);
 	an_scope_nodes_free(r->scopes, r->nscopes);
 	for (i = 0; i < r->ndevices; i++) {
 		free(r->devices[i].name);
@@ -343,6 +349,7 @@ struct op_probe {
 	size_t name_len, hlo_len, category_len, module_len;
 	uint64_t program_id;
 	int has_program_id;
+	int tf;			/* a TensorFlow op's (an_op_row.tf) */
 };
 
 static void ridge_join(struct an_op_row *row, double ridge, int differs, int first)
@@ -363,7 +370,7 @@ static char *probe_key(const struct op_probe *q)
 	if (q->has_program_id)
 		snprintf(prog, sizeof(prog), "%llu", (unsigned long long)q->program_id);
 	/* The GPU rows are told apart by module; TPU ops by their HLO text. */
-	if (asprintf(&k, "%d\x1f%s\x1f%.*s\x1f%.*s\x1f%.*s", (int)q->line, prog, (int)q->name_len,
+	if (asprintf(&k, "%d%s\x1f%s\x1f%.*s\x1f%.*s\x1f%.*s", (int)q->line, q->tf ? "tf" : "", prog, (int)q->name_len,
 		     q->name ? q->name : "", (int)q->hlo_len, q->hlo ? q->hlo : "",
 		     (int)(q->line == AN_OP_GPU ? q->module_len : 0), q->module ? q->module : "") < 0)
 		return NULL;
@@ -383,6 +390,7 @@ static struct an_op_row *row_get(struct an_ops_result *r, const struct op_probe 
 	if (!row || !*is_new)
 		return row;
 	row->line = q->line;
+	row->tf = q->tf;
 	row->program_id = q->program_id;
 	row->has_program_id = q->has_program_id;
 	row->name = dup_n(q->name ? q->name : "", q->name_len);
@@ -453,7 +461,7 @@ struct plane_ctx {
 
 static int probe_same(const struct op_probe *a, const struct op_probe *b)
 {
-	return a->line == b->line && a->name == b->name && a->name_len == b->name_len &&
+	return a->line == b->line && a->tf == b->tf && a->name == b->name && a->name_len == b->name_len &&
 	       a->hlo == b->hlo && a->hlo_len == b->hlo_len && a->category == b->category &&
 	       a->category_len == b->category_len && a->module == b->module &&
 	       a->module_len == b->module_len && a->has_program_id == b->has_program_id &&
@@ -462,7 +470,7 @@ static int probe_same(const struct op_probe *a, const struct op_probe *b)
 
 static size_t probe_slot(const struct op_probe *q)
 {
-	uint64_t h = (uint64_t)q->line * 0x9e3779b97f4a7c15ull;
+	uint64_t h = (uint64_t)(q->line * 2 + q->tf) * 0x9e3779b97f4a7c15ull;
 
 	h = (h ^ (uint64_t)(uintptr_t)q->name) * 0xbf58476d1ce4e5b9ull;
 	h = (h ^ (uint64_t)(uintptr_t)q->hlo) * 0x94d049bb133111ebull;
@@ -782,6 +790,50 @@ static int async_line(struct plane_ctx *c, const struct span *v, size_t n)
 	return 0;
 }
 
+int an_framework_op(const char *s, size_t len, int annotation, const char **name, size_t *nlen,
+		    const char **type, size_t *tlen)
+{
+	const char *end = s + len, *lv = s, *next, *hash, *colon;
+
+	/* each level in turn (a tf_op stat is one), the innermost naming an op kept */
+	*name = *type = NULL;
+	*nlen = *tlen = 0;
+	while (lv <= end) {
+		next = annotation ? memmem(lv, (size_t)(end - lv), "::", 2) : NULL;
+		hash = memchr(lv, '#', (size_t)((next ? next : end) - lv));
+		if (!hash)
+			hash = next ? next : end;
+		for (colon = hash; colon > lv && colon[-1] != ':'; colon--)
+			;
+		if (colon > lv + 1 && colon < hash) {	/* "name:Type", both non-empty */
+			*name = lv;
+			*nlen = (size_t)(colon - 1 - lv);
+			*type = colon;
+			*tlen = (size_t)(hash - colon);
+		}
+		if (!next)
+			break;
+		lv = next + 2;
+	}
+	return *name != NULL;
+}
+
+/* A kernel's TensorFlow op (an_framework_op) into q: 1 when it names one. */
+static int tf_probe(const struct xp_plane *p, const struct xp_event *e, struct op_probe *q)
+{
+	const char *s;
+	size_t len;
+
+	str_stat(p, e, XP_K_TF_OP, &s, &len);
+	if (!s || !an_framework_op(s, len, 0, &q->name, &q->name_len, &q->category, &q->category_len)) {
+		str_stat(p, e, XP_K_ANNOTATION, &s, &len);
+		if (!s || !an_framework_op(s, len, 1, &q->name, &q->name_len, &q->category, &q->category_len))
+			return 0;
+	}
+	q->tf = 1;
+	return 1;
+}
+
 static int gpu_event(struct plane_ctx *c, const struct xp_event *e)
 {
 	const struct xp_plane *p = c->p;
@@ -796,6 +848,12 @@ static int gpu_event(struct plane_ctx *c, const struct xp_event *e)
 	memset(&q, 0, sizeof(q));
 	q.line = AN_OP_GPU;
 	str_stat(p, e, XP_K_HLO_OP, &q.name, &q.name_len);
+	if (!q.name && c->r->opts.by_framework && tf_probe(p, e, &q)) {
+		if ((ret = record(c, &q, e, e->dur_ps)))
+			return ret;
+		c->r->rows[c->last_row].kernels_unscoped++;	/* a TensorFlow op's calls: not known */
+		return 0;
+	}
 	if (!q.name) {
 		c->dev->kernels_no_op++;
 		return 0;
@@ -1053,8 +1111,9 @@ static int hlo_better(const struct an_op_row *src, const struct an_op_row *dst)
 		return src->hlo_state > dst->hlo_state;
 	if (src->hlo_state != AN_OP_HLO_FOUND)
 		return 0;
-	c = cmp_opt_str(src->scope, dst->scope);
-	return c ? c < 0 : cmp_opt_str(src->source, dst->source) < 0;
+	if ((c = cmp_opt_str(src->scope, dst->scope)) || (c = cmp_opt_str(src->source, dst->source)))
+		return c < 0;
+	return cmp_opt_str(src->op_type, dst->op_type) < 0;
 }
 
 /* s kept once in r (rows of one instruction share its op name, however long); NULL when out of memory. */
@@ -1077,14 +1136,16 @@ static const char *intern(struct an_ops_result *r, const char *s)
 
 /* Sets a row's join to its HLO (scope and source kept in r's strings); -1 when out of memory. */
 static int row_hlo_set(struct an_ops_result *r, struct an_op_row *row, enum an_op_hlo state, const char *scope,
-		       const char *source)
+		       const char *source, const char *op_type)
 {
 	const char *sc = scope ? intern(r, scope) : NULL, *so = source ? intern(r, source) : NULL;
+	const char *ty = op_type && *op_type ? intern(r, op_type) : NULL;
 
-	if ((scope && !sc) || (source && !so))
+	if ((scope && !sc) || (source && !so) || (op_type && *op_type && !ty))
 		return -1;
 	row->scope = sc;
 	row->source = so;
+	row->op_type = ty;
 	row->hlo_state = state;
 	return 0;
 }
@@ -1098,7 +1159,7 @@ struct join_pick {
 /* Whether a row's cost is to come from the HLO: a GPU row the trace gives no FLOPs and no bytes. */
 static int wants_cost(const struct an_op_row *row)
 {
-	return row->line == AN_OP_GPU && row->cost == AN_OP_COST_UNSET && !row->flops.n && !row->bytes.n;
+	return row->line == AN_OP_GPU && !row->tf && row->cost == AN_OP_COST_UNSET && !row->flops.n && !row->bytes.n;
 }
 
 /*
@@ -1139,7 +1200,7 @@ static int row_cost(struct an_op_row *row, const struct xp_hlo_module *m, const 
 /* Whether row is to be looked up in its HLO: not yet, for its scope (opts.hlo) or its cost. */
 static int wants_join(const struct an_ops_result *r, const struct an_op_row *row)
 {
-	return row->hlo_state < AN_OP_HLO_NO_MODULE && (r->opts.hlo || wants_cost(row));
+	return row->hlo_state < AN_OP_HLO_NO_MODULE && !row->tf && (r->opts.hlo || wants_cost(row));
 }
 
 /*
@@ -1174,7 +1235,7 @@ static int join_hlo(struct an_ops_result *const *rs, size_t n, struct xp_trace *
 				continue;	/* joined already (a result is joined once per input), or not wanted */
 			if ((e = an_hlo_lookup(&s, row->module, row->program_id, row->has_program_id)))
 				pick[npick++] = (struct join_pick){(uint64_t)(e - s.e), res, i};
-			else if (row_hlo_set(r, row, AN_OP_HLO_NO_MODULE, NULL, NULL) ||
+			else if (row_hlo_set(r, row, AN_OP_HLO_NO_MODULE, NULL, NULL, NULL) ||
 				 (wants_cost(row) && row_cost(row, NULL, NULL)))
 				goto nomem;
 		}
@@ -1198,7 +1259,7 @@ static int join_hlo(struct an_ops_result *const *rs, size_t n, struct xp_trace *
 			    asprintf(&src, "%s:%d", ins->source_file, (int)ins->source_line) < 0)
 				goto nomem;
 			ret = row_hlo_set(r, row, ins ? AN_OP_HLO_FOUND : m ? AN_OP_HLO_NOT_FOUND : AN_OP_HLO_NO_MODULE,
-					  ins ? ins->op_name : NULL, src);
+					  ins ? ins->op_name : NULL, src, ins ? ins->op_type : NULL);
 			free(src);
 			if (ret || (wants_cost(row) && row_cost(row, m, ins)))
 				goto nomem;
@@ -1385,7 +1446,7 @@ int an_ops_merge(struct an_ops_result *dst, const struct an_ops_result *src, str
 	for (i = 0; i < src->nrows; i++) {
 		const struct an_op_row *s = &src->rows[i];
 		struct op_probe q = {
-			.line = s->line, .name = s->name, .hlo = s->hlo, .category = s->category,
+			.line = s->line, .tf = s->tf, .name = s->name, .hlo = s->hlo, .category = s->category,
 			.module = s->module, .program_id = s->program_id, .has_program_id = s->has_program_id,
 		};
 		struct an_op_row *d;
@@ -1406,7 +1467,7 @@ int an_ops_merge(struct an_ops_result *dst, const struct an_ops_result *src, str
 			if (!(d->cost_why = strdup(s->cost_why)))
 				return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
 		}
-		if (hlo_better(s, d) && row_hlo_set(dst, d, s->hlo_state, s->scope, s->source))
+		if (hlo_better(s, d) && row_hlo_set(dst, d, s->hlo_state, s->scope, s->source, s->op_type))
 			return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
 	}
 	dst->hlo_modules += src->hlo_modules;
@@ -1604,16 +1665,55 @@ static void cost_counts(struct an_ops_result *r)
 	}
 }
 
-/* A row's group: its category, or (by_source) its source line. */
-static const char *group_of(const struct an_op_row *row, int by_source)
+enum group_by { GROUP_CATEGORY, GROUP_SOURCE, GROUP_FRAMEWORK, GROUP_FRAMEWORK_TYPE };
+
+/* The last '/'-separated frame of an op name ("jit(f)/dense/dot_general": "dot_general"); NULL when empty. */
+static const char *last_frame(const char *s)
 {
-	if (by_source)
-		return row->source ? row->source : AN_SOURCE_NONE;
-	return row->category;
+	const char *slash = strrchr(s, '/');
+
+	s = slash ? slash + 1 : s;
+	return *s ? s : NULL;
 }
 
-/* Rows pooled per line kind and group (category, or source line) into *out. */
-static int build_groups(struct an_ops_result *r, int by_source, struct an_op_row **out, size_t *nout)
+/* The label of an XLA op without an op name: by how it was joined (as in the scope tree). */
+static const char *unnamed_label(const struct an_op_row *row)
+{
+	return row->hlo_state == AN_OP_HLO_FOUND ? AN_SCOPE_NO_OP_NAME
+	       : row->hlo_state == AN_OP_HLO_NOT_FOUND ? AN_SCOPE_NOT_IN_HLO : AN_SCOPE_NO_HLO;
+}
+
+/*
+ * A row's group: its category, its source line, its framework op (*type
+ * that op's type, NULL: none), or that type ("-": none).
+ */
+static const char *group_of(const struct an_op_row *row, enum group_by by, const char **type)
+{
+	const char *g;
+
+	*type = NULL;
+	if (by == GROUP_FRAMEWORK_TYPE) {
+		group_of(row, GROUP_FRAMEWORK, &g);
+		return g ? g : "-";
+	}
+	if (by == GROUP_SOURCE)
+		return row->source ? row->source : AN_SOURCE_NONE;
+	if (by == GROUP_CATEGORY)
+		return row->category;
+	if (row->tf) {
+		*type = row->category;
+		return row->name;
+	}
+	if (row->hlo_state == AN_OP_HLO_FOUND && *row->scope) {
+		/* no op_type (JAX writes none): the op name's last frame, as XProf types JAX ops */
+		*type = row->op_type ? row->op_type : last_frame(row->scope);
+		return row->scope;
+	}
+	return unnamed_label(row);
+}
+
+/* Rows pooled per line kind and group (category, source line or framework op) into *out. */
+static int build_groups(struct an_ops_result *r, enum group_by by, struct an_op_row **out, size_t *nout)
 {
 	struct xp_hmap ix = {0};
 	size_t i, cap = 0;
@@ -1621,22 +1721,24 @@ static int build_groups(struct an_ops_result *r, int by_source, struct an_op_row
 
 	for (i = 0; i < r->nrows; i++) {
 		const struct an_op_row *s = &r->rows[i];
-		const char *g = group_of(s, by_source);
+		const char *type, *g = group_of(s, by, &type);
 		char *key = NULL;
 		struct an_op_row *d;
 		int is_new;
 
-		if (asprintf(&key, "%d\x1f%s", (int)s->line, g ? g : "") < 0)
+		if (asprintf(&key, "%d\x1f%s\x1f%s", (int)s->line, g ? g : "", type ? type : "") < 0)
 			goto out;
 		d = xp_hmap_row(&ix, key, out, nout, &cap, sizeof(**out), 16, &is_new);
 		free(key);
 		if (!d)
 			goto out;
 		if (is_new) {
+			const char *c = by == GROUP_CATEGORY ? g : type;
+
 			d->line = s->line;
 			d->name = strdup(g ? g : "-");
-			d->category = g && !by_source ? strdup(g) : NULL;
-			if (!d->name || (g && !by_source && !d->category))
+			d->category = c ? strdup(c) : NULL;
+			if (!d->name || (c && !d->category))
 				goto out;
 			d->ridge = s->ridge;
 			d->ridge_differs = s->ridge_differs;
@@ -1666,8 +1768,7 @@ static int build_scopes(struct an_ops_result *r)
 
 		if (row->line == AN_OP_ASYNC || row->line == AN_OP_SC)
 			continue;	/* overlapping spans; a SparseCore's ops, on a device of its own */
-		items[n].path = row->hlo_state == AN_OP_HLO_FOUND ? (*row->scope ? row->scope : AN_SCOPE_NO_OP_NAME)
-				: row->hlo_state == AN_OP_HLO_NOT_FOUND ? AN_SCOPE_NOT_IN_HLO : AN_SCOPE_NO_HLO;
+		items[n].path = row->hlo_state == AN_OP_HLO_FOUND && *row->scope ? row->scope : unnamed_label(row);
 		items[n].ps = row->self_ps;
 		items[n].occurrences = row->occurrences;
 		row_of[n++] = i;
@@ -1715,14 +1816,17 @@ int an_ops_finish(struct an_ops_result *r, struct xp_err *err)
 		row_notes(r, &r->rows[i]);
 	/* The key index points into the unsorted rows: no more rows are added. */
 	xp_hmap_release(&r->by_key_);
-	if (r->opts.by_category && build_groups(r, 0, &r->cats, &r->ncats))
-		return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
-	if (r->opts.by_source && build_groups(r, 1, &r->sources, &r->nsources))
+	if ((r->opts.by_category && build_groups(r, GROUP_CATEGORY, &r->cats, &r->ncats)) ||
+	    (r->opts.by_source && build_groups(r, GROUP_SOURCE, &r->sources, &r->nsources)) ||
+	    (r->opts.by_framework && build_groups(r, GROUP_FRAMEWORK, &r->frameworks, &r->nframeworks)) ||
+	    (r->opts.by_framework && build_groups(r, GROUP_FRAMEWORK_TYPE, &r->fwtypes, &r->nfwtypes)))
 		return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
 	finish_rows(r, r->rows, r->nrows);
 	cost_counts(r);
 	finish_rows(r, r->cats, r->ncats);
 	finish_rows(r, r->sources, r->nsources);
+	finish_rows(r, r->frameworks, r->nframeworks);
+	finish_rows(r, r->fwtypes, r->nfwtypes);
 	if (r->opts.by_scope && build_scopes(r))
 		return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
 	return 0;
@@ -1747,6 +1851,10 @@ void an_ops_hlo_count(const struct an_ops_result *r, struct an_ops_hlo_counts *c
 	for (i = 0; i < r->nrows; i++) {
 		const struct an_op_row *row = &r->rows[i];
 
+		if (row->tf) {
+			c->tf++;
+			continue;
+		}
 		c->ops++;
 		if (row->hlo_state == AN_OP_HLO_FOUND) {
 			c->found++;

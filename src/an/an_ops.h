@@ -80,6 +80,13 @@ struct an_ops_opts {
 	 */
 	int hlo, by_scope, by_source;
 	/*
+	 * Also the rows per framework op (frameworks): XLA ops by their
+	 * instruction's op_name and op_type (with hlo), and GPU kernels
+	 * without an hlo_op that name a TensorFlow op (an_framework_op) as
+	 * rows of their own (an_op_row.tf). Needs AN_OPS_FRAMEWORK_KEYS read.
+	 */
+	int by_framework;
+	/*
 	 * TPU planes: only the leaf sums of their devices (an_ops_device.leaf_*,
 	 * for an_ops_work_flops), no rows (overview's utilisation). GPU planes
 	 * as always.
@@ -167,6 +174,13 @@ struct an_op_row {
 	 */
 	enum an_op_cost cost;
 	char *cost_why;
+	/*
+	 * opts.by_framework: a TensorFlow op's row, its kernels (no hlo_op)
+	 * keyed by the framework op they ran for: name its name, category
+	 * its type (NULL: none). Its calls are unknown and it has no HLO.
+	 */
+	int tf;
+	const char *op_type;	/* opts.hlo: its instruction's op_type (NULL: none), the result's */
 };
 
 struct an_ops_device {
@@ -234,6 +248,16 @@ struct an_ops_result {
 	size_t nscopes;
 	struct an_op_row *sources;
 	size_t nsources;
+	/*
+	 * opts.by_framework: rows per framework op and line kind, as cats: name
+	 * the op, category its type (NULL: none). A TensorFlow row is its own
+	 * group; an XLA op's group is its instruction's op_name and op_type,
+	 * or one of the AN_SCOPE_* labels where it has none.
+	 */
+	struct an_op_row *frameworks;
+	size_t nframeworks;
+	struct an_op_row *fwtypes;	/* with by_framework: rows per framework op type ("-": none) and line kind */
+	size_t nfwtypes;
 	/* private */
 	struct xp_hmap by_key_, dev_ids_;
 	struct xp_hmap strs_ix_;	/* scopes and sources, each kept once */
@@ -292,6 +316,18 @@ int an_ops_wants_plane(const struct an_ops_opts *o, const char *plane);
 	(AN_KIND_KEYS | 1u << XP_K_FLOPS | 1u << XP_K_MODEL_FLOPS | 1u << XP_K_BYTES_ACCESSED | \
 	 1u << XP_K_HLO_CATEGORY | 1u << XP_K_HLO_MODULE | 1u << XP_K_PROGRAM_ID | 1u << XP_K_HLO_OP |  \
 	 1u << XP_K_SCOPE_RANGE_ID | 1u << XP_K_CORRELATION_ID)
+/* With by_framework: also the TensorFlow op a kernel names (an_framework_op). */
+#define AN_OPS_FRAMEWORK_KEYS (AN_OPS_KEYS | 1u << XP_K_TF_OP | 1u << XP_K_ANNOTATION)
+/*
+ * The TensorFlow op a GPU kernel ran for, from its tf_op stat, else its
+ * annotation (TensorFlow's stack of "name:Type#attr=v,...#" levels joined
+ * by "::", the innermost one that names an op), as XProf's TF stats read
+ * them: *name and *type point into s (lengths nlen, tlen). An op is
+ * "name:Type" with both non-empty (split at the last ':' before any
+ * '#'): XLA's "XlaModule:" names none. 1 when found, else 0.
+ */
+int an_framework_op(const char *s, size_t len, int annotation, const char **name, size_t *nlen,
+		    const char **type, size_t *tlen);
 /* Whether row's calls are known: a GPU row all of whose kernels carry a scope_range_id. */
 static inline int an_op_calls_known(const struct an_op_row *row)
 {
@@ -300,6 +336,7 @@ static inline int an_op_calls_known(const struct an_op_row *row)
 /* Where a result's ops were found in the HLO (opts.hlo): each op in one of found, not_in_hlo, without_hlo. */
 struct an_ops_hlo_counts {
 	size_t ops, found, found_without_op_name, not_in_hlo, without_hlo;
+	size_t tf;	/* TensorFlow ops' rows (an_op_row.tf): not looked up, not in ops */
 };
 void an_ops_hlo_count(const struct an_ops_result *r, struct an_ops_hlo_counts *c);
 /* The scope tree's total (its roots' totals, saturating): the sync and GPU ops' self time. */

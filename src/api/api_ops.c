@@ -16,7 +16,7 @@ _Static_assert(XPS_OPS_SORT_TIME == (int)AN_OPS_SORT_TIME && XPS_OPS_SORT_SELF =
 /* The caller's struct xps_ops is the first member: its pointer is the holder's. */
 struct ops_holder {
 	struct xps_ops pub;
-	struct xps_op *rows, *cats, *sources;
+	struct xps_op *rows, *cats, *sources, *fws, *fwtypes;
 	struct xps_ops_scope *scopes;
 	struct xps_ops_line lines[AN_OP_LINES];
 	struct xps_ops_device *devices;
@@ -91,10 +91,15 @@ static int fill(struct ops_holder *h, struct xp_err *err)
 
 	if (API_CALLOC(h->rows, r->nrows + 1, err) || API_CALLOC(h->cats, r->ncats + 1, err) ||
 	    API_CALLOC(h->devices, r->ndevices + 1, err) || API_CALLOC(h->sources, r->nsources + 1, err) ||
-	    API_CALLOC(h->scopes, r->nscopes + 1, err))
+	    API_CALLOC(h->scopes, r->nscopes + 1, err) || API_CALLOC(h->fws, r->nframeworks + 1, err) ||
+	    API_CALLOC(h->fwtypes, r->nfwtypes + 1, err))
 		return XP_ERR_NOMEM;
 	for (i = 0; i < r->nsources; i++)
 		fill_row(&h->sources[i], &r->sources[i], 1);
+	for (i = 0; i < r->nframeworks; i++)
+		fill_row(&h->fws[i], &r->frameworks[i], 1);
+	for (i = 0; i < r->nfwtypes; i++)
+		fill_row(&h->fwtypes[i], &r->fwtypes[i], 1);
 	fill_scopes(h);
 	for (i = 0; i < r->nrows; i++)
 		fill_row(&h->rows[i], &r->rows[i], 0);
@@ -142,6 +147,10 @@ static int fill(struct ops_holder *h, struct xp_err *err)
 	o->calls_from_host = r->calls_host;
 	o->sources = h->sources;
 	o->nsources = r->opts.by_source ? r->nsources : 0;
+	o->frameworks = h->fws;
+	o->nframeworks = r->nframeworks;
+	o->framework_types = h->fwtypes;
+	o->nframework_types = r->nfwtypes;
 	o->scopes = h->scopes;
 	o->nscopes = r->nscopes;
 	o->scopes_self_ns = api_ns((double)an_ops_scopes_total(r));
@@ -153,7 +162,7 @@ static int fill(struct ops_holder *h, struct xp_err *err)
 
 		an_ops_hlo_count(r, &c);
 		o->hlo = (struct xps_ops_hlo){c.ops, c.found, c.found_without_op_name, c.not_in_hlo, c.without_hlo,
-					      r->hlo_modules, r->hlo_failed, r->hlo_inputs_without};
+					      r->hlo_modules, r->hlo_failed, r->hlo_inputs_without, c.tf};
 	}
 	return 0;
 }
@@ -184,7 +193,8 @@ int xps_ops_compute(xps_trace *const *traces, size_t ntraces, const struct xps_o
 	po.by_category = opts && opts->by_category;
 	po.by_scope = opts && opts->by_scope;
 	po.by_source = opts && opts->by_source;
-	po.hlo = po.by_scope || po.by_source;
+	po.by_framework = opts && opts->by_framework;
+	po.hlo = po.by_scope || po.by_source || po.by_framework;
 	po.sort = opts ? (enum an_ops_sort)opts->sort : AN_OPS_SORT_TIME;
 	if ((ret = API_CALLOC(h, 1, &err)))
 		goto out;
@@ -213,6 +223,8 @@ void xps_ops_free(struct xps_ops *o)
 	free(h->rows);
 	free(h->cats);
 	free(h->sources);
+	free(h->fws);
+	free(h->fwtypes);
 	free(h->scopes);
 	free(h->devices);
 	free(h);

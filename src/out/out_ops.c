@@ -17,22 +17,25 @@ static const char *sort_name(enum an_ops_sort s)
 	       : s == AN_OPS_SORT_BYTES ? "bytes" : "time";
 }
 
-/* Whether the rows shown are groups of ops (categories or source lines), not ops. */
+/* Whether the rows shown are groups of ops (categories, source lines or framework ops), not ops. */
 static int grouped(const struct an_ops_result *r)
 {
-	return r->opts.by_category || r->opts.by_source;
+	return r->opts.by_category || r->opts.by_source || r->opts.by_framework;
 }
 
-/* The rows shown: by source line, by category or per op. */
+/* The rows shown: by framework op, by source line, by category or per op. */
 static const struct an_op_row *shown(const struct an_ops_result *r, size_t *n)
 {
-	*n = r->opts.by_source ? r->nsources : r->opts.by_category ? r->ncats : r->nrows;
-	return r->opts.by_source ? r->sources : r->opts.by_category ? r->cats : r->rows;
+	*n = r->opts.by_framework ? r->nframeworks : r->opts.by_source ? r->nsources
+	     : r->opts.by_category ? r->ncats : r->nrows;
+	return r->opts.by_framework ? r->frameworks : r->opts.by_source ? r->sources
+	       : r->opts.by_category ? r->cats : r->rows;
 }
 
 static const char *by_name(const struct an_ops_result *r)
 {
-	return r->opts.by_source ? "source" : r->opts.by_category ? "category" : "op";
+	return r->opts.by_framework ? "framework" : r->opts.by_source ? "source"
+	       : r->opts.by_category ? "category" : "op";
 }
 
 /* Whether row i is within --top of its line kind (rows are grouped by line kind). */
@@ -60,12 +63,13 @@ static void json_num(cJSON *o, const char *name, double v)
 		cJSON_AddNullToObject(o, name);
 }
 
+/* A row of ops (cat 0), of a category or source line (1), or of a framework op (2: category its type). */
 static void json_row(cJSON *o, const struct an_op_row *row, int cat)
 {
 	cJSON_AddStringToObject(o, "name", row->name);
 	cJSON_AddStringToObject(o, "line", an_op_line_name(row->line));
 	cJSON_AddBoolToObject(o, "async", row->line == AN_OP_ASYNC);
-	out_json_add_str_or_null(o, "category", row->category);
+	out_json_add_str_or_null(o, cat == 2 ? "type" : "category", row->category);
 	if (!cat) {
 		out_json_add_str_or_null(o, "hlo", row->hlo);
 		out_json_add_str_or_null(o, "module", row->module);
@@ -169,6 +173,10 @@ static int print_json(FILE *f, const struct an_ops_result *r, size_t top, const 
 		add_rows_json(doc, "categories", r->cats, r->ncats, top, 1);
 	if (r->opts.by_source)
 		add_rows_json(doc, "sources", r->sources, r->nsources, top, 1);
+	if (r->opts.by_framework) {
+		add_rows_json(doc, "frameworks", r->frameworks, r->nframeworks, top, 2);
+		add_rows_json(doc, "framework_types", r->fwtypes, r->nfwtypes, top, 1);
+	}
 	out_json_add_notes(doc, notes);
 	return out_json_print(doc, f);
 }
@@ -191,7 +199,7 @@ static void fmt_num_or_empty(char *b, size_t n, double v)
 
 static int print_machine(FILE *f, enum out_mode mode, const struct an_ops_result *r, size_t top)
 {
-	static const char *const h[] = {"line", "name", "category", "program_id", "module", "occurrences",
+	const char *h[] = {"line", "name", "category", "program_id", "module", "occurrences",
 					"total_ns", "self_ns", "mean_ns", "share", "flops", "model_flops",
 					"bytes_accessed", "flops_per_s", "bytes_per_s", "intensity", "bound_by",
 					"hlo", "calls", "cost_from", "calls_from", "call_mean_ns"};
@@ -201,6 +209,8 @@ static int print_machine(FILE *f, enum out_mode mode, const struct an_ops_result
 	int ret, cat = grouped(r);
 
 	rows = shown(r, &n);
+	if (r->opts.by_framework)
+		h[2] = "type";	/* of the framework op */
 	out_table_init(&t, sizeof(h) / sizeof(h[0]), h, NULL);
 	for (i = 0; i < n; i++) {
 		const struct an_op_row *row = &rows[i];
@@ -308,20 +318,21 @@ static void rate_cell(struct out_table *t, double v, int prec)
 		out_table_add(t, "-");
 }
 
-static int print_one_table(FILE *f, const struct an_ops_result *r, enum an_op_line line, size_t top,
-			   const struct out_style *st, size_t *shown_rows)
+/*
+ * The table of line kind `line` of rows (the rows shown, or with types the
+ * framework op types), the first top of them.
+ */
+static int print_one_table(FILE *f, const struct an_ops_result *r, const struct an_op_row *rows, size_t n,
+			   int types, enum an_op_line line, size_t top, const struct out_style *st, size_t *shown_rows)
 {
-	static const unsigned char right_op[] = {0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0};
-	static const unsigned char right_cat[] = {0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0};
-	const struct an_op_row *rows;
-	int cat = grouped(r), ret, calls = 0;
+	int cat = grouped(r), fw = r->opts.by_framework && !types, ret, calls = 0;
 	const char *h[18];
+	unsigned char right[18];
 	char th[4][32];
 	struct out_tcol col[3];
 	struct out_table t;
-	size_t i, n, k, nh = 0;
+	size_t i, k, nh = 0;
 
-	rows = shown(r, &n);
 	for (k = 0; k < 3; k++)
 		out_tcol_init(&col[k], st->unit);
 	for (i = 0; i < n; i++) {
@@ -341,11 +352,17 @@ static int print_one_table(FILE *f, const struct an_ops_result *r, enum an_op_li
 	out_tcol_header(&col[1], th[1], sizeof(th[1]), "SELF");
 	out_tcol_header(&col[2], th[2], sizeof(th[2]), "MEAN");
 	out_tcol_header(&col[2], th[3], sizeof(th[3]), "PER CALL");
-	h[nh++] = r->opts.by_source ? "SOURCE" : cat ? "CATEGORY" : line == AN_OP_GPU ? "HLO OP" : "OP";
+	h[nh++] = types ? "TYPE" : fw ? "FRAMEWORK OP" : r->opts.by_source ? "SOURCE" : cat ? "CATEGORY"
+		  : line == AN_OP_GPU ? "HLO OP" : "OP";
+	if (fw)
+		h[nh++] = "TYPE";
 	if (!cat) {
 		h[nh++] = line == AN_OP_GPU ? "MODULE" : "CATEGORY";
 		h[nh++] = "PROGRAM";
 	}
+	/* names left; the program, the numbers and BOUND right */
+	for (k = 0; k < nh; k++)
+		right[k] = !strcmp(h[k], "PROGRAM");
 	h[nh++] = "OCC";
 	if (calls)	/* GPU kernels grouped into calls by their scope_range_id (an_op_row) */
 		h[nh++] = "CALLS";
@@ -361,7 +378,9 @@ static int print_one_table(FILE *f, const struct an_ops_result *r, enum an_op_li
 	h[nh++] = "GB/S";
 	h[nh++] = "FLOP/B";
 	h[nh++] = "BOUND";
-	out_table_init(&t, nh, h, cat ? right_cat : right_op);
+	for (k = (size_t)(fw ? 2 : cat ? 1 : 3); k < nh; k++)
+		right[k] = 1;
+	out_table_init(&t, nh, h, right);
 	*shown_rows = 0;
 	for (i = 0; i < n; i++) {
 		const struct an_op_row *row = &rows[i];
@@ -372,6 +391,8 @@ static int print_one_table(FILE *f, const struct an_ops_result *r, enum an_op_li
 			continue;
 		(*shown_rows)++;
 		out_table_add(&t, "%s", row->name);
+		if (fw)
+			out_table_add(&t, "%s", row->category ? row->category : "-");
 		if (!cat) {
 			if (line == AN_OP_GPU)
 				out_table_add(&t, "%s", row->module ? row->module : "-");
@@ -473,6 +494,8 @@ static int print_table(FILE *f, const struct an_ops_result *r, size_t top,
 
 	for (k = 0; k < AN_OP_LINES; k++) {
 		char tot[48], self[48];
+		const struct an_op_row *g;
+		size_t ng;
 
 		if (!r->rows_in[k])
 			continue;
@@ -483,7 +506,8 @@ static int print_table(FILE *f, const struct an_ops_result *r, size_t top,
 			fprintf(f, "Async XLA Ops (start to done, overlapping other work: self time is total time)\n");
 		if (k == AN_OP_SC)
 			fprintf(f, "Sparse Core Ops (the TPUs' SparseCores, each a device of its own)\n");
-		if (print_one_table(f, r, (enum an_op_line)k, top, st, &nshown))
+		g = shown(r, &ng);
+		if (print_one_table(f, r, g, ng, 0, (enum an_op_line)k, top, st, &nshown))
 			return -1;
 		out_fmt_time(tot, sizeof(tot), (double)r->total_ps[k], st->unit);
 		out_fmt_time(self, sizeof(self), (double)r->self_ps[k], st->unit);
@@ -491,13 +515,13 @@ static int print_table(FILE *f, const struct an_ops_result *r, size_t top,
 			k == AN_OP_GPU ? "GPU kernel" : an_op_line_name((enum an_op_line)k),
 			PLURAL(r->events[k]), r->rows_in[k], PLURAL(r->rows_in[k]));
 		if (grouped(r)) {
-			const struct an_op_row *g;
-			size_t i, ng, nc = 0;
+			size_t i, nc = 0;
 
-			g = shown(r, &ng);
 			for (i = 0; i < ng; i++)
 				nc += g[i].line == k;
-			if (r->opts.by_source)
+			if (r->opts.by_framework)
+				fprintf(f, " of %zu framework op%s", nc, PLURAL(nc));
+			else if (r->opts.by_source)
 				fprintf(f, " at %zu source line%s", nc, PLURAL(nc));
 			else
 				fprintf(f, " in %zu categor%s", nc, nc == 1 ? "y" : "ies");
@@ -506,6 +530,12 @@ static int print_table(FILE *f, const struct an_ops_result *r, size_t top,
 		if (top && !grouped(r) && nshown < r->rows_in[k])
 			fprintf(f, "; top %zu shown", nshown);
 		fprintf(f, "\n");
+		if (r->opts.by_framework) {	/* and by the ops' types */
+			fprintf(f, "\n");
+			if (print_one_table(f, r, r->fwtypes, r->nfwtypes, 1, (enum an_op_line)k, top, st, &nshown))
+				return -1;
+			fprintf(f, "\n");
+		}
 	}
 	fprintf(f, "%zu device%s in %zu input%s; sorted by %s", r->ndevices, PLURAL(r->ndevices), r->inputs,
 		PLURAL(r->inputs), sort_name(r->opts.sort));
@@ -515,7 +545,8 @@ static int print_table(FILE *f, const struct an_ops_result *r, size_t top,
 		fprintf(f, "; %zu op%s partly overlap%s another", r->partial_overlaps, PLURAL(r->partial_overlaps),
 			r->partial_overlaps == 1 ? "s" : "");
 	if (r->kernels_no_op)
-		fprintf(f, "; %zu kernel%s without an hlo_op left out", r->kernels_no_op, PLURAL(r->kernels_no_op));
+		fprintf(f, "; %zu kernel%s without an hlo_op%s left out", r->kernels_no_op, PLURAL(r->kernels_no_op),
+			r->opts.by_framework ? " or a TensorFlow op" : "");
 	if (r->calls_host)
 		fprintf(f, "; calls of %zu op%s from the host events that launched %s kernels (no scope_range_id)",
 			r->calls_host, PLURAL(r->calls_host), r->calls_host == 1 ? "its" : "their");

@@ -18,6 +18,11 @@ void out_ops_hlo_line(FILE *f, const struct an_ops_result *r)
 	if (!r->opts.hlo)
 		return;
 	an_ops_hlo_count(r, &c);
+	if (c.tf)
+		fprintf(f, "framework ops: %zu TensorFlow op%s named by %s kernels' tf_op or annotation (no HLO op)\n",
+			c.tf, PLURAL(c.tf), c.tf == 1 ? "its" : "their");
+	if (!c.ops)
+		return;	/* nothing looked up */
 	fprintf(f, "HLO: of %zu op%s %zu found in their module's HLO (%zu without an op name), %zu not in it, "
 		   "%zu without one module's HLO to look in; the inputs carry the HLO of %zu module%s", c.ops, PLURAL(c.ops),
 		c.found, c.found_without_op_name, c.not_in_hlo, c.without_hlo, r->hlo_modules, PLURAL(r->hlo_modules));
@@ -41,6 +46,7 @@ void out_ops_hlo_json(struct cJSON *doc, const struct an_ops_result *r)
 	cJSON_AddNumberToObject(o, "found_without_op_name", (double)c.found_without_op_name);
 	cJSON_AddNumberToObject(o, "not_in_hlo", (double)c.not_in_hlo);
 	cJSON_AddNumberToObject(o, "without_hlo", (double)c.without_hlo);
+	cJSON_AddNumberToObject(o, "tensorflow_ops", (double)c.tf);
 	cJSON_AddNumberToObject(o, "modules", (double)r->hlo_modules);
 	cJSON_AddNumberToObject(o, "modules_not_decoded", (double)r->hlo_failed);
 	cJSON_AddNumberToObject(o, "inputs_without_hlo", (double)r->hlo_inputs_without);

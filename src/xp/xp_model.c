@@ -42,6 +42,7 @@ static const char *const key_names[XP_KEY_COUNT] = {
 	[XP_K_SHAPE] = "shape",
 	[XP_K_REGION_TYPE] = "region_type",
 	[XP_K_DEVICE_ORDINAL] = "device_ordinal",
+	[XP_K_ANNOTATION] = "annotation",
 };
 _Static_assert(XP_KEY_COUNT <= 32, "key sets are uint32_t masks");
 

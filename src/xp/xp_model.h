@@ -78,6 +78,7 @@ enum xp_key {
 	XP_K_SHAPE,
 	XP_K_REGION_TYPE,
 	XP_K_DEVICE_ORDINAL,	/* the device a host event enqueues for (TPU) */
+	XP_K_ANNOTATION,	/* TensorFlow's annotation stack on a GPU kernel ("name:Type#...#::...") */
 	XP_KEY_COUNT		/* at most 32: key sets are uint32_t masks */
 };
 

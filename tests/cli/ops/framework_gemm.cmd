@@ -1,0 +1,1 @@
+xplane-stat ops --by framework testdata/real/mi300x_jax_gemm.xplane.pb

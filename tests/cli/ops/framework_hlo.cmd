@@ -1,0 +1,1 @@
+xplane-stat ops --by framework $SYNTH/ops_hlo.xplane.pb

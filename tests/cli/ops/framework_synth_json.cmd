@@ -1,0 +1,1 @@
+xplane-stat ops --by framework --json $SYNTH/ops_framework.xplane.pb
