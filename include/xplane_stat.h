@@ -433,7 +433,10 @@ struct xps_ops_scope {
 	int has_top_op_program_id;
 };
 
-/* Where the ops were found in the HLO (by_scope or by_source): every op in one of found, not_in_hlo, without_hlo. */
+/*
+ * Where the ops were found in the HLO (by_scope, by_source or by_framework):
+ * every op in one of found, not_in_hlo, without_hlo; TensorFlow ops apart.
+ */
 struct xps_ops_hlo {
 	uint64_t ops, found, found_without_op_name, not_in_hlo, without_hlo;
 	uint64_t modules, modules_not_decoded, inputs_without_hlo;
@@ -514,7 +517,7 @@ struct xps_ops_device {
 	uint64_t stray_end_events;	/* events ending past a later one's end on their line: left out */
 	uint64_t partial_overlaps;	/* ops partly overlapping another of their line (not nested) */
 	uint64_t odd_values;		/* flops, model_flops or bytes_accessed negative or not integers: left out */
-	uint64_t kernels_without_hlo_op;	/* GPU kernels with no hlo_op stat: left out */
+	uint64_t kernels_without_hlo_op;	/* GPU kernels with no hlo_op stat (by_framework: nor a TensorFlow op): left out */
 };
 
 struct xps_ops {
@@ -529,7 +532,7 @@ struct xps_ops {
 	uint64_t inputs, stray_end_events, partial_overlaps, odd_values;	/* the last three summed over devices */
 	uint64_t overflowed_sums;	/* row sums (flops, bytes, time) that passed their limit: not known */
 	uint64_t partial_sums;		/* row sums some occurrences lacked a value for: not known */
-	uint64_t kernels_without_hlo_op;
+	uint64_t kernels_without_hlo_op;	/* summed over devices */
 	uint64_t calls_from_host;	/* rows whose calls were counted from the host (calls_from "host") */
 	/* with by_scope: the scope tree, and its total (the roots' totals) */
 	const struct xps_ops_scope *scopes;

@@ -1719,6 +1719,8 @@ static void synth_ops_framework(const char *dir)
 		{"bad", "Mul_1:Mul", NULL, 3},
 		{":", "model/dense/BiasAdd:BiasAdd", NULL, 6},
 		{NULL, "evil\x1b[31m/op:Ty\tpe", NULL, 1},
+		{"out:Identity", NULL, NULL, 2},	/* one name, two types: two ops */
+		{NULL, "out:AddV2#x=1#", NULL, 4},
 	};
 	XSpace *sp = gen_space_new(NULL);
 	struct gen_plane g = gen_plane_add(sp, 1, "/device:GPU:0", 1000);
@@ -1788,6 +1790,7 @@ static void synth_ops_hlo(const char *dir)
 	i->parameter_number = 1;
 	i = gen_hlo_instr(c, "dot.1", "dot", 402, 11, 2, d_y);
 	gen_hlo_meta(i, "jit(train)/layer_0/dense/dot_general", "model.py", 10, 0);
+	i->metadata->op_type = xstrdup("Dot");	/* the framework op's type, where the HLO names one */
 	gen_hlo_refs(i, 2, dot_ops, 0, NULL);
 	xla__dot_dimension_numbers__init(dn);
 	dn->n_lhs_contracting_dimensions = dn->n_rhs_contracting_dimensions = 1;

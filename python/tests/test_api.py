@@ -294,10 +294,10 @@ def test_ops_by_framework_tf():
     doc = xplane_stat.ops(os.path.join(SYNTH, "ops_framework.xplane.pb"), by="framework")
     assert [(r["name"], r["type"], r["occurrences"], r["total_ns"]) for r in doc["frameworks"]] == [
         ("model/dense/MatMul", "MatMul", 2, 30000), ("(no HLO)", None, 1, 7000),
-        ("model/dense/BiasAdd", "BiasAdd", 1, 6000), ("inner/Relu", "Relu", 1, 5000), ("Mul_1", "Mul", 1, 3000),
-        ("evil\x1b[31m/op", "Ty\tpe", 1, 1000)]
+        ("model/dense/BiasAdd", "BiasAdd", 1, 6000), ("inner/Relu", "Relu", 1, 5000), ("out", "AddV2", 1, 4000),
+        ("Mul_1", "Mul", 1, 3000), ("out", "Identity", 1, 2000), ("evil\x1b[31m/op", "Ty\tpe", 1, 1000)]
     assert [r["name"] for r in doc["framework_types"]][:2] == ["MatMul", "-"]
-    assert doc["kernels_without_hlo_op"] == 1 and doc["hlo"]["tensorflow_ops"] == 5
+    assert doc["kernels_without_hlo_op"] == 1 and doc["hlo"]["tensorflow_ops"] == 7
 
 
 def test_ops_gpu_cost():

@@ -280,7 +280,7 @@ int an_ops_notes(const struct an_ops_result *r, struct xp_notes *n)
 					    d->name, k, k == 1 ? "" : "s");
 		if ((k = d->kernels_no_op) && d->events[AN_OP_GPU])
 			ret |= xp_notes_add(n, "plane '%s': %zu kernel%s without an hlo_op stat%s left out", d->name,
-					    k, k == 1 ? "" : "s", r->opts.by_framework ? " or a TensorFlow op" : "");
+					    k, k == 1 ? "" : "s", an_ops_no_op_what(r));
 	}
 	if ((k = r->overflows))
 		ret |= xp_notes_add(n, "%zu row sum%s passed 2^64-1 (flops, bytes) or 2^63-1 ps (time): "

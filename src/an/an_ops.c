@@ -364,15 +364,20 @@ static void ridge_join(struct an_op_row *row, double ridge, int differs, int fir
 
 static char *probe_key(const struct op_probe *q)
 {
+	/*
+	 * The GPU rows are told apart by module; TPU ops by their HLO text; a
+	 * TensorFlow op's by its type. Each string with its length first: names
+	 * from a trace may hold any byte.
+	 */
+	size_t ml = q->line == AN_OP_GPU ? q->module_len : 0, cl = q->tf ? q->category_len : 0;
 	char *k = NULL;
 	char prog[24] = "-";
 
 	if (q->has_program_id)
 		snprintf(prog, sizeof(prog), "%llu", (unsigned long long)q->program_id);
-	/* The GPU rows are told apart by module; TPU ops by their HLO text. */
-	if (asprintf(&k, "%d%s\x1f%s\x1f%.*s\x1f%.*s\x1f%.*s", (int)q->line, q->tf ? "tf" : "", prog, (int)q->name_len,
-		     q->name ? q->name : "", (int)q->hlo_len, q->hlo ? q->hlo : "",
-		     (int)(q->line == AN_OP_GPU ? q->module_len : 0), q->module ? q->module : "") < 0)
+	if (asprintf(&k, "%d%s %s %zu:%.*s%zu:%.*s%zu:%.*s%zu:%.*s", (int)q->line, q->tf ? "tf" : "", prog, q->name_len,
+		     (int)q->name_len, q->name ? q->name : "", q->hlo_len, (int)q->hlo_len, q->hlo ? q->hlo : "", ml,
+		     (int)ml, q->module ? q->module : "", cl, (int)cl, q->category ? q->category : "") < 0)
 		return NULL;
 	return k;
 }
@@ -788,6 +793,14 @@ static int async_line(struct plane_ctx *c, const struct span *v, size_t n)
 			return ret;
 	}
 	return 0;
+}
+
+const char *an_ops_no_op_what(const struct an_ops_result *r)
+{
+	if (!r->opts.by_framework)
+		return "";
+	return r->summaries ? " (or, in a trace, a TensorFlow op: summaries keep no TensorFlow kernels)"
+			    : " or a TensorFlow op";
 }
 
 int an_framework_op(const char *s, size_t len, int annotation, const char **name, size_t *nlen,
@@ -1409,6 +1422,7 @@ int an_ops_merge(struct an_ops_result *dst, const struct an_ops_result *src, str
 	size_t i, k;
 
 	dst->inputs += src->inputs;
+	dst->summaries += src->summaries;
 	for (k = 0; k < AN_OP_LINES; k++) {
 		dst->events[k] += src->events[k];
 		dst->total_ps[k] = xp_sat_add(dst->total_ps[k], src->total_ps[k]);
@@ -1619,8 +1633,10 @@ static int cmp_row(const void *pa, const void *pb)
 	if (a->total_ps != b->total_ps)
 		return a->total_ps > b->total_ps ? -1 : 1;
 	if ((c = strcmp(a->name, b->name)) || (c = cmp_nullstr(a->module, b->module)) ||
-	    (c = cmp_nullstr(a->hlo, b->hlo)))
+	    (c = cmp_nullstr(a->hlo, b->hlo)) || (c = cmp_nullstr(a->category, b->category)))
 		return c;
+	if (a->tf != b->tf)	/* an XLA op before a TensorFlow op of its name */
+		return a->tf ? 1 : -1;
 	if (a->has_program_id != b->has_program_id)
 		return a->has_program_id ? -1 : 1;
 	return a->program_id < b->program_id ? -1 : a->program_id > b->program_id;
@@ -1726,7 +1742,9 @@ static int build_groups(struct an_ops_result *r, enum group_by by, struct an_op_
 		struct an_op_row *d;
 		int is_new;
 
-		if (asprintf(&key, "%d\x1f%s\x1f%s", (int)s->line, g ? g : "", type ? type : "") < 0)
+		/* lengths first: names from a trace may hold any byte */
+		if (asprintf(&key, "%d %zu:%s%zu:%s", (int)s->line, g ? strlen(g) : 0, g ? g : "", type ? strlen(type) : 0,
+			     type ? type : "") < 0)
 			goto out;
 		d = xp_hmap_row(&ix, key, out, nout, &cap, sizeof(**out), 16, &is_new);
 		free(key);

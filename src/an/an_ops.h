@@ -214,6 +214,7 @@ struct an_ops_result {
 	struct an_ops_device *devices;
 	size_t ndevices, devcap;
 	size_t inputs;
+	size_t summaries;	/* of the inputs, those pooled from a summary (an_run_ops_pool): no TensorFlow rows */
 	size_t events[AN_OP_LINES];
 	int64_t total_ps[AN_OP_LINES], self_ps[AN_OP_LINES];
 	size_t rows_in[AN_OP_LINES];	/* rows per line kind */
@@ -316,7 +317,12 @@ int an_ops_wants_plane(const struct an_ops_opts *o, const char *plane);
 	(AN_KIND_KEYS | 1u << XP_K_FLOPS | 1u << XP_K_MODEL_FLOPS | 1u << XP_K_BYTES_ACCESSED | \
 	 1u << XP_K_HLO_CATEGORY | 1u << XP_K_HLO_MODULE | 1u << XP_K_PROGRAM_ID | 1u << XP_K_HLO_OP |  \
 	 1u << XP_K_SCOPE_RANGE_ID | 1u << XP_K_CORRELATION_ID)
-/* With by_framework: also the TensorFlow op a kernel names (an_framework_op). */
+/*
+ * With by_framework: also the TensorFlow op a kernel names (an_framework_op).
+ * What the count of kernels left out means then (kernels_no_op): " or a
+ * TensorFlow op", and for summaries, which keep no TensorFlow kernels, so.
+ */
+const char *an_ops_no_op_what(const struct an_ops_result *r);
 #define AN_OPS_FRAMEWORK_KEYS (AN_OPS_KEYS | 1u << XP_K_TF_OP | 1u << XP_K_ANNOTATION)
 /*
  * The TensorFlow op a GPU kernel ran for, from its tf_op stat, else its

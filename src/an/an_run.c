@@ -118,6 +118,7 @@ int an_run_ops_pool(const struct an_run_ops *o, struct an_ops_result *r, struct 
 	int ret;
 
 	r->inputs++;
+	r->summaries++;
 	for (i = 0; i < o->nplanes; i++)
 		if (an_ops_wants_plane(&r->opts, o->planes[i].plane) && (ret = an_ops_merge(r, &o->planes[i].r, err)))
 			return ret;

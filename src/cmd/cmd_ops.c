@@ -64,7 +64,8 @@ static int ops_after(struct cmd_drive *d)
 	if (r->opts.by_framework) {
 		cmd_error("no framework ops found: the device planes have no 'XLA Ops' line, and no GPU kernel "
 			  "carries an hlo_op stat or names a TensorFlow op (a tf_op or annotation stat of "
-			  "'name:Type') ('xplane-stat planes FILE' shows what the file holds)");
+			  "'name:Type')%s ('xplane-stat planes FILE' shows what the file holds)",
+			  r->summaries ? "; summaries keep no TensorFlow kernels: give the traces" : "");
 		return EXIT_NOMATCH;
 	}
 	cmd_error("no HLO ops found: %s", r->kernels_no_op

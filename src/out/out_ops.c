@@ -546,7 +546,7 @@ static int print_table(FILE *f, const struct an_ops_result *r, size_t top,
 			r->partial_overlaps == 1 ? "s" : "");
 	if (r->kernels_no_op)
 		fprintf(f, "; %zu kernel%s without an hlo_op%s left out", r->kernels_no_op, PLURAL(r->kernels_no_op),
-			r->opts.by_framework ? " or a TensorFlow op" : "");
+			an_ops_no_op_what(r));
 	if (r->calls_host)
 		fprintf(f, "; calls of %zu op%s from the host events that launched %s kernels (no scope_range_id)",
 			r->calls_host, PLURAL(r->calls_host), r->calls_host == 1 ? "its" : "their");
