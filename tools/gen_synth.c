@@ -1633,6 +1633,48 @@ static void synth_util_edges(const char *dir)
  */
 static void synth_ops_framework(const char *dir);
 
+/*
+ * Scenario 24 (executions by scope ranges): a GPU plane and XLA's tree of
+ * scope ranges, no host plane. jit_f runs twice back to back (kernels a, b,
+ * a, b with no gap: the runs rule would see one call), each call's kernels
+ * under a root of their own; then a kernel whose id climbs a cycle, one
+ * whose id the tree gives two parents (the first counts), one whose id the
+ * tree does not hold. Answers in tests/synth/EXPECTED.md section 24.
+ */
+static void synth_scope_ranges(const char *dir)
+{
+	static const int64_t edge[][2] = {
+		{100, 1}, {101, 1}, {200, 2}, {201, 2}, {300, 301}, {301, 300}, {400, 4}, {400, 5},
+	};
+	static const struct {
+		const char *name;
+		int64_t scope, start_us, dur_us;	/* scope -1: none */
+	} k[] = {
+		{"a", 100, 0, 10}, {"b", 101, 10, 10}, {"a", 200, 20, 10}, {"b", 201, 30, 10},
+		{"a", 300, 50, 5}, {"a", 400, 60, 10}, {"b", 999, 70, 3},
+	};
+	XSpace *sp = gen_space_new(NULL);
+	struct gen_plane g = gen_plane_add(sp, 1, "/device:GPU:0", 1000);
+	struct gen_plane tree = gen_plane_add(sp, 2, "/host:__ScopeRangeCallStack__", 0);
+	XLine *st = gen_line_add(&g, 1, "Stream #1(Compute)", 1000);
+	XEvent *ev;
+	XStat *x;
+	size_t i;
+
+	for (i = 0; i < sizeof(edge) / sizeof(edge[0]); i++) {
+		x = gen_stat_add(&tree.xp->n_stats, &tree.xp->stats, edge[i][0]);
+		x->value_case = TENSORFLOW__PROFILER__XSTAT__VALUE_INT64_VALUE;
+		x->int64_value = edge[i][1];
+	}
+	for (i = 0; i < sizeof(k) / sizeof(k[0]); i++) {
+		ev = kernel(&g, st, k[i].name, "jit_f", 7, US(k[i].start_us), US(k[i].dur_us));
+		gen_ev_i64(&g, ev, "scope_range_id", k[i].scope);
+		gen_ev_i64(&g, ev, "correlation_id", (int64_t)i + 1);
+	}
+	gen_space_write(sp, dir, "scope_ranges.xplane.pb");
+}
+
+
 static void synth_ops(const char *dir)
 {
 	XSpace *sp = gen_space_new(NULL);
@@ -2444,6 +2486,7 @@ static const struct gen_scenario scenarios[] = {
 	{"export_edges", synth_export_edges},
 	{"export_heavy", synth_export_heavy},
 	{"report_hostile", synth_report_hostile},
+	{"scope_ranges", synth_scope_ranges},
 };
 
 int main(int argc, char **argv)

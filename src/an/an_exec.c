@@ -53,7 +53,73 @@ struct plane_ctx {
 	struct an_host_link *host;
 	int host_built;
 	uint32_t device;
+	struct an_scope_tree *scopes;	/* the trace's tree of scope ranges (empty: none) */
 };
+
+int an_scope_tree_build(const struct xp_plane *p, struct an_scope_tree *t)
+{
+	size_t i, n = 0;
+
+	memset(t, 0, sizeof(*t));
+	if (!p->npstats)
+		return 0;
+	if (!(t->e = malloc(p->npstats * sizeof(*t->e))))
+		return XP_ERR_NOMEM;
+	for (i = 0; i < p->npstats; i++) {
+		const struct xp_stat *s = &p->stats[p->pstats_first + i];
+		uint64_t parent;
+
+		if (!xp_stat_u64(s, &parent))
+			t->e[n++] = (struct an_scope_edge){(uint64_t)s->meta_id, parent};
+	}
+	/* by id, an id's edges in file order (a stable sort): the first kept */
+	if (n > 1 && xp_sort_by_u64(t->e, n, sizeof(*t->e), offsetof(struct an_scope_edge, id))) {
+		an_scope_tree_release(t);
+		return XP_ERR_NOMEM;
+	}
+	for (i = 0, t->n = 0; i < n; i++) {
+		if (t->n && t->e[t->n - 1].id == t->e[i].id)
+			t->repeated++;
+		else
+			t->e[t->n++] = t->e[i];
+	}
+	return 0;
+}
+
+/* The edge of id, or NULL. */
+static const struct an_scope_edge *scope_edge(const struct an_scope_tree *t, uint64_t id)
+{
+	size_t k = xp_lower_bound_u64(t->e, t->n, sizeof(*t->e), offsetof(struct an_scope_edge, id), id);
+
+	return k < t->n && t->e[k].id == id ? &t->e[k] : NULL;
+}
+
+int an_scope_tree_root(const struct an_scope_tree *t, uint64_t id, uint64_t *root)
+{
+	const struct an_scope_edge *e = scope_edge(t, id), *up;
+	int depth;
+
+	if (!e)
+		return 0;
+	for (depth = 0; depth < AN_SCOPE_MAX_DEPTH; depth++) {
+		if (e->parent == e->id) {	/* its own parent: a root */
+			*root = e->id;
+			return 1;
+		}
+		if (!(up = scope_edge(t, e->parent))) {	/* a parent with none above it */
+			*root = e->parent;
+			return 1;
+		}
+		e = up;
+	}
+	return 0;
+}
+
+void an_scope_tree_release(struct an_scope_tree *t)
+{
+	free(t->e);
+	memset(t, 0, sizeof(*t));
+}
 
 static struct an_exec *push_exec(struct an_exec_list *l)
 {
@@ -498,6 +564,49 @@ out:
 	return ret;
 }
 
+/*
+ * The scope roots of n device events (an_scope_tree_root of their
+ * scope_range_id) into *root (root + 1, 0 for none), the distinct ones
+ * sorted into *roots, and *by_root (one per root, -1) for the executions
+ * made of them. Events with an id the tree does not lead to a root from are
+ * counted. 0, or XP_ERR_NOMEM.
+ */
+static int scope_roots(struct plane_ctx *c, const struct an_ev_ref *evs, size_t n, uint64_t **root,
+		       uint64_t **roots, size_t *nroots, int32_t **by_root)
+{
+	const struct xp_plane *p = c->p;
+	size_t i, k = 0;
+
+	*root = xp_malloc_big(n + 1, sizeof(**root));
+	*roots = xp_malloc_big(n + 1, sizeof(**roots));
+	if (!*root || !*roots)
+		return XP_ERR_NOMEM;
+	for (i = 0; i < n; i++) {
+		const struct xp_stat *s = xp_event_stat(p, &p->events[evs[i].idx], XP_K_SCOPE_RANGE_ID);
+		uint64_t id, r;
+
+		(*root)[i] = 0;
+		if (!s || xp_stat_u64(s, &id))
+			continue;
+		if (!an_scope_tree_root(c->scopes, id, &r) || r == UINT64_MAX) {
+			c->out->devices[c->device].scope_no_root++;
+			continue;
+		}
+		(*root)[i] = r + 1;
+		(*roots)[k++] = r;
+	}
+	if (k > 1 && xp_sort_by_u64(*roots, k, sizeof(**roots), 0))
+		return XP_ERR_NOMEM;
+	for (i = 0, *nroots = 0; i < k; i++)
+		if (!*nroots || (*roots)[*nroots - 1] != (*roots)[i])
+			(*roots)[(*nroots)++] = (*roots)[i];
+	if (!(*by_root = malloc((*nroots + 1) * sizeof(**by_root))))
+		return XP_ERR_NOMEM;
+	for (i = 0; i < *nroots; i++)
+		(*by_root)[i] = -1;
+	return 0;
+}
+
 static int scan_plane(struct plane_ctx *c)
 {
 	const struct xp_plane *p = c->p;
@@ -510,6 +619,9 @@ static int scan_plane(struct plane_ctx *c)
 	int32_t *owner = xp_malloc_big(p->nevents + 1, sizeof(*owner));
 	int32_t *ex_of = NULL;		/* evs index -> exec index, or -1 */
 	int32_t *by_host = NULL;	/* host exec index -> exec index */
+	uint64_t *root = NULL, *roots = NULL;	/* evs index -> its scope root + 1 (0: none); the distinct roots */
+	int32_t *by_root = NULL;	/* index in roots -> exec index */
+	size_t nroots = 0;
 	size_t first = c->out->n, i, n = 0, run_exec = SIZE_MAX;
 	struct merger busy = {0}, unattributed = {0};
 	struct xp_err serr = {0};
@@ -572,17 +684,18 @@ static int scan_plane(struct plane_ctx *c)
 			by_host[i] = -1;
 	}
 	ex_of = xp_malloc_big(n + 1, sizeof(*ex_of));
-	if (!ex_of) {
-		ret = XP_ERR_NOMEM;
+	if (!ex_of || (module_line < 0 && c->scopes->n && (ret = scope_roots(c, evs, n, &root, &roots, &nroots,
+									      &by_root)))) {
+		ret = ret ? ret : XP_ERR_NOMEM;
 		goto out;
 	}
 	for (i = 0; i < n; i++) {
 		const struct xp_event *e = &p->events[evs[i].idx];
 		int64_t end = e->start_ps + e->dur_ps;
 		struct an_exec probe = {0}, *x;
-		size_t xi = SIZE_MAX, hk = 0, mlen;
+		size_t xi = SIZE_MAX, hk = 0, mlen, rk = 0;
 		const char *module;
-		int mk;
+		int mk, scoped = 0;
 
 		ex_of[i] = -1;
 		merger_add(&busy, e->start_ps, end);
@@ -600,7 +713,15 @@ static int scan_plane(struct plane_ctx *c)
 		ret = describe(c, e, mk > 0 ? module : NULL, mlen, &probe);
 		if (ret)
 			goto out;
-		if (module_line < 0) {
+		/* its scope's root first: exact, and needs no host plane */
+		if (module_line < 0 && root && root[i]) {
+			rk = xp_lower_bound_u64(roots, nroots, sizeof(*roots), 0, root[i] - 1);
+			scoped = by_root[rk] < 0 || same_function(&c->out->execs[by_root[rk]], &probe);
+			if (scoped && by_root[rk] >= 0)
+				xi = (size_t)by_root[rk];
+			dev->scope_events += scoped;
+		}
+		if (module_line < 0 && !scoped) {
 			const struct xp_stat *cs = xp_event_stat(p, e, XP_K_CORRELATION_ID);
 			uint64_t corr;
 			int64_t kt = 0;
@@ -641,12 +762,15 @@ static int scan_plane(struct plane_ctx *c)
 			}
 			*x = probe;
 			x->device = c->device;
-			x->split = module_line >= 0 ? AN_SPLIT_MODULE_LINE : hk ? AN_SPLIT_HOST : AN_SPLIT_RUNS;
+			x->split = module_line >= 0 ? AN_SPLIT_MODULE_LINE : scoped ? AN_SPLIT_SCOPE
+				   : hk ? AN_SPLIT_HOST : AN_SPLIT_RUNS;
 			xi = c->out->n - 1;
 			if (hk)
 				by_host[hk - 1] = (int32_t)xi;
+			if (scoped)
+				by_root[rk] = (int32_t)xi;
 		}
-		if (!hk && module_line < 0)
+		if (!hk && !scoped && module_line < 0)
 			run_exec = xi;
 		ex_of[i] = (int32_t)xi;
 	}
@@ -677,6 +801,9 @@ out:
 	free(owner);
 	free(ex_of);
 	free(by_host);
+	free(root);
+	free(roots);
+	free(by_root);
 	free(dl.lines);
 	return ret;
 }
@@ -696,8 +823,9 @@ int an_exec_find(struct xp_trace *t, const struct an_exec_opts *o,
 		 struct an_exec_list *out, struct xp_err *err)
 {
 	struct an_host_link host = {0};
+	struct an_scope_tree scopes = {0};
 	struct xp_err why = {0};
-	struct plane_ctx c = {.t = t, .err = &why, .o = o, .out = out, .host = &host};
+	struct plane_ctx c = {.t = t, .err = &why, .o = o, .out = out, .host = &host, .scopes = &scopes};
 	size_t pi, nd = 0;
 	int ret = 0;
 
@@ -710,7 +838,14 @@ int an_exec_find(struct xp_trace *t, const struct an_exec_opts *o,
 		an_exec_list_release(out);
 		return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
 	}
-	for (pi = 0; pi < t->nplanes; pi++) {
+	/* the tree of scope ranges, where the trace has one (its first) */
+	for (pi = 0; pi < t->nplanes && !ret; pi++)
+		if (!strcmp(t->planes[pi].name, AN_SCOPE_TREE_PLANE)) {
+			if (!(ret = xp_trace_load_plane(t, pi, &why)))
+				ret = an_scope_tree_build(&t->planes[pi], &scopes);
+			break;
+		}
+	for (pi = 0; pi < t->nplanes && !ret; pi++) {
 		const struct xp_plane *p = &t->planes[pi];
 		struct an_device *again;
 
@@ -747,6 +882,8 @@ int an_exec_find(struct xp_trace *t, const struct an_exec_opts *o,
 			break;
 	}
 	an_host_link_release(&host);
+	out->scope_edges_repeated = scopes.repeated;
+	an_scope_tree_release(&scopes);
 	if (!ret)
 		return 0;
 	an_exec_list_release(out);

@@ -35,6 +35,7 @@ enum an_split {
 	AN_SPLIT_MODULE_LINE,	/* one event on an XLA Modules line */
 	AN_SPLIT_HOST,		/* grouped by the launching host executor event */
 	AN_SPLIT_RUNS,		/* a run of consecutive events of one function */
+	AN_SPLIT_SCOPE,		/* sharing the root of their scope_range_ids (an_scope_tree) */
 };
 
 struct an_exec {
@@ -96,6 +97,8 @@ struct an_device {
 	 * back); runs left whole although their names repeat (no such gap).
 	 */
 	size_t runs_execs, runs_split, runs_repeating;
+	/* Function events grouped by the root of their scope_range_id (an_scope_tree); those whose id had none there */
+	size_t scope_events, scope_no_root;
 };
 
 enum an_link {
@@ -119,6 +122,8 @@ struct an_exec_list {
 	 * the TensorCore's, parts of its, not executions of their own.
 	 */
 	size_t sparsecore_planes;
+	/* the scope tree's edges of an id seen before (an_scope_tree.repeated): left out */
+	size_t scope_edges_repeated;
 };
 
 /*
@@ -151,7 +156,34 @@ void an_exec_want_lines(const char *plane, const char *const *names, size_t n,
 /* The key stats an_exec_find reads on device and host planes (xp_read_opts.keys). */
 #define AN_EXEC_KEYS                                                                     \
 	(1u << XP_K_HLO_MODULE | 1u << XP_K_PROGRAM_ID | 1u << XP_K_RUN_ID |            \
-	 1u << XP_K_CORRELATION_ID | 1u << XP_K_MODULE_NAME)
+	 1u << XP_K_CORRELATION_ID | 1u << XP_K_MODULE_NAME | 1u << XP_K_SCOPE_RANGE_ID)
+
+/*
+ * XLA's tree of annotation scopes (the plane "/host:__ScopeRangeCallStack__"
+ * of NVIDIA JAX dumps): each plane stat maps a scope range id (its
+ * metadata_id) to its parent's (its value). A GPU kernel's scope_range_id
+ * names the scope of its thunk's call; the root above it, the scope of its
+ * module's execution: kernels of one root are one execution.
+ */
+struct an_scope_edge {
+	uint64_t id, parent;
+};
+struct an_scope_tree {
+	struct an_scope_edge *e;	/* sorted by id, each id once (its first edge) */
+	size_t n;
+	size_t repeated;		/* edges of an id seen before: left out */
+};
+#define AN_SCOPE_TREE_PLANE "/host:__ScopeRangeCallStack__"
+#define AN_SCOPE_MAX_DEPTH 64
+/* The tree of plane p (its stats; none is an empty tree). 0, or XP_ERR_NOMEM. */
+int an_scope_tree_build(const struct xp_plane *p, struct an_scope_tree *t);
+/*
+ * The root above id: 1 and *root, or 0 when id is not in the tree (it
+ * names no thunk's scope) or no root lies within AN_SCOPE_MAX_DEPTH
+ * steps (a cycle).
+ */
+int an_scope_tree_root(const struct an_scope_tree *t, uint64_t id, uint64_t *root);
+void an_scope_tree_release(struct an_scope_tree *t);
 /* The key stats host linkage reads on host events (xp_read_opts.host_keys). */
 #define AN_EXEC_HOST_KEYS (1u << XP_K_CORRELATION_ID | 1u << XP_K_MODULE_NAME)
 /* A program_id stat's value: an integer, or a string of at most 19 digits. 0, or -1 for anything else. */

@@ -155,6 +155,10 @@ int an_exec_notes(struct xp_notes *n, const char *path, const struct an_exec_lis
 		r |= xp_notes_add(n, "'%s': %zu TPU SparseCore plane%s left out of executions: a SparseCore's "
 				  "modules run beside its TensorCore's, as parts of them ('overview' and 'ops' "
 				  "show them)", path, k, k == 1 ? "" : "s");
+	if ((k = l->scope_edges_repeated))
+		r |= xp_notes_add(n, "'%s': %zu edge%s of the scope tree (%s) give%s a parent to an id that has "
+				  "one already: the first is used", path, k, k == 1 ? "" : "s", AN_SCOPE_TREE_PLANE,
+				  k == 1 ? "s" : "");
 	for (i = 0; i < l->ndevices; i++) {
 		const struct an_device *d = &l->devices[i];
 
@@ -214,6 +218,11 @@ int an_exec_notes(struct xp_notes *n, const char *path, const struct an_exec_lis
 					  "it with several host launches that neither the device's launching threads "
 					  "nor time tell apart: they join executions by the runs rule", path, d->name,
 					  k, d->corr_events);
+		if ((k = d->scope_no_root))
+			r |= xp_notes_add(n, "'%s': plane '%s': %zu device event%s carr%s a scope_range_id from "
+					  "which the scope tree (%s) leads to no root (an id it does not hold, or "
+					  "parents in a cycle): grouped by the other rules", path, d->name, k,
+					  k == 1 ? "" : "s", k == 1 ? "ies" : "y", AN_SCOPE_TREE_PLANE);
 		if ((k = d->runs_repeating))
 			r |= xp_notes_add(n, "'%s': plane '%s': %zu run%s of one function's events repeat%s the "
 					  "same kernels, but no gap inside them is more than twice as long as the "

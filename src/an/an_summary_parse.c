@@ -197,6 +197,8 @@ const struct an_summary_dev_field an_summary_dev_fields[] = {
 	DEV_SIZE(runs_execs),
 	DEV_SIZE(runs_split),
 	DEV_SIZE(runs_repeating),
+	DEV_SIZE(scope_events),
+	DEV_SIZE(scope_no_root),
 	DEV_SIZE(repeats),
 };
 const size_t an_summary_ndev_fields = sizeof(an_summary_dev_fields) / sizeof(an_summary_dev_fields[0]);
@@ -443,6 +445,9 @@ static int parse_execs(struct pctx *c, const cJSON *o, struct an_exec_list *l, i
 		if ((ret = count_int(c, o, "sparsecore_planes", 0, INT32_MAX, &sc)))
 			return ret;
 		l->sparsecore_planes = (size_t)sc;
+		if ((ret = count_int(c, o, "scope_edges_repeated", 0, INT64_MAX, &sc)))
+			return ret;
+		l->scope_edges_repeated = (size_t)sc;
 	}
 	devs = member(c, o, "devices");
 	if (!cJSON_IsArray(devs))
@@ -478,7 +483,7 @@ static int parse_execs(struct pctx *c, const cJSON *o, struct an_exec_list *l, i
 	}
 	if ((ret = column(c, cols, "function", 0, n, 0, (int64_t)nfns - 1, 0, &col[C_FN])) ||
 	    (ret = column(c, cols, "device", 0, n, 0, (int64_t)l->ndevices - 1, 0, &col[C_DEV])) ||
-	    (ret = column(c, cols, "split", 0, n, AN_SPLIT_MODULE_LINE, AN_SPLIT_RUNS, 0, &col[C_SPLIT])) ||
+	    (ret = column(c, cols, "split", 0, n, AN_SPLIT_MODULE_LINE, AN_SPLIT_SCOPE, 0, &col[C_SPLIT])) ||
 	    (ret = column(c, cols, "busy", 1, n, 0, INT64_MAX, 0, &col[C_BUSY])) ||
 	    (ret = column_span(c, cols, n, col[C_BUSY], &col[C_SPAN])) ||
 	    (ret = column(c, cols, "children", 1, n, 0, INT64_MAX, !children, &col[C_CHILDREN])) ||

@@ -278,6 +278,8 @@ static int put_execs(struct out_bytes *b, const struct an_exec_list *l, int chil
 	out_bytes_json_exact(b, l->hostname);
 	if (l->sparsecore_planes)	/* left out (an_exec_list) */
 		put_int_field(b, "sparsecore_planes", (int64_t)l->sparsecore_planes);
+	if (l->scope_edges_repeated)
+		put_int_field(b, "scope_edges_repeated", (int64_t)l->scope_edges_repeated);
 	out_bytes_str(b, ",\"devices\":[");
 	for (i = 0; i < l->ndevices; i++) {
 		if (i)

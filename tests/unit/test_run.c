@@ -181,7 +181,7 @@ static void test_bad_fields(void)
 		{"\"busy_ps\":[\"9007199254740995\",2,11]", "\"busy_ps\":[-1,2,11]", "busy_ps"},
 		{"\"busy_ps\":[\"9007199254740995\",2,11]", "\"busy_ps\":[1.5,2,11]", "busy_ps"},
 		{"\"events\":[4000000000,1,4000000000]", "\"events\":[4294967296,1,1]", "events"},
-		{"\"split\":[1,2,1]", "\"split\":[1,3,1]", "split"},
+		{"\"split\":[1,2,1]", "\"split\":[1,4,1]", "split"},
 		{"\"host_linkage\":3", "\"host_linkage\":9", "host_linkage"},
 		{"\"module_line\":1", "\"module_line\":2", "module_line"},
 		{"\"device\":[0,1,1]", "\"device_runs\":[0,1,1,3]", "runs longer than the column"},

@@ -1,0 +1,1 @@
+xplane-stat functions testdata/derived/nvidia_h200_jax_model_graphs_off_nohost.xplane.pb

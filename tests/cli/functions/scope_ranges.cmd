@@ -1,0 +1,1 @@
+xplane-stat functions $SYNTH/scope_ranges.xplane.pb
