@@ -1625,15 +1625,6 @@ static void synth_util_edges(const char *dir)
 }
 
 /*
- * Scenario 17 (the ops command): TPU:0 with peak stats (100 TFLOP/s,
- * 50 GB/s), an XLA Modules event, nested ops, a partial overlap, a negative
- * flops stat and an Async XLA Ops line; TPU:1 with no peaks but a chip the
- * table knows (TPU v5 Lite), 11 ops, one stray end; a GPU trace with
- * hlo_op kernels. Answers in tests/synth/EXPECTED.md section 17.
- */
-static void synth_ops_framework(const char *dir);
-
-/*
  * Scenario 24 (executions by scope ranges): a GPU plane and XLA's tree of
  * scope ranges, no host plane. jit_f runs twice back to back (kernels a, b,
  * a, b with no gap: the runs rule would see one call), each call's kernels
@@ -1674,7 +1665,49 @@ static void synth_scope_ranges(const char *dir)
 	gen_space_write(sp, dir, "scope_ranges.xplane.pb");
 }
 
+/*
+ * Scenario 18a (overview --steps): TPU:0 (peak 200 TFLOP/s) with a Steps
+ * line [0,20] [20,40] us; XLA Ops: fusion.1 [0,10] (1e9 flops) holding
+ * convolution.2 [2,6] (4e8), copy.3 [12,15] (no flops), all-reduce.4
+ * [20,30] (1e8), fusion.5 [30,40] (2e9). Answers in tests/synth/EXPECTED.md
+ * section 18a.
+ */
+static void synth_steps_tpu(const char *dir)
+{
+	XSpace *sp = gen_space_new(NULL);
+	struct gen_plane t0 = gen_plane_add(sp, 1, "/device:TPU:0", 1000);
+	XLine *mods, *ops, *st;
 
+	gen_plane_f64(&t0, "peak_teraflops_per_second", 200);
+	gen_plane_f64(&t0, "peak_hbm_bw_gigabytes_per_second", 100);
+	mods = gen_line_add(&t0, 1, "XLA Modules", 1000);
+	ops = gen_line_add(&t0, 2, "XLA Ops", 1000);
+	st = gen_line_add(&t0, 3, "Steps", 1000);
+	gen_ev_add(&t0, mods, "jit_f(1)", US(0), US(40));
+	op_md(&t0, "fusion.1", "fusion.1", "loop fusion", 1000000000, -1, 1);
+	op_md(&t0, "convolution.2", "convolution.2", "convolution", 400000000, -1, 1);
+	op_md(&t0, "copy.3", "copy.3", "copy", 0, -1, 0);
+	op_md(&t0, "all-reduce.4", "all-reduce.4", "all-reduce", 100000000, -1, 1);
+	op_md(&t0, "fusion.5", "fusion.5", "loop fusion", 2000000000, -1, 1);
+	gen_ev_add(&t0, ops, "fusion.1", US(0), US(10));
+	gen_ev_add(&t0, ops, "convolution.2", US(2), US(4));
+	gen_ev_add(&t0, ops, "copy.3", US(12), US(3));
+	gen_ev_add(&t0, ops, "all-reduce.4", US(20), US(10));
+	gen_ev_add(&t0, ops, "fusion.5", US(30), US(10));
+	gen_ev_add(&t0, st, "0", US(0), US(20));
+	gen_ev_add(&t0, st, "1", US(20), US(20));
+	gen_space_write(sp, dir, "steps_tpu.xplane.pb");
+}
+
+static void synth_ops_framework(const char *dir);
+
+/*
+ * Scenario 17 (the ops command): TPU:0 with peak stats (100 TFLOP/s,
+ * 50 GB/s), an XLA Modules event, nested ops, a partial overlap, a negative
+ * flops stat and an Async XLA Ops line; TPU:1 with no peaks but a chip the
+ * table knows (TPU v5 Lite), 11 ops, one stray end; a GPU trace with
+ * hlo_op kernels. Answers in tests/synth/EXPECTED.md section 17.
+ */
 static void synth_ops(const char *dir)
 {
 	XSpace *sp = gen_space_new(NULL);
@@ -2487,6 +2520,7 @@ static const struct gen_scenario scenarios[] = {
 	{"export_heavy", synth_export_heavy},
 	{"report_hostile", synth_report_hostile},
 	{"scope_ranges", synth_scope_ranges},
+	{"steps_tpu", synth_steps_tpu},
 };
 
 int main(int argc, char **argv)

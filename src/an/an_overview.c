@@ -28,6 +28,7 @@ void an_ov_init_opts(struct an_ov_result *r, const struct an_ov_opts *o)
 {
 	an_ov_init(r);
 	r->stragglers = o && o->stragglers;
+	r->want_steps = o && o->steps;
 	r->strag.run_by = o ? o->run_by : 0;
 }
 
@@ -91,6 +92,7 @@ void an_ov_release(struct an_ov_result *r)
 	}
 	free(r->devices);
 	free(r->host_steps.v);
+	free(r->steps);
 	an_strag_release(&r->strag);
 	xp_arena_release(&r->arena);
 	memset(r, 0, sizeof(*r));
@@ -160,6 +162,25 @@ size_t an_ov_merge(int64_t (*iv)[2], size_t n)
 		}
 	}
 	return k + 1;
+}
+
+/* The length of merged intervals a (sorted) within [s, e). */
+static int64_t len_within(const int64_t (*a)[2], size_t n, int64_t s, int64_t e)
+{
+	size_t lo = 0, hi = n;
+	int64_t t = 0;
+
+	while (lo < hi) {	/* the first interval ending after s */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (a[mid][1] <= s)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < n && a[lo][0] < e; lo++)
+		t = xp_sat_add(t, xp_sat_sub(a[lo][1] < e ? a[lo][1] : e, a[lo][0] > s ? a[lo][0] : s));
+	return t;
 }
 
 static int64_t len_of(const int64_t (*a)[2], size_t n)
@@ -537,9 +558,74 @@ static int split_latencies(struct an_ov_device *d, struct lev *v, size_t n)
 	return 0;
 }
 
-static int add_plane(struct an_ov_result *r, const char *host, const struct xp_plane *p, const struct launches *L,
-		     size_t *added)
+/* A TPU work event for the steps' FLOPs: its interval and flops stat. */
+struct fev {
+	int64_t s, e;
+	uint64_t flops;
+	int has;
+};
+
+static int cmp_fev(const void *a, const void *b)
 {
+	const struct fev *x = a, *y = b;
+
+	if (x->s != y->s)
+		return x->s < y->s ? -1 : 1;
+	return (x->e < y->e) - (x->e > y->e);	/* the longer first: it holds the others */
+}
+
+static int cmp_step_start(const void *a, const void *b)
+{
+	const struct an_ov_step *x = a, *y = b;
+
+	return (x->start_ps > y->start_ps) - (x->start_ps < y->start_ps);
+}
+
+/*
+ * The FLOPs of the plane's steps (v[0..n), by start as absolute plane
+ * times in start_ps): each leaf of the n work events f (no event of
+ * positive length nested in it) counts in the step its start lies in.
+ */
+static int step_flops(struct an_ov_step *v, size_t n, struct fev *f, size_t nf)
+{
+	size_t i, j;
+
+	if (!n || !nf)
+		return 0;
+	qsort(f, nf, sizeof(*f), cmp_fev);
+	for (i = 0; i < nf; i++) {
+		size_t lo = 0, hi = n;
+		int leaf = 1;
+
+		for (j = i + 1; j < nf && f[j].s < f[i].e && leaf; j++)
+			leaf = !(f[j].e <= f[i].e && f[j].e > f[j].s);
+		if (!leaf)
+			continue;
+		while (lo < hi) {	/* the last step starting at or before it */
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (v[mid].start_ps <= f[i].s)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (!lo || f[i].s >= xp_sat_add(v[lo - 1].start_ps, v[lo - 1].dur_ps))
+			continue;
+		v[lo - 1].leaf_ps = xp_sat_add(v[lo - 1].leaf_ps, f[i].e - f[i].s);
+		if (f[i].has) {
+			v[lo - 1].flops_ps = xp_sat_add(v[lo - 1].flops_ps, f[i].e - f[i].s);
+			v[lo - 1].flops_overflow |= xp_sat_add_to_u64(&v[lo - 1].flops, f[i].flops);
+		}
+	}
+	return 0;
+}
+
+static int add_plane(struct an_ov_result *r, const char *host, const struct xp_plane *p, const struct launches *L,
+		     const char *input, size_t *added)
+{
+	struct fev *fv = NULL;
+	size_t nfv = 0, first_step = r->nsteps, nstep_line = 0, k;
+	const char *in_name = NULL;
 	unsigned char *use = malloc(p->nlines + 1), *stray = xp_malloc_big(p->nevents + 1, 1);
 	signed char *memo = xp_malloc_big(p->nevmetas + 1, 3), *tcm = xp_malloc_big(p->nevmetas + 1, 1);
 	struct lev *lev = NULL;
@@ -567,6 +653,10 @@ static int add_plane(struct an_ov_result *r, const char *host, const struct xp_p
 			goto out;
 	if (!(lev = xp_malloc_big(work + 1, sizeof(*lev))))
 		goto out;
+	if (r->want_steps && tpu && !(fv = xp_malloc_big(work + 1, sizeof(*fv))))
+		goto out;
+	if (r->want_steps && input && !(in_name = xp_arena_strndup(&r->arena, input, strlen(input))))
+		goto out;
 	if (xp_plane_stray_ends(p, use, stray, &nstray, &err))
 		goto out;
 	if (!(d = device_of(r, host, p->name)))
@@ -592,6 +682,19 @@ static int add_plane(struct an_ov_result *r, const char *host, const struct xp_p
 			if (use[li] == 3) {
 				if (dist_push(&d->steps, (double)(end - e->start_ps)))
 					goto out;
+				if (r->want_steps) {	/* start_ps absolute until the span is known */
+					const char *nm = xp_event_name(p, e);
+					struct an_ov_step *st;
+
+					if (xp_grow(&r->steps, &r->capsteps, r->nsteps, sizeof(*r->steps), 16))
+						goto out;
+					st = &r->steps[r->nsteps++];
+					*st = (struct an_ov_step){.host = d->host, .plane = d->plane, .input = in_name,
+								  .index = nstep_line++, .start_ps = e->start_ps,
+								  .dur_ps = end - e->start_ps, .tpu = tpu};
+					if (!(st->name = xp_arena_strndup(&r->arena, nm, strlen(nm))))
+						goto out;
+				}
 				continue;
 			}
 			if (e->start_ps < first)
@@ -602,6 +705,14 @@ static int add_plane(struct an_ov_result *r, const char *host, const struct xp_p
 				continue;
 			d->events++;
 			w = classify(p, e, tpu, memo);
+			if (fv) {	/* a TPU op: its flops for the steps */
+				const struct xp_stat *fs = xp_event_stat(p, e, XP_K_FLOPS);
+
+				fv[nfv] = (struct fev){e->start_ps, end, 0, 0};
+				fv[nfv].has = fs && !(fs->type == XP_STAT_INT64 && fs->v.i < 0) &&
+					      !xp_stat_u64(fs, &fv[nfv].flops);
+				nfv++;
+			}
 			d->coll_events += w == W_COLL;
 			d->memcpy_events += w == W_MEMCPY;
 			if (kernels && w != W_MEMCPY) {	/* a kernel: on tensor cores by its name (an_kern_tensor_core) */
@@ -632,6 +743,13 @@ static int add_plane(struct an_ov_result *r, const char *host, const struct xp_p
 	memcpy(all, set[W_COMPUTE].v, set[W_COMPUTE].n * sizeof(*all));
 	memcpy(all + set[W_COMPUTE].n, set[W_COLL].v, set[W_COLL].n * sizeof(*all));
 	nall = an_ov_merge(all, set[W_COMPUTE].n + set[W_COLL].n);
+	for (k = first_step; k < r->nsteps; k++) {	/* compute, then C u K (its collectives exposed) */
+		struct an_ov_step *st = &r->steps[k];
+		int64_t e = xp_sat_add(st->start_ps, st->dur_ps);
+
+		st->compute_ps = len_within(set[W_COMPUTE].v, set[W_COMPUTE].n, st->start_ps, e);
+		st->coll_exposed_ps = len_within(all, nall, st->start_ps, e);	/* |C u K| for now */
+	}
 	d->compute_ps = xp_sat_add(d->compute_ps, len_of(set[W_COMPUTE].v, set[W_COMPUTE].n));
 	d->coll_ps = xp_sat_add(d->coll_ps, len_of(set[W_COLL].v, set[W_COLL].n));
 	d->coll_exposed_ps = xp_sat_add(d->coll_exposed_ps, an_ov_minus(set[W_COLL].v, set[W_COLL].n,
@@ -642,6 +760,21 @@ static int add_plane(struct an_ov_result *r, const char *host, const struct xp_p
 	memcpy(all + nall, set[W_MEMCPY].v, set[W_MEMCPY].n * sizeof(*all));
 	nall = an_ov_merge(all, nall + set[W_MEMCPY].n);
 	d->busy_ps = xp_sat_add(d->busy_ps, len_of(all, nall));
+	for (k = first_step; k < r->nsteps; k++) {
+		struct an_ov_step *st = &r->steps[k];
+		int64_t ck = st->coll_exposed_ps;
+
+		st->busy_ps = len_within(all, nall, st->start_ps, xp_sat_add(st->start_ps, st->dur_ps));
+		st->coll_exposed_ps = ck - st->compute_ps;
+		st->memcpy_exposed_ps = st->busy_ps - ck;
+	}
+	if (r->nsteps > first_step + 1)
+		qsort(r->steps + first_step, r->nsteps - first_step, sizeof(*r->steps), cmp_step_start);
+	step_flops(r->steps + first_step, r->nsteps - first_step, fv, nfv);
+	for (k = first_step; k < r->nsteps; k++) {	/* from the span's start */
+		r->steps[k].start_ps = first <= last ? xp_sat_sub(r->steps[k].start_ps, first) : 0;
+		r->steps[k].seq_ = k;
+	}
 	if (first <= last)
 		d->span_ps = xp_sat_add(d->span_ps, xp_sat_sub(last, first));
 	++*added;
@@ -655,6 +788,9 @@ out:
 	free(stray);
 	free(memo);
 	free(tcm);
+	free(fv);
+	if (ret)
+		r->nsteps = first_step;
 	return ret;
 }
 
@@ -794,7 +930,7 @@ int an_ov_add_input(struct an_ov_result *r, struct xp_trace *t, const char *inpu
 			continue;
 		}
 		was = *added;
-		if (add_plane(r, host, p, &L, added))
+		if (add_plane(r, host, p, &L, input, added))
 			goto out;
 		took[i] = *added > was;
 	}
@@ -859,6 +995,57 @@ static const struct an_host_fields ov_hosts = {
 	offsetof(struct an_ov_device, plane),
 };
 
+int64_t an_ov_step_idle(const struct an_ov_step *s)
+{
+	int64_t idle = xp_sat_sub(s->dur_ps, s->busy_ps);
+
+	return idle > 0 ? idle : 0;
+}
+
+double an_ov_step_flops_per_s(const struct an_ov_step *s)
+{
+	if (!s->tpu || !s->flops_ps || s->flops_overflow || s->dur_ps <= 0)
+		return -1;
+	return (double)s->flops / ((double)s->dur_ps * 1e-12);
+}
+
+double an_ov_step_util(const struct an_ov_step *s)
+{
+	double v = an_ov_step_flops_per_s(s);
+
+	return v >= 0 && s->peak_flops > 0 ? v / s->peak_flops : -1;
+}
+
+static int cmp_step(const void *a, const void *b)
+{
+	const struct an_ov_step *x = a, *y = b;
+
+	if (x->dev_ != y->dev_)
+		return x->dev_ < y->dev_ ? -1 : 1;
+	return (x->seq_ > y->seq_) - (x->seq_ < y->seq_);
+}
+
+/* Each step's device (its name and peak, after the devices are named and sorted), and the steps in device order. */
+static void finish_steps(struct an_ov_result *r)
+{
+	size_t i, k;
+
+	for (i = 0; i < r->nsteps; i++) {
+		struct an_ov_step *s = &r->steps[i];
+
+		for (k = 0; k < r->n; k++)
+			if (!strcmp(r->devices[k].plane, s->plane) && an_same_host(r->devices[k].host, s->host))
+				break;
+		s->dev_ = k;
+		if (k < r->n) {
+			s->device = r->devices[k].name;
+			s->peak_flops = r->devices[k].peak_flops;
+		}
+	}
+	if (r->nsteps > 1)
+		qsort(r->steps, r->nsteps, sizeof(*r->steps), cmp_step);
+}
+
 int an_ov_finish(struct an_ov_result *r, struct xp_err *err)
 {
 	size_t i;
@@ -881,6 +1068,7 @@ int an_ov_finish(struct an_ov_result *r, struct xp_err *err)
 		dist_finish(&r->devices[i].overhead);
 	}
 	dist_finish(&r->host_steps);
+	finish_steps(r);
 	if (an_strag_finish(&r->strag, err))
 		return err->code;
 	r->finished_ = 1;

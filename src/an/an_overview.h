@@ -129,6 +129,37 @@ static inline int64_t an_ov_idle(const struct an_ov_device *d)
 	return idle > 0 ? idle : 0;
 }
 
+/*
+ * A step of a device (an_ov_opts.steps): an event of its plane's "Steps"
+ * line ("Sparse Core Steps" on a SparseCore), with the device's work in
+ * it: busy (the union of the work within the step), its compute, the
+ * collectives and copies no other work overlaps (as for the device), idle
+ * the rest. TPU: the FLOPs of its leaf ops (XLA Ops events with no op
+ * nested in them, as utilisation counts them) that start in it, and the
+ * time of those leaves and of those that carry flops.
+ */
+struct an_ov_step {
+	const char *device;	/* after finish: the device's name (the result's) */
+	const char *host, *plane;	/* the device's host (NULL: none) and plane */
+	const char *input;	/* the input's path, or NULL */
+	const char *name;	/* the step event's name */
+	size_t index;		/* its place on its line, from 0 */
+	int64_t start_ps;	/* from the start of the device's span in its input */
+	int64_t dur_ps, busy_ps, compute_ps, coll_exposed_ps, memcpy_exposed_ps;
+	int tpu;
+	uint64_t flops;		/* of its leaves that carry flops; saturates (flops_overflow) */
+	int flops_overflow;
+	int64_t leaf_ps, flops_ps;
+	double peak_flops;	/* after finish: the device's (0: not known) */
+	size_t seq_;		/* private: its place as added, for the order */
+	size_t dev_;		/* private: its device's index after finish */
+};
+
+/* A step's idle time (its duration less busy), and its FLOP/s and FLOPs utilisation: negative when unknown. */
+int64_t an_ov_step_idle(const struct an_ov_step *s);
+double an_ov_step_flops_per_s(const struct an_ov_step *s);
+double an_ov_step_util(const struct an_ov_step *s);
+
 /* Owns everything: release with an_ov_release. */
 struct an_ov_result {
 	struct xp_arena arena;
@@ -137,6 +168,10 @@ struct an_ov_result {
 	/* host step annotations: per step_num, first start to last end of the host events carrying it */
 	struct an_ov_dist host_steps;
 	size_t host_step_events;
+	/* with steps (an_ov_opts): every device's steps, after finish by device (in device order), input and time */
+	int want_steps;
+	struct an_ov_step *steps;
+	size_t nsteps, capsteps;
 	size_t hosts;		/* after finish: distinct hosts of the devices (none counts as one) */
 	/*
 	 * With stragglers (an_ov_opts): which device of a host the others wait
@@ -154,6 +189,7 @@ struct an_ov_result {
 
 struct an_ov_opts {
 	int stragglers;
+	int steps;		/* list each device's steps (an_ov_step) */
 	int run_by;		/* stragglers: how inputs added with paths form runs (an enum an_run_by) */
 };
 

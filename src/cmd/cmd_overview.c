@@ -50,7 +50,8 @@ static const struct cmd_analysis overview = {
 		 "input's times): span (first to last device event), busy (their union), idle,\n"
 		 "duty cycle, and busy split into compute, collectives and memory copies, each with\n"
 		 "the part no other work overlaps (TraceLens's gpu_timeline); step times; on GPU\n"
-		 "the launch latency. --stragglers: which device of a host the others wait for.",
+		 "the launch latency. --stragglers: which device of a host the others wait for;\n"
+		 "--steps: each step's time, its split and its FLOPs utilization.",
 	.an = &an_overview_analysis, .check = ov_check, .input = ov_input, .nothing = ov_nothing,
 	.print = ov_print,
 };
@@ -64,6 +65,9 @@ int cmd_overview(int argc, char **argv)
 		{"stragglers", 0, OPT_FLAG, &o.stragglers, NULL,
 		 "per device of a host: how often it ended a function's execution last, how late; per host of a run: "
 		 "how often its executions were the slowest (CSV: the devices alone)"},
+		{"steps", 0, OPT_FLAG, &o.steps, NULL,
+		 "also a row per step of each device's 'Steps' line: its time, busy (compute, collectives and copies "
+		 "no other work overlaps), idle, and on TPU its FLOP/s and FLOPs utilization (CSV: the steps alone)"},
 		CMD_OPT_RUN_BY(&c),
 		CMD_OPTS_TAIL(&c),
 	};

@@ -61,6 +61,35 @@ static void json_util(cJSON *o, const struct an_ov_device *d)
 	out_json_add_ns(u, "tensor_core_ns", (double)d->tensor_core_ps);
 }
 
+static void json_steps(cJSON *doc, const struct an_ov_result *r)
+{
+	cJSON *a = cJSON_AddArrayToObject(doc, "steps"), *o;
+	size_t i;
+
+	for (i = 0; a && i < r->nsteps && (o = out_json_push_object(a)); i++) {
+		const struct an_ov_step *s = &r->steps[i];
+
+		out_json_add_str_or_null(o, "device", s->device);
+		out_json_add_str_or_null(o, "input", s->input);
+		cJSON_AddStringToObject(o, "name", s->name);
+		cJSON_AddNumberToObject(o, "index", (double)s->index);
+		out_json_add_ns(o, "start_ns", (double)s->start_ps);
+		out_json_add_ns(o, "duration_ns", (double)s->dur_ps);
+		out_json_add_ns(o, "busy_ns", (double)s->busy_ps);
+		out_json_add_ns(o, "compute_ns", (double)s->compute_ps);
+		out_json_add_ns(o, "collective_exposed_ns", (double)s->coll_exposed_ps);
+		out_json_add_ns(o, "memcpy_exposed_ns", (double)s->memcpy_exposed_ps);
+		out_json_add_ns(o, "idle_ns", (double)an_ov_step_idle(s));
+		out_json_add_u64_if(o, "flops", an_ov_step_flops_per_s(s) >= 0, s->flops);
+		json_num_or_null(o, "flops_per_s", an_ov_step_flops_per_s(s));
+		json_num_or_null(o, "flops_utilization", an_ov_step_util(s));
+		if (s->tpu && s->leaf_ps > 0)
+			cJSON_AddNumberToObject(o, "flops_of", (double)s->flops_ps / (double)s->leaf_ps);
+		else
+			cJSON_AddNullToObject(o, "flops_of");
+	}
+}
+
 static int print_json(FILE *f, const struct an_ov_result *r, const struct an_strag_result *s,
 		      const struct xp_notes *notes)
 {
@@ -111,6 +140,8 @@ static int print_json(FILE *f, const struct an_ov_result *r, const struct an_str
 		json_dist(lat, "overhead", &d->overhead, 1);
 	}
 	json_dist(doc, "host_steps", &r->host_steps, 0);
+	if (r->want_steps)
+		json_steps(doc, r);
 	if (s)
 		json_strag(doc, s);
 	out_json_add_notes(doc, notes);
@@ -598,6 +629,85 @@ static int print_strag_hosts(FILE *f, const struct an_strag_result *s, const str
 	return ret;
 }
 
+/*
+ * With --steps: a row per step of each device (its Steps line): time,
+ * busy and its split, idle, and on TPU FLOP/s and FLOPs utilisation.
+ */
+static int print_steps(FILE *f, enum out_mode mode, const struct an_ov_result *r, const struct out_style *st)
+{
+	static const char *const names[] = {"START", "TIME", "BUSY", "COMPUTE", "COLL EXPOSED", "MEMCPY EXPOSED",
+					    "IDLE"};
+	static const unsigned char right[] = {0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
+	static const char *const hm[] = {"device", "input", "step", "index", "start_ns", "duration_ns", "busy_ns",
+					 "compute_ns", "collective_exposed_ns", "memcpy_exposed_ns", "idle_ns",
+					 "flops", "flops_per_s", "flops_utilization"};
+	char hd[7][40];
+	const char *h[] = {"DEVICE", "STEP", hd[0], hd[1], hd[2], hd[3], hd[4], hd[5], hd[6], "TFLOP/S", "FLOPS UTIL"};
+	struct out_tcol col;
+	struct out_table t;
+	size_t i, k;
+	int machine = mode == OUT_CSV || mode == OUT_TSV, ret;
+
+	if (!machine && !r->nsteps)
+		return fprintf(f, "\nno steps: no device plane has a 'Steps' line with work in it\n") < 0 ? -1 : 0;
+	out_tcol_init(&col, st ? st->unit : 0);
+	for (i = 0; i < r->nsteps; i++)
+		out_tcol_add(&col, (double)r->steps[i].dur_ps);
+	out_tcol_headers(&col, hd[0], sizeof(hd[0]), names, 7);
+	if (machine)
+		out_table_init(&t, sizeof(hm) / sizeof(hm[0]), hm, NULL);
+	else
+		out_table_init(&t, sizeof(h) / sizeof(h[0]), h, right);
+	for (i = 0; i < r->nsteps; i++) {
+		const struct an_ov_step *s = &r->steps[i];
+		const double v[] = {(double)s->start_ps, (double)s->dur_ps, (double)s->busy_ps, (double)s->compute_ps,
+				    (double)s->coll_exposed_ps, (double)s->memcpy_exposed_ps,
+				    (double)an_ov_step_idle(s)};
+		double fps = an_ov_step_flops_per_s(s), u = an_ov_step_util(s);
+		char b[32];
+
+		out_table_add(&t, "%s", s->device ? s->device : "");
+		if (machine) {
+			out_table_add(&t, "%s", s->input ? s->input : "");
+			out_table_add(&t, "%s", s->name);
+			out_table_add(&t, "%zu", s->index);
+			for (k = 0; k < 7; k++)
+				out_table_add(&t, "%.3f", v[k] / 1000.0);
+			if (fps >= 0)
+				out_table_add(&t, "%llu", (unsigned long long)s->flops);
+			else
+				out_table_add(&t, "%s", "");
+			if (fps >= 0)
+				out_table_add(&t, "%.6g", fps);
+			else
+				out_table_add(&t, "%s", "");
+			if (u >= 0)
+				out_table_add(&t, "%.6f", u);
+			else
+				out_table_add(&t, "%s", "");
+			continue;
+		}
+		out_table_add(&t, "%s", s->name);
+		for (k = 0; k < 7; k++)
+			out_table_add_time(&t, &col, v[k]);
+		if (fps >= 0)
+			out_table_add(&t, "%.3f", fps / 1e12);
+		else
+			out_table_add(&t, "-");
+		fmt_share(b, sizeof(b), u);
+		out_table_add(&t, "%s", b);
+	}
+	if (!machine)
+		fputc('\n', f);
+	ret = out_table_print(&t, f, machine ? mode : OUT_TABLE, st);
+	out_table_release(&t);
+	if (!ret && !machine)
+		fprintf(f, "%zu step%s of the devices' 'Steps' lines; BUSY = COMPUTE + COLL EXPOSED + MEMCPY EXPOSED "
+			   "within each step; TFLOP/S and FLOPS UTIL from its leaf ops' flops (TPU)\n",
+			r->nsteps, r->nsteps == 1 ? "" : "s");
+	return ret;
+}
+
 int out_overview(FILE *f, enum out_mode mode, const struct an_ov_result *r, const struct xp_notes *notes,
 		 const struct out_style *st)
 {
@@ -607,8 +717,11 @@ int out_overview(FILE *f, enum out_mode mode, const struct an_ov_result *r, cons
 	if (mode == OUT_JSON)
 		return print_json(f, r, s, notes);
 	if (mode == OUT_CSV || mode == OUT_TSV)
-		return s ? print_strag(f, mode, s, st) : print_machine(f, mode, r);
+		return s ? print_strag(f, mode, s, st) : r->want_steps ? print_steps(f, mode, r, st)
+		       : print_machine(f, mode, r);
 	ret = print_text(f, r, st);
+	if (!ret && r->want_steps)
+		ret = print_steps(f, mode, r, st);
 	if (!ret && s)
 		ret = print_strag(f, mode, s, st);
 	if (!ret && s)

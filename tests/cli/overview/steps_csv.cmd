@@ -1,0 +1,1 @@
+xplane-stat overview --steps --csv $SYNTH/overview.xplane.pb $SYNTH/steps_tpu.xplane.pb
