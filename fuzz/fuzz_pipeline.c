@@ -728,7 +728,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 
 	/* overview: the input pooled twice (devices by host and name), with its stragglers or not */
 	{
-		struct an_ov_opts oo = {.stragglers = (h & 4) != 0};
+		struct an_ov_opts oo = {.stragglers = (h & 4) != 0, .steps = (h & 8) != 0};
 		struct an_ov_result orr;
 		size_t added;
 
@@ -749,6 +749,22 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 				    (od->peak_src && !(od->peak_flops > 0))) {
 					fprintf(stderr, "overview: '%s': work %lld ps, flops %lld ps, model %lld ps\n", od->name,
 						(long long)od->work_ps, (long long)od->flops_ps, (long long)od->model_ps);
+					abort();
+				}
+			}
+			/* steps: busy = compute + exposed parts, within the step; leaves' flops time within theirs */
+			for (m = 0; m < orr.nsteps; m++) {
+				const struct an_ov_step *sp = &orr.steps[m];
+
+				if (!sp->device || sp->busy_ps < 0 || sp->busy_ps > sp->dur_ps || sp->compute_ps < 0 ||
+				    sp->coll_exposed_ps < 0 || sp->memcpy_exposed_ps < 0 ||
+				    (sp->busy_ps < INT64_MAX &&
+				     sp->compute_ps + sp->coll_exposed_ps + sp->memcpy_exposed_ps != sp->busy_ps) ||
+				    sp->flops_ps < 0 || sp->flops_ps > sp->leaf_ps || (!sp->tpu && sp->leaf_ps) ||
+				    (m && orr.steps[m - 1].dev_ > sp->dev_)) {
+					fprintf(stderr, "overview: step %zu: %lld ps, busy %lld = %lld + %lld + %lld\n", m,
+						(long long)sp->dur_ps, (long long)sp->busy_ps, (long long)sp->compute_ps,
+						(long long)sp->coll_exposed_ps, (long long)sp->memcpy_exposed_ps);
 					abort();
 				}
 			}

@@ -822,6 +822,26 @@ struct xps_overview_opts {
 	const char *device;		/* as in xps_functions_opts; NULL: every device plane */
 	int stragglers;			/* also which device the others wait for (xps_overview.stragglers) */
 	int run_by;			/* stragglers: how traces form runs of hosts, an XPS_RUN_BY_* */
+	int steps;			/* also each device's steps (xps_overview.steps), as `overview --steps` */
+};
+
+/*
+ * A step of a device: an event of its plane's "Steps" line, and the
+ * device's work within it (busy = compute + collective_exposed +
+ * memcpy_exposed; idle the rest of its duration); on TPU the FLOPs of its
+ * leaf ops (those with no op nested in them) that start in it.
+ */
+struct xps_overview_step {
+	const char *device;		/* as xps_overview_device.name */
+	const char *input;		/* the trace's path */
+	const char *name;		/* the step event's name */
+	uint64_t index;			/* its place on its line, from 0 */
+	double start_ns;		/* from the first event of the device's span in its trace */
+	double duration_ns, busy_ns, compute_ns, collective_exposed_ns, memcpy_exposed_ns, idle_ns;
+	uint64_t flops;
+	int has_flops;			/* TPU, with some leaf op carrying flops: flops and the rates below known */
+	double flops_per_s, flops_utilization;	/* NAN: not known */
+	double flops_of;		/* the share of its leaf ops' time whose flops are counted; NAN: none */
 };
 
 /* A distribution of times; count 0: none (the others 0). */
@@ -908,6 +928,8 @@ struct xps_overview {
 	size_t ndevices;
 	struct xps_dist host_steps;	/* the host's step markers */
 	const struct xps_stragglers *stragglers;	/* with opts->stragglers, else NULL */
+	const struct xps_overview_step *steps;	/* with opts->steps: by device (in devices' order), trace and time */
+	size_t nsteps;
 	const char *const *warnings;	/* what the command warns of for these traces (see Warnings) */
 	size_t nwarnings;
 };

@@ -516,6 +516,15 @@ STRAGGLER_CASES = [
 ]
 
 
+def test_overview_steps_tpu():
+    """Steps on TPU (tests/synth/EXPECTED.md 18a), worked by hand."""
+    doc = xplane_stat.overview(os.path.join(SYNTH, "steps_tpu.xplane.pb"), steps=True)
+    assert [(s["busy_ns"], s["compute_ns"], s["collective_exposed_ns"], s["memcpy_exposed_ns"], s["idle_ns"])
+            for s in doc["steps"]] == [(13000, 10000, 0, 3000, 7000), (20000, 10000, 10000, 0, 0)]
+    assert [s["flops"] for s in doc["steps"]] == [400000000, 2100000000]
+    assert [s["flops_utilization"] for s in doc["steps"]] == pytest.approx([0.1, 0.525], rel=1e-12)
+
+
 @pytest.mark.parametrize("paths,opts,args", STRAGGLER_CASES,
                          ids=["-".join(os.path.basename(p) for p in c[0]) + "".join(c[2]) for c in STRAGGLER_CASES])
 def test_overview_stragglers_like_json(paths, opts, args):
@@ -532,13 +541,16 @@ def test_overview_stragglers_like_json(paths, opts, args):
 OVERVIEW_CASES = [(p, []) for p in REAL_TRACES] + [
     (os.path.join(SYNTH, "sessions", "base", "run_0"), []),
     (os.path.join(REAL, "tpu_v6e_inference.xplane.pb"), ["--device", "TPU:1"]),
+    (os.path.join(REAL, "v100_tf_bert.xplane.pb"), ["--steps"]),
+    (os.path.join(SYNTH, "steps_tpu.xplane.pb"), ["--steps"]),
+    (os.path.join(SYNTH, "overview.xplane.pb"), ["--steps"]),
 ]
 
 
 @pytest.mark.parametrize("path,args", OVERVIEW_CASES, ids=[os.path.basename(p) + "".join(a) for p, a in OVERVIEW_CASES])
 def test_overview_like_json(path, args):
     rc, doc, err = command("overview", "--json", *args, path)
-    opts = {"device": args[1]} if args else {}
+    opts = {"device": args[1]} if args[:1] == ["--device"] else {"steps": True} if args else {}
     if rc == 4:
         with pytest.raises(xplane_stat.NothingFound):
             xplane_stat.overview(path, **opts)

@@ -681,7 +681,7 @@ def _stragglers(s):
             "slowest_host": _dec(s.slowest_host)}
 
 
-def overview(paths, *, device=None, stragglers=False, run_by="auto", threads=0):
+def overview(paths, *, device=None, stragglers=False, run_by="auto", steps=False, threads=0):
     """The device timeline per device, as `xplane-stat overview --json` gives
     it (its document, its warnings under "warnings"): "devices" (name, host,
     plane, work, span_ns, busy_ns, idle_ns, duty_cycle, compute_ns,
@@ -690,11 +690,15 @@ def overview(paths, *, device=None, stragglers=False, run_by="auto", threads=0):
     launch_latency) and "host_steps"; with stragglers=True, as
     `--stragglers`, "stragglers" too: which device the others wait for, and
     which host of a run of several (run_by "auto", "dir" or "file", as
-    --run-by). Raises NothingFound without a device plane with events, as
-    the command exits 4."""
+    --run-by); with steps=True, as `--steps`, "steps": each step of each
+    device's Steps line (device, input, name, index, start_ns, duration_ns,
+    busy_ns and its split, idle_ns, and on TPU flops, flops_per_s,
+    flops_utilization, flops_of). Raises NothingFound without a device plane
+    with events, as the command exits 4."""
     if run_by not in _RUN_BY:
         raise UsageError(f"run_by: {run_by!r} is not one of {', '.join(_RUN_BY)}")
-    opts = _lib._OverviewOpts(_enc(device, "device"), 1 if stragglers else 0, _RUN_BY.index(run_by))
+    opts = _lib._OverviewOpts(_enc(device, "device"), 1 if stragglers else 0, _RUN_BY.index(run_by),
+                              1 if steps else 0)
     with _computed("overview", _lib._Overview, paths, opts, threads) as o:
         devices = []
         for i in range(o.ndevices):
@@ -723,6 +727,15 @@ def overview(paths, *, device=None, stragglers=False, run_by="auto", threads=0):
                             "launch_latency": lat})
         doc = {"schema_version": 1, "command": "overview", "devices": devices,
                "host_steps": _dist(o.host_steps, False), "warnings": _warnings(o)}
+        if steps:
+            doc["steps"] = [{"device": _dec(x.device), "input": _dec(x.input), "name": _dec(x.name),
+                             **_fields(x, "index start_ns duration_ns busy_ns compute_ns collective_exposed_ns "
+                                          "memcpy_exposed_ns idle_ns"),
+                             "flops": _int_or_none(x.has_flops, x.flops),
+                             "flops_per_s": _num_or_none(x.flops_per_s),
+                             "flops_utilization": _num_or_none(x.flops_utilization),
+                             "flops_of": _num_or_none(x.flops_of)}
+                            for x in (o.steps[i] for i in range(o.nsteps))]
         if stragglers:
             doc["stragglers"] = _stragglers(o.stragglers.contents)
     if not devices:

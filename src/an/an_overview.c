@@ -770,7 +770,8 @@ static int add_plane(struct an_ov_result *r, const char *host, const struct xp_p
 	}
 	if (r->nsteps > first_step + 1)
 		qsort(r->steps + first_step, r->nsteps - first_step, sizeof(*r->steps), cmp_step_start);
-	step_flops(r->steps + first_step, r->nsteps - first_step, fv, nfv);
+	if (r->nsteps > first_step)	/* steps is NULL while there are none */
+		step_flops(r->steps + first_step, r->nsteps - first_step, fv, nfv);
 	for (k = first_step; k < r->nsteps; k++) {	/* from the span's start */
 		r->steps[k].start_ps = first <= last ? xp_sat_sub(r->steps[k].start_ps, first) : 0;
 		r->steps[k].seq_ = k;

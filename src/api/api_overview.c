@@ -19,7 +19,30 @@ struct ov_holder {
 	struct xps_stragglers strag;
 	struct xps_straggler_device *strag_devices;
 	struct xps_straggler_host *strag_hosts;
+	struct xps_overview_step *steps;
 };
+
+static void fill_step(struct xps_overview_step *x, const struct an_ov_step *s)
+{
+	double fs = an_ov_step_flops_per_s(s);
+
+	x->device = s->device;
+	x->input = s->input;
+	x->name = s->name;
+	x->index = s->index;
+	x->start_ns = api_ns((double)s->start_ps);
+	x->duration_ns = api_ns((double)s->dur_ps);
+	x->busy_ns = api_ns((double)s->busy_ps);
+	x->compute_ns = api_ns((double)s->compute_ps);
+	x->collective_exposed_ns = api_ns((double)s->coll_exposed_ps);
+	x->memcpy_exposed_ns = api_ns((double)s->memcpy_exposed_ps);
+	x->idle_ns = api_ns((double)an_ov_step_idle(s));
+	x->has_flops = fs >= 0;
+	x->flops = x->has_flops ? s->flops : 0;
+	x->flops_per_s = api_known(fs);
+	x->flops_utilization = api_known(an_ov_step_util(s));
+	x->flops_of = s->tpu && s->leaf_ps > 0 ? (double)s->flops_ps / (double)s->leaf_ps : NAN;
+}
 
 static double per_group(double sum_ps, size_t groups)
 {
@@ -142,6 +165,7 @@ int xps_overview_compute(xps_trace *const *traces, size_t ntraces, const struct 
 		goto out;
 	oo.stragglers = opts && opts->stragglers;
 	oo.run_by = opts ? opts->run_by : XPS_RUN_BY_AUTO;
+	oo.steps = opts && opts->steps;
 	an_ov_init_opts(&h->res, &oo);
 	for (i = 0; i < ntraces && !ret; i++) {
 		struct xp_trace *t = traces[i]->t;
@@ -174,6 +198,12 @@ int xps_overview_compute(xps_trace *const *traces, size_t ntraces, const struct 
 	h->pub.host_steps = dist(&h->res.host_steps);
 	if (oo.stragglers && (ret = fill_strag(h, &err)))
 		goto out;
+	if ((ret = API_CALLOC(h->steps, h->res.nsteps + 1, &err)))
+		goto out;
+	for (i = 0; i < h->res.nsteps; i++)
+		fill_step(&h->steps[i], &h->res.steps[i]);
+	h->pub.steps = h->steps;
+	h->pub.nsteps = h->res.nsteps;
 	h->pub.warnings = (const char *const *)h->notes.msgs;
 	h->pub.nwarnings = h->notes.n;
 	*out = &h->pub;
@@ -194,5 +224,6 @@ void xps_overview_free(struct xps_overview *o)
 	free(h->strag_devices);
 	free(h->strag_hosts);
 	free(h->devices);
+	free(h->steps);
 	free(h);
 }

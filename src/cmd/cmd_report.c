@@ -306,6 +306,7 @@ int cmd_report(int argc, char **argv)
 	an_fn_init(&fr, &fo);
 	an_at_init(&ar, &ao);
 	an_ov_init(&ov);
+	ov.want_steps = 1;	/* the devices' steps, where they have a Steps line */
 	ov.strag.run_by = c.run_by;	/* the stragglers' hosts grouped into runs as the rest of the report groups them */
 	an_kern_init(&kr, &ko);
 	an_ops_init(&pr, &po);

@@ -235,6 +235,47 @@ static void utilization(FILE *f, const struct an_ov_result *ov)
 	      "of the work's time whose FLOPs are counted: under 100% the rates are lower bounds.</p>\n", f);
 }
 
+/* The devices' steps (an_ov_step), the first REPORT_STEPS, where some device has a Steps line. */
+#define REPORT_STEPS 200
+static void steps(FILE *f, const struct an_ov_result *ov)
+{
+	size_t i, n = ov->nsteps < REPORT_STEPS ? ov->nsteps : REPORT_STEPS;
+
+	if (!ov->nsteps)
+		return;
+	fputs("<h3>Steps</h3>\n<table>\n<tr><th>device</th><th>step</th><th>time</th><th>busy</th><th>compute</th>"
+	      "<th>exposed collectives</th><th>exposed memcpy</th><th>idle</th><th>TFLOP/s</th>"
+	      "<th>FLOPs utilization</th></tr>\n", f);
+	for (i = 0; i < n; i++) {
+		const struct an_ov_step *s = &ov->steps[i];
+		double fs = an_ov_step_flops_per_s(s);
+
+		fputs("<tr><td class=\"name\">", f);
+		out_html_text(f, s->device ? s->device : "");
+		fputs("</td><td class=\"name\">", f);
+		out_html_text(f, s->name);
+		fputs("</td>", f);
+		time_cell(f, (double)s->dur_ps);
+		time_cell(f, (double)s->busy_ps);
+		time_cell(f, (double)s->compute_ps);
+		time_cell(f, (double)s->coll_exposed_ps);
+		time_cell(f, (double)s->memcpy_exposed_ps);
+		time_cell(f, (double)an_ov_step_idle(s));
+		if (fs >= 0)
+			fprintf(f, "<td class=\"num\">%.3f</td>", fs / 1e12);
+		else
+			fputs("<td class=\"num\">-</td>", f);
+		share_cell(f, an_ov_step_util(s));
+		fputs("</tr>\n", f);
+	}
+	fputs("</table>\n<p class=\"note\">Each step of a device's Steps line and its work within it; "
+	      "TFLOP/s and utilization from its leaf ops' flops (TPU).", f);
+	if (n < ov->nsteps)
+		fprintf(f, " The first %zu of %zu steps are shown ('xplane-stat overview --steps' lists them all).", n,
+			ov->nsteps);
+	fputs("</p>\n", f);
+}
+
 static void overview(FILE *f, const struct an_ov_result *ov)
 {
 	size_t i;
@@ -280,6 +321,7 @@ static void overview(FILE *f, const struct an_ov_result *ov)
 			   "fill=\"%s\"/></svg> %s</span>", cat_colours[i], cat_names[i]);
 	fputs("</p>\n", f);
 	utilization(f, ov);
+	steps(f, ov);
 	fputs("</section>\n", f);
 }
 
