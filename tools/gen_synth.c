@@ -1630,7 +1630,8 @@ static void synth_util_edges(const char *dir)
  * a, b with no gap: the runs rule would see one call), each call's kernels
  * under a root of their own; then a kernel whose id climbs a cycle, one
  * whose id the tree gives two parents (the first counts), one whose id the
- * tree does not hold. Answers in tests/synth/EXPECTED.md section 24.
+ * tree does not hold, one whose id is a root, and a kernel of jit_g under
+ * one of jit_f's roots. Answers in tests/synth/EXPECTED.md section 24.
  */
 static void synth_scope_ranges(const char *dir)
 {
@@ -1638,11 +1639,14 @@ static void synth_scope_ranges(const char *dir)
 		{100, 1}, {101, 1}, {200, 2}, {201, 2}, {300, 301}, {301, 300}, {400, 4}, {400, 5},
 	};
 	static const struct {
-		const char *name;
-		int64_t scope, start_us, dur_us;	/* scope -1: none */
+		const char *name, *module;
+		int64_t scope, start_us, dur_us;
 	} k[] = {
-		{"a", 100, 0, 10}, {"b", 101, 10, 10}, {"a", 200, 20, 10}, {"b", 201, 30, 10},
-		{"a", 300, 50, 5}, {"a", 400, 60, 10}, {"b", 999, 70, 3},
+		{"a", "jit_f", 100, 0, 10}, {"b", "jit_f", 101, 10, 10}, {"a", "jit_f", 200, 20, 10},
+		{"b", "jit_f", 201, 30, 10}, {"a", "jit_f", 300, 50, 5}, {"a", "jit_f", 400, 60, 10},
+		{"b", "jit_f", 999, 70, 3},
+		{"c", "jit_f", 1, 80, 2},	/* the root itself */
+		{"g", "jit_g", 201, 90, 1},	/* another function under jit_f's root 2 */
 	};
 	XSpace *sp = gen_space_new(NULL);
 	struct gen_plane g = gen_plane_add(sp, 1, "/device:GPU:0", 1000);
@@ -1658,7 +1662,7 @@ static void synth_scope_ranges(const char *dir)
 		x->int64_value = edge[i][1];
 	}
 	for (i = 0; i < sizeof(k) / sizeof(k[0]); i++) {
-		ev = kernel(&g, st, k[i].name, "jit_f", 7, US(k[i].start_us), US(k[i].dur_us));
+		ev = kernel(&g, st, k[i].name, k[i].module, 7, US(k[i].start_us), US(k[i].dur_us));
 		gen_ev_i64(&g, ev, "scope_range_id", k[i].scope);
 		gen_ev_i64(&g, ev, "correlation_id", (int64_t)i + 1);
 	}

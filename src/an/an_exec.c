@@ -83,6 +83,19 @@ int an_scope_tree_build(const struct xp_plane *p, struct an_scope_tree *t)
 		else
 			t->e[t->n++] = t->e[i];
 	}
+	if (!(t->parents = malloc((t->n + 1) * sizeof(*t->parents)))) {
+		an_scope_tree_release(t);
+		return XP_ERR_NOMEM;
+	}
+	for (i = 0; i < t->n; i++)
+		t->parents[i] = t->e[i].parent;
+	if (t->n > 1 && xp_sort_by_u64(t->parents, t->n, sizeof(*t->parents), 0)) {
+		an_scope_tree_release(t);
+		return XP_ERR_NOMEM;
+	}
+	for (i = 0; i < t->n; i++)
+		if (!t->nparents || t->parents[t->nparents - 1] != t->parents[i])
+			t->parents[t->nparents++] = t->parents[i];
 	return 0;
 }
 
@@ -97,11 +110,17 @@ static const struct an_scope_edge *scope_edge(const struct an_scope_tree *t, uin
 int an_scope_tree_root(const struct an_scope_tree *t, uint64_t id, uint64_t *root)
 {
 	const struct an_scope_edge *e = scope_edge(t, id), *up;
+	size_t k;
 	int depth;
 
-	if (!e)
-		return 0;
-	for (depth = 0; depth < AN_SCOPE_MAX_DEPTH; depth++) {
+	if (!e) {	/* a root itself, when some scope names it as its parent */
+		k = xp_lower_bound_u64(t->parents, t->nparents, sizeof(*t->parents), 0, id);
+		if (k == t->nparents || t->parents[k] != id)
+			return 0;
+		*root = id;
+		return 1;
+	}
+	for (depth = 0; depth < AN_SCOPE_RANGE_MAX_CLIMB; depth++) {
 		if (e->parent == e->id) {	/* its own parent: a root */
 			*root = e->id;
 			return 1;
@@ -118,6 +137,7 @@ int an_scope_tree_root(const struct an_scope_tree *t, uint64_t id, uint64_t *roo
 void an_scope_tree_release(struct an_scope_tree *t)
 {
 	free(t->e);
+	free(t->parents);
 	memset(t, 0, sizeof(*t));
 }
 
@@ -720,6 +740,7 @@ static int scan_plane(struct plane_ctx *c)
 			if (scoped && by_root[rk] >= 0)
 				xi = (size_t)by_root[rk];
 			dev->scope_events += scoped;
+			dev->scope_shared_root += !scoped;
 		}
 		if (module_line < 0 && !scoped) {
 			const struct xp_stat *cs = xp_event_stat(p, e, XP_K_CORRELATION_ID);

@@ -97,8 +97,13 @@ struct an_device {
 	 * back); runs left whole although their names repeat (no such gap).
 	 */
 	size_t runs_execs, runs_split, runs_repeating;
-	/* Function events grouped by the root of their scope_range_id (an_scope_tree); those whose id had none there */
-	size_t scope_events, scope_no_root;
+	/*
+	 * Function events grouped by the root of their scope_range_id
+	 * (an_scope_tree); device events whose id had none there; function
+	 * events whose root another function's events had taken (grouped by
+	 * the other rules)
+	 */
+	size_t scope_events, scope_no_root, scope_shared_root;
 };
 
 enum an_link {
@@ -171,16 +176,18 @@ struct an_scope_edge {
 struct an_scope_tree {
 	struct an_scope_edge *e;	/* sorted by id, each id once (its first edge) */
 	size_t n;
+	uint64_t *parents;		/* the parents named, sorted, each once: an id only here is a root */
+	size_t nparents;
 	size_t repeated;		/* edges of an id seen before: left out */
 };
 #define AN_SCOPE_TREE_PLANE "/host:__ScopeRangeCallStack__"
-#define AN_SCOPE_MAX_DEPTH 64
+#define AN_SCOPE_RANGE_MAX_CLIMB 64
 /* The tree of plane p (its stats; none is an empty tree). 0, or XP_ERR_NOMEM. */
 int an_scope_tree_build(const struct xp_plane *p, struct an_scope_tree *t);
 /*
- * The root above id: 1 and *root, or 0 when id is not in the tree (it
- * names no thunk's scope) or no root lies within AN_SCOPE_MAX_DEPTH
- * steps (a cycle).
+ * The root above id (id itself when it is a parent with none above it): 1
+ * and *root, or 0 when id is not in the tree or no root lies within
+ * AN_SCOPE_RANGE_MAX_CLIMB steps (a cycle).
  */
 int an_scope_tree_root(const struct an_scope_tree *t, uint64_t id, uint64_t *root);
 void an_scope_tree_release(struct an_scope_tree *t);

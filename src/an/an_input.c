@@ -223,6 +223,10 @@ int an_exec_notes(struct xp_notes *n, const char *path, const struct an_exec_lis
 					  "which the scope tree (%s) leads to no root (an id it does not hold, or "
 					  "parents in a cycle): grouped by the other rules", path, d->name, k,
 					  k == 1 ? "" : "s", k == 1 ? "ies" : "y", AN_SCOPE_TREE_PLANE);
+		if ((k = d->scope_shared_root))
+			r |= xp_notes_add(n, "'%s': plane '%s': %zu device event%s of one function lead%s to a scope "
+					  "root another function's events lead to: grouped by the other rules", path,
+					  d->name, k, k == 1 ? "" : "s", k == 1 ? "s" : "");
 		if ((k = d->runs_repeating))
 			r |= xp_notes_add(n, "'%s': plane '%s': %zu run%s of one function's events repeat%s the "
 					  "same kernels, but no gap inside them is more than twice as long as the "

@@ -199,6 +199,7 @@ const struct an_summary_dev_field an_summary_dev_fields[] = {
 	DEV_SIZE(runs_repeating),
 	DEV_SIZE(scope_events),
 	DEV_SIZE(scope_no_root),
+	DEV_SIZE(scope_shared_root),
 	DEV_SIZE(repeats),
 };
 const size_t an_summary_ndev_fields = sizeof(an_summary_dev_fields) / sizeof(an_summary_dev_fields[0]);

@@ -640,13 +640,16 @@ static int print_steps(FILE *f, enum out_mode mode, const struct an_ov_result *r
 	static const unsigned char right[] = {0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
 	static const char *const hm[] = {"device", "input", "step", "index", "start_ns", "duration_ns", "busy_ns",
 					 "compute_ns", "collective_exposed_ns", "memcpy_exposed_ns", "idle_ns",
-					 "flops", "flops_per_s", "flops_utilization"};
+					 "flops", "flops_per_s", "flops_utilization", "flops_of"};
+	static const unsigned char right_in[] = {0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
 	char hd[7][40];
 	const char *h[] = {"DEVICE", "STEP", hd[0], hd[1], hd[2], hd[3], hd[4], hd[5], hd[6], "TFLOP/S", "FLOPS UTIL"};
+	const char *hi[] = {"DEVICE", "INPUT", "STEP", hd[0], hd[1], hd[2], hd[3], hd[4], hd[5], hd[6], "TFLOP/S",
+			    "FLOPS UTIL"};
 	struct out_tcol col;
 	struct out_table t;
 	size_t i, k;
-	int machine = mode == OUT_CSV || mode == OUT_TSV, ret;
+	int machine = mode == OUT_CSV || mode == OUT_TSV, inputs = 0, ret;
 
 	if (!machine && !r->nsteps)
 		return fprintf(f, "\nno steps: no device plane has a 'Steps' line with work in it\n") < 0 ? -1 : 0;
@@ -654,8 +657,13 @@ static int print_steps(FILE *f, enum out_mode mode, const struct an_ov_result *r
 	for (i = 0; i < r->nsteps; i++)
 		out_tcol_add(&col, (double)r->steps[i].dur_ps);
 	out_tcol_headers(&col, hd[0], sizeof(hd[0]), names, 7);
+	for (i = 1; i < r->nsteps && !inputs; i++)	/* steps of several inputs: say which */
+		inputs = (r->steps[i].input != NULL) != (r->steps[0].input != NULL) ||
+			 (r->steps[i].input && strcmp(r->steps[i].input, r->steps[0].input));
 	if (machine)
 		out_table_init(&t, sizeof(hm) / sizeof(hm[0]), hm, NULL);
+	else if (inputs)
+		out_table_init(&t, sizeof(hi) / sizeof(hi[0]), hi, right_in);
 	else
 		out_table_init(&t, sizeof(h) / sizeof(h[0]), h, right);
 	for (i = 0; i < r->nsteps; i++) {
@@ -685,8 +693,14 @@ static int print_steps(FILE *f, enum out_mode mode, const struct an_ov_result *r
 				out_table_add(&t, "%.6f", u);
 			else
 				out_table_add(&t, "%s", "");
+			if (s->tpu && s->leaf_ps > 0)
+				out_table_add(&t, "%.6f", (double)s->flops_ps / (double)s->leaf_ps);
+			else
+				out_table_add(&t, "%s", "");
 			continue;
 		}
+		if (inputs)
+			out_table_add(&t, "%s", s->input ? s->input : "");
 		out_table_add(&t, "%s", s->name);
 		for (k = 0; k < 7; k++)
 			out_table_add_time(&t, &col, v[k]);
