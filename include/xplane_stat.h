@@ -828,7 +828,7 @@ struct xps_overview_opts {
 /*
  * A step of a device: an event of its plane's "Steps" line, and the
  * device's work within it (busy = compute + collective_exposed +
- * memcpy_exposed; idle the rest of its duration); on TPU the FLOPs of its
+ * memcpy_exposed; duration = busy + host_wait + idle); on TPU the FLOPs of its
  * leaf ops (those with no op nested in them) that start in it.
  */
 struct xps_overview_step {
@@ -837,7 +837,9 @@ struct xps_overview_step {
 	const char *name;		/* the step event's name */
 	uint64_t index;			/* its place on its line, from 0 */
 	double start_ns;		/* from the first event of the device's span in its trace */
-	double duration_ns, busy_ns, compute_ns, collective_exposed_ns, memcpy_exposed_ns, idle_ns;
+	double duration_ns, busy_ns, compute_ns, collective_exposed_ns, memcpy_exposed_ns;
+	double host_wait_ns;		/* idle while the host is inside a step (its step_num markers) */
+	double idle_ns;			/* the rest: duration less busy and host wait */
 	uint64_t flops;
 	int has_flops;			/* TPU, with some leaf op carrying flops: flops and the rates below known */
 	double flops_per_s, flops_utilization;	/* NAN: not known */
@@ -926,7 +928,8 @@ struct xps_stragglers {
 struct xps_overview {
 	const struct xps_overview_device *devices;	/* by name, numbers as numbers (GPU:2 before GPU:10) */
 	size_t ndevices;
-	struct xps_dist host_steps;	/* the host's step markers */
+	struct xps_dist host_steps;	/* the host's step markers, where some device work overlaps them */
+	struct xps_dist host_only_steps;	/* the host's step markers no device work overlaps (kept apart, as XProf) */
 	const struct xps_stragglers *stragglers;	/* with opts->stragglers, else NULL */
 	const struct xps_overview_step *steps;	/* with opts->steps: by device (in devices' order), trace and time */
 	size_t nsteps;

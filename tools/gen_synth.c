@@ -1703,6 +1703,35 @@ static void synth_steps_tpu(const char *dir)
 	gen_space_write(sp, dir, "steps_tpu.xplane.pb");
 }
 
+/*
+ * Scenario 18b (host steps): GPU:0 runs one kernel [0,10] us and has a
+ * Steps line [0,15]; the host (same base) marks steps 1 [0,12], 2 [20,30]
+ * and 3 [40,45] with step_num. steps_host_only.xplane.pb: the host plane
+ * alone. Answers in tests/synth/EXPECTED.md section 18b.
+ */
+static void synth_steps_host(const char *dir)
+{
+	static const int64_t hs[][3] = {{1, 0, 12}, {2, 20, 10}, {3, 40, 5}};
+	size_t i, only;
+
+	for (only = 0; only < 2; only++) {
+		XSpace *sp = gen_space_new(NULL);
+		struct gen_plane g, h;
+		XLine *hl;
+
+		if (!only) {
+			g = gen_plane_add(sp, 1, "/device:GPU:0", 1000);
+			gen_ev_add(&g, gen_line_add(&g, 1, "Stream #1(Compute)", 1000), "fusion_a", US(0), US(10));
+			gen_ev_add(&g, gen_line_add(&g, 2, "Steps", 1000), "1", US(0), US(15));
+		}
+		h = gen_plane_add(sp, 2, "/host:CPU", 1000);
+		hl = gen_line_add(&h, 1, "python", 1000);
+		for (i = 0; i < sizeof(hs) / sizeof(hs[0]); i++)
+			gen_ev_i64(&h, gen_ev_add(&h, hl, "train", US(hs[i][1]), US(hs[i][2])), "step_num", hs[i][0]);
+		gen_space_write(sp, dir, only ? "steps_host_only.xplane.pb" : "steps_host.xplane.pb");
+	}
+}
+
 static void synth_ops_framework(const char *dir);
 
 /*
@@ -2525,6 +2554,7 @@ static const struct gen_scenario scenarios[] = {
 	{"report_hostile", synth_report_hostile},
 	{"scope_ranges", synth_scope_ranges},
 	{"steps_tpu", synth_steps_tpu},
+	{"steps_host", synth_steps_host},
 };
 
 int main(int argc, char **argv)

@@ -544,6 +544,8 @@ OVERVIEW_CASES = [(p, []) for p in REAL_TRACES] + [
     (os.path.join(REAL, "v100_tf_bert.xplane.pb"), ["--steps"]),
     (os.path.join(SYNTH, "steps_tpu.xplane.pb"), ["--steps"]),
     (os.path.join(SYNTH, "overview.xplane.pb"), ["--steps"]),
+    (os.path.join(SYNTH, "steps_host.xplane.pb"), ["--steps"]),
+    (os.path.join(SYNTH, "steps_host_only.xplane.pb"), []),
 ]
 
 

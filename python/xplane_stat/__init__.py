@@ -726,11 +726,12 @@ def overview(paths, *, device=None, stragglers=False, run_by="auto", steps=False
                                             **_fields(d, "kernel_ns tensor_core_ns")},
                             "launch_latency": lat})
         doc = {"schema_version": 1, "command": "overview", "devices": devices,
-               "host_steps": _dist(o.host_steps, False), "warnings": _warnings(o)}
+               "host_steps": _dist(o.host_steps, False), "host_only_steps": _dist(o.host_only_steps, False),
+               "warnings": _warnings(o)}
         if steps:
             doc["steps"] = [{"device": _dec(x.device), "input": _dec(x.input), "name": _dec(x.name),
                              **_fields(x, "index start_ns duration_ns busy_ns compute_ns collective_exposed_ns "
-                                          "memcpy_exposed_ns idle_ns"),
+                                          "memcpy_exposed_ns host_wait_ns idle_ns"),
                              "flops": _int_or_none(x.has_flops, x.flops),
                              "flops_per_s": _num_or_none(x.flops_per_s),
                              "flops_utilization": _num_or_none(x.flops_utilization),
@@ -738,7 +739,7 @@ def overview(paths, *, device=None, stragglers=False, run_by="auto", steps=False
                             for x in (o.steps[i] for i in range(o.nsteps))]
         if stragglers:
             doc["stragglers"] = _stragglers(o.stragglers.contents)
-    if not devices:
+    if not devices and not doc["host_only_steps"]:  # a host-only profile keeps its steps, as the command does
         raise NothingFound("no device plane with events" + (" matching the device pattern" if device else ""))
     return doc
 

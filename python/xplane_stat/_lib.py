@@ -292,7 +292,7 @@ class _OverviewStep(ctypes.Structure):
     _fields_ = [("device", ctypes.c_char_p), ("input", ctypes.c_char_p), ("name", ctypes.c_char_p),
                 ("index", ctypes.c_uint64)] + [
         (f, ctypes.c_double) for f in ("start_ns", "duration_ns", "busy_ns", "compute_ns", "collective_exposed_ns",
-                                       "memcpy_exposed_ns", "idle_ns")] + [
+                                       "memcpy_exposed_ns", "host_wait_ns", "idle_ns")] + [
         ("flops", ctypes.c_uint64), ("has_flops", ctypes.c_int)] + [
         (f, ctypes.c_double) for f in ("flops_per_s", "flops_utilization", "flops_of")]
 
@@ -341,7 +341,7 @@ class _Stragglers(ctypes.Structure):
 
 class _Overview(ctypes.Structure):
     _fields_ = [("devices", ctypes.POINTER(_OverviewDevice)), ("ndevices", ctypes.c_size_t),
-                ("host_steps", _Dist), ("stragglers", ctypes.POINTER(_Stragglers)),
+                ("host_steps", _Dist), ("host_only_steps", _Dist), ("stragglers", ctypes.POINTER(_Stragglers)),
                 ("steps", ctypes.POINTER(_OverviewStep)), ("nsteps", ctypes.c_size_t)] + _WARNINGS
 
 

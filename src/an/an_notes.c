@@ -410,3 +410,10 @@ int an_at_notes(const struct an_at_result *r, int compat, size_t trim, struct xp
 	ret |= few_runs_note(n, r, trim);
 	return ret ? XP_ERR_NOMEM : 0;
 }
+
+int an_ov_host_only_note(struct xp_notes *n, const char *path, const char *device, size_t host_only)
+{
+	return xp_notes_add(n, "'%s': no device plane with events%s: its %zu host step%s stand%s alone", path,
+			    device ? " matching --device" : "", host_only, host_only == 1 ? "" : "s",
+			    host_only == 1 ? "s" : "") < 0 ? XP_ERR_NOMEM : 0;
+}

@@ -62,5 +62,11 @@ int an_ops_notes(const struct an_ops_result *r, struct xp_notes *n);
 int an_ov_counts(const struct an_ov_result *r, size_t **before);
 int an_ov_input_notes(struct xp_notes *n, const char *path, const struct an_ov_result *r,
 		      const size_t *before, size_t nbefore);
+/*
+ * An input that added no device but steps host_only host-only steps (a
+ * host-only profile): a note that its steps stand alone (device: the
+ * --device pattern, or NULL). 0 or XP_ERR_NOMEM.
+ */
+int an_ov_host_only_note(struct xp_notes *n, const char *path, const char *device, size_t host_only);
 
 #endif

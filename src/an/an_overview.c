@@ -92,6 +92,7 @@ void an_ov_release(struct an_ov_result *r)
 	}
 	free(r->devices);
 	free(r->host_steps.v);
+	free(r->host_only_steps.v);
 	free(r->steps);
 	an_strag_release(&r->strag);
 	xp_arena_release(&r->arena);
@@ -620,8 +621,77 @@ static int step_flops(struct an_ov_step *v, size_t n, struct fev *f, size_t nf)
 	return 0;
 }
 
+/* A trace's host steps: each step_num's first start to last end, absolute ps, by step number. */
+struct hsteps {
+	__int128 (*v)[2];
+	size_t n;
+	__int128 (*u)[2];	/* their union, by start */
+	size_t nu;
+};
+
+static int cmp_i128_start(const void *a, const void *b)
+{
+	const __int128 *x = a, *y = b;
+
+	return (x[0] > y[0]) - (x[0] < y[0]);
+}
+
+/* The union of n intervals v (sorted by start) into u; returns its count. */
+static size_t union_i128(__int128 (*v)[2], size_t n, __int128 (*u)[2])
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < n; i++) {
+		if (k && v[i][0] <= u[k - 1][1]) {
+			if (v[i][1] > u[k - 1][1])
+				u[k - 1][1] = v[i][1];
+			continue;
+		}
+		u[k][0] = v[i][0];
+		u[k][1] = v[i][1];
+		k++;
+	}
+	return k;
+}
+
+/* Device work of a trace, absolute ps (for its host steps). */
+struct dwork {
+	__int128 (*v)[2];
+	size_t n, cap;
+};
+
+/* An absolute time as plane p's, within int64. */
+static int64_t plane_time(const struct xp_plane *p, __int128 abs_ps)
+{
+	__int128 v = abs_ps - (__int128)p->base_ns * 1000;
+
+	return v > INT64_MAX ? INT64_MAX : v < INT64_MIN ? INT64_MIN : (int64_t)v;
+}
+
+/*
+ * The host wait of a step [s, e) of plane p: the time the host is inside a
+ * host step (hs's union) while the device, whose work is the merged all,
+ * is idle.
+ */
+static int64_t host_wait(const struct xp_plane *p, const struct hsteps *hs, const int64_t (*all)[2], size_t nall,
+			 int64_t s, int64_t e)
+{
+	int64_t w = 0;
+	size_t i;
+
+	for (i = 0; hs && i < hs->nu; i++) {
+		int64_t a = plane_time(p, hs->u[i][0]), b = plane_time(p, hs->u[i][1]);
+
+		a = a > s ? a : s;
+		b = b < e ? b : e;
+		if (a < b)
+			w = xp_sat_add(w, (b - a) - len_within(all, nall, a, b));
+	}
+	return w;
+}
+
 static int add_plane(struct an_ov_result *r, const char *host, const struct xp_plane *p, const struct launches *L,
-		     const char *input, size_t *added)
+		     const char *input, const struct hsteps *hs, struct dwork *dw, size_t *added)
 {
 	struct fev *fv = NULL;
 	size_t nfv = 0, first_step = r->nsteps, nstep_line = 0, k;
@@ -767,6 +837,17 @@ static int add_plane(struct an_ov_result *r, const char *host, const struct xp_p
 		st->busy_ps = len_within(all, nall, st->start_ps, xp_sat_add(st->start_ps, st->dur_ps));
 		st->coll_exposed_ps = ck - st->compute_ps;
 		st->memcpy_exposed_ps = st->busy_ps - ck;
+		st->host_wait_ps = host_wait(p, hs, all, nall, st->start_ps, xp_sat_add(st->start_ps, st->dur_ps));
+	}
+	/* the device's work for the host steps, absolute */
+	if (hs && hs->n && nall) {
+		if (dw->n + nall > dw->cap && xp_grow(&dw->v, &dw->cap, dw->n, sizeof(*dw->v), dw->n + nall))
+			goto out;
+		for (k = 0; k < nall; k++) {
+			dw->v[dw->n][0] = (__int128)p->base_ns * 1000 + all[k][0];
+			dw->v[dw->n][1] = (__int128)p->base_ns * 1000 + all[k][1];
+			dw->n++;
+		}
 	}
 	if (r->nsteps > first_step + 1)
 		qsort(r->steps + first_step, r->nsteps - first_step, sizeof(*r->steps), cmp_step_start);
@@ -808,16 +889,21 @@ static int cmp_hstep(const void *a, const void *b)
 	return (x->step > y->step) - (x->step < y->step);
 }
 
-static int add_host_steps(struct an_ov_result *r, const struct xp_trace *t)
+/* The host steps of t into *hs (its union too). 0, or -1 when out of memory. */
+static int host_steps_of(struct an_ov_result *r, const struct xp_trace *t, struct hsteps *hs)
 {
 	size_t pi, i, n = count_host_events_with(t, XP_K_STEP_NUM), k;
 	struct hstep *v;
 	int ret = -1;
 
+	memset(hs, 0, sizeof(*hs));
 	if (!n)
 		return 0;
-	if (!(v = xp_malloc_big(n, sizeof(*v))))
+	if (!(v = xp_malloc_big(n, sizeof(*v))) || !(hs->v = xp_malloc_big(n, sizeof(*hs->v))) ||
+	    !(hs->u = xp_malloc_big(n, sizeof(*hs->u)))) {
+		free(v);
 		return -1;
+	}
 	n = 0;
 	for (pi = 0; pi < t->nplanes; pi++) {
 		const struct xp_plane *p = &t->planes[pi];
@@ -846,13 +932,44 @@ static int add_host_steps(struct an_ov_result *r, const struct xp_trace *t)
 			if (v[k].end > hi)
 				hi = v[k].end;
 		}
-		if (dist_push(&r->host_steps, (double)(hi - lo)))
-			goto out;
+		hs->v[hs->n][0] = lo;
+		hs->v[hs->n][1] = hi;
+		hs->n++;
 	}
+	memcpy(hs->u, hs->v, hs->n * sizeof(*hs->u));
+	qsort(hs->u, hs->n, sizeof(*hs->u), cmp_i128_start);
+	hs->nu = union_i128(hs->u, hs->n, hs->u);
 	ret = 0;
-out:
 	free(v);
 	return ret;
+}
+
+/*
+ * Each host step of the trace into the host steps, or, where no device work
+ * of the trace (dw, the union of its planes' busy intervals, absolute ps,
+ * by start) overlaps it, into the host-only steps (XProf keeps a step only
+ * where the devices ran).
+ */
+static int add_host_steps(struct an_ov_result *r, const struct hsteps *hs, const __int128 (*dw)[2], size_t ndw)
+{
+	size_t i;
+
+	for (i = 0; i < hs->n; i++) {
+		size_t lo = 0, hi = ndw;
+
+		while (lo < hi) {	/* the first device interval ending after the step's start */
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (dw[mid][1] <= hs->v[i][0])
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (dist_push(lo < ndw && dw[lo][0] < hs->v[i][1] ? &r->host_steps : &r->host_only_steps,
+			      (double)(hs->v[i][1] - hs->v[i][0])))
+			return -1;
+	}
+	return 0;
 }
 
 /*
@@ -906,13 +1023,15 @@ int an_ov_add_input(struct an_ov_result *r, struct xp_trace *t, const char *inpu
 		    size_t *added, struct xp_err *err)
 {
 	struct launches L = {0};
+	struct hsteps hs = {0};
+	struct dwork dw = {0};
 	unsigned char *took = calloc(t->nplanes + 1, 1);	/* the planes added */
 	const char *host = t->nhostnames && *t->hostnames[0] ? t->hostnames[0] : NULL;
 	size_t i, j, was;
 	int ret = -1;
 
 	*added = 0;
-	if (!took || collect_launches(t, &L))
+	if (!took || collect_launches(t, &L) || host_steps_of(r, t, &hs))
 		goto out;
 	for (i = 0; i < t->nplanes; i++) {
 		const struct xp_plane *p = &t->planes[i];
@@ -931,16 +1050,24 @@ int an_ov_add_input(struct an_ov_result *r, struct xp_trace *t, const char *inpu
 			continue;
 		}
 		was = *added;
-		if (add_plane(r, host, p, &L, input, added))
+		if (add_plane(r, host, p, &L, input, &hs, &dw, added))
 			goto out;
 		took[i] = *added > was;
 	}
-	if (add_host_steps(r, t) || (r->stragglers && add_strag(r, t, input, device)))
+	if (dw.n > 1) {
+		qsort(dw.v, dw.n, sizeof(*dw.v), cmp_i128_start);
+		dw.n = union_i128(dw.v, dw.n, dw.v);
+	}
+	if (add_host_steps(r, &hs, (const __int128 (*)[2])dw.v, dw.n) ||
+	    (r->stragglers && add_strag(r, t, input, device)))
 		goto out;
 	ret = 0;
 out:
 	an_corr_index_release(&L.by_corr);
 	free(L.v);
+	free(hs.v);
+	free(hs.u);
+	free(dw.v);
 	if (ret) {
 		free(took);
 		return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
@@ -998,7 +1125,7 @@ static const struct an_host_fields ov_hosts = {
 
 int64_t an_ov_step_idle(const struct an_ov_step *s)
 {
-	int64_t idle = xp_sat_sub(s->dur_ps, s->busy_ps);
+	int64_t idle = xp_sat_sub(xp_sat_sub(s->dur_ps, s->busy_ps), s->host_wait_ps);
 
 	return idle > 0 ? idle : 0;
 }
@@ -1069,6 +1196,7 @@ int an_ov_finish(struct an_ov_result *r, struct xp_err *err)
 		dist_finish(&r->devices[i].overhead);
 	}
 	dist_finish(&r->host_steps);
+	dist_finish(&r->host_only_steps);
 	finish_steps(r);
 	if (an_strag_finish(&r->strag, err))
 		return err->code;

@@ -146,6 +146,8 @@ struct an_ov_step {
 	size_t index;		/* its place on its line, from 0 */
 	int64_t start_ps;	/* from the start of the device's span in its input */
 	int64_t dur_ps, busy_ps, compute_ps, coll_exposed_ps, memcpy_exposed_ps;
+	/* the device idle while its host is inside a host step (step_num markers of its input) */
+	int64_t host_wait_ps;
 	int tpu;
 	uint64_t flops;		/* of its leaves that carry flops; saturates (flops_overflow) */
 	int flops_overflow;
@@ -155,7 +157,7 @@ struct an_ov_step {
 	size_t dev_;		/* private: its device's index after finish */
 };
 
-/* A step's idle time (its duration less busy), and its FLOP/s and FLOPs utilisation: negative when unknown. */
+/* A step's idle time (its duration less busy and host wait), and its FLOP/s and FLOPs utilisation: negative when unknown. */
 int64_t an_ov_step_idle(const struct an_ov_step *s);
 double an_ov_step_flops_per_s(const struct an_ov_step *s);
 double an_ov_step_util(const struct an_ov_step *s);
@@ -165,8 +167,12 @@ struct an_ov_result {
 	struct xp_arena arena;
 	struct an_ov_device *devices;
 	size_t n, cap;
-	/* host step annotations: per step_num, first start to last end of the host events carrying it */
-	struct an_ov_dist host_steps;
+	/*
+	 * host step annotations: per step_num, first start to last end of the
+	 * host events carrying it, where some device work of its input
+	 * overlaps it (XProf keeps those); the others apart, host_only_steps
+	 */
+	struct an_ov_dist host_steps, host_only_steps;
 	size_t host_step_events;
 	/* with steps (an_ov_opts): every device's steps, after finish by device (in device order), input and time */
 	int want_steps;

@@ -36,6 +36,7 @@ static void fill_step(struct xps_overview_step *x, const struct an_ov_step *s)
 	x->compute_ns = api_ns((double)s->compute_ps);
 	x->collective_exposed_ns = api_ns((double)s->coll_exposed_ps);
 	x->memcpy_exposed_ns = api_ns((double)s->memcpy_exposed_ps);
+	x->host_wait_ns = api_ns((double)s->host_wait_ps);
 	x->idle_ns = api_ns((double)an_ov_step_idle(s));
 	x->has_flops = fs >= 0;
 	x->flops = x->has_flops ? s->flops : 0;
@@ -149,7 +150,7 @@ int xps_overview_compute(xps_trace *const *traces, size_t ntraces, const struct 
 	struct xp_err err = {0};
 	struct an_ov_opts oo = {0};
 	struct ov_holder *h = NULL;
-	size_t i, k, added, nbefore, *before = NULL;
+	size_t i, k, added, nbefore, *before = NULL, host_only;
 	int ret;
 
 	if (out)
@@ -174,6 +175,7 @@ int xps_overview_compute(xps_trace *const *traces, size_t ntraces, const struct 
 		for (k = 0; k < t->nplanes && !ret; k++)
 			ret = xp_trace_load_plane(t, k, &err);
 		nbefore = h->res.n;
+		host_only = h->res.host_only_steps.n;
 		if (!ret && !(ret = an_ov_counts(&h->res, &before)))
 			ret = an_ov_add_input(&h->res, t, traces[i]->path, opts ? opts->device : NULL, &added, &err);
 		if (an_input_check(t, traces[i]->path, &err))
@@ -183,7 +185,10 @@ int xps_overview_compute(xps_trace *const *traces, size_t ntraces, const struct 
 		/* as the command: the reader's warnings, the input's odd events, a trace with no device */
 		if (!ret && (an_input_notes(&h->notes, traces[i]->path, t) ||
 			     an_ov_input_notes(&h->notes, traces[i]->path, &h->res, before, nbefore) ||
-			     (!added && ntraces > 1 &&
+			     (!added && h->res.host_only_steps.n > host_only &&
+			      an_ov_host_only_note(&h->notes, traces[i]->path, opts ? opts->device : NULL,
+						   h->res.host_only_steps.n - host_only)) ||
+			     (!added && h->res.host_only_steps.n == host_only && ntraces > 1 &&
 			      api_no_device_note(&h->notes, traces[i]->path, opts ? opts->device : NULL))))
 			ret = xp_err_set(&err, XP_ERR_NOMEM, "out of memory");
 		free(before);
@@ -196,6 +201,7 @@ int xps_overview_compute(xps_trace *const *traces, size_t ntraces, const struct 
 	h->pub.devices = h->devices;
 	h->pub.ndevices = h->res.n;
 	h->pub.host_steps = dist(&h->res.host_steps);
+	h->pub.host_only_steps = dist(&h->res.host_only_steps);
 	if (oo.stragglers && (ret = fill_strag(h, &err)))
 		goto out;
 	if ((ret = API_CALLOC(h->steps, h->res.nsteps + 1, &err)))

@@ -9,7 +9,8 @@
 /* Devices pool by host and plane as each input is added: its own odd events are told by the counts before. */
 static int ov_input(struct cmd_drive *d, struct cmd_input *in, void *r, struct xp_err *err)
 {
-	size_t added = 0, nbefore = ((struct an_ov_result *)d->res)->n, *before = NULL;
+	struct an_ov_result *res = d->res;
+	size_t added = 0, nbefore = res->n, *before = NULL, host_only = res->host_only_steps.n;
 	int ret;
 
 	(void)r;
@@ -17,7 +18,10 @@ static int ov_input(struct cmd_drive *d, struct cmd_input *in, void *r, struct x
 		goto out;
 	if ((ret = an_ov_input_notes(&d->notes, in->path, d->res, before, nbefore)) || added)
 		goto out;
-	ret = cmd_drive_no_device(d, in);
+	if (res->host_only_steps.n > host_only)	/* a host-only profile: its steps are what it has */
+		ret = an_ov_host_only_note(&d->notes, in->path, d->c->device, res->host_only_steps.n - host_only);
+	else
+		ret = cmd_drive_no_device(d, in);
 out:
 	free(before);
 	return ret;
@@ -33,7 +37,9 @@ static int ov_check(struct cmd_drive *d)
 
 static int ov_nothing(struct cmd_drive *d)
 {
-	if (((const struct an_ov_result *)d->res)->n)	/* a device is made by a plane added */
+	const struct an_ov_result *r = d->res;
+
+	if (r->n || r->host_only_steps.n)	/* a device is made by a plane added; host steps stand alone */
 		return CMD_GO_ON;
 	cmd_error("no device plane with events in any input%s", d->c->device ? " matching --device" : "");
 	return cmd_drive_nomatch(d);

@@ -79,6 +79,7 @@ static void json_steps(cJSON *doc, const struct an_ov_result *r)
 		out_json_add_ns(o, "compute_ns", (double)s->compute_ps);
 		out_json_add_ns(o, "collective_exposed_ns", (double)s->coll_exposed_ps);
 		out_json_add_ns(o, "memcpy_exposed_ns", (double)s->memcpy_exposed_ps);
+		out_json_add_ns(o, "host_wait_ns", (double)s->host_wait_ps);
 		out_json_add_ns(o, "idle_ns", (double)an_ov_step_idle(s));
 		out_json_add_u64_if(o, "flops", an_ov_step_flops_per_s(s) >= 0, s->flops);
 		json_num_or_null(o, "flops_per_s", an_ov_step_flops_per_s(s));
@@ -140,6 +141,7 @@ static int print_json(FILE *f, const struct an_ov_result *r, const struct an_str
 		json_dist(lat, "overhead", &d->overhead, 1);
 	}
 	json_dist(doc, "host_steps", &r->host_steps, 0);
+	json_dist(doc, "host_only_steps", &r->host_only_steps, 0);
 	if (r->want_steps)
 		json_steps(doc, r);
 	if (s)
@@ -166,15 +168,15 @@ static int print_machine(FILE *f, enum out_mode mode, const struct an_ov_result 
 	int ret;
 
 	out_table_init(&t, NC, h, NULL);
-	for (i = 0; i <= r->n; i++) {
+	for (i = 0; i <= r->n + 1; i++) {	/* the devices, then the host's steps and its host-only steps */
 		const struct an_ov_device *d = i < r->n ? &r->devices[i] : NULL;
-		const struct an_ov_dist *st = d ? &d->steps : &r->host_steps;
+		const struct an_ov_dist *st = d ? &d->steps : i == r->n ? &r->host_steps : &r->host_only_steps;
 		const int64_t v[] = {d ? d->span_ps : 0, d ? d->busy_ps : 0, d ? an_ov_idle(d) : 0};
 		char b[48];
 
-		if (!d && !r->host_steps.n)
-			break;
-		out_table_add(&t, "%s", d ? d->name : "host");
+		if (!d && !st->n)
+			continue;
+		out_table_add(&t, "%s", d ? d->name : i == r->n ? "host" : "host only");
 		if (d) {
 			out_table_add(&t, "%zu", d->events);
 			for (k = 0; k < 3; k++) {
@@ -411,7 +413,9 @@ static int print_text(FILE *f, const struct an_ov_result *r, const struct out_st
 		for (k = 0; k < 5; k++)
 			out_table_add_time(&t, &col, (double)w[k]);
 	}
-	ret = out_table_print(&t, f, OUT_TABLE, st);
+	/* a host-only profile: its steps alone */
+	ret = r->n ? out_table_print(&t, f, OUT_TABLE, st)
+		   : fprintf(f, "no device plane with events: the host's steps alone\n") < 0 ? -1 : 0;
 	out_table_release(&t);
 	if (ret)
 		return ret;
@@ -420,25 +424,29 @@ static int print_text(FILE *f, const struct an_ov_result *r, const struct out_st
 		return -1;
 	if ((ret = print_util(f, r)))
 		return ret;
-	if (nst || r->host_steps.n) {
+	if (nst || r->host_steps.n || r->host_only_steps.n) {
 		const char *hs[] = {"STEPS", "COUNT", hd[0], hd[1], hd[2], hd[3]};
 
 		out_tcol_init(&col, st->unit);
-		for (i = 0; i <= r->n; i++) {
-			const struct an_ov_dist *steps = i < r->n ? &r->devices[i].steps : &r->host_steps;
+		for (i = 0; i <= r->n + 1; i++) {
+			const struct an_ov_dist *steps = i < r->n ? &r->devices[i].steps
+							 : i == r->n ? &r->host_steps : &r->host_only_steps;
 
 			if (steps->n)
 				out_tcol_add(&col, steps->min), out_tcol_add(&col, steps->max);
 		}
 		out_tcol_headers(&col, hd[0], sizeof(hd[0]), stname, 4);
 		out_table_init(&t, 6, hs, right);
-		for (i = 0; i <= r->n; i++) {
-			const struct an_ov_dist *steps = i < r->n ? &r->devices[i].steps : &r->host_steps;
+		for (i = 0; i <= r->n + 1; i++) {
+			const struct an_ov_dist *steps = i < r->n ? &r->devices[i].steps
+							 : i == r->n ? &r->host_steps : &r->host_only_steps;
 			const double sv[] = {steps->mean, steps->median, steps->min, steps->max};
 
 			if (!steps->n)
 				continue;
-			out_table_add(&t, "%s%s", i < r->n ? r->devices[i].name : "host step_num annotations",
+			out_table_add(&t, "%s%s", i < r->n ? r->devices[i].name
+						  : i == r->n ? "host step_num annotations"
+						  : "host step_num annotations, no device work in them",
 				      i < r->n ? " Steps line" : "");
 			out_table_add(&t, "%zu", steps->n);
 			for (k = 0; k < 4; k++)
@@ -636,16 +644,17 @@ static int print_strag_hosts(FILE *f, const struct an_strag_result *s, const str
 static int print_steps(FILE *f, enum out_mode mode, const struct an_ov_result *r, const struct out_style *st)
 {
 	static const char *const names[] = {"START", "TIME", "BUSY", "COMPUTE", "COLL EXPOSED", "MEMCPY EXPOSED",
-					    "IDLE"};
-	static const unsigned char right[] = {0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
+					    "HOST WAIT", "IDLE"};
+	static const unsigned char right[] = {0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
 	static const char *const hm[] = {"device", "input", "step", "index", "start_ns", "duration_ns", "busy_ns",
-					 "compute_ns", "collective_exposed_ns", "memcpy_exposed_ns", "idle_ns",
-					 "flops", "flops_per_s", "flops_utilization", "flops_of"};
-	static const unsigned char right_in[] = {0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
-	char hd[7][40];
-	const char *h[] = {"DEVICE", "STEP", hd[0], hd[1], hd[2], hd[3], hd[4], hd[5], hd[6], "TFLOP/S", "FLOPS UTIL"};
-	const char *hi[] = {"DEVICE", "INPUT", "STEP", hd[0], hd[1], hd[2], hd[3], hd[4], hd[5], hd[6], "TFLOP/S",
-			    "FLOPS UTIL"};
+					 "compute_ns", "collective_exposed_ns", "memcpy_exposed_ns", "host_wait_ns",
+					 "idle_ns", "flops", "flops_per_s", "flops_utilization", "flops_of"};
+	static const unsigned char right_in[] = {0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
+	char hd[8][40];
+	const char *h[] = {"DEVICE", "STEP", hd[0], hd[1], hd[2], hd[3], hd[4], hd[5], hd[6], hd[7], "TFLOP/S",
+			   "FLOPS UTIL"};
+	const char *hi[] = {"DEVICE", "INPUT", "STEP", hd[0], hd[1], hd[2], hd[3], hd[4], hd[5], hd[6], hd[7],
+			    "TFLOP/S", "FLOPS UTIL"};
 	struct out_tcol col;
 	struct out_table t;
 	size_t i, k;
@@ -656,7 +665,7 @@ static int print_steps(FILE *f, enum out_mode mode, const struct an_ov_result *r
 	out_tcol_init(&col, st ? st->unit : 0);
 	for (i = 0; i < r->nsteps; i++)
 		out_tcol_add(&col, (double)r->steps[i].dur_ps);
-	out_tcol_headers(&col, hd[0], sizeof(hd[0]), names, 7);
+	out_tcol_headers(&col, hd[0], sizeof(hd[0]), names, 8);
 	for (i = 1; i < r->nsteps && !inputs; i++)	/* steps of several inputs: say which */
 		inputs = (r->steps[i].input != NULL) != (r->steps[0].input != NULL) ||
 			 (r->steps[i].input && strcmp(r->steps[i].input, r->steps[0].input));
@@ -669,7 +678,7 @@ static int print_steps(FILE *f, enum out_mode mode, const struct an_ov_result *r
 	for (i = 0; i < r->nsteps; i++) {
 		const struct an_ov_step *s = &r->steps[i];
 		const double v[] = {(double)s->start_ps, (double)s->dur_ps, (double)s->busy_ps, (double)s->compute_ps,
-				    (double)s->coll_exposed_ps, (double)s->memcpy_exposed_ps,
+				    (double)s->coll_exposed_ps, (double)s->memcpy_exposed_ps, (double)s->host_wait_ps,
 				    (double)an_ov_step_idle(s)};
 		double fps = an_ov_step_flops_per_s(s), u = an_ov_step_util(s);
 		char b[32];
@@ -679,7 +688,7 @@ static int print_steps(FILE *f, enum out_mode mode, const struct an_ov_result *r
 			out_table_add(&t, "%s", s->input ? s->input : "");
 			out_table_add(&t, "%s", s->name);
 			out_table_add(&t, "%zu", s->index);
-			for (k = 0; k < 7; k++)
+			for (k = 0; k < 8; k++)
 				out_table_add(&t, "%.3f", v[k] / 1000.0);
 			if (fps >= 0)
 				out_table_add(&t, "%llu", (unsigned long long)s->flops);
@@ -702,7 +711,7 @@ static int print_steps(FILE *f, enum out_mode mode, const struct an_ov_result *r
 		if (inputs)
 			out_table_add(&t, "%s", s->input ? s->input : "");
 		out_table_add(&t, "%s", s->name);
-		for (k = 0; k < 7; k++)
+		for (k = 0; k < 8; k++)
 			out_table_add_time(&t, &col, v[k]);
 		if (fps >= 0)
 			out_table_add(&t, "%.3f", fps / 1e12);
@@ -717,7 +726,8 @@ static int print_steps(FILE *f, enum out_mode mode, const struct an_ov_result *r
 	out_table_release(&t);
 	if (!ret && !machine)
 		fprintf(f, "%zu step%s of the devices' 'Steps' lines; BUSY = COMPUTE + COLL EXPOSED + MEMCPY EXPOSED "
-			   "within each step; TFLOP/S and FLOPS UTIL from its leaf ops' flops (TPU)\n",
+			   "within each step; HOST WAIT: idle while the host is inside a step (step_num markers); "
+			   "TFLOP/S and FLOPS UTIL from its leaf ops' flops (TPU)\n",
 			r->nsteps, r->nsteps == 1 ? "" : "s");
 	return ret;
 }

@@ -244,7 +244,7 @@ static void steps(FILE *f, const struct an_ov_result *ov)
 	if (!ov->nsteps)
 		return;
 	fputs("<h3>Steps</h3>\n<table>\n<tr><th>device</th><th>step</th><th>time</th><th>busy</th><th>compute</th>"
-	      "<th>exposed collectives</th><th>exposed memcpy</th><th>idle</th><th>TFLOP/s</th>"
+	      "<th>exposed collectives</th><th>exposed memcpy</th><th>host wait</th><th>idle</th><th>TFLOP/s</th>"
 	      "<th>FLOPs utilization</th></tr>\n", f);
 	for (i = 0; i < n; i++) {
 		const struct an_ov_step *s = &ov->steps[i];
@@ -260,6 +260,7 @@ static void steps(FILE *f, const struct an_ov_result *ov)
 		time_cell(f, (double)s->compute_ps);
 		time_cell(f, (double)s->coll_exposed_ps);
 		time_cell(f, (double)s->memcpy_exposed_ps);
+		time_cell(f, (double)s->host_wait_ps);
 		time_cell(f, (double)an_ov_step_idle(s));
 		if (fs >= 0)
 			fprintf(f, "<td class=\"num\">%.3f</td>", fs / 1e12);

@@ -1,0 +1,1 @@
+xplane-stat overview $SYNTH/steps_host_only.xplane.pb
