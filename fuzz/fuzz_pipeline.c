@@ -757,6 +757,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 				const struct an_ov_step *sp = &orr.steps[m];
 
 				if (!sp->device || sp->busy_ps < 0 || sp->busy_ps > sp->dur_ps || sp->compute_ps < 0 ||
+				    sp->host_wait_ps < 0 || (sp->dur_ps < INT64_MAX && sp->host_wait_ps > sp->dur_ps - sp->busy_ps) ||
 				    sp->coll_exposed_ps < 0 || sp->memcpy_exposed_ps < 0 ||
 				    (sp->busy_ps < INT64_MAX &&
 				     sp->compute_ps + sp->coll_exposed_ps + sp->memcpy_exposed_ps != sp->busy_ps) ||
