@@ -769,6 +769,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 					abort();
 				}
 			}
+			/* steps across devices: each device step lined up once or left out, counted */
+			{
+				size_t lined = 0;
+
+				for (m = 0; m < orr.naligned; m++) {
+					if (!orr.aligned[m].devices || orr.aligned[m].min_ps > orr.aligned[m].max_ps)
+						abort();
+					lined += orr.aligned[m].devices;
+				}
+				if (lined + orr.steps_unaligned != orr.nsteps) {
+					fprintf(stderr, "overview: %zu steps, %zu lined up, %zu left out\n", orr.nsteps, lined,
+						orr.steps_unaligned);
+					abort();
+				}
+			}
 			for (m = 0; m < 4; m++)
 				VAL_FORMAT(modes[m], colour && !m,
 					   out_overview(f, modes[m], &orr, &notes, &style[colour && !m]));

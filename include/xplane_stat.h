@@ -846,6 +846,18 @@ struct xps_overview_step {
 	double flops_of;		/* the share of its leaf ops' time whose flops are counted; NAN: none */
 };
 
+/*
+ * A step lined up across the devices of a trace (XProf's step sequence: a
+ * step, by name, that every device of the trace with steps ran).
+ */
+struct xps_overview_aligned_step {
+	const char *input;		/* the trace's path */
+	const char *name;
+	uint64_t devices;
+	double max_ns, min_ns;		/* the slowest device's step time (the step's time) and the fastest's */
+	const char *slowest_device;
+};
+
 /* A distribution of times; count 0: none (the others 0). */
 struct xps_dist {
 	uint64_t count;
@@ -933,6 +945,10 @@ struct xps_overview {
 	const struct xps_stragglers *stragglers;	/* with opts->stragglers, else NULL */
 	const struct xps_overview_step *steps;	/* with opts->steps: by device (in devices' order), trace and time */
 	size_t nsteps;
+	/* with opts->steps: the steps lined up across devices, by trace and time; the device steps left out */
+	const struct xps_overview_aligned_step *aligned_steps;
+	size_t naligned_steps;
+	uint64_t steps_unaligned;
 	const char *const *warnings;	/* what the command warns of for these traces (see Warnings) */
 	size_t nwarnings;
 };

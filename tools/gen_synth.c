@@ -1732,6 +1732,32 @@ static void synth_steps_host(const char *dir)
 	}
 }
 
+/*
+ * Scenario 18c (steps across devices): GPU:0 has steps 0 [0,10], 1
+ * [10,30], 2 [30,35] us; GPU:1 has 0 [0,12], 1 [12,20]; one kernel each
+ * [0,5]. Answers in tests/synth/EXPECTED.md section 18c.
+ */
+static void synth_steps_devices(const char *dir)
+{
+	static const int64_t st[2][3][2] = {{{0, 10}, {10, 30}, {30, 35}}, {{0, 12}, {12, 20}, {-1, -1}}};
+	XSpace *sp = gen_space_new(NULL);
+	size_t d, i;
+
+	for (d = 0; d < 2; d++) {
+		struct gen_plane g = gen_plane_add(sp, (int64_t)d + 1, d ? "/device:GPU:1" : "/device:GPU:0", 1000);
+		XLine *sl;
+		char name[8];
+
+		gen_ev_add(&g, gen_line_add(&g, 1, "Stream #1(Compute)", 1000), "fusion_a", US(0), US(5));
+		sl = gen_line_add(&g, 2, "Steps", 1000);
+		for (i = 0; i < 3 && st[d][i][0] >= 0; i++) {
+			snprintf(name, sizeof(name), "%zu", i);
+			gen_ev_add(&g, sl, name, US(st[d][i][0]), US(st[d][i][1] - st[d][i][0]));
+		}
+	}
+	gen_space_write(sp, dir, "steps_devices.xplane.pb");
+}
+
 static void synth_ops_framework(const char *dir);
 
 /*
@@ -2555,6 +2581,7 @@ static const struct gen_scenario scenarios[] = {
 	{"scope_ranges", synth_scope_ranges},
 	{"steps_tpu", synth_steps_tpu},
 	{"steps_host", synth_steps_host},
+	{"steps_devices", synth_steps_devices},
 };
 
 int main(int argc, char **argv)

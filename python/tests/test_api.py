@@ -546,6 +546,7 @@ OVERVIEW_CASES = [(p, []) for p in REAL_TRACES] + [
     (os.path.join(SYNTH, "overview.xplane.pb"), ["--steps"]),
     (os.path.join(SYNTH, "steps_host.xplane.pb"), ["--steps"]),
     (os.path.join(SYNTH, "steps_host_only.xplane.pb"), []),
+    (os.path.join(SYNTH, "steps_devices.xplane.pb"), ["--steps"]),
 ]
 
 

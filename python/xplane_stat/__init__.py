@@ -693,7 +693,9 @@ def overview(paths, *, device=None, stragglers=False, run_by="auto", steps=False
     --run-by); with steps=True, as `--steps`, "steps": each step of each
     device's Steps line (device, input, name, index, start_ns, duration_ns,
     busy_ns and its split, idle_ns, and on TPU flops, flops_per_s,
-    flops_utilization, flops_of). Raises NothingFound without a device plane
+    flops_utilization, flops_of), "aligned_steps" (the steps every device of
+    a trace ran: input, name, devices, max_ns, min_ns, slowest_device) and
+    "steps_unaligned". Raises NothingFound without a device plane
     with events, as the command exits 4."""
     if run_by not in _RUN_BY:
         raise UsageError(f"run_by: {run_by!r} is not one of {', '.join(_RUN_BY)}")
@@ -737,6 +739,11 @@ def overview(paths, *, device=None, stragglers=False, run_by="auto", steps=False
                              "flops_utilization": _num_or_none(x.flops_utilization),
                              "flops_of": _num_or_none(x.flops_of)}
                             for x in (o.steps[i] for i in range(o.nsteps))]
+            doc["aligned_steps"] = [{"input": _dec(x.input), "name": _dec(x.name),
+                                     **_fields(x, "devices max_ns min_ns"),
+                                     "slowest_device": _dec(x.slowest_device)}
+                                    for x in (o.aligned_steps[i] for i in range(o.naligned_steps))]
+            doc["steps_unaligned"] = o.steps_unaligned
         if stragglers:
             doc["stragglers"] = _stragglers(o.stragglers.contents)
     if not devices and not doc["host_only_steps"]:  # a host-only profile keeps its steps, as the command does

@@ -297,6 +297,11 @@ class _OverviewStep(ctypes.Structure):
         (f, ctypes.c_double) for f in ("flops_per_s", "flops_utilization", "flops_of")]
 
 
+class _OverviewAligned(ctypes.Structure):
+    _fields_ = [("input", ctypes.c_char_p), ("name", ctypes.c_char_p), ("devices", ctypes.c_uint64),
+                ("max_ns", ctypes.c_double), ("min_ns", ctypes.c_double), ("slowest_device", ctypes.c_char_p)]
+
+
 class _Dist(ctypes.Structure):
     _fields_ = [("count", ctypes.c_uint64)] + [
         (f, ctypes.c_double) for f in ("mean_ns", "median_ns", "p99_ns", "min_ns", "max_ns")]
@@ -342,7 +347,9 @@ class _Stragglers(ctypes.Structure):
 class _Overview(ctypes.Structure):
     _fields_ = [("devices", ctypes.POINTER(_OverviewDevice)), ("ndevices", ctypes.c_size_t),
                 ("host_steps", _Dist), ("host_only_steps", _Dist), ("stragglers", ctypes.POINTER(_Stragglers)),
-                ("steps", ctypes.POINTER(_OverviewStep)), ("nsteps", ctypes.c_size_t)] + _WARNINGS
+                ("steps", ctypes.POINTER(_OverviewStep)), ("nsteps", ctypes.c_size_t),
+                ("aligned_steps", ctypes.POINTER(_OverviewAligned)), ("naligned_steps", ctypes.c_size_t),
+                ("steps_unaligned", ctypes.c_uint64)] + _WARNINGS
 
 
 class _DiffOpts(ctypes.Structure):

@@ -94,6 +94,7 @@ void an_ov_release(struct an_ov_result *r)
 	free(r->host_steps.v);
 	free(r->host_only_steps.v);
 	free(r->steps);
+	free(r->aligned);
 	an_strag_release(&r->strag);
 	xp_arena_release(&r->arena);
 	memset(r, 0, sizeof(*r));
@@ -1174,6 +1175,99 @@ static void finish_steps(struct an_ov_result *r)
 		qsort(r->steps, r->nsteps, sizeof(*r->steps), cmp_step);
 }
 
+static int cmp_opt(const char *a, const char *b)
+{
+	return a && b ? strcmp(a, b) : (a != NULL) - (b != NULL);
+}
+
+/* Steps by input, name, device: a step's devices side by side. */
+static int cmp_step_name(const void *a, const void *b)
+{
+	const struct an_ov_step *x = *(const struct an_ov_step *const *)a, *y = *(const struct an_ov_step *const *)b;
+	int c;
+
+	if ((c = cmp_opt(x->input, y->input)) || (c = strcmp(x->name, y->name)))
+		return c;
+	return (x->dev_ > y->dev_) - (x->dev_ < y->dev_);
+}
+
+static int cmp_aligned(const void *a, const void *b)
+{
+	const struct an_ov_aligned *x = a, *y = b;
+	int c = cmp_opt(x->input, y->input);
+
+	if (c)
+		return c;
+	if (x->start_ps != y->start_ps)
+		return x->start_ps < y->start_ps ? -1 : 1;
+	return strcmp(x->name, y->name);
+}
+
+/*
+ * The steps lined up across devices (an_ov_aligned): per input, the names
+ * every device of that input with steps has once. -1 when out of memory.
+ */
+static int align_steps(struct an_ov_result *r)
+{
+	const struct an_ov_step **v = NULL;
+	size_t i, j, k, in, ndev;
+	int ret = -1;
+
+	if (!r->nsteps)
+		return 0;
+	if (!(v = malloc(r->nsteps * sizeof(*v))) || !(r->aligned = calloc(r->nsteps, sizeof(*r->aligned))))
+		goto out;
+	for (i = 0; i < r->nsteps; i++)
+		v[i] = &r->steps[i];
+	qsort(v, r->nsteps, sizeof(*v), cmp_step_name);
+	for (in = 0; in < r->nsteps; in = j) {
+		/* one input: its devices with steps */
+		for (j = in, ndev = 0; j < r->nsteps && !cmp_opt(v[j]->input, v[in]->input); j++) {
+			size_t m;
+
+			for (m = in; m < j && v[m]->dev_ != v[j]->dev_; m++)
+				;
+			ndev += m == j;
+		}
+		for (i = in; i < j; i = k) {	/* one name of it */
+			size_t devs = 1;
+			int twice = 0;
+
+			for (k = i + 1; k < j && !strcmp(v[k]->name, v[i]->name); k++) {
+				twice |= v[k]->dev_ == v[k - 1]->dev_;
+				devs += v[k]->dev_ != v[k - 1]->dev_;
+			}
+			if (twice || devs != ndev) {
+				r->steps_unaligned += k - i;
+				continue;
+			}
+			{
+				struct an_ov_aligned *a = &r->aligned[r->naligned++];
+				size_t m;
+
+				*a = (struct an_ov_aligned){v[i]->input, v[i]->name, devs, v[i]->dur_ps, v[i]->dur_ps,
+							    v[i]->device, v[i]->start_ps};
+				for (m = i + 1; m < k; m++) {
+					if (v[m]->dur_ps > a->max_ps) {
+						a->max_ps = v[m]->dur_ps;
+						a->slowest = v[m]->device;
+					}
+					if (v[m]->dur_ps < a->min_ps)
+						a->min_ps = v[m]->dur_ps;
+					if (v[m]->start_ps < a->start_ps)
+						a->start_ps = v[m]->start_ps;
+				}
+			}
+		}
+	}
+	if (r->naligned > 1)
+		qsort(r->aligned, r->naligned, sizeof(*r->aligned), cmp_aligned);
+	ret = 0;
+out:
+	free(v);
+	return ret;
+}
+
 int an_ov_finish(struct an_ov_result *r, struct xp_err *err)
 {
 	size_t i;
@@ -1198,6 +1292,8 @@ int an_ov_finish(struct an_ov_result *r, struct xp_err *err)
 	dist_finish(&r->host_steps);
 	dist_finish(&r->host_only_steps);
 	finish_steps(r);
+	if (align_steps(r))
+		return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
 	if (an_strag_finish(&r->strag, err))
 		return err->code;
 	r->finished_ = 1;

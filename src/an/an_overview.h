@@ -157,6 +157,21 @@ struct an_ov_step {
 	size_t dev_;		/* private: its device's index after finish */
 };
 
+/*
+ * A step lined up across devices (XProf's rule: a step that ran on every
+ * device): the steps of one input and name on every device of that input
+ * with a Steps line. Its time is the slowest device's (the others wait
+ * for it at the step's end).
+ */
+struct an_ov_aligned {
+	const char *input;	/* NULL: none named */
+	const char *name;
+	size_t devices;
+	int64_t max_ps, min_ps;	/* over its devices' steps */
+	const char *slowest;	/* the device of max_ps (the first in device order at a tie) */
+	int64_t start_ps;	/* its earliest start, for the order */
+};
+
 /* A step's idle time (its duration less busy and host wait), and its FLOP/s and FLOPs utilisation: negative when unknown. */
 int64_t an_ov_step_idle(const struct an_ov_step *s);
 double an_ov_step_flops_per_s(const struct an_ov_step *s);
@@ -178,6 +193,13 @@ struct an_ov_result {
 	int want_steps;
 	struct an_ov_step *steps;
 	size_t nsteps, capsteps;
+	/*
+	 * After finish, with steps: the steps lined up across devices, by
+	 * input and start; the steps of a name some device of its input lacks
+	 * (or has twice) left out and counted, per device step
+	 */
+	struct an_ov_aligned *aligned;
+	size_t naligned, steps_unaligned;
 	size_t hosts;		/* after finish: distinct hosts of the devices (none counts as one) */
 	/*
 	 * With stragglers (an_ov_opts): which device of a host the others wait

@@ -20,6 +20,7 @@ struct ov_holder {
 	struct xps_straggler_device *strag_devices;
 	struct xps_straggler_host *strag_hosts;
 	struct xps_overview_step *steps;
+	struct xps_overview_aligned_step *aligned;
 };
 
 static void fill_step(struct xps_overview_step *x, const struct an_ov_step *s)
@@ -210,6 +211,17 @@ int xps_overview_compute(xps_trace *const *traces, size_t ntraces, const struct 
 		fill_step(&h->steps[i], &h->res.steps[i]);
 	h->pub.steps = h->steps;
 	h->pub.nsteps = h->res.nsteps;
+	if ((ret = API_CALLOC(h->aligned, h->res.naligned + 1, &err)))
+		goto out;
+	for (i = 0; i < h->res.naligned; i++) {
+		const struct an_ov_aligned *a = &h->res.aligned[i];
+
+		h->aligned[i] = (struct xps_overview_aligned_step){a->input, a->name, a->devices, api_ns((double)a->max_ps),
+								   api_ns((double)a->min_ps), a->slowest};
+	}
+	h->pub.aligned_steps = h->aligned;
+	h->pub.naligned_steps = h->res.naligned;
+	h->pub.steps_unaligned = h->res.steps_unaligned;
 	h->pub.warnings = (const char *const *)h->notes.msgs;
 	h->pub.nwarnings = h->notes.n;
 	*out = &h->pub;
@@ -231,5 +243,6 @@ void xps_overview_free(struct xps_overview *o)
 	free(h->strag_hosts);
 	free(h->devices);
 	free(h->steps);
+	free(h->aligned);
 	free(h);
 }

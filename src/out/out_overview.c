@@ -61,6 +61,24 @@ static void json_util(cJSON *o, const struct an_ov_device *d)
 	out_json_add_ns(u, "tensor_core_ns", (double)d->tensor_core_ps);
 }
 
+static void json_aligned(cJSON *doc, const struct an_ov_result *r)
+{
+	cJSON *a = cJSON_AddArrayToObject(doc, "aligned_steps"), *o;
+	size_t i;
+
+	for (i = 0; a && i < r->naligned && (o = out_json_push_object(a)); i++) {
+		const struct an_ov_aligned *s = &r->aligned[i];
+
+		out_json_add_str_or_null(o, "input", s->input);
+		cJSON_AddStringToObject(o, "name", s->name);
+		cJSON_AddNumberToObject(o, "devices", (double)s->devices);
+		out_json_add_ns(o, "max_ns", (double)s->max_ps);
+		out_json_add_ns(o, "min_ns", (double)s->min_ps);
+		out_json_add_str_or_null(o, "slowest_device", s->slowest);
+	}
+	cJSON_AddNumberToObject(doc, "steps_unaligned", (double)r->steps_unaligned);
+}
+
 static void json_steps(cJSON *doc, const struct an_ov_result *r)
 {
 	cJSON *a = cJSON_AddArrayToObject(doc, "steps"), *o;
@@ -142,8 +160,10 @@ static int print_json(FILE *f, const struct an_ov_result *r, const struct an_str
 	}
 	json_dist(doc, "host_steps", &r->host_steps, 0);
 	json_dist(doc, "host_only_steps", &r->host_only_steps, 0);
-	if (r->want_steps)
+	if (r->want_steps) {
 		json_steps(doc, r);
+		json_aligned(doc, r);
+	}
 	if (s)
 		json_strag(doc, s);
 	out_json_add_notes(doc, notes);
@@ -732,6 +752,54 @@ static int print_steps(FILE *f, enum out_mode mode, const struct an_ov_result *r
 	return ret;
 }
 
+/* With --steps: the steps lined up across the devices of an input, where some input has several. */
+static int print_aligned(FILE *f, const struct an_ov_result *r, const struct out_style *st)
+{
+	static const char *const names[] = {"TIME", "MIN", "SPREAD"};
+	static const unsigned char right[] = {0, 0, 1, 1, 1, 1, 0};
+	char hd[3][40];
+	const char *h[] = {"INPUT", "STEP", "DEVICES", hd[0], hd[1], hd[2], "SLOWEST"};
+	struct out_tcol col;
+	struct out_table t;
+	size_t i, several = 0;
+	int ret;
+
+	for (i = 0; i < r->naligned; i++)
+		several += r->aligned[i].devices > 1;
+	if (!several)
+		return 0;
+	out_tcol_init(&col, st->unit);
+	for (i = 0; i < r->naligned; i++)
+		out_tcol_add(&col, (double)r->aligned[i].max_ps);
+	out_tcol_headers(&col, hd[0], sizeof(hd[0]), names, 3);
+	out_table_init(&t, 7, h, right);
+	for (i = 0; i < r->naligned; i++) {
+		const struct an_ov_aligned *a = &r->aligned[i];
+
+		out_table_add(&t, "%s", a->input ? a->input : "-");
+		out_table_add(&t, "%s", a->name);
+		out_table_add(&t, "%zu", a->devices);
+		out_table_add_time(&t, &col, (double)a->max_ps);
+		out_table_add_time(&t, &col, (double)a->min_ps);
+		out_table_add_time(&t, &col, (double)(a->max_ps - a->min_ps));
+		out_table_add(&t, "%s", a->slowest ? a->slowest : "-");
+	}
+	fputc('\n', f);
+	ret = out_table_print(&t, f, OUT_TABLE, st);
+	out_table_release(&t);
+	if (!ret && fprintf(f, "%zu step%s ran on every device of %s input with steps (XProf's step sequence): TIME "
+			       "the slowest device's%s\n", r->naligned, r->naligned == 1 ? "" : "s",
+			    r->naligned == 1 ? "its" : "their",
+			    r->steps_unaligned ? "" : "; every step lined up") < 0)
+		ret = -1;
+	if (!ret && r->steps_unaligned &&
+	    fprintf(f, "%zu device step%s left out: %s name some device of %s input lacks, or has twice\n",
+		    r->steps_unaligned, r->steps_unaligned == 1 ? "" : "s", r->steps_unaligned == 1 ? "its" : "their",
+		    r->steps_unaligned == 1 ? "its" : "their") < 0)
+		ret = -1;
+	return ret;
+}
+
 int out_overview(FILE *f, enum out_mode mode, const struct an_ov_result *r, const struct xp_notes *notes,
 		 const struct out_style *st)
 {
@@ -746,6 +814,8 @@ int out_overview(FILE *f, enum out_mode mode, const struct an_ov_result *r, cons
 	ret = print_text(f, r, st);
 	if (!ret && r->want_steps)
 		ret = print_steps(f, mode, r, st);
+	if (!ret && r->want_steps)
+		ret = print_aligned(f, r, st);
 	if (!ret && s)
 		ret = print_strag(f, mode, s, st);
 	if (!ret && s)

@@ -1,0 +1,1 @@
+xplane-stat overview --steps $SYNTH/steps_devices.xplane.pb

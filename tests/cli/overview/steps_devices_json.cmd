@@ -1,0 +1,1 @@
+xplane-stat overview --steps --json $SYNTH/steps_devices.xplane.pb
