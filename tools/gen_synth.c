@@ -1735,7 +1735,8 @@ static void synth_steps_host(const char *dir)
 /*
  * Scenario 18c (steps across devices): GPU:0 has steps 0 [0,10], 1
  * [10,30], 2 [30,35] us; GPU:1 has 0 [0,12], 1 [12,20]; one kernel each
- * [0,5]. Answers in tests/synth/EXPECTED.md section 18c.
+ * [0,5]; the host marks step_num 0 over [0,14] (same base). Answers in
+ * tests/synth/EXPECTED.md section 18c.
  */
 static void synth_steps_devices(const char *dir)
 {
@@ -1754,6 +1755,12 @@ static void synth_steps_devices(const char *dir)
 			snprintf(name, sizeof(name), "%zu", i);
 			gen_ev_add(&g, sl, name, US(st[d][i][0]), US(st[d][i][1] - st[d][i][0]));
 		}
+	}
+	{
+		struct gen_plane h = gen_plane_add(sp, 3, "/host:CPU", 1000);
+
+		gen_ev_i64(&h, gen_ev_add(&h, gen_line_add(&h, 1, "python", 1000), "train", US(0), US(14)), "step_num",
+			   0);
 	}
 	gen_space_write(sp, dir, "steps_devices.xplane.pb");
 }
