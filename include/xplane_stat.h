@@ -942,6 +942,7 @@ struct xps_overview {
 	size_t ndevices;
 	struct xps_dist host_steps;	/* the host's step markers, where some device work overlaps them */
 	struct xps_dist host_only_steps;	/* the host's step markers no device work overlaps (kept apart, as XProf) */
+	uint64_t host_only_traces;	/* traces of the host alone (no device plane with events): their steps stand alone */
 	const struct xps_stragglers *stragglers;	/* with opts->stragglers, else NULL */
 	const struct xps_overview_step *steps;	/* with opts->steps: by device (in devices' order), trace and time */
 	size_t nsteps;

@@ -547,6 +547,8 @@ OVERVIEW_CASES = [(p, []) for p in REAL_TRACES] + [
     (os.path.join(SYNTH, "steps_host.xplane.pb"), ["--steps"]),
     (os.path.join(SYNTH, "steps_host_only.xplane.pb"), []),
     (os.path.join(SYNTH, "steps_devices.xplane.pb"), ["--steps"]),
+    (os.path.join(SYNTH, "steps_host.xplane.pb"), ["--device", "gpu:7"]),
+    (os.path.join(SYNTH, "steps_host_only.xplane.pb"), ["--device", "gpu:7"]),
 ]
 
 

@@ -693,10 +693,11 @@ def overview(paths, *, device=None, stragglers=False, run_by="auto", steps=False
     --run-by); with steps=True, as `--steps`, "steps": each step of each
     device's Steps line (device, input, name, index, start_ns, duration_ns,
     busy_ns and its split, idle_ns, and on TPU flops, flops_per_s,
-    flops_utilization, flops_of), "aligned_steps" (the steps every device of
-    a trace ran: input, name, devices, max_ns, min_ns, slowest_device) and
-    "steps_unaligned". Raises NothingFound without a device plane
-    with events, as the command exits 4."""
+    flops_utilization, flops_of), "aligned_steps" (per trace, the steps
+    every device of it with steps ran: input, name, devices, max_ns, min_ns, slowest_device) and
+    "steps_unaligned". Raises NothingFound without a device plane with
+    events, unless a trace is of the host alone with steps (those steps then
+    stand alone), as the command exits 4."""
     if run_by not in _RUN_BY:
         raise UsageError(f"run_by: {run_by!r} is not one of {', '.join(_RUN_BY)}")
     opts = _lib._OverviewOpts(_enc(device, "device"), 1 if stragglers else 0, _RUN_BY.index(run_by),
@@ -746,7 +747,8 @@ def overview(paths, *, device=None, stragglers=False, run_by="auto", steps=False
             doc["steps_unaligned"] = o.steps_unaligned
         if stragglers:
             doc["stragglers"] = _stragglers(o.stragglers.contents)
-    if not devices and not doc["host_only_steps"]:  # a host-only profile keeps its steps, as the command does
+        host_only = o.host_only_traces
+    if not devices and not host_only:  # a profile of the host alone keeps its steps, as the command does
         raise NothingFound("no device plane with events" + (" matching the device pattern" if device else ""))
     return doc
 

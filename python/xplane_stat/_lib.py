@@ -346,7 +346,8 @@ class _Stragglers(ctypes.Structure):
 
 class _Overview(ctypes.Structure):
     _fields_ = [("devices", ctypes.POINTER(_OverviewDevice)), ("ndevices", ctypes.c_size_t),
-                ("host_steps", _Dist), ("host_only_steps", _Dist), ("stragglers", ctypes.POINTER(_Stragglers)),
+                ("host_steps", _Dist), ("host_only_steps", _Dist), ("host_only_traces", ctypes.c_uint64),
+                ("stragglers", ctypes.POINTER(_Stragglers)),
                 ("steps", ctypes.POINTER(_OverviewStep)), ("nsteps", ctypes.c_size_t),
                 ("aligned_steps", ctypes.POINTER(_OverviewAligned)), ("naligned_steps", ctypes.c_size_t),
                 ("steps_unaligned", ctypes.c_uint64)] + _WARNINGS

@@ -691,6 +691,56 @@ static int64_t host_wait(const struct xp_plane *p, const struct hsteps *hs, cons
 	return w;
 }
 
+/*
+ * The work of a device plane --device left out, absolute, into dw: its host
+ * steps are the host's where any device worked. -1 when out of memory.
+ */
+static int plane_work(const struct xp_plane *p, struct dwork *dw)
+{
+	unsigned char *use = malloc(p->nlines + 1), *stray = xp_malloc_big(p->nevents + 1, 1);
+	struct xp_err err = {0};
+	size_t li, i, nstray;
+	int tpu, kernels, ret = -1;
+
+	if (!use || !stray || pick_lines(p, use, &tpu, &kernels))
+		goto out;
+	for (li = 0; li < p->nlines; li++)
+		use[li] = use[li] == 1;
+	if (xp_plane_stray_ends(p, use, stray, &nstray, &err))
+		goto out;
+	for (li = 0; li < p->nlines; li++) {
+		const struct xp_line *ln = &p->lines[li];
+
+		for (i = ln->first_event; use[li] && i < ln->first_event + ln->nevents; i++) {
+			const struct xp_event *e = &p->events[i];
+
+			if (stray[i])
+				continue;
+			if (dw->n == dw->cap && xp_grow(&dw->v, &dw->cap, dw->n, sizeof(*dw->v), 256))
+				goto out;
+			dw->v[dw->n][0] = (__int128)p->base_ns * 1000 + e->start_ps;
+			dw->v[dw->n][1] = dw->v[dw->n][0] + (e->dur_ps > 0 ? e->dur_ps : 0);
+			dw->n++;
+		}
+	}
+	ret = 0;
+out:
+	free(use);
+	free(stray);
+	return ret;
+}
+
+int an_ov_has_device_work(const struct xp_trace *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->nplanes; i++)
+		if (t->planes[i].loaded && an_is_device_plane(t->planes[i].name) &&
+		    an_plane_device_events(&t->planes[i]))
+			return 1;
+	return 0;
+}
+
 static int add_plane(struct an_ov_result *r, const char *host, const struct xp_plane *p, const struct launches *L,
 		     const char *input, const struct hsteps *hs, struct dwork *dw, size_t *added)
 {
@@ -1037,8 +1087,13 @@ int an_ov_add_input(struct an_ov_result *r, struct xp_trace *t, const char *inpu
 	for (i = 0; i < t->nplanes; i++) {
 		const struct xp_plane *p = &t->planes[i];
 
-		if (!p->loaded || !an_is_device_plane(p->name) || (device && !an_device_matches(p->name, device)))
+		if (!p->loaded || !an_is_device_plane(p->name))
 			continue;
+		if (device && !an_device_matches(p->name, device)) {	/* still device work for the host steps */
+			if (hs.n && plane_work(p, &dw))
+				goto out;
+			continue;
+		}
 		/*
 		 * Pooling by name is for inputs; one device twice in a trace (dumps
 		 * merged into one XSpace) would double its span and busy time: the
@@ -1055,6 +1110,7 @@ int an_ov_add_input(struct an_ov_result *r, struct xp_trace *t, const char *inpu
 			goto out;
 		took[i] = *added > was;
 	}
+	r->host_only_inputs += hs.n && !*added && !an_ov_has_device_work(t);
 	if (dw.n > 1) {
 		qsort(dw.v, dw.n, sizeof(*dw.v), cmp_i128_start);
 		dw.n = union_i128(dw.v, dw.n, dw.v);
@@ -1210,12 +1266,13 @@ static int cmp_aligned(const void *a, const void *b)
 static int align_steps(struct an_ov_result *r)
 {
 	const struct an_ov_step **v = NULL;
-	size_t i, j, k, in, ndev;
+	size_t i, j, k, in, ndev, *seen = NULL;	/* seen[device]: the last input (+1) it had steps in */
 	int ret = -1;
 
 	if (!r->nsteps)
 		return 0;
-	if (!(v = malloc(r->nsteps * sizeof(*v))) || !(r->aligned = calloc(r->nsteps, sizeof(*r->aligned))))
+	if (!(v = malloc(r->nsteps * sizeof(*v))) || !(r->aligned = calloc(r->nsteps, sizeof(*r->aligned))) ||
+	    !(seen = calloc(r->n + 1, sizeof(*seen))))
 		goto out;
 	for (i = 0; i < r->nsteps; i++)
 		v[i] = &r->steps[i];
@@ -1223,11 +1280,10 @@ static int align_steps(struct an_ov_result *r)
 	for (in = 0; in < r->nsteps; in = j) {
 		/* one input: its devices with steps */
 		for (j = in, ndev = 0; j < r->nsteps && !cmp_opt(v[j]->input, v[in]->input); j++) {
-			size_t m;
+			size_t dv = v[j]->dev_ < r->n ? v[j]->dev_ : r->n;
 
-			for (m = in; m < j && v[m]->dev_ != v[j]->dev_; m++)
-				;
-			ndev += m == j;
+			ndev += seen[dv] != in + 1;
+			seen[dv] = in + 1;
 		}
 		for (i = in; i < j; i = k) {	/* one name of it */
 			size_t devs = 1;
@@ -1265,6 +1321,7 @@ static int align_steps(struct an_ov_result *r)
 	ret = 0;
 out:
 	free(v);
+	free(seen);
 	return ret;
 }
 

@@ -189,6 +189,7 @@ struct an_ov_result {
 	 */
 	struct an_ov_dist host_steps, host_only_steps;
 	size_t host_step_events;
+	size_t host_only_inputs;	/* inputs with host steps and no device work at all (an_ov_has_device_work) */
 	/* with steps (an_ov_opts): every device's steps, after finish by device (in device order), input and time */
 	int want_steps;
 	struct an_ov_step *steps;
@@ -249,6 +250,12 @@ int an_ov_add(struct an_ov_result *r, struct xp_trace *t, const char *device, si
 /* The same, the input named by its path (NULL: none) for the stragglers' hosts. */
 int an_ov_add_input(struct an_ov_result *r, struct xp_trace *t, const char *input, const char *device,
 		    size_t *added, struct xp_err *err);
+/*
+ * Whether t has a device plane with events on its lines of device work
+ * (an_plane_device_events), whatever --device selects: a trace without
+ * one is a host-only profile, whose host steps stand alone.
+ */
+int an_ov_has_device_work(const struct xp_trace *t);
 /* Summaries of the samples; devices in name order, numbers as numbers (an_name_cmp: GPU:2 before GPU:10). */
 int an_ov_finish(struct an_ov_result *r, struct xp_err *err);
 void an_ov_release(struct an_ov_result *r);

@@ -151,7 +151,7 @@ int xps_overview_compute(xps_trace *const *traces, size_t ntraces, const struct 
 	struct xp_err err = {0};
 	struct an_ov_opts oo = {0};
 	struct ov_holder *h = NULL;
-	size_t i, k, added, nbefore, *before = NULL, host_only;
+	size_t i, k, added, nbefore, *before = NULL, host_only, host_inputs;
 	int ret;
 
 	if (out)
@@ -177,6 +177,7 @@ int xps_overview_compute(xps_trace *const *traces, size_t ntraces, const struct 
 			ret = xp_trace_load_plane(t, k, &err);
 		nbefore = h->res.n;
 		host_only = h->res.host_only_steps.n;
+		host_inputs = h->res.host_only_inputs;
 		if (!ret && !(ret = an_ov_counts(&h->res, &before)))
 			ret = an_ov_add_input(&h->res, t, traces[i]->path, opts ? opts->device : NULL, &added, &err);
 		if (an_input_check(t, traces[i]->path, &err))
@@ -186,10 +187,10 @@ int xps_overview_compute(xps_trace *const *traces, size_t ntraces, const struct 
 		/* as the command: the reader's warnings, the input's odd events, a trace with no device */
 		if (!ret && (an_input_notes(&h->notes, traces[i]->path, t) ||
 			     an_ov_input_notes(&h->notes, traces[i]->path, &h->res, before, nbefore) ||
-			     (!added && h->res.host_only_steps.n > host_only &&
+			     (h->res.host_only_inputs > host_inputs &&
 			      an_ov_host_only_note(&h->notes, traces[i]->path, opts ? opts->device : NULL,
 						   h->res.host_only_steps.n - host_only)) ||
-			     (!added && h->res.host_only_steps.n == host_only && ntraces > 1 &&
+			     (!added && h->res.host_only_inputs == host_inputs && ntraces > 1 &&
 			      api_no_device_note(&h->notes, traces[i]->path, opts ? opts->device : NULL))))
 			ret = xp_err_set(&err, XP_ERR_NOMEM, "out of memory");
 		free(before);
@@ -203,6 +204,7 @@ int xps_overview_compute(xps_trace *const *traces, size_t ntraces, const struct 
 	h->pub.ndevices = h->res.n;
 	h->pub.host_steps = dist(&h->res.host_steps);
 	h->pub.host_only_steps = dist(&h->res.host_only_steps);
+	h->pub.host_only_traces = h->res.host_only_inputs;
 	if (oo.stragglers && (ret = fill_strag(h, &err)))
 		goto out;
 	if ((ret = API_CALLOC(h->steps, h->res.nsteps + 1, &err)))

@@ -11,6 +11,7 @@ static int ov_input(struct cmd_drive *d, struct cmd_input *in, void *r, struct x
 {
 	struct an_ov_result *res = d->res;
 	size_t added = 0, nbefore = res->n, *before = NULL, host_only = res->host_only_steps.n;
+	size_t host_inputs = res->host_only_inputs;
 	int ret;
 
 	(void)r;
@@ -18,7 +19,7 @@ static int ov_input(struct cmd_drive *d, struct cmd_input *in, void *r, struct x
 		goto out;
 	if ((ret = an_ov_input_notes(&d->notes, in->path, d->res, before, nbefore)) || added)
 		goto out;
-	if (res->host_only_steps.n > host_only)	/* a host-only profile: its steps are what it has */
+	if (res->host_only_inputs > host_inputs)	/* a host-only profile: its steps are what it has */
 		ret = an_ov_host_only_note(&d->notes, in->path, d->c->device, res->host_only_steps.n - host_only);
 	else
 		ret = cmd_drive_no_device(d, in);
@@ -39,7 +40,7 @@ static int ov_nothing(struct cmd_drive *d)
 {
 	const struct an_ov_result *r = d->res;
 
-	if (r->n || r->host_only_steps.n)	/* a device is made by a plane added; host steps stand alone */
+	if (r->n || r->host_only_inputs)	/* a device is made by a plane added; a host-only profile's steps stand alone */
 		return CMD_GO_ON;
 	cmd_error("no device plane with events in any input%s", d->c->device ? " matching --device" : "");
 	return cmd_drive_nomatch(d);

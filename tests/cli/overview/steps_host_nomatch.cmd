@@ -1,0 +1,1 @@
+xplane-stat overview --steps --device gpu:7 $SYNTH/steps_host.xplane.pb

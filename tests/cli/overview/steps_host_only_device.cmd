@@ -1,0 +1,1 @@
+xplane-stat overview --device gpu:7 $SYNTH/steps_host_only.xplane.pb
