@@ -1598,6 +1598,18 @@ static void synth_sparsecore(const char *dir)
 	gen_space_write(sp, dir, "sparsecore.xplane.pb");
 }
 
+/* TPU:0 (base 1000 ns) with peak stats and its XLA Modules (line 1) and XLA Ops (line 2) lines. */
+static struct gen_plane tpu_with_peaks(XSpace *sp, double tflops, double gbs, XLine **mods, XLine **ops)
+{
+	struct gen_plane t0 = gen_plane_add(sp, 1, "/device:TPU:0", 1000);
+
+	gen_plane_f64(&t0, "peak_teraflops_per_second", tflops);
+	gen_plane_f64(&t0, "peak_hbm_bw_gigabytes_per_second", gbs);
+	*mods = gen_line_add(&t0, 1, "XLA Modules", 1000);
+	*ops = gen_line_add(&t0, 2, "XLA Ops", 1000);
+	return t0;
+}
+
 /*
  * Utilization's edges (EXPECTED.md section 17i): TPU:0 (100 TFLOP/s) with
  * an op holding a zero-length marker, and a "Sparse Core Ops" line on the
@@ -1606,13 +1618,9 @@ static void synth_sparsecore(const char *dir)
 static void synth_util_edges(const char *dir)
 {
 	XSpace *sp = gen_space_new(NULL);
-	struct gen_plane t0 = gen_plane_add(sp, 1, "/device:TPU:0", 1000);
 	XLine *mods, *ops, *sc;
+	struct gen_plane t0 = tpu_with_peaks(sp, 100, 50, &mods, &ops);
 
-	gen_plane_f64(&t0, "peak_teraflops_per_second", 100);
-	gen_plane_f64(&t0, "peak_hbm_bw_gigabytes_per_second", 50);
-	mods = gen_line_add(&t0, 1, "XLA Modules", 1000);
-	ops = gen_line_add(&t0, 2, "XLA Ops", 1000);
 	sc = gen_line_add(&t0, 3, "Sparse Core Ops", 1000);
 	gen_ev_add(&t0, mods, "jit_f(1)", US(0), US(100));
 	op_md(&t0, "fusion.1", "fusion.1", "loop fusion", 1000000000, -1, 1);
@@ -1679,13 +1687,9 @@ static void synth_scope_ranges(const char *dir)
 static void synth_steps_tpu(const char *dir)
 {
 	XSpace *sp = gen_space_new(NULL);
-	struct gen_plane t0 = gen_plane_add(sp, 1, "/device:TPU:0", 1000);
 	XLine *mods, *ops, *st;
+	struct gen_plane t0 = tpu_with_peaks(sp, 200, 100, &mods, &ops);
 
-	gen_plane_f64(&t0, "peak_teraflops_per_second", 200);
-	gen_plane_f64(&t0, "peak_hbm_bw_gigabytes_per_second", 100);
-	mods = gen_line_add(&t0, 1, "XLA Modules", 1000);
-	ops = gen_line_add(&t0, 2, "XLA Ops", 1000);
 	st = gen_line_add(&t0, 3, "Steps", 1000);
 	gen_ev_add(&t0, mods, "jit_f(1)", US(0), US(40));
 	op_md(&t0, "fusion.1", "fusion.1", "loop fusion", 1000000000, -1, 1);
