@@ -278,6 +278,9 @@ int an_ops_notes(const struct an_ops_result *r, struct xp_notes *n)
 		if ((k = d->extra_module_lines))
 			ret |= xp_notes_add(n, "plane '%s': %zu more 'XLA Modules' line%s not used for programs",
 					    d->name, k, k == 1 ? "" : "s");
+		if (d->peaks_differ)
+			ret |= xp_notes_add(n, "plane '%s': the inputs state different peaks for it (chip or values): "
+					    "the greatest is shown; each input's rows are bound by its own", d->name);
 		if ((k = d->kernels_no_op) && d->events[AN_OP_GPU])
 			ret |= xp_notes_add(n, "plane '%s': %zu kernel%s without an hlo_op stat%s left out", d->name,
 					    k, k == 1 ? "" : "s", an_ops_no_op_what(r));

@@ -1417,6 +1417,18 @@ int an_ops_join(struct an_ops_result *r, struct xp_trace *t, struct xp_err *err)
 
 /* ---- pooling and finishing -------------------------------------------------- */
 
+/* Whether a's peaks come before b's: by source, FLOP/s, bandwidth, chip (an order of its own, for any order of inputs). */
+static int peaks_greater(const struct an_ops_device *a, const struct an_ops_device *b)
+{
+	if (a->peak_src != b->peak_src)
+		return a->peak_src > b->peak_src;
+	if (a->peak_flops != b->peak_flops)
+		return a->peak_flops > b->peak_flops;
+	if (a->peak_bw != b->peak_bw)
+		return a->peak_bw > b->peak_bw;
+	return cmp_opt_str(a->chip, b->chip) > 0;
+}
+
 int an_ops_merge(struct an_ops_result *dst, const struct an_ops_result *src, struct xp_err *err)
 {
 	size_t i, k;
@@ -1437,10 +1449,16 @@ int an_ops_merge(struct an_ops_result *dst, const struct an_ops_result *src, str
 		d = device_get(dst, s->name, &ix, &is_new);
 		if (!d)
 			return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
-		if (is_new) {
+		d->peaks_differ |= s->peaks_differ;
+		if (!is_new && (d->peak_src != s->peak_src || d->peak_flops != s->peak_flops ||
+				d->peak_bw != s->peak_bw || cmp_opt_str(d->chip, s->chip)))
+			d->peaks_differ = 1;
+		if (is_new || (d->peaks_differ && peaks_greater(s, d))) {	/* the greatest, in any order */
 			d->peak_src = s->peak_src;
 			d->peak_flops = s->peak_flops;
 			d->peak_bw = s->peak_bw;
+			free(d->chip);
+			d->chip = NULL;
 			if (s->chip && !(d->chip = strdup(s->chip)))
 				return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
 		}

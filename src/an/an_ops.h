@@ -195,6 +195,12 @@ struct an_ops_device {
 	size_t kernels_no_op;		/* GPU kernels without an hlo_op stat */
 	size_t extra_module_lines;	/* XLA Modules lines after the first (not used for programs) */
 	/*
+	 * Pooled, its inputs stated different peaks (chip or values): the
+	 * greatest kept (by source, then FLOP/s, then bandwidth), whatever
+	 * the order of the inputs
+	 */
+	int peaks_differ;
+	/*
 	 * TPU, with opts.tpu_leaves_only: the XLA Ops events with no op nested
 	 * in them (the work itself: a parent's FLOPs would count its
 	 * children's again): their time, and of it the time of those that

@@ -1052,7 +1052,9 @@ static int add_flops(struct an_ov_result *r, struct xp_trace *t, const char *hos
 					d->work_ps = xp_sat_add(d->work_ps, w.work_ps);
 				d->flops_ps = xp_sat_add(d->flops_ps, w.flops_ps);
 				d->model_ps = xp_sat_add(d->model_ps, w.model_ps);
-				if (!d->peak_src && pr[i].devices[0].peak_src) {
+				/* pooled inputs stating different peaks: the greatest, whatever their order (as ops) */
+				if ((int)pr[i].devices[0].peak_src > d->peak_src ||
+				    ((int)pr[i].devices[0].peak_src == d->peak_src && pr[i].devices[0].peak_flops > d->peak_flops)) {
 					d->peak_src = (int)pr[i].devices[0].peak_src;
 					d->peak_flops = pr[i].devices[0].peak_flops;
 				}

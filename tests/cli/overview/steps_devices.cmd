@@ -1,1 +1,1 @@
-xplane-stat overview --steps $SYNTH/steps_devices.xplane.pb
+cd "$SYNTH" && xplane-stat overview --steps steps_devices.xplane.pb

@@ -1,1 +1,1 @@
-xplane-stat overview --steps $SYNTH/steps_tpu.xplane.pb $SYNTH/overview.xplane.pb
+cd "$SYNTH" && xplane-stat overview --steps steps_tpu.xplane.pb overview.xplane.pb
