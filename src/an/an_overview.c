@@ -741,6 +741,52 @@ int an_ov_has_device_work(const struct xp_trace *t)
 	return 0;
 }
 
+/*
+ * A plane's steps v[0..n) (start_ps absolute, compute_ps and, for now,
+ * coll_exposed_ps as |C u K| filled) finished: busy and the exposed parts
+ * from the plane's whole work all, host wait, FLOPs of the work events fv,
+ * then in start order with start_ps from the span's start first (with_span
+ * 0: none, start_ps 0) and their place as added from seq.
+ */
+static void plane_steps(struct an_ov_step *v, size_t n, size_t seq, const struct xp_plane *p,
+			const struct hsteps *hs, const int64_t (*all)[2], size_t nall, struct fev *fv, size_t nfv,
+			int with_span, int64_t first)
+{
+	size_t k;
+
+	for (k = 0; k < n; k++) {
+		struct an_ov_step *st = &v[k];
+		int64_t ck = st->coll_exposed_ps, e = xp_sat_add(st->start_ps, st->dur_ps);
+
+		st->busy_ps = len_within(all, nall, st->start_ps, e);
+		st->coll_exposed_ps = ck - st->compute_ps;
+		st->memcpy_exposed_ps = st->busy_ps - ck;
+		st->host_wait_ps = host_wait(p, hs, all, nall, st->start_ps, e);
+	}
+	if (n > 1)
+		qsort(v, n, sizeof(*v), cmp_step_start);
+	step_flops(v, n, fv, nfv);
+	for (k = 0; k < n; k++) {
+		v[k].start_ps = with_span ? xp_sat_sub(v[k].start_ps, first) : 0;
+		v[k].seq_ = seq + k;
+	}
+}
+
+/* A plane's merged work all, absolute, added to dw. -1 when out of memory. */
+static int dwork_add(struct dwork *dw, const struct xp_plane *p, const int64_t (*all)[2], size_t nall)
+{
+	size_t k;
+
+	if (dw->n + nall > dw->cap && xp_grow(&dw->v, &dw->cap, dw->n, sizeof(*dw->v), dw->n + nall))
+		return -1;
+	for (k = 0; k < nall; k++) {
+		dw->v[dw->n][0] = (__int128)p->base_ns * 1000 + all[k][0];
+		dw->v[dw->n][1] = (__int128)p->base_ns * 1000 + all[k][1];
+		dw->n++;
+	}
+	return 0;
+}
+
 static int add_plane(struct an_ov_result *r, const char *host, const struct xp_plane *p, const struct launches *L,
 		     const char *input, const struct hsteps *hs, struct dwork *dw, size_t *added)
 {
@@ -881,33 +927,11 @@ static int add_plane(struct an_ov_result *r, const char *host, const struct xp_p
 	memcpy(all + nall, set[W_MEMCPY].v, set[W_MEMCPY].n * sizeof(*all));
 	nall = an_ov_merge(all, nall + set[W_MEMCPY].n);
 	d->busy_ps = xp_sat_add(d->busy_ps, len_of(all, nall));
-	for (k = first_step; k < r->nsteps; k++) {
-		struct an_ov_step *st = &r->steps[k];
-		int64_t ck = st->coll_exposed_ps;
-
-		st->busy_ps = len_within(all, nall, st->start_ps, xp_sat_add(st->start_ps, st->dur_ps));
-		st->coll_exposed_ps = ck - st->compute_ps;
-		st->memcpy_exposed_ps = st->busy_ps - ck;
-		st->host_wait_ps = host_wait(p, hs, all, nall, st->start_ps, xp_sat_add(st->start_ps, st->dur_ps));
-	}
-	/* the device's work for the host steps, absolute */
-	if (hs && hs->n && nall) {
-		if (dw->n + nall > dw->cap && xp_grow(&dw->v, &dw->cap, dw->n, sizeof(*dw->v), dw->n + nall))
-			goto out;
-		for (k = 0; k < nall; k++) {
-			dw->v[dw->n][0] = (__int128)p->base_ns * 1000 + all[k][0];
-			dw->v[dw->n][1] = (__int128)p->base_ns * 1000 + all[k][1];
-			dw->n++;
-		}
-	}
-	if (r->nsteps > first_step + 1)
-		qsort(r->steps + first_step, r->nsteps - first_step, sizeof(*r->steps), cmp_step_start);
 	if (r->nsteps > first_step)	/* steps is NULL while there are none */
-		step_flops(r->steps + first_step, r->nsteps - first_step, fv, nfv);
-	for (k = first_step; k < r->nsteps; k++) {	/* from the span's start */
-		r->steps[k].start_ps = first <= last ? xp_sat_sub(r->steps[k].start_ps, first) : 0;
-		r->steps[k].seq_ = k;
-	}
+		plane_steps(r->steps + first_step, r->nsteps - first_step, first_step, p, hs, (const int64_t (*)[2])all,
+			    nall, fv, nfv, first <= last, first);
+	if (hs && hs->n && dwork_add(dw, p, (const int64_t (*)[2])all, nall))	/* for the host steps */
+		goto out;
 	if (first <= last)
 		d->span_ps = xp_sat_add(d->span_ps, xp_sat_sub(last, first));
 	++*added;
