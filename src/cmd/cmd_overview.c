@@ -58,7 +58,7 @@ static const struct cmd_analysis overview = {
 		 "duty cycle, and busy split into compute, collectives and memory copies, each with\n"
 		 "the part no other work overlaps (TraceLens's gpu_timeline); step times; on GPU\n"
 		 "the launch latency. --stragglers: which device of a host the others wait for;\n"
-		 "--steps: each step's time, its split and its FLOPs utilization.",
+		 "--steps: each step's time, its split, host wait and FLOPs utilization.",
 	.an = &an_overview_analysis, .check = ov_check, .input = ov_input, .nothing = ov_nothing,
 	.print = ov_print,
 };
@@ -74,7 +74,8 @@ int cmd_overview(int argc, char **argv)
 		 "how often its executions were the slowest (CSV: the devices alone)"},
 		{"steps", 0, OPT_FLAG, &o.steps, NULL,
 		 "also a row per step of each device's 'Steps' line: its time, busy (compute, collectives and copies "
-		 "no other work overlaps), idle, and on TPU its FLOP/s and FLOPs utilization (CSV: the steps alone)"},
+		 "no other work overlaps), host wait, idle, and on TPU its FLOP/s and FLOPs utilization; then the "
+		 "steps lined up across devices, the slowest device's time (CSV: the steps alone)"},
 		CMD_OPT_RUN_BY(&c),
 		CMD_OPTS_TAIL(&c),
 	};
