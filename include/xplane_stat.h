@@ -52,7 +52,7 @@ extern "C" {
 #endif
 
 #define XPLANE_STAT_VERSION_MAJOR 0
-#define XPLANE_STAT_VERSION_MINOR 5
+#define XPLANE_STAT_VERSION_MINOR 6
 #define XPLANE_STAT_VERSION_PATCH 0
 /* MAJOR * 10000 + MINOR * 100 + PATCH: 300 for 0.3.0. */
 #define XPLANE_STAT_VERSION_NUMBER                                                                 \
@@ -534,6 +534,14 @@ struct xps_ops {
 	uint64_t partial_sums;		/* row sums some occurrences lacked a value for: not known */
 	uint64_t kernels_without_hlo_op;	/* summed over devices */
 	uint64_t calls_from_host;	/* rows whose calls were counted from the host (calls_from "host") */
+	/*
+	 * occurrences that aggregated events stood for (events written with
+	 * num_occurrences, a count and a total time and no start, as XProf's
+	 * aggregated planes hold them) on TPU ops lines: in their rows, with
+	 * the self_duration_ps they carry as self time (else their total),
+	 * of no program
+	 */
+	uint64_t aggregated_occurrences;
 	/* with by_scope: the scope tree, and its total (the roots' totals) */
 	const struct xps_ops_scope *scopes;
 	size_t nscopes;

@@ -195,6 +195,13 @@ static void bad_times(const char *dir)
 	l = gen_line_add(&p, 2, "Stream #8(Compute)", 1000 + 20000);
 	kernel(l, EM_REDUCE, -US(30), US(4), "jit_eval", 8);
 	gen_space_write(sp, dir, "negative_offset.xplane.pb");
+
+	/* jit_eval's kernel written as an aggregate of -3 occurrences (num_occurrences is int64). */
+	sp = space_new();
+	p = gpu_plane(sp, "jit_train", "jit_eval");
+	p.xp->lines[0]->events[2]->data_case = TENSORFLOW__PROFILER__XEVENT__DATA_NUM_OCCURRENCES;
+	p.xp->lines[0]->events[2]->num_occurrences = -3;
+	gen_space_write(sp, dir, "negative_occurrences.xplane.pb");
 }
 
 /*

@@ -1677,6 +1677,52 @@ static void synth_scope_ranges(const char *dir)
 	gen_space_write(sp, dir, "scope_ranges.xplane.pb");
 }
 
+/* An aggregated event (AggregateXPlane's): n occurrences of name with their total; self, min -1: left out. */
+static XEvent *agg_add(struct gen_plane *p, XLine *ln, const char *name, int64_t n, int64_t total,
+		       int64_t self, int64_t min)
+{
+	XEvent *ev = gen_ev_add(p, ln, name, 0, total);
+
+	ev->data_case = TENSORFLOW__PROFILER__XEVENT__DATA_NUM_OCCURRENCES;
+	ev->num_occurrences = n;
+	if (self >= 0)
+		gen_ev_i64(p, ev, "self_duration_ps", self);
+	if (min >= 0)
+		gen_ev_i64(p, ev, "min_duration_ps", min);
+	return ev;
+}
+
+/*
+ * Scenario 25 (aggregated events): TPU:0 (100 TFLOP/s) as XProf's
+ * AggregateXPlane writes it. XLA Ops: fusion.1 4 times, 40 us in all, self
+ * 30 us, shortest 8 us, 1e9 flops each; convolution.2 4 times, 10 us, no
+ * self (nothing nested: self is the total), shortest 2 us, 5e8 flops each;
+ * copy.3 once, 5 us. XLA Modules: jit_f(1) 4 times, 55 us, its shortest
+ * left out. Steps: step 0 [0,60] us, timed as the writer copies it. GPU:0:
+ * one aggregated kernel on a stream line (ops leaves it out). Answers in
+ * tests/synth/EXPECTED.md section 25.
+ */
+static void synth_aggregated(const char *dir)
+{
+	XSpace *sp = gen_space_new(NULL);
+	XLine *mods, *ops, *st, *gl;
+	struct gen_plane t0 = tpu_with_peaks(sp, 100, 50, &mods, &ops);
+	struct gen_plane g = gen_plane_add(sp, 2, "/device:GPU:0", 1000);
+
+	st = gen_line_add(&t0, 3, "Steps", 1000);
+	op_md(&t0, "fusion.1", "fusion.1", "loop fusion", 1000000000, -1, 1);
+	op_md(&t0, "convolution.2", "convolution.2", "convolution", 500000000, -1, 1);
+	op_md(&t0, "copy.3", "copy.3", "copy", 0, -1, 0);
+	agg_add(&t0, mods, "jit_f(1)", 4, US(55), -1, -1);
+	agg_add(&t0, ops, "fusion.1", 4, US(40), US(30), US(8));
+	agg_add(&t0, ops, "convolution.2", 4, US(10), -1, US(2));
+	agg_add(&t0, ops, "copy.3", 1, US(5), -1, -1);
+	gen_ev_add(&t0, st, "0", US(0), US(60));
+	gl = gen_line_add(&g, 1, "Stream #1(Compute)", 1000);
+	gen_ev_i64(&g, agg_add(&g, gl, "loop_fusion", 3, US(9), -1, US(3)), "hlo_op", 1);
+	gen_space_write(sp, dir, "aggregated.xplane.pb");
+}
+
 /*
  * Scenario 18a (overview --steps): TPU:0 (peak 200 TFLOP/s) with a Steps
  * line [0,20] [20,40] us; XLA Ops: fusion.1 [0,10] (1e9 flops) holding
@@ -2593,6 +2639,7 @@ static const struct gen_scenario scenarios[] = {
 	{"steps_tpu", synth_steps_tpu},
 	{"steps_host", synth_steps_host},
 	{"steps_devices", synth_steps_devices},
+	{"aggregated", synth_aggregated},
 };
 
 int main(int argc, char **argv)

@@ -36,7 +36,7 @@ _UNITS = {"ps": 1, "ns": 1e3, "us": 1e6, "ms": 1e9, "s": 1e12}
 
 
 def version():
-    """The library's version, as "0.5.0"."""
+    """The library's version, as "0.6.0"."""
     return _lib.lib().xps_version_string().decode()
 
 
@@ -393,7 +393,7 @@ def ops(paths, *, device=None, by="op", sort="time", top=None, threads=0):
             doc = {"schema_version": 1, "command": "ops", "sort": sort, "by": by, "top": top,
                    **_fields(o, "inputs"), "lines": lines, "devices": devices,
                    **_fields(o, "stray_end_events partial_overlaps odd_values overflowed_sums partial_sums "
-                                "kernels_without_hlo_op calls_from_host"),
+                                "kernels_without_hlo_op calls_from_host aggregated_occurrences"),
                    "gpu_cost": gpu_cost,
                    "ops": rows if by in ("category", "source", "framework") else _within_top(rows, top)}
             if by == "category":

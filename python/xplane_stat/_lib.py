@@ -222,7 +222,7 @@ class _Ops(ctypes.Structure):
         ("devices", ctypes.POINTER(_OpsDevice)), ("ndevices", ctypes.c_size_t),
     ] + [(f, ctypes.c_uint64) for f in ("inputs", "stray_end_events", "partial_overlaps", "odd_values",
                                         "overflowed_sums", "partial_sums", "kernels_without_hlo_op",
-                                        "calls_from_host")] + [
+                                        "calls_from_host", "aggregated_occurrences")] + [
         ("scopes", ctypes.POINTER(_OpsScope)), ("nscopes", ctypes.c_size_t), ("scopes_self_ns", ctypes.c_double),
         ("sources", ctypes.POINTER(_Op)), ("nsources", ctypes.c_size_t),
         ("frameworks", ctypes.POINTER(_Op)), ("nframeworks", ctypes.c_size_t),
@@ -434,7 +434,7 @@ def _load():
 
 
 # The library's structs these definitions mirror: its major and minor version (0.2: ops by scope).
-_LAYOUT = 500
+_LAYOUT = 600
 
 
 def _declare(lib):

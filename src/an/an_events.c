@@ -29,9 +29,10 @@ int an_ev_selects_line(const struct an_ev_opts *o, const char *plane, const char
 
 /* Per event metadata of one plane, while one line is scanned. */
 struct acc {
-	size_t count, stray;
+	size_t count, stray, agg;
 	int64_t total, min, max;
 	int match;		/* -1: not yet asked, 0, 1 */
+	int min_unknown, max_unknown;
 };
 
 struct meta_name {
@@ -61,20 +62,50 @@ static char *dup(struct an_ev_result *r, const char *s)
 }
 
 /*
- * Pools count events into row d, stray of them stray ends: their times
- * (total, min, max over the others) join d's, the total saturating.
+ * Pools row s's counts into row d: times (total, min, max over the events
+ * not stray) join d's, the total saturating; a min or max unknown on
+ * either side is unknown.
  */
-static void pool(struct an_ev_row *d, size_t count, size_t stray, int64_t total, int64_t min, int64_t max)
+static void pool(struct an_ev_row *d, const struct an_ev_row *s)
 {
-	if (count > stray) {
-		if (d->count == d->stray || min < d->min_ps)
-			d->min_ps = min;
-		if (d->count == d->stray || max > d->max_ps)
-			d->max_ps = max;
+	if (s->count > s->stray) {
+		if (d->count == d->stray || s->min_ps < d->min_ps)
+			d->min_ps = s->min_ps;
+		if (d->count == d->stray || s->max_ps > d->max_ps)
+			d->max_ps = s->max_ps;
 	}
-	d->count += count;
-	d->stray += stray;
-	d->total_ps = xp_sat_add(d->total_ps, total);
+	d->count += s->count;
+	d->stray += s->stray;
+	d->aggregated += s->aggregated;
+	d->min_unknown |= s->min_unknown;
+	d->max_unknown |= s->max_unknown;
+	if (d->min_unknown)
+		d->min_ps = 0;
+	if (d->max_unknown)
+		d->max_ps = 0;
+	d->total_ps = xp_sat_add(d->total_ps, s->total_ps);
+}
+
+/*
+ * Aggregated event g into its metadata's a: its occurrences, total, and
+ * shortest and longest where known (one occurrence: its total is both).
+ */
+static void acc_agg(struct acc *a, const struct xp_agg *g)
+{
+	int64_t min = g->occurrences == 1 ? g->dur_ps : g->min_ps, max = g->dur_ps;
+	int first = a->count == a->stray;
+
+	a->count += (size_t)g->occurrences;
+	a->agg += (size_t)g->occurrences;
+	a->total = xp_sat_add(a->total, g->dur_ps);
+	if (min < 0)
+		a->min_unknown = 1;
+	else if (first || min < a->min)
+		a->min = min;
+	if (g->occurrences > 1)
+		a->max_unknown = 1;
+	else if (first || max > a->max)
+		a->max = max;
 }
 
 static int add_plane(struct an_ev_result *r, const struct xp_plane *p, const struct an_ev_opts *o,
@@ -84,7 +115,7 @@ static int add_plane(struct an_ev_result *r, const struct xp_plane *p, const str
 	struct meta_name *touched = xp_malloc_big(p->nevmetas + 1, sizeof(*touched));
 	unsigned char *stray = xp_malloc_big(p->nevents + 1, 1);
 	const char *pname = NULL;
-	size_t li, i, nstray = 0;
+	size_t li, i, ag = 0, nstray = 0;
 	int ret = XP_ERR_NOMEM;
 
 	if (!acc || !touched || !stray)
@@ -126,6 +157,25 @@ static int add_plane(struct an_ev_result *r, const struct xp_plane *p, const str
 			/* saturate: hostile durations may sum past int64 */
 			a->total = xp_sat_add(a->total, e->dur_ps);
 		}
+		for (; ag < p->naggs && p->aggs[ag].line < li; ag++)
+			;
+		for (; ag < p->naggs && p->aggs[ag].line == li; ag++) {
+			const struct xp_agg *g = &p->aggs[ag];
+			struct acc *a = &acc[g->meta];
+
+			if (!g->occurrences)
+				continue;
+			if (a->match < 0)
+				a->match = !o->match || !regexec(o->match, p->evmetas[g->meta].name, 0, NULL, 0);
+			if (!a->match)
+				continue;
+			if (!a->count) {
+				touched[nt].name = p->evmetas[g->meta].name;
+				touched[nt++].meta = g->meta;
+			}
+			acc_agg(a, g);
+			r->aggregated_odd += g->odd;
+		}
 		/* Metadata entries that share a name are one name. */
 		qsort(touched, nt, sizeof(*touched), cmp_meta_name);
 		for (k = 0; k < nt; k++) {
@@ -147,11 +197,20 @@ static int add_plane(struct an_ev_result *r, const struct xp_plane *p, const str
 				if (!(row->name = dup(r, touched[k].name)))
 					goto out;
 			}
-			pool(row, a->count, a->stray, a->total, a->min, a->max);
+			{
+				struct an_ev_row part = {.count = a->count, .stray = a->stray, .aggregated = a->agg,
+							 .min_unknown = a->min_unknown,
+							 .max_unknown = a->max_unknown, .total_ps = a->total,
+							 .min_ps = a->min, .max_ps = a->max};
+
+				pool(row, &part);
+			}
 			r->events += a->count;
 			r->stray += a->stray;
-			a->count = a->stray = 0;
+			r->aggregated += a->agg;
+			a->count = a->stray = a->agg = 0;
 			a->total = a->min = a->max = 0;
+			a->min_unknown = a->max_unknown = 0;
 		}
 	}
 	ret = 0;
@@ -217,6 +276,8 @@ static int take_part(struct an_ev_result *r, const struct an_ev_result *part, st
 	r->next_order_ += part->next_order_;
 	r->events += part->events;
 	r->stray += part->stray;
+	r->aggregated += part->aggregated;
+	r->aggregated_odd += part->aggregated_odd;
 	r->planes_seen += part->planes_seen;
 	return 0;
 }
@@ -284,7 +345,7 @@ int an_ev_finish(struct an_ev_result *r, struct xp_err *err)
 			r->rows[++j] = *s;
 			continue;
 		}
-		pool(d, s->count, s->stray, s->total_ps, s->min_ps, s->max_ps);
+		pool(d, s);
 	}
 	r->n = j + 1;
 	r->planes = 0;

@@ -2,7 +2,8 @@
 /*
  * What a file holds by name (XProf's aggregate_xplane_events): per plane and
  * line, each distinct event name with its count and total time, pooled over
- * inputs by (plane name, line name, event name).
+ * inputs by (plane name, line name, event name). Aggregated events (xp_agg)
+ * count as the occurrences they stand for, with their total.
  */
 #ifndef AN_EVENTS_H
 #define AN_EVENTS_H
@@ -25,6 +26,14 @@ struct an_ev_row {
 	size_t order;		/* first-seen order of (plane, line): rows sort by it, then by total */
 	size_t count;		/* every event of that name, stray ends included */
 	size_t stray;		/* of count: stray ends (xp_stray.h), left out of the times */
+	/*
+	 * Of count: occurrences that aggregated events stand for (xp_agg: a
+	 * count and a total, no times), their totals in total_ps. Their
+	 * longest is unknown, and their shortest where the writer left out
+	 * min_duration_ps: max_ps / min_ps are then unknown (the flags) and 0.
+	 */
+	size_t aggregated;
+	int min_unknown, max_unknown;
 	int64_t total_ps, min_ps, max_ps;	/* over count - stray events; 0 when none */
 };
 
@@ -35,6 +44,8 @@ struct an_ev_result {
 	size_t n, cap;
 	size_t events;		/* events selected, over every row */
 	size_t stray;		/* of events: stray ends */
+	size_t aggregated;	/* of events: occurrences of aggregated events */
+	size_t aggregated_odd;	/* aggregated events counted whose self or min duration was unreadable */
 	size_t planes_seen;	/* planes selected by --plane, loaded */
 	size_t planes;		/* distinct plane names with a selected event (an_ev_finish) */
 	size_t next_order_;

@@ -119,7 +119,9 @@ int an_input_notes(struct xp_notes *n, const char *path, const struct xp_trace *
 		size_t n;
 		const char *what;
 	} odd[] = {
-		{c->aggregated_events, "aggregated events (num_occurrences, no time) skipped"},
+		{c->aggregated_events, "aggregated events (num_occurrences: a count and a total, no start): "
+				       "'events' and 'ops' (TPU) count them; timelines, executions and kernels leave "
+				       "them out"},
 		{c->events_missing_metadata, "events refer to event metadata the file lacks (named \"\")"},
 		{c->stats_missing_metadata, "stats refer to stat metadata the file lacks (ignored)"},
 		{c->duplicate_metadata, "metadata ids appear more than once (the last one is used)"},
@@ -255,7 +257,8 @@ int an_plane_list(struct xp_trace *t, char ***names, unsigned char **empty)
 
 		if (an_is_device_plane(p->name))
 			xp_trace_load_plane(t, i, &err);
-		(*empty)[i] = an_is_device_plane(p->name) && p->loaded && !an_plane_device_events(p);
+		if (an_is_device_plane(p->name) && p->loaded && !an_plane_device_events(p))
+			(*empty)[i] = p->naggs ? 2 : 1;	/* 2: aggregated events only */
 		if (!((*names)[i] = strdup(p->name)))
 			return -1;
 	}

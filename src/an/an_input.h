@@ -69,8 +69,9 @@ int an_exec_notes(struct xp_notes *n, const char *path, const struct an_exec_lis
 
 /*
  * Every plane's name of t, and which device planes hold no device events
- * (reading those the reader deferred), for a summary's provenance (free
- * with an_planes_free). 0 or -1 when out of memory.
+ * (empty 1; 2 when they hold aggregated events only), reading those the
+ * reader deferred, for a summary's provenance and messages (free with
+ * an_planes_free). 0 or -1 when out of memory.
  */
 int an_plane_list(struct xp_trace *t, char ***names, unsigned char **empty);
 void an_planes_free(char **names, unsigned char *empty, size_t n);

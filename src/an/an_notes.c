@@ -216,12 +216,25 @@ static int ev_stray_notes(size_t k, const char *path, struct xp_notes *n)
 			    k == 1 ? "its" : "their");
 }
 
+const char *an_agg_odd_note(size_t k)
+{
+	return k == 1 ? "aggregated event carries a self_duration_ps or min_duration_ps that is no duration of "
+			"its (negative, not an integer, or over its total): ignored (self time is its total, "
+			"its shortest unknown)"
+		      : "aggregated events carry self_duration_ps or min_duration_ps stats that are no durations "
+			"of theirs (negative, not integers, or over their totals): ignored (self time is the "
+			"total, the shortest unknown)";
+}
+
 int an_ev_add_input(struct an_ev_result *r, const struct xp_trace *t, const struct an_ev_opts *o,
 		    const char *path, struct xp_notes *n, struct xp_err *err)
 {
-	size_t before = r->stray;
+	size_t before = r->stray, odd = r->aggregated_odd;
 	int ret = an_ev_add(r, t, o, err);
 
+	if (!ret && (odd = r->aggregated_odd - odd) &&
+	    xp_notes_add(n, "'%s': %zu %s", path, odd, an_agg_odd_note(odd)))
+		return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
 	return ret ? ret : ev_stray_notes(r->stray - before, path, n);
 }
 
@@ -285,6 +298,11 @@ int an_ops_notes(const struct an_ops_result *r, struct xp_notes *n)
 			ret |= xp_notes_add(n, "plane '%s': %zu kernel%s without an hlo_op stat%s left out", d->name,
 					    k, k == 1 ? "" : "s", an_ops_no_op_what(r));
 	}
+	if ((k = r->aggregated_odd))
+		ret |= xp_notes_add(n, "%zu %s", k, an_agg_odd_note(k));
+	if ((k = r->aggregated_left))
+		ret |= xp_notes_add(n, "%zu aggregated event%s (num_occurrences) on GPU planes left out: a kernel "
+				    "stands for itself ('events' counts them)", k, k == 1 ? "" : "s");
 	if ((k = r->overflows))
 		ret |= xp_notes_add(n, "%zu row sum%s passed 2^64-1 (flops, bytes) or 2^63-1 ps (time): "
 				    "shown as unknown (flops, bytes) or the largest time", k, k == 1 ? "" : "s");

@@ -46,6 +46,8 @@ int an_comp_notes(const struct an_comp_result *r, int several, struct xp_notes *
  * events: adds one input's trace t (an_ev_add), and to n what a reader should
  * know of it (its stray ends, path naming it). 0 or an xp_errcode.
  */
+/* The note on k aggregated events whose self or min duration was unreadable (xp_agg.odd), after "k ". */
+const char *an_agg_odd_note(size_t k);
 int an_ev_add_input(struct an_ev_result *r, const struct xp_trace *t, const struct an_ev_opts *o,
 		    const char *path, struct xp_notes *n, struct xp_err *err);
 /* The memories: events without bytes, frees of unseen allocations, reused addresses. */

@@ -195,6 +195,18 @@ static void sum_add(struct an_sum *s, uint64_t v)
 	s->overflow |= xp_sat_add_to_u64(&s->v, v);
 }
 
+/* n occurrences of value v each (an aggregated event's). */
+static void sum_add_n(struct an_sum *s, uint64_t v, uint64_t n)
+{
+	uint64_t t;
+
+	s->n += (size_t)n;
+	if (__builtin_mul_overflow(v, n, &t))
+		s->overflow = 1;
+	else
+		s->overflow |= xp_sat_add_to_u64(&s->v, t);
+}
+
 static void sum_merge(struct an_sum *d, const struct an_sum *s)
 {
 	d->n += s->n;
@@ -521,7 +533,9 @@ static const struct span *module_at(const struct plane_ctx *c, int64_t t)
 	return &c->mods[lo - 1];
 }
 
-static void add_value(struct plane_ctx *c, const struct xp_event *e, enum xp_key k, struct an_sum *sum)
+/* The stat k of event e, n occurrences of it (an aggregated event stands for n), into sum. */
+static void add_value(struct plane_ctx *c, const struct xp_event *e, enum xp_key k, struct an_sum *sum,
+		      uint64_t n)
 {
 	const struct xp_stat *s = xp_event_stat(c->p, e, k);
 	uint64_t v;
@@ -532,12 +546,18 @@ static void add_value(struct plane_ctx *c, const struct xp_event *e, enum xp_key
 		c->dev->odd_values++;
 		return;
 	}
-	sum_add(sum, v);
+	if (n == 1)
+		sum_add(sum, v);
+	else
+		sum_add_n(sum, v, n);
 }
 
-/* One occurrence of the op of event e (described by q) with its total and self time. */
+/*
+ * n occurrences (1, or an aggregated event's) of the op of event e
+ * (described by q), with their total and self time.
+ */
 static int record(struct plane_ctx *c, const struct op_probe *q, const struct xp_event *e,
-		  int64_t self_ps)
+		  int64_t self_ps, uint64_t n)
 {
 	struct an_ops_result *r = c->r;
 	struct an_op_row *row;
@@ -548,14 +568,14 @@ static int record(struct plane_ctx *c, const struct op_probe *q, const struct xp
 		return XP_ERR_NOMEM;
 	c->last_row = (size_t)(row - r->rows);
 	ridge_join(row, device_ridge(c->dev), 0, is_new);
-	row->occurrences++;
+	row->occurrences += (size_t)n;
 	row->total_ps = xp_sat_add(row->total_ps, e->dur_ps);
 	row->self_ps = xp_sat_add(row->self_ps, self_ps);
-	add_value(c, e, XP_K_FLOPS, &row->flops);
-	add_value(c, e, XP_K_MODEL_FLOPS, &row->model_flops);
-	add_value(c, e, XP_K_BYTES_ACCESSED, &row->bytes);
-	r->events[q->line]++;
-	c->dev->events[q->line]++;
+	add_value(c, e, XP_K_FLOPS, &row->flops, n);
+	add_value(c, e, XP_K_MODEL_FLOPS, &row->model_flops, n);
+	add_value(c, e, XP_K_BYTES_ACCESSED, &row->bytes, n);
+	r->events[q->line] += (size_t)n;
+	c->dev->events[q->line] += (size_t)n;
 	r->total_ps[q->line] = xp_sat_add(r->total_ps[q->line], e->dur_ps);
 	r->self_ps[q->line] = xp_sat_add(r->self_ps[q->line], self_ps);
 	return 0;
@@ -702,15 +722,32 @@ struct open_op {
 
 /* A leaf op's time and FLOPs (an_ops_device.leaf_*): the stat k's value in *sum, its time in *ps. */
 static void leaf_value(struct plane_ctx *c, const struct xp_event *e, enum xp_key k, struct an_sum *sum,
-		       int64_t *ps)
+		       int64_t *ps, uint64_t n)
 {
 	const struct xp_stat *s = xp_event_stat(c->p, e, k);
 	uint64_t v;
 
 	if (s && !count_value(s, &v)) {
-		sum_add(sum, v);
+		if (n == 1)
+			sum_add(sum, v);
+		else
+			sum_add_n(sum, v, n);
 		*ps = xp_sat_add(*ps, e->dur_ps);
 	}
+}
+
+/*
+ * For overview (opts.tpu_leaves_only): n occurrences of op e, leaves if
+ * leaf, count as the plane's own work where the plane is theirs.
+ */
+static void leaf_add(struct plane_ctx *c, const struct xp_event *e, int leaf, uint64_t n)
+{
+	if (leaf && (c->sync_kind == AN_OP_SC) == an_is_sparsecore_plane(c->p->name)) {
+		c->dev->leaf_ps = xp_sat_add(c->dev->leaf_ps, e->dur_ps);
+		leaf_value(c, e, XP_K_FLOPS, &c->dev->leaf_flops, &c->dev->leaf_flops_ps, n);
+		leaf_value(c, e, XP_K_MODEL_FLOPS, &c->dev->leaf_model_flops, &c->dev->leaf_model_ps, n);
+	}
+	c->dev->events[c->sync_kind] += (size_t)n;	/* what an_ops_work_flops asks: a TPU device */
 }
 
 static int close_op(struct plane_ctx *c, const struct open_op *o)
@@ -719,18 +756,48 @@ static int close_op(struct plane_ctx *c, const struct open_op *o)
 	struct op_probe q;
 
 	/* the plane's own work (a SparseCore's ops on its plane, else the TensorCore's XLA Ops), for overview */
-	if (c->r->opts.tpu_leaves_only && !o->parent &&
-	    (c->sync_kind == AN_OP_SC) == an_is_sparsecore_plane(c->p->name)) {
-		c->dev->leaf_ps = xp_sat_add(c->dev->leaf_ps, e->dur_ps);
-		leaf_value(c, e, XP_K_FLOPS, &c->dev->leaf_flops, &c->dev->leaf_flops_ps);
-		leaf_value(c, e, XP_K_MODEL_FLOPS, &c->dev->leaf_model_flops, &c->dev->leaf_model_ps);
-	}
 	if (c->r->opts.tpu_leaves_only) {
-		c->dev->events[c->sync_kind]++;	/* what an_ops_work_flops asks: a TPU device */
+		leaf_add(c, e, !o->parent, 1);
 		return 0;
 	}
 	tpu_probe(c, e, c->sync_kind, &q);
-	return record(c, &q, e, e->dur_ps - o->child_ps);
+	return record(c, &q, e, e->dur_ps - o->child_ps, 1);
+}
+
+/*
+ * The aggregated events of line li (sync: nested ops, their self time the
+ * self_duration_ps written, else their total; else Async XLA Ops): rows
+ * as its events make, their program unknown (no time to find a module at).
+ */
+static int agg_line(struct plane_ctx *c, size_t li, int sync, size_t *ag)
+{
+	const struct xp_plane *p = c->p;
+	int ret;
+
+	for (; *ag < p->naggs && p->aggs[*ag].line < li; (*ag)++)
+		;
+	for (; *ag < p->naggs && p->aggs[*ag].line == li; (*ag)++) {
+		const struct xp_agg *g = &p->aggs[*ag];
+		/* no own stats: its metadata's are found; before every time, in no module */
+		struct xp_event e = {.start_ps = INT64_MIN, .dur_ps = g->dur_ps, .meta = g->meta,
+				     .line = (uint32_t)li};
+		int64_t self = sync && g->self_ps >= 0 ? g->self_ps : g->dur_ps;
+		struct op_probe q;
+
+		if (!g->occurrences)
+			continue;
+		c->dev->aggregated += (size_t)g->occurrences;
+		c->dev->aggregated_odd += g->odd;
+		if (c->r->opts.tpu_leaves_only) {
+			if (sync)
+				leaf_add(c, &e, self == g->dur_ps, (uint64_t)g->occurrences);
+			continue;
+		}
+		tpu_probe(c, &e, sync ? c->sync_kind : AN_OP_ASYNC, &q);
+		if ((ret = record(c, &q, &e, self, (uint64_t)g->occurrences)))
+			return ret;
+	}
+	return 0;
 }
 
 /* An XLA Ops line: self time by nesting (see an_ops.h). */
@@ -789,7 +856,7 @@ static int async_line(struct plane_ctx *c, const struct span *v, size_t n)
 		struct op_probe q;
 
 		tpu_probe(c, e, AN_OP_ASYNC, &q);
-		if ((ret = record(c, &q, e, e->dur_ps)))
+		if ((ret = record(c, &q, e, e->dur_ps, 1)))
 			return ret;
 	}
 	return 0;
@@ -862,7 +929,7 @@ static int gpu_event(struct plane_ctx *c, const struct xp_event *e)
 	q.line = AN_OP_GPU;
 	str_stat(p, e, XP_K_HLO_OP, &q.name, &q.name_len);
 	if (!q.name && c->r->opts.by_framework && tf_probe(p, e, &q)) {
-		if ((ret = record(c, &q, e, e->dur_ps)))
+		if ((ret = record(c, &q, e, e->dur_ps, 1)))
 			return ret;
 		c->r->rows[c->last_row].kernels_unscoped++;	/* a TensorFlow op's calls: not known */
 		return 0;
@@ -881,7 +948,7 @@ static int gpu_event(struct plane_ctx *c, const struct xp_event *e)
 			q.has_program_id = 1;
 		}
 	}
-	if ((ret = record(c, &q, e, e->dur_ps)))
+	if ((ret = record(c, &q, e, e->dur_ps, 1)))
 		return ret;
 	s = xp_event_stat(p, e, XP_K_SCOPE_RANGE_ID);
 	if (!s || xp_stat_u64(s, &scope)) {
@@ -942,7 +1009,7 @@ static int plane_ops(struct plane_ctx *c, struct xp_err *err)
 	unsigned char *use = calloc(p->nlines + 1, 1), *stray = xp_malloc_big(p->nevents + 1, 1);
 	struct span *v = xp_malloc_big(ops_lines_max(p) + 1, sizeof(*v));
 	const char **names = xp_malloc_big(p->nlines + 1, sizeof(*names));
-	size_t i, k, n, count;
+	size_t i, k, n, count, ag = 0;
 	int modline = -1, tpu = 0, ret = XP_ERR_NOMEM;
 
 	if (!use || !stray || !v || !names)
@@ -986,12 +1053,16 @@ static int plane_ops(struct plane_ctx *c, struct xp_err *err)
 			c->dev->stray_events += count;
 			n = line_spans(p, i, stray, v);
 			ret = sync ? sync_line(c, v, n) : async_line(c, v, n);
+			if (!ret)
+				ret = agg_line(c, i, sync, &ag);
 			if (ret)
 				goto out;
 		}
 		ret = 0;
 		goto out;
 	}
+	for (i = 0; i < p->naggs; i++)	/* GPU kernels stand each for itself: an aggregate is not one */
+		c->dev->aggregated_left += p->aggs[i].occurrences > 0;
 	/* GPU: the stream lines (an_device_lines), unless it names an XLA Modules line. */
 	for (i = 0; i < p->nlines; i++)
 		names[i] = p->lines[i].name ? p->lines[i].name : "";
@@ -1068,7 +1139,7 @@ static int has_op_events(const struct xp_plane *p)
 	memset(want, 1, p->nlines);
 	an_ops_want_lines(p->name, names, p->nlines, want, NULL);
 	for (i = 0; i < p->nlines && !has; i++)
-		has = want[i] && p->lines[i].nevents;
+		has = want[i] && (p->lines[i].nevents || p->lines[i].naggs);
 	free(names);
 	free(want);
 	return has;
@@ -1083,7 +1154,7 @@ int an_ops_add_plane(struct an_ops_result *r, struct xp_trace *t, size_t i, stru
 	if ((ret = xp_trace_load_plane(t, i, err)))
 		return ret;
 	c.p = &t->planes[i];
-	if (!c.p->nevents)
+	if (!c.p->nevents && !c.p->naggs)
 		return 0;
 	if ((ret = has_op_events(c.p)) <= 0)
 		return ret ? xp_err_set(err, XP_ERR_NOMEM, "out of memory") : 0;
@@ -1469,6 +1540,9 @@ int an_ops_merge(struct an_ops_result *dst, const struct an_ops_result *src, str
 		d->odd_values += s->odd_values;
 		d->kernels_no_op += s->kernels_no_op;
 		d->extra_module_lines += s->extra_module_lines;
+		d->aggregated += s->aggregated;
+		d->aggregated_left += s->aggregated_left;
+		d->aggregated_odd += s->aggregated_odd;
 		d->leaf_ps = xp_sat_add(d->leaf_ps, s->leaf_ps);
 		d->leaf_flops_ps = xp_sat_add(d->leaf_flops_ps, s->leaf_flops_ps);
 		d->leaf_model_ps = xp_sat_add(d->leaf_model_ps, s->leaf_model_ps);
@@ -1841,7 +1915,11 @@ int an_ops_finish(struct an_ops_result *r, struct xp_err *err)
 
 	r->stray_events = r->partial_overlaps = r->odd_values = r->kernels_no_op = 0;
 	r->extra_module_lines = r->overflows = r->partial_sums = r->ridge_differs = 0;
+	r->aggregated = r->aggregated_left = r->aggregated_odd = 0;
 	for (i = 0; i < r->ndevices; i++) {
+		r->aggregated += r->devices[i].aggregated;
+		r->aggregated_left += r->devices[i].aggregated_left;
+		r->aggregated_odd += r->devices[i].aggregated_odd;
 		r->stray_events += r->devices[i].stray_events;
 		r->partial_overlaps += r->devices[i].partial_overlaps;
 		r->odd_values += r->devices[i].odd_values;

@@ -195,6 +195,15 @@ struct an_ops_device {
 	size_t kernels_no_op;		/* GPU kernels without an hlo_op stat */
 	size_t extra_module_lines;	/* XLA Modules lines after the first (not used for programs) */
 	/*
+	 * Occurrences that aggregated events (xp_agg) stood for on TPU ops
+	 * lines: counted in their rows, with their self_duration_ps as self
+	 * time (else their total), in rows of no program; of those events,
+	 * the ones whose self or min duration was unreadable (xp_agg.odd);
+	 * and aggregated events on GPU planes, not counted (a kernel stands
+	 * for itself).
+	 */
+	size_t aggregated, aggregated_odd, aggregated_left;
+	/*
 	 * Pooled, its inputs stated different peaks (chip or values): the
 	 * greatest kept (by source, then FLOP/s, then bandwidth), whatever
 	 * the order of the inputs
@@ -226,6 +235,7 @@ struct an_ops_result {
 	size_t rows_in[AN_OP_LINES];	/* rows per line kind */
 	/* summed over devices */
 	size_t stray_events, partial_overlaps, odd_values, kernels_no_op, extra_module_lines;
+	size_t aggregated, aggregated_left, aggregated_odd;	/* summed over devices */
 	size_t overflows;	/* row sums (flops, bytes, time) that passed their limit */
 	size_t partial_sums;	/* row values some occurrences lacked: shown as unknown */
 	size_t ridge_differs;	/* rows over devices of different peaks: no bound */

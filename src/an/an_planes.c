@@ -142,6 +142,7 @@ static int describe_plane(const struct xp_plane *p, struct an_plane_info *pi, st
 	pi->is_device = an_is_device_plane(p->name);
 	pi->nlines = p->nlines;
 	pi->events = p->nevents;
+	pi->aggregated = p->naggs;
 	device_facts(p, &pi->dev);
 	pi->lines = calloc(p->nlines + 1, sizeof(*pi->lines));
 	if (!pi->lines)
@@ -150,6 +151,7 @@ static int describe_plane(const struct xp_plane *p, struct an_plane_info *pi, st
 		pi->lines[j].id = p->lines[j].id;
 		pi->lines[j].name = p->lines[j].name;
 		pi->lines[j].events = p->lines[j].nevents;
+		pi->lines[j].aggregated = p->lines[j].naggs;
 	}
 	return p->events_released ? spans_of_pieces(p, pi, err) : spans_of_events(p, pi, err);
 }
@@ -213,6 +215,7 @@ int an_planes_describe(struct xp_trace *t, struct an_planes *out, struct xp_err 
 			return ret;
 		}
 		out->events += pi->events;
+		out->aggregated += pi->aggregated;
 		out->stray_ends += pi->stray_ends;
 	}
 	return 0;

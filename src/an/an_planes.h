@@ -12,6 +12,7 @@ struct an_plane_line {
 	int64_t id;
 	const char *name;	/* points into the trace */
 	size_t events;
+	size_t aggregated;	/* aggregated events (xp_agg), not in events: no times */
 	size_t stray_ends;	/* of events: stray ends (xp_stray.h), left out of the span */
 	int64_t first_ps, last_end_ps;	/* of the other events, relative to the plane base; 0 if none */
 };
@@ -29,6 +30,7 @@ struct an_plane_info {
 	const char *name;
 	int is_device;
 	size_t nlines, events;
+	size_t aggregated;	/* aggregated events, not in events */
 	size_t stray_ends;	/* of events: stray ends over every line (xp_stray.h) */
 	int64_t span_ps;	/* first event start to last event end, stray ends left out */
 	int64_t span_all_ps;	/* the same with them: what the file says */
@@ -41,6 +43,7 @@ struct an_planes {
 	struct an_plane_info *planes;
 	size_t n;
 	size_t events;
+	size_t aggregated;	/* over every plane */
 	size_t stray_ends;	/* over every plane */
 };
 

@@ -78,6 +78,7 @@ struct an_summary_count {
 };
 extern const struct an_summary_count an_summary_kern_counts[3];	/* in struct an_kern_result */
 extern const struct an_summary_count an_summary_ops_counts[5];	/* in struct an_ops_device */
+extern const struct an_summary_count an_summary_ops_counts_opt[3];	/* the same, written when not 0 */
 /* an_device.odd_stats entries carried, by name and key. */
 extern const char *const an_summary_dev_odd[3];
 extern const int an_summary_dev_odd_key[3];

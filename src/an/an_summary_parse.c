@@ -523,7 +523,11 @@ out:
 	return ret;
 }
 
-/* "planes": names, and "empty_planes": indexes of device planes without device events. */
+/*
+ * "planes": names, "empty_planes": indexes of device planes without device
+ * events, and "aggregated_only_planes": of those, the ones holding
+ * aggregated events (an_plane_list's 2).
+ */
 static int parse_planes(struct pctx *c, const cJSON *in, struct an_run *run)
 {
 	const cJSON *e, *v;
@@ -543,6 +547,16 @@ static int parse_planes(struct pctx *c, const cJSON *in, struct an_run *run)
 		if (get_int(v, 0, (int64_t)run->nplanes - 1, &k))
 			return bad(c, "not a plane index");
 		run->plane_empty[k] = 1;
+	}
+	e = member(c, in, "aggregated_only_planes");	/* of the empty planes, those with aggregated events only */
+	if (!e)
+		return 0;
+	if (!cJSON_IsArray(e))
+		return bad(c, "not an array");
+	cJSON_ArrayForEach(v, e) {
+		if (get_int(v, 0, (int64_t)run->nplanes - 1, &k) || !run->plane_empty[k])
+			return bad(c, "not the index of an empty plane");
+		run->plane_empty[k] = 2;
 	}
 	return 0;
 }
@@ -853,6 +867,13 @@ const struct an_summary_count an_summary_ops_counts[5] = {
 	{"extra_module_lines", offsetof(struct an_ops_device, extra_module_lines)},
 };
 
+/* The same, written only when not 0 (absent: 0): counts later versions added. */
+const struct an_summary_count an_summary_ops_counts_opt[3] = {
+	{"aggregated", offsetof(struct an_ops_device, aggregated)},
+	{"aggregated_odd", offsetof(struct an_ops_device, aggregated_odd)},
+	{"aggregated_left", offsetof(struct an_ops_device, aggregated_left)},
+};
+
 /* The counts table names in o into base's size_t fields. */
 static int parse_counts(struct pctx *c, const cJSON *o, const struct an_summary_count *table, size_t n, void *base)
 {
@@ -1140,6 +1161,11 @@ static int parse_ops_plane(struct pctx *c, const cJSON *o, struct an_run_ops_pla
 	}
 	if ((ret = parse_counts(c, dv, an_summary_ops_counts, 5, d)))
 		goto out;
+	for (i = 0; i < 3; i++) {
+		if ((ret = count_int(c, dv, an_summary_ops_counts_opt[i].name, 0, INT64_MAX, &x)))
+			goto out;
+		*(size_t *)((char *)d + an_summary_ops_counts_opt[i].off) = (size_t)x;
+	}
 	rows = member(c, o, "rows");
 	if (!cJSON_IsArray(rows)) {
 		ret = bad(c, rows ? "not an array" : "missing field");

@@ -145,6 +145,7 @@ static int fill(struct ops_holder *h, struct xp_err *err)
 	o->partial_sums = r->partial_sums;
 	o->kernels_without_hlo_op = r->kernels_no_op;
 	o->calls_from_host = r->calls_host;
+	o->aggregated_occurrences = r->aggregated;
 	o->sources = h->sources;
 	o->nsources = r->opts.by_source ? r->nsources : 0;
 	o->frameworks = h->fws;

@@ -94,7 +94,9 @@ static void no_device(const char *path, char *const *names, const unsigned char 
 
 	for (i = 0; i < n && len + 4 < sizeof(list); i++) {
 		int w = snprintf(list + len, sizeof(list) - len, "%s%s%s", i ? ", " : "",
-				 *names[i] ? names[i] : "(a plane without a name)", empty[i] ? " (no events)" : "");
+				 *names[i] ? names[i] : "(a plane without a name)",
+				 empty[i] == 2 ? " (aggregated events only, no times: 'events' counts them)"
+				 : empty[i] ? " (no events)" : "");
 
 		if (w < 0)
 			break;

@@ -17,6 +17,7 @@ static int print_json(FILE *f, const struct an_ev_result *r, const struct xp_not
 		return -1;
 	cJSON_AddNumberToObject(doc, "events", (double)r->events);
 	cJSON_AddNumberToObject(doc, "stray_end_events", (double)r->stray);
+	cJSON_AddNumberToObject(doc, "aggregated_occurrences", (double)r->aggregated);
 	rows = cJSON_AddArrayToObject(doc, "names");
 	for (i = 0; i < r->n && (o = out_json_push_object(rows)); i++) {
 		const struct an_ev_row *w = &r->rows[i];
@@ -28,14 +29,21 @@ static int print_json(FILE *f, const struct an_ev_result *r, const struct xp_not
 		out_json_add_ns(o, "total_ns", (double)w->total_ps);
 		if (w->count > w->stray) {
 			out_json_add_ns(o, "mean_ns", (double)w->total_ps / (double)(w->count - w->stray));
-			out_json_add_ns(o, "min_ns", (double)w->min_ps);
-			out_json_add_ns(o, "max_ns", (double)w->max_ps);
+			if (w->min_unknown)
+				cJSON_AddNullToObject(o, "min_ns");
+			else
+				out_json_add_ns(o, "min_ns", (double)w->min_ps);
+			if (w->max_unknown)
+				cJSON_AddNullToObject(o, "max_ns");
+			else
+				out_json_add_ns(o, "max_ns", (double)w->max_ps);
 		} else {
 			cJSON_AddNullToObject(o, "mean_ns");
 			cJSON_AddNullToObject(o, "min_ns");
 			cJSON_AddNullToObject(o, "max_ns");
 		}
 		cJSON_AddNumberToObject(o, "stray_end_events", (double)w->stray);
+		cJSON_AddNumberToObject(o, "aggregated_occurrences", (double)w->aggregated);
 	}
 	out_json_add_notes(doc, notes);
 	return out_json_print(doc, f);
@@ -45,16 +53,18 @@ int out_events(FILE *f, enum out_mode mode, const struct an_ev_result *r, const 
 	       const struct out_style *st)
 {
 	static const char *const hm[] = {"plane", "line", "name", "count", "total_ns", "mean_ns",
-					 "min_ns", "max_ns", "stray_end_events"};
-	static const unsigned char right[] = {0, 0, 0, 1, 1, 1, 1, 1, 1};
+					 "min_ns", "max_ns", "stray_end_events", "aggregated_occurrences"};
+	static const unsigned char right[] = {0, 0, 0, 1, 1, 1, 1, 1, 1, 1};
 	static const char *const tname[] = {"TOTAL", "MEAN", "MIN", "MAX"};
 	int machine = mode == OUT_CSV || mode == OUT_TSV;
 	char hdr[4][32];
-	const char *ht[] = {"PLANE", "LINE", "NAME", "COUNT", hdr[0], hdr[1], hdr[2], hdr[3], "STRAY"};
+	const char *ht[] = {"PLANE", "LINE", "NAME", "COUNT", hdr[0], hdr[1], hdr[2], hdr[3], "STRAY",
+			    "AGGREGATED"};
+	const char *ht_agg[] = {"PLANE", "LINE", "NAME", "COUNT", hdr[0], hdr[1], hdr[2], hdr[3], "AGGREGATED"};
 	struct out_tcol col;	/* every time column in one unit */
 	struct out_table t;
 	size_t i, j;
-	int ret, any_stray = r->stray > 0;
+	int ret, any_stray = r->stray > 0, any_agg = r->aggregated > 0;
 	size_t cut = 0;
 
 	if (mode == OUT_JSON)
@@ -66,9 +76,9 @@ int out_events(FILE *f, enum out_mode mode, const struct an_ev_result *r, const 
 	}
 	out_tcol_headers(&col, hdr[0], sizeof(hdr[0]), tname, 4);
 	if (machine)
-		out_table_init(&t, 9, hm, NULL);
+		out_table_init(&t, 10, hm, NULL);
 	else
-		out_table_init(&t, any_stray ? 9 : 8, ht, right);
+		out_table_init(&t, 8 + any_stray + any_agg, any_stray || !any_agg ? ht : ht_agg, right);
 	for (i = 0; i < r->n; i++) {
 		const struct an_ev_row *w = &r->rows[i];
 		size_t used = w->count - w->stray;
@@ -93,9 +103,12 @@ int out_events(FILE *f, enum out_mode mode, const struct an_ev_result *r, const 
 		out_table_add(&t, "%zu", w->count);
 		/* only stray ends: a total of nothing, no mean, min or max */
 		for (j = 0; j < 4; j++)
-			out_table_add_time_cell(&t, machine, &col, v[j], !j || used);
+			out_table_add_time_cell(&t, machine, &col, v[j],
+						!j || (used && !(j == 2 && w->min_unknown) && !(j == 3 && w->max_unknown)));
 		if (machine || any_stray)
 			out_table_add(&t, "%zu", w->stray);
+		if (machine || any_agg)
+			out_table_add(&t, "%zu", w->aggregated);
 	}
 	ret = out_table_print(&t, f, mode, st);
 	out_table_release(&t);
@@ -110,6 +123,10 @@ int out_events(FILE *f, enum out_mode mode, const struct an_ev_result *r, const 
 			r->events, r->events == 1 ? "" : "s", r->n, r->n == 1 ? "" : "s", r->planes,
 			r->planes == 1 ? "" : "s", tot,
 			r->stray ? "; stray ends left out of the times" : "");
+		if (r->aggregated)
+			fprintf(f, "; %zu of the events are occurrences that aggregated events stand for (a count "
+				"and a total each: their longest, and their shortest where not written, unknown)",
+				r->aggregated);
 		if (cut)
 			fprintf(f, "; %zu name%s longer than %d bytes cut to fit (--csv, --tsv and --json give "
 				"them whole)", cut, cut == 1 ? "" : "s", OUT_EVENTS_NAME_MAX);

@@ -166,6 +166,7 @@ static int print_json(FILE *f, const struct an_ops_result *r, size_t top, const 
 	cJSON_AddNumberToObject(doc, "partial_sums", (double)r->partial_sums);
 	cJSON_AddNumberToObject(doc, "kernels_without_hlo_op", (double)r->kernels_no_op);
 	cJSON_AddNumberToObject(doc, "calls_from_host", (double)r->calls_host);
+	cJSON_AddNumberToObject(doc, "aggregated_occurrences", (double)r->aggregated);
 	out_ops_hlo_json(doc, r);
 	out_ops_cost_json(doc, r);
 	add_rows_json(doc, "ops", r->rows, r->nrows, grouped(r) ? 0 : top, 0);
@@ -547,6 +548,9 @@ static int print_table(FILE *f, const struct an_ops_result *r, size_t top,
 	if (r->kernels_no_op)
 		fprintf(f, "; %zu kernel%s without an hlo_op%s left out", r->kernels_no_op, PLURAL(r->kernels_no_op),
 			an_ops_no_op_what(r));
+	if (r->aggregated)
+		fprintf(f, "; %zu occurrence%s from aggregated events (a count and a total each, in rows of no "
+			"program)", r->aggregated, PLURAL(r->aggregated));
 	if (r->calls_host)
 		fprintf(f, "; calls of %zu op%s from the host events that launched %s kernels (no scope_range_id)",
 			r->calls_host, PLURAL(r->calls_host), r->calls_host == 1 ? "its" : "their");

@@ -73,6 +73,7 @@ static int print_json(FILE *f, const char *path, const struct an_planes *p, cons
 		return -1;
 	cJSON_AddStringToObject(doc, "input", path);
 	cJSON_AddNumberToObject(doc, "events", (double)p->events);
+	cJSON_AddNumberToObject(doc, "aggregated_events", (double)p->aggregated);
 	planes = cJSON_AddArrayToObject(doc, "planes");
 	for (i = 0; i < p->n && (o = out_json_push_object(planes)); i++) {
 		const struct an_plane_info *pi = &p->planes[i];
@@ -82,6 +83,7 @@ static int print_json(FILE *f, const char *path, const struct an_planes *p, cons
 		cJSON_AddStringToObject(o, "name", pi->name);
 		cJSON_AddBoolToObject(o, "device", pi->is_device);
 		cJSON_AddNumberToObject(o, "events", (double)pi->events);
+		cJSON_AddNumberToObject(o, "aggregated_events", (double)pi->aggregated);
 		out_json_add_ns(o, "span_ns", (double)pi->span_ps);
 		cJSON_AddNumberToObject(o, "stray_end_events", (double)pi->stray_ends);
 		add_facts_json(cJSON_AddObjectToObject(o, "facts"), &pi->dev);
@@ -90,6 +92,7 @@ static int print_json(FILE *f, const char *path, const struct an_planes *p, cons
 			cJSON_AddNumberToObject(l, "id", (double)pi->lines[j].id);
 			cJSON_AddStringToObject(l, "name", pi->lines[j].name);
 			cJSON_AddNumberToObject(l, "events", (double)pi->lines[j].events);
+			cJSON_AddNumberToObject(l, "aggregated_events", (double)pi->lines[j].aggregated);
 		}
 	}
 	out_json_add_notes(doc, notes);
@@ -163,6 +166,10 @@ static int print_rows(FILE *f, enum out_mode mode, const struct an_planes *p,
 	}
 	ret = out_table_print(&t, f, mode, st);
 	out_table_release(&t);
+	if (!ret && !machine && p->aggregated)
+		fprintf(f, "and %zu aggregated event%s (num_occurrences: a count and a total, no times), not in "
+			"EVENTS: 'planes --json' gives them per line, 'events' counts them\n", p->aggregated,
+			p->aggregated == 1 ? "" : "s");
 	return ret;
 }
 

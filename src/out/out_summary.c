@@ -488,6 +488,12 @@ static void put_ops_plane(struct out_bytes *b, const struct an_run_ops_plane *p)
 	put_key(b, "peak_bw", 0);
 	put_double(b, d->peak_bw);
 	put_counts(b, an_summary_ops_counts, 5, d);
+	for (i = 0; i < 3; i++) {
+		size_t v = *(const size_t *)((const char *)d + an_summary_ops_counts_opt[i].off);
+
+		if (v)
+			put_int_field(b, an_summary_ops_counts_opt[i].name, (int64_t)v);
+	}
 	out_bytes_str(b, "},\"rows\":[");
 	for (i = 0; i < r->nrows; i++) {
 		const struct an_op_row *row = &r->rows[i];
@@ -579,7 +585,23 @@ int out_summary_line(const struct an_run *r, struct out_bytes *b)
 		first = 0;
 		out_bytes_u64(b, i);
 	}
-	out_bytes_put(b, "]}", 2);
+	out_bytes_put(b, "]", 1);
+	/* of those, the planes that hold aggregated events only: written when there are any */
+	for (i = 0, first = 1; i < r->nplanes; i++) {
+		if (!r->plane_empty || r->plane_empty[i] != 2)
+			continue;
+		if (first) {
+			put_key(b, "aggregated_only_planes", 0);
+			out_bytes_put(b, "[", 1);
+		} else {
+			out_bytes_put(b, ",", 1);
+		}
+		first = 0;
+		out_bytes_u64(b, i);
+	}
+	if (!first)
+		out_bytes_put(b, "]", 1);
+	out_bytes_put(b, "}", 1);
 	put_strs(b, "tags", r->tags, r->ntags);
 	if (r->hist.present) {
 		out_bytes_str(b, ",\"history\":{\"commit\":");

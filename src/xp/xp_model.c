@@ -63,8 +63,13 @@ int xp_plane_read_done(struct xp_plane *p, const struct xp_read_opts *o, struct 
 
 int xp_trace_load_plane(struct xp_trace *t, size_t i, struct xp_err *err)
 {
-	if (t->planes[i].loaded)
+	if (t->planes[i].loaded) {
+		if (t->deferred_counts_) {	/* decoded before it was asked for: counted now */
+			xp_read_counts_add(&t->counts, &t->deferred_counts_[i]);
+			memset(&t->deferred_counts_[i], 0, sizeof(t->deferred_counts_[i]));
+		}
 		return 0;
+	}
 	if (!t->reader_->load_plane)
 		return xp_err_set(err, XP_ERR_USAGE, "plane %zu was not read", i);
 	return t->reader_->load_plane(t, i, err);
@@ -346,8 +351,67 @@ int xp_plane_finish(struct xp_plane *p, struct xp_read_counts *c, struct xp_err 
 						  p->name, l->name, xp_event_name(p, e));
 		}
 	}
+	for (i = 0; i < p->naggs; i++) {
+		struct xp_agg *a = &p->aggs[i];
+		const char *ln = a->line < p->nlines ? p->lines[a->line].name : "";
+
+		if (a->occurrences < 0 || a->dur_ps < 0)
+			return xp_err_set(err, XP_ERR_FORMAT,
+					  "plane '%s': line '%s': aggregated event '%s' has a negative %s "
+					  "(%" PRId64 ")", p->name, ln, p->evmetas[a->meta].name,
+					  a->occurrences < 0 ? "count of occurrences" : "duration",
+					  a->occurrences < 0 ? a->occurrences : a->dur_ps);
+		/* XP_AGG_UNREADABLE, or more than the total: not a duration of these */
+		if (a->self_ps < -1 || a->self_ps > a->dur_ps || a->min_ps < -1 || a->min_ps > a->dur_ps) {
+			a->odd = 1;
+			if (a->self_ps < -1 || a->self_ps > a->dur_ps)
+				a->self_ps = -1;
+			if (a->min_ps < -1 || a->min_ps > a->dur_ps)
+				a->min_ps = -1;
+		}
+	}
+	c->aggregated_events += p->naggs;
 	count_unknown_stats(p, c);
 	return 0;
+}
+
+void xp_agg_stat_ids(const struct xp_plane *p, struct xp_agg_ids *ids)
+{
+	size_t i;
+
+	memset(ids, 0, sizeof(*ids));
+	for (i = 0; i < p->nstatmetas; i++) {
+		const char *n = p->statmetas[i].name;
+
+		if (!ids->has_self && n && !strcmp(n, "self_duration_ps")) {
+			ids->self_id = p->statmetas[i].id;
+			ids->has_self = 1;
+		} else if (!ids->has_min && n && !strcmp(n, "min_duration_ps")) {
+			ids->min_id = p->statmetas[i].id;
+			ids->has_min = 1;
+		}
+	}
+}
+
+/* A stat's value as picoseconds, or XP_AGG_UNREADABLE. */
+#define XP_AGG_UNREADABLE (-2)
+static int64_t agg_ps(const struct xp_stat *s)
+{
+	uint64_t v;
+
+	if (s->type == XP_STAT_INT64)
+		return s->v.i >= 0 ? s->v.i : XP_AGG_UNREADABLE;
+	if (xp_stat_u64(s, &v) || v > (uint64_t)INT64_MAX)
+		return XP_AGG_UNREADABLE;
+	return (int64_t)v;
+}
+
+void xp_agg_stat(struct xp_agg *a, const struct xp_agg_ids *ids, const struct xp_stat *s)
+{
+	if (ids->has_self && s->meta_id == ids->self_id)
+		a->self_ps = agg_ps(s);
+	else if (ids->has_min && s->meta_id == ids->min_id)
+		a->min_ps = agg_ps(s);
 }
 
 static const struct xp_stat *find_in(const struct xp_plane *p, uint32_t first, uint32_t n, int64_t id)

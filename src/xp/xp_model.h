@@ -102,6 +102,29 @@ struct xp_event {
 	uint32_t stats_first, nstats;	/* range in plane->stats */
 };
 
+/*
+ * An aggregated event (XEvent.num_occurrences set instead of offset_ps, as
+ * XProf's AggregateXPlane writes them): the occurrences of one event
+ * metadata on a line, with their total time and no start. Kept apart from
+ * the events (plane->aggs): an analysis that places events in time never
+ * sees one; those that count occurrences (events, ops) read them.
+ */
+struct xp_agg {
+	uint32_t meta;		/* index into plane->evmetas */
+	uint32_t line;		/* index into plane->lines */
+	int64_t occurrences;	/* >= 0 (xp_plane_finish refuses less) */
+	int64_t dur_ps;		/* their total time, >= 0 */
+	/*
+	 * The self_duration_ps stat (the total less the children's time), and
+	 * min_duration_ps (written when occurrences > 1): -1 when absent or
+	 * unreadable (negative, not an integer, or over dur_ps: then odd is
+	 * set). Absent self time is the total: the writer leaves it out when
+	 * no event nested in these.
+	 */
+	int64_t self_ps, min_ps;
+	int odd;
+};
+
 struct xp_line {
 	int64_t id;
 	const char *name;
@@ -111,6 +134,7 @@ struct xp_line {
 	size_t first_event, nevents;	/* range in plane->events */
 	int skipped;			/* events not read (xp_read_opts.want_lines) */
 	size_t filtered;		/* events walked, not kept (xp_read_opts.want_host_event) */
+	size_t naggs;			/* of the plane's aggs, on this line (not in nevents) */
 	void *user;			/* xp_read_opts.line_events's state, or NULL */
 	/*
 	 * Read in pieces (the plane's events released): its events' smallest
@@ -141,6 +165,12 @@ struct xp_plane {
 	size_t nlines;
 	struct xp_event *events;	/* line by line, each line in file order */
 	size_t nevents;
+	/*
+	 * Aggregated events (struct xp_agg), of every line read, in file order;
+	 * kept whatever want_host_event says, and when the events are released.
+	 */
+	struct xp_agg *aggs;
+	size_t naggs;
 	/* Sorted by id; one extra entry at [nevmetas] stands for a missing id. */
 	struct xp_evmeta *evmetas;
 	size_t nevmetas;
@@ -195,7 +225,7 @@ enum xp_event_stats {
 
 /* Facts the reader noticed and did not turn into events; reported as warnings. */
 struct xp_read_counts {
-	size_t aggregated_events;	/* num_occurrences events: no time, skipped */
+	size_t aggregated_events;	/* num_occurrences events (of lines read: plane->aggs) */
 	size_t events_missing_metadata;	/* metadata_id not in event_metadata */
 	size_t stats_missing_metadata;	/* stat metadata_id not in stat_metadata */
 	size_t duplicate_metadata;	/* repeated map keys: the last one wins */
@@ -213,6 +243,13 @@ struct xp_trace {
 	size_t nwarnings;
 	struct xp_read_counts counts;
 	/* private: for lazy planes */
+	/*
+	 * Per plane (NULL: none), the counts of a plane a reader decoded
+	 * though want_plane deferred it (protobuf-c decodes all): added to
+	 * counts when xp_trace_load_plane asks for the plane, as a reader
+	 * that defers it counts it then.
+	 */
+	struct xp_read_counts *deferred_counts_;
 	const struct xp_reader *reader_;
 	const void *buf_;
 	size_t len_;
@@ -240,6 +277,14 @@ struct xp_trace {
 
 struct xp_reader;
 struct xp_view;
+
+static inline void xp_read_counts_add(struct xp_read_counts *to, const struct xp_read_counts *c)
+{
+	to->aggregated_events += c->aggregated_events;
+	to->events_missing_metadata += c->events_missing_metadata;
+	to->stats_missing_metadata += c->stats_missing_metadata;
+	to->duplicate_metadata += c->duplicate_metadata;
+}
 
 /* How to read: which decoder, how many threads, which planes. */
 struct xp_read_opts {
@@ -505,5 +550,16 @@ int xp_plane_read_done(struct xp_plane *p, const struct xp_read_opts *o, struct 
 int xp_plane_index_metadata(struct xp_plane *p, struct xp_arena *a, struct xp_read_counts *c,
 			    struct xp_err *err);
 int xp_plane_finish(struct xp_plane *p, struct xp_read_counts *c, struct xp_err *err);
+/*
+ * For readers, filling an aggregated event: its self and min durations
+ * -1 (absent), then xp_agg_stat with each of its stats (meta_id, value),
+ * ids from xp_agg_stat_ids once per plane (metadata indexed).
+ */
+struct xp_agg_ids {
+	int64_t self_id, min_id;
+	int has_self, has_min;
+};
+void xp_agg_stat_ids(const struct xp_plane *p, struct xp_agg_ids *ids);
+void xp_agg_stat(struct xp_agg *a, const struct xp_agg_ids *ids, const struct xp_stat *s);
 
 #endif

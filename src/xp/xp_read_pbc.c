@@ -125,10 +125,52 @@ static int copy_metadata(struct xp_trace *t, const PbPlane *in, struct xp_plane 
 	return 0;
 }
 
+/* An aggregated event into p's aggs (sized for all), its self and min durations from its stats. */
+static void copy_agg(struct xp_trace *t, const Tensorflow__Profiler__XEvent *e, struct xp_plane *p,
+		     size_t line, const struct xp_agg_ids *ids)
+{
+	struct xp_agg *a = &p->aggs[p->naggs++];
+	size_t k;
+
+	memset(a, 0, sizeof(*a));
+	a->meta = xp_plane_meta_index(p, e->metadata_id);
+	if (a->meta == p->nevmetas)
+		t->counts.events_missing_metadata++;
+	a->line = (uint32_t)line;
+	a->occurrences = e->num_occurrences;
+	a->dur_ps = e->duration_ps;
+	a->self_ps = a->min_ps = -1;
+	for (k = 0; k < e->n_stats; k++) {
+		const PbStat *in = e->stats[k];
+		struct xp_stat st = {.meta_id = in->metadata_id, .type = XP_STAT_STR};
+
+		if (in->value_case == TENSORFLOW__PROFILER__XSTAT__VALUE_DOUBLE_VALUE) {
+			st.type = XP_STAT_DOUBLE;
+			st.v.d = in->double_value;
+		} else if (in->value_case == TENSORFLOW__PROFILER__XSTAT__VALUE_UINT64_VALUE) {
+			st.type = XP_STAT_UINT64;
+			st.v.u = in->uint64_value;
+		} else if (in->value_case == TENSORFLOW__PROFILER__XSTAT__VALUE_INT64_VALUE) {
+			st.type = XP_STAT_INT64;
+			st.v.i = in->int64_value;
+		}
+		xp_agg_stat(a, ids, &st);
+	}
+}
+
 static int copy_lines(struct xp_trace *t, const PbPlane *in, struct xp_plane *p)
 {
-	size_t i, j;
+	struct xp_agg_ids ids[1];
+	size_t i, j, naggs = 0;
 	int ret;
+
+	for (i = 0; i < in->n_lines; i++)
+		for (j = 0; j < in->lines[i]->n_events; j++)
+			naggs += in->lines[i]->events[j]->data_case ==
+				 TENSORFLOW__PROFILER__XEVENT__DATA_NUM_OCCURRENCES;
+	if (naggs && !(p->aggs = xp_arena_alloc(&t->arena, (naggs + 1) * sizeof(*p->aggs))))
+		return XP_ERR_NOMEM;
+	xp_agg_stat_ids(p, ids);
 
 	for (i = 0; i < in->n_lines; i++) {
 		const Tensorflow__Profiler__XLine *l = in->lines[i];
@@ -147,7 +189,8 @@ static int copy_lines(struct xp_trace *t, const PbPlane *in, struct xp_plane *p)
 			struct xp_event *oe;
 
 			if (e->data_case == TENSORFLOW__PROFILER__XEVENT__DATA_NUM_OCCURRENCES) {
-				t->counts.aggregated_events++;
+				copy_agg(t, e, p, i, ids);
+				ol->naggs++;
 				continue;
 			}
 			oe = &p->events[p->nevents++];
@@ -293,11 +336,28 @@ static int pbc_read(const void *buf, size_t len, const struct xp_read_opts *o, s
 		ret = xp_err_set(err, XP_ERR_NOMEM, "out of memory");
 		goto out;
 	}
+	if (o->want_plane &&
+	    !(t->deferred_counts_ = xp_arena_alloc(&t->arena, (space->n_planes + 1) * sizeof(*t->deferred_counts_)))) {
+		ret = xp_err_set(err, XP_ERR_NOMEM, "out of memory");
+		goto out;
+	}
 	for (i = 0; i < space->n_planes; i++) {
+		struct xp_read_counts before = t->counts;
+
 		ret = copy_plane(t, space->planes[i], &t->planes[i], err);
 		if (ret)
 			goto out;
 		t->nplanes++;
+		/* decoded, though deferred: its counts wait for the plane to be asked for */
+		if (o->want_plane && !o->want_plane(t->planes[i].name, o->want_ctx)) {
+			struct xp_read_counts *d = &t->deferred_counts_[i];
+
+			d->aggregated_events = t->counts.aggregated_events - before.aggregated_events;
+			d->events_missing_metadata = t->counts.events_missing_metadata - before.events_missing_metadata;
+			d->stats_missing_metadata = t->counts.stats_missing_metadata - before.stats_missing_metadata;
+			d->duplicate_metadata = t->counts.duplicate_metadata - before.duplicate_metadata;
+			t->counts = before;
+		}
 	}
 	/* the plane sizes the wire reader keeps, for readers of either (xp_trace_plane_bytes) */
 	if (!(t->lazy_ = plane_sizes(t, buf, len, t->nplanes))) {

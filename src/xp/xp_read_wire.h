@@ -18,7 +18,9 @@ struct rd {
 	char *str;		/* free space for strings */
 	size_t str_left;
 	/* The plane being filled: its capacities. */
-	size_t cap_stats, cap_events;
+	size_t cap_stats, cap_events, cap_aggs;
+	/* Its stat metadata ids an aggregated event's durations are read by. */
+	struct xp_agg_ids agg_ids;
 	const struct xp_read_opts *o;
 	const unsigned char *want;	/* lines whose events are read; NULL: all */
 	/* Of the plane being filled, per stat metadata index: keep its events' stats. */
@@ -205,10 +207,7 @@ static inline void *alloc_array(struct xp_arena *a, size_t n, size_t size)
 
 static inline void add_counts(struct xp_read_counts *to, const struct xp_read_counts *c)
 {
-	to->aggregated_events += c->aggregated_events;
-	to->events_missing_metadata += c->events_missing_metadata;
-	to->stats_missing_metadata += c->stats_missing_metadata;
-	to->duplicate_metadata += c->duplicate_metadata;
+	xp_read_counts_add(to, c);
 }
 
 #endif

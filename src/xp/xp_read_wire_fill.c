@@ -204,7 +204,61 @@ static int add_stat(struct rd *r, struct xp_plane *pl, const uint8_t *s, const u
 	return ret ? ret : fill_stat(r, s, e, &pl->stats[pl->nstats++]);
 }
 
-/* An XEvent of the line into the plane, its stats first; an aggregate or one left out is counted. */
+/*
+ * An aggregated event (the XEvent at [p, end), num_occurrences set) into
+ * the plane's aggs, its self and min durations read from its stats (which
+ * the pool does not keep).
+ */
+static __attribute__((noinline)) int fill_agg(struct rd *r, const uint8_t *p, const uint8_t *end,
+					      struct xp_plane *pl, uint32_t line, int64_t meta_id,
+					      int64_t occurrences, int64_t dur)
+{
+	struct xp_agg *a;
+	const uint8_t *s, *at;
+	uint32_t f;
+	unsigned wt;
+
+	if (pl->naggs >= r->cap_aggs) {
+		size_t c = r->cap_aggs < 64 ? 64 : r->cap_aggs * 2;
+		void *n = c < SIZE_MAX / sizeof(*a) - 1 ? xp_arena_block_grow(pl->aggs, (c + 1) * sizeof(*a)) : NULL;
+
+		if (!n)
+			return nomem(r);
+		pl->aggs = n;
+		r->cap_aggs = c;
+	}
+	a = &pl->aggs[pl->naggs];
+	memset(a, 0, sizeof(*a));
+	a->meta = xp_plane_meta_index(pl, meta_id);
+	if (a->meta == pl->nevmetas)
+		r->counts->events_missing_metadata++;
+	a->line = line;
+	a->occurrences = occurrences;
+	a->dur_ps = dur;
+	a->self_ps = a->min_ps = -1;
+	while (p < end) {	/* the bytes fill_event has checked */
+		at = p;
+		p = wire_tag(&r->w, p, end, &f, &wt);
+		if (p && f == 4 && wt == WT_LEN) {
+			struct xp_stat st;
+			const uint8_t *sv = NULL;
+			uint64_t slen = 0;
+
+			p = wire_len_field(&r->w, p, end, at, f, wt, &s);
+			if (p && !decode_stat(&r->w, s, p, &st, &sv, &slen))
+				xp_agg_stat(a, &r->agg_ids, &st);
+		} else if (p) {
+			p = wire_skip(&r->w, p, end, wt);
+		}
+		if (!p)
+			return XP_ERR_FORMAT;
+	}
+	pl->naggs++;
+	pl->lines[pl->nlines].naggs++;
+	return 0;
+}
+
+/* An XEvent of the line into the plane, its stats first; an aggregate goes to fill_agg, one left out is counted. */
 static inline int fill_event(struct rd *r, const uint8_t *p, const uint8_t *end,
 			     struct xp_plane *pl, uint32_t line)
 {
@@ -214,7 +268,7 @@ static inline int fill_event(struct rd *r, const uint8_t *p, const uint8_t *end,
 	int64_t meta_id = 0, off = 0, dur = 0;
 	uint32_t f;
 	unsigned wt;
-	uint64_t v = 0;
+	uint64_t v = 0, occ = 0;
 	uint32_t ix;
 	int agg = 0, ret;
 
@@ -270,7 +324,7 @@ static inline int fill_event(struct rd *r, const uint8_t *p, const uint8_t *end,
 				return ret;
 			break;
 		case 5:
-			p = wire_varint_field(&r->w, p, end, at, f, wt, &v);
+			p = wire_varint_field(&r->w, p, end, at, f, wt, &occ);
 			agg = 1;
 			break;
 		default:
@@ -279,10 +333,8 @@ static inline int fill_event(struct rd *r, const uint8_t *p, const uint8_t *end,
 		if (!p)
 			return XP_ERR_FORMAT;
 	}
-	if (agg) {
-		r->counts->aggregated_events++;
-		return 0;
-	}
+	if (agg)
+		return fill_agg(r, ev_at, end, pl, line, meta_id, (int64_t)occ, dur);
 	if ((ret = room_events(r, pl, pl->nevents + 1)))
 		return ret;
 	r->counts->stats_missing_metadata += missing;	/* of a kept event, as xp_plane_finish counts */

@@ -199,8 +199,10 @@ static int read_plane_as(struct rd *r, const uint8_t *start, const uint8_t *end,
 	ret = xp_wire_count_plane(r, start, end, &c);
 	if (ret)
 		goto out;
-	r->cap_stats = r->cap_events = 0;
+	r->cap_stats = r->cap_events = r->cap_aggs = 0;
 	pl->stats = NULL;
+	pl->aggs = NULL;
+	pl->naggs = 0;
 	r->pieces = pieces && by_pieces(r, &c);
 	if (r->pieces) {
 		ret = room_stats(r, pl, c.stats + 1);
@@ -241,6 +243,7 @@ static int read_plane_as(struct rd *r, const uint8_t *start, const uint8_t *end,
 		goto out;
 	pl->npstats = (uint32_t)(pl->nstats - pl->pstats_first);
 	ret = xp_plane_index_metadata(pl, r->arena, r->counts, r->w.err);
+	xp_agg_stat_ids(pl, &r->agg_ids);
 	host = r->mode == XP_EVSTATS_KEYS && r->o && r->o->want_host_event &&
 	       !strncmp(pl->name, "/host:", 6);
 	if (r->mode == XP_EVSTATS_NONE || r->mode == XP_EVSTATS_INPUT)
@@ -295,6 +298,8 @@ out:
 		xp_arena_block_adopt(r->arena, pl->stats, (pl->nstats + 1) * sizeof(*pl->stats));
 	if (pl->events)
 		xp_arena_block_adopt(r->arena, pl->events, (pl->nevents + 1) * sizeof(*pl->events));
+	if (pl->aggs)
+		xp_arena_block_adopt(r->arena, pl->aggs, (pl->naggs + 1) * sizeof(*pl->aggs));
 	r->mode = mode;
 	r->want = NULL;
 	free(want);

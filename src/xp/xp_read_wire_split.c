@@ -199,6 +199,31 @@ static int line_ranges(struct rd *r, const uint8_t *p, const uint8_t *end, struc
 	return 0;
 }
 
+/* Appends group g's aggregated events to pl's, their lines the plane's (direct: they are). */
+static int append_aggs(struct rd *r, struct xp_plane *pl, struct line_group *g, int direct)
+{
+	size_t need = pl->naggs + g->part.naggs, i;
+
+	if (!g->part.naggs)
+		return 0;
+	if (need > r->cap_aggs) {
+		void *n = need < SIZE_MAX / sizeof(*pl->aggs) - 1
+			  ? xp_arena_block_grow(pl->aggs, (need + 1) * sizeof(*pl->aggs)) : NULL;
+
+		if (!n)
+			return nomem(r);
+		pl->aggs = n;
+		r->cap_aggs = need;
+	}
+	for (i = 0; i < g->part.naggs; i++) {
+		pl->aggs[pl->naggs + i] = g->part.aggs[i];
+		if (!direct)
+			pl->aggs[pl->naggs + i].line += (uint32_t)g->first;
+	}
+	pl->naggs = need;
+	return 0;
+}
+
 /*
  * Moves group g, filled in its slot, to follow the plane's events (a slot
  * left unfilled by events not kept closes up), its stats appended.
@@ -358,6 +383,9 @@ int xp_wire_fill_split(struct rd *r, const uint8_t *start, const uint8_t *end, s
 		x->part.events = NULL;
 		x->part.stats = NULL;
 		x->part.nevents = x->part.nstats = 0;
+		x->part.aggs = NULL;
+		x->part.naggs = 0;
+		x->r.cap_aggs = 0;
 		x->started = !pthread_create(&x->thread, NULL, group_run, x);
 		started += x->started;
 	}
@@ -407,6 +435,9 @@ int xp_wire_fill_split(struct rd *r, const uint8_t *start, const uint8_t *end, s
 		} else if (!ret) {
 			ret = append_group(r, pl, &g[k]);
 		}
+		if (!ret)
+			ret = append_aggs(r, pl, &g[k], direct);
+		xp_arena_block_free(g[k].part.aggs);
 		xp_arena_block_free(g[k].part.events);
 		xp_arena_block_free(g[k].part.stats);
 		free(g[k].r.piece);

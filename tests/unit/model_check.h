@@ -132,6 +132,19 @@ static inline int model_plane_differ_mode(const struct xp_plane *a, const struct
 					    : model_event_stats_differ(a, b, i, mode)))
 			return model_note(d, "plane %zu: event %zu", pi, i);
 	}
+	if (a->naggs != b->naggs)
+		return model_note(d, "plane %zu: %zu aggregated events vs %zu", pi, a->naggs, b->naggs);
+	for (i = 0; i < a->naggs; i++) {
+		const struct xp_agg *x = &a->aggs[i], *y = &b->aggs[i];
+
+		if (x->meta != y->meta || x->line != y->line || x->occurrences != y->occurrences ||
+		    x->dur_ps != y->dur_ps || x->self_ps != y->self_ps || x->min_ps != y->min_ps ||
+		    x->odd != y->odd)
+			return model_note(d, "plane %zu: aggregated event %zu", pi, i);
+	}
+	for (i = 0; i < a->nlines; i++)
+		if (a->lines[i].naggs != b->lines[i].naggs)
+			return model_note(d, "plane %zu: line %zu: aggregated events", pi, i);
 	/* <= : the sentinel entry for a missing id too. */
 	for (i = 0; i <= a->nevmetas; i++) {
 		const struct xp_evmeta *x = &a->evmetas[i], *y = &b->evmetas[i];
@@ -270,6 +283,19 @@ static inline int model_check_plane(const struct xp_plane *p, size_t pi, struct 
 		if (model_bad_str(xp_event_name(p, e)))
 			return model_note(d, "plane %zu: event %zu: no name", pi, i);
 	}
+	for (i = 0, j = 0; i < p->naggs; i++) {
+		const struct xp_agg *a = &p->aggs[i];
+
+		if (a->meta > p->nevmetas || a->line >= p->nlines || (i && a->line < p->aggs[i - 1].line))
+			return model_note(d, "plane %zu: aggregated event %zu: an index out of range or order", pi, i);
+		if (a->occurrences < 0 || a->dur_ps < 0 || a->self_ps < -1 || a->self_ps > a->dur_ps ||
+		    a->min_ps < -1 || a->min_ps > a->dur_ps)
+			return model_note(d, "plane %zu: aggregated event %zu: a count or time out of range", pi, i);
+	}
+	for (i = 0, j = 0; i < p->nlines; i++)
+		j += p->lines[i].naggs;
+	if (j != p->naggs || (p->naggs && !p->aggs))
+		return model_note(d, "plane %zu: %zu aggregated events, lines hold %zu", pi, p->naggs, j);
 	for (i = 0; i <= p->nevmetas; i++) {
 		const struct xp_evmeta *m = &p->evmetas[i];
 

@@ -196,16 +196,26 @@ static void test_bad_events(void)
 	line(&l, 0, ep, 2);
 	p.n_lines = 1;
 	p.lines = lp;
-	/* An aggregated event (num_occurrences) has no time: skipped and counted. Metadata 99 is missing. */
+	/*
+	 * An aggregated event (num_occurrences) has no start: kept apart, with
+	 * its count and total, and counted. Metadata 99 and 0 are missing.
+	 */
 	event(&e[0], 99, 100, 10);
 	tensorflow__profiler__xevent__init(&e[1]);
 	e[1].data_case = TENSORFLOW__PROFILER__XEVENT__DATA_NUM_OCCURRENCES;
 	e[1].num_occurrences = 3;
+	e[1].duration_ps = 70;
 	CHECK_INT(roundtrip(&p, &t, &err), 0);
 	if (t) {
 		CHECK_INT(t->planes[0].nevents, 1);
+		CHECK_INT(t->planes[0].naggs, 1);
+		CHECK_INT(t->planes[0].lines[0].naggs, 1);
+		CHECK_INT(t->planes[0].aggs[0].occurrences, 3);
+		CHECK_INT(t->planes[0].aggs[0].dur_ps, 70);
+		CHECK_INT(t->planes[0].aggs[0].self_ps, -1);
+		CHECK_INT(t->planes[0].aggs[0].line, 0);
 		CHECK_INT(t->counts.aggregated_events, 1);
-		CHECK_INT(t->counts.events_missing_metadata, 1);
+		CHECK_INT(t->counts.events_missing_metadata, 2);
 		CHECK_STR(xp_event_name(&t->planes[0], &t->planes[0].events[0]), "");
 		xp_trace_free(t);
 	}
@@ -214,6 +224,100 @@ static void test_bad_events(void)
 	l.n_events = 1;
 	CHECK_INT(roundtrip(&p, &t, &err), XP_ERR_FORMAT);
 	CHECK(strstr(err.msg, "negative duration") != NULL);
+}
+
+/* Reads p with the reader r (both must agree). */
+static int read_with(const struct xp_reader *r, PbPlane *p, struct xp_trace **t, struct xp_err *err)
+{
+	Tensorflow__Profiler__XSpace s = TENSORFLOW__PROFILER__XSPACE__INIT;
+	PbPlane *planes[1] = {p};
+	size_t len;
+	uint8_t *buf;
+	int ret;
+
+	s.n_planes = 1;
+	s.planes = planes;
+	len = tensorflow__profiler__xspace__get_packed_size(&s);
+	buf = malloc(len + 1);
+	tensorflow__profiler__xspace__pack(&s, buf);
+	memset(err, 0, sizeof(*err));
+	ret = xp_trace_read(r, buf, len, t, err);
+	free(buf);
+	return ret;
+}
+
+/*
+ * Aggregated events (AggregateXPlane's): occurrences and total kept, the
+ * self and min durations read from their stats by name; a self time over
+ * the total is unreadable (counted, taken as absent); a negative count is
+ * refused. Both readers the same.
+ */
+static void test_aggregated(void)
+{
+	static const char *names[2] = {"self_duration_ps", "min_duration_ps"};
+	const struct xp_reader *readers[2] = {&xp_reader_wire, &xp_reader_protobuf_c};
+	PbPlane p = TENSORFLOW__PROFILER__XPLANE__INIT;
+	PbSm sm[2];
+	PbSmEntry sme[2], *smp[2] = {&sme[0], &sme[1]};
+	PbLine l, *lp[1] = {&l};
+	PbEvent e[3], *ep[3] = {&e[0], &e[1], &e[2]};
+	PbStat st[3], *s0[2] = {&st[0], &st[1]}, *s1[1] = {&st[2]};
+	struct xp_trace *t;
+	struct xp_err err;
+	int i, k;
+
+	for (i = 0; i < 2; i++) {
+		tensorflow__profiler__xstat_metadata__init(&sm[i]);
+		sm[i].id = 5 + i;
+		sm[i].name = (char *)names[i];
+		tensorflow__profiler__xplane__stat_metadata_entry__init(&sme[i]);
+		sme[i].key = 5 + i;
+		sme[i].value = &sm[i];
+	}
+	p.name = "/device:TPU:0";
+	p.n_stat_metadata = 2;
+	p.stat_metadata = smp;
+	line(&l, 0, ep, 3);
+	p.n_lines = 1;
+	p.lines = lp;
+	for (i = 0; i < 3; i++) {
+		tensorflow__profiler__xevent__init(&e[i]);
+		e[i].data_case = TENSORFLOW__PROFILER__XEVENT__DATA_NUM_OCCURRENCES;
+	}
+	e[0].num_occurrences = 4;
+	e[0].duration_ps = 100;
+	int_stat(&st[0], 5, 60);
+	int_stat(&st[1], 6, 10);
+	e[0].n_stats = 2;
+	e[0].stats = s0;
+	e[1].num_occurrences = 2;
+	e[1].duration_ps = 50;
+	int_stat(&st[2], 5, 80);	/* more than its total */
+	e[1].n_stats = 1;
+	e[1].stats = s1;
+	event(&e[2], 0, 7, 3);		/* a timed event beside them */
+	for (k = 0; k < 2; k++) {
+		CHECK_INT(read_with(readers[k], &p, &t, &err), 0);
+		if (!t)
+			continue;
+		CHECK_INT(t->planes[0].nevents, 1);
+		CHECK_INT(t->planes[0].naggs, 2);
+		CHECK_INT(t->planes[0].aggs[0].occurrences, 4);
+		CHECK_INT(t->planes[0].aggs[0].dur_ps, 100);
+		CHECK_INT(t->planes[0].aggs[0].self_ps, 60);
+		CHECK_INT(t->planes[0].aggs[0].min_ps, 10);
+		CHECK_INT(t->planes[0].aggs[1].self_ps, -1);
+		CHECK_INT(t->planes[0].aggs[1].min_ps, -1);
+		CHECK_INT(t->counts.aggregated_events, 2);
+		CHECK_INT(t->planes[0].aggs[0].odd, 0);
+		CHECK_INT(t->planes[0].aggs[1].odd, 1);
+		xp_trace_free(t);
+	}
+	e[1].num_occurrences = -2;
+	for (k = 0; k < 2; k++) {
+		CHECK_INT(read_with(readers[k], &p, &t, &err), XP_ERR_FORMAT);
+		CHECK(strstr(err.msg, "negative count of occurrences") != NULL);
+	}
 }
 
 static void test_duplicate_metadata(void)
@@ -327,6 +431,7 @@ int main(void)
 	test_time_overflow();
 	test_bad_events();
 	test_duplicate_metadata();
+	test_aggregated();
 	test_sparse_ids();
 	test_garbage();
 	test_names();

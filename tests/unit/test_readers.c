@@ -676,6 +676,11 @@ static void test_handmade(void)
 		CHECK_INT(p->nstats, 13);
 		CHECK_INT(p->npstats, 1);
 		CHECK_INT(tw->counts.aggregated_events, 1);
+		CHECK_INT(p->naggs, 1);
+		CHECK_INT(p->aggs[0].occurrences, 4);
+		CHECK_INT(p->aggs[0].dur_ps, 0);
+		CHECK_INT(p->aggs[0].line, 0);
+		CHECK_INT(p->lines[0].naggs, 1);
 		CHECK_INT(tw->counts.events_missing_metadata, 2);
 		CHECK_INT(tw->counts.duplicate_metadata, 2);
 		CHECK_INT(tw->nhostnames, 2);

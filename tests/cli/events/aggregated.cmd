@@ -1,0 +1,1 @@
+xplane-stat events $SYNTH/aggregated.xplane.pb

@@ -1,0 +1,1 @@
+xplane-stat events --json $SYNTH/aggregated.xplane.pb

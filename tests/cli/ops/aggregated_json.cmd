@@ -1,0 +1,1 @@
+xplane-stat ops --json $SYNTH/aggregated.xplane.pb

@@ -1,0 +1,1 @@
+xplane-stat planes --json $SYNTH/aggregated.xplane.pb
