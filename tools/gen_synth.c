@@ -1721,6 +1721,14 @@ static void synth_aggregated(const char *dir)
 	gl = gen_line_add(&g, 1, "Stream #1(Compute)", 1000);
 	gen_ev_i64(&g, agg_add(&g, gl, "loop_fusion", 3, US(9), -1, US(3)), "hlo_op", 1);
 	gen_space_write(sp, dir, "aggregated.xplane.pb");
+
+	/* aggregated_mixed: TPU:0's XLA Ops hold fusion.1 timed [0,10] us and 4 more aggregated (40 us). */
+	sp = gen_space_new(NULL);
+	t0 = tpu_with_peaks(sp, 100, 50, &mods, &ops);
+	op_md(&t0, "fusion.1", "fusion.1", "loop fusion", 1000000000, -1, 1);
+	gen_ev_add(&t0, ops, "fusion.1", US(0), US(10));
+	agg_add(&t0, ops, "fusion.1", 4, US(40), -1, US(8));
+	gen_space_write(sp, dir, "aggregated_mixed.xplane.pb");
 }
 
 /*

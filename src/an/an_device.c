@@ -130,7 +130,8 @@ long an_plane_device_lines(const struct xp_plane *p, unsigned char *use, int *mo
 	return (long)n;
 }
 
-size_t an_plane_device_events(const struct xp_plane *p)
+/* Events (else aggregated events) on the plane's lines of device work. */
+static size_t device_lines_sum(const struct xp_plane *p, int aggs)
 {
 	unsigned char *use = calloc(p->nlines + 1, 1);
 	size_t i, n = 0;
@@ -138,11 +139,21 @@ size_t an_plane_device_events(const struct xp_plane *p)
 
 	if (!use || an_plane_device_lines(p, use, &module_line) < 0) {
 		free(use);
-		return p->nevents;	/* out of memory: let the scan find out */
+		return aggs ? p->naggs : p->nevents;	/* out of memory: let the scan find out */
 	}
 	for (i = 0; i < p->nlines; i++)
 		if (use[i])
-			n += p->lines[i].nevents;
+			n += aggs ? p->lines[i].naggs : p->lines[i].nevents;
 	free(use);
 	return n;
+}
+
+size_t an_plane_device_events(const struct xp_plane *p)
+{
+	return device_lines_sum(p, 0);
+}
+
+size_t an_plane_device_aggs(const struct xp_plane *p)
+{
+	return device_lines_sum(p, 1);
 }

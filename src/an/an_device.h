@@ -28,6 +28,8 @@ int an_is_derived_line(const char *name);
  * plane without any is not analysed. Lines a lazy read skipped are not such lines.
  */
 size_t an_plane_device_events(const struct xp_plane *p);
+/* The same for aggregated events (xp_agg: no times), which the analyses of time leave out. */
+size_t an_plane_device_aggs(const struct xp_plane *p);
 /*
  * The same for plane p: marks in use (p->nlines zeroed bytes) its lines of
  * device work; how many, or -1 when out of memory.

@@ -119,9 +119,6 @@ int an_input_notes(struct xp_notes *n, const char *path, const struct xp_trace *
 		size_t n;
 		const char *what;
 	} odd[] = {
-		{c->aggregated_events, "aggregated events (num_occurrences: a count and a total, no start): "
-				       "'events' and 'ops' (TPU) count them; timelines, executions and kernels leave "
-				       "them out"},
 		{c->events_missing_metadata, "events refer to event metadata the file lacks (named \"\")"},
 		{c->stats_missing_metadata, "stats refer to stat metadata the file lacks (ignored)"},
 		{c->duplicate_metadata, "metadata ids appear more than once (the last one is used)"},
@@ -129,6 +126,11 @@ int an_input_notes(struct xp_notes *n, const char *path, const struct xp_trace *
 	size_t i;
 	int r = 0;
 
+	if (c->aggregated_events)
+		r |= xp_notes_add(n, "'%s': %zu aggregated event%s (num_occurrences: a count and a total, no start): "
+				  "'events' and 'ops' (TPU) count %s; timelines, executions and kernels leave %s out",
+				  path, c->aggregated_events, c->aggregated_events == 1 ? "" : "s",
+				  c->aggregated_events == 1 ? "it" : "them", c->aggregated_events == 1 ? "it" : "them");
 	for (i = 0; i < sizeof(odd) / sizeof(odd[0]); i++)
 		if (odd[i].n)
 			r |= xp_notes_add(n, "'%s': %zu %s", path, odd[i].n, odd[i].what);
@@ -258,7 +260,7 @@ int an_plane_list(struct xp_trace *t, char ***names, unsigned char **empty)
 		if (an_is_device_plane(p->name))
 			xp_trace_load_plane(t, i, &err);
 		if (an_is_device_plane(p->name) && p->loaded && !an_plane_device_events(p))
-			(*empty)[i] = p->naggs ? 2 : 1;	/* 2: aggregated events only */
+			(*empty)[i] = an_plane_device_aggs(p) ? 2 : 1;	/* 2: aggregated events only */
 		if (!((*names)[i] = strdup(p->name)))
 			return -1;
 	}

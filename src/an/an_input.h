@@ -69,7 +69,7 @@ int an_exec_notes(struct xp_notes *n, const char *path, const struct an_exec_lis
 
 /*
  * Every plane's name of t, and which device planes hold no device events
- * (empty 1; 2 when they hold aggregated events only), reading those the
+ * (empty 1; 2 when their device lines hold aggregated events only), reading those the
  * reader deferred, for a summary's provenance and messages (free with
  * an_planes_free). 0 or -1 when out of memory.
  */

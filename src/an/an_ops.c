@@ -722,32 +722,29 @@ struct open_op {
 
 /* A leaf op's time and FLOPs (an_ops_device.leaf_*): the stat k's value in *sum, its time in *ps. */
 static void leaf_value(struct plane_ctx *c, const struct xp_event *e, enum xp_key k, struct an_sum *sum,
-		       int64_t *ps, uint64_t n)
+		       int64_t *ps)
 {
 	const struct xp_stat *s = xp_event_stat(c->p, e, k);
 	uint64_t v;
 
 	if (s && !count_value(s, &v)) {
-		if (n == 1)
-			sum_add(sum, v);
-		else
-			sum_add_n(sum, v, n);
+		sum_add(sum, v);
 		*ps = xp_sat_add(*ps, e->dur_ps);
 	}
 }
 
 /*
- * For overview (opts.tpu_leaves_only): n occurrences of op e, leaves if
- * leaf, count as the plane's own work where the plane is theirs.
+ * For overview (opts.tpu_leaves_only): op e, a leaf if leaf, counts as the
+ * plane's own work where the plane is theirs.
  */
-static void leaf_add(struct plane_ctx *c, const struct xp_event *e, int leaf, uint64_t n)
+static void leaf_add(struct plane_ctx *c, const struct xp_event *e, int leaf)
 {
 	if (leaf && (c->sync_kind == AN_OP_SC) == an_is_sparsecore_plane(c->p->name)) {
 		c->dev->leaf_ps = xp_sat_add(c->dev->leaf_ps, e->dur_ps);
-		leaf_value(c, e, XP_K_FLOPS, &c->dev->leaf_flops, &c->dev->leaf_flops_ps, n);
-		leaf_value(c, e, XP_K_MODEL_FLOPS, &c->dev->leaf_model_flops, &c->dev->leaf_model_ps, n);
+		leaf_value(c, e, XP_K_FLOPS, &c->dev->leaf_flops, &c->dev->leaf_flops_ps);
+		leaf_value(c, e, XP_K_MODEL_FLOPS, &c->dev->leaf_model_flops, &c->dev->leaf_model_ps);
 	}
-	c->dev->events[c->sync_kind] += (size_t)n;	/* what an_ops_work_flops asks: a TPU device */
+	c->dev->events[c->sync_kind]++;	/* what an_ops_work_flops asks: a TPU device */
 }
 
 static int close_op(struct plane_ctx *c, const struct open_op *o)
@@ -757,7 +754,7 @@ static int close_op(struct plane_ctx *c, const struct open_op *o)
 
 	/* the plane's own work (a SparseCore's ops on its plane, else the TensorCore's XLA Ops), for overview */
 	if (c->r->opts.tpu_leaves_only) {
-		leaf_add(c, e, !o->parent, 1);
+		leaf_add(c, e, !o->parent);
 		return 0;
 	}
 	tpu_probe(c, e, c->sync_kind, &q);
@@ -784,15 +781,11 @@ static int agg_line(struct plane_ctx *c, size_t li, int sync, size_t *ag)
 		int64_t self = sync && g->self_ps >= 0 ? g->self_ps : g->dur_ps;
 		struct op_probe q;
 
-		if (!g->occurrences)
+		/* overview's work in time: they have none (their FLOPs over no time would flatter it) */
+		if (!g->occurrences || c->r->opts.tpu_leaves_only)
 			continue;
 		c->dev->aggregated += (size_t)g->occurrences;
 		c->dev->aggregated_odd += g->odd;
-		if (c->r->opts.tpu_leaves_only) {
-			if (sync)
-				leaf_add(c, &e, self == g->dur_ps, (uint64_t)g->occurrences);
-			continue;
-		}
 		tpu_probe(c, &e, sync ? c->sync_kind : AN_OP_ASYNC, &q);
 		if ((ret = record(c, &q, &e, self, (uint64_t)g->occurrences)))
 			return ret;

@@ -1,0 +1,1 @@
+xplane-stat events $SYNTH/aggregated_mixed.xplane.pb

@@ -1,0 +1,1 @@
+xplane-stat ops $SYNTH/aggregated_mixed.xplane.pb

@@ -1,0 +1,1 @@
+xplane-stat overview $SYNTH/aggregated_mixed.xplane.pb
