@@ -684,11 +684,11 @@ void val_export(const struct an_exp_plan *p)
 	cJSON_ArrayForEach(ev, cJSON_GetObjectItem(doc, "traceEvents")) {
 		const char *ph = cJSON_GetStringValue(cJSON_GetObjectItem(ev, "ph"));
 
-		x += ph && !strcmp(ph, "X");
+		x += ph && (!strcmp(ph, "X") || !strcmp(ph, "C"));	/* slices and counter samples */
 	}
 	cJSON_Delete(doc);
 	if (x != p->exported)
-		val_fail("export: JSON X events are not the exported count", (const char *)b.p, b.n);
+		val_fail("export: JSON X and C events are not the exported count", (const char *)b.p, b.n);
 	b.n = 0;
 	if (out_exp_head(p, OUT_EXP_PFTRACE, "fuzz", &b))
 		abort();
@@ -766,7 +766,7 @@ void val_export_hosts(const struct xp_trace *t, const struct an_exp_opts *eo, co
 		const char *what = cJSON_GetStringValue(cJSON_GetObjectItem(ev, "name"));
 		const char *name = cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetObjectItem(ev, "args"), "name"));
 
-		x += ph && !strcmp(ph, "X");
+		x += ph && (!strcmp(ph, "X") || !strcmp(ph, "C"));	/* slices and counter samples */
 		if (ph && !strcmp(ph, "M") && what && !strcmp(what, "process_name") && name) {
 			procs[0] += !strncmp(name, "h1:", 3);
 			procs[1] += !strncmp(name, "h2:", 3);
@@ -809,18 +809,34 @@ out:
 	out_bytes_release(&b);
 }
 
-/* A .pftrace held to out_export.h's promises: it unpacks, a begin and an end per exported event, valid strings. */
+/*
+ * A .pftrace held to out_export.h's promises: it unpacks, a begin and an
+ * end per exported event, or a counter value (on a counter track described
+ * before it) per exported counter sample, valid strings.
+ */
 void val_pftrace(const struct out_bytes *b, uint64_t exported)
 {
-	size_t i, begins = 0, ends = 0;
+	size_t i, begins = 0, ends = 0, counts = 0, nctr = 0, k;
+	uint64_t *ctr = NULL;
 	Perfetto__Protos__Trace *tr;
 
 	if (!(tr = perfetto__protos__trace__unpack(NULL, b->n, b->p)))
 		val_fail("export: the .pftrace does not unpack", "", 0);
+	if (!(ctr = malloc((tr->n_packet + 1) * sizeof(*ctr))))
+		abort();
 	for (i = 0; i < tr->n_packet; i++) {
 		const Perfetto__Protos__TracePacket *pk = tr->packet[i];
 		size_t j;
 
+		if (pk->track_descriptor && pk->track_descriptor->counter)
+			ctr[nctr++] = pk->track_descriptor->uuid;
+		if (pk->track_event && pk->track_event->type == PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_COUNTER) {
+			for (k = 0; k < nctr && ctr[k] != pk->track_event->track_uuid; k++)
+				;
+			if (k == nctr || !pk->track_event->has_double_counter_value)
+				val_fail("export: a counter value on no counter track, or without a value", "", 0);
+			counts++;
+		}
 		if (pk->track_event) {
 			begins += pk->track_event->type == PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_BEGIN;
 			ends += pk->track_event->type == PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_END;
@@ -846,8 +862,9 @@ void val_pftrace(const struct out_bytes *b, uint64_t exported)
 					val_fail("export: an interned string is not valid UTF-8", "", 0);
 		}
 	}
-	if (begins != exported || ends != exported)
-		val_fail("export: begins and ends are not one per exported event", "", 0);
+	if (begins != ends || begins + counts != exported)
+		val_fail("export: begins and ends (and counter values) are not one per exported event", "", 0);
+	free(ctr);
 	perfetto__protos__trace__free_unpacked(tr, NULL);
 }
 

@@ -1732,6 +1732,43 @@ static void synth_aggregated(const char *dir)
 }
 
 /*
+ * Scenario 26 (counters): TPU:0 runs fusion.1 [0,40] us; its "_counters_"
+ * line holds mxu_busy (counter_value, uint64) 10 at 0 us, 20 at 40 us
+ * (written first) and 30 at 10 us; hbm_bw (a double stat named as the
+ * counter, as PM sampling writes) 1.5 at 0 us and 2.5 at 20 us; vpu_ops,
+ * one sample at 5 us whose only numeric stat ("value", int64) is 7; bad,
+ * one sample carrying a string only. GPU:0's "_counters_" holds sm_active
+ * 50 at 0 and 70 at 10 us (counter_value on the metadata, shared). Answers
+ * in tests/synth/EXPECTED.md section 26.
+ */
+static void synth_counters(const char *dir)
+{
+	XSpace *sp = gen_space_new(NULL);
+	XLine *mods, *ops, *cnt;
+	struct gen_plane t0 = tpu_with_peaks(sp, 100, 50, &mods, &ops);
+	struct gen_plane g = gen_plane_add(sp, 2, "/device:GPU:0", 1000);
+	XEvent *ev;
+
+	gen_ev_add(&t0, mods, "jit_f(1)", US(0), US(40));
+	gen_ev_add(&t0, ops, "fusion.1", US(0), US(40));
+	cnt = gen_line_add(&t0, 3, "_counters_", 1000);
+	gen_ev_u64(&t0, gen_ev_add(&t0, cnt, "mxu_busy", US(0), 0), "counter_value", 10);
+	gen_ev_u64(&t0, gen_ev_add(&t0, cnt, "mxu_busy", US(40), 0), "counter_value", 20);
+	gen_ev_u64(&t0, gen_ev_add(&t0, cnt, "mxu_busy", US(10), 0), "counter_value", 30);
+	gen_ev_f64(&t0, gen_ev_add(&t0, cnt, "hbm_bw", US(0), 0), "hbm_bw", 1.5);
+	gen_ev_f64(&t0, gen_ev_add(&t0, cnt, "hbm_bw", US(20), 0), "hbm_bw", 2.5);
+	ev = gen_ev_add(&t0, cnt, "vpu_ops", US(5), 0);
+	gen_ev_str(&t0, ev, "unit", "ops");
+	gen_ev_i64(&t0, ev, "value", 7);
+	gen_ev_str(&t0, gen_ev_add(&t0, cnt, "bad", US(6), 0), "unit", "none");
+	cnt = gen_line_add(&g, 1, "_counters_", 1000);
+	gen_md_i64(&g, "sm_active", "counter_value", 50);
+	gen_ev_add(&g, cnt, "sm_active", US(0), 0);
+	gen_ev_i64(&g, gen_ev_add(&g, cnt, "sm_active", US(10), 0), "counter_value", 70);
+	gen_space_write(sp, dir, "counters.xplane.pb");
+}
+
+/*
  * Scenario 18a (overview --steps): TPU:0 (peak 200 TFLOP/s) with a Steps
  * line [0,20] [20,40] us; XLA Ops: fusion.1 [0,10] (1e9 flops) holding
  * convolution.2 [2,6] (4e8), copy.3 [12,15] (no flops), all-reduce.4
@@ -2648,6 +2685,7 @@ static const struct gen_scenario scenarios[] = {
 	{"steps_host", synth_steps_host},
 	{"steps_devices", synth_steps_devices},
 	{"aggregated", synth_aggregated},
+	{"counters", synth_counters},
 };
 
 int main(int argc, char **argv)

@@ -7,6 +7,7 @@
 #include "an_compile.h"
 #include "an_exec.h"
 #include "an_functions.h"
+#include "an_counters.h"
 #include "an_events.h"
 #include "an_kernels.h"
 #include "an_memory.h"
@@ -263,6 +264,31 @@ static void ev_release(void *r)
 {
 	an_ev_release(r);
 }
+
+/* Counters: the counter lines' samples with their stats, each plane counted as it is read. */
+static void ctr_init(void *r, const void *o)
+{
+	(void)o;
+	an_ctr_init(r);
+}
+static int ctr_finish(void *r, struct xp_err *e)
+{
+	return an_ctr_finish(r, e);
+}
+static void ctr_release(void *r)
+{
+	an_ctr_release(r);
+}
+
+const struct an_analysis an_counters_analysis = {
+	.name = "events --counters",
+	.read = {
+		.how = AN_READ_TRACE, .event_stats = XP_EVSTATS_INPUT, .plane_read = an_ctr_plane_read,
+		.plane_user_free = an_ctr_user_free, .release_events = 1,
+	},
+	.size = sizeof(struct an_ctr_result),
+	.init = ctr_init, .finish = ctr_finish, .release = ctr_release,
+};
 
 const struct an_analysis an_events_analysis = {
 	.name = "events",

@@ -79,5 +79,6 @@ extern const struct an_analysis an_memory_analysis;
 extern const struct an_analysis an_compile_analysis;
 extern const struct an_analysis an_overview_analysis;
 extern const struct an_analysis an_events_analysis;
+extern const struct an_analysis an_counters_analysis;
 
 #endif

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "an_counters.h"
 #include "an_exec.h"
 #include "an_export.h"
 #include "xp_sort.h"
@@ -293,6 +294,39 @@ int an_exp_keeps(const struct an_exp_plan *p, size_t li, size_t k, int64_t start
 				   (s) = (e)->start_ps + (p)->planes[(l)->plane_ix].shift_ps,       \
 				   (en) = (s) + (e)->dur_ps, 1); k++)
 
+/* The kept counter samples without a value: counted, and out of exported (the writers skip them). */
+static int counter_values(struct an_exp_plan *p)
+{
+	struct xp_stat *buf = NULL;
+	size_t li, k, room = 0;
+	const struct xp_event *e;
+	unsigned tr;
+	int64_t s, en;
+	double v;
+
+	for (li = 0; li < p->nlines; li++) {
+		const struct an_exp_line *l = &p->lines[li];
+		const struct xp_plane *pl = &p->t->planes[p->planes[l->plane_ix].plane];
+
+		if (!l->counter)
+			continue;
+		if (pl->max_own_stats + 1 > room) {
+			free(buf);
+			room = pl->max_own_stats + 1;
+			if (!(buf = malloc(room * sizeof(*buf))))
+				return XP_ERR_NOMEM;
+		}
+		FOR_LINE_EVENTS(p, l, k, e, tr, s, en)
+			if (an_exp_keeps(p, li, k, s, s, tr) && an_ctr_value(pl, e, buf, &v)) {
+				(void)en;	/* a sample is an instant */
+				p->counter_no_value++;
+				p->exported--;
+			}
+	}
+	free(buf);
+	return 0;
+}
+
 struct cutrec {
 	int64_t start;
 	size_t line, pos;
@@ -494,8 +528,12 @@ int an_exp_plan(const struct xp_trace *t, const struct an_exp_opts *o, struct an
 			    sort_line(pl->events + ln->first_event, l->n, &l->order))
 				goto fail;
 			left = p->left_overlap;
-			if (layer_line(pl->events + ln->first_event, l, &p->left_overlap))
+			if ((l->counter = an_is_counter_line(ln->name))) {	/* instants, all on track 0 */
+				l->ntracks = 1;
+				l->kept_tracks = 1;
+			} else if (layer_line(pl->events + ln->first_event, l, &p->left_overlap)) {
 				goto fail;
+			}
 			laid += l->n - (p->left_overlap - left);
 			{
 				/* the line's first start, its first event in start order */
@@ -559,7 +597,7 @@ int an_exp_plan(const struct xp_trace *t, const struct an_exp_opts *o, struct an
 			FOR_LINE_EVENTS(p, l, k, e, tr, s, en) {
 				if (tr == AN_EXP_LEFT_OUT)
 					continue;
-				if (in_window(p, s, en))
+				if (in_window(p, s, l->counter ? s : en))
 					eligible++;
 				else
 					p->left_window++;
@@ -571,13 +609,15 @@ int an_exp_plan(const struct xp_trace *t, const struct an_exp_opts *o, struct an
 			const struct an_exp_line *l = &p->lines[li];
 
 			FOR_LINE_EVENTS(p, l, k, e, tr, s, en)
-				if (an_exp_keeps(p, li, k, s, en, tr)) {
+				if (an_exp_keeps(p, li, k, s, l->counter ? s : en, tr)) {
 					p->exported++;
 					p->lines[li].kept_tracks |= (uint64_t)1 << tr;
 				}
 		}
 		p->left_max = eligible - p->exported;
 	}
+	if ((ret = counter_values(p)))
+		goto fail;
 	/* Pieces: a plane's lines in turn, short lines together, cut by events and weight. */
 	if ((ret = cut_pieces(p)))
 		goto fail;

@@ -3,7 +3,9 @@
  * What `export` writes and where: the events selected (--device, --from/--to,
  * --max-events), the time origin, a process id per plane and a thread id per
  * track, and each line's events in the order a timeline viewer wants them,
- * split over as many tracks as partial overlaps need.
+ * split over as many tracks as partial overlaps need. Counter lines
+ * ("_counters_", an_counters.h) are samples of values: the writers give
+ * them as counter tracks, not slices.
  *
  * Perfetto (and the JSON trace format it follows) nests slices of one track
  * and does not show slices that overlap without nesting. A line whose events
@@ -97,6 +99,12 @@ struct an_exp_line {
 	 */
 	int64_t tid0, tid_extra;
 	size_t sort_index;	/* the line's position in its plane */
+	/*
+	 * A counter line (an_counters.h): its events are samples, instants on
+	 * the counter tracks of their plane, one per counter, all on track 0
+	 * here; a sample without a value is not written (counter_no_value).
+	 */
+	int counter;
 	uint64_t kept_tracks;	/* bit k: track k has an exported event (the writers name only those) */
 };
 
@@ -153,6 +161,7 @@ struct an_exp_plan {
 	uint64_t left_window;	/* outside --from/--to */
 	uint64_t left_max;	/* past --max-events */
 	uint64_t left_overlap;	/* overlapping more than AN_EXP_MAX_TRACKS tracks' worth */
+	uint64_t counter_no_value;	/* counter samples without a value (not in exported) */
 	struct an_exp_opts opts;
 };
 

@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* xplane-stat events: what a file holds by name, or (--list) every single event. */
+#include <string.h>
+
+#include "an_counters.h"
 #include "an_notes.h"
 #include "cmd_driver.h"
 #include "out_events.h"
@@ -7,7 +10,8 @@
 struct ev_args {
 	struct cmd_common c;
 	struct an_ev_opts eo;
-	int list, header;
+	struct an_ctr_opts co;
+	int list, header, counters;
 	size_t listed;		/* --list: events written */
 };
 
@@ -57,12 +61,74 @@ static int ev_print(FILE *f, enum out_mode mode, const struct out_style *st, con
 	return out_events(f, mode, d->res, &d->notes, st);
 }
 
+#define EVENTS_ABOUT \
+	"What the files hold by name: per plane and line, each distinct event name with\n" \
+	"its count and total, mean, min and max duration, pooled over the inputs by\n" \
+	"(plane, line, name). Every plane is read, host planes too. --list instead\n" \
+	"streams the single events, for scripts; --counters summarises the counter\n" \
+	"lines' samples (" AN_COUNTER_LINE ") per counter: samples, min, mean, max and the\n" \
+	"time-weighted mean; --plane, --line and --match select."
+
+/* --counters: the counter lines' samples summarised per plane and counter. */
+static int ctr_check(struct cmd_drive *d)
+{
+	struct ev_args *a = d->args;
+
+	if (a->list)
+		return cmd_usage_error("--counters and --list are two views: give one");
+	if (a->eo.line)
+		return cmd_usage_error("--counters reads the counter lines (" AN_COUNTER_LINE "): --line selects "
+				       "among the other views' lines");
+	a->co.plane = a->eo.plane;
+	a->co.match = cmd_match(d->c);
+	d->opts = &a->co;
+	return CMD_GO_ON;
+}
+
+static int ctr_input(struct cmd_drive *d, struct cmd_input *in, void *r, struct xp_err *err)
+{
+	struct ev_args *a = d->args;
+
+	(void)r;
+	return an_ctr_add(d->res, in->t, &a->co, err);
+}
+
+static int ctr_nothing(struct cmd_drive *d)
+{
+	const struct ev_args *a = d->args;
+	const struct an_ctr_result *r = d->res;
+
+	if (r->n || d->mode == OUT_JSON) {
+		d->empty = !r->n;
+		return CMD_GO_ON;
+	}
+	if (a->co.plane && !r->planes_seen)
+		cmd_error("no plane of %s matches --plane ('xplane-stat planes FILE' lists them)",
+			  cmd_drive_inputs(d));
+	else if (r->lines)
+		cmd_error("no counter sample in %s matches the selection", cmd_drive_inputs(d));
+	else
+		cmd_error("no counter lines in %s: counters are the samples of lines named '" AN_COUNTER_LINE
+			  "' (PM sampling, TPU performance counters)", cmd_drive_inputs(d));
+	return cmd_drive_nomatch(d);
+}
+
+static int ctr_print(FILE *f, enum out_mode mode, const struct out_style *st, const struct cmd_drive *d)
+{
+	return out_counters(f, mode, d->res, &d->notes, st);
+}
+
+static const struct cmd_analysis counters = {
+	.name = "events",
+	.about = EVENTS_ABOUT,
+	.an = &an_counters_analysis, .check = ctr_check, .input = ctr_input,
+	.nothing = ctr_nothing, .print = ctr_print,
+};
+
 static const struct cmd_analysis events = {
 	.name = "events",
-	.about = "What the files hold by name: per plane and line, each distinct event name with\n"
-		 "its count and total, mean, min and max duration, pooled over the inputs by\n"
-		 "(plane, line, name). Every plane is read, host planes too. --list instead\n"
-		 "streams the single events, for scripts; --plane, --line and --match select.",
+	.about = EVENTS_ABOUT,
+
 	.an = &an_events_analysis, .check = ev_check, .input = ev_input,
 	.after = ev_after, .print = ev_print,
 };
@@ -77,9 +143,16 @@ int cmd_events(int argc, char **argv)
 		{"list", 0, OPT_FLAG, &a.list, NULL,
 		 "stream every selected event (input, plane, line, name, start, duration, stats) as TSV, "
 		 "CSV or (--json) JSON lines"},
+		{"counters", 0, OPT_FLAG, &a.counters, NULL,
+		 "summarise the counter lines' samples per plane and counter (--match selects counters)"},
 		CMD_OPTS_TAIL(&a.c),
 	};
 	struct cmd_drive d = {.a = &events, .c = &a.c, .args = &a, .opts = &a.eo};
+	int i;
 
+	/* --counters is another analysis: chosen before the driver parses (the same options) */
+	for (i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "--counters"))
+			d.a = &counters;
 	return cmd_drive(&d, opts, argc, argv);
 }

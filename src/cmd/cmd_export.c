@@ -362,7 +362,7 @@ enum {
  * Exports t to r as a .pftrace, plane by plane, times from zero_ns on the
  * file's clock: with threads > 1, encoded and written on a thread of its own
  * while the next plane loads; each plan encoded on `jobs` threads. sum gets
- * the counts (total, exported, left_overlap). Returns a STREAM_* code.
+ * the counts (total, exported, left_overlap, counter_no_value). Returns a STREAM_* code.
  */
 static int stream_planes(struct xp_trace *t, struct exp_run *r, int64_t zero_ns, unsigned threads, unsigned jobs,
 			 struct an_exp_plan *sum, int *fit, struct xp_err *err)
@@ -414,6 +414,7 @@ static int stream_planes(struct xp_trace *t, struct exp_run *r, int64_t zero_ns,
 		sum->total += p->total;
 		sum->exported += p->exported;
 		sum->left_overlap += p->left_overlap;
+		sum->counter_no_value += p->counter_no_value;
 		tracks += p->npiece_tracks;
 		sum->npiece_tracks = tracks;
 		if (!p->exported) {
@@ -466,6 +467,11 @@ static int note_selection(struct xp_notes *n, const char *path, const struct an_
 			    path, (unsigned long long)p->left_overlap, p->left_overlap == 1 ? "" : "s",
 			    AN_EXP_MAX_TRACKS))
 		return -1;
+	if (p->counter_no_value &&
+	    xp_notes_add(n, "'%s': %llu counter sample%s left out: no value (a counter_value stat, a stat named "
+			    "as the counter, or its only numeric stat)", path,
+			    (unsigned long long)p->counter_no_value, p->counter_no_value == 1 ? "" : "s"))
+		return -1;
 	return 0;
 }
 
@@ -487,8 +493,11 @@ static void print_selection(const char *path, const struct an_exp_plan *p)
 		len += snprintf(parts + len, sizeof(parts) - (size_t)len, "%s%llu past --max-events",
 				len ? ", " : "", (unsigned long long)p->left_max);
 	if (p->left_overlap && len < (int)sizeof(parts))
-		snprintf(parts + len, sizeof(parts) - (size_t)len, "%s%llu on no track", len ? ", " : "",
-			 (unsigned long long)p->left_overlap);
+		len += snprintf(parts + len, sizeof(parts) - (size_t)len, "%s%llu on no track", len ? ", " : "",
+				(unsigned long long)p->left_overlap);
+	if (p->counter_no_value && len < (int)sizeof(parts))
+		snprintf(parts + len, sizeof(parts) - (size_t)len, "%s%llu counter sample%s without a value",
+			 len ? ", " : "", (unsigned long long)p->counter_no_value, p->counter_no_value == 1 ? "" : "s");
 	cmd_error("'%s': exported %llu of %llu events; left out: %s", path, (unsigned long long)p->exported,
 		  (unsigned long long)p->total, parts);
 }

@@ -2,6 +2,7 @@
 #include "out_events.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -130,6 +131,106 @@ int out_events(FILE *f, enum out_mode mode, const struct an_ev_result *r, const 
 		if (cut)
 			fprintf(f, "; %zu name%s longer than %d bytes cut to fit (--csv, --tsv and --json give "
 				"them whole)", cut, cut == 1 ? "" : "s", OUT_EVENTS_NAME_MAX);
+		fputc('\n', f);
+	}
+	return ret;
+}
+
+/* ---- --counters -------------------------------------------------------------------- */
+
+/* A finite value, else null. */
+static void json_value(cJSON *o, const char *name, double v)
+{
+	if (isfinite(v))
+		cJSON_AddNumberToObject(o, name, v);
+	else
+		cJSON_AddNullToObject(o, name);
+}
+
+static int counters_json(FILE *f, const struct an_ctr_result *r, const struct xp_notes *notes)
+{
+	cJSON *doc = out_json_command_doc("events"), *rows, *o;
+	size_t i;
+
+	if (!doc)
+		return -1;
+	cJSON_AddStringToObject(doc, "view", "counters");
+	cJSON_AddNumberToObject(doc, "samples", (double)r->samples);
+	cJSON_AddNumberToObject(doc, "samples_without_value", (double)r->no_value);
+	rows = cJSON_AddArrayToObject(doc, "counters");
+	for (i = 0; i < r->n && (o = out_json_push_object(rows)); i++) {
+		const struct an_ctr_row *w = &r->rows[i];
+
+		cJSON_AddStringToObject(o, "plane", w->plane);
+		cJSON_AddStringToObject(o, "counter", w->name);
+		cJSON_AddNumberToObject(o, "samples", (double)w->samples);
+		cJSON_AddNumberToObject(o, "samples_without_value", (double)w->no_value);
+		json_value(o, "min", w->samples ? w->min : NAN);
+		json_value(o, "mean", an_ctr_mean(w));
+		json_value(o, "max", w->samples ? w->max : NAN);
+		json_value(o, "time_weighted_mean", an_ctr_time_mean(w));
+		out_json_add_ns(o, "span_ns", (double)w->held_ps);
+	}
+	out_json_add_notes(doc, notes);
+	return out_json_print(doc, f);
+}
+
+/* A value as the table shows it (6 significant digits; CSV and TSV: exact, 17), or its absence. */
+static void add_value(struct out_table *t, int machine, double v)
+{
+	if (!isfinite(v))
+		out_table_add(t, "%s", machine ? "" : "-");
+	else
+		out_table_add(t, machine ? "%.17g" : "%.6g", v);
+}
+
+int out_counters(FILE *f, enum out_mode mode, const struct an_ctr_result *r, const struct xp_notes *notes,
+		 const struct out_style *st)
+{
+	static const char *const hm[] = {"plane", "counter", "samples", "min", "mean", "max",
+					 "time_weighted_mean", "span_ns", "samples_without_value"};
+	static const unsigned char right[] = {0, 0, 1, 1, 1, 1, 1, 1, 1};
+	int machine = mode == OUT_CSV || mode == OUT_TSV, any_none = r->no_value > 0, ret;
+	char span_h[32];
+	const char *ht[] = {"PLANE", "COUNTER", "SAMPLES", "MIN", "MEAN", "MAX", "TIME-WEIGHTED MEAN", span_h,
+			    "NO VALUE"};
+	struct out_tcol col;
+	struct out_table t;
+	size_t i;
+
+	if (mode == OUT_JSON)
+		return counters_json(f, r, notes);
+	out_tcol_init(&col, st->unit);
+	for (i = 0; i < r->n; i++)
+		out_tcol_add(&col, (double)r->rows[i].held_ps);
+	out_tcol_header(&col, span_h, sizeof(span_h), "SPAN");
+	if (machine)
+		out_table_init(&t, 9, hm, NULL);
+	else
+		out_table_init(&t, 8 + any_none, ht, right);
+	for (i = 0; i < r->n; i++) {
+		const struct an_ctr_row *w = &r->rows[i];
+		int first = !i || r->rows[i - 1].order != w->order;
+
+		out_table_add(&t, "%s", machine || first ? w->plane : "");
+		out_table_add(&t, "%s", w->name);
+		out_table_add(&t, "%zu", w->samples);
+		add_value(&t, machine, w->samples ? w->min : NAN);
+		add_value(&t, machine, an_ctr_mean(w));
+		add_value(&t, machine, w->samples ? w->max : NAN);
+		add_value(&t, machine, an_ctr_time_mean(w));
+		out_table_add_time_cell(&t, machine, &col, (double)w->held_ps, w->held_ps > 0);
+		if (machine || any_none)
+			out_table_add(&t, "%zu", w->no_value);
+	}
+	ret = out_table_print(&t, f, mode, st);
+	out_table_release(&t);
+	if (!ret && !machine) {
+		fprintf(f, "%zu sample%s of %zu counter%s; time-weighted mean: each value held until the counter's "
+			"next sample, over SPAN (first to last sample)", r->samples, r->samples == 1 ? "" : "s",
+			r->n, r->n == 1 ? "" : "s");
+		if (r->no_value)
+			fprintf(f, "; %zu sample%s without a value left out", r->no_value, r->no_value == 1 ? "" : "s");
 		fputc('\n', f);
 	}
 	return ret;

@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 
+#include "an_counters.h"
 #include "an_events.h"
 #include "out_table.h"
 #include "xp_err.h"
@@ -16,6 +17,13 @@
 /* The names table (OUT_TABLE, OUT_CSV, OUT_TSV) or one JSON document; -1: out of memory. */
 int out_events(FILE *f, enum out_mode mode, const struct an_ev_result *r, const struct xp_notes *notes,
 	       const struct out_style *st);
+
+/*
+ * --counters: the table of counters (OUT_TABLE, OUT_CSV, OUT_TSV) or one
+ * JSON document; -1: out of memory.
+ */
+int out_counters(FILE *f, enum out_mode mode, const struct an_ctr_result *r, const struct xp_notes *notes,
+		 const struct out_style *st);
 
 /* --list: the header line (TSV, CSV; nothing for JSON lines). */
 void out_events_list_header(FILE *f, enum out_mode mode);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "an_counters.h"
 #include "out_bytes.h"
 #include "out_export.h"
 #include "out_table.h"
@@ -74,6 +75,15 @@ static int stat_dup(const struct xp_stat *v, size_t i, const struct xp_stat *own
 		if (own[j].meta_id == v[i].meta_id)
 			return 1;
 	return 0;
+}
+
+/* A finite double, exact (an_ctr_value gives no other). */
+static void put_double(struct out_bytes *b, double v)
+{
+	char buf[40];
+
+	snprintf(buf, sizeof(buf), "%.17g", v);
+	out_bytes_str(b, buf);
 }
 
 static void put_json_value(struct out_bytes *b, const struct xp_plane *p, const struct xp_stat *s)
@@ -269,7 +279,7 @@ static void json_metas(const struct an_exp_plan *p, struct out_bytes *b, int *fi
 			const struct an_exp_line *l = &p->lines[li];
 			const char *name = line_display(&pl->lines[l->line]);
 
-			for (k = 0; k < l->ntracks; k++) {
+			for (k = 0; k < l->ntracks && !l->counter; k++) {	/* counters: the process's */
 				char buf[4096];
 				int64_t tid = track_tid(l, k);
 
@@ -321,7 +331,22 @@ static void json_piece(const struct an_exp_plan *p, const struct an_exp_piece *p
 			unsigned tr;
 			const struct xp_event *e = an_exp_event(p, l, k, &tr);
 			int64_t s = e->start_ps + ep->shift_ps, dur;
+			double v;
 
+			if (l->counter) {	/* a sample: a counter event of the process, "C" */
+				if (!an_exp_keeps(p, li, k, s, s, tr) || an_ctr_value(pl, e, own, &v))
+					continue;
+				out_bytes_str(b, ",\n{\"ph\":\"C\",\"pid\":");
+				out_bytes_i64(b, ep->pid);
+				out_bytes_str(b, ",\"ts\":");
+				put_ps_us(b, s);
+				out_bytes_str(b, ",\"name\":");
+				out_bytes_json_cstr(b, event_display(&pl->evmetas[e->meta]));
+				out_bytes_str(b, ",\"args\":{\"value\":");
+				put_double(b, v);
+				out_bytes_str(b, "}}");
+				continue;
+			}
 			if (!an_exp_keeps(p, li, k, s, s + e->dur_ps, tr))
 				continue;
 			/*
@@ -531,6 +556,16 @@ static uint64_t track_uuid(const struct an_exp_plan *p, size_t line_ix, unsigned
 	return (uint64_t)1 << 63 | uuid_plane(p, l->plane_ix) << 38 | (uint64_t)l->line << 6 | k;
 }
 
+/*
+ * A counter track (a plane's counter, by its event metadata index): bit 62
+ * set and 63 clear (no line track has it, no process reaches it), the plane
+ * in bits 36-60, the metadata index below.
+ */
+static uint64_t counter_uuid(const struct an_exp_plan *p, size_t plane_ix, uint32_t meta)
+{
+	return (uint64_t)1 << 62 | uuid_plane(p, plane_ix) << 36 | meta;
+}
+
 int out_exp_pf_fits(const struct an_exp_plan *p)
 {
 	int64_t d;
@@ -562,6 +597,51 @@ static const char *pf_process_name(struct copies *cp, const struct an_exp_plan *
 		return "";
 	snprintf(s, n, "%s:%s", p->opts.name_prefix, pl->name);
 	return s;
+}
+
+/*
+ * The counter tracks of counter line li (plane i): one per counter (event
+ * metadata) with a sample written, named as it, a child of the process.
+ */
+static int pf_counter_tracks(const struct an_exp_plan *p, size_t i, size_t li, Perfetto__Protos__TracePacket *pk,
+			     struct copies *cp, struct out_bytes *b)
+{
+	const struct an_exp_line *l = &p->lines[li];
+	const struct an_exp_plane *ep = &p->planes[i];
+	const struct xp_plane *pl = &p->t->planes[ep->plane];
+	unsigned char *seen = calloc(pl->nevmetas + 1, 1);
+	struct xp_stat *own = malloc(((size_t)pl->max_own_stats + 1) * sizeof(*own));
+	size_t k;
+	int ret = -1;
+
+	if (!seen || !own)
+		goto out;
+	for (k = 0; k < l->n; k++) {
+		unsigned tr;
+		const struct xp_event *e = an_exp_event(p, l, k, &tr);
+		int64_t s = e->start_ps + ep->shift_ps;
+		Perfetto__Protos__TrackDescriptor ct = PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
+		Perfetto__Protos__CounterDescriptor cd = PERFETTO__PROTOS__COUNTER_DESCRIPTOR__INIT;
+		double v;
+
+		if (seen[e->meta] || !an_exp_keeps(p, li, k, s, s, tr) || an_ctr_value(pl, e, own, &v))
+			continue;
+		seen[e->meta] = 1;
+		ct.has_uuid = 1;
+		ct.uuid = counter_uuid(p, i, e->meta);
+		ct.has_parent_uuid = 1;
+		ct.parent_uuid = process_uuid(p, i);
+		ct.has_name = 1;
+		ct.name = text_c(cp, event_display(&pl->evmetas[e->meta]));
+		ct.counter = &cd;
+		pk->track_descriptor = &ct;
+		put_packet(b, pk);
+	}
+	ret = cp->failed || b->failed ? -1 : 0;
+out:
+	free(seen);
+	free(own);
+	return ret;
 }
 
 static int pf_head(const struct an_exp_plan *p, struct out_bytes *b)
@@ -602,6 +682,11 @@ static int pf_head(const struct an_exp_plan *p, struct out_bytes *b)
 			const struct an_exp_line *l = &p->lines[li];
 			const char *name = line_display(&pl->lines[l->line]);
 
+			if (l->counter) {	/* its samples go to counter tracks, not the line's */
+				if (pf_counter_tracks(p, i, li, &pk, &cp, b))
+					b->failed = 1;
+				continue;
+			}
 			for (k = 0; k < l->ntracks; k++) {
 				Perfetto__Protos__TrackDescriptor lt = PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
 
@@ -1501,6 +1586,53 @@ static int pf_push(struct pf_track *t, int64_t end)
 }
 
 /*
+ * The samples a piece holds of counter line li, on the line's sequence
+ * (first_seq): each a counter event on its counter's track (pf_counter_tracks),
+ * in time order; samples without a value are left out (an_exp_plan counted them).
+ */
+static int pf_counter_line(struct pf *f, const struct an_exp_plan *p, const struct an_exp_piece *pc, size_t li,
+			   uint64_t first_seq, struct out_bytes *b)
+{
+	const struct an_exp_line *l = &p->lines[li];
+	const struct an_exp_plane *ep = &p->planes[l->plane_ix];
+	struct pf_track *t = &f->tk[0];
+	size_t k, from, to;
+	int started = 0;
+
+	an_exp_piece_range(pc, li, l->n, &from, &to);
+	for (k = from; k < to && !b->failed; k++) {
+		unsigned tr;
+		const struct xp_event *e = an_exp_event(p, l, k, &tr);
+		int64_t s = e->start_ps + ep->shift_ps;
+		Perfetto__Protos__TracePacket pk = PERFETTO__PROTOS__TRACE_PACKET__INIT;
+		Perfetto__Protos__TrackEvent te = PERFETTO__PROTOS__TRACK_EVENT__INIT;
+		double v;
+
+		if (!an_exp_keeps(p, li, k, s, s, tr) || an_ctr_value(f->pl, e, f->own_room, &v))
+			continue;
+		if (!started++) {
+			pf_track_init(t, (uint32_t)first_seq);
+			f->idata.n = 0;	/* nothing to intern: counter events name no string */
+			if (pf_start(f, (uint32_t)first_seq, track_uuid(p, li, 0), b))
+				return -1;
+		}
+		pk.has_timestamp = 1;
+		pk.timestamp = pf_delta(t, s + p->origin_sub_ps);
+		pk.has_trusted_packet_sequence_id = 1;
+		pk.trusted_packet_sequence_id = (uint32_t)first_seq;
+		te.has_type = 1;
+		te.type = PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_COUNTER;
+		te.has_track_uuid = 1;
+		te.track_uuid = counter_uuid(p, l->plane_ix, e->meta);
+		te.has_double_counter_value = 1;
+		te.double_counter_value = v;
+		pk.track_event = &te;
+		put_packet(b, &pk);
+	}
+	return b->failed ? -1 : 0;
+}
+
+/*
  * The events a piece holds of line li: a packet sequence per track, begun
  * with the names its events use; each event's begin, and the ends of those
  * open that end first, in time order, so that the sequence's timestamps
@@ -1521,6 +1653,8 @@ static int pf_line(struct pf *f, const struct an_exp_plan *p, const struct an_ex
 	/* no window, no cut: an event is kept when it has a track (an_exp_keeps) */
 	int all = !p->opts.have_from && !p->opts.have_to && p->cut_line == SIZE_MAX;
 
+	if (l->counter)
+		return pf_counter_line(f, p, pc, li, first_seq, b);
 	an_exp_piece_range(pc, li, l->n, &from, &to);
 	for (k = from; k < to && !o->failed; k++) {
 		const struct xp_event *e = an_exp_event(p, l, k, &tr);

@@ -370,6 +370,14 @@ static void json_recs(const struct an_exp_plan *p, const char *text, struct recs
 
 /* ---- Perfetto read back ------------------------------------------------------------ */
 
+/* The counter events pf_recs imported last: their track's name, time (ns) and value. */
+static struct ctr_ev {
+	char name[64];
+	uint64_t ts;
+	double v;
+} ctr_evs[64];
+static size_t nctr_evs;
+
 struct pf_ev {
 	uint64_t ts;
 	size_t pos;		/* in the file */
@@ -471,6 +479,7 @@ static void pf_recs(const struct out_bytes *b, struct recs *r, size_t *ntracks, 
 
 	*ntracks = 0;
 	*max_depth = 0;
+	nctr_evs = 0;
 	CHECK(tr != NULL);
 	if (!tr)
 		return;
@@ -500,8 +509,9 @@ static void pf_recs(const struct out_bytes *b, struct recs *r, size_t *ntracks, 
 			tk[ntk].open = calloc(tr->n_packet + 1, sizeof(char *));
 			tk[ntk].open_ts = calloc(tr->n_packet + 1, sizeof(uint64_t));
 			tk[ntk].open_args = calloc(tr->n_packet + 1, sizeof(char *));
-			/* a line's track is never merged with a sibling of its name */
-			CHECK(td->process || (td->has_sibling_merge_behavior && td->sibling_merge_behavior == 2));
+			/* a line's track is never merged with a sibling of its name; a counter's has its own */
+			CHECK(td->process || td->counter ||
+			      (td->has_sibling_merge_behavior && td->sibling_merge_behavior == 2));
 			ntk++;
 		}
 		if (pk->has_sequence_flags && (pk->sequence_flags & 1)) {
@@ -577,6 +587,22 @@ static void pf_recs(const struct out_bytes *b, struct recs *r, size_t *ntracks, 
 			e->pos = i;
 			CHECK(te->has_track_uuid || q->has_track);
 			e->track = te->has_track_uuid ? te->track_uuid : q->track;
+			if (te->type == PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_COUNTER) {
+				/* a value on a counter track described before (its own uuid, not the sequence's) */
+				struct ctr_ev *c = nctr_evs < 64 ? &ctr_evs[nctr_evs++] : NULL;
+
+				CHECK(te->has_track_uuid && te->has_double_counter_value && c);
+				for (j = 0; c && j < ntk; j++)
+					if (tk[j].uuid == te->track_uuid && tk[j].name)
+						snprintf(c->name, sizeof(c->name), "%s", tk[j].name);
+				CHECK(c && c->name[0]);
+				if (c) {
+					c->ts = e->ts;
+					c->v = te->double_counter_value;
+				}
+				nev--;
+				continue;
+			}
 			e->begin = te->type == PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_BEGIN;
 			CHECK(e->begin || te->type == PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_SLICE_END);
 			if (!e->begin)
@@ -1331,9 +1357,87 @@ static void two_hosts(void)
 	xp_trace_free(t);
 }
 
+/* The value of counter name at ts (ns from the first sample of it), from ctr_evs; NAN when absent. */
+static double ctr_at(const char *name, uint64_t ts)
+{
+	uint64_t first = UINT64_MAX;
+	size_t i;
+
+	for (i = 0; i < nctr_evs; i++)
+		if (!strcmp(ctr_evs[i].name, name) && ctr_evs[i].ts < first)
+			first = ctr_evs[i].ts;
+	for (i = 0; i < nctr_evs; i++)
+		if (!strcmp(ctr_evs[i].name, name) && ctr_evs[i].ts - first == ts)
+			return ctr_evs[i].v;
+	return -1;
+}
+
+/*
+ * Counters (EXPECTED.md section 26): the samples of "_counters_" lines are
+ * counter events, not slices: JSON "C" events of the process, .pftrace
+ * counter tracks (one per counter, children of the process) with a value at
+ * each sample's time; the sample without a value is left out and counted.
+ */
+static void counters(void)
+{
+	char path[4096];
+	struct xp_trace *t;
+	struct an_exp_plan p;
+	struct an_exp_opts o = {0};
+	struct xp_err err = {0};
+	struct out_bytes json = {0}, pf = {0};
+	struct recs r = {0};
+	size_t tracks, depth, nc = 0;
+	cJSON *doc, *ev;
+
+	snprintf(path, sizeof(path), "%s/counters.xplane.pb", SYNTH_DIR);
+	if (!(t = test_load(path, &xp_reader_protobuf_c)))
+		return;
+	CHECK_INT(an_exp_plan(t, &o, &p, &err), 0);
+	CHECK_INT(p.total, 11);
+	CHECK_INT(p.counter_no_value, 1);
+	CHECK_INT(p.exported, 10);
+	CHECK_INT(export_bytes(&p, OUT_EXP_JSON, &json), 0);
+	out_bytes_put(&json, "", 1);
+	doc = cJSON_Parse((const char *)json.p);
+	CHECK(doc != NULL);
+	cJSON_ArrayForEach(ev, cJSON_GetObjectItem(doc, "traceEvents")) {
+		const char *ph = cJSON_GetStringValue(cJSON_GetObjectItem(ev, "ph"));
+		const char *name = cJSON_GetStringValue(cJSON_GetObjectItem(ev, "name"));
+		double ts = cJSON_GetNumberValue(cJSON_GetObjectItem(ev, "ts"));
+		double v = cJSON_GetNumberValue(cJSON_GetObjectItem(cJSON_GetObjectItem(ev, "args"), "value"));
+
+		if (!ph || strcmp(ph, "C"))
+			continue;
+		nc++;
+		CHECK(cJSON_GetObjectItem(ev, "tid") == NULL && cJSON_GetObjectItem(ev, "dur") == NULL);
+		if (name && !strcmp(name, "mxu_busy") && ts == 10.0)
+			CHECK(v == 30);
+		if (name && !strcmp(name, "sm_active") && ts == 0.0)
+			CHECK(v == 50);	/* the metadata's counter_value */
+		CHECK(!name || strcmp(name, "bad"));	/* no value: not written */
+	}
+	CHECK_INT(nc, 8);
+	cJSON_Delete(doc);
+	CHECK_INT(export_bytes(&p, OUT_EXP_PFTRACE, &pf), 0);
+	pf_recs(&pf, &r, &tracks, &depth, NULL);
+	CHECK_INT(r.n, 2);	/* the slices: jit_f(1) and fusion.1 */
+	CHECK_INT(nctr_evs, 8);
+	CHECK(ctr_at("mxu_busy", 0) == 10 && ctr_at("mxu_busy", 10000) == 30 && ctr_at("mxu_busy", 40000) == 20);
+	CHECK(ctr_at("hbm_bw", 0) == 1.5 && ctr_at("hbm_bw", 20000) == 2.5);
+	CHECK(ctr_at("vpu_ops", 0) == 7);
+	CHECK(ctr_at("sm_active", 0) == 50 && ctr_at("sm_active", 10000) == 70);
+	recs_free(&r);
+	out_bytes_release(&json);
+	out_bytes_release(&pf);
+	an_exp_plan_release(&p);
+	xp_trace_free(t);
+}
+
 int main(void)
 {
 	synth();
+	counters();
 	two_hosts();
 	edges();
 	heavy();

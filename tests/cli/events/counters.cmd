@@ -1,0 +1,1 @@
+xplane-stat events --counters $SYNTH/counters.xplane.pb

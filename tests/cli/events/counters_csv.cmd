@@ -1,0 +1,1 @@
+xplane-stat events --counters --csv --match '^(mxu|hbm)' $SYNTH/counters.xplane.pb

@@ -1,0 +1,1 @@
+xplane-stat events --counters --list $SYNTH/counters.xplane.pb

@@ -1,0 +1,1 @@
+xplane-stat events --counters $SYNTH/ops_tpu.xplane.pb

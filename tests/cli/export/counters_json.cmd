@@ -1,0 +1,1 @@
+xplane-stat export --format json -o - $SYNTH/counters.xplane.pb
