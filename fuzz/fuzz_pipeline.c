@@ -20,6 +20,7 @@
  * keep the promises of an_memory.h (val_memory) and an_compile.h (val_compile);
  * the checks of outputs and results are in validate.c.
  */
+#include <math.h>
 #include <regex.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -29,6 +30,7 @@
 #include "an_autotune.h"
 #include "an_compat.h"
 #include "an_compile.h"
+#include "an_counters.h"
 #include "an_export.h"
 #include "an_report.h"
 #include "an_events.h"
@@ -682,6 +684,47 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 		free(want);
 	}
 	an_planes_release(&pl);
+
+	/*
+	 * events --counters: once and pooled twice; each counter's mean and
+	 * time-weighted mean lie within its min and max, and the input twice
+	 * doubles the samples and spans and keeps the means.
+	 */
+	{
+		struct an_ctr_opts cto = {.plane = (h >> 27) % 5 == 2 ? "TPU" : NULL,
+					 .match = (h >> 32) % 4 == 0 ? &rx_match : NULL};
+		struct an_ctr_result c1, c2;
+		size_t i;
+
+		an_ctr_init(&c1);
+		an_ctr_init(&c2);
+		if (an_ctr_add(&c1, t, &cto, &err) || an_ctr_finish(&c1, &err) || an_ctr_add(&c2, t, &cto, &err) ||
+		    an_ctr_add(&c2, t, &cto, &err) || an_ctr_finish(&c2, &err)) {
+			if (err.code != XP_ERR_NOMEM)
+				abort();
+		} else {
+			if (c1.n != c2.n || 2 * c1.samples != c2.samples || 2 * c1.no_value != c2.no_value)
+				val_fail("counters: the input twice is not twice the samples", "", 0);
+			for (i = 0; i < c1.n; i++) {
+				const struct an_ctr_row *a = &c1.rows[i], *b = &c2.rows[i];
+				double mean = an_ctr_mean(a), tm = an_ctr_time_mean(a), slack;
+
+				if (strcmp(a->plane, b->plane) || strcmp(a->name, b->name) || 2 * a->samples != b->samples ||
+				    (a->held_ps < INT64_MAX / 2 && 2 * a->held_ps != b->held_ps))
+					val_fail("counters: a row of the input twice is not twice its own", a->name,
+						 strlen(a->name));
+				slack = 1e-9 * (fabs(a->min) + fabs(a->max)) + 1e-300;
+				if (a->samples && (mean < a->min - slack || mean > a->max + slack ||
+						   (tm == tm && (tm < a->min - slack || tm > a->max + slack))))
+					val_fail("counters: a mean outside min and max", a->name, strlen(a->name));
+			}
+			for (m = 0; m < 4; m++)
+				VAL_FORMAT(modes[m], colour && !m, out_counters(f, modes[m], &c2, &notes,
+										&style[colour && !m]));
+		}
+		an_ctr_release(&c1);
+		an_ctr_release(&c2);
+	}
 
 	/* events: the names table (the input pooled twice), then --list in each of its modes */
 	{

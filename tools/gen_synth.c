@@ -1768,6 +1768,53 @@ static void synth_counters(const char *dir)
 	gen_space_write(sp, dir, "counters.xplane.pb");
 }
 
+/* An XLA:CPU thunk on host line ln: hlo_op, hlo_module, program_id and run_id (<0: left out). */
+static void cpu_thunk(struct gen_plane *h, XLine *ln, const char *op, const char *mod, int64_t program,
+		      int64_t run, int64_t start_us, int64_t dur_us)
+{
+	XEvent *ev = gen_ev_add(h, ln, op, US(start_us), US(dur_us));
+
+	gen_ev_str(h, ev, "hlo_op", op);
+	gen_ev_str(h, ev, "hlo_module", mod);
+	if (program >= 0)
+		gen_ev_i64(h, ev, "program_id", program);
+	if (run >= 0)
+		gen_ev_i64(h, ev, "run_id", run);
+}
+
+/*
+ * Scenario 27 (XLA:CPU): a CPU-only JAX profile, /host:CPU alone. Thread
+ * main runs PjRtCpuExecutable::ExecuteHelper and thunks, thread eigen
+ * thunks beside them. jit_f (program 77) runs twice: run 1 fusion.1
+ * [1,11] (main), dot.2 [2,12] (eigen), copy.3 [13,15] (main), an "end:
+ * fusion.1" marker at 11; run 2 fusion.1 [41,51], dot.2 [41,49]. jit_g
+ * (88, run 3): add.1 [70,75]. jit_h with no program or run id: mul.1
+ * [80,82] and [82,84] (touching: one execution), [90,91] (another).
+ * Answers in tests/synth/EXPECTED.md section 27.
+ */
+static void synth_cpu(const char *dir)
+{
+	XSpace *sp = gen_space_new(NULL);
+	struct gen_plane h = gen_plane_add(sp, 1, "/host:CPU", 1000);
+	XLine *main_ln = gen_line_add(&h, 100, "main/100", 1000);
+	XLine *eigen = gen_line_add(&h, 101, "XLAEigen/101", 1000);
+
+	gen_ev_i64(&h, gen_ev_add(&h, main_ln, "PjRtCpuExecutable::ExecuteHelper", US(0), US(16)), "run_id", 1);
+	cpu_thunk(&h, main_ln, "fusion.1", "jit_f", 77, 1, 1, 10);
+	gen_ev_add(&h, main_ln, "end: fusion.1", US(11), 0);
+	cpu_thunk(&h, main_ln, "copy.3", "jit_f", 77, 1, 13, 2);
+	cpu_thunk(&h, eigen, "dot.2", "jit_f", 77, 1, 2, 10);
+	gen_ev_i64(&h, gen_ev_add(&h, main_ln, "PjRtCpuExecutable::ExecuteHelper", US(40), US(12)), "run_id", 2);
+	cpu_thunk(&h, main_ln, "fusion.1", "jit_f", 77, 2, 41, 10);
+	cpu_thunk(&h, eigen, "dot.2", "jit_f", 77, 2, 41, 8);
+	cpu_thunk(&h, main_ln, "add.1", "jit_g", 88, 3, 70, 5);
+	cpu_thunk(&h, main_ln, "mul.1", "jit_h", -1, -1, 80, 2);
+	cpu_thunk(&h, main_ln, "mul.1", "jit_h", -1, -1, 82, 2);
+	cpu_thunk(&h, main_ln, "mul.1", "jit_h", -1, -1, 90, 1);
+	gen_ev_add(&h, main_ln, "PjitFunction(f)", US(95), US(1));
+	gen_space_write(sp, dir, "cpu.xplane.pb");
+}
+
 /*
  * Scenario 18a (overview --steps): TPU:0 (peak 200 TFLOP/s) with a Steps
  * line [0,20] [20,40] us; XLA Ops: fusion.1 [0,10] (1e9 flops) holding
@@ -2686,6 +2733,7 @@ static const struct gen_scenario scenarios[] = {
 	{"steps_devices", synth_steps_devices},
 	{"aggregated", synth_aggregated},
 	{"counters", synth_counters},
+	{"cpu", synth_cpu},
 };
 
 int main(int argc, char **argv)

@@ -8,6 +8,7 @@
 #include "an_exec.h"
 #include "an_functions.h"
 #include "an_counters.h"
+#include "an_cpu.h"
 #include "an_events.h"
 #include "an_kernels.h"
 #include "an_memory.h"
@@ -18,7 +19,7 @@
 /* Finding executions: host planes for linkage only. */
 #define EXEC_READ                                                                                   \
 	{.how = AN_READ_EXECS, .keys = AN_EXEC_KEYS, .host_keys = AN_EXEC_HOST_KEYS,                   \
-	 .want_host_event = an_exec_wants_host_event, .event_stats = XP_EVSTATS_KEYS}
+	 .want_host_event = an_exec_wants_host_event, .event_stats = XP_EVSTATS_KEYS, .cpu_device = 1}
 
 const struct an_read_profile an_exec_read_profile = EXEC_READ;
 
@@ -97,7 +98,7 @@ static void kern_release(void *r)
 
 const struct an_analysis an_kernels_analysis = {
 	.name = "kernels",
-	.read = {.how = AN_READ_KERNELS, .keys = AN_KERN_KEYS, .event_stats = XP_EVSTATS_KEYS},
+	.read = {.how = AN_READ_KERNELS, .keys = AN_KERN_KEYS, .event_stats = XP_EVSTATS_KEYS, .cpu_device = 1},
 	.size = sizeof(struct an_kern_result),
 	.init = kern_init, .add = kern_add, .input_notes = kern_input_notes, .merge = kern_merge,
 	.finish = kern_finish, .notes = kern_notes, .release = kern_release,
@@ -132,7 +133,7 @@ static void ops_release(void *r)
 
 const struct an_analysis an_ops_analysis = {
 	.name = "ops",
-	.read = {.how = AN_READ_OPS, .keys = AN_OPS_KEYS, .event_stats = XP_EVSTATS_KEYS},
+	.read = {.how = AN_READ_OPS, .keys = AN_OPS_KEYS, .event_stats = XP_EVSTATS_KEYS, .cpu_device = 1},
 	.size = sizeof(struct an_ops_result),
 	.init = ops_init, .add = ops_add, .merge = ops_merge, .finish = ops_finish, .notes = ops_notes,
 	.release = ops_release,
@@ -239,8 +240,9 @@ static void ov_release(void *r)
 const struct an_analysis an_overview_analysis = {
 	.name = "overview",
 	.read = {
-		.how = AN_READ_TRACE, .keys = AN_OV_KEYS,
-		.host_keys = 1u << XP_K_CORRELATION_ID | 1u << XP_K_STEP_NUM,
+		.how = AN_READ_TRACE, .keys = AN_OV_KEYS, .cpu_device = 1,
+		/* read whole: the thunks XLA:CPU writes on the host kept for an_cpu_device */
+		.host_keys = 1u << XP_K_CORRELATION_ID | 1u << XP_K_STEP_NUM | AN_CPU_KEYS,
 		.want_host_event = an_ov_wants_host_event, .event_stats = XP_EVSTATS_KEYS,
 	},
 	.size = sizeof(struct an_ov_result),

@@ -39,6 +39,12 @@ struct an_read_profile {
 	int (*plane_read)(struct xp_plane *p, void *ctx, struct xp_err *err);
 	void (*plane_user_free)(void *user);
 	int release_events;
+	/*
+	 * A trace with no device plane gets XLA:CPU's work on its host as a
+	 * device plane (an_cpu.h), read again for it where the first read
+	 * left out what it needs.
+	 */
+	int cpu_device;
 };
 
 struct an_analysis {

@@ -9,7 +9,7 @@
 int an_is_device_plane(const char *name)
 {
 	return !strncmp(name, "/device:GPU:", 12) || !strncmp(name, "/device:TPU:", 12) ||
-	       !strncmp(name, "/device:CUSTOM:", 15);
+	       !strncmp(name, "/device:CUSTOM:", 15) || !strcmp(name, AN_CPU_PLANE);
 }
 
 int an_is_sparsecore_plane(const char *name)

@@ -9,6 +9,8 @@
 
 /* Whether a plane is a device plane (/device:GPU:, /device:TPU:, /device:CUSTOM:). */
 int an_is_device_plane(const char *name);
+/* The plane an_cpu_device makes of XLA:CPU's host work (an_cpu.h): a device plane by this name. */
+#define AN_CPU_PLANE "/device:CPU:0 (XLA:CPU)"
 /* Whether a device plane is a TPU's SparseCore ("/device:TPU:0 SparseCore 1"). */
 int an_is_sparsecore_plane(const char *name);
 /*

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <libdeflate.h>
 
+#include "an_cpu.h"
 #include "an_device.h"
 #include "an_notes.h"
 #include "an_summary.h"
@@ -134,6 +135,17 @@ int an_input_notes(struct xp_notes *n, const char *path, const struct xp_trace *
 	for (i = 0; i < sizeof(odd) / sizeof(odd[0]); i++)
 		if (odd[i].n)
 			r |= xp_notes_add(n, "'%s': %zu %s", path, odd[i].n, odd[i].what);
+	for (i = 0; i < t->nplanes; i++) {
+		const struct xp_plane *p = &t->planes[i];
+
+		if (p->loaded && !strcmp(p->name, AN_CPU_PLANE) && p->nlines)
+			r |= xp_notes_add(n, "'%s': no device plane: XLA:CPU's %zu op event%s in %zu execution%s on "
+					  "%zu thread%s of /host:CPU taken as device '%s' (thunks by hlo_op; "
+					  "an execution: one hlo_module, program_id and run_id)", path,
+					  p->nevents - p->lines[0].nevents, p->nevents - p->lines[0].nevents == 1 ? "" : "s",
+					  p->lines[0].nevents, p->lines[0].nevents == 1 ? "" : "s", p->nlines - 1,
+					  p->nlines == 2 ? "" : "s", AN_CPU_PLANE);
+	}
 	for (i = 0; i < t->nerrors; i++)
 		r |= xp_notes_add(n, "'%s': the profiler recorded an error: %s", path, t->errors[i]);
 	for (i = 0; i < t->nwarnings; i++)

@@ -754,7 +754,7 @@ int an_kern_add_plane(struct an_kern_result *r, struct xp_trace *t, size_t i, st
 {
 	int ret = xp_trace_load_plane(t, i, err), streams;
 
-	if (ret)
+	if (ret || !strcmp(t->planes[i].name, AN_CPU_PLANE))	/* XLA:CPU's: no kernels there */
 		return ret;
 	streams = has_streams(&t->planes[i]);
 	if (!streams && !other_gpu_lines(&t->planes[i])) {

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "an_analysis.h"
+#include "an_cpu.h"
 #include "an_exec.h"
 #include "an_group.h"
 #include "an_input.h"
@@ -263,7 +264,8 @@ int api_check_traces(const char *fn, xps_trace *const *traces, size_t ntraces, i
  * analysis may need any of their lines); every other plane when an analysis
  * asks for it (xp_trace_load_plane). Every key stat is kept: one trace
  * serves every analysis. Read through an_input_read as the command reads,
- * which for functions keeps fewer lines and stats and finds the same.
+ * which for functions keeps fewer lines and stats and finds the same. A
+ * trace with no device plane gets XLA:CPU's work as one (an_cpu.h).
  */
 /* The identity of the file at path (device, inode, size, modification time); 0, or -1 when it has none. */
 static int file_id(const char *path, uint64_t *dev, uint64_t *ino, uint64_t *size, int64_t *s, int64_t *ns)
@@ -328,6 +330,14 @@ int xps_trace_open(const char *path, const struct xps_read_opts *opts, xps_trace
 			   path);
 	if (ret)
 		goto fail;
+	{	/* a CPU-only JAX profile: XLA:CPU's work as a device, as the commands take it */
+		struct an_cpu_made made;
+
+		if (an_cpu_device(xt->t, &made, &err)) {
+			an_input_name_err(&err, path);
+			goto fail;
+		}
+	}
 	*out = xt;
 	return 0;
 fail:

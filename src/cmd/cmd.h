@@ -109,6 +109,8 @@ struct cmd_common {
 	 * are set per read.
 	 */
 	struct xp_read_opts read;
+	/* the analysis takes XLA:CPU's host work for a device where a trace has none (an_cpu.h) */
+	int cpu_device;
 	/*
 	 * The command takes run summaries (an_run.h) for traces: cmd_batch_inputs
 	 * turns a summary file into one input per run, cmd_input_process gives

@@ -32,6 +32,7 @@ int cmd_output_setup(struct cmd_common *c, enum out_mode *mode)
 void cmd_read_profile(struct cmd_common *c, const struct an_read_profile *p)
 {
 	an_read_opts(&c->read, p);
+	c->cpu_device = p->cpu_device;
 	c->summaries = p->how == AN_READ_KERNELS || p->how == AN_READ_OPS || p->how == AN_READ_EXECS;
 }
 

@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include <libdeflate.h>
 
+#include "an_cpu.h"
 #include "an_input.h"
 
 /*
@@ -32,6 +33,16 @@ static int read_input(const struct cmd_common *c, const char *path, unsigned job
 	if (ro.event_stats != XP_EVSTATS_KEYS)
 		ro.want_host_event = NULL;
 	ret = an_input_read(path, c->max_input, &ro, t, err);
+	if (!ret && c->cpu_device) {	/* a CPU-only JAX profile: XLA:CPU's work as a device */
+		struct an_cpu_made made;
+
+		if ((ret = an_cpu_device(*t, &made, err))) {
+			if (ret != XP_ERR_NOMEM)
+				an_input_name_err(err, path);
+			xp_trace_free(*t);
+			*t = NULL;
+		}
+	}
 	if (ret == AN_INPUT_SUMMARY && c->summaries)	/* one from standard input or a pipe: not looked into before */
 		ret = xp_err_set(err, XP_ERR_USAGE, "'%s' holds a summary of runs: name summary files (not standard "
 				 "input or a pipe) for this command to read them as summaries", path);

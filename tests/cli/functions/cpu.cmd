@@ -1,0 +1,1 @@
+xplane-stat functions $SYNTH/cpu.xplane.pb

@@ -1,0 +1,1 @@
+xplane-stat kernels $SYNTH/cpu.xplane.pb

@@ -1,0 +1,1 @@
+xplane-stat planes $SYNTH/cpu.xplane.pb
