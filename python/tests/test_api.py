@@ -62,7 +62,11 @@ def same_rows(api_rows, json_rows):
         assert as_json(a) == j
 
 
-@pytest.mark.parametrize("path", REAL_TRACES, ids=lambda p: os.path.relpath(p, REAL))
+# a CPU-only JAX profile (tests/synth/EXPECTED.md 27): XLA:CPU's thunks taken as a device, as the command takes them
+FUNCTION_TRACES = REAL_TRACES + [os.path.join(SYNTH, "cpu.xplane.pb")]
+
+
+@pytest.mark.parametrize("path", FUNCTION_TRACES, ids=lambda p: os.path.basename(p))
 @pytest.mark.parametrize("opts,args", [({}, []), ({"per_device": True, "trim": 1}, ["--per-device", "--trim", "1"])])
 def test_functions_like_json(path, opts, args):
     rc, doc, err = command("functions", "--json", *args, path)
@@ -244,7 +248,8 @@ def ops_doc(doc):
     return doc
 
 
-OPS_TRACES = REAL_TRACES + [os.path.join(SYNTH, f"ops_{n}.xplane.pb") for n in ("tpu", "gpu", "gpu_cost")]
+OPS_TRACES = REAL_TRACES + [os.path.join(SYNTH, f"ops_{n}.xplane.pb") for n in ("tpu", "gpu", "gpu_cost")] + [
+    os.path.join(SYNTH, "cpu.xplane.pb"), os.path.join(SYNTH, "aggregated.xplane.pb")]
 
 
 @pytest.mark.parametrize("path", OPS_TRACES, ids=[os.path.basename(p) for p in OPS_TRACES])
@@ -549,6 +554,7 @@ OVERVIEW_CASES = [(p, []) for p in REAL_TRACES] + [
     (os.path.join(SYNTH, "steps_devices.xplane.pb"), ["--steps"]),
     (os.path.join(SYNTH, "steps_host.xplane.pb"), ["--device", "gpu:7"]),
     (os.path.join(SYNTH, "steps_host_only.xplane.pb"), ["--device", "gpu:7"]),
+    (os.path.join(SYNTH, "cpu.xplane.pb"), []),
 ]
 
 
