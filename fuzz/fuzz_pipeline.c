@@ -31,6 +31,7 @@
 #include "an_compat.h"
 #include "an_compile.h"
 #include "an_counters.h"
+#include "an_cpu.h"
 #include "an_export.h"
 #include "an_report.h"
 #include "an_events.h"
@@ -456,6 +457,48 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 			(long long)xo.min_dur_ps, (int)fo.time, fo.trim, fo.per_device, fo.match != NULL,
 			ao.trim, ao.all_devices, colour);
 
+	/*
+	 * A trace with no device plane: XLA:CPU's thunks as one, as the
+	 * commands take it, on a trace of its own (the checks below compare
+	 * reads of the file as it is): the model holds, and functions and ops
+	 * find as many executions and op events as the plane says.
+	 */
+	{
+		struct an_cpu_made made;
+		struct xp_trace *tc = NULL;
+
+		if (!xp_trace_read(reader, data, len, &tc, &err)) {
+			if (an_cpu_device(tc, &made, &err)) {
+				if (err.code != XP_ERR_NOMEM)
+					abort();
+			} else if (made.thunks) {
+				struct an_exec_list lc;
+				struct an_ops_opts oo = {0};
+				struct an_ops_result orc;
+				struct an_exec_opts xc = {0};
+
+				if (model_check(tc, &d)) {
+					fprintf(stderr, "the XLA:CPU plane: broken model: %s\n", d.msg);
+					abort();
+				}
+				if (!an_exec_find(tc, &xc, &lc, &err)) {
+					size_t k, stray = 0;
+
+					for (k = 0; k < lc.ndevices; k++)
+						stray += lc.devices[k].stray_events;
+					if (lc.n + stray != made.executions)
+						val_fail("XLA:CPU: executions found are not those made", "", 0);
+					an_exec_list_release(&lc);
+				}
+				an_ops_init(&orc, &oo);
+				if (!an_ops_add(&orc, tc, &err) && !an_ops_finish(&orc, &err) &&
+				    orc.events[AN_OP_SYNC] + orc.stray_events != made.thunks)
+					val_fail("XLA:CPU: op events are not the thunks made", "", 0);
+				an_ops_release(&orc);
+			}
+			xp_trace_free(tc);
+		}
+	}
 	if (an_input_notes(&notes, "fuzz\xff\n\"input", t))
 		abort();
 	/* functions: the same input pooled twice, as two inputs would be */
