@@ -79,7 +79,8 @@ static void line(PbLine *l, int64_t ts_ns, PbEvent **evp, size_t n)
 }
 
 /* Packs a one-plane XSpace and reads it back; returns the reader's code. */
-static int roundtrip(PbPlane *p, struct xp_trace **t, struct xp_err *err)
+/* Reads p with the reader r (NULL: the default). */
+static int read_with(const struct xp_reader *r, PbPlane *p, struct xp_trace **t, struct xp_err *err)
 {
 	Tensorflow__Profiler__XSpace s = TENSORFLOW__PROFILER__XSPACE__INIT;
 	PbPlane *planes[1] = {p};
@@ -93,9 +94,14 @@ static int roundtrip(PbPlane *p, struct xp_trace **t, struct xp_err *err)
 	buf = malloc(len + 1);
 	tensorflow__profiler__xspace__pack(&s, buf);
 	memset(err, 0, sizeof(*err));
-	ret = xp_trace_read(NULL, buf, len, t, err);
+	ret = xp_trace_read(r, buf, len, t, err);
 	free(buf);
 	return ret;
+}
+
+static int roundtrip(PbPlane *p, struct xp_trace **t, struct xp_err *err)
+{
+	return read_with(NULL, p, t, err);
 }
 
 /* Two lines 1000 ns apart at epoch scale; metadata stats, overrides and ref values. */
@@ -224,26 +230,6 @@ static void test_bad_events(void)
 	l.n_events = 1;
 	CHECK_INT(roundtrip(&p, &t, &err), XP_ERR_FORMAT);
 	CHECK(strstr(err.msg, "negative duration") != NULL);
-}
-
-/* Reads p with the reader r (both must agree). */
-static int read_with(const struct xp_reader *r, PbPlane *p, struct xp_trace **t, struct xp_err *err)
-{
-	Tensorflow__Profiler__XSpace s = TENSORFLOW__PROFILER__XSPACE__INIT;
-	PbPlane *planes[1] = {p};
-	size_t len;
-	uint8_t *buf;
-	int ret;
-
-	s.n_planes = 1;
-	s.planes = planes;
-	len = tensorflow__profiler__xspace__get_packed_size(&s);
-	buf = malloc(len + 1);
-	tensorflow__profiler__xspace__pack(&s, buf);
-	memset(err, 0, sizeof(*err));
-	ret = xp_trace_read(r, buf, len, t, err);
-	free(buf);
-	return ret;
 }
 
 /*
