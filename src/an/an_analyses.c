@@ -241,8 +241,7 @@ const struct an_analysis an_overview_analysis = {
 	.name = "overview",
 	.read = {
 		.how = AN_READ_TRACE, .keys = AN_OV_KEYS, .cpu_device = 1,
-		/* read whole: the thunks XLA:CPU writes on the host kept for an_cpu_device */
-		.host_keys = 1u << XP_K_CORRELATION_ID | 1u << XP_K_STEP_NUM | AN_CPU_KEYS,
+		.host_keys = 1u << XP_K_CORRELATION_ID | 1u << XP_K_STEP_NUM,
 		.want_host_event = an_ov_wants_host_event, .event_stats = XP_EVSTATS_KEYS,
 	},
 	.size = sizeof(struct an_ov_result),

@@ -285,6 +285,14 @@ static size_t host_plane(const struct xp_trace *t)
 	return host;
 }
 
+int an_cpu_needs_read(const struct xp_trace *t)
+{
+	size_t host = host_plane(t);
+	const struct xp_plane *hp = host == SIZE_MAX ? NULL : &t->planes[host];
+
+	return hp && hp->loaded && (hp->events_released || (hp->kept_keys & AN_CPU_KEYS) != AN_CPU_KEYS);
+}
+
 /* For the view of a deferred host plane: every event (the thunks are told by their stats). */
 static int any_event(const char *name)
 {

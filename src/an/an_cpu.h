@@ -39,6 +39,14 @@ struct an_cpu_made {
 	(1u << XP_K_HLO_OP | 1u << XP_K_HLO_MODULE | 1u << XP_K_PROGRAM_ID | 1u << XP_K_RUN_ID)
 
 /*
+ * Whether t has no device plane and its host plane ("/host:CPU") was read
+ * whole but without what an_cpu_device needs (AN_CPU_KEYS, its events):
+ * the caller reads the file again, keeping AN_CPU_KEYS on host planes
+ * (an analysis reading every plane at once would pay for the keys on
+ * every trace otherwise).
+ */
+int an_cpu_needs_read(const struct xp_trace *t);
+/*
  * When t has no device plane and its host plane ("/host:CPU") holds
  * XLA:CPU thunks: adds AN_CPU_PLANE to t (its last plane) and says what it
  * took in *made. A deferred host plane is viewed with every event and

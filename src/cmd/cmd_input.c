@@ -32,7 +32,19 @@ static int read_input(const struct cmd_common *c, const char *path, unsigned job
 	}
 	if (ro.event_stats != XP_EVSTATS_KEYS)
 		ro.want_host_event = NULL;
+	/* standard input cannot be read twice: its host planes keep XLA:CPU's keys at once */
+	if (c->cpu_device && !strcmp(path, "-") && ro.host_keys)
+		ro.host_keys |= AN_CPU_KEYS;
 	ret = an_input_read(path, c->max_input, &ro, t, err);
+	/* a CPU-only JAX profile read without XLA:CPU's keys: again with them */
+	if (!ret && c->cpu_device && strcmp(path, "-") && an_cpu_needs_read(*t)) {
+		xp_trace_free(*t);
+		*t = NULL;
+		if (ro.host_keys)
+			ro.host_keys |= AN_CPU_KEYS;
+		ro.release_events = 0;
+		ret = an_input_read(path, c->max_input, &ro, t, err);
+	}
 	if (!ret && c->cpu_device) {	/* a CPU-only JAX profile: XLA:CPU's work as a device */
 		struct an_cpu_made made;
 

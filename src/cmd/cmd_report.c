@@ -252,8 +252,7 @@ int cmd_report(int argc, char **argv)
 	c.read.keys = 0;
 	c.read.want_host_event = rep_wants_host_event;
 	c.read.host_keys = AN_EXEC_HOST_KEYS | 1u << XP_K_CORRELATION_ID | 1u << XP_K_STEP_NUM | AN_MEM_KEYS |
-			   AN_CALLPROG_KEYS |	/* compile: the launches and enqueues naming a call's program */
-			   AN_CPU_KEYS;		/* a CPU-only profile: XLA:CPU's thunks (an_cpu.h) */
+			   AN_CALLPROG_KEYS;	/* compile: the launches and enqueues naming a call's program */
 	c.cpu_device = 1;
 	xo.device = c.device;
 	dopt.id_re = &id_re;
