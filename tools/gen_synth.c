@@ -1766,6 +1766,24 @@ static void synth_counters(const char *dir)
 	gen_ev_add(&g, cnt, "sm_active", US(0), 0);
 	gen_ev_i64(&g, gen_ev_add(&g, cnt, "sm_active", US(10), 0), "counter_value", 70);
 	gen_space_write(sp, dir, "counters.xplane.pb");
+
+	/*
+	 * counters_dup: TPU:0 with two "_counters_" lines and two metadata
+	 * entries named "c": one counter c, 10 at 0 us (line 1), 30 at 10 us
+	 * (line 2, the second metadata), 20 at 20 us (line 1), 40 at 30 us
+	 * (line 2, the first metadata).
+	 */
+	sp = gen_space_new(NULL);
+	t0 = tpu_with_peaks(sp, 100, 50, &mods, &ops);
+	gen_ev_add(&t0, ops, "fusion.1", US(0), US(20));
+	cnt = gen_line_add(&t0, 3, "_counters_", 1000);
+	gen_ev_u64(&t0, gen_ev_add(&t0, cnt, "c", US(0), 0), "counter_value", 10);
+	gen_ev_u64(&t0, gen_ev_add(&t0, cnt, "c", US(20), 0), "counter_value", 20);
+	cnt = gen_line_add(&t0, 4, "_counters_", 1000);
+	gen_ev_u64(&t0, gen_ev_add(&t0, cnt, "c#2", US(10), 0), "counter_value", 30);
+	gen_ev_u64(&t0, gen_ev_add(&t0, cnt, "c", US(30), 0), "counter_value", 40);
+	gen_event_md(&t0, "c#2")->name = xstrdup("c");	/* a second metadata of the name */
+	gen_space_write(sp, dir, "counters_dup.xplane.pb");
 }
 
 /* An XLA:CPU thunk on host line ln: hlo_op, hlo_module, program_id and run_id (<0: left out). */
@@ -1813,6 +1831,22 @@ static void synth_cpu(const char *dir)
 	cpu_thunk(&h, main_ln, "mul.1", "jit_h", -1, -1, 90, 1);
 	gen_ev_add(&h, main_ln, "PjitFunction(f)", US(95), US(1));
 	gen_space_write(sp, dir, "cpu.xplane.pb");
+
+	/*
+	 * cpu_overlap: jit_f (77, run 1) [0,10] on thread a (fusion.1 [0,2],
+	 * dot.2 [4,5], copy.3 [8,10]) while jit_g (88, run 2) runs add.1 [3,5]
+	 * on thread b, and a module named "jit_x(5)" with no program or run id.
+	 */
+	sp = gen_space_new(NULL);
+	h = gen_plane_add(sp, 1, "/host:CPU", 1000);
+	main_ln = gen_line_add(&h, 1, "a/1", 1000);
+	eigen = gen_line_add(&h, 2, "b/2", 1000);
+	cpu_thunk(&h, main_ln, "fusion.1", "jit_f", 77, 1, 0, 2);
+	cpu_thunk(&h, main_ln, "dot.2", "jit_f", 77, 1, 4, 1);
+	cpu_thunk(&h, main_ln, "copy.3", "jit_f", 77, 1, 8, 2);
+	cpu_thunk(&h, eigen, "add.1", "jit_g", 88, 2, 3, 2);
+	cpu_thunk(&h, eigen, "sub.1", "jit_x(5)", -1, -1, 20, 1);
+	gen_space_write(sp, dir, "cpu_overlap.xplane.pb");
 }
 
 /*

@@ -109,7 +109,8 @@ static int collect(const struct xp_plane *hp, struct thunk **out, size_t *n)
 		if (!strncmp(xp_event_name(hp, e), "end: ", 5))
 			continue;	/* the end marker of a thunk, not one */
 		if (!(t->op = str_of(hp, e, XP_K_HLO_OP, &t->op_len)) || !t->op_len ||
-		    !(t->mod = str_of(hp, e, XP_K_HLO_MODULE, &t->mod_len)) || !t->mod_len)
+		    !(t->mod = str_of(hp, e, XP_K_HLO_MODULE, &t->mod_len)) || !t->mod_len ||
+		    t->mod_len > UINT32_MAX)
 			continue;
 		t->has_program = u64_of(hp, e, XP_K_PROGRAM_ID, &t->program);
 		t->has_run = u64_of(hp, e, XP_K_RUN_ID, &t->run);
@@ -162,12 +163,14 @@ static int make_plane(struct xp_trace *t, const struct xp_plane *hp, struct thun
 	struct xp_event *me;
 	int64_t *lo = calloc(nexec + 1, sizeof(*lo)), *hi = calloc(nexec + 1, sizeof(*hi));
 	const struct thunk **first = calloc(nexec + 1, sizeof(*first));
-	size_t i, k, nops = 0, nlines = 1, meta;
+	size_t i, k, nops = 0, nlines = 1, meta, nstats = 0;
 	struct xp_read_counts none = {0};
 	int ret = XP_ERR_NOMEM;
 
 	if (!lo || !hi || !first)
 		goto out;
+	for (i = 0; i < n; i++)
+		nstats += 1 + by[i]->has_program;
 	for (i = 0; i < n; i++) {
 		const struct thunk *th = by[i];
 
@@ -185,9 +188,16 @@ static int make_plane(struct xp_trace *t, const struct xp_plane *hp, struct thun
 	memset(pl, 0, sizeof(*pl));
 	pl->evmetas = xp_arena_alloc(a, (nops + nexec + 1) * sizeof(*pl->evmetas));
 	pl->events = xp_arena_alloc(a, (n + nexec + 1) * sizeof(*pl->events));
-	pl->stats = xp_arena_alloc(a, sizeof(*pl->stats));
-	if (!pl->evmetas || !pl->events || !pl->stats)
+	pl->stats = xp_arena_alloc(a, (nstats + 1) * sizeof(*pl->stats));
+	/* an op names its own module and program: executions of two programs may overlap in time */
+	pl->statmetas = xp_arena_alloc(a, 3 * sizeof(*pl->statmetas));
+	if (!pl->evmetas || !pl->events || !pl->stats || !pl->statmetas)
 		goto out;
+	pl->statmetas[0].id = 1;
+	pl->statmetas[0].name = "hlo_module";
+	pl->statmetas[1].id = 2;
+	pl->statmetas[1].name = "program_id";
+	pl->nstatmetas = 2;
 	memset(pl->evmetas, 0, (nops + nexec + 1) * sizeof(*pl->evmetas));
 	for (i = 0, meta = 0; i < n; i++) {
 		if (!i || cmp_op(&by[i - 1], &by[i])) {	/* a name not seen before */
@@ -207,6 +217,8 @@ static int make_plane(struct xp_trace *t, const struct xp_plane *hp, struct thun
 		m->id = (int64_t)(nops + k + 1);
 		if (th->has_program)
 			snprintf(num, sizeof(num), "(%llu)", (unsigned long long)th->program);
+		else if (th->mod_len && th->mod[th->mod_len - 1] == ')')
+			strcpy(num, " ");	/* no "(digits)" read as a program it does not have */
 		if (!(m->name = xp_arena_alloc(a, th->mod_len + strlen(num) + 1)))
 			goto out;
 		memcpy((char *)m->name, th->mod, th->mod_len);
@@ -229,7 +241,11 @@ static int make_plane(struct xp_trace *t, const struct xp_plane *hp, struct thun
 	me = pl->events;
 	for (k = 0; k < nexec; k++) {
 		me[k].start_ps = lo[k];
-		me[k].dur_ps = hi[k] - lo[k];
+		if (__builtin_sub_overflow(hi[k], lo[k], &me[k].dur_ps)) {
+			ret = xp_err_set(err, XP_ERR_LIMIT, "plane '/host:CPU': the XLA:CPU thunks of one execution of "
+					 "'%s' span more than int64 picoseconds", pl->evmetas[nops + k].name);
+			goto out;
+		}
 		me[k].meta = (uint32_t)(nops + k);
 		me[k].line = 0;
 	}
@@ -254,6 +270,18 @@ static int make_plane(struct xp_trace *t, const struct xp_plane *hp, struct thun
 		e->dur_ps = by[i]->end - by[i]->start;
 		e->meta = by[i]->meta;
 		e->line = (uint32_t)k;
+		e->stats_first = (uint32_t)pl->nstats;
+		e->nstats = 1 + (uint32_t)by[i]->has_program;
+		pl->stats[pl->nstats].meta_id = 1;
+		pl->stats[pl->nstats].type = XP_STAT_STR;
+		if (!(pl->stats[pl->nstats].v.s.p = arena_str(a, by[i]->mod, by[i]->mod_len)))
+			goto out;
+		pl->stats[pl->nstats++].v.s.len = (uint32_t)by[i]->mod_len;
+		if (by[i]->has_program) {
+			pl->stats[pl->nstats].meta_id = 2;
+			pl->stats[pl->nstats].type = XP_STAT_UINT64;
+			pl->stats[pl->nstats++].v.u = by[i]->program;
+		}
 	}
 	pl->nlines = nlines;
 	pl->nevents = n + nexec;

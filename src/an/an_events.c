@@ -74,9 +74,9 @@ static void pool(struct an_ev_row *d, const struct an_ev_row *s)
 		if (d->count == d->stray || s->max_ps > d->max_ps)
 			d->max_ps = s->max_ps;
 	}
-	d->count += s->count;
+	d->count = (size_t)xp_sat_add_u64(d->count, s->count);
 	d->stray += s->stray;
-	d->aggregated += s->aggregated;
+	d->aggregated = (size_t)xp_sat_add_u64(d->aggregated, s->aggregated);
 	d->min_unknown |= s->min_unknown;
 	d->max_unknown |= s->max_unknown;
 	if (d->min_unknown)
@@ -95,8 +95,8 @@ static void acc_agg(struct acc *a, const struct xp_agg *g)
 	int64_t min = g->occurrences == 1 ? g->dur_ps : g->min_ps, max = g->dur_ps;
 	int first = a->count == a->stray;
 
-	a->count += (size_t)g->occurrences;
-	a->agg += (size_t)g->occurrences;
+	a->count = (size_t)xp_sat_add_u64(a->count, (uint64_t)g->occurrences);	/* SIZE_MAX: overflowed */
+	a->agg = (size_t)xp_sat_add_u64(a->agg, (uint64_t)g->occurrences);
 	a->total = xp_sat_add(a->total, g->dur_ps);
 	if (min < 0)
 		a->min_unknown = 1;
@@ -205,9 +205,9 @@ static int add_plane(struct an_ev_result *r, const struct xp_plane *p, const str
 
 				pool(row, &part);
 			}
-			r->events += a->count;
+			r->events = (size_t)xp_sat_add_u64(r->events, a->count);
 			r->stray += a->stray;
-			r->aggregated += a->agg;
+			r->aggregated = (size_t)xp_sat_add_u64(r->aggregated, a->agg);
 			a->count = a->stray = a->agg = 0;
 			a->total = a->min = a->max = 0;
 			a->min_unknown = a->max_unknown = 0;
@@ -274,9 +274,9 @@ static int take_part(struct an_ev_result *r, const struct an_ev_result *part, st
 			return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
 	}
 	r->next_order_ += part->next_order_;
-	r->events += part->events;
+	r->events = (size_t)xp_sat_add_u64(r->events, part->events);
 	r->stray += part->stray;
-	r->aggregated += part->aggregated;
+	r->aggregated = (size_t)xp_sat_add_u64(r->aggregated, part->aggregated);
 	r->aggregated_odd += part->aggregated_odd;
 	r->planes_seen += part->planes_seen;
 	return 0;

@@ -46,6 +46,7 @@ struct an_ev_result {
 	size_t stray;		/* of events: stray ends */
 	size_t aggregated;	/* of events: occurrences of aggregated events */
 	size_t aggregated_odd;	/* aggregated events counted whose self or min duration was unreadable */
+	int counts_saturated_;	/* private: events reached SIZE_MAX, said once (an_ev_add_input) */
 	size_t planes_seen;	/* planes selected by --plane, loaded */
 	size_t planes;		/* distinct plane names with a selected event (an_ev_finish) */
 	size_t next_order_;

@@ -294,36 +294,68 @@ int an_exp_keeps(const struct an_exp_plan *p, size_t li, size_t k, int64_t start
 				   (s) = (e)->start_ps + (p)->planes[(l)->plane_ix].shift_ps,       \
 				   (en) = (s) + (e)->dur_ps, 1); k++)
 
-/* The kept counter samples without a value: counted, and out of exported (the writers skip them). */
-static int counter_values(struct an_exp_plan *p)
+/*
+ * A counter line's samples on track 0, those without a value on none
+ * (counted in *none); kept_tracks set when one has a value.
+ */
+static int lay_counters(const struct xp_plane *pl, const struct xp_event *ev, struct an_exp_line *l,
+			uint64_t *none)
 {
-	struct xp_stat *buf = NULL;
-	size_t li, k, room = 0;
-	const struct xp_event *e;
-	unsigned tr;
-	int64_t s, en;
+	struct xp_stat *buf = malloc(((size_t)pl->max_own_stats + 1) * sizeof(*buf));
+	size_t j;
 	double v;
 
-	for (li = 0; li < p->nlines; li++) {
-		const struct an_exp_line *l = &p->lines[li];
-		const struct xp_plane *pl = &p->t->planes[p->planes[l->plane_ix].plane];
-
-		if (!l->counter)
+	if (!buf)
+		return XP_ERR_NOMEM;
+	l->ntracks = 1;
+	for (j = 0; j < l->n; j++) {
+		if (!an_ctr_value(pl, &ev[l->order ? l->order[j] : j], buf, &v)) {
+			l->kept_tracks = 1;
 			continue;
-		if (pl->max_own_stats + 1 > room) {
-			free(buf);
-			room = pl->max_own_stats + 1;
-			if (!(buf = malloc(room * sizeof(*buf))))
-				return XP_ERR_NOMEM;
 		}
-		FOR_LINE_EVENTS(p, l, k, e, tr, s, en)
-			if (an_exp_keeps(p, li, k, s, s, tr) && an_ctr_value(pl, e, buf, &v)) {
-				(void)en;	/* a sample is an instant */
-				p->counter_no_value++;
-				p->exported--;
-			}
+		if (!l->track && !(l->track = calloc(l->n, 1))) {
+			free(buf);
+			return XP_ERR_NOMEM;
+		}
+		l->track[j] = AN_EXP_LEFT_OUT;
+		++*none;
 	}
 	free(buf);
+	return 0;
+}
+
+struct meta_name {
+	const char *name;
+	uint32_t ix;
+};
+
+static int cmp_meta_name(const void *a, const void *b)
+{
+	const struct meta_name *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	return c ? c : (x->ix > y->ix) - (x->ix < y->ix);
+}
+
+/* ep->counter_of for plane pl: each metadata's counter, the lowest index of its name. */
+static int counter_names(const struct xp_plane *pl, struct an_exp_plane *ep)
+{
+	struct meta_name *v = malloc((pl->nevmetas + 1) * sizeof(*v));
+	size_t i;
+
+	if (!v || !(ep->counter_of = malloc((pl->nevmetas + 1) * sizeof(*ep->counter_of)))) {
+		free(v);
+		return XP_ERR_NOMEM;
+	}
+	for (i = 0; i <= pl->nevmetas; i++) {	/* the missing-metadata entry too */
+		v[i].name = pl->evmetas[i].name;
+		v[i].ix = (uint32_t)i;
+	}
+	qsort(v, pl->nevmetas + 1, sizeof(*v), cmp_meta_name);
+	for (i = 0; i <= pl->nevmetas; i++)
+		ep->counter_of[v[i].ix] = i && !strcmp(v[i].name, v[i - 1].name) ? ep->counter_of[v[i - 1].ix]
+										: v[i].ix;
+	free(v);
 	return 0;
 }
 
@@ -527,14 +559,15 @@ int an_exp_plan(const struct xp_trace *t, const struct an_exp_opts *o, struct an
 			if (!line_sorted(pl->events + ln->first_event, l->n) &&
 			    sort_line(pl->events + ln->first_event, l->n, &l->order))
 				goto fail;
-			left = p->left_overlap;
+			left = p->left_overlap + p->counter_no_value;
 			if ((l->counter = an_is_counter_line(ln->name))) {	/* instants, all on track 0 */
-				l->ntracks = 1;
-				l->kept_tracks = 1;
+				if ((!ep->counter_of && counter_names(pl, ep)) ||
+				    lay_counters(pl, pl->events + ln->first_event, l, &p->counter_no_value))
+					goto fail;	/* out of memory (ret) */
 			} else if (layer_line(pl->events + ln->first_event, l, &p->left_overlap)) {
 				goto fail;
 			}
-			laid += l->n - (p->left_overlap - left);
+			laid += l->n - (p->left_overlap + p->counter_no_value - left);
 			{
 				/* the line's first start, its first event in start order */
 				const struct xp_event *f = pl->events + ln->first_event + (l->order ? l->order[0] : 0);
@@ -616,8 +649,6 @@ int an_exp_plan(const struct xp_trace *t, const struct an_exp_opts *o, struct an
 		}
 		p->left_max = eligible - p->exported;
 	}
-	if ((ret = counter_values(p)))
-		goto fail;
 	/* Pieces: a plane's lines in turn, short lines together, cut by events and weight. */
 	if ((ret = cut_pieces(p)))
 		goto fail;
@@ -644,6 +675,8 @@ void an_exp_plan_release(struct an_exp_plan *p)
 		free(p->lines[i].order);
 		free(p->lines[i].track);
 	}
+	for (i = 0; i < p->nplanes; i++)
+		free(p->planes[i].counter_of);
 	free(p->lines);
 	free(p->planes);
 	free(p->pieces);

@@ -82,6 +82,12 @@ struct an_exp_plane {
 	int64_t pid;		/* XLA's trace viewer layout: 1 + id for devices, 701 for host threads */
 	int64_t shift_ps;	/* add to the plane's times to make them relative to the origin */
 	size_t first_line, nlines;	/* range in plan->lines */
+	/*
+	 * With counter lines: per event metadata, the counter it is a sample
+	 * of, as the lowest index of the metadata of its name (one counter
+	 * per name, as events --counters counts them); else NULL.
+	 */
+	uint32_t *counter_of;
 };
 
 struct an_exp_line {
@@ -101,8 +107,9 @@ struct an_exp_line {
 	size_t sort_index;	/* the line's position in its plane */
 	/*
 	 * A counter line (an_counters.h): its events are samples, instants on
-	 * the counter tracks of their plane, one per counter, all on track 0
-	 * here; a sample without a value is not written (counter_no_value).
+	 * the counter tracks of their plane, one per counter (counter_of), all
+	 * on track 0 here; a sample without a value is on no track
+	 * (AN_EXP_LEFT_OUT), counted in counter_no_value, never eligible.
 	 */
 	int counter;
 	uint64_t kept_tracks;	/* bit k: track k has an exported event (the writers name only those) */
@@ -161,7 +168,7 @@ struct an_exp_plan {
 	uint64_t left_window;	/* outside --from/--to */
 	uint64_t left_max;	/* past --max-events */
 	uint64_t left_overlap;	/* overlapping more than AN_EXP_MAX_TRACKS tracks' worth */
-	uint64_t counter_no_value;	/* counter samples without a value (not in exported) */
+	uint64_t counter_no_value;	/* counter samples without a value: on no track (not left_overlap) */
 	struct an_exp_opts opts;
 };
 

@@ -758,7 +758,8 @@ int an_kern_add_plane(struct an_kern_result *r, struct xp_trace *t, size_t i, st
 		return ret;
 	streams = has_streams(&t->planes[i]);
 	if (!streams && !other_gpu_lines(&t->planes[i])) {
-		r->device_planes_no_streams += t->planes[i].nevents > 0;
+		/* events of its device work (not of any line a read took: summaries read more) */
+		r->device_planes_no_streams += an_plane_device_events(&t->planes[i]) > 0;
 		return 0;
 	}
 	ret = add_plane(r, &t->planes[i], t->nhostnames ? t->hostnames[0] : "", streams);

@@ -235,6 +235,11 @@ int an_ev_add_input(struct an_ev_result *r, const struct xp_trace *t, const stru
 	if (!ret && (odd = r->aggregated_odd - odd) &&
 	    xp_notes_add(n, "'%s': %zu %s", path, odd, an_agg_odd_note(odd)))
 		return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
+	if (!ret && r->events == SIZE_MAX && !r->counts_saturated_ &&
+	    (r->counts_saturated_ = 1) &&
+	    xp_notes_add(n, "'%s': event counts (the occurrences of aggregated events) passed 2^64-1: shown as "
+			    "%zu", path, (size_t)SIZE_MAX))
+		return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
 	return ret ? ret : ev_stray_notes(r->stray - before, path, n);
 }
 
@@ -304,8 +309,8 @@ int an_ops_notes(const struct an_ops_result *r, struct xp_notes *n)
 		ret |= xp_notes_add(n, "%zu aggregated event%s (num_occurrences) on GPU planes left out: a kernel "
 				    "stands for itself ('events' counts them)", k, k == 1 ? "" : "s");
 	if ((k = r->overflows))
-		ret |= xp_notes_add(n, "%zu row sum%s passed 2^64-1 (flops, bytes) or 2^63-1 ps (time): "
-				    "shown as unknown (flops, bytes) or the largest time", k, k == 1 ? "" : "s");
+		ret |= xp_notes_add(n, "%zu row sum%s passed 2^64-1 (flops, bytes, occurrences) or 2^63-1 ps "
+				    "(time): shown as unknown (flops, bytes) or the largest value", k, k == 1 ? "" : "s");
 	if ((k = r->partial_sums))
 		ret |= xp_notes_add(n, "%zu row value%s (flops, model_flops, bytes_accessed) carried by only "
 				    "some occurrences: shown as unknown", k, k == 1 ? "" : "s");

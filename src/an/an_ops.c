@@ -200,7 +200,7 @@ static void sum_add_n(struct an_sum *s, uint64_t v, uint64_t n)
 {
 	uint64_t t;
 
-	s->n += (size_t)n;
+	s->n = (size_t)xp_sat_add_u64(s->n, n);
 	if (__builtin_mul_overflow(v, n, &t))
 		s->overflow = 1;
 	else
@@ -224,7 +224,7 @@ static void row_add(struct an_op_row *d, const struct an_op_row *s)
 {
 	if (!d->occurrences || cost_rank(s->cost) > cost_rank(d->cost))
 		d->cost = s->cost;	/* a new row takes its first part's */
-	d->occurrences += s->occurrences;
+	d->occurrences = (size_t)xp_sat_add_u64(d->occurrences, s->occurrences);
 	d->calls += s->calls;
 	d->kernels_unscoped += s->kernels_unscoped;
 	d->calls_host |= s->calls_host;
@@ -471,6 +471,7 @@ struct plane_ctx {
 	struct op_probe mod_probe;
 	size_t last_row;	/* the row record last added to */
 	enum an_op_line sync_kind;	/* of the nested line being read: AN_OP_SYNC or AN_OP_SC */
+	int cpu;			/* XLA:CPU's plane (an_cpu.h) */
 	/* GPU: (row, scope_range_id) of its kernels, to count each row's distinct ids (calls) */
 	struct call_ref *calls;
 	size_t ncalls, capcalls;
@@ -568,14 +569,14 @@ static int record(struct plane_ctx *c, const struct op_probe *q, const struct xp
 		return XP_ERR_NOMEM;
 	c->last_row = (size_t)(row - r->rows);
 	ridge_join(row, device_ridge(c->dev), 0, is_new);
-	row->occurrences += (size_t)n;
+	row->occurrences = (size_t)xp_sat_add_u64(row->occurrences, n);	/* SIZE_MAX: overflowed (row_notes) */
 	row->total_ps = xp_sat_add(row->total_ps, e->dur_ps);
 	row->self_ps = xp_sat_add(row->self_ps, self_ps);
 	add_value(c, e, XP_K_FLOPS, &row->flops, n);
 	add_value(c, e, XP_K_MODEL_FLOPS, &row->model_flops, n);
 	add_value(c, e, XP_K_BYTES_ACCESSED, &row->bytes, n);
-	r->events[q->line] += (size_t)n;
-	c->dev->events[q->line] += (size_t)n;
+	r->events[q->line] = (size_t)xp_sat_add_u64(r->events[q->line], n);
+	c->dev->events[q->line] = (size_t)xp_sat_add_u64(c->dev->events[q->line], n);
 	r->total_ps[q->line] = xp_sat_add(r->total_ps[q->line], e->dur_ps);
 	r->self_ps[q->line] = xp_sat_add(r->self_ps[q->line], self_ps);
 	return 0;
@@ -656,6 +657,11 @@ static void tpu_probe(struct plane_ctx *c, const struct xp_event *e, enum an_op_
 	q->line = line;
 	tpu_names(c, e, line, q);
 	str_stat(p, e, XP_K_HLO_CATEGORY, &q->category, &q->category_len);
+	if (c->cpu) {	/* XLA:CPU's ops name their module and program (an_cpu.h): executions overlap */
+		str_stat(p, e, XP_K_HLO_MODULE, &q->module, &q->module_len);
+		q->has_program_id = !program_value(p, xp_event_stat(p, e, XP_K_PROGRAM_ID), &q->program_id);
+		return;
+	}
 	if (m && m == c->last_mod) {
 		q->module = c->mod_probe.module;
 		q->module_len = c->mod_probe.module_len;
@@ -784,7 +790,7 @@ static int agg_line(struct plane_ctx *c, size_t li, int sync, size_t *ag)
 		/* overview's work in time: they have none (their FLOPs over no time would flatter it) */
 		if (!g->occurrences || c->r->opts.tpu_leaves_only)
 			continue;
-		c->dev->aggregated += (size_t)g->occurrences;
+		c->dev->aggregated = (size_t)xp_sat_add_u64(c->dev->aggregated, (uint64_t)g->occurrences);
 		c->dev->aggregated_odd += g->odd;
 		tpu_probe(c, &e, sync ? c->sync_kind : AN_OP_ASYNC, &q);
 		if ((ret = record(c, &q, &e, self, (uint64_t)g->occurrences)))
@@ -1147,6 +1153,7 @@ int an_ops_add_plane(struct an_ops_result *r, struct xp_trace *t, size_t i, stru
 	if ((ret = xp_trace_load_plane(t, i, err)))
 		return ret;
 	c.p = &t->planes[i];
+	c.cpu = !strcmp(c.p->name, AN_CPU_PLANE);
 	if (!c.p->nevents && !c.p->naggs)
 		return 0;
 	if ((ret = has_op_events(c.p)) <= 0)
@@ -1738,7 +1745,7 @@ static void row_notes(struct an_ops_result *r, const struct an_op_row *row)
 		else if (s[k]->n && s[k]->n < row->occurrences)
 			r->partial_sums++;
 	}
-	if (row->total_ps == INT64_MAX || row->self_ps == INT64_MAX)
+	if (row->total_ps == INT64_MAX || row->self_ps == INT64_MAX || row->occurrences == SIZE_MAX)
 		r->overflows++;
 	r->ridge_differs += row->ridge_differs && row->ridge > 0;
 }

@@ -340,8 +340,8 @@ static void json_piece(const struct an_exp_plan *p, const struct an_exp_piece *p
 				out_bytes_i64(b, ep->pid);
 				out_bytes_str(b, ",\"ts\":");
 				put_ps_us(b, s);
-				out_bytes_str(b, ",\"name\":");
-				out_bytes_json_cstr(b, event_display(&pl->evmetas[e->meta]));
+				out_bytes_str(b, ",\"name\":");	/* the counter's: its metadata's name */
+				out_bytes_json_cstr(b, pl->evmetas[ep->counter_of[e->meta]].name);
 				out_bytes_str(b, ",\"args\":{\"value\":");
 				put_double(b, v);
 				out_bytes_str(b, "}}");
@@ -600,48 +600,48 @@ static const char *pf_process_name(struct copies *cp, const struct an_exp_plan *
 }
 
 /*
- * The counter tracks of counter line li (plane i): one per counter (event
- * metadata) with a sample written, named as it, a child of the process.
+ * The counter tracks of plane i's counter lines: one per counter
+ * (an_exp_plane.counter_of) with a sample written, named as it, a child
+ * of the process; each described once, whatever line its samples are on.
  */
-static int pf_counter_tracks(const struct an_exp_plan *p, size_t i, size_t li, Perfetto__Protos__TracePacket *pk,
+static int pf_counter_tracks(const struct an_exp_plan *p, size_t i, Perfetto__Protos__TracePacket *pk,
 			     struct copies *cp, struct out_bytes *b)
 {
-	const struct an_exp_line *l = &p->lines[li];
 	const struct an_exp_plane *ep = &p->planes[i];
 	const struct xp_plane *pl = &p->t->planes[ep->plane];
 	unsigned char *seen = calloc(pl->nevmetas + 1, 1);
-	struct xp_stat *own = malloc(((size_t)pl->max_own_stats + 1) * sizeof(*own));
-	size_t k;
-	int ret = -1;
+	size_t k, li;
 
-	if (!seen || !own)
-		goto out;
-	for (k = 0; k < l->n; k++) {
-		unsigned tr;
-		const struct xp_event *e = an_exp_event(p, l, k, &tr);
-		int64_t s = e->start_ps + ep->shift_ps;
-		Perfetto__Protos__TrackDescriptor ct = PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
-		Perfetto__Protos__CounterDescriptor cd = PERFETTO__PROTOS__COUNTER_DESCRIPTOR__INIT;
-		double v;
+	if (!seen)
+		return -1;
+	for (li = ep->first_line; li < ep->first_line + ep->nlines; li++) {
+		const struct an_exp_line *l = &p->lines[li];
 
-		if (seen[e->meta] || !an_exp_keeps(p, li, k, s, s, tr) || an_ctr_value(pl, e, own, &v))
-			continue;
-		seen[e->meta] = 1;
-		ct.has_uuid = 1;
-		ct.uuid = counter_uuid(p, i, e->meta);
-		ct.has_parent_uuid = 1;
-		ct.parent_uuid = process_uuid(p, i);
-		ct.has_name = 1;
-		ct.name = text_c(cp, event_display(&pl->evmetas[e->meta]));
-		ct.counter = &cd;
-		pk->track_descriptor = &ct;
-		put_packet(b, pk);
+		for (k = 0; l->counter && k < l->n; k++) {
+			unsigned tr;
+			const struct xp_event *e = an_exp_event(p, l, k, &tr);
+			int64_t s = e->start_ps + ep->shift_ps;
+			uint32_t c = ep->counter_of[e->meta];
+			Perfetto__Protos__TrackDescriptor ct = PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
+			Perfetto__Protos__CounterDescriptor cd = PERFETTO__PROTOS__COUNTER_DESCRIPTOR__INIT;
+
+			/* kept: it has a value (an_exp_plan lays those without one on no track) */
+			if (seen[c] || !an_exp_keeps(p, li, k, s, s, tr))
+				continue;
+			seen[c] = 1;
+			ct.has_uuid = 1;
+			ct.uuid = counter_uuid(p, i, c);
+			ct.has_parent_uuid = 1;
+			ct.parent_uuid = process_uuid(p, i);
+			ct.has_name = 1;
+			ct.name = text_c(cp, pl->evmetas[c].name);
+			ct.counter = &cd;
+			pk->track_descriptor = &ct;
+			put_packet(b, pk);
+		}
 	}
-	ret = cp->failed || b->failed ? -1 : 0;
-out:
 	free(seen);
-	free(own);
-	return ret;
+	return cp->failed || b->failed ? -1 : 0;
 }
 
 static int pf_head(const struct an_exp_plan *p, struct out_bytes *b)
@@ -659,6 +659,8 @@ static int pf_head(const struct an_exp_plan *p, struct out_bytes *b)
 		Perfetto__Protos__TracePacket pk = PERFETTO__PROTOS__TRACE_PACKET__INIT;
 		Perfetto__Protos__TrackDescriptor td = PERFETTO__PROTOS__TRACK_DESCRIPTOR__INIT;
 		Perfetto__Protos__ProcessDescriptor pd = PERFETTO__PROTOS__PROCESS_DESCRIPTOR__INIT;
+
+		int counters_done = 0;
 
 		if (!plane_kept(p, ep))
 			continue;
@@ -682,8 +684,8 @@ static int pf_head(const struct an_exp_plan *p, struct out_bytes *b)
 			const struct an_exp_line *l = &p->lines[li];
 			const char *name = line_display(&pl->lines[l->line]);
 
-			if (l->counter) {	/* its samples go to counter tracks, not the line's */
-				if (pf_counter_tracks(p, i, li, &pk, &cp, b))
+			if (l->counter) {	/* its samples go to counter tracks (the plane's, at its first such line) */
+				if (!counters_done++ && pf_counter_tracks(p, i, &pk, &cp, b))
 					b->failed = 1;
 				continue;
 			}
@@ -1623,7 +1625,7 @@ static int pf_counter_line(struct pf *f, const struct an_exp_plan *p, const stru
 		te.has_type = 1;
 		te.type = PERFETTO__PROTOS__TRACK_EVENT__TYPE__TYPE_COUNTER;
 		te.has_track_uuid = 1;
-		te.track_uuid = counter_uuid(p, l->plane_ix, e->meta);
+		te.track_uuid = counter_uuid(p, l->plane_ix, ep->counter_of[e->meta]);
 		te.has_double_counter_value = 1;
 		te.double_counter_value = v;
 		pk.track_event = &te;

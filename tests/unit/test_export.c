@@ -1357,7 +1357,7 @@ static void two_hosts(void)
 	xp_trace_free(t);
 }
 
-/* The value of counter name at ts (ns from the first sample of it), from ctr_evs; NAN when absent. */
+/* The value of counter name at ts (ns from the first sample of it), from ctr_evs; -1 when absent. */
 static double ctr_at(const char *name, uint64_t ts)
 {
 	uint64_t first = UINT64_MAX;
@@ -1429,6 +1429,20 @@ static void counters(void)
 	CHECK(ctr_at("sm_active", 0) == 50 && ctr_at("sm_active", 10000) == 70);
 	recs_free(&r);
 	out_bytes_release(&json);
+	out_bytes_release(&pf);
+	an_exp_plan_release(&p);
+	xp_trace_free(t);
+	/* two counter lines, two metadata of one name: one counter, one track described once */
+	snprintf(path, sizeof(path), "%s/counters_dup.xplane.pb", SYNTH_DIR);
+	if (!(t = test_load(path, &xp_reader_protobuf_c)))
+		return;
+	CHECK_INT(an_exp_plan(t, &o, &p, &err), 0);
+	CHECK_INT(export_bytes(&p, OUT_EXP_PFTRACE, &pf), 0);
+	pf_recs(&pf, &r, &tracks, &depth, NULL);	/* checks each track is described once */
+	CHECK_INT(nctr_evs, 4);
+	CHECK(ctr_at("c", 0) == 10 && ctr_at("c", 10000) == 30 && ctr_at("c", 20000) == 20 &&
+	      ctr_at("c", 30000) == 40);
+	recs_free(&r);
 	out_bytes_release(&pf);
 	an_exp_plan_release(&p);
 	xp_trace_free(t);

@@ -1,0 +1,1 @@
+xplane-stat events --counters --json $SYNTH/counters_dup.xplane.pb

@@ -1,0 +1,1 @@
+xplane-stat functions --json $SYNTH/cpu_overlap.xplane.pb

@@ -1,0 +1,1 @@
+xplane-stat ops $SYNTH/cpu_overlap.xplane.pb
