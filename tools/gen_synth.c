@@ -1846,6 +1846,12 @@ static void synth_cpu(const char *dir)
 	cpu_thunk(&h, main_ln, "copy.3", "jit_f", 77, 1, 8, 2);
 	cpu_thunk(&h, eigen, "add.1", "jit_g", 88, 2, 3, 2);
 	cpu_thunk(&h, eigen, "sub.1", "jit_x(5)", -1, -1, 20, 1);
+	/* jit_y (9) with no run id, in two executable calls: [30,40] holds neg.1 and neg.2, [50,60] neg.1 */
+	gen_ev_add(&h, main_ln, "TfrtCpuExecutable::ExecuteHelper", US(30), US(10));
+	cpu_thunk(&h, main_ln, "neg.1", "jit_y", 9, -1, 31, 1);
+	cpu_thunk(&h, eigen, "neg.2", "jit_y", 9, -1, 35, 1);
+	gen_ev_add(&h, main_ln, "TfrtCpuExecutable::ExecuteHelper", US(50), US(10));
+	cpu_thunk(&h, main_ln, "neg.1", "jit_y", 9, -1, 51, 1);
 	gen_space_write(sp, dir, "cpu_overlap.xplane.pb");
 }
 

@@ -13,7 +13,8 @@ struct thunk {
 	const char *op, *mod;
 	size_t op_len, mod_len;
 	uint64_t program, run;
-	int has_program, has_run;
+	int has_program;
+	int has_run;		/* 1: run_id; 2: run is the executable call holding it (no run_id); 0: neither */
 	uint32_t line;		/* the host line (thread) */
 	int64_t start, end;
 	size_t exec;		/* its execution, once grouped */
@@ -94,20 +95,68 @@ static int cmp_line(const void *pa, const void *pb)
 	return xp_cmp_i64(b->end, a->end);	/* the longer first: it is the parent */
 }
 
+/* An executable's call on the host: the thunks of one execution run inside it. */
+static int is_execute(const char *name)
+{
+	return !strcmp(name, "PjRtCpuExecutable::ExecuteHelper") || !strcmp(name, "TfrtCpuExecutable::ExecuteHelper");
+}
+
+struct span {
+	int64_t s, e;
+};
+
+/*
+ * Thunks without a run_id: the executable call (is_execute) that holds
+ * each one's start, the latest-starting of those that do, becomes its run
+ * (has_run 2); calls are spans sorted by start.
+ */
+static void runs_by_calls(struct thunk *v, size_t n, const struct span *calls, size_t ncalls)
+{
+	size_t i, lo, hi, j;
+
+	for (i = 0; i < n; i++) {
+		if (v[i].has_run)
+			continue;
+		for (lo = 0, hi = ncalls; lo < hi;) {	/* the calls starting at or before it: [0, lo) */
+			size_t mid = lo + (hi - lo) / 2;
+
+			if (calls[mid].s <= v[i].start)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		for (j = lo; j-- > 0;)
+			if (calls[j].e > v[i].start || (calls[j].e == v[i].start && calls[j].s == v[i].start)) {
+				v[i].has_run = 2;
+				v[i].run = j;
+				break;
+			}
+	}
+}
+
 /* The host plane's thunks into *out (*n of them). */
 static int collect(const struct xp_plane *hp, struct thunk **out, size_t *n)
 {
 	struct thunk *v = calloc(hp->nevents + 1, sizeof(*v));
-	size_t i, k = 0;
+	struct span *calls = calloc(hp->nevents + 1, sizeof(*calls));
+	size_t i, k = 0, ncalls = 0;
 
-	if (!v)
+	if (!v || !calls) {
+		free(v);
+		free(calls);
 		return XP_ERR_NOMEM;
+	}
 	for (i = 0; i < hp->nevents; i++) {
 		const struct xp_event *e = &hp->events[i];
 		struct thunk *t = &v[k];
 
 		if (!strncmp(xp_event_name(hp, e), "end: ", 5))
 			continue;	/* the end marker of a thunk, not one */
+		if (is_execute(xp_event_name(hp, e))) {
+			calls[ncalls].s = e->start_ps;
+			calls[ncalls++].e = e->start_ps + e->dur_ps;
+			continue;
+		}
 		if (!(t->op = str_of(hp, e, XP_K_HLO_OP, &t->op_len)) || !t->op_len ||
 		    !(t->mod = str_of(hp, e, XP_K_HLO_MODULE, &t->mod_len)) || !t->mod_len ||
 		    t->mod_len > UINT32_MAX)
@@ -119,16 +168,23 @@ static int collect(const struct xp_plane *hp, struct thunk **out, size_t *n)
 		t->end = e->start_ps + e->dur_ps;	/* xp_plane_finish keeps it in int64 */
 		k++;
 	}
+	if (xp_sort_by_i64(calls, ncalls, sizeof(*calls), offsetof(struct span, s))) {
+		free(v);
+		free(calls);
+		return XP_ERR_NOMEM;
+	}
+	runs_by_calls(v, k, calls, ncalls);
+	free(calls);
 	*out = v;
 	*n = k;
 	return 0;
 }
 
 /*
- * Executions: the thunks of one (module, program, run); with no run id, a
- * key's thunks split where none of them runs (each thunk starting after
- * every earlier one ended begins another). Each thunk's exec set; returns
- * how many, or 0 when out of memory (n > 0).
+ * Executions: the thunks of one (module, program, run); with no run id
+ * and no executable call around them, a key's thunks split where none of
+ * them runs (each thunk starting after every earlier one ended begins
+ * another). Each thunk's exec set; returns how many.
  */
 static size_t group(struct thunk **by, size_t n)
 {

@@ -13,7 +13,12 @@
  *   - one "XLA Modules" line: per execution, the span from its first
  *     thunk's start to its last's end, named "<hlo_module>(<program_id>)"
  *     (the TPU way of naming a program), an execution being the thunks of
- *     one (hlo_module, program_id, run_id).
+ *     one (hlo_module, program_id, run_id); without a run_id, of one
+ *     executable call ("PjRtCpuExecutable::ExecuteHelper", or the older
+ *     "TfrtCpuExecutable::ExecuteHelper", holding their start); without
+ *     either, split where none of the module's thunks runs.
+ * The ops (XLA Ops events) carry hlo_module and program_id stats: their
+ * program is their own, not the time's (executions may overlap).
  * Executions, busy time (the union of the thunks over threads), ops and
  * their self time then come as on a TPU. Nothing of the file is changed:
  * the plane is added to the model only.

@@ -141,7 +141,7 @@ int an_input_notes(struct xp_notes *n, const char *path, const struct xp_trace *
 		if (p->loaded && !strcmp(p->name, AN_CPU_PLANE) && p->nlines)
 			r |= xp_notes_add(n, "'%s': no device plane: XLA:CPU's %zu op event%s in %zu execution%s on "
 					  "%zu thread%s of /host:CPU taken as device '%s' (thunks by hlo_op; "
-					  "an execution: one hlo_module, program_id and run_id)", path,
+					  "an execution: one hlo_module, program_id and run_id or executable call)", path,
 					  p->nevents - p->lines[0].nevents, p->nevents - p->lines[0].nevents == 1 ? "" : "s",
 					  p->lines[0].nevents, p->lines[0].nevents == 1 ? "" : "s", p->nlines - 1,
 					  p->nlines == 2 ? "" : "s", AN_CPU_PLANE);
