@@ -1782,7 +1782,12 @@ static void synth_counters(const char *dir)
 	cnt = gen_line_add(&t0, 4, "_counters_", 1000);
 	gen_ev_u64(&t0, gen_ev_add(&t0, cnt, "c#2", US(10), 0), "counter_value", 30);
 	gen_ev_u64(&t0, gen_ev_add(&t0, cnt, "c", US(30), 0), "counter_value", 40);
-	gen_event_md(&t0, "c#2")->name = xstrdup("c");	/* a second metadata of the name */
+	{	/* a second metadata of the name */
+		XEventMetadata *m = gen_event_md(&t0, "c#2");
+
+		free(m->name);
+		m->name = xstrdup("c");
+	}
 	gen_space_write(sp, dir, "counters_dup.xplane.pb");
 }
 
