@@ -1729,6 +1729,13 @@ static void synth_aggregated(const char *dir)
 	gen_ev_add(&t0, ops, "fusion.1", US(0), US(10));
 	agg_add(&t0, ops, "fusion.1", 4, US(40), -1, US(8));
 	gen_space_write(sp, dir, "aggregated_mixed.xplane.pb");
+
+	/* aggregated_big: 5e9 occurrences of fusion.1 (past 2^32) in 5 ms */
+	sp = gen_space_new(NULL);
+	t0 = tpu_with_peaks(sp, 100, 50, &mods, &ops);
+	op_md(&t0, "fusion.1", "fusion.1", "loop fusion", 1000, -1, 1);
+	agg_add(&t0, ops, "fusion.1", 5000000000LL, US(5000), -1, 1);
+	gen_space_write(sp, dir, "aggregated_big.xplane.pb");
 }
 
 /*

@@ -95,8 +95,7 @@ static int cmp_line(const void *pa, const void *pb)
 	return xp_cmp_i64(b->end, a->end);	/* the longer first: it is the parent */
 }
 
-/* An executable's call on the host: the thunks of one execution run inside it. */
-static int is_execute(const char *name)
+int an_cpu_wants_host_event(const char *name)
 {
 	return !strcmp(name, "PjRtCpuExecutable::ExecuteHelper") || !strcmp(name, "TfrtCpuExecutable::ExecuteHelper");
 }
@@ -105,33 +104,56 @@ struct span {
 	int64_t s, e;
 };
 
-/*
- * Thunks without a run_id: the executable call (is_execute) that holds
- * each one's start, the latest-starting of those that do, becomes its run
- * (has_run 2); calls are spans sorted by start.
- */
-static void runs_by_calls(struct thunk *v, size_t n, const struct span *calls, size_t ncalls)
+/* Whether call c holds a thunk starting at t (a zero-length call at t holds it too). */
+static int holds(const struct span *c, int64_t t)
 {
-	size_t i, lo, hi, j;
+	return c->e > t || (c->e == t && c->s == t);
+}
 
-	for (i = 0; i < n; i++) {
-		if (v[i].has_run)
-			continue;
-		for (lo = 0, hi = ncalls; lo < hi;) {	/* the calls starting at or before it: [0, lo) */
-			size_t mid = lo + (hi - lo) / 2;
+static int cmp_start(const void *pa, const void *pb)
+{
+	const struct thunk *a = *(const struct thunk *const *)pa, *b = *(const struct thunk *const *)pb;
 
-			if (calls[mid].s <= v[i].start)
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		for (j = lo; j-- > 0;)
-			if (calls[j].e > v[i].start || (calls[j].e == v[i].start && calls[j].s == v[i].start)) {
-				v[i].has_run = 2;
-				v[i].run = j;
-				break;
-			}
+	return xp_cmp_i64(a->start, b->start);
+}
+
+/*
+ * Thunks without a run_id: the executable call (an_cpu_wants_host_event)
+ * that holds each one's start, the latest-starting of those that do,
+ * becomes its run (has_run 2); calls are spans sorted by start. One sweep
+ * in time order with a stack of the calls begun: a call that does not
+ * hold a thunk holds none after it.
+ */
+static int runs_by_calls(struct thunk *v, size_t n, const struct span *calls, size_t ncalls)
+{
+	struct thunk **by = malloc((n + 1) * sizeof(*by));
+	size_t *stack = malloc((ncalls + 1) * sizeof(*stack));
+	size_t i, k = 0, next = 0, sp = 0;
+
+	if (!by || !stack) {
+		free(by);
+		free(stack);
+		return XP_ERR_NOMEM;
 	}
+	for (i = 0; i < n; i++)
+		if (!v[i].has_run)
+			by[k++] = &v[i];
+	qsort(by, k, sizeof(*by), cmp_start);
+	for (i = 0; i < k; i++) {
+		int64_t t = by[i]->start;
+
+		while (next < ncalls && calls[next].s <= t)
+			stack[sp++] = next++;
+		while (sp && !holds(&calls[stack[sp - 1]], t))
+			sp--;
+		if (sp) {
+			by[i]->has_run = 2;
+			by[i]->run = stack[sp - 1];
+		}
+	}
+	free(by);
+	free(stack);
+	return 0;
 }
 
 /* The host plane's thunks into *out (*n of them). */
@@ -152,7 +174,7 @@ static int collect(const struct xp_plane *hp, struct thunk **out, size_t *n)
 
 		if (!strncmp(xp_event_name(hp, e), "end: ", 5))
 			continue;	/* the end marker of a thunk, not one */
-		if (is_execute(xp_event_name(hp, e))) {
+		if (an_cpu_wants_host_event(xp_event_name(hp, e))) {
 			calls[ncalls].s = e->start_ps;
 			calls[ncalls++].e = e->start_ps + e->dur_ps;
 			continue;
@@ -173,7 +195,11 @@ static int collect(const struct xp_plane *hp, struct thunk **out, size_t *n)
 		free(calls);
 		return XP_ERR_NOMEM;
 	}
-	runs_by_calls(v, k, calls, ncalls);
+	if (runs_by_calls(v, k, calls, ncalls)) {
+		free(v);
+		free(calls);
+		return XP_ERR_NOMEM;
+	}
 	free(calls);
 	*out = v;
 	*n = k;

@@ -39,6 +39,15 @@ struct an_cpu_made {
 	int unread;		/* the host plane was read without AN_CPU_KEYS: not looked into */
 };
 
+/*
+ * The host events an_cpu_device reads besides the thunks (which their keys
+ * mark): an executable's calls ("PjRtCpuExecutable::ExecuteHelper", the
+ * older "TfrtCpuExecutable::ExecuteHelper"), which hold the thunks of an
+ * execution without a run_id. For the want_host_event of analyses that
+ * read host planes whole.
+ */
+int an_cpu_wants_host_event(const char *name);
+
 /* The key stats the host plane must keep for the thunks to be found (xp_read_opts.host_keys). */
 #define AN_CPU_KEYS \
 	(1u << XP_K_HLO_OP | 1u << XP_K_HLO_MODULE | 1u << XP_K_PROGRAM_ID | 1u << XP_K_RUN_ID)

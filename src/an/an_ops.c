@@ -209,7 +209,7 @@ static void sum_add_n(struct an_sum *s, uint64_t v, uint64_t n)
 
 static void sum_merge(struct an_sum *d, const struct an_sum *s)
 {
-	d->n += s->n;
+	d->n = (size_t)xp_sat_add_u64(d->n, s->n);
 	d->overflow |= s->overflow | xp_sat_add_to_u64(&d->v, s->v);
 }
 
@@ -1507,7 +1507,7 @@ int an_ops_merge(struct an_ops_result *dst, const struct an_ops_result *src, str
 	dst->inputs += src->inputs;
 	dst->summaries += src->summaries;
 	for (k = 0; k < AN_OP_LINES; k++) {
-		dst->events[k] += src->events[k];
+		dst->events[k] = (size_t)xp_sat_add_u64(dst->events[k], src->events[k]);
 		dst->total_ps[k] = xp_sat_add(dst->total_ps[k], src->total_ps[k]);
 		dst->self_ps[k] = xp_sat_add(dst->self_ps[k], src->self_ps[k]);
 	}
@@ -1534,13 +1534,13 @@ int an_ops_merge(struct an_ops_result *dst, const struct an_ops_result *src, str
 				return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
 		}
 		for (k = 0; k < AN_OP_LINES; k++)
-			d->events[k] += s->events[k];
+			d->events[k] = (size_t)xp_sat_add_u64(d->events[k], s->events[k]);
 		d->stray_events += s->stray_events;
 		d->partial_overlaps += s->partial_overlaps;
 		d->odd_values += s->odd_values;
 		d->kernels_no_op += s->kernels_no_op;
 		d->extra_module_lines += s->extra_module_lines;
-		d->aggregated += s->aggregated;
+		d->aggregated = (size_t)xp_sat_add_u64(d->aggregated, s->aggregated);
 		d->aggregated_left += s->aggregated_left;
 		d->aggregated_odd += s->aggregated_odd;
 		d->leaf_ps = xp_sat_add(d->leaf_ps, s->leaf_ps);
@@ -1917,7 +1917,7 @@ int an_ops_finish(struct an_ops_result *r, struct xp_err *err)
 	r->extra_module_lines = r->overflows = r->partial_sums = r->ridge_differs = 0;
 	r->aggregated = r->aggregated_left = r->aggregated_odd = 0;
 	for (i = 0; i < r->ndevices; i++) {
-		r->aggregated += r->devices[i].aggregated;
+		r->aggregated = (size_t)xp_sat_add_u64(r->aggregated, r->devices[i].aggregated);
 		r->aggregated_left += r->devices[i].aggregated_left;
 		r->aggregated_odd += r->devices[i].aggregated_odd;
 		r->stray_events += r->devices[i].stray_events;

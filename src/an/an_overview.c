@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "an_corr.h"
+#include "an_cpu.h"
 #include "an_exec.h"
 #include "an_group.h"
 #include "an_kernels.h"
@@ -1385,7 +1386,7 @@ int an_ov_finish(struct an_ov_result *r, struct xp_err *err)
 
 int an_ov_wants_host_event(const char *name)
 {
-	return an_host_thunk_name(name);
+	return an_host_thunk_name(name) || an_cpu_wants_host_event(name);	/* XLA:CPU's executable calls */
 }
 
 double an_ov_flops_per_s(const struct an_ov_device *d)

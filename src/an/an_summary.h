@@ -77,6 +77,8 @@ struct an_summary_count {
 	size_t off;
 };
 extern const struct an_summary_count an_summary_kern_counts[3];	/* in struct an_kern_result */
+/* A count a summary holds at most: JSON's exact integers (an ops row's occurrences saturate there). */
+#define AN_SUMMARY_MAX_COUNT ((int64_t)1 << 53)
 extern const struct an_summary_count an_summary_ops_counts[5];	/* in struct an_ops_device */
 extern const struct an_summary_count an_summary_ops_counts_opt[3];	/* the same, written when not 0 */
 /* an_device.odd_stats entries carried, by name and key. */

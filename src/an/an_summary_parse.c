@@ -1083,7 +1083,7 @@ static int parse_op_row(struct pctx *c, const cJSON *o, struct an_ops_result *tm
 	    (ret = field_str_or_null(c, o, "category", &row->category)) ||
 	    (ret = field_str_or_null(c, o, "module", &row->module)) ||
 	    (ret = field_program(c, o, &row->program_id, &row->has_program_id)) ||
-	    (ret = field_int(c, o, "occurrences", 1, UINT32_MAX, &x)))
+	    (ret = field_int(c, o, "occurrences", 1, AN_SUMMARY_MAX_COUNT, &x)))
 		return ret;
 	row->occurrences = (size_t)x;
 	/* GPU calls: a line written before them has none, its calls then unknown (every kernel unscoped) */

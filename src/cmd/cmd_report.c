@@ -157,7 +157,8 @@ static int rep_wants_host_event(const char *name)
 
 	return an_exec_wants_host_event(name) || an_ov_wants_host_event(name) || an_mem_wants_host_event(name) ||
 	       an_comp_phase_of(name) >= 0 || an_comp_call_fn(name, &len) ||
-	       an_host_thunk_name(name);	/* ops: the thunks whose events count GPU op calls (an_hostcall.h) */
+	       an_host_thunk_name(name) ||	/* ops: the thunks whose events count GPU op calls (an_hostcall.h) */
+	       an_cpu_wants_host_event(name);	/* XLA:CPU's executable calls (an_cpu.h) */
 }
 
 static int print_report(FILE *f, enum out_mode mode, const struct out_style *st, const void *arg)

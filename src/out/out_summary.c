@@ -506,7 +506,8 @@ static void put_ops_plane(struct out_bytes *b, const struct an_run_ops_plane *p)
 		put_str_field(b, "category", row->category);
 		put_str_field(b, "module", row->module);
 		put_program(b, row->has_program_id, row->program_id);
-		put_int_field(b, "occurrences", (int64_t)row->occurrences);
+		put_int_field(b, "occurrences", row->occurrences > (uint64_t)AN_SUMMARY_MAX_COUNT ? AN_SUMMARY_MAX_COUNT
+					      : (int64_t)row->occurrences);
 		if (row->line == AN_OP_GPU) {	/* its calls (an_op_row), and kernels without a scope id */
 			put_int_field(b, "calls", (int64_t)row->calls);
 			if (row->kernels_unscoped)

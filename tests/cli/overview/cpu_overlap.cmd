@@ -1,0 +1,1 @@
+xplane-stat overview $SYNTH/cpu_overlap.xplane.pb
