@@ -425,10 +425,8 @@ int an_cpu_device(struct xp_trace *t, struct an_cpu_made *made, struct xp_err *e
 	/* deferred: a view with every event and the thunks' keys; read already: as it was */
 	if ((ret = xp_trace_view_plane(t, host, any_event, AN_CPU_KEYS, &view, err)))
 		return ret;
-	if (hp->events_released || (hp->kept_keys & AN_CPU_KEYS) != AN_CPU_KEYS) {
-		made->unread = 1;	/* read without what the thunks are told by */
-		return 0;
-	}
+	if (hp->events_released || (hp->kept_keys & AN_CPU_KEYS) != AN_CPU_KEYS)
+		return 0;	/* read without what the thunks are told by: an_cpu_needs_read says so first */
 	for (i = 0; i < t->nplanes; i++)
 		if (t->planes[i].id >= id)
 			id = t->planes[i].id + 1;

@@ -36,7 +36,6 @@
 struct an_cpu_made {
 	size_t thunks, executions, threads;
 	size_t no_program;	/* thunks without a program id: one execution per (module, run) */
-	int unread;		/* the host plane was read without AN_CPU_KEYS: not looked into */
 };
 
 /*
@@ -64,9 +63,9 @@ int an_cpu_needs_read(const struct xp_trace *t);
  * When t has no device plane and its host plane ("/host:CPU") holds
  * XLA:CPU thunks: adds AN_CPU_PLANE to t (its last plane) and says what it
  * took in *made. A deferred host plane is viewed with every event and
- * AN_CPU_KEYS; one read already must have kept AN_CPU_KEYS (its analysis's
- * host_keys), else made->unread is set and nothing made. 0 (also when
- * there is nothing to make), or an xp_errcode.
+ * AN_CPU_KEYS; one read already must have kept AN_CPU_KEYS (read again
+ * where an_cpu_needs_read says), else nothing is made. 0 (also when there
+ * is nothing to make), or an xp_errcode.
  */
 int an_cpu_device(struct xp_trace *t, struct an_cpu_made *made, struct xp_err *err);
 
