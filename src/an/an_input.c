@@ -129,7 +129,8 @@ int an_input_notes(struct xp_notes *n, const char *path, const struct xp_trace *
 
 	if (c->aggregated_events)
 		r |= xp_notes_add(n, "'%s': %zu aggregated event%s (num_occurrences: a count and a total, no start): "
-				  "'events' and 'ops' (TPU) count %s; timelines, executions and kernels leave %s out",
+				  "'events' (its table) and 'ops' (TPU) count %s; 'events --list', timelines, "
+				  "executions and kernels leave %s out",
 				  path, c->aggregated_events, c->aggregated_events == 1 ? "" : "s",
 				  c->aggregated_events == 1 ? "it" : "them", c->aggregated_events == 1 ? "it" : "them");
 	for (i = 0; i < sizeof(odd) / sizeof(odd[0]); i++)
