@@ -232,14 +232,9 @@ static size_t group(struct thunk **by, size_t n)
 	return nexec;
 }
 
-static char *arena_str(struct xp_arena *a, const char *s, size_t n)
-{
-	return xp_arena_strndup(a, s, n);
-}
-
 /* The plane made from n thunks (by: pointers to them) in nexec executions. */
 static int make_plane(struct xp_trace *t, const struct xp_plane *hp, struct thunk **by, size_t n, size_t nexec,
-		      struct xp_plane *pl, size_t *threads, struct xp_err *err)
+		      struct xp_plane *pl, struct xp_err *err)
 {
 	struct xp_arena *a = &t->arena;
 	struct xp_event *me;
@@ -286,7 +281,7 @@ static int make_plane(struct xp_trace *t, const struct xp_plane *hp, struct thun
 			struct xp_evmeta *m = &pl->evmetas[meta++];
 
 			m->id = (int64_t)meta;
-			if (!(m->name = m->display_name = arena_str(a, by[i]->op, by[i]->op_len)))
+			if (!(m->name = m->display_name = xp_arena_strndup(a, by[i]->op, by[i]->op_len)))
 				goto out;
 		}
 		by[i]->meta = (uint32_t)(meta - 1);
@@ -341,7 +336,7 @@ static int make_plane(struct xp_trace *t, const struct xp_plane *hp, struct thun
 
 			l->id = (int64_t)k;
 			l->name = "XLA Ops";
-			if (!(l->display_name = arena_str(a, hp->lines[by[i]->line].name,
+			if (!(l->display_name = xp_arena_strndup(a, hp->lines[by[i]->line].name,
 							  strlen(hp->lines[by[i]->line].name))))
 				goto out;
 			l->timestamp_ns = hp->base_ns;
@@ -356,7 +351,7 @@ static int make_plane(struct xp_trace *t, const struct xp_plane *hp, struct thun
 		e->nstats = 1 + (uint32_t)by[i]->has_program;
 		pl->stats[pl->nstats].meta_id = 1;
 		pl->stats[pl->nstats].type = XP_STAT_STR;
-		if (!(pl->stats[pl->nstats].v.s.p = arena_str(a, by[i]->mod, by[i]->mod_len)))
+		if (!(pl->stats[pl->nstats].v.s.p = xp_arena_strndup(a, by[i]->mod, by[i]->mod_len)))
 			goto out;
 		pl->stats[pl->nstats++].v.s.len = (uint32_t)by[i]->mod_len;
 		if (by[i]->has_program) {
@@ -370,7 +365,6 @@ static int make_plane(struct xp_trace *t, const struct xp_plane *hp, struct thun
 	pl->base_ns = hp->base_ns;
 	pl->name = AN_CPU_PLANE;
 	pl->loaded = 1;
-	*threads = nlines - 1;
 	ret = xp_plane_index_metadata(pl, a, &none, err);
 out:
 	if (ret == XP_ERR_NOMEM)
@@ -440,10 +434,8 @@ int an_cpu_device(struct xp_trace *t, struct an_cpu_made *made, struct xp_err *e
 		free(v);
 		return xp_err_set(err, XP_ERR_NOMEM, "out of memory");
 	}
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n; i++)
 		by[i] = &v[i];
-		made->no_program += !v[i].has_program;
-	}
 	nexec = group(by, n);
 	planes = xp_arena_alloc(&t->arena, (t->nplanes + 2) * sizeof(*planes));
 	if (!planes) {
@@ -452,7 +444,7 @@ int an_cpu_device(struct xp_trace *t, struct an_cpu_made *made, struct xp_err *e
 	}
 	memcpy(planes, t->planes, t->nplanes * sizeof(*planes));
 	memset(&planes[t->nplanes], 0, 2 * sizeof(*planes));
-	if ((ret = make_plane(t, hp, by, n, nexec, &planes[t->nplanes], &made->threads, err)))
+	if ((ret = make_plane(t, hp, by, n, nexec, &planes[t->nplanes], err)))
 		goto out;
 	planes[t->nplanes].id = id;
 	t->planes = planes;

@@ -34,8 +34,7 @@
 
 /* What an_cpu_device made: thunks taken, in executions, from host lines; 0 when none. */
 struct an_cpu_made {
-	size_t thunks, executions, threads;
-	size_t no_program;	/* thunks without a program id: one execution per (module, run) */
+	size_t thunks, executions;	/* the rest the plane itself says (an_input_notes) */
 };
 
 /*
